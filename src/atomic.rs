@@ -1,0 +1,36 @@
+//! Atomic file writes: write a temporary file in the target's folder, then rename it over
+//! the target, so an interrupted run never leaves a half-written file.
+
+use std::io::Write;
+use std::path::Path;
+
+use crate::error::{Error, Result};
+
+/// Write `contents` to `path` atomically, creating parent folders.
+pub fn write(path: &Path, contents: &[u8]) -> Result<()> {
+    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).map_err(|e| Error::io("create folder", dir, &e))?;
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".promptc-")
+        .suffix(".tmp")
+        .tempfile_in(dir)
+        .map_err(|e| Error::io("create a temporary file in", dir, &e))?;
+    tmp.write_all(contents).map_err(|e| Error::io("write", tmp.path(), &e))?;
+    tmp.as_file().sync_all().map_err(|e| Error::io("flush", tmp.path(), &e))?;
+    tmp.persist(path).map_err(|e| Error::io("replace", path, &e.error))?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn writes_and_replaces_without_leftovers() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("a/b.txt");
+        super::write(&p, b"one").unwrap();
+        super::write(&p, b"two").unwrap();
+        assert_eq!(std::fs::read_to_string(&p).unwrap(), "two");
+        let names: Vec<_> = std::fs::read_dir(d.path().join("a")).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(names, vec![std::ffi::OsString::from("b.txt")]);
+    }
+}

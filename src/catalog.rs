@@ -1,0 +1,214 @@
+//! The tool catalog: every tool declared once, selected per profile, filtered per switch set.
+
+use std::collections::BTreeMap;
+
+use indexmap::IndexMap;
+
+use crate::condition::Condition;
+use crate::schema::Property;
+
+/// A canonical tool spec.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Tool {
+    /// The tool's name, also its id.
+    pub name: String,
+    /// The toolset it belongs to.
+    pub toolset: String,
+    /// Text shown to the model.
+    pub description: String,
+    /// The tool exists only when this holds.
+    pub when: Condition,
+    /// Its parameters, in order.
+    pub params: Vec<Property>,
+    /// Per-profile wording overrides, by profile name.
+    pub overrides: IndexMap<String, ToolOverride>,
+    /// The catalog file that declares it (project-relative).
+    pub file: String,
+}
+
+/// Profile-specific wording for a tool: never a copy, only the changed text.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ToolOverride {
+    /// Replacement description.
+    pub description: Option<String>,
+    /// Replacement parameter descriptions, by top-level parameter name.
+    pub params: IndexMap<String, String>,
+}
+
+/// A tool as one matrix cell presents it: overrides applied, inactive parameters removed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ActiveTool {
+    /// Name (id).
+    pub name: String,
+    /// Toolset.
+    pub toolset: String,
+    /// Description after overrides.
+    pub description: String,
+    /// Parameters after switch filtering and overrides.
+    pub params: Vec<Property>,
+}
+
+/// All tools of a project, in declaration order.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Catalog {
+    tools: Vec<Tool>,
+}
+
+/// What a profile asks of the catalog.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ToolSelection {
+    /// Every tool of these toolsets.
+    pub toolsets: Vec<String>,
+    /// Plus these ids.
+    pub tools: Vec<String>,
+    /// Minus these ids.
+    pub exclude: Vec<String>,
+}
+
+impl Catalog {
+    /// A catalog of `tools` (names already checked unique).
+    pub fn new(tools: Vec<Tool>) -> Self {
+        Catalog { tools }
+    }
+
+    /// Every tool, in declaration order.
+    pub fn tools(&self) -> &[Tool] {
+        &self.tools
+    }
+
+    /// The tool called `name`.
+    pub fn get(&self, name: &str) -> Option<&Tool> {
+        self.tools.iter().find(|t| t.name == name)
+    }
+
+    /// Every toolset name, in order of first declaration.
+    pub fn toolsets(&self) -> Vec<&str> {
+        let mut out: Vec<&str> = Vec::new();
+        for t in &self.tools {
+            if !out.contains(&t.toolset.as_str()) {
+                out.push(&t.toolset);
+            }
+        }
+        out
+    }
+
+    /// The tool ids a profile registers, before switches: toolsets ∪ tools − exclude, in
+    /// catalog order so that one declaration order governs every cell.
+    pub fn registered(&self, sel: &ToolSelection) -> Vec<&Tool> {
+        self.tools
+            .iter()
+            .filter(|t| sel.toolsets.contains(&t.toolset) || sel.tools.contains(&t.name))
+            .filter(|t| !sel.exclude.contains(&t.name))
+            .collect()
+    }
+
+    /// The tools active in one cell: registered by the profile, switched on, with the
+    /// profile's wording and only the parameters whose switches hold.
+    pub fn resolve(&self, profile: &str, sel: &ToolSelection, switches: &BTreeMap<String, bool>) -> Vec<ActiveTool> {
+        self.registered(sel)
+            .into_iter()
+            .filter(|t| t.when.eval(switches))
+            .map(|t| {
+                let ov = t.overrides.get(profile);
+                let params = t
+                    .params
+                    .iter()
+                    .filter(|p| p.when.eval(switches))
+                    .map(|p| {
+                        let mut p = p.clone();
+                        if let Some(d) = ov.and_then(|o| o.params.get(&p.name)) {
+                            p.schema.description = Some(d.clone());
+                        }
+                        p
+                    })
+                    .collect();
+                ActiveTool {
+                    name: t.name.clone(),
+                    toolset: t.toolset.clone(),
+                    description: ov
+                        .and_then(|o| o.description.clone())
+                        .unwrap_or_else(|| t.description.clone()),
+                    params,
+                }
+            })
+            .collect()
+    }
+}
+
+/// Whether `name` is a tool name every provider accepts.
+pub fn valid_tool_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        && name.len() <= 64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::schema::{Kind, Schema};
+
+    fn param(name: &str, when: Condition) -> Property {
+        Property {
+            name: name.into(),
+            required: false,
+            schema: Schema { description: Some(format!("{name} text")), nullable: false, default: None, kind: Kind::Boolean },
+            when,
+        }
+    }
+
+    fn tool(name: &str, toolset: &str, when: Condition) -> Tool {
+        Tool {
+            name: name.into(),
+            toolset: toolset.into(),
+            description: format!("{name} does things"),
+            when,
+            params: vec![param("a", Condition::Always), param("b", Condition::Switch("yolo".into()))],
+            overrides: IndexMap::new(),
+            file: "tools.yaml".into(),
+        }
+    }
+
+    fn catalog() -> Catalog {
+        let mut t = tool("read", "files", Condition::Always);
+        t.overrides.insert(
+            "lite".into(),
+            ToolOverride { description: Some("Read.".into()), params: [("a".to_string(), "A.".to_string())].into_iter().collect() },
+        );
+        Catalog::new(vec![t, tool("browse", "web", Condition::Switch("browser".into())), tool("ask", "interaction", Condition::Always)])
+    }
+
+    #[test]
+    fn selection_is_union_minus_exclusions_in_catalog_order() {
+        let c = catalog();
+        let sel = ToolSelection { toolsets: vec!["interaction".into(), "web".into()], tools: vec!["read".into()], exclude: vec!["browse".into()] };
+        let names: Vec<&str> = c.registered(&sel).iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(names, ["read", "ask"]);
+    }
+
+    #[test]
+    fn switches_filter_tools_and_params_and_overrides_apply() {
+        let c = catalog();
+        let sel = ToolSelection { toolsets: vec!["files".into(), "web".into()], ..Default::default() };
+        let off = BTreeMap::new();
+        let tools = c.resolve("lite", &sel, &off);
+        assert_eq!(tools.len(), 1);
+        assert_eq!(tools[0].description, "Read.");
+        assert_eq!(tools[0].params.len(), 1);
+        assert_eq!(tools[0].params[0].schema.description.as_deref(), Some("A."));
+        let on: BTreeMap<String, bool> = [("browser".to_string(), true), ("yolo".to_string(), true)].into_iter().collect();
+        let tools = c.resolve("standard", &sel, &on);
+        assert_eq!(tools.len(), 2);
+        assert_eq!(tools[0].description, "read does things");
+        assert_eq!(tools[0].params.len(), 2);
+    }
+
+    #[test]
+    fn tool_name_rules() {
+        assert!(valid_tool_name("read_file"));
+        assert!(valid_tool_name("mcp-use"));
+        assert!(!valid_tool_name("1tool"));
+        assert!(!valid_tool_name("has space"));
+        assert!(!valid_tool_name(&"a".repeat(65)));
+    }
+}

@@ -1,0 +1,128 @@
+//! The pipeline for one matrix cell: resolve (profile, switches, tools) → render → project.
+
+use std::collections::BTreeMap;
+
+use indexmap::IndexMap;
+use serde_json::Value;
+
+use crate::catalog::ActiveTool;
+use crate::context::{Runtime, RuntimeInput};
+use crate::diagnostic::Diagnostic;
+use crate::error::Result;
+use crate::project::{Project, SectionSource};
+use crate::providers::{self, ProjectionOptions, Provider};
+use crate::render::{self, RenderedSection};
+use crate::selection::{Selection, SelectionInput};
+use crate::transport::Transport;
+
+/// Everything a render request can specify; `None` means "use the project's default".
+#[derive(Debug, Clone, Default)]
+pub struct Request {
+    /// `--profile`, `--model`, `--context-window`.
+    pub selection: SelectionInput,
+    /// `--transport`.
+    pub transport: Option<Transport>,
+    /// `--provider`.
+    pub provider: Option<Provider>,
+    /// Switches and variables.
+    pub runtime: RuntimeInput,
+}
+
+/// One compiled cell: exactly what the model receives, plus how it was derived.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Compiled {
+    /// The chosen profile and why.
+    pub selection: Selection,
+    /// The transport.
+    pub transport: Transport,
+    /// The provider of the projection (`None` for XML, which has no tools JSON).
+    pub provider: Option<Provider>,
+    /// The runtime values used.
+    pub runtime: Runtime,
+    /// The active tools, in order.
+    pub tools: Vec<ActiveTool>,
+    /// The rendered sections, in prompt order (empty ones dropped).
+    pub sections: Vec<RenderedSection>,
+    /// The full system prompt text.
+    pub prompt: String,
+    /// The value of the request's `tools` field (native only).
+    pub projection: Option<Value>,
+}
+
+/// Resolve a request against the project's defaults and policy, then compile it.
+pub fn compile(project: &Project, req: &Request) -> Result<Compiled> {
+    let runtime = Runtime::resolve(project, &req.runtime)?;
+    let mut sel = req.selection.clone();
+    if sel.model.is_none() {
+        sel.model = runtime.model.clone();
+    }
+    if sel.context_window.is_none() {
+        sel.context_window = runtime.context_window.clone();
+    }
+    let selection = project.selection.select(&sel);
+    project.profile(&selection.profile)?;
+    let transport = req.transport.unwrap_or(project.defaults.transport);
+    if !project.transports.contains(&transport) {
+        return Err(Diagnostic::error(format!("transport `{transport}` is not enabled in this project"))
+            .with_help(format!("enabled transports: {}; add it to `transports:` in promptc.yaml", project.transports.iter().map(|t| t.as_str()).collect::<Vec<_>>().join(", ")))
+            .into());
+    }
+    let provider = req.provider.unwrap_or(project.defaults.provider);
+    if transport == Transport::Native && !project.providers.contains(&provider) {
+        return Err(Diagnostic::error(format!("provider `{provider}` is not enabled in this project"))
+            .with_help(format!("enabled providers: {}; add it to `providers:` in promptc.yaml", project.providers.iter().map(|p| p.as_str()).collect::<Vec<_>>().join(", ")))
+            .into());
+    }
+    compile_cell(project, selection, transport, provider, runtime)
+}
+
+/// Compile one fully specified cell.
+pub fn compile_cell(project: &Project, selection: Selection, transport: Transport, provider: Provider, runtime: Runtime) -> Result<Compiled> {
+    let profile = project.profile(&selection.profile)?;
+    let tools = project.catalog.resolve(&profile.name, &profile.tools, &runtime.switches);
+    let (sections, prompt) = render::render(project, profile, transport, &runtime, &tools)?;
+    let (provider, projection) = match transport {
+        Transport::Native => (Some(provider), Some(providers::project(provider, &tools, ProjectionOptions { strict: project.strict_tools }))),
+        Transport::Xml => (None, None),
+    };
+    Ok(Compiled { selection, transport, provider, runtime, tools, sections, prompt, projection })
+}
+
+impl Compiled {
+    /// SHA-256 of every project file that shaped this cell, by project-relative path.
+    pub fn input_files(&self, project: &Project) -> BTreeMap<String, String> {
+        let mut out = BTreeMap::new();
+        let mut add = |rel: &str| {
+            if let Some(f) = project.files.get(rel) {
+                out.insert(f.rel.clone(), f.sha256.clone());
+            }
+        };
+        add(&project.manifest);
+        for t in project.catalog.tools() {
+            add(&t.file);
+        }
+        if let Some(l) = &project.layout {
+            add(l);
+        }
+        if let Ok(profile) = project.profile(&self.selection.profile) {
+            for id in &profile.sections {
+                if let Some(SectionSource::Template(name)) = project.sections.get(id).map(|s| &s.source) {
+                    add(name);
+                }
+            }
+        }
+        for f in project.templates.included_files() {
+            out.insert(f.rel.clone(), f.sha256.clone());
+        }
+        out
+    }
+
+    /// SHA-256 of each variable's value (canonical JSON), by name.
+    pub fn input_variables(&self) -> IndexMap<String, String> {
+        self.runtime
+            .variables
+            .iter()
+            .map(|(k, v)| (k.clone(), crate::source::sha256_hex(v.to_string().as_bytes())))
+            .collect()
+    }
+}

@@ -1,0 +1,238 @@
+//! Switch expressions (`when: "browser && !yolo"`): parsed once at load, evaluated per render.
+
+use std::collections::BTreeMap;
+
+/// A boolean expression over switch names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Condition {
+    /// Always true (no `when:` given).
+    Always,
+    /// The value of one switch.
+    Switch(String),
+    /// Negation.
+    Not(Box<Condition>),
+    /// Every operand holds.
+    All(Vec<Condition>),
+    /// At least one operand holds.
+    Any(Vec<Condition>),
+}
+
+/// A parse failure: byte offset into the expression and what was expected.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseError {
+    /// Byte offset of the offending token.
+    pub offset: usize,
+    /// What went wrong.
+    pub message: String,
+}
+
+impl Condition {
+    /// Parse an expression such as `(browser || mcp) && !yolo`.
+    pub fn parse(src: &str) -> Result<Condition, ParseError> {
+        let tokens = lex(src)?;
+        let mut p = Parser { tokens, pos: 0, len: src.len() };
+        let c = p.or()?;
+        match p.peek() {
+            None => Ok(c),
+            Some((off, tok)) => Err(ParseError {
+                offset: off,
+                message: format!("unexpected `{}` after a complete expression", tok.text()),
+            }),
+        }
+    }
+
+    /// Evaluate against resolved switch values; unknown names are false (validated at load).
+    pub fn eval(&self, switches: &BTreeMap<String, bool>) -> bool {
+        match self {
+            Condition::Always => true,
+            Condition::Switch(s) => switches.get(s).copied().unwrap_or(false),
+            Condition::Not(c) => !c.eval(switches),
+            Condition::All(cs) => cs.iter().all(|c| c.eval(switches)),
+            Condition::Any(cs) => cs.iter().any(|c| c.eval(switches)),
+        }
+    }
+
+    /// Every switch name the expression mentions, in order of appearance.
+    pub fn switch_names(&self) -> Vec<&str> {
+        let mut out = Vec::new();
+        self.collect(&mut out);
+        out
+    }
+
+    fn collect<'a>(&'a self, out: &mut Vec<&'a str>) {
+        match self {
+            Condition::Always => {}
+            Condition::Switch(s) => out.push(s),
+            Condition::Not(c) => c.collect(out),
+            Condition::All(cs) | Condition::Any(cs) => cs.iter().for_each(|c| c.collect(out)),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Tok {
+    Ident(String),
+    Not,
+    And,
+    Or,
+    LParen,
+    RParen,
+}
+
+impl Tok {
+    fn text(&self) -> String {
+        match self {
+            Tok::Ident(s) => s.clone(),
+            Tok::Not => "!".into(),
+            Tok::And => "&&".into(),
+            Tok::Or => "||".into(),
+            Tok::LParen => "(".into(),
+            Tok::RParen => ")".into(),
+        }
+    }
+}
+
+fn lex(src: &str) -> Result<Vec<(usize, Tok)>, ParseError> {
+    let mut out = Vec::new();
+    let mut chars = src.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            ' ' | '\t' => {}
+            '!' => out.push((i, Tok::Not)),
+            '(' => out.push((i, Tok::LParen)),
+            ')' => out.push((i, Tok::RParen)),
+            '&' | '|' => {
+                if chars.next_if(|&(_, d)| d == c).is_none() {
+                    return Err(ParseError {
+                        offset: i,
+                        message: format!("expected `{c}{c}`"),
+                    });
+                }
+                out.push((i, if c == '&' { Tok::And } else { Tok::Or }));
+            }
+            c if c.is_ascii_alphabetic() || c == '_' => {
+                let mut end = i + c.len_utf8();
+                while let Some(&(j, d)) = chars.peek() {
+                    if d.is_ascii_alphanumeric() || d == '_' || d == '-' {
+                        end = j + d.len_utf8();
+                        chars.next();
+                    } else {
+                        break;
+                    }
+                }
+                out.push((i, Tok::Ident(src[i..end].to_string())));
+            }
+            other => {
+                return Err(ParseError {
+                    offset: i,
+                    message: format!("unexpected character `{other}`; use switch names, `!`, `&&`, `||` and parentheses"),
+                })
+            }
+        }
+    }
+    Ok(out)
+}
+
+struct Parser {
+    tokens: Vec<(usize, Tok)>,
+    pos: usize,
+    len: usize,
+}
+
+impl Parser {
+    fn peek(&self) -> Option<(usize, Tok)> {
+        self.tokens.get(self.pos).cloned()
+    }
+
+    fn eat(&mut self, t: &Tok) -> bool {
+        if self.tokens.get(self.pos).map(|(_, k)| k) == Some(t) {
+            self.pos += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    fn or(&mut self) -> Result<Condition, ParseError> {
+        let mut items = vec![self.and()?];
+        while self.eat(&Tok::Or) {
+            items.push(self.and()?);
+        }
+        Ok(if items.len() == 1 { items.remove(0) } else { Condition::Any(items) })
+    }
+
+    fn and(&mut self) -> Result<Condition, ParseError> {
+        let mut items = vec![self.unary()?];
+        while self.eat(&Tok::And) {
+            items.push(self.unary()?);
+        }
+        Ok(if items.len() == 1 { items.remove(0) } else { Condition::All(items) })
+    }
+
+    fn unary(&mut self) -> Result<Condition, ParseError> {
+        match self.peek() {
+            Some((_, Tok::Not)) => {
+                self.pos += 1;
+                Ok(Condition::Not(Box::new(self.unary()?)))
+            }
+            Some((off, Tok::LParen)) => {
+                self.pos += 1;
+                let c = self.or()?;
+                if !self.eat(&Tok::RParen) {
+                    return Err(ParseError {
+                        offset: off,
+                        message: "unclosed `(`".into(),
+                    });
+                }
+                Ok(c)
+            }
+            Some((_, Tok::Ident(name))) => {
+                self.pos += 1;
+                Ok(Condition::Switch(name))
+            }
+            Some((off, tok)) => Err(ParseError {
+                offset: off,
+                message: format!("expected a switch name, found `{}`", tok.text()),
+            }),
+            None => Err(ParseError {
+                offset: self.len,
+                message: "expected a switch name, found the end of the expression".into(),
+            }),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sw(pairs: &[(&str, bool)]) -> BTreeMap<String, bool> {
+        pairs.iter().map(|(k, v)| (k.to_string(), *v)).collect()
+    }
+
+    #[test]
+    fn precedence_and_negation() {
+        let c = Condition::parse("browser || mcp && !yolo").unwrap();
+        assert!(c.eval(&sw(&[("browser", true)])));
+        assert!(c.eval(&sw(&[("mcp", true)])));
+        assert!(!c.eval(&sw(&[("mcp", true), ("yolo", true)])));
+        let c = Condition::parse("(browser || mcp) && !yolo").unwrap();
+        assert!(!c.eval(&sw(&[("browser", true), ("yolo", true)])));
+        assert_eq!(c.switch_names(), vec!["browser", "mcp", "yolo"]);
+    }
+
+    #[test]
+    fn errors_point_at_the_token() {
+        assert_eq!(Condition::parse("a &").unwrap_err().offset, 2);
+        assert_eq!(Condition::parse("a b").unwrap_err().offset, 2);
+        assert_eq!(Condition::parse("(a").unwrap_err().offset, 0);
+        assert_eq!(Condition::parse("").unwrap_err().offset, 0);
+        assert_eq!(Condition::parse("a == b").unwrap_err().offset, 2);
+    }
+
+    #[test]
+    fn names_with_dashes() {
+        let c = Condition::parse("focus-chain").unwrap();
+        assert_eq!(c, Condition::Switch("focus-chain".into()));
+    }
+}

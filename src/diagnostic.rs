@@ -1,0 +1,348 @@
+//! Located, rustc-style diagnostics: the one way promptc reports a problem in a project.
+
+use std::fmt::{self, Write as _};
+
+/// How serious a diagnostic is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// Informational; never changes the exit code.
+    Note,
+    /// Worth fixing; does not fail the command by itself.
+    Warning,
+    /// The command cannot succeed.
+    Error,
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Severity::Note => "note",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        })
+    }
+}
+
+/// A position in a source file: 1-based line and column (in characters), and a length in
+/// characters to underline (at least 1 when rendered).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+pub struct Position {
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column, counted in characters.
+    pub column: usize,
+    /// Characters to underline.
+    pub len: usize,
+}
+
+impl Position {
+    /// A position with a length.
+    pub fn new(line: usize, column: usize, len: usize) -> Self {
+        Position { line, column, len }
+    }
+
+    /// The position of a byte range inside `text`.
+    pub fn from_byte_range(text: &str, start: usize, end: usize) -> Self {
+        let start = floor_char_boundary(text, start.min(text.len()));
+        let end = floor_char_boundary(text, end.clamp(start, text.len()));
+        let before = &text[..start];
+        let line = before.matches('\n').count() + 1;
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        let column = text[line_start..start].chars().count() + 1;
+        let span = &text[start..end];
+        let len = span.split('\n').next().unwrap_or("").chars().count();
+        Position { line, column, len }
+    }
+}
+
+fn floor_char_boundary(text: &str, mut i: usize) -> usize {
+    while i > 0 && !text.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// Where a diagnostic points: a file (as shown to the user), an optional position, and the
+/// file's text so the snippet can be rendered.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Label {
+    /// The file path as displayed (relative to the working directory when possible).
+    pub file: String,
+    /// The position inside the file, when known.
+    pub position: Option<Position>,
+    /// The line of source text at `position`, for the snippet.
+    pub source_line: Option<String>,
+}
+
+impl Label {
+    /// A label pointing at a whole file.
+    pub fn file(file: impl Into<String>) -> Self {
+        Label {
+            file: file.into(),
+            position: None,
+            source_line: None,
+        }
+    }
+
+    /// A label pointing at `position` inside `text`, the content of `file`.
+    pub fn at(file: impl Into<String>, text: &str, position: Position) -> Self {
+        let source_line = text
+            .split('\n')
+            .nth(position.line.saturating_sub(1))
+            .map(|l| l.trim_end_matches('\r').to_string());
+        Label {
+            file: file.into(),
+            position: Some(position),
+            source_line,
+        }
+    }
+}
+
+/// One problem, with everything a user needs to fix it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// How serious it is.
+    pub severity: Severity,
+    /// A stable code for lints (`P001`); empty for load errors.
+    pub code: Option<String>,
+    /// One line saying what is wrong.
+    pub message: String,
+    /// Where it is.
+    pub label: Option<Label>,
+    /// What the underline means, shown beside the carets.
+    pub label_text: Option<String>,
+    /// Extra context lines (`= note: …`).
+    pub notes: Vec<String>,
+    /// How to fix it (`= help: …`).
+    pub help: Option<String>,
+}
+
+impl Diagnostic {
+    /// An error diagnostic.
+    pub fn error(message: impl Into<String>) -> Self {
+        Diagnostic {
+            severity: Severity::Error,
+            code: None,
+            message: message.into(),
+            label: None,
+            label_text: None,
+            notes: Vec::new(),
+            help: None,
+        }
+    }
+
+    /// A warning diagnostic.
+    pub fn warning(message: impl Into<String>) -> Self {
+        Diagnostic {
+            severity: Severity::Warning,
+            ..Diagnostic::error(message)
+        }
+    }
+
+    /// Attach a location.
+    pub fn with_label(mut self, label: Label) -> Self {
+        self.label = Some(label);
+        self
+    }
+
+    /// Attach the text shown beside the underline.
+    pub fn with_label_text(mut self, text: impl Into<String>) -> Self {
+        self.label_text = Some(text.into());
+        self
+    }
+
+    /// Attach a help line.
+    pub fn with_help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+
+    /// Attach a note line.
+    pub fn with_note(mut self, note: impl Into<String>) -> Self {
+        self.notes.push(note.into());
+        self
+    }
+
+    /// Render the diagnostic the way rustc does, optionally with ANSI colour.
+    pub fn render(&self, color: bool) -> String {
+        let paint = |code: &str, s: &str| {
+            if color {
+                format!("\x1b[{code}m{s}\x1b[0m")
+            } else {
+                s.to_string()
+            }
+        };
+        let sev_color = match self.severity {
+            Severity::Error => "1;31",
+            Severity::Warning => "1;33",
+            Severity::Note => "1;36",
+        };
+        let mut out = String::new();
+        let head = match &self.code {
+            Some(code) => format!("{}[{code}]", self.severity),
+            None => self.severity.to_string(),
+        };
+        let _ = writeln!(
+            out,
+            "{}{}",
+            paint(sev_color, &head),
+            paint("1", &format!(": {}", self.message))
+        );
+        let gutter_width = self
+            .label
+            .as_ref()
+            .and_then(|l| l.position)
+            .map_or(1, |p| p.line.to_string().len());
+        let pad = " ".repeat(gutter_width);
+        let bar = paint("1;34", "|");
+        if let Some(label) = &self.label {
+            let loc = match label.position {
+                Some(p) => format!("{}:{}:{}", label.file, p.line, p.column),
+                None => label.file.clone(),
+            };
+            let _ = writeln!(out, "{pad}{} {loc}", paint("1;34", "-->"));
+            if let (Some(p), Some(line)) = (label.position, &label.source_line) {
+                let shown: String = line.replace('\t', "    ");
+                let prefix: String = line.chars().take(p.column.saturating_sub(1)).collect();
+                let indent = prefix.replace('\t', "    ").chars().count();
+                let carets = "^".repeat(p.len.max(1));
+                let _ = writeln!(out, "{pad} {bar}");
+                let _ = writeln!(
+                    out,
+                    "{} {bar} {shown}",
+                    paint("1;34", &format!("{:>gutter_width$}", p.line))
+                );
+                let text = self
+                    .label_text
+                    .as_deref()
+                    .map(|t| format!(" {t}"))
+                    .unwrap_or_default();
+                let _ = writeln!(
+                    out,
+                    "{pad} {bar} {}{}",
+                    " ".repeat(indent),
+                    paint(sev_color, &format!("{carets}{text}"))
+                );
+            }
+        }
+        for note in &self.notes {
+            let _ = writeln!(out, "{pad} {} note: {note}", paint("1;34", "="));
+        }
+        if let Some(help) = &self.help {
+            let _ = writeln!(out, "{pad} {} help: {help}", paint("1;34", "="));
+        }
+        out
+    }
+
+    /// A JSON view of the diagnostic for `--format json`.
+    pub fn to_json(&self) -> serde_json::Value {
+        let (file, line, column) = match &self.label {
+            Some(l) => (
+                Some(l.file.clone()),
+                l.position.map(|p| p.line),
+                l.position.map(|p| p.column),
+            ),
+            None => (None, None, None),
+        };
+        serde_json::json!({
+            "severity": self.severity,
+            "code": self.code,
+            "message": self.message,
+            "file": file,
+            "line": line,
+            "column": column,
+            "notes": self.notes,
+            "help": self.help,
+        })
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.render(false))
+    }
+}
+
+/// The closest candidate to `name` among `candidates`, for "did you mean" hints.
+pub fn did_you_mean<'a>(
+    name: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
+    candidates
+        .into_iter()
+        .map(|c| (edit_distance(name, c), c))
+        .filter(|(d, c)| *d <= (c.len().max(name.len()) / 3).max(1))
+        .min()
+        .map(|(_, c)| c)
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let cost = usize::from(ca != *cb);
+            cur[j + 1] = (prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+/// A help line listing the legal names, with a suggestion when one is close.
+pub fn known_names_help(kind: &str, name: &str, known: &[&str]) -> String {
+    let list = if known.is_empty() {
+        format!("no {kind} is declared")
+    } else {
+        format!("known {kind}s: {}", known.join(", "))
+    };
+    match did_you_mean(name, known.iter().copied()) {
+        Some(s) => format!("did you mean `{s}`? {list}"),
+        None => list,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn renders_rustc_style_with_snippet() {
+        let text = "a: 1\nprofiles:\n  native: {}\n";
+        let d = Diagnostic::error("profile name `native` is a transport")
+            .with_label(Label::at("p.yaml", text, Position::new(3, 3, 6)))
+            .with_label_text("rename this profile")
+            .with_help("name profiles after the contract, e.g. `standard`");
+        let out = d.render(false);
+        assert_eq!(
+            out,
+            "error: profile name `native` is a transport\n --> p.yaml:3:3\n  |\n3 |   native: {}\n  |   ^^^^^^ rename this profile\n  = help: name profiles after the contract, e.g. `standard`\n"
+        );
+    }
+
+    #[test]
+    fn position_from_byte_range_counts_chars() {
+        let text = "ab\nçé x\n";
+        let start = text.find('x').unwrap();
+        let p = Position::from_byte_range(text, start, start + 1);
+        assert_eq!(p, Position::new(2, 4, 1));
+    }
+
+    #[test]
+    fn position_from_bad_range_does_not_panic() {
+        let text = "é";
+        let p = Position::from_byte_range(text, 1, 99);
+        assert_eq!(p.line, 1);
+    }
+
+    #[test]
+    fn suggests_close_names() {
+        assert_eq!(
+            did_you_mean("brwoser", ["browser", "mcp"].into_iter()),
+            Some("browser")
+        );
+        assert_eq!(did_you_mean("zzz", ["browser", "mcp"].into_iter()), None);
+    }
+}

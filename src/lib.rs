@@ -1,0 +1,28 @@
+//! promptc: a prompt compiler and inspector for LLM agents.
+//!
+//! Data flows one way: [`project`] loads and validates a YAML project; [`context`] and
+//! [`selection`] resolve the runtime switches, variables and profile; [`catalog`] picks the
+//! active tools; [`render`] renders the sections; [`providers`] and [`xml`] project the tools;
+//! [`artifact`] writes the result. [`compile`] strings the steps together for one cell.
+
+pub mod artifact;
+pub mod atomic;
+pub mod catalog;
+pub mod compile;
+pub mod condition;
+pub mod context;
+pub mod diagnostic;
+pub mod error;
+pub mod manifest;
+pub mod project;
+pub mod providers;
+pub mod render;
+pub mod schema;
+pub mod selection;
+pub mod source;
+pub mod template;
+pub mod transport;
+pub mod xml;
+pub mod yaml;
+
+pub use error::{Error, Result};

@@ -1,0 +1,203 @@
+//! The promptc command line: parse flags, call the library, print, and map results to exit
+//! codes. Everything else lives in the library.
+
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use promptc::compile::{self, Compiled, Request};
+use promptc::context::RuntimeInput;
+use promptc::error::Error;
+use promptc::project::{self, Project};
+use promptc::providers::Provider;
+use promptc::selection::SelectionInput;
+use promptc::transport::Transport;
+
+const EXIT_CODES: &str = "\
+Exit codes:
+  0  success
+  1  the check found something (drift, lint error, budget exceeded, stale prompt)
+  2  usage or project error (bad YAML, unknown id, template error, I/O error)";
+
+/// A prompt compiler and inspector for LLM agents.
+#[derive(Debug, Parser)]
+#[command(name = "promptc", version, about, after_help = EXIT_CODES)]
+struct Cli {
+    /// Project folder or manifest (default: ./promptc.yaml, else ./profiles/promptc.yaml).
+    #[arg(short = 'C', long, global = true, value_name = "PATH")]
+    project: Option<PathBuf>,
+
+    /// When to use colour in diagnostics (NO_COLOR is honoured).
+    #[arg(long, global = true, value_enum, default_value_t = Color::Auto)]
+    color: Color,
+
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Color {
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Compile one prompt: the system prompt plus the tool projection.
+    #[command(after_help = EXIT_CODES)]
+    Render(RenderArgs),
+}
+
+/// Flags that pick one cell of the matrix and its runtime values.
+#[derive(Debug, Args)]
+struct CellArgs {
+    /// Profile to render (default: chosen by the project's selection policy).
+    #[arg(long)]
+    profile: Option<String>,
+    /// Model id, used by the selection policy (e.g. openai/o1-mini).
+    #[arg(long, value_name = "ID")]
+    model: Option<String>,
+    /// Context window in tokens, used by the selection policy; invalid values count as unknown.
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    context_window: Option<String>,
+    /// Tool transport.
+    #[arg(long, value_parser = parse_transport)]
+    transport: Option<Transport>,
+    /// Provider of the native tool projection.
+    #[arg(long, value_parser = parse_provider)]
+    provider: Option<Provider>,
+    /// Set a switch: NAME, NAME=true or NAME=false (repeatable).
+    #[arg(long = "set", value_name = "NAME[=BOOL]")]
+    sets: Vec<String>,
+    /// Set a variable: NAME=VALUE (repeatable).
+    #[arg(long = "var", value_name = "NAME=VALUE")]
+    vars: Vec<String>,
+    /// YAML or JSON file with `switches:`, `variables:`, `model:` and `context_window:`.
+    #[arg(long, value_name = "FILE")]
+    context: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum RenderFormat {
+    /// The prompt text (or the tools JSON with --tools).
+    Text,
+    /// Prompt, projection and metadata as one JSON document.
+    Json,
+}
+
+#[derive(Debug, Args)]
+struct RenderArgs {
+    #[command(flatten)]
+    cell: CellArgs,
+    /// Write the frozen artifact (prompt.md, tools.json, metadata.json) into DIR.
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Print the tool projection instead of the prompt.
+    #[arg(long, conflicts_with = "out")]
+    tools: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = RenderFormat::Text)]
+    format: RenderFormat,
+}
+
+fn parse_transport(s: &str) -> Result<Transport, String> {
+    Transport::parse(s).ok_or_else(|| format!("unknown transport `{s}` (expected one of: native, xml)"))
+}
+
+fn parse_provider(s: &str) -> Result<Provider, String> {
+    Provider::parse(s).ok_or_else(|| format!("unknown provider `{s}` (expected one of: openai, openai-responses, anthropic, gemini)"))
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let color = match cli.color {
+        Color::Always => true,
+        Color::Never => false,
+        Color::Auto => std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && std::io::stderr().is_terminal(),
+    };
+    match run(&cli) {
+        Ok(code) => code,
+        Err(e) => {
+            let mut err = std::io::stderr().lock();
+            for d in e.diagnostics() {
+                let _ = write!(err, "{}", d.render(color));
+            }
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(cli: &Cli) -> Result<ExitCode, Error> {
+    let manifest = project::discover(cli.project.as_deref())?;
+    let project = Project::load(&manifest)?;
+    match &cli.command {
+        Command::Render(args) => render(&project, args),
+    }
+}
+
+fn request(cell: &CellArgs) -> Result<Request, Error> {
+    if cell.transport == Some(Transport::Xml) && cell.provider.is_some() {
+        return Err(promptc::diagnostic::Diagnostic::error("--provider has no effect with --transport xml")
+            .with_help("the XML transport puts tool docs in the prompt and sends no tools JSON; drop --provider")
+            .into());
+    }
+    Ok(Request {
+        selection: SelectionInput { explicit: cell.profile.clone(), model: cell.model.clone(), context_window: cell.context_window.clone() },
+        transport: cell.transport,
+        provider: cell.provider,
+        runtime: RuntimeInput { sets: cell.sets.clone(), vars: cell.vars.clone(), context_file: cell.context.clone() },
+    })
+}
+
+fn render(project: &Project, args: &RenderArgs) -> Result<ExitCode, Error> {
+    let compiled = compile::compile(project, &request(&args.cell)?)?;
+    if let Some(dir) = &args.out {
+        let written = promptc::artifact::write_artifact(dir, project, &compiled)?;
+        let mut err = std::io::stderr().lock();
+        for p in written {
+            let _ = writeln!(err, "wrote {}", p.display());
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let out = match args.format {
+        RenderFormat::Text if args.tools => tools_text(&compiled)?,
+        RenderFormat::Text => compiled.prompt.clone(),
+        RenderFormat::Json => render_json(project, &compiled),
+    };
+    print(&out)
+}
+
+fn tools_text(c: &Compiled) -> Result<String, Error> {
+    match &c.projection {
+        Some(p) => Ok(promptc::providers::to_pretty_json(p)),
+        None => Err(promptc::diagnostic::Diagnostic::error("the xml transport has no tool projection: its tool docs are part of the prompt")
+            .with_help("use --transport native to get the tools JSON, or drop --tools to print the prompt")
+            .into()),
+    }
+}
+
+fn render_json(project: &Project, c: &Compiled) -> String {
+    let files = promptc::artifact::artifact_files(project, c);
+    let tools_json = c.projection.as_ref().map(promptc::providers::to_pretty_json);
+    let meta = promptc::artifact::Metadata::new(project, c, tools_json.as_deref());
+    let _ = files;
+    let v = serde_json::json!({
+        "metadata": meta,
+        "prompt": c.prompt,
+        "tools": c.projection,
+    });
+    promptc::providers::to_pretty_json(&v)
+}
+
+fn print(s: &str) -> Result<ExitCode, Error> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(s.as_bytes()).and_then(|_| out.flush()) {
+        Ok(()) => Ok(ExitCode::SUCCESS),
+        // A closed pipe (`promptc render | head`) is not an error worth reporting.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
+        Err(e) => Err(Error::io("write to", std::path::Path::new("stdout"), &e)),
+    }
+}

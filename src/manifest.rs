@@ -1,0 +1,191 @@
+//! The project files exactly as written: serde types for `promptc.yaml` and tool catalog files.
+//!
+//! These types only describe shape; every cross-reference and rule is checked when they are
+//! turned into the validated model in `project`.
+
+use indexmap::IndexMap;
+use serde::Deserialize;
+use serde_saphyr::Spanned;
+
+use crate::providers::Provider;
+use crate::transport::Transport;
+
+/// A string with its location in the file it came from.
+pub type S = Spanned<String>;
+
+/// `promptc.yaml`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawManifest {
+    pub promptc: Spanned<u32>,
+    pub name: String,
+    pub contract_version: u64,
+    #[serde(default)]
+    pub defaults: RawDefaults,
+    pub transports: Option<Vec<Transport>>,
+    pub providers: Option<Vec<Provider>>,
+    #[serde(default)]
+    pub selection: RawSelection,
+    #[serde(default = "yes")]
+    pub strict_tools: bool,
+    #[serde(default)]
+    pub switches: IndexMap<S, RawSwitch>,
+    #[serde(default)]
+    pub variables: IndexMap<S, RawVariable>,
+    pub layout: Option<S>,
+    pub sections: IndexMap<S, RawSection>,
+    pub tools: Vec<S>,
+    pub profiles: IndexMap<S, RawProfile>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// `defaults:`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawDefaults {
+    pub profile: Option<S>,
+    pub transport: Option<Transport>,
+    pub provider: Option<Provider>,
+}
+
+/// `selection:`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawSelection {
+    pub profile: Option<S>,
+    pub model_segments: Option<Vec<S>>,
+    pub below_context_window: Option<u64>,
+    pub assumed_context_window: Option<u64>,
+}
+
+/// One entry of `switches:`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawSwitch {
+    #[serde(default)]
+    pub description: String,
+    #[serde(default)]
+    pub default: bool,
+}
+
+/// One entry of `variables:`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawVariable {
+    #[serde(default)]
+    pub description: String,
+    pub default: Option<serde_json::Value>,
+    #[serde(default)]
+    pub dynamic: bool,
+}
+
+/// One entry of `sections:`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawSection {
+    pub template: Option<S>,
+    pub text: Option<String>,
+    pub generate: Option<S>,
+    pub when: Option<S>,
+    #[serde(default)]
+    pub description: String,
+}
+
+/// One entry of `profiles:`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawProfile {
+    #[serde(default)]
+    pub description: String,
+    pub sections: Vec<S>,
+    #[serde(default)]
+    pub toolsets: Vec<S>,
+    #[serde(default)]
+    pub tools: Vec<S>,
+    #[serde(default)]
+    pub exclude: Vec<S>,
+}
+
+/// One tool in a catalog file.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawTool {
+    pub name: S,
+    pub toolset: S,
+    pub description: String,
+    pub when: Option<S>,
+    #[serde(default)]
+    pub parameters: IndexMap<S, RawParam>,
+    #[serde(default)]
+    pub overrides: IndexMap<S, RawOverride>,
+}
+
+/// A parameter or nested property schema.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawParam {
+    #[serde(rename = "type")]
+    pub ty: Spanned<RawType>,
+    pub description: Option<String>,
+    #[serde(default)]
+    pub required: bool,
+    #[serde(default)]
+    pub nullable: bool,
+    #[serde(rename = "enum")]
+    pub enum_values: Option<Spanned<Vec<serde_json::Value>>>,
+    pub default: Option<Spanned<serde_json::Value>>,
+    pub format: Option<S>,
+    pub pattern: Option<S>,
+    pub min_length: Option<Spanned<u64>>,
+    pub max_length: Option<Spanned<u64>>,
+    pub minimum: Option<Spanned<f64>>,
+    pub maximum: Option<Spanned<f64>>,
+    pub items: Option<Box<RawParam>>,
+    pub min_items: Option<Spanned<u64>>,
+    pub max_items: Option<Spanned<u64>>,
+    pub properties: Option<IndexMap<S, RawParam>>,
+    pub when: Option<S>,
+}
+
+/// The `type:` of a parameter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RawType {
+    String,
+    Integer,
+    Number,
+    Boolean,
+    Array,
+    Object,
+}
+
+/// A per-profile override of a tool's wording.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawOverride {
+    pub description: Option<String>,
+    #[serde(default)]
+    pub parameters: IndexMap<S, RawParamOverride>,
+}
+
+/// A per-profile override of one parameter's wording.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawParamOverride {
+    pub description: String,
+}
+
+/// A `--context` file: runtime switches, variables and the model facts selection uses.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawContext {
+    #[serde(default)]
+    pub switches: IndexMap<S, bool>,
+    #[serde(default)]
+    pub variables: IndexMap<S, serde_json::Value>,
+    pub model: Option<String>,
+    pub context_window: Option<serde_json::Value>,
+}

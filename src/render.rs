@@ -1,0 +1,134 @@
+//! Section rendering: each section of a profile rendered in order with the cell's context,
+//! empty sections dropped, then joined or placed by the layout (two-layer render).
+
+use serde_json::{json, Map, Value};
+
+use crate::catalog::ActiveTool;
+use crate::context::Runtime;
+use crate::error::Result;
+use crate::project::{Generator, Profile, Project, SectionSource};
+use crate::source::sha256_hex;
+use crate::transport::Transport;
+
+/// One section as it appears in the prompt.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct RenderedSection {
+    /// Section id.
+    pub id: String,
+    /// Its text (normalised: LF line endings, no leading or trailing blank lines).
+    pub text: String,
+    /// Where it was declared (`sections/role.md.j2`, `generated:tool_docs`).
+    pub origin: String,
+    /// Whether it reads dynamic variables.
+    pub dynamic: bool,
+    /// SHA-256 of `text`.
+    pub sha256: String,
+}
+
+/// The template context of one cell.
+pub fn template_context(project: &Project, profile: &Profile, transport: Transport, runtime: &Runtime, tools: &[ActiveTool]) -> Map<String, Value> {
+    let mut ctx = Map::new();
+    for (k, v) in &runtime.variables {
+        ctx.insert(k.clone(), v.clone());
+    }
+    ctx.insert("switches".into(), json!(runtime.switches));
+    ctx.insert("profile".into(), json!(profile.name));
+    ctx.insert("transport".into(), json!(transport.as_str()));
+    ctx.insert("tools".into(), Value::Array(tools.iter().map(|t| json!({"name": t.name, "toolset": t.toolset, "description": t.description.trim_end()})).collect()));
+    ctx.insert("tool_names".into(), json!(tools.iter().map(|t| t.name.as_str()).collect::<Vec<_>>()));
+    let mut toolsets: Vec<&str> = Vec::new();
+    for t in tools {
+        if !toolsets.contains(&t.toolset.as_str()) {
+            toolsets.push(&t.toolset);
+        }
+    }
+    ctx.insert("toolsets".into(), json!(toolsets));
+    let _ = project;
+    ctx
+}
+
+/// Normalise rendered text: LF line endings, no trailing spaces at the end of the text, no
+/// leading or trailing blank lines.
+pub fn normalize(text: &str) -> String {
+    let text = text.replace("\r\n", "\n").replace('\r', "\n");
+    let trimmed_end = text.trim_end();
+    let start = trimmed_end.find(|c: char| c != '\n' && c != ' ' && c != '\t').map_or(trimmed_end.len(), |i| trimmed_end[..i].rfind('\n').map_or(0, |n| n + 1));
+    trimmed_end[start..].to_string()
+}
+
+/// Collapse runs of three or more newlines to one blank line (layouts full of conditionals
+/// otherwise leave holes).
+fn collapse_blank_lines(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut newlines = 0;
+    for c in text.chars() {
+        if c == '\n' {
+            newlines += 1;
+            if newlines <= 2 {
+                out.push(c);
+            }
+        } else {
+            newlines = 0;
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Render the sections of `profile` and assemble the prompt text.
+pub fn render(project: &Project, profile: &Profile, transport: Transport, runtime: &Runtime, tools: &[ActiveTool]) -> Result<(Vec<RenderedSection>, String)> {
+    let ctx = template_context(project, profile, transport, runtime, tools);
+    let ctx_value = Value::Object(ctx.clone());
+    let mut out = Vec::new();
+    for id in &profile.sections {
+        let Some(section) = project.sections.get(id) else { continue };
+        if !section.when.eval(&runtime.switches) {
+            continue;
+        }
+        let raw = match &section.source {
+            SectionSource::Template(name) => project.templates.render(name, &ctx_value)?,
+            SectionSource::Generated(Generator::ToolDocs) => match transport {
+                Transport::Xml => crate::xml::tool_docs(tools),
+                Transport::Native => String::new(),
+            },
+        };
+        let text = normalize(&raw);
+        if text.is_empty() {
+            continue;
+        }
+        out.push(RenderedSection { id: id.clone(), sha256: sha256_hex(text.as_bytes()), text, origin: section.origin.clone(), dynamic: !section.dynamic_inputs.is_empty() });
+    }
+    let body = out.iter().map(|s| s.text.as_str()).collect::<Vec<_>>().join("\n\n");
+    let prompt = match &project.layout {
+        None => body,
+        Some(layout) => {
+            let mut lctx = ctx;
+            let sections: Map<String, Value> = out.iter().map(|s| (s.id.clone(), Value::String(s.text.clone()))).collect();
+            lctx.insert("sections".into(), Value::Object(sections));
+            lctx.insert("body".into(), Value::String(body));
+            normalize(&collapse_blank_lines(&project.templates.render(layout, &Value::Object(lctx))?.replace("\r\n", "\n")))
+        }
+    };
+    let mut prompt = prompt;
+    if !prompt.is_empty() {
+        prompt.push('\n');
+    }
+    Ok((out, prompt))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalize_trims_blank_lines_but_keeps_indentation() {
+        assert_eq!(normalize("\n\n  code\nx  \n\n"), "  code\nx");
+        assert_eq!(normalize("a\r\nb\r\n"), "a\nb");
+        assert_eq!(normalize(" \n\t\n"), "");
+    }
+
+    #[test]
+    fn collapse_keeps_one_blank_line() {
+        assert_eq!(collapse_blank_lines("a\n\n\n\nb\nc"), "a\n\nb\nc");
+    }
+}

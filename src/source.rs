@@ -1,0 +1,232 @@
+//! Reading project files: paths confined to the project folder, size-bounded, hashed.
+
+use std::path::{Component, Path, PathBuf};
+
+use sha2::{Digest, Sha256};
+
+use crate::diagnostic::{Diagnostic, Label};
+use crate::error::{Error, Result};
+
+/// Largest project file promptc reads; anything bigger is almost certainly a mistake.
+pub const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
+
+/// One file of the project, as read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SourceFile {
+    /// Path relative to the project folder, `/`-separated: the file's identity.
+    pub rel: String,
+    /// Path as shown to the user.
+    pub display: String,
+    /// The file's text.
+    pub text: String,
+    /// SHA-256 of the bytes, lower-case hex.
+    pub sha256: String,
+}
+
+impl SourceFile {
+    /// A label pointing at a byte range of this file.
+    pub fn label_bytes(&self, start: usize, end: usize) -> Label {
+        Label::at(
+            &self.display,
+            &self.text,
+            crate::diagnostic::Position::from_byte_range(&self.text, start, end),
+        )
+    }
+}
+
+/// Lower-case hex SHA-256 of `bytes`.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    let digest = Sha256::digest(bytes);
+    let mut s = String::with_capacity(64);
+    for b in digest {
+        s.push_str(&format!("{b:02x}"));
+    }
+    s
+}
+
+/// Reads files of one project folder, refusing paths that leave it.
+#[derive(Debug, Clone)]
+pub struct ProjectFs {
+    root: PathBuf,
+    display_root: PathBuf,
+}
+
+impl ProjectFs {
+    /// A reader rooted at `root` (shown to the user as `display_root`).
+    pub fn new(root: &Path, display_root: &Path) -> Result<Self> {
+        let canonical = root
+            .canonicalize()
+            .map_err(|e| Error::io("open project folder", root, &e))?;
+        Ok(ProjectFs {
+            root: canonical,
+            display_root: display_root.to_path_buf(),
+        })
+    }
+
+    /// The canonical project folder.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// How `rel` is shown to the user.
+    pub fn display(&self, rel: &str) -> String {
+        let p = self.display_root.join(rel);
+        let s = p.to_string_lossy().replace('\\', "/");
+        s.strip_prefix("./").map(str::to_string).unwrap_or(s)
+    }
+
+    /// Check that `rel` is a plain relative path inside the project and normalise it.
+    pub fn normalize(&self, rel: &str) -> std::result::Result<String, String> {
+        if rel.is_empty() {
+            return Err("the path is empty".into());
+        }
+        let path = Path::new(rel);
+        let mut parts: Vec<String> = Vec::new();
+        for c in path.components() {
+            match c {
+                Component::Normal(p) => parts.push(p.to_string_lossy().into_owned()),
+                Component::CurDir => {}
+                Component::ParentDir => {
+                    if parts.pop().is_none() {
+                        return Err("the path leaves the project folder".into());
+                    }
+                }
+                Component::RootDir | Component::Prefix(_) => {
+                    return Err("absolute paths are not allowed; use a path relative to the project folder".into())
+                }
+            }
+        }
+        if parts.is_empty() {
+            return Err("the path names the project folder itself".into());
+        }
+        Ok(parts.join("/"))
+    }
+
+    /// Read the project file `rel`; `from` locates the reference for error messages.
+    pub fn read(&self, rel: &str, from: Option<Label>) -> Result<SourceFile> {
+        let fail = |msg: String, help: &str| -> Error {
+            let mut d = Diagnostic::error(msg).with_help(help.to_string());
+            if let Some(l) = from.clone() {
+                d = d.with_label(l);
+            }
+            d.into()
+        };
+        let norm = self
+            .normalize(rel)
+            .map_err(|why| fail(format!("invalid path `{rel}`: {why}"), "project files live inside the folder that holds promptc.yaml"))?;
+        let full = self.root.join(&norm);
+        let canonical = match full.canonicalize() {
+            Ok(p) => p,
+            Err(e) => {
+                return Err(fail(
+                    format!("cannot read `{}`: {}", self.display(&norm), io_reason(&e)),
+                    "check the path; it is relative to the project folder",
+                ))
+            }
+        };
+        if !canonical.starts_with(&self.root) {
+            return Err(fail(
+                format!("`{}` resolves outside the project folder", self.display(&norm)),
+                "a symbolic link may not point outside the project",
+            ));
+        }
+        let meta = std::fs::metadata(&canonical)
+            .map_err(|e| fail(format!("cannot read `{}`: {}", self.display(&norm), io_reason(&e)), "check the file"))?;
+        if !meta.is_file() {
+            return Err(fail(
+                format!("`{}` is not a file", self.display(&norm)),
+                "point at a file, not a folder",
+            ));
+        }
+        if meta.len() > MAX_FILE_BYTES {
+            return Err(fail(
+                format!(
+                    "`{}` is {} bytes, more than the {} byte limit for project files",
+                    self.display(&norm),
+                    meta.len(),
+                    MAX_FILE_BYTES
+                ),
+                "split the file, or check that the path names the intended file",
+            ));
+        }
+        let bytes = std::fs::read(&canonical)
+            .map_err(|e| fail(format!("cannot read `{}`: {}", self.display(&norm), io_reason(&e)), "check the file"))?;
+        let sha256 = sha256_hex(&bytes);
+        let text = String::from_utf8(bytes).map_err(|e| {
+            fail(
+                format!(
+                    "`{}` is not valid UTF-8 (invalid byte at offset {})",
+                    self.display(&norm),
+                    e.utf8_error().valid_up_to()
+                ),
+                "save the file as UTF-8",
+            )
+        })?;
+        Ok(SourceFile {
+            display: self.display(&norm),
+            rel: norm,
+            text,
+            sha256,
+        })
+    }
+}
+
+fn io_reason(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => "no such file".into(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".into(),
+        _ => e.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fs() -> (tempfile::TempDir, ProjectFs) {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("sub")).unwrap();
+        std::fs::write(dir.path().join("sub/a.txt"), "hello").unwrap();
+        let fs = ProjectFs::new(dir.path(), Path::new("proj")).unwrap();
+        (dir, fs)
+    }
+
+    #[test]
+    fn normalizes_and_confines_paths() {
+        let (_d, fs) = fs();
+        assert_eq!(fs.normalize("./sub/../sub/a.txt").unwrap(), "sub/a.txt");
+        assert!(fs.normalize("../x").is_err());
+        assert!(fs.normalize("/etc/passwd").is_err());
+        assert!(fs.normalize("").is_err());
+    }
+
+    #[test]
+    fn reads_and_hashes() {
+        let (_d, fs) = fs();
+        let f = fs.read("sub/a.txt", None).unwrap();
+        assert_eq!(f.text, "hello");
+        assert_eq!(f.display, "proj/sub/a.txt");
+        assert_eq!(
+            f.sha256,
+            "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824"
+        );
+    }
+
+    #[test]
+    fn missing_file_is_an_error_not_a_panic() {
+        let (_d, fs) = fs();
+        let e = fs.read("nope.txt", None).unwrap_err();
+        assert!(e.to_string().contains("no such file"), "{e}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn symlink_escape_is_refused() {
+        let (d, fs) = fs();
+        let outside = tempfile::tempdir().unwrap();
+        std::fs::write(outside.path().join("secret"), "x").unwrap();
+        std::os::unix::fs::symlink(outside.path().join("secret"), d.path().join("link")).unwrap();
+        let e = fs.read("link", None).unwrap_err();
+        assert!(e.to_string().contains("outside the project"), "{e}");
+    }
+}

@@ -1,0 +1,37 @@
+//! Transports: how tools reach the model, independent of the profile.
+
+use serde::{Deserialize, Serialize};
+
+/// How the active tools are presented to the model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Transport {
+    /// Provider function calling: tool schemas travel as JSON beside the prompt.
+    Native,
+    /// Tool documentation is rendered into the prompt text.
+    Xml,
+}
+
+impl Transport {
+    /// Every transport, in matrix order.
+    pub const ALL: [Transport; 2] = [Transport::Native, Transport::Xml];
+
+    /// The name used in files, flags and templates.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Transport::Native => "native",
+            Transport::Xml => "xml",
+        }
+    }
+
+    /// Parse a name as used on the command line.
+    pub fn parse(s: &str) -> Option<Transport> {
+        Transport::ALL.into_iter().find(|t| t.as_str() == s)
+    }
+}
+
+impl std::fmt::Display for Transport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}

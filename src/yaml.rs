@@ -1,0 +1,148 @@
+//! YAML parsing with bounded resources and located, rustc-style errors.
+
+use serde::de::DeserializeOwned;
+
+use crate::diagnostic::{Diagnostic, Label, Position};
+use crate::error::Result;
+use crate::source::SourceFile;
+
+/// Parser options that bound hostile input: alias bombs, deep nesting, huge documents.
+fn options() -> serde_saphyr::Options {
+    serde_saphyr::options! {
+        budget: serde_saphyr::budget! {
+            max_depth: 48,
+            max_documents: 1,
+            max_aliases: 256,
+            max_anchors: 256,
+            max_nodes: 250_000,
+            max_events: 1_000_000,
+            max_total_scalar_bytes: 8 * 1024 * 1024,
+        },
+        alias_limits: serde_saphyr::alias_limits! {
+            max_total_replayed_events: 50_000,
+            max_replay_stack_depth: 16,
+        },
+    }
+}
+
+/// Parse `file` as YAML into `T`, mapping any failure to a located diagnostic.
+pub fn parse<T: DeserializeOwned>(file: &SourceFile) -> Result<T> {
+    parse_str(&file.text, &file.display)
+}
+
+/// Parse `text` (shown as `display`) as YAML into `T`.
+pub fn parse_str<T: DeserializeOwned>(text: &str, display: &str) -> Result<T> {
+    serde_saphyr::from_str_with_options::<T>(text, options()).map_err(|e| to_diagnostic(&e, text, display).into())
+}
+
+fn to_diagnostic(err: &serde_saphyr::Error, text: &str, display: &str) -> Diagnostic {
+    let plain = err.render_with_options(serde_saphyr::render_options! {
+        formatter: &serde_saphyr::UserMessageFormatter,
+        snippets: serde_saphyr::SnippetMode::Off,
+    });
+    let message = strip_location_suffix(plain.lines().next().unwrap_or("invalid YAML")).to_string();
+    let help = help_for(&message);
+    let mut d = Diagnostic::error(message);
+    match err.location() {
+        Some(loc) if loc.line() > 0 => {
+            let pos = Position::new(loc.line() as usize, loc.column().max(1) as usize, token_len(text, loc.line() as usize, loc.column() as usize));
+            d = d.with_label(Label::at(display, text, pos));
+        }
+        _ => d = d.with_label(Label::file(display)),
+    }
+    if let Some(h) = help {
+        d = d.with_help(h);
+    }
+    d
+}
+
+/// serde-saphyr appends " at line L column C" to plain messages; the label carries it.
+fn strip_location_suffix(msg: &str) -> &str {
+    match msg.rfind(" at line ") {
+        Some(i) => msg[..i].trim_end_matches(','),
+        None => msg,
+    }
+}
+
+/// Length of the token starting at (line, column), so the underline covers a whole key.
+fn token_len(text: &str, line: usize, column: usize) -> usize {
+    let Some(l) = text.split('\n').nth(line.saturating_sub(1)) else { return 1 };
+    let rest: String = l.chars().skip(column.saturating_sub(1)).collect();
+    let n = rest
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.'))
+        .count();
+    n.max(1)
+}
+
+fn help_for(message: &str) -> Option<String> {
+    let m = message.to_ascii_lowercase();
+    if m.contains("unknown field") {
+        Some("remove the key or fix its spelling; see docs/project-format.md for the keys each place accepts".into())
+    } else if m.contains("missing field") {
+        Some("add the missing key".into())
+    } else if m.contains("invalid type") {
+        Some("change the value to the expected type".into())
+    } else if m.contains("budget") || m.contains("limit") || m.contains("alias") {
+        Some("the document is too large or too deeply nested for a project file; simplify it".into())
+    } else if m.contains("duplicate") {
+        Some("each key may appear once in a mapping".into())
+    } else {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde::Deserialize;
+
+    #[derive(Debug, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Cfg {
+        name: String,
+        count: u32,
+    }
+
+    #[test]
+    fn unknown_key_is_located() {
+        let e = parse_str::<Cfg>("name: x\ncount: 1\ncolour: red\n", "p.yaml").unwrap_err();
+        let d = &e.diagnostics()[0];
+        assert!(d.message.contains("unknown field"), "{}", d.message);
+        let pos = d.label.as_ref().unwrap().position.unwrap();
+        assert_eq!((pos.line, pos.column), (3, 1));
+        assert!(d.render(false).contains("p.yaml:3:1"), "{}", d.render(false));
+    }
+
+    #[test]
+    fn wrong_type_is_located() {
+        let e = parse_str::<Cfg>("name: x\ncount: many\n", "p.yaml").unwrap_err();
+        let d = &e.diagnostics()[0];
+        let pos = d.label.as_ref().unwrap().position.unwrap();
+        assert_eq!(pos.line, 2);
+    }
+
+    #[test]
+    fn syntax_error_is_located() {
+        let e = parse_str::<Cfg>("name: [x\ncount: 1\n", "p.yaml").unwrap_err();
+        assert!(e.diagnostics()[0].label.as_ref().unwrap().position.is_some());
+    }
+
+    #[test]
+    fn alias_bomb_is_refused() {
+        let mut y = String::from("a: &a [x, x, x, x, x, x, x, x, x, x]\n");
+        for i in 0..12 {
+            let prev = if i == 0 { "a".to_string() } else { format!("l{}", i - 1) };
+            y.push_str(&format!("l{i}: &l{i} [*{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}]\n"));
+        }
+        let r = parse_str::<serde_json::Value>(&y, "bomb.yaml");
+        assert!(r.is_err());
+    }
+
+    #[test]
+    fn deep_nesting_is_refused() {
+        let y = format!("{}{}", "[".repeat(500), "]".repeat(500));
+        assert!(parse_str::<serde_json::Value>(&y, "deep.yaml").is_err());
+    }
+}
