@@ -1,0 +1,132 @@
+//! Provider conformance: every native projection of the shipped example, under several
+//! switch sets, is validated by `conformance/check_tools.py` against the providers' official
+//! Python SDK types (openai, anthropic, google-genai) and the documented name and schema
+//! rules. The checker is also shown to reject wrong projections.
+//!
+//! The Python environment is created by `scripts/conformance-env.sh` (a venv under target/,
+//! packages from PyPI) the first time this test runs. Set PROMPTC_SKIP_CONFORMANCE=1 to skip
+//! it explicitly on a machine without network access.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use promptc::compile::compile_cell;
+use promptc::context::Runtime;
+use promptc::project::{self, Project};
+use promptc::providers::{to_pretty_json, Provider};
+use promptc::selection::Selection;
+use promptc::transport::Transport;
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The venv's python, or None when the user opted out.
+fn python() -> Option<PathBuf> {
+    if std::env::var_os("PROMPTC_SKIP_CONFORMANCE").is_some_and(|v| v == "1") {
+        eprintln!("PROMPTC_SKIP_CONFORMANCE=1: provider conformance check skipped");
+        return None;
+    }
+    let out = Command::new("bash").arg(repo().join("scripts/conformance-env.sh")).output().expect("run scripts/conformance-env.sh");
+    assert!(out.status.success(), "scripts/conformance-env.sh failed (set PROMPTC_SKIP_CONFORMANCE=1 to skip offline):\n{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    Some(PathBuf::from(stdout.lines().last().expect("python path").trim()))
+}
+
+fn check(py: &Path, args: &[&str]) -> (i32, String) {
+    let out = Command::new(py).arg(repo().join("conformance/check_tools.py")).args(args).output().expect("run checker");
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    (out.status.code().unwrap_or(-1), text)
+}
+
+fn example() -> Project {
+    Project::load(&project::discover(Some(&repo().join("profiles"))).unwrap()).unwrap()
+}
+
+/// Switch sets that exercise every conditional tool and parameter of the example.
+fn switch_cases(p: &Project) -> Vec<(String, BTreeMap<String, bool>)> {
+    let defaults = Runtime::defaults(p).switches;
+    let all_on = defaults.keys().map(|k| (k.clone(), true)).collect();
+    let all_off = defaults.keys().map(|k| (k.clone(), false)).collect();
+    vec![("defaults".into(), defaults), ("all-on".into(), all_on), ("all-off".into(), all_off)]
+}
+
+/// Write every native projection of the example into `dir`; returns how many were written.
+fn write_projections(p: &Project, dir: &Path) -> usize {
+    let mut n = 0;
+    for profile in p.profiles.keys() {
+        for (case, switches) in switch_cases(p) {
+            for provider in Provider::ALL {
+                let mut rt = Runtime::defaults(p);
+                rt.switches = switches.clone();
+                let sel = Selection { profile: profile.clone(), reason: "test".into() };
+                let c = compile_cell(p, sel, Transport::Native, provider, rt).unwrap();
+                let name = format!("{profile}-{case}.native.{}.tools.json", provider.as_str());
+                std::fs::write(dir.join(name), to_pretty_json(c.projection.as_ref().unwrap())).unwrap();
+                n += 1;
+            }
+        }
+    }
+    n
+}
+
+#[test]
+fn every_projection_of_the_example_is_accepted_by_the_provider_sdks() {
+    let Some(py) = python() else { return };
+    let p = example();
+    let dir = tempfile::tempdir().unwrap();
+    let n = write_projections(&p, dir.path());
+    assert_eq!(n, p.profiles.len() * 3 * Provider::ALL.len());
+    let (code, out) = check(&py, &["--dir", dir.path().to_str().unwrap()]);
+    assert_eq!(code, 0, "conformance failures:\n{out}");
+    assert_eq!(out.lines().filter(|l| l.starts_with("ok ")).count(), n, "{out}");
+}
+
+#[test]
+fn the_checker_rejects_broken_projections() {
+    let Some(py) = python() else { return };
+    // Hand-written bad files, one broken rule each.
+    let bad = repo().join("fixtures/conformance/bad");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&bad).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "json")).collect();
+    files.sort();
+    assert!(files.len() >= 8);
+    let (code, out) = check(&py, &["--dir", bad.to_str().unwrap()]);
+    assert_eq!(code, 1, "{out}");
+    for f in &files {
+        assert!(out.contains(&format!("FAIL {}", f.display())), "{} was not rejected:\n{out}", f.display());
+    }
+
+    // Real projections of the example, each corrupted the way a projection bug would.
+    let p = example();
+    let sel = Selection { profile: "standard".into(), reason: "test".into() };
+    let projection = |provider| compile_cell(&p, sel.clone(), Transport::Native, provider, Runtime::defaults(&p)).unwrap().projection.unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let mut gemini = projection(Provider::Gemini);
+    gemini[0]["functionDeclarations"][0]["parameters"]["additionalProperties"] = serde_json::json!(false);
+    let mut gemini_types = projection(Provider::Gemini);
+    gemini_types[0]["functionDeclarations"][0]["parameters"]["properties"]["path"]["type"] = serde_json::json!(["STRING", "NULL"]);
+    let mut openai = projection(Provider::OpenAiChat);
+    let params = openai[0]["function"].as_object_mut().unwrap().remove("parameters").unwrap();
+    openai[0]["function"]["parameter"] = params;
+    let mut responses = projection(Provider::OpenAiResponses);
+    responses[0].as_object_mut().unwrap().remove("strict");
+    let mut anthropic = projection(Provider::Anthropic);
+    anthropic[0]["input_schema"]["type"] = serde_json::json!("array");
+    let corrupted = [
+        ("gemini-additional.native.gemini.tools.json", gemini),
+        ("gemini-type-array.native.gemini.tools.json", gemini_types),
+        ("openai-parameter.native.openai.tools.json", openai),
+        ("responses-no-strict.native.openai-responses.tools.json", responses),
+        ("anthropic-root.native.anthropic.tools.json", anthropic),
+    ];
+    for (name, v) in &corrupted {
+        std::fs::write(dir.path().join(name), to_pretty_json(v)).unwrap();
+    }
+    let (code, out) = check(&py, &["--dir", dir.path().to_str().unwrap()]);
+    assert_eq!(code, 1, "{out}");
+    for (name, _) in &corrupted {
+        let path = dir.path().join(name);
+        assert!(out.contains(&format!("FAIL {}", path.display())), "{name} was accepted:\n{out}");
+    }
+}
