@@ -296,7 +296,11 @@ pub fn known_names_help(kind: &str, name: &str, known: &[&str]) -> String {
     let list = if known.is_empty() {
         format!("no {kind} is declared")
     } else {
-        format!("known {kind}s: {}", known.join(", "))
+        format!(
+            "known {kind}{}: {}",
+            if kind.ends_with("ch") { "es" } else { "s" },
+            known.join(", ")
+        )
     };
     match did_you_mean(name, known.iter().copied()) {
         Some(s) => format!("did you mean `{s}`? {list}"),

@@ -89,10 +89,10 @@ fn constraints(s: &Schema) -> Vec<String> {
                 out.push(format!("matching {p}"));
             }
             if let Some(v) = min_length {
-                out.push(format!("at least {v} characters"));
+                out.push(format!("at least {v} {}", if *v == 1 { "character" } else { "characters" }));
             }
             if let Some(v) = max_length {
-                out.push(format!("at most {v} characters"));
+                out.push(format!("at most {v} {}", if *v == 1 { "character" } else { "characters" }));
             }
         }
         Kind::Integer { enum_values, minimum, maximum } => {

@@ -1,0 +1,210 @@
+//! End-to-end tests of `promptc render` on the shipped example: snapshots of every prompt and
+//! projection, profile selection, switches, the frozen artifact, and determinism.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn promptc(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_promptc")).current_dir(repo()).env("NO_COLOR", "1").args(args).output().expect("run promptc")
+}
+
+fn ok(args: &[&str]) -> String {
+    let out = promptc(args);
+    assert_eq!(out.status.code(), Some(0), "promptc {args:?} failed:\n{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).expect("utf-8 output")
+}
+
+fn metadata(args: &[&str]) -> serde_json::Value {
+    let mut a = vec!["render", "--format", "json"];
+    a.extend_from_slice(args);
+    let v: serde_json::Value = serde_json::from_str(&ok(&a)).unwrap();
+    v["metadata"].clone()
+}
+
+#[test]
+fn render_with_no_arguments_compiles_the_example() {
+    let prompt = ok(&["render"]);
+    assert!(prompt.starts_with("You are Forge"), "{}", &prompt[..80.min(prompt.len())]);
+    assert!(prompt.ends_with('\n') && !prompt.ends_with("\n\n"));
+    // Native transport: no XML tool docs in the prompt.
+    assert!(!prompt.contains("Usage:\n<read_file>"));
+}
+
+#[test]
+fn snapshot_every_prompt_of_the_example() {
+    for profile in ["standard", "lite"] {
+        for transport in ["native", "xml"] {
+            let prompt = ok(&["render", "--profile", profile, "--transport", transport]);
+            insta::assert_snapshot!(format!("{profile}.{transport}.prompt"), prompt);
+        }
+    }
+}
+
+#[test]
+fn snapshot_every_projection_of_the_example() {
+    for profile in ["standard", "lite"] {
+        for provider in ["openai", "openai-responses", "anthropic", "gemini"] {
+            let tools = ok(&["render", "--profile", profile, "--provider", provider, "--tools"]);
+            insta::assert_snapshot!(format!("{profile}.native.{provider}.tools"), tools);
+        }
+    }
+}
+
+#[test]
+fn xml_and_native_describe_the_same_tools_and_parameters() {
+    for profile in ["standard", "lite"] {
+        for sets in [vec![], vec!["--set", "browser", "--set", "mcp", "--set", "web", "--set", "subagents"], vec!["--set", "yolo"]] {
+            let mut native_args = vec!["render", "--profile", profile, "--provider", "anthropic", "--tools"];
+            native_args.extend(&sets);
+            let tools: serde_json::Value = serde_json::from_str(&ok(&native_args)).unwrap();
+            let mut xml_args = vec!["render", "--profile", profile, "--transport", "xml"];
+            xml_args.extend(&sets);
+            let xml = ok(&xml_args);
+            let native: Vec<(String, Vec<String>)> = tools
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|t| (t["name"].as_str().unwrap().to_string(), t["input_schema"]["properties"].as_object().unwrap().keys().cloned().collect()))
+                .collect();
+            // Every tool block in the XML docs: its name and its top-level parameters.
+            let mut from_xml: Vec<(String, Vec<String>)> = Vec::new();
+            for block in xml.split("\n## ").skip(1) {
+                let name = block.lines().next().unwrap().trim().to_string();
+                if !block.contains("\nUsage:\n") {
+                    continue;
+                }
+                let params = block.lines().skip_while(|l| !l.starts_with("Parameters:")).skip(1).take_while(|l| !l.starts_with("Usage:")).filter(|l| l.starts_with("- ")).map(|l| l[2..].split(':').next().unwrap().to_string()).collect();
+                from_xml.push((name, params));
+            }
+            assert_eq!(native, from_xml, "profile {profile} sets {sets:?}");
+        }
+    }
+}
+
+#[test]
+fn profile_selection_follows_the_policy() {
+    let profile = |args: &[&str]| metadata(args)["profile"].as_str().unwrap().to_string();
+    assert_eq!(profile(&[]), "standard");
+    assert_eq!(profile(&["--model", "openai/o1-mini"]), "lite");
+    assert_eq!(profile(&["--model", "foo/o1"]), "lite");
+    assert_eq!(profile(&["--model", "o10"]), "standard");
+    assert_eq!(profile(&["--model", "o1x"]), "standard");
+    assert_eq!(profile(&["--context-window", "63999"]), "lite");
+    assert_eq!(profile(&["--context-window", "64000"]), "standard");
+    assert_eq!(profile(&["--context-window", "0"]), "standard");
+    assert_eq!(profile(&["--context-window", "-1"]), "standard");
+    assert_eq!(profile(&["--context-window", "big"]), "standard");
+    assert_eq!(profile(&["--profile", "standard", "--model", "o1"]), "standard");
+    assert!(metadata(&["--model", "openai/o1-mini"])["profile_reason"].as_str().unwrap().contains("o1-mini"));
+}
+
+fn tool_names(args: &[&str]) -> Vec<String> {
+    metadata(args)["tools"].as_array().unwrap().iter().map(|t| t.as_str().unwrap().to_string()).collect()
+}
+
+#[test]
+fn switches_turn_tools_parameters_and_sections_on_and_off() {
+    let off = tool_names(&[]);
+    assert!(!off.contains(&"browser_action".to_string()));
+    let on = tool_names(&["--set", "browser=true"]);
+    assert!(on.contains(&"browser_action".to_string()));
+    assert_eq!(on.len(), off.len() + 1);
+
+    // A single parameter: execute_command.requires_approval exists only without yolo.
+    let params = |args: &[&str]| -> Vec<String> {
+        let mut a = vec!["render", "--provider", "anthropic", "--tools"];
+        a.extend_from_slice(args);
+        let v: serde_json::Value = serde_json::from_str(&ok(&a)).unwrap();
+        let t = v.as_array().unwrap().iter().find(|t| t["name"] == "execute_command").unwrap().clone();
+        t["input_schema"]["properties"].as_object().unwrap().keys().cloned().collect()
+    };
+    assert!(params(&[]).contains(&"requires_approval".to_string()));
+    assert!(!params(&["--set", "yolo"]).contains(&"requires_approval".to_string()));
+
+    // A section: focus_chain is on by default in the example and drops out when off.
+    let sections = |args: &[&str]| -> Vec<String> { metadata(args)["sections"].as_array().unwrap().iter().map(|s| s["id"].as_str().unwrap().to_string()).collect() };
+    assert!(sections(&[]).contains(&"focus_chain".to_string()));
+    assert!(!sections(&["--set", "focus_chain=false"]).contains(&"focus_chain".to_string()));
+}
+
+#[test]
+fn context_file_sets_switches_variables_and_model() {
+    let dir = tempfile::tempdir().unwrap();
+    let ctx = dir.path().join("ctx.yaml");
+    std::fs::write(&ctx, "switches:\n  browser: true\nvariables:\n  cwd: /srv/app\nmodel: openai/o1-preview\n").unwrap();
+    let m = metadata(&["--context", ctx.to_str().unwrap()]);
+    assert_eq!(m["profile"], "lite");
+    assert_eq!(m["switches"]["browser"], true);
+    assert!(m["inputs"]["context_file"].is_string());
+    let prompt = ok(&["render", "--profile", "standard", "--context", ctx.to_str().unwrap()]);
+    assert!(prompt.contains("/srv/app"));
+    // Flags win over the context file.
+    let m = metadata(&["--context", ctx.to_str().unwrap(), "--set", "browser=false"]);
+    assert_eq!(m["switches"]["browser"], false);
+}
+
+fn read_dir_sorted(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut v: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap()).map(|e| (e.file_name().to_string_lossy().into_owned(), std::fs::read(e.path()).unwrap())).collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn frozen_artifact_has_prompt_tools_and_metadata() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("artifact");
+    let o = promptc(&["render", "--profile", "lite", "--transport", "native", "--provider", "anthropic", "--out", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(o.stdout.is_empty());
+    let files: Vec<String> = read_dir_sorted(&out).into_iter().map(|(n, _)| n).collect();
+    assert_eq!(files, ["metadata.json", "prompt.md", "tools.json"]);
+    let meta: serde_json::Value = serde_json::from_slice(&std::fs::read(out.join("metadata.json")).unwrap()).unwrap();
+    assert_eq!(meta["profile"], "lite");
+    assert_eq!(meta["transport"], "native");
+    assert_eq!(meta["provider"], "anthropic");
+    assert_eq!(meta["promptc_version"], env!("CARGO_PKG_VERSION"));
+    assert!(meta["contract_version"].is_u64());
+    assert!(meta["inputs"]["files"]["promptc.yaml"].as_str().unwrap().len() == 64);
+    assert!(meta["inputs"]["files"].as_object().unwrap().keys().any(|k| k.starts_with("tools/")));
+    assert!(meta["inputs"]["variables"].as_object().unwrap().contains_key("cwd"));
+    let prompt = std::fs::read_to_string(out.join("prompt.md")).unwrap();
+    let tools = std::fs::read_to_string(out.join("tools.json")).unwrap();
+    // Hashes in the metadata are of the files written beside it.
+    let sha = |s: &str| promptc::source::sha256_hex(s.as_bytes());
+    assert_eq!(meta["prompt_sha256"], sha(&prompt));
+    assert_eq!(meta["tools_sha256"], sha(&tools));
+    let joined: Vec<String> = meta["sections"].as_array().unwrap().iter().map(|s| s["id"].as_str().unwrap().to_string()).collect();
+    assert!(!joined.is_empty());
+    assert_eq!(meta["tools"].as_array().unwrap().len(), serde_json::from_str::<serde_json::Value>(&tools).unwrap().as_array().unwrap().len());
+
+    // Re-rendering the same folder as XML removes the now-meaningless tools.json.
+    let o = promptc(&["render", "--profile", "lite", "--transport", "xml", "--out", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0));
+    let files: Vec<String> = read_dir_sorted(&out).into_iter().map(|(n, _)| n).collect();
+    assert_eq!(files, ["metadata.json", "prompt.md"]);
+}
+
+#[test]
+fn the_same_input_renders_byte_identical_output() {
+    let dir = tempfile::tempdir().unwrap();
+    for (profile, transport) in [("standard", "native"), ("lite", "xml")] {
+        let a = dir.path().join(format!("{profile}-{transport}-a"));
+        let b = dir.path().join(format!("{profile}-{transport}-b"));
+        for d in [&a, &b] {
+            ok(&["render", "--profile", profile, "--transport", transport, "--set", "browser", "--out", d.to_str().unwrap()]);
+        }
+        assert_eq!(read_dir_sorted(&a), read_dir_sorted(&b));
+    }
+    assert_eq!(ok(&["render", "--format", "json"]), ok(&["render", "--format", "json"]));
+}
+
+#[test]
+fn tools_flag_on_xml_is_a_clear_error() {
+    let o = promptc(&["render", "--transport", "xml", "--tools"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("xml transport has no tool projection"));
+}
