@@ -272,7 +272,7 @@ pub fn did_you_mean<'a>(
     candidates
         .into_iter()
         .map(|c| (edit_distance(name, c), c))
-        .filter(|(d, c)| *d <= (c.len().max(name.len()) / 3).max(1))
+        .filter(|(d, c)| *d <= (c.len().max(name.len()) + 2) / 3)
         .min()
         .map(|(_, c)| c)
 }

@@ -180,10 +180,8 @@ fn tools_text(c: &Compiled) -> Result<String, Error> {
 }
 
 fn render_json(project: &Project, c: &Compiled) -> String {
-    let files = promptc::artifact::artifact_files(project, c);
     let tools_json = c.projection.as_ref().map(promptc::providers::to_pretty_json);
     let meta = promptc::artifact::Metadata::new(project, c, tools_json.as_deref());
-    let _ = files;
     let v = serde_json::json!({
         "metadata": meta,
         "prompt": c.prompt,

@@ -26,7 +26,7 @@ pub struct RenderedSection {
 }
 
 /// The template context of one cell.
-pub fn template_context(project: &Project, profile: &Profile, transport: Transport, runtime: &Runtime, tools: &[ActiveTool]) -> Map<String, Value> {
+pub fn template_context(profile: &Profile, transport: Transport, runtime: &Runtime, tools: &[ActiveTool]) -> Map<String, Value> {
     let mut ctx = Map::new();
     for (k, v) in &runtime.variables {
         ctx.insert(k.clone(), v.clone());
@@ -43,7 +43,6 @@ pub fn template_context(project: &Project, profile: &Profile, transport: Transpo
         }
     }
     ctx.insert("toolsets".into(), json!(toolsets));
-    let _ = project;
     ctx
 }
 
@@ -77,7 +76,7 @@ fn collapse_blank_lines(text: &str) -> String {
 
 /// Render the sections of `profile` and assemble the prompt text.
 pub fn render(project: &Project, profile: &Profile, transport: Transport, runtime: &Runtime, tools: &[ActiveTool]) -> Result<(Vec<RenderedSection>, String)> {
-    let ctx = template_context(project, profile, transport, runtime, tools);
+    let ctx = template_context(profile, transport, runtime, tools);
     let ctx_value = Value::Object(ctx.clone());
     let mut out = Vec::new();
     for id in &profile.sections {

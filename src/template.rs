@@ -72,6 +72,11 @@ impl Templates {
             .unwrap_or_default()
     }
 
+    /// Names the environment defines for every template (`range`, `dict`, `namespace`, …).
+    pub fn global_names(&self) -> BTreeSet<String> {
+        self.env.globals().map(|(k, _)| k.to_string()).collect()
+    }
+
     /// Render template `name` with `ctx`.
     pub fn render(&self, name: &str, ctx: &serde_json::Value) -> Result<String> {
         let tmpl = self

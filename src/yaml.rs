@@ -78,7 +78,11 @@ fn token_len(text: &str, line: usize, column: usize) -> usize {
 fn help_for(message: &str) -> Option<String> {
     let m = message.to_ascii_lowercase();
     if m.contains("unknown field") {
-        Some("remove the key or fix its spelling; see docs/project-format.md for the keys each place accepts".into())
+        let suggestion = unknown_field_suggestion(message);
+        Some(match suggestion {
+            Some(s) => format!("did you mean `{s}`? remove the key or fix its spelling; see docs/project-format.md"),
+            None => "remove the key or fix its spelling; see docs/project-format.md for the keys each place accepts".into(),
+        })
     } else if m.contains("missing field") {
         Some("add the missing key".into())
     } else if m.contains("invalid type") {
@@ -90,6 +94,15 @@ fn help_for(message: &str) -> Option<String> {
     } else {
         None
     }
+}
+
+/// From serde's "unknown field `x`, expected one of `a`, `b`" pick the closest expected key.
+fn unknown_field_suggestion(message: &str) -> Option<String> {
+    let field = message.split('`').nth(1)?;
+    let expected = message.split("expected").nth(1)?;
+    let candidates: Vec<&str> =
+        expected.trim_start_matches(" one of").split([',', ' ']).filter(|c| *c != "or").map(|c| c.trim().trim_matches('`')).filter(|c| !c.is_empty()).collect();
+    crate::diagnostic::did_you_mean(field, candidates).map(str::to_string)
 }
 
 #[cfg(test)]
@@ -113,6 +126,8 @@ mod tests {
         let pos = d.label.as_ref().unwrap().position.unwrap();
         assert_eq!((pos.line, pos.column), (3, 1));
         assert!(d.render(false).contains("p.yaml:3:1"), "{}", d.render(false));
+        let e = parse_str::<Cfg>("name: x\ncuont: 1\n", "p.yaml").unwrap_err();
+        assert!(e.diagnostics()[0].help.as_deref().unwrap().starts_with("did you mean `count`?"), "{:?} {:?}", e.diagnostics()[0].help, e.diagnostics()[0].message);
     }
 
     #[test]
