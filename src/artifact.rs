@@ -102,7 +102,13 @@ impl Metadata {
             sections: c
                 .sections
                 .iter()
-                .map(|s| SectionMeta { id: s.id.clone(), origin: s.origin.clone(), dynamic: s.dynamic, bytes: s.text.len(), sha256: s.sha256.clone() })
+                .map(|s| SectionMeta {
+                    id: s.id.clone(),
+                    origin: s.origin.clone(),
+                    dynamic: s.dynamic,
+                    bytes: s.text.len(),
+                    sha256: s.sha256.clone(),
+                })
                 .collect(),
             prompt_sha256: sha256_hex(c.prompt.as_bytes()),
             tools_sha256: tools_json.map(|t| sha256_hex(t.as_bytes())),

@@ -125,9 +125,7 @@ impl Catalog {
                 ActiveTool {
                     name: t.name.clone(),
                     toolset: t.toolset.clone(),
-                    description: ov
-                        .and_then(|o| o.description.clone())
-                        .unwrap_or_else(|| t.description.clone()),
+                    description: ov.and_then(|o| o.description.clone()).unwrap_or_else(|| t.description.clone()),
                     params,
                 }
             })
@@ -152,7 +150,12 @@ mod tests {
         Property {
             name: name.into(),
             required: false,
-            schema: Schema { description: Some(format!("{name} text")), nullable: false, default: None, kind: Kind::Boolean },
+            schema: Schema {
+                description: Some(format!("{name} text")),
+                nullable: false,
+                default: None,
+                kind: Kind::Boolean,
+            },
             when,
         }
     }
@@ -173,15 +176,26 @@ mod tests {
         let mut t = tool("read", "files", Condition::Always);
         t.overrides.insert(
             "lite".into(),
-            ToolOverride { description: Some("Read.".into()), params: [("a".to_string(), "A.".to_string())].into_iter().collect() },
+            ToolOverride {
+                description: Some("Read.".into()),
+                params: [("a".to_string(), "A.".to_string())].into_iter().collect(),
+            },
         );
-        Catalog::new(vec![t, tool("browse", "web", Condition::Switch("browser".into())), tool("ask", "interaction", Condition::Always)])
+        Catalog::new(vec![
+            t,
+            tool("browse", "web", Condition::Switch("browser".into())),
+            tool("ask", "interaction", Condition::Always),
+        ])
     }
 
     #[test]
     fn selection_is_union_minus_exclusions_in_catalog_order() {
         let c = catalog();
-        let sel = ToolSelection { toolsets: vec!["interaction".into(), "web".into()], tools: vec!["read".into()], exclude: vec!["browse".into()] };
+        let sel = ToolSelection {
+            toolsets: vec!["interaction".into(), "web".into()],
+            tools: vec!["read".into()],
+            exclude: vec!["browse".into()],
+        };
         let names: Vec<&str> = c.registered(&sel).iter().map(|t| t.name.as_str()).collect();
         assert_eq!(names, ["read", "ask"]);
     }
@@ -196,7 +210,8 @@ mod tests {
         assert_eq!(tools[0].description, "Read.");
         assert_eq!(tools[0].params.len(), 1);
         assert_eq!(tools[0].params[0].schema.description.as_deref(), Some("A."));
-        let on: BTreeMap<String, bool> = [("browser".to_string(), true), ("yolo".to_string(), true)].into_iter().collect();
+        let on: BTreeMap<String, bool> =
+            [("browser".to_string(), true), ("yolo".to_string(), true)].into_iter().collect();
         let tools = c.resolve("standard", &sel, &on);
         assert_eq!(tools.len(), 2);
         assert_eq!(tools[0].description, "read does things");

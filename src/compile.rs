@@ -64,25 +64,40 @@ pub fn compile(project: &Project, req: &Request) -> Result<Compiled> {
     let transport = req.transport.unwrap_or(project.defaults.transport);
     if !project.transports.contains(&transport) {
         return Err(Diagnostic::error(format!("transport `{transport}` is not enabled in this project"))
-            .with_help(format!("enabled transports: {}; add it to `transports:` in promptc.yaml", project.transports.iter().map(|t| t.as_str()).collect::<Vec<_>>().join(", ")))
+            .with_help(format!(
+                "enabled transports: {}; add it to `transports:` in promptc.yaml",
+                project.transports.iter().map(|t| t.as_str()).collect::<Vec<_>>().join(", ")
+            ))
             .into());
     }
     let provider = req.provider.unwrap_or(project.defaults.provider);
     if transport == Transport::Native && !project.providers.contains(&provider) {
         return Err(Diagnostic::error(format!("provider `{provider}` is not enabled in this project"))
-            .with_help(format!("enabled providers: {}; add it to `providers:` in promptc.yaml", project.providers.iter().map(|p| p.as_str()).collect::<Vec<_>>().join(", ")))
+            .with_help(format!(
+                "enabled providers: {}; add it to `providers:` in promptc.yaml",
+                project.providers.iter().map(|p| p.as_str()).collect::<Vec<_>>().join(", ")
+            ))
             .into());
     }
     compile_cell(project, selection, transport, provider, runtime)
 }
 
 /// Compile one fully specified cell.
-pub fn compile_cell(project: &Project, selection: Selection, transport: Transport, provider: Provider, runtime: Runtime) -> Result<Compiled> {
+pub fn compile_cell(
+    project: &Project,
+    selection: Selection,
+    transport: Transport,
+    provider: Provider,
+    runtime: Runtime,
+) -> Result<Compiled> {
     let profile = project.profile(&selection.profile)?;
     let tools = project.catalog.resolve(&profile.name, &profile.tools, &runtime.switches);
     let (sections, prompt) = render::render(project, profile, transport, &runtime, &tools)?;
     let (provider, projection) = match transport {
-        Transport::Native => (Some(provider), Some(providers::project(provider, &tools, ProjectionOptions { strict: project.strict_tools }))),
+        Transport::Native => (
+            Some(provider),
+            Some(providers::project(provider, &tools, ProjectionOptions { strict: project.strict_tools })),
+        ),
         Transport::Xml => (None, None),
     };
     Ok(Compiled { selection, transport, provider, runtime, tools, sections, prompt, projection })

@@ -103,10 +103,7 @@ fn lex(src: &str) -> Result<Vec<(usize, Tok)>, ParseError> {
             ')' => out.push((i, Tok::RParen)),
             '&' | '|' => {
                 if chars.next_if(|&(_, d)| d == c).is_none() {
-                    return Err(ParseError {
-                        offset: i,
-                        message: format!("expected `{c}{c}`"),
-                    });
+                    return Err(ParseError { offset: i, message: format!("expected `{c}{c}`") });
                 }
                 out.push((i, if c == '&' { Tok::And } else { Tok::Or }));
             }
@@ -125,7 +122,9 @@ fn lex(src: &str) -> Result<Vec<(usize, Tok)>, ParseError> {
             other => {
                 return Err(ParseError {
                     offset: i,
-                    message: format!("unexpected character `{other}`; use switch names, `!`, `&&`, `||` and parentheses"),
+                    message: format!(
+                        "unexpected character `{other}`; use switch names, `!`, `&&`, `||` and parentheses"
+                    ),
                 })
             }
         }
@@ -179,10 +178,7 @@ impl Parser {
                 self.pos += 1;
                 let c = self.or()?;
                 if !self.eat(&Tok::RParen) {
-                    return Err(ParseError {
-                        offset: off,
-                        message: "unclosed `(`".into(),
-                    });
+                    return Err(ParseError { offset: off, message: "unclosed `(`".into() });
                 }
                 Ok(c)
             }
@@ -190,10 +186,9 @@ impl Parser {
                 self.pos += 1;
                 Ok(Condition::Switch(name))
             }
-            Some((off, tok)) => Err(ParseError {
-                offset: off,
-                message: format!("expected a switch name, found `{}`", tok.text()),
-            }),
+            Some((off, tok)) => {
+                Err(ParseError { offset: off, message: format!("expected a switch name, found `{}`", tok.text()) })
+            }
             None => Err(ParseError {
                 offset: self.len,
                 message: "expected a switch name, found the end of the expression".into(),

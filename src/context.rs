@@ -78,19 +78,37 @@ impl Runtime {
         if let Some(path) = &input.context_file {
             let (text, file) = read_context(path)?;
             let raw: RawContext = crate::yaml::parse_str(&text, &file.display)?;
-            let label = |loc: &serde_saphyr::Location| Label::at(&file.display, &text, Position::new(loc.line().max(1) as usize, loc.column().max(1) as usize, (loc.span().len() as usize).max(1)));
+            let label = |loc: &serde_saphyr::Location| {
+                Label::at(
+                    &file.display,
+                    &text,
+                    Position::new(
+                        loc.line().max(1) as usize,
+                        loc.column().max(1) as usize,
+                        (loc.span().len() as usize).max(1),
+                    ),
+                )
+            };
             for (k, v) in &raw.switches {
                 if project.switches.contains_key(&k.value) {
                     rt.switches.insert(k.value.clone(), *v);
                 } else {
-                    diags.push(Diagnostic::error(format!("unknown switch `{}` in context file", k.value)).with_label(label(&k.referenced)).with_help(known_names_help("switch", &k.value, &switch_names)));
+                    diags.push(
+                        Diagnostic::error(format!("unknown switch `{}` in context file", k.value))
+                            .with_label(label(&k.referenced))
+                            .with_help(known_names_help("switch", &k.value, &switch_names)),
+                    );
                 }
             }
             for (k, v) in &raw.variables {
                 if project.variables.contains_key(&k.value) {
                     rt.variables.insert(k.value.clone(), v.clone());
                 } else {
-                    diags.push(Diagnostic::error(format!("unknown variable `{}` in context file", k.value)).with_label(label(&k.referenced)).with_help(known_names_help("variable", &k.value, &var_names)));
+                    diags.push(
+                        Diagnostic::error(format!("unknown variable `{}` in context file", k.value))
+                            .with_label(label(&k.referenced))
+                            .with_help(known_names_help("variable", &k.value, &var_names)),
+                    );
                 }
             }
             rt.model = raw.model.clone();
@@ -106,14 +124,26 @@ impl Runtime {
                 None => (s.trim(), None),
             };
             if !project.switches.contains_key(name) {
-                diags.push(Diagnostic::error(format!("unknown switch `{name}` in --set {s}")).with_help(known_names_help("switch", name, &switch_names)));
+                diags.push(
+                    Diagnostic::error(format!("unknown switch `{name}` in --set {s}")).with_help(known_names_help(
+                        "switch",
+                        name,
+                        &switch_names,
+                    )),
+                );
                 continue;
             }
             match value.map_or(Some(true), parse_bool) {
                 Some(b) => {
                     rt.switches.insert(name.to_string(), b);
                 }
-                None => diags.push(Diagnostic::error(format!("invalid value in --set {s}")).with_help("switch values are true or false (also yes/no, on/off, 1/0)")),
+                None => diags.push(
+                    Diagnostic::error(format!(
+                        "invalid value `{}` for switch `{name}` in --set {s}",
+                        value.unwrap_or_default()
+                    ))
+                    .with_help("switch values are true or false (also yes/no, on/off, 1/0)"),
+                ),
             }
         }
         for v in &input.vars {
@@ -124,7 +154,10 @@ impl Runtime {
             if project.variables.contains_key(name.trim()) {
                 rt.variables.insert(name.trim().to_string(), Value::String(value.to_string()));
             } else {
-                diags.push(Diagnostic::error(format!("unknown variable `{}` in --var {v}", name.trim())).with_help(known_names_help("variable", name.trim(), &var_names)));
+                diags.push(
+                    Diagnostic::error(format!("unknown variable `{}` in --var {v}", name.trim()))
+                        .with_help(known_names_help("variable", name.trim(), &var_names)),
+                );
             }
         }
         diags.finish(rt)
@@ -134,11 +167,16 @@ impl Runtime {
 fn read_context(path: &Path) -> Result<(String, ContextFile)> {
     let meta = std::fs::metadata(path).map_err(|e| Error::io("read context file", path, &e))?;
     if meta.len() > MAX_FILE_BYTES {
-        return Err(Diagnostic::error(format!("context file `{}` is larger than {MAX_FILE_BYTES} bytes", path.display())).into());
+        return Err(Diagnostic::error(format!(
+            "context file `{}` is larger than {MAX_FILE_BYTES} bytes",
+            path.display()
+        ))
+        .into());
     }
     let bytes = std::fs::read(path).map_err(|e| Error::io("read context file", path, &e))?;
     let sha256 = sha256_hex(&bytes);
-    let text = String::from_utf8(bytes).map_err(|_| Error::from(Diagnostic::error(format!("context file `{}` is not valid UTF-8", path.display()))))?;
+    let text = String::from_utf8(bytes)
+        .map_err(|_| Error::from(Diagnostic::error(format!("context file `{}` is not valid UTF-8", path.display()))))?;
     Ok((text, ContextFile { display: path.display().to_string(), sha256 }))
 }
 

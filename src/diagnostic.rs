@@ -56,6 +56,31 @@ impl Position {
     }
 }
 
+/// Longest source line shown in a snippet; longer lines are cut around the column.
+const MAX_SNIPPET_CHARS: usize = 100;
+
+/// Cut a long line to a window around `column`, marking cuts with `…`; returns the shown
+/// text and the column within it.
+fn clip_line(line: &str, column: usize) -> (String, usize) {
+    let chars: Vec<char> = line.chars().collect();
+    if chars.len() <= MAX_SNIPPET_CHARS {
+        return (line.to_string(), column);
+    }
+    let start = column.saturating_sub(1).saturating_sub(MAX_SNIPPET_CHARS / 3).min(chars.len());
+    let end = (start + MAX_SNIPPET_CHARS).min(chars.len());
+    let mut out = String::new();
+    let mut col = column - start;
+    if start > 0 {
+        out.push('…');
+        col += 1;
+    }
+    out.extend(&chars[start..end]);
+    if end < chars.len() {
+        out.push('…');
+    }
+    (out, col)
+}
+
 fn floor_char_boundary(text: &str, mut i: usize) -> usize {
     while i > 0 && !text.is_char_boundary(i) {
         i -= 1;
@@ -78,24 +103,14 @@ pub struct Label {
 impl Label {
     /// A label pointing at a whole file.
     pub fn file(file: impl Into<String>) -> Self {
-        Label {
-            file: file.into(),
-            position: None,
-            source_line: None,
-        }
+        Label { file: file.into(), position: None, source_line: None }
     }
 
     /// A label pointing at `position` inside `text`, the content of `file`.
     pub fn at(file: impl Into<String>, text: &str, position: Position) -> Self {
-        let source_line = text
-            .split('\n')
-            .nth(position.line.saturating_sub(1))
-            .map(|l| l.trim_end_matches('\r').to_string());
-        Label {
-            file: file.into(),
-            position: Some(position),
-            source_line,
-        }
+        let source_line =
+            text.split('\n').nth(position.line.saturating_sub(1)).map(|l| l.trim_end_matches('\r').to_string());
+        Label { file: file.into(), position: Some(position), source_line }
     }
 }
 
@@ -134,10 +149,7 @@ impl Diagnostic {
 
     /// A warning diagnostic.
     pub fn warning(message: impl Into<String>) -> Self {
-        Diagnostic {
-            severity: Severity::Warning,
-            ..Diagnostic::error(message)
-        }
+        Diagnostic { severity: Severity::Warning, ..Diagnostic::error(message) }
     }
 
     /// Attach a location.
@@ -183,17 +195,8 @@ impl Diagnostic {
             Some(code) => format!("{}[{code}]", self.severity),
             None => self.severity.to_string(),
         };
-        let _ = writeln!(
-            out,
-            "{}{}",
-            paint(sev_color, &head),
-            paint("1", &format!(": {}", self.message))
-        );
-        let gutter_width = self
-            .label
-            .as_ref()
-            .and_then(|l| l.position)
-            .map_or(1, |p| p.line.to_string().len());
+        let _ = writeln!(out, "{}{}", paint(sev_color, &head), paint("1", &format!(": {}", self.message)));
+        let gutter_width = self.label.as_ref().and_then(|l| l.position).map_or(1, |p| p.line.to_string().len());
         let pad = " ".repeat(gutter_width);
         let bar = paint("1;34", "|");
         if let Some(label) = &self.label {
@@ -203,27 +206,16 @@ impl Diagnostic {
             };
             let _ = writeln!(out, "{pad}{} {loc}", paint("1;34", "-->"));
             if let (Some(p), Some(line)) = (label.position, &label.source_line) {
+                let (line, column) = clip_line(line, p.column);
                 let shown: String = line.replace('\t', "    ");
-                let prefix: String = line.chars().take(p.column.saturating_sub(1)).collect();
+                let prefix: String = line.chars().take(column.saturating_sub(1)).collect();
                 let indent = prefix.replace('\t', "    ").chars().count();
                 let carets = "^".repeat(p.len.max(1));
                 let _ = writeln!(out, "{pad} {bar}");
-                let _ = writeln!(
-                    out,
-                    "{} {bar} {shown}",
-                    paint("1;34", &format!("{:>gutter_width$}", p.line))
-                );
-                let text = self
-                    .label_text
-                    .as_deref()
-                    .map(|t| format!(" {t}"))
-                    .unwrap_or_default();
-                let _ = writeln!(
-                    out,
-                    "{pad} {bar} {}{}",
-                    " ".repeat(indent),
-                    paint(sev_color, &format!("{carets}{text}"))
-                );
+                let _ = writeln!(out, "{} {bar} {shown}", paint("1;34", &format!("{:>gutter_width$}", p.line)));
+                let text = self.label_text.as_deref().map(|t| format!(" {t}")).unwrap_or_default();
+                let _ =
+                    writeln!(out, "{pad} {bar} {}{}", " ".repeat(indent), paint(sev_color, &format!("{carets}{text}")));
             }
         }
         for note in &self.notes {
@@ -238,11 +230,7 @@ impl Diagnostic {
     /// A JSON view of the diagnostic for `--format json`.
     pub fn to_json(&self) -> serde_json::Value {
         let (file, line, column) = match &self.label {
-            Some(l) => (
-                Some(l.file.clone()),
-                l.position.map(|p| p.line),
-                l.position.map(|p| p.column),
-            ),
+            Some(l) => (Some(l.file.clone()), l.position.map(|p| p.line), l.position.map(|p| p.column)),
             None => (None, None, None),
         };
         serde_json::json!({
@@ -265,14 +253,11 @@ impl fmt::Display for Diagnostic {
 }
 
 /// The closest candidate to `name` among `candidates`, for "did you mean" hints.
-pub fn did_you_mean<'a>(
-    name: &str,
-    candidates: impl IntoIterator<Item = &'a str>,
-) -> Option<&'a str> {
+pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     candidates
         .into_iter()
         .map(|c| (edit_distance(name, c), c))
-        .filter(|(d, c)| *d <= (c.len().max(name.len()) + 2) / 3)
+        .filter(|(d, c)| *d <= c.len().max(name.len()).div_ceil(3))
         .min()
         .map(|(_, c)| c)
 }
@@ -296,11 +281,7 @@ pub fn known_names_help(kind: &str, name: &str, known: &[&str]) -> String {
     let list = if known.is_empty() {
         format!("no {kind} is declared")
     } else {
-        format!(
-            "known {kind}{}: {}",
-            if kind.ends_with("ch") { "es" } else { "s" },
-            known.join(", ")
-        )
+        format!("known {kind}{}: {}", if kind.ends_with("ch") { "es" } else { "s" }, known.join(", "))
     };
     match did_you_mean(name, known.iter().copied()) {
         Some(s) => format!("did you mean `{s}`? {list}"),
@@ -342,11 +323,20 @@ mod tests {
     }
 
     #[test]
+    fn long_lines_are_clipped_around_the_column() {
+        let text = format!("{}X{}", "a".repeat(300), "b".repeat(300));
+        let d = Diagnostic::error("m").with_label(Label::at("f", &text, Position::new(1, 301, 1)));
+        let out = d.render(false);
+        let snippet = out.lines().nth(3).unwrap();
+        assert!(snippet.chars().count() < 120, "{snippet}");
+        let caret_line = out.lines().nth(4).unwrap();
+        let x = snippet.chars().position(|c| c == 'X').unwrap();
+        assert_eq!(caret_line.chars().position(|c| c == '^').unwrap(), x);
+    }
+
+    #[test]
     fn suggests_close_names() {
-        assert_eq!(
-            did_you_mean("brwoser", ["browser", "mcp"].into_iter()),
-            Some("browser")
-        );
+        assert_eq!(did_you_mean("brwoser", ["browser", "mcp"].into_iter()), Some("browser"));
         assert_eq!(did_you_mean("zzz", ["browser", "mcp"].into_iter()), None);
     }
 }

@@ -16,7 +16,23 @@ impl Error {
 
     /// An I/O failure on `path`.
     pub fn io(action: &str, path: &std::path::Path, err: &std::io::Error) -> Self {
-        Diagnostic::error(format!("cannot {action} `{}`: {err}", path.display())).into()
+        Diagnostic::error(format!("cannot {action} `{}`: {}", path.display(), io_reason(err))).into()
+    }
+}
+
+/// A short, lower-case reason for an I/O error, without the OS error number.
+pub fn io_reason(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => "no such file or folder".into(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".into(),
+        std::io::ErrorKind::IsADirectory => "it is a folder".into(),
+        _ => {
+            let s = e.to_string();
+            match s.find(" (os error") {
+                Some(i) => s[..i].to_lowercase(),
+                None => s,
+            }
+        }
     }
 }
 

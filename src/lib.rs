@@ -4,6 +4,18 @@
 //! [`selection`] resolve the runtime switches, variables and profile; [`catalog`] picks the
 //! active tools; [`render`] renders the sections; [`providers`] and [`xml`] project the tools;
 //! [`artifact`] writes the result. [`compile`] strings the steps together for one cell.
+//!
+//! ```
+//! use promptc::compile::{compile, Request};
+//! use promptc::project::{self, Project};
+//!
+//! let manifest = project::discover(Some(std::path::Path::new("profiles")))?;
+//! let project = Project::load(&manifest)?;
+//! let cell = compile(&project, &Request::default())?;
+//! assert!(cell.prompt.starts_with("You are Forge"));
+//! assert_eq!(cell.projection.is_some(), cell.transport == promptc::transport::Transport::Native);
+//! # Ok::<(), promptc::Error>(())
+//! ```
 
 pub mod artifact;
 pub mod atomic;

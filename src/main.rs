@@ -108,7 +108,8 @@ fn parse_transport(s: &str) -> Result<Transport, String> {
 }
 
 fn parse_provider(s: &str) -> Result<Provider, String> {
-    Provider::parse(s).ok_or_else(|| format!("unknown provider `{s}` (expected one of: openai, openai-responses, anthropic, gemini)"))
+    Provider::parse(s)
+        .ok_or_else(|| format!("unknown provider `{s}` (expected one of: openai, openai-responses, anthropic, gemini)"))
 }
 
 fn main() -> ExitCode {
@@ -145,7 +146,11 @@ fn request(cell: &CellArgs) -> Result<Request, Error> {
             .into());
     }
     Ok(Request {
-        selection: SelectionInput { explicit: cell.profile.clone(), model: cell.model.clone(), context_window: cell.context_window.clone() },
+        selection: SelectionInput {
+            explicit: cell.profile.clone(),
+            model: cell.model.clone(),
+            context_window: cell.context_window.clone(),
+        },
         transport: cell.transport,
         provider: cell.provider,
         runtime: RuntimeInput { sets: cell.sets.clone(), vars: cell.vars.clone(), context_file: cell.context.clone() },
@@ -173,9 +178,11 @@ fn render(project: &Project, args: &RenderArgs) -> Result<ExitCode, Error> {
 fn tools_text(c: &Compiled) -> Result<String, Error> {
     match &c.projection {
         Some(p) => Ok(promptc::providers::to_pretty_json(p)),
-        None => Err(promptc::diagnostic::Diagnostic::error("the xml transport has no tool projection: its tool docs are part of the prompt")
-            .with_help("use --transport native to get the tools JSON, or drop --tools to print the prompt")
-            .into()),
+        None => Err(promptc::diagnostic::Diagnostic::error(
+            "the xml transport has no tool projection: its tool docs are part of the prompt",
+        )
+        .with_help("use --transport native to get the tools JSON, or drop --tools to print the prompt")
+        .into()),
     }
 }
 

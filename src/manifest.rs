@@ -115,7 +115,7 @@ pub struct RawProfile {
 pub struct RawTool {
     pub name: S,
     pub toolset: S,
-    pub description: String,
+    pub description: S,
     pub when: Option<S>,
     #[serde(default)]
     pub parameters: IndexMap<S, RawParam>,

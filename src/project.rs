@@ -27,10 +27,12 @@ pub const MANIFEST: &str = "promptc.yaml";
 pub const FORMAT_VERSION: u32 = 1;
 
 /// Names a profile may never have: they are transports or providers, not contracts.
-pub const RESERVED_PROFILE_NAMES: &[&str] = &["native", "xml", "json", "openai", "openai-responses", "anthropic", "gemini"];
+pub const RESERVED_PROFILE_NAMES: &[&str] =
+    &["native", "xml", "json", "openai", "openai-responses", "anthropic", "gemini"];
 
 /// Names the template context defines itself; variables may not reuse them.
-pub const BUILTIN_NAMES: &[&str] = &["switches", "profile", "transport", "tools", "tool_names", "toolsets", "sections", "body"];
+pub const BUILTIN_NAMES: &[&str] =
+    &["switches", "profile", "transport", "tools", "tool_names", "toolsets", "sections", "body"];
 
 /// A runtime capability switch.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -167,7 +169,9 @@ pub fn discover(arg: Option<&Path>) -> Result<PathBuf> {
         }
     }
     Err(Diagnostic::error(format!("no {MANIFEST} in the current folder or in ./profiles"))
-        .with_help("run promptc from a project folder, or pass --project PATH (`promptc init` is planned to create one)")
+        .with_help(
+            "run promptc from a project folder, or pass --project PATH (`promptc init` is planned to create one)",
+        )
         .into())
 }
 
@@ -199,15 +203,25 @@ impl Checker<'_> {
 
     /// Parse a `when:` expression and check its switch names.
     fn when(&mut self, w: &S, switches: &IndexMap<String, Switch>) -> Option<Condition> {
-        let quoted = self.file.text.split('\n').nth((w.referenced.line() as usize).saturating_sub(1)).and_then(|l| l.chars().nth((w.referenced.column() as usize).saturating_sub(1))).is_some_and(|c| c == '"' || c == '\'');
+        let quoted = self
+            .file
+            .text
+            .split('\n')
+            .nth((w.referenced.line() as usize).saturating_sub(1))
+            .and_then(|l| l.chars().nth((w.referenced.column() as usize).saturating_sub(1)))
+            .is_some_and(|c| c == '"' || c == '\'');
         match Condition::parse(&w.value) {
             Err(e) => {
-                let col = w.referenced.column() as usize + usize::from(quoted) + w.value[..e.offset.min(w.value.len())].chars().count();
+                let col = w.referenced.column() as usize
+                    + usize::from(quoted)
+                    + w.value[..e.offset.min(w.value.len())].chars().count();
                 let pos = Position::new(w.referenced.line() as usize, col, 1);
                 self.diags.push(
                     Diagnostic::error(format!("invalid switch expression `{}`: {}", w.value, e.message))
                         .with_label(Label::at(&self.file.display, &self.file.text, pos))
-                        .with_help("write switch names combined with `!`, `&&`, `||` and parentheses, e.g. `browser && !yolo`"),
+                        .with_help(
+                            "write switch names combined with `!`, `&&`, `||` and parentheses, e.g. `browser && !yolo`",
+                        ),
                 );
                 None
             }
@@ -217,7 +231,11 @@ impl Checker<'_> {
                 for name in c.switch_names() {
                     if !switches.contains_key(name) {
                         ok = false;
-                        self.error(&w.referenced, format!("unknown switch `{name}` in `when: {}`", w.value), known_names_help("switch", name, &known));
+                        self.error(
+                            &w.referenced,
+                            format!("unknown switch `{name}` in `when: {}`", w.value),
+                            known_names_help("switch", name, &known),
+                        );
                     }
                 }
                 ok.then_some(c)
@@ -230,9 +248,17 @@ impl Checker<'_> {
         let mut out: Vec<String> = Vec::new();
         for item in list {
             if !known.contains(&item.value.as_str()) {
-                self.error(&item.referenced, format!("unknown {kind} `{}` in {context}", item.value), known_names_help(kind, &item.value, known));
+                self.error(
+                    &item.referenced,
+                    format!("unknown {kind} `{}` in {context}", item.value),
+                    known_names_help(kind, &item.value, known),
+                );
             } else if out.contains(&item.value) {
-                self.error(&item.referenced, format!("{kind} `{}` is listed twice in {context}", item.value), "list each entry once");
+                self.error(
+                    &item.referenced,
+                    format!("{kind} `{}` is listed twice in {context}", item.value),
+                    "list each entry once",
+                );
             } else {
                 out.push(item.value.clone());
             }
@@ -246,7 +272,8 @@ impl Project {
     pub fn load(manifest: &Path) -> Result<Project> {
         let root = manifest.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_path_buf();
         let fs = ProjectFs::new(&root, &root)?;
-        let manifest_name = manifest.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| MANIFEST.into());
+        let manifest_name =
+            manifest.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| MANIFEST.into());
         let mfile = fs.read(&manifest_name, None)?;
         let raw: RawManifest = crate::yaml::parse(&mfile)?;
         let mut diags = Diagnostics::default();
@@ -261,7 +288,11 @@ impl Project {
         let mut switches = IndexMap::new();
         for (name, s) in &raw.switches {
             if !is_ident(&name.value, &['-']) {
-                ck.error(&name.referenced, format!("invalid switch name `{}`", name.value), "switch names start with a letter and contain letters, digits, `_` or `-`");
+                ck.error(
+                    &name.referenced,
+                    format!("invalid switch name `{}`", name.value),
+                    "switch names start with a letter and contain letters, digits, `_` or `-`",
+                );
             }
             switches.insert(name.value.clone(), Switch { description: s.description.clone(), default: s.default });
         }
@@ -269,13 +300,25 @@ impl Project {
         let mut variables = IndexMap::new();
         for (name, v) in &raw.variables {
             if !is_ident(&name.value, &[]) {
-                ck.error(&name.referenced, format!("invalid variable name `{}`", name.value), "variable names are template identifiers: a letter or `_`, then letters, digits or `_`");
+                ck.error(
+                    &name.referenced,
+                    format!("invalid variable name `{}`", name.value),
+                    "variable names are template identifiers: a letter or `_`, then letters, digits or `_`",
+                );
             } else if BUILTIN_NAMES.contains(&name.value.as_str()) {
-                ck.error(&name.referenced, format!("variable `{}` would hide the built-in template value of the same name", name.value), format!("rename the variable; built-ins are: {}", BUILTIN_NAMES.join(", ")));
+                ck.error(
+                    &name.referenced,
+                    format!("variable `{}` would hide the built-in template value of the same name", name.value),
+                    format!("rename the variable; built-ins are: {}", BUILTIN_NAMES.join(", ")),
+                );
             }
             variables.insert(
                 name.value.clone(),
-                Variable { description: v.description.clone(), default: v.default.clone().unwrap_or(serde_json::Value::String(String::new())), dynamic: v.dynamic },
+                Variable {
+                    description: v.description.clone(),
+                    default: v.default.clone().unwrap_or(serde_json::Value::String(String::new())),
+                    dynamic: v.dynamic,
+                },
             );
         }
 
@@ -289,25 +332,47 @@ impl Project {
                     "a profile is a complete prompt contract (e.g. `standard`, `lite`); transports and providers are chosen independently with --transport and --provider",
                 );
             } else if !is_ident(&name.value, &['-']) || name.value.chars().any(|c| c.is_ascii_uppercase()) {
-                ck.error(&name.referenced, format!("invalid profile name `{}`", name.value), "profile names are lower-case: a letter, then letters, digits, `_` or `-`");
+                ck.error(
+                    &name.referenced,
+                    format!("invalid profile name `{}`", name.value),
+                    "profile names are lower-case: a letter, then letters, digits, `_` or `-`",
+                );
             }
         }
         if raw.profiles.is_empty() {
-            ck.diags.push(Diagnostic::error("the project declares no profiles").with_label(Label::file(&mfile.display)).with_help("add a `profiles:` entry such as `standard`"));
+            ck.diags.push(
+                Diagnostic::error("the project declares no profiles")
+                    .with_label(Label::file(&mfile.display))
+                    .with_help("add a `profiles:` entry such as `standard`"),
+            );
         }
 
         // Sections.
         let mut sections = IndexMap::new();
         for (id, s) in &raw.sections {
             if !is_ident(&id.value, &['-']) {
-                ck.error(&id.referenced, format!("invalid section id `{}`", id.value), "section ids start with a letter and contain letters, digits, `_` or `-`");
+                ck.error(
+                    &id.referenced,
+                    format!("invalid section id `{}`", id.value),
+                    "section ids start with a letter and contain letters, digits, `_` or `-`",
+                );
             }
             let when = match &s.when {
                 Some(w) => ck.when(w, &switches).unwrap_or(Condition::Always),
                 None => Condition::Always,
             };
             if let Some((source, origin)) = section_source(&mut ck, &fs, &mut templates, &mut files, id, s) {
-                sections.insert(id.value.clone(), Section { id: id.value.clone(), source, when, description: s.description.clone(), origin, dynamic_inputs: Vec::new() });
+                sections.insert(
+                    id.value.clone(),
+                    Section {
+                        id: id.value.clone(),
+                        source,
+                        when,
+                        description: s.description.clone(),
+                        origin,
+                        dynamic_inputs: Vec::new(),
+                    },
+                );
             }
         }
 
@@ -330,28 +395,39 @@ impl Project {
         };
 
         // Tool catalog files.
+        // A catalog file that cannot be read or parsed hides its tools: reference checks
+        // against the catalog would only add false "unknown tool" errors.
+        let mut catalog_complete = true;
         let mut tool_files = Vec::new();
         for path in &raw.tools {
             match fs.read(&path.value, Some(ck.label(&path.referenced))) {
                 Ok(f) => tool_files.push(f),
                 Err(e) => {
+                    catalog_complete = false;
                     ck.diags.absorb::<()>(Err(e));
                 }
             }
         }
-        drop(ck);
         let mut tools: Vec<Tool> = Vec::new();
         let mut tool_sites: BTreeMap<String, Label> = BTreeMap::new();
+        // Names of every declared tool and toolset, valid or not, for reference checks.
+        let mut declared_tools: Vec<String> = Vec::new();
+        let mut declared_toolsets: Vec<String> = Vec::new();
         for f in &tool_files {
             let raw_tools: Vec<RawTool> = match crate::yaml::parse(f) {
                 Ok(t) => t,
                 Err(e) => {
+                    catalog_complete = false;
                     diags.absorb::<()>(Err(e));
                     continue;
                 }
             };
             let mut ck = Checker { file: f, diags: &mut diags };
             for rt in &raw_tools {
+                declared_tools.push(rt.name.value.clone());
+                if !declared_toolsets.contains(&rt.toolset.value) {
+                    declared_toolsets.push(rt.toolset.value.clone());
+                }
                 if let Some(t) = build_tool(&mut ck, rt, &switches, &profile_names, &mut tool_sites) {
                     tools.push(t);
                 }
@@ -364,12 +440,14 @@ impl Project {
 
         // Profiles.
         let mut ck = Checker { file: &mfile, diags: &mut diags };
-        let section_ids: Vec<&str> = sections.keys().map(String::as_str).collect();
-        let toolset_names = catalog.toolsets();
-        let tool_names: Vec<&str> = catalog.tools().iter().map(|t| t.name.as_str()).collect();
+        // Declared ids, valid or not: an invalid section or tool has its own error already.
+        let section_ids: Vec<&str> = raw.sections.keys().map(|k| k.value.as_str()).collect();
+        let toolset_names: Vec<&str> = declared_toolsets.iter().map(String::as_str).collect();
+        let tool_names: Vec<&str> = declared_tools.iter().map(String::as_str).collect();
+        let catalog_refs = catalog_complete.then_some((toolset_names.as_slice(), tool_names.as_slice()));
         let mut profiles = IndexMap::new();
         for (name, p) in &raw.profiles {
-            profiles.insert(name.value.clone(), build_profile(&mut ck, &name.value, p, &section_ids, &toolset_names, &tool_names));
+            profiles.insert(name.value.clone(), build_profile(&mut ck, &name.value, p, &section_ids, catalog_refs));
         }
 
         // Defaults and selection policy.
@@ -390,7 +468,6 @@ impl Project {
             transport: raw.defaults.transport.unwrap_or(transports.first().copied().unwrap_or(Transport::Native)),
             provider: raw.defaults.provider.unwrap_or(providers.first().copied().unwrap_or(Provider::OpenAiChat)),
         };
-        drop(ck);
 
         // Templates may only read what the context defines; dynamic inputs make a section dynamic.
         let mut known: BTreeSet<String> = variables.keys().cloned().collect();
@@ -440,7 +517,10 @@ impl Project {
     pub fn profile(&self, name: &str) -> Result<&Profile> {
         self.profiles.get(name).ok_or_else(|| {
             let known: Vec<&str> = self.profiles.keys().map(String::as_str).collect();
-            Error::from(Diagnostic::error(format!("unknown profile `{name}`")).with_help(known_names_help("profile", name, &known)))
+            Error::from(
+                Diagnostic::error(format!("unknown profile `{name}`"))
+                    .with_help(known_names_help("profile", name, &known)),
+            )
         })
     }
 
@@ -455,14 +535,24 @@ fn templates_origin_file(files: &BTreeMap<String, SourceFile>, manifest: &Source
 }
 
 /// Report every top-level name a template reads that the context will not define.
-fn check_undeclared(diags: &mut Diagnostics, file: &SourceFile, name: &str, used: &BTreeSet<String>, known: &BTreeSet<String>) {
+fn check_undeclared(
+    diags: &mut Diagnostics,
+    file: &SourceFile,
+    name: &str,
+    used: &BTreeSet<String>,
+    known: &BTreeSet<String>,
+) {
     for var in used.difference(known) {
-        let label = find_identifier(&file.text, var).map(|(s, e)| file.label_bytes(s, e)).unwrap_or_else(|| Label::file(&file.display));
+        let label = find_identifier(&file.text, var)
+            .map(|(s, e)| file.label_bytes(s, e))
+            .unwrap_or_else(|| Label::file(&file.display));
         let known_list: Vec<&str> = known.iter().map(String::as_str).collect();
-        let mut d = Diagnostic::error(format!("template `{name}` uses undefined variable `{var}`")).with_label(label).with_help(format!(
-            "declare it under `variables:` in {MANIFEST}, or use a built-in; {}",
-            known_names_help("name", var, &known_list)
-        ));
+        let mut d = Diagnostic::error(format!("template `{name}` uses undefined variable `{var}`"))
+            .with_label(label)
+            .with_help(format!(
+                "declare it under `variables:` in {MANIFEST}, or use a built-in; {}",
+                known_names_help("name", var, &known_list)
+            ));
         if var == "sections" || var == "body" {
             d = d.with_note("`sections` and `body` exist only in the layout template");
         }
@@ -477,9 +567,11 @@ fn find_identifier(text: &str, ident: &str) -> Option<(usize, usize)> {
     while let Some(i) = text[from..].find(ident) {
         let start = from + i;
         let end = start + ident.len();
-        let before_ok = start == 0 || !(bytes[start - 1].is_ascii_alphanumeric() || bytes[start - 1] == b'_' || bytes[start - 1] == b'.');
+        let before_ok = start == 0
+            || !(bytes[start - 1].is_ascii_alphanumeric() || bytes[start - 1] == b'_' || bytes[start - 1] == b'.');
         let after_ok = end >= bytes.len() || !(bytes[end].is_ascii_alphanumeric() || bytes[end] == b'_');
-        let in_tag = text[..start].rfind("{{").max(text[..start].rfind("{%")) > text[..start].rfind("}}").max(text[..start].rfind("%}"));
+        let in_tag = text[..start].rfind("{{").max(text[..start].rfind("{%"))
+            > text[..start].rfind("}}").max(text[..start].rfind("%}"));
         if before_ok && after_ok && in_tag {
             return Some((start, end));
         }
@@ -488,10 +580,21 @@ fn find_identifier(text: &str, ident: &str) -> Option<(usize, usize)> {
     None
 }
 
-fn section_source(ck: &mut Checker<'_>, fs: &ProjectFs, templates: &mut Templates, files: &mut BTreeMap<String, SourceFile>, id: &Spanned<String>, s: &RawSection) -> Option<(SectionSource, String)> {
+fn section_source(
+    ck: &mut Checker<'_>,
+    fs: &ProjectFs,
+    templates: &mut Templates,
+    files: &mut BTreeMap<String, SourceFile>,
+    id: &Spanned<String>,
+    s: &RawSection,
+) -> Option<(SectionSource, String)> {
     let given = usize::from(s.template.is_some()) + usize::from(s.text.is_some()) + usize::from(s.generate.is_some());
     if given != 1 {
-        ck.error(&id.referenced, format!("section `{}` must have exactly one of `template`, `text` or `generate`", id.value), "use `template: FILE` for a template file, `text: |` for inline text, or `generate: tool_docs`");
+        ck.error(
+            &id.referenced,
+            format!("section `{}` must have exactly one of `template`, `text` or `generate`", id.value),
+            "use `template: FILE` for a template file, `text: |` for inline text, or `generate: tool_docs`",
+        );
         return None;
     }
     if let Some(path) = &s.template {
@@ -513,7 +616,21 @@ fn section_source(ck: &mut Checker<'_>, fs: &ProjectFs, templates: &mut Template
         // Inline text starts on the line after `text: |` (or on the key's line for a plain
         // scalar); errors inside it are reported relative to the section key.
         let key_line = (id.referenced.line() as usize).saturating_sub(1);
-        let text_line = ck.file.text.split('\n').enumerate().skip(key_line).find(|(_, l)| l.trim_start().starts_with("text:")).map(|(i, l)| if l.trim_end().ends_with('|') || l.trim_end().ends_with('>') || l.contains("|-") || l.contains("|+") { i + 1 } else { i }).unwrap_or(key_line);
+        let text_line = ck
+            .file
+            .text
+            .split('\n')
+            .enumerate()
+            .skip(key_line)
+            .find(|(_, l)| l.trim_start().starts_with("text:"))
+            .map(|(i, l)| {
+                if l.trim_end().ends_with('|') || l.trim_end().ends_with('>') || l.contains("|-") || l.contains("|+") {
+                    i + 1
+                } else {
+                    i
+                }
+            })
+            .unwrap_or(key_line);
         let r = templates.add(&name, text, TemplateOrigin { file: ck.file.clone(), line_offset: text_line });
         return ck.diags.absorb(r).map(|_| (SectionSource::Template(name), format!("{} (inline)", ck.file.rel)));
     }
@@ -527,7 +644,13 @@ fn section_source(ck: &mut Checker<'_>, fs: &ProjectFs, templates: &mut Template
     }
 }
 
-fn build_tool(ck: &mut Checker<'_>, rt: &RawTool, switches: &IndexMap<String, Switch>, profiles: &[&str], sites: &mut BTreeMap<String, Label>) -> Option<Tool> {
+fn build_tool(
+    ck: &mut Checker<'_>,
+    rt: &RawTool,
+    switches: &IndexMap<String, Switch>,
+    profiles: &[&str],
+    sites: &mut BTreeMap<String, Label>,
+) -> Option<Tool> {
     let name = &rt.name;
     let mut ok = true;
     if !crate::catalog::valid_tool_name(&name.value) {
@@ -551,7 +674,11 @@ fn build_tool(ck: &mut Checker<'_>, rt: &RawTool, switches: &IndexMap<String, Sw
     sites.insert(name.value.clone(), here);
     if !is_ident(&rt.toolset.value, &['-']) {
         ok = false;
-        ck.error(&rt.toolset.referenced, format!("invalid toolset name `{}`", rt.toolset.value), "toolset names start with a letter and contain letters, digits, `_` or `-`");
+        ck.error(
+            &rt.toolset.referenced,
+            format!("invalid toolset name `{}`", rt.toolset.value),
+            "toolset names start with a letter and contain letters, digits, `_` or `-`",
+        );
     }
     let when = match &rt.when {
         Some(w) => ck.when(w, switches).unwrap_or(Condition::Always),
@@ -579,7 +706,11 @@ fn build_tool(ck: &mut Checker<'_>, rt: &RawTool, switches: &IndexMap<String, Sw
     for (profile, ov) in &rt.overrides {
         if !profiles.contains(&profile.value.as_str()) {
             ok = false;
-            ck.error(&profile.referenced, format!("override for unknown profile `{}` on tool `{}`", profile.value, name.value), known_names_help("profile", &profile.value, profiles));
+            ck.error(
+                &profile.referenced,
+                format!("override for unknown profile `{}` on tool `{}`", profile.value, name.value),
+                known_names_help("profile", &profile.value, profiles),
+            );
             continue;
         }
         let mut params_ov = IndexMap::new();
@@ -587,21 +718,30 @@ fn build_tool(ck: &mut Checker<'_>, rt: &RawTool, switches: &IndexMap<String, Sw
         for (pname, pov) in &ov.parameters {
             if !param_names.contains(&pname.value.as_str()) {
                 ok = false;
-                ck.error(&pname.referenced, format!("override for unknown parameter `{}` of tool `{}`", pname.value, name.value), known_names_help("parameter", &pname.value, &param_names));
+                ck.error(
+                    &pname.referenced,
+                    format!("override for unknown parameter `{}` of tool `{}`", pname.value, name.value),
+                    known_names_help("parameter", &pname.value, &param_names),
+                );
                 continue;
             }
             params_ov.insert(pname.value.clone(), pov.description.clone());
         }
-        overrides.insert(profile.value.clone(), ToolOverride { description: ov.description.clone(), params: params_ov });
+        overrides
+            .insert(profile.value.clone(), ToolOverride { description: ov.description.clone(), params: params_ov });
     }
-    if rt.description.trim().is_empty() {
+    if rt.description.value.trim().is_empty() {
         ok = false;
-        ck.error(&name.referenced, format!("tool `{}` has an empty description", name.value), "describe what the tool does and when to use it: the model relies on it");
+        ck.error(
+            &rt.description.referenced,
+            format!("tool `{}` has an empty description", name.value),
+            "describe what the tool does and when to use it: the model relies on it",
+        );
     }
     ok.then(|| Tool {
         name: name.value.clone(),
         toolset: rt.toolset.value.clone(),
-        description: rt.description.clone(),
+        description: rt.description.value.clone(),
         when,
         params,
         overrides,
@@ -609,21 +749,39 @@ fn build_tool(ck: &mut Checker<'_>, rt: &RawTool, switches: &IndexMap<String, Sw
     })
 }
 
-fn build_profile(ck: &mut Checker<'_>, name: &str, p: &RawProfile, sections: &[&str], toolsets: &[&str], tools: &[&str]) -> Profile {
+/// `catalog` holds the declared toolsets and tools, or `None` when a catalog file failed to
+/// load and tool references cannot be checked.
+fn build_profile(
+    ck: &mut Checker<'_>,
+    name: &str,
+    p: &RawProfile,
+    sections: &[&str],
+    catalog: Option<(&[&str], &[&str])>,
+) -> Profile {
     let ctx = format!("profile `{name}`");
-    Profile {
-        name: name.to_string(),
-        description: p.description.clone(),
-        sections: ck.refs(&p.sections, sections, "section", &ctx),
-        tools: ToolSelection {
+    let values = |list: &[S]| list.iter().map(|s| s.value.clone()).collect::<Vec<_>>();
+    let tools = match catalog {
+        Some((toolsets, tools)) => ToolSelection {
             toolsets: ck.refs(&p.toolsets, toolsets, "toolset", &ctx),
             tools: ck.refs(&p.tools, tools, "tool", &ctx),
             exclude: ck.refs(&p.exclude, tools, "tool", &format!("the exclusions of {ctx}")),
         },
+        None => ToolSelection { toolsets: values(&p.toolsets), tools: values(&p.tools), exclude: values(&p.exclude) },
+    };
+    Profile {
+        name: name.to_string(),
+        description: p.description.clone(),
+        sections: ck.refs(&p.sections, sections, "section", &ctx),
+        tools,
     }
 }
 
-fn build_selection(ck: &mut Checker<'_>, raw: &RawManifest, profiles: &[&str], default_profile: &str) -> SelectionPolicy {
+fn build_selection(
+    ck: &mut Checker<'_>,
+    raw: &RawManifest,
+    profiles: &[&str],
+    default_profile: &str,
+) -> SelectionPolicy {
     let rs = &raw.selection;
     let profile = match &rs.profile {
         Some(p) => {
@@ -639,7 +797,11 @@ fn build_selection(ck: &mut Checker<'_>, raw: &RawManifest, profiles: &[&str], d
             for s in list {
                 match SegmentPattern::parse(&s.value) {
                     Ok(p) => model_segments.push(p),
-                    Err(msg) => ck.error(&s.referenced, msg, "patterns match one `/`-separated segment of a model id: `o1` exactly, or `o1-*` as a prefix"),
+                    Err(msg) => ck.error(
+                        &s.referenced,
+                        msg,
+                        "patterns match one `/`-separated segment of a model id: `o1` exactly, or `o1-*` as a prefix",
+                    ),
                 }
             }
         }
@@ -702,7 +864,9 @@ mod tests {
 
     #[test]
     fn every_problem_is_reported_at_once() {
-        let m = format!("{HEAD}sections:\n  a: {{text: x, when: nosuch}}\ntools: []\nprofiles:\n  native: {{sections: [a, b]}}\n");
+        let m = format!(
+            "{HEAD}sections:\n  a: {{text: x, when: nosuch}}\ntools: []\nprofiles:\n  native: {{sections: [a, b]}}\n"
+        );
         let (_d, p) = load(&[(MANIFEST, &m)]);
         let e = p.unwrap_err();
         let msgs: Vec<&str> = e.diagnostics().iter().map(|d| d.message.as_str()).collect();

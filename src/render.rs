@@ -26,7 +26,12 @@ pub struct RenderedSection {
 }
 
 /// The template context of one cell.
-pub fn template_context(profile: &Profile, transport: Transport, runtime: &Runtime, tools: &[ActiveTool]) -> Map<String, Value> {
+pub fn template_context(
+    profile: &Profile,
+    transport: Transport,
+    runtime: &Runtime,
+    tools: &[ActiveTool],
+) -> Map<String, Value> {
     let mut ctx = Map::new();
     for (k, v) in &runtime.variables {
         ctx.insert(k.clone(), v.clone());
@@ -34,7 +39,15 @@ pub fn template_context(profile: &Profile, transport: Transport, runtime: &Runti
     ctx.insert("switches".into(), json!(runtime.switches));
     ctx.insert("profile".into(), json!(profile.name));
     ctx.insert("transport".into(), json!(transport.as_str()));
-    ctx.insert("tools".into(), Value::Array(tools.iter().map(|t| json!({"name": t.name, "toolset": t.toolset, "description": t.description.trim_end()})).collect()));
+    ctx.insert(
+        "tools".into(),
+        Value::Array(
+            tools
+                .iter()
+                .map(|t| json!({"name": t.name, "toolset": t.toolset, "description": t.description.trim_end()}))
+                .collect(),
+        ),
+    );
     ctx.insert("tool_names".into(), json!(tools.iter().map(|t| t.name.as_str()).collect::<Vec<_>>()));
     let mut toolsets: Vec<&str> = Vec::new();
     for t in tools {
@@ -51,7 +64,9 @@ pub fn template_context(profile: &Profile, transport: Transport, runtime: &Runti
 pub fn normalize(text: &str) -> String {
     let text = text.replace("\r\n", "\n").replace('\r', "\n");
     let trimmed_end = text.trim_end();
-    let start = trimmed_end.find(|c: char| c != '\n' && c != ' ' && c != '\t').map_or(trimmed_end.len(), |i| trimmed_end[..i].rfind('\n').map_or(0, |n| n + 1));
+    let start = trimmed_end
+        .find(|c: char| c != '\n' && c != ' ' && c != '\t')
+        .map_or(trimmed_end.len(), |i| trimmed_end[..i].rfind('\n').map_or(0, |n| n + 1));
     trimmed_end[start..].to_string()
 }
 
@@ -75,7 +90,13 @@ fn collapse_blank_lines(text: &str) -> String {
 }
 
 /// Render the sections of `profile` and assemble the prompt text.
-pub fn render(project: &Project, profile: &Profile, transport: Transport, runtime: &Runtime, tools: &[ActiveTool]) -> Result<(Vec<RenderedSection>, String)> {
+pub fn render(
+    project: &Project,
+    profile: &Profile,
+    transport: Transport,
+    runtime: &Runtime,
+    tools: &[ActiveTool],
+) -> Result<(Vec<RenderedSection>, String)> {
     let ctx = template_context(profile, transport, runtime, tools);
     let ctx_value = Value::Object(ctx.clone());
     let mut out = Vec::new();
@@ -95,17 +116,26 @@ pub fn render(project: &Project, profile: &Profile, transport: Transport, runtim
         if text.is_empty() {
             continue;
         }
-        out.push(RenderedSection { id: id.clone(), sha256: sha256_hex(text.as_bytes()), text, origin: section.origin.clone(), dynamic: !section.dynamic_inputs.is_empty() });
+        out.push(RenderedSection {
+            id: id.clone(),
+            sha256: sha256_hex(text.as_bytes()),
+            text,
+            origin: section.origin.clone(),
+            dynamic: !section.dynamic_inputs.is_empty(),
+        });
     }
     let body = out.iter().map(|s| s.text.as_str()).collect::<Vec<_>>().join("\n\n");
     let prompt = match &project.layout {
         None => body,
         Some(layout) => {
             let mut lctx = ctx;
-            let sections: Map<String, Value> = out.iter().map(|s| (s.id.clone(), Value::String(s.text.clone()))).collect();
+            let sections: Map<String, Value> =
+                out.iter().map(|s| (s.id.clone(), Value::String(s.text.clone()))).collect();
             lctx.insert("sections".into(), Value::Object(sections));
             lctx.insert("body".into(), Value::String(body));
-            normalize(&collapse_blank_lines(&project.templates.render(layout, &Value::Object(lctx))?.replace("\r\n", "\n")))
+            normalize(&collapse_blank_lines(
+                &project.templates.render(layout, &Value::Object(lctx))?.replace("\r\n", "\n"),
+            ))
         }
     };
     let mut prompt = prompt;

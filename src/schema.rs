@@ -119,10 +119,7 @@ pub struct SchemaBuilder<'a> {
 impl<'a> SchemaBuilder<'a> {
     /// A builder for parameters declared in `file`.
     pub fn new(file: &'a SourceFile) -> Self {
-        SchemaBuilder {
-            file,
-            problems: Vec::new(),
-        }
+        SchemaBuilder { file, problems: Vec::new() }
     }
 
     fn label(&self, loc: &serde_saphyr::Location) -> Label {
@@ -135,9 +132,7 @@ impl<'a> SchemaBuilder<'a> {
     }
 
     fn fail(&mut self, loc: &serde_saphyr::Location, msg: String, help: &str) {
-        let d = Diagnostic::error(msg)
-            .with_label(self.label(loc))
-            .with_help(help.to_string());
+        let d = Diagnostic::error(msg).with_label(self.label(loc)).with_help(help.to_string());
         self.problems.push(d);
     }
 
@@ -171,47 +166,40 @@ impl<'a> SchemaBuilder<'a> {
                 None => Condition::Always,
             };
             let schema = self.schema(param, parse_when);
-            out.push(Property {
-                name: name.value.clone(),
-                required: param.required,
-                schema,
-                when,
-            });
+            out.push(Property { name: name.value.clone(), required: param.required, schema, when });
         }
         out
     }
 
-    fn schema(
-        &mut self,
-        p: &RawParam,
-        parse_when: &mut dyn FnMut(&crate::manifest::S) -> Option<Condition>,
-    ) -> Schema {
+    fn schema(&mut self, p: &RawParam, parse_when: &mut dyn FnMut(&crate::manifest::S) -> Option<Condition>) -> Schema {
         let ty = p.ty.value;
         let ty_loc = p.ty.referenced;
         let type_name = ty.name();
         // Keywords that only make sense for some types: reject the rest instead of dropping them.
-        let misplaced = |this: &mut Self, present: bool, key: &str, allowed: &[RawType]| {
-            if present && !allowed.contains(&ty) {
+        // `at` is the keyword's own location when the raw model keeps it, else the type's.
+        let misplaced = |this: &mut Self, at: Option<serde_saphyr::Location>, key: &str, allowed: &[RawType]| {
+            if let Some(at) = at.filter(|_| !allowed.contains(&ty)) {
+                let at = if at.line() == 0 { ty_loc } else { at };
                 let names: Vec<&str> = allowed.iter().map(|t| t.name()).collect();
                 this.fail(
-                    &ty_loc,
+                    &at,
                     format!("`{key}` does not apply to type `{type_name}`"),
                     &format!("`{key}` is allowed on: {}", names.join(", ")),
                 );
             }
         };
         use RawType::*;
-        misplaced(self, p.format.is_some(), "format", &[String]);
-        misplaced(self, p.pattern.is_some(), "pattern", &[String]);
-        misplaced(self, p.min_length.is_some(), "min_length", &[String]);
-        misplaced(self, p.max_length.is_some(), "max_length", &[String]);
-        misplaced(self, p.minimum.is_some(), "minimum", &[Integer, Number]);
-        misplaced(self, p.maximum.is_some(), "maximum", &[Integer, Number]);
-        misplaced(self, p.items.is_some(), "items", &[Array]);
-        misplaced(self, p.min_items.is_some(), "min_items", &[Array]);
-        misplaced(self, p.max_items.is_some(), "max_items", &[Array]);
-        misplaced(self, p.properties.is_some(), "properties", &[Object]);
-        misplaced(self, p.enum_values.is_some(), "enum", &[String, Integer, Number]);
+        misplaced(self, p.format.as_ref().map(|v| v.referenced), "format", &[String]);
+        misplaced(self, p.pattern.as_ref().map(|v| v.referenced), "pattern", &[String]);
+        misplaced(self, p.min_length.as_ref().map(|v| v.referenced), "min_length", &[String]);
+        misplaced(self, p.max_length.as_ref().map(|v| v.referenced), "max_length", &[String]);
+        misplaced(self, p.minimum.as_ref().map(|v| v.referenced), "minimum", &[Integer, Number]);
+        misplaced(self, p.maximum.as_ref().map(|v| v.referenced), "maximum", &[Integer, Number]);
+        misplaced(self, p.items.as_ref().map(|_| ty_loc), "items", &[Array]);
+        misplaced(self, p.min_items.as_ref().map(|v| v.referenced), "min_items", &[Array]);
+        misplaced(self, p.max_items.as_ref().map(|v| v.referenced), "max_items", &[Array]);
+        misplaced(self, p.properties.as_ref().map(|_| ty_loc), "properties", &[Object]);
+        misplaced(self, p.enum_values.as_ref().map(|v| v.referenced), "enum", &[String, Integer, Number]);
 
         let kind = match ty {
             String => Kind::String {
@@ -227,7 +215,11 @@ impl<'a> SchemaBuilder<'a> {
                         if b.value.fract() == 0.0 && b.value.abs() < 9.0e15 {
                             Some(b.value as i64)
                         } else {
-                            this.fail(&b.referenced, format!("bound {} of an integer parameter is not a whole number", b.value), "use a whole number");
+                            this.fail(
+                                &b.referenced,
+                                format!("bound {} of an integer parameter is not a whole number", b.value),
+                                "use a whole number",
+                            );
                             None
                         }
                     })
@@ -251,9 +243,18 @@ impl<'a> SchemaBuilder<'a> {
                     max_items: p.max_items.as_ref().map(|v| v.value),
                 },
                 None => {
-                    self.fail(&ty_loc, "an `array` parameter needs `items`".into(), "add `items: {type: string}` (or the element schema)");
+                    self.fail(
+                        &ty_loc,
+                        "an `array` parameter needs `items`".into(),
+                        "add `items: {type: string}` (or the element schema)",
+                    );
                     Kind::Array {
-                        items: Box::new(Schema { description: None, nullable: false, default: None, kind: Kind::Boolean }),
+                        items: Box::new(Schema {
+                            description: None,
+                            nullable: false,
+                            default: None,
+                            kind: Kind::Boolean,
+                        }),
                         min_items: None,
                         max_items: None,
                     }
@@ -267,13 +268,25 @@ impl<'a> SchemaBuilder<'a> {
             },
         };
         for (lo, hi, what) in [
-            (p.min_length.as_ref().map(|v| v.value as f64), p.max_length.as_ref().map(|v| (v.value as f64, v.referenced)), "length"),
+            (
+                p.min_length.as_ref().map(|v| v.value as f64),
+                p.max_length.as_ref().map(|v| (v.value as f64, v.referenced)),
+                "length",
+            ),
             (p.minimum.as_ref().map(|v| v.value), p.maximum.as_ref().map(|v| (v.value, v.referenced)), "value"),
-            (p.min_items.as_ref().map(|v| v.value as f64), p.max_items.as_ref().map(|v| (v.value as f64, v.referenced)), "item count"),
+            (
+                p.min_items.as_ref().map(|v| v.value as f64),
+                p.max_items.as_ref().map(|v| (v.value as f64, v.referenced)),
+                "item count",
+            ),
         ] {
             if let (Some(lo), Some((hi, loc))) = (lo, hi) {
                 if lo > hi {
-                    self.fail(&loc, format!("the maximum {what} ({hi}) is below the minimum ({lo})"), "swap or fix the bounds");
+                    self.fail(
+                        &loc,
+                        format!("the maximum {what} ({hi}) is below the minimum ({lo})"),
+                        "swap or fix the bounds",
+                    );
                 }
             }
         }
@@ -287,7 +300,11 @@ impl<'a> SchemaBuilder<'a> {
             if !value_matches(&schema, &d.value) {
                 self.fail(
                     &d.referenced,
-                    format!("the default {} does not match the parameter's type `{}`", d.value, schema.kind.type_name()),
+                    format!(
+                        "the default {} does not match the parameter's type `{}`",
+                        d.value,
+                        schema.kind.type_name()
+                    ),
                     "give a default of the declared type (and one of the enum values, if any)",
                 );
             }
@@ -306,7 +323,11 @@ impl<'a> SchemaBuilder<'a> {
             match conv(v) {
                 Some(x) => out.push(x),
                 None => {
-                    self.fail(&e.referenced, format!("enum value {v} is not one of the {what} the type `{}` needs", p.ty.value.name()), "make every enum value match the parameter type");
+                    self.fail(
+                        &e.referenced,
+                        format!("enum value {v} is not one of the {what} the type `{}` needs", p.ty.value.name()),
+                        "make every enum value match the parameter type",
+                    );
                     return Vec::new();
                 }
             }
@@ -335,9 +356,15 @@ pub fn value_matches(schema: &Schema, v: &Value) -> bool {
         return schema.nullable;
     }
     match &schema.kind {
-        Kind::String { enum_values, .. } => v.as_str().is_some_and(|s| enum_values.is_empty() || enum_values.iter().any(|e| e == s)),
-        Kind::Integer { enum_values, .. } => v.as_i64().is_some_and(|i| enum_values.is_empty() || enum_values.contains(&i)),
-        Kind::Number { enum_values, .. } => v.as_f64().is_some_and(|n| enum_values.is_empty() || enum_values.contains(&n)),
+        Kind::String { enum_values, .. } => {
+            v.as_str().is_some_and(|s| enum_values.is_empty() || enum_values.iter().any(|e| e == s))
+        }
+        Kind::Integer { enum_values, .. } => {
+            v.as_i64().is_some_and(|i| enum_values.is_empty() || enum_values.contains(&i))
+        }
+        Kind::Number { enum_values, .. } => {
+            v.as_f64().is_some_and(|n| enum_values.is_empty() || enum_values.contains(&n))
+        }
         Kind::Boolean => v.is_boolean(),
         Kind::Array { items, .. } => v.as_array().is_some_and(|a| a.iter().all(|x| value_matches(items, x))),
         Kind::Object { properties } => v.as_object().is_some_and(|o| {
@@ -377,12 +404,13 @@ mod tests {
 
     #[test]
     fn rejects_misplaced_keywords_and_bad_defaults() {
-        let (_, problems) = build("a:\n  type: string\n  minimum: 3\nb:\n  type: integer\n  default: x\nc:\n  type: array\n");
+        let (_, problems) =
+            build("a:\n  type: string\n  minimum: 3\nb:\n  type: integer\n  default: x\nc:\n  type: array\n");
         let msgs: Vec<&str> = problems.iter().map(|d| d.message.as_str()).collect();
         assert!(msgs[0].contains("`minimum` does not apply to type `string`"), "{msgs:?}");
         assert!(msgs.iter().any(|m| m.contains("default \"x\"")), "{msgs:?}");
         assert!(msgs.iter().any(|m| m.contains("needs `items`")), "{msgs:?}");
-        assert_eq!(problems[0].label.as_ref().unwrap().position.unwrap().line, 2);
+        assert_eq!(problems[0].label.as_ref().unwrap().position.unwrap().line, 3, "points at `minimum`");
     }
 
     #[test]

@@ -18,7 +18,9 @@ impl SegmentPattern {
             None => (s, false),
         };
         if body.is_empty() || body.contains('*') || body.contains('/') {
-            return Err(format!("invalid model segment pattern `{s}`: use a segment such as `o1`, or a prefix such as `o1-*`"));
+            return Err(format!(
+                "invalid model segment pattern `{s}`: use a segment such as `o1`, or a prefix such as `o1-*`"
+            ));
         }
         Ok(if prefix { SegmentPattern::Prefix(body.into()) } else { SegmentPattern::Exact(body.into()) })
     }
@@ -106,10 +108,7 @@ impl SelectionPolicy {
                 reason: format!("context window {window} is below {}", self.below_context_window),
             };
         }
-        Selection {
-            profile: self.default_profile.clone(),
-            reason: format!("default (context window {window})"),
-        }
+        Selection { profile: self.default_profile.clone(), reason: format!("default (context window {window})") }
     }
 }
 
@@ -129,7 +128,11 @@ mod tests {
 
     fn pick(model: Option<&str>, window: Option<&str>) -> String {
         policy()
-            .select(&SelectionInput { explicit: None, model: model.map(Into::into), context_window: window.map(Into::into) })
+            .select(&SelectionInput {
+                explicit: None,
+                model: model.map(Into::into),
+                context_window: window.map(Into::into),
+            })
             .profile
     }
 
@@ -157,7 +160,11 @@ mod tests {
 
     #[test]
     fn explicit_wins() {
-        let s = policy().select(&SelectionInput { explicit: Some("standard".into()), model: Some("o1".into()), context_window: Some("10".into()) });
+        let s = policy().select(&SelectionInput {
+            explicit: Some("standard".into()),
+            model: Some("o1".into()),
+            context_window: Some("10".into()),
+        });
         assert_eq!(s.profile, "standard");
     }
 

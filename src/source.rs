@@ -5,7 +5,7 @@ use std::path::{Component, Path, PathBuf};
 use sha2::{Digest, Sha256};
 
 use crate::diagnostic::{Diagnostic, Label};
-use crate::error::{Error, Result};
+use crate::error::{io_reason, Error, Result};
 
 /// Largest project file promptc reads; anything bigger is almost certainly a mistake.
 pub const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
@@ -26,11 +26,7 @@ pub struct SourceFile {
 impl SourceFile {
     /// A label pointing at a byte range of this file.
     pub fn label_bytes(&self, start: usize, end: usize) -> Label {
-        Label::at(
-            &self.display,
-            &self.text,
-            crate::diagnostic::Position::from_byte_range(&self.text, start, end),
-        )
+        Label::at(&self.display, &self.text, crate::diagnostic::Position::from_byte_range(&self.text, start, end))
     }
 }
 
@@ -54,13 +50,8 @@ pub struct ProjectFs {
 impl ProjectFs {
     /// A reader rooted at `root` (shown to the user as `display_root`).
     pub fn new(root: &Path, display_root: &Path) -> Result<Self> {
-        let canonical = root
-            .canonicalize()
-            .map_err(|e| Error::io("open project folder", root, &e))?;
-        Ok(ProjectFs {
-            root: canonical,
-            display_root: display_root.to_path_buf(),
-        })
+        let canonical = root.canonicalize().map_err(|e| Error::io("open project folder", root, &e))?;
+        Ok(ProjectFs { root: canonical, display_root: display_root.to_path_buf() })
     }
 
     /// The canonical project folder.
@@ -111,9 +102,9 @@ impl ProjectFs {
             }
             d.into()
         };
-        let norm = self
-            .normalize(rel)
-            .map_err(|why| fail(format!("invalid path `{rel}`: {why}"), "project files live inside the folder that holds promptc.yaml"))?;
+        let norm = self.normalize(rel).map_err(|why| {
+            fail(format!("invalid path `{rel}`: {why}"), "project files live inside the folder that holds promptc.yaml")
+        })?;
         let full = self.root.join(&norm);
         let canonical = match full.canonicalize() {
             Ok(p) => p,
@@ -133,10 +124,7 @@ impl ProjectFs {
         let meta = std::fs::metadata(&canonical)
             .map_err(|e| fail(format!("cannot read `{}`: {}", self.display(&norm), io_reason(&e)), "check the file"))?;
         if !meta.is_file() {
-            return Err(fail(
-                format!("`{}` is not a file", self.display(&norm)),
-                "point at a file, not a folder",
-            ));
+            return Err(fail(format!("`{}` is not a file", self.display(&norm)), "point at a file, not a folder"));
         }
         if meta.len() > MAX_FILE_BYTES {
             return Err(fail(
@@ -152,30 +140,25 @@ impl ProjectFs {
         let bytes = std::fs::read(&canonical)
             .map_err(|e| fail(format!("cannot read `{}`: {}", self.display(&norm), io_reason(&e)), "check the file"))?;
         let sha256 = sha256_hex(&bytes);
-        let text = String::from_utf8(bytes).map_err(|e| {
-            fail(
-                format!(
-                    "`{}` is not valid UTF-8 (invalid byte at offset {})",
-                    self.display(&norm),
-                    e.utf8_error().valid_up_to()
-                ),
-                "save the file as UTF-8",
-            )
-        })?;
-        Ok(SourceFile {
-            display: self.display(&norm),
-            rel: norm,
-            text,
-            sha256,
-        })
-    }
-}
-
-fn io_reason(e: &std::io::Error) -> String {
-    match e.kind() {
-        std::io::ErrorKind::NotFound => "no such file".into(),
-        std::io::ErrorKind::PermissionDenied => "permission denied".into(),
-        _ => e.to_string(),
+        let text = match String::from_utf8(bytes) {
+            Ok(t) => t,
+            Err(e) => {
+                let at = e.utf8_error().valid_up_to();
+                let lossy = String::from_utf8_lossy(e.as_bytes()).into_owned();
+                let valid = String::from_utf8_lossy(&e.as_bytes()[..at]).into_owned();
+                let p = crate::diagnostic::Position::from_byte_range(&valid, valid.len(), valid.len());
+                return Err(Diagnostic::error(format!("`{}` is not valid UTF-8", self.display(&norm)))
+                    .with_label(Label::at(
+                        self.display(&norm),
+                        &lossy,
+                        crate::diagnostic::Position::new(p.line, p.column, 1),
+                    ))
+                    .with_label_text("invalid byte here")
+                    .with_help("save the file as UTF-8")
+                    .into());
+            }
+        };
+        Ok(SourceFile { display: self.display(&norm), rel: norm, text, sha256 })
     }
 }
 
@@ -206,10 +189,7 @@ mod tests {
         let f = fs.read("sub/a.txt", None).unwrap();
         assert_eq!(f.text, "hello");
         assert_eq!(f.display, "proj/sub/a.txt");
-        assert_eq!(
-            f.sha256,
-            "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824"
-        );
+        assert_eq!(f.sha256, "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824");
     }
 
     #[test]

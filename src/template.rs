@@ -51,7 +51,9 @@ impl Templates {
                 }
                 Ok(Some(text))
             }
-            Err(e) => Err(minijinja::Error::new(ErrorKind::TemplateNotFound, e.to_string())),
+            // Not TemplateNotFound: minijinja replaces that with a generic message, and the
+            // reason (outside the project, not UTF-8, missing) is what the user needs.
+            Err(e) => Err(minijinja::Error::new(ErrorKind::InvalidOperation, format!("cannot include `{name}`: {e}"))),
         });
         Templates { env, origins: BTreeMap::new(), included }
     }
@@ -66,10 +68,7 @@ impl Templates {
 
     /// Top-level variable names a template reads that it does not define itself.
     pub fn undeclared(&self, name: &str) -> BTreeSet<String> {
-        self.env
-            .get_template(name)
-            .map(|t| t.undeclared_variables(false).into_iter().collect())
-            .unwrap_or_default()
+        self.env.get_template(name).map(|t| t.undeclared_variables(false).into_iter().collect()).unwrap_or_default()
     }
 
     /// Names the environment defines for every template (`range`, `dict`, `namespace`, …).
@@ -79,12 +78,8 @@ impl Templates {
 
     /// Render template `name` with `ctx`.
     pub fn render(&self, name: &str, ctx: &serde_json::Value) -> Result<String> {
-        let tmpl = self
-            .env
-            .get_template(name)
-            .map_err(|e| self.diagnostic(&e, "template error"))?;
-        tmpl.render(minijinja::Value::from_serialize(ctx))
-            .map_err(|e| self.diagnostic(&e, "template error").into())
+        let tmpl = self.env.get_template(name).map_err(|e| self.diagnostic(&e, "template error"))?;
+        tmpl.render(minijinja::Value::from_serialize(ctx)).map_err(|e| self.diagnostic(&e, "template error").into())
     }
 
     /// Files pulled in through `{% include %}` / `{% import %}` so far.
@@ -104,16 +99,14 @@ impl Templates {
             ErrorKind::SyntaxError => format!("{what}: {detail}"),
             ErrorKind::OutOfFuel => "template ran too long (possible endless loop)".to_string(),
             ErrorKind::TemplateNotFound => format!("cannot include template: {detail}"),
+            ErrorKind::InvalidOperation if detail.starts_with("cannot include") => detail.clone(),
             _ => format!("{what}: {detail}"),
         };
         let mut d = Diagnostic::error(message);
         let name = err.name().unwrap_or_default().to_string();
         let included = self.included.lock().ok().and_then(|m| m.get(&name).cloned());
-        let origin = self
-            .origins
-            .get(&name)
-            .cloned()
-            .or_else(|| included.map(|file| TemplateOrigin { file, line_offset: 0 }));
+        let origin =
+            self.origins.get(&name).cloned().or_else(|| included.map(|file| TemplateOrigin { file, line_offset: 0 }));
         match (origin, err.line()) {
             (Some(o), Some(line)) => {
                 let template_src = err.template_source().unwrap_or(&o.file.text);
@@ -127,6 +120,10 @@ impl Templates {
             (Some(o), None) => d = d.with_label(Label::file(&o.file.display)),
             (None, _) if !name.is_empty() => d = d.with_label(Label::file(&name)),
             _ => {}
+        }
+        let include_failed = matches!(err.kind(), ErrorKind::TemplateNotFound) || detail.starts_with("cannot include");
+        if include_failed {
+            return d.with_help("includes are paths relative to the project folder and must stay inside it");
         }
         d.with_help(match err.kind() {
             ErrorKind::UndefinedError => "use a variable declared under `variables:` or a built-in (switches, profile, transport, tools, tool_names, toolsets); see docs/project-format.md",

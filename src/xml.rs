@@ -37,7 +37,8 @@ pub fn tool_block(t: &ActiveTool) -> String {
 
 fn param_lines(out: &mut String, p: &Property, depth: usize) {
     let indent = "  ".repeat(depth);
-    let mut facts = vec![if p.required { "required".to_string() } else { "optional".to_string() }, type_phrase(&p.schema)];
+    let mut facts =
+        vec![if p.required { "required".to_string() } else { "optional".to_string() }, type_phrase(&p.schema)];
     facts.extend(constraints(&p.schema));
     let desc = p.schema.description.as_deref().map(str::trim).unwrap_or("");
     let line = format!("{indent}- {}: ({}) {desc}", p.name, facts.join(", "));
@@ -97,7 +98,10 @@ fn constraints(s: &Schema) -> Vec<String> {
         }
         Kind::Integer { enum_values, minimum, maximum } => {
             if !enum_values.is_empty() {
-                out.push(format!("one of: {}", enum_values.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(", ")));
+                out.push(format!(
+                    "one of: {}",
+                    enum_values.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(", ")
+                ));
             }
             if let Some(v) = minimum {
                 out.push(format!("minimum {v}"));
@@ -108,7 +112,10 @@ fn constraints(s: &Schema) -> Vec<String> {
         }
         Kind::Number { enum_values, minimum, maximum } => {
             if !enum_values.is_empty() {
-                out.push(format!("one of: {}", enum_values.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(", ")));
+                out.push(format!(
+                    "one of: {}",
+                    enum_values.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(", ")
+                ));
             }
             if let Some(v) = minimum {
                 out.push(format!("minimum {v}"));
@@ -174,7 +181,12 @@ mod tests {
     use crate::condition::Condition;
 
     fn prop(name: &str, required: bool, desc: &str, kind: Kind) -> Property {
-        Property { name: name.into(), required, schema: Schema { description: Some(desc.into()), nullable: false, default: None, kind }, when: Condition::Always }
+        Property {
+            name: name.into(),
+            required,
+            schema: Schema { description: Some(desc.into()), nullable: false, default: None, kind },
+            when: Condition::Always,
+        }
     }
 
     #[test]
@@ -185,8 +197,30 @@ mod tests {
             default: None,
             kind: Kind::Object {
                 properties: vec![
-                    prop("search", true, "Text to find.", Kind::String { enum_values: vec![], format: None, pattern: None, min_length: None, max_length: None }),
-                    prop("replace", true, "Replacement.", Kind::String { enum_values: vec![], format: None, pattern: None, min_length: None, max_length: None }),
+                    prop(
+                        "search",
+                        true,
+                        "Text to find.",
+                        Kind::String {
+                            enum_values: vec![],
+                            format: None,
+                            pattern: None,
+                            min_length: None,
+                            max_length: None,
+                        },
+                    ),
+                    prop(
+                        "replace",
+                        true,
+                        "Replacement.",
+                        Kind::String {
+                            enum_values: vec![],
+                            format: None,
+                            pattern: None,
+                            min_length: None,
+                            max_length: None,
+                        },
+                    ),
                 ],
             },
         };
@@ -195,8 +229,24 @@ mod tests {
             toolset: "files".into(),
             description: "Edit a file.\n".into(),
             params: vec![
-                prop("path", true, "The file.", Kind::String { enum_values: vec![], format: None, pattern: None, min_length: None, max_length: None }),
-                prop("edits", true, "Edits to apply.", Kind::Array { items: Box::new(edit), min_items: Some(1), max_items: None }),
+                prop(
+                    "path",
+                    true,
+                    "The file.",
+                    Kind::String {
+                        enum_values: vec![],
+                        format: None,
+                        pattern: None,
+                        min_length: None,
+                        max_length: None,
+                    },
+                ),
+                prop(
+                    "edits",
+                    true,
+                    "Edits to apply.",
+                    Kind::Array { items: Box::new(edit), min_items: Some(1), max_items: None },
+                ),
                 prop("dry_run", false, "Only show the diff.", Kind::Boolean),
             ],
         };

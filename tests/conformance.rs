@@ -28,8 +28,15 @@ fn python() -> Option<PathBuf> {
         eprintln!("PROMPTC_SKIP_CONFORMANCE=1: provider conformance check skipped");
         return None;
     }
-    let out = Command::new("bash").arg(repo().join("scripts/conformance-env.sh")).output().expect("run scripts/conformance-env.sh");
-    assert!(out.status.success(), "scripts/conformance-env.sh failed (set PROMPTC_SKIP_CONFORMANCE=1 to skip offline):\n{}", String::from_utf8_lossy(&out.stderr));
+    let out = Command::new("bash")
+        .arg(repo().join("scripts/conformance-env.sh"))
+        .output()
+        .expect("run scripts/conformance-env.sh");
+    assert!(
+        out.status.success(),
+        "scripts/conformance-env.sh failed (set PROMPTC_SKIP_CONFORMANCE=1 to skip offline):\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let stdout = String::from_utf8(out.stdout).unwrap();
     Some(PathBuf::from(stdout.lines().last().expect("python path").trim()))
 }
@@ -88,7 +95,11 @@ fn the_checker_rejects_broken_projections() {
     let Some(py) = python() else { return };
     // Hand-written bad files, one broken rule each.
     let bad = repo().join("fixtures/conformance/bad");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&bad).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "json")).collect();
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&bad)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
     files.sort();
     assert!(files.len() >= 8);
     let (code, out) = check(&py, &["--dir", bad.to_str().unwrap()]);
@@ -100,12 +111,15 @@ fn the_checker_rejects_broken_projections() {
     // Real projections of the example, each corrupted the way a projection bug would.
     let p = example();
     let sel = Selection { profile: "standard".into(), reason: "test".into() };
-    let projection = |provider| compile_cell(&p, sel.clone(), Transport::Native, provider, Runtime::defaults(&p)).unwrap().projection.unwrap();
+    let projection = |provider| {
+        compile_cell(&p, sel.clone(), Transport::Native, provider, Runtime::defaults(&p)).unwrap().projection.unwrap()
+    };
     let dir = tempfile::tempdir().unwrap();
     let mut gemini = projection(Provider::Gemini);
     gemini[0]["functionDeclarations"][0]["parameters"]["additionalProperties"] = serde_json::json!(false);
     let mut gemini_types = projection(Provider::Gemini);
-    gemini_types[0]["functionDeclarations"][0]["parameters"]["properties"]["path"]["type"] = serde_json::json!(["STRING", "NULL"]);
+    gemini_types[0]["functionDeclarations"][0]["parameters"]["properties"]["path"]["type"] =
+        serde_json::json!(["STRING", "NULL"]);
     let mut openai = projection(Provider::OpenAiChat);
     let params = openai[0]["function"].as_object_mut().unwrap().remove("parameters").unwrap();
     openai[0]["function"]["parameter"] = params;

@@ -9,7 +9,12 @@ fn repo() -> PathBuf {
 }
 
 fn promptc(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_promptc")).current_dir(repo()).env("NO_COLOR", "1").args(args).output().expect("run promptc")
+    Command::new(env!("CARGO_BIN_EXE_promptc"))
+        .current_dir(repo())
+        .env("NO_COLOR", "1")
+        .args(args)
+        .output()
+        .expect("run promptc")
 }
 
 fn ok(args: &[&str]) -> String {
@@ -57,7 +62,11 @@ fn snapshot_every_projection_of_the_example() {
 #[test]
 fn xml_and_native_describe_the_same_tools_and_parameters() {
     for profile in ["standard", "lite"] {
-        for sets in [vec![], vec!["--set", "browser", "--set", "mcp", "--set", "web", "--set", "subagents"], vec!["--set", "yolo"]] {
+        for sets in [
+            vec![],
+            vec!["--set", "browser", "--set", "mcp", "--set", "web", "--set", "subagents"],
+            vec!["--set", "yolo"],
+        ] {
             let mut native_args = vec!["render", "--profile", profile, "--provider", "anthropic", "--tools"];
             native_args.extend(&sets);
             let tools: serde_json::Value = serde_json::from_str(&ok(&native_args)).unwrap();
@@ -68,7 +77,12 @@ fn xml_and_native_describe_the_same_tools_and_parameters() {
                 .as_array()
                 .unwrap()
                 .iter()
-                .map(|t| (t["name"].as_str().unwrap().to_string(), t["input_schema"]["properties"].as_object().unwrap().keys().cloned().collect()))
+                .map(|t| {
+                    (
+                        t["name"].as_str().unwrap().to_string(),
+                        t["input_schema"]["properties"].as_object().unwrap().keys().cloned().collect(),
+                    )
+                })
                 .collect();
             // Every tool block in the XML docs: its name and its top-level parameters.
             let mut from_xml: Vec<(String, Vec<String>)> = Vec::new();
@@ -77,7 +91,14 @@ fn xml_and_native_describe_the_same_tools_and_parameters() {
                 if !block.contains("\nUsage:\n") {
                     continue;
                 }
-                let params = block.lines().skip_while(|l| !l.starts_with("Parameters:")).skip(1).take_while(|l| !l.starts_with("Usage:")).filter(|l| l.starts_with("- ")).map(|l| l[2..].split(':').next().unwrap().to_string()).collect();
+                let params = block
+                    .lines()
+                    .skip_while(|l| !l.starts_with("Parameters:"))
+                    .skip(1)
+                    .take_while(|l| !l.starts_with("Usage:"))
+                    .filter(|l| l.starts_with("- "))
+                    .map(|l| l[2..].split(':').next().unwrap().to_string())
+                    .collect();
                 from_xml.push((name, params));
             }
             assert_eq!(native, from_xml, "profile {profile} sets {sets:?}");
@@ -126,7 +147,9 @@ fn switches_turn_tools_parameters_and_sections_on_and_off() {
     assert!(!params(&["--set", "yolo"]).contains(&"requires_approval".to_string()));
 
     // A section: focus_chain is on by default in the example and drops out when off.
-    let sections = |args: &[&str]| -> Vec<String> { metadata(args)["sections"].as_array().unwrap().iter().map(|s| s["id"].as_str().unwrap().to_string()).collect() };
+    let sections = |args: &[&str]| -> Vec<String> {
+        metadata(args)["sections"].as_array().unwrap().iter().map(|s| s["id"].as_str().unwrap().to_string()).collect()
+    };
     assert!(sections(&[]).contains(&"focus_chain".to_string()));
     assert!(!sections(&["--set", "focus_chain=false"]).contains(&"focus_chain".to_string()));
 }
@@ -135,7 +158,8 @@ fn switches_turn_tools_parameters_and_sections_on_and_off() {
 fn context_file_sets_switches_variables_and_model() {
     let dir = tempfile::tempdir().unwrap();
     let ctx = dir.path().join("ctx.yaml");
-    std::fs::write(&ctx, "switches:\n  browser: true\nvariables:\n  cwd: /srv/app\nmodel: openai/o1-preview\n").unwrap();
+    std::fs::write(&ctx, "switches:\n  browser: true\nvariables:\n  cwd: /srv/app\nmodel: openai/o1-preview\n")
+        .unwrap();
     let m = metadata(&["--context", ctx.to_str().unwrap()]);
     assert_eq!(m["profile"], "lite");
     assert_eq!(m["switches"]["browser"], true);
@@ -148,7 +172,11 @@ fn context_file_sets_switches_variables_and_model() {
 }
 
 fn read_dir_sorted(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut v: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap()).map(|e| (e.file_name().to_string_lossy().into_owned(), std::fs::read(e.path()).unwrap())).collect();
+    let mut v: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap())
+        .map(|e| (e.file_name().to_string_lossy().into_owned(), std::fs::read(e.path()).unwrap()))
+        .collect();
     v.sort();
     v
 }
@@ -157,7 +185,17 @@ fn read_dir_sorted(dir: &Path) -> Vec<(String, Vec<u8>)> {
 fn frozen_artifact_has_prompt_tools_and_metadata() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("artifact");
-    let o = promptc(&["render", "--profile", "lite", "--transport", "native", "--provider", "anthropic", "--out", out.to_str().unwrap()]);
+    let o = promptc(&[
+        "render",
+        "--profile",
+        "lite",
+        "--transport",
+        "native",
+        "--provider",
+        "anthropic",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
     assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(o.stdout.is_empty());
     let files: Vec<String> = read_dir_sorted(&out).into_iter().map(|(n, _)| n).collect();
@@ -177,9 +215,13 @@ fn frozen_artifact_has_prompt_tools_and_metadata() {
     let sha = |s: &str| promptc::source::sha256_hex(s.as_bytes());
     assert_eq!(meta["prompt_sha256"], sha(&prompt));
     assert_eq!(meta["tools_sha256"], sha(&tools));
-    let joined: Vec<String> = meta["sections"].as_array().unwrap().iter().map(|s| s["id"].as_str().unwrap().to_string()).collect();
+    let joined: Vec<String> =
+        meta["sections"].as_array().unwrap().iter().map(|s| s["id"].as_str().unwrap().to_string()).collect();
     assert!(!joined.is_empty());
-    assert_eq!(meta["tools"].as_array().unwrap().len(), serde_json::from_str::<serde_json::Value>(&tools).unwrap().as_array().unwrap().len());
+    assert_eq!(
+        meta["tools"].as_array().unwrap().len(),
+        serde_json::from_str::<serde_json::Value>(&tools).unwrap().as_array().unwrap().len()
+    );
 
     // Re-rendering the same folder as XML removes the now-meaningless tools.json.
     let o = promptc(&["render", "--profile", "lite", "--transport", "xml", "--out", out.to_str().unwrap()]);
@@ -195,7 +237,17 @@ fn the_same_input_renders_byte_identical_output() {
         let a = dir.path().join(format!("{profile}-{transport}-a"));
         let b = dir.path().join(format!("{profile}-{transport}-b"));
         for d in [&a, &b] {
-            ok(&["render", "--profile", profile, "--transport", transport, "--set", "browser", "--out", d.to_str().unwrap()]);
+            ok(&[
+                "render",
+                "--profile",
+                profile,
+                "--transport",
+                transport,
+                "--set",
+                "browser",
+                "--out",
+                d.to_str().unwrap(),
+            ]);
         }
         assert_eq!(read_dir_sorted(&a), read_dir_sorted(&b));
     }

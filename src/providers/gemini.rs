@@ -157,7 +157,12 @@ mod tests {
     use crate::condition::Condition;
 
     fn prop(name: &str, required: bool, nullable: bool, kind: Kind) -> Property {
-        Property { name: name.into(), required, schema: Schema { description: Some("D.".into()), nullable, default: None, kind }, when: Condition::Always }
+        Property {
+            name: name.into(),
+            required,
+            schema: Schema { description: Some("D.".into()), nullable, default: None, kind },
+            when: Condition::Always,
+        }
     }
 
     fn tool(params: Vec<Property>) -> ActiveTool {
@@ -181,7 +186,12 @@ mod tests {
 
     #[test]
     fn nullable_instead_of_type_array() {
-        let v = project(&[tool(vec![prop("a", true, true, Kind::Integer { enum_values: vec![], minimum: Some(1), maximum: None })])]);
+        let v = project(&[tool(vec![prop(
+            "a",
+            true,
+            true,
+            Kind::Integer { enum_values: vec![], minimum: Some(1), maximum: None },
+        )])]);
         let a = &params_of(&v)["properties"]["a"];
         assert_eq!(a["type"], json!("INTEGER"));
         assert_eq!(a["nullable"], json!(true));
@@ -191,7 +201,12 @@ mod tests {
 
     #[test]
     fn numeric_enums_move_into_the_description() {
-        let v = project(&[tool(vec![prop("n", true, false, Kind::Integer { enum_values: vec![1, 2], minimum: None, maximum: None })])]);
+        let v = project(&[tool(vec![prop(
+            "n",
+            true,
+            false,
+            Kind::Integer { enum_values: vec![1, 2], minimum: None, maximum: None },
+        )])]);
         let n = &params_of(&v)["properties"]["n"];
         assert!(n.get("enum").is_none());
         assert_eq!(n["description"], json!("D. Allowed values: 1, 2."));
@@ -200,8 +215,30 @@ mod tests {
     #[test]
     fn string_enums_stay_and_unsupported_formats_are_described() {
         let v = project(&[tool(vec![
-            prop("s", true, false, Kind::String { enum_values: vec!["a".into()], format: Some("uri".into()), pattern: None, min_length: Some(2), max_length: None }),
-            prop("when", true, false, Kind::String { enum_values: vec![], format: Some("date-time".into()), pattern: None, min_length: None, max_length: None }),
+            prop(
+                "s",
+                true,
+                false,
+                Kind::String {
+                    enum_values: vec!["a".into()],
+                    format: Some("uri".into()),
+                    pattern: None,
+                    min_length: Some(2),
+                    max_length: None,
+                },
+            ),
+            prop(
+                "when",
+                true,
+                false,
+                Kind::String {
+                    enum_values: vec![],
+                    format: Some("date-time".into()),
+                    pattern: None,
+                    min_length: None,
+                    max_length: None,
+                },
+            ),
         ])]);
         let s = &params_of(&v)["properties"]["s"];
         assert_eq!(s["enum"], json!(["a"]));
@@ -213,8 +250,18 @@ mod tests {
 
     #[test]
     fn nested_arrays_and_objects() {
-        let inner = Schema { description: None, nullable: false, default: None, kind: Kind::Object { properties: vec![prop("x", true, false, Kind::Boolean)] } };
-        let v = project(&[tool(vec![prop("list", true, false, Kind::Array { items: Box::new(inner), min_items: None, max_items: Some(4) })])]);
+        let inner = Schema {
+            description: None,
+            nullable: false,
+            default: None,
+            kind: Kind::Object { properties: vec![prop("x", true, false, Kind::Boolean)] },
+        };
+        let v = project(&[tool(vec![prop(
+            "list",
+            true,
+            false,
+            Kind::Array { items: Box::new(inner), min_items: None, max_items: Some(4) },
+        )])]);
         let l = &params_of(&v)["properties"]["list"];
         assert_eq!(l["type"], json!("ARRAY"));
         assert_eq!(l["maxItems"], json!(4));

@@ -127,11 +127,22 @@ mod tests {
     use crate::condition::Condition;
 
     fn prop(name: &str, required: bool, kind: Kind) -> Property {
-        Property { name: name.into(), required, schema: Schema { description: None, nullable: false, default: None, kind }, when: Condition::Always }
+        Property {
+            name: name.into(),
+            required,
+            schema: Schema { description: None, nullable: false, default: None, kind },
+            when: Condition::Always,
+        }
     }
 
     fn string() -> Kind {
-        Kind::String { enum_values: vec![], format: Some("uri".into()), pattern: None, min_length: Some(1), max_length: None }
+        Kind::String {
+            enum_values: vec![],
+            format: Some("uri".into()),
+            pattern: None,
+            min_length: Some(1),
+            max_length: None,
+        }
     }
 
     #[test]
@@ -145,7 +156,17 @@ mod tests {
 
     #[test]
     fn strict_requires_everything_and_nulls_the_optional() {
-        let mut enum_prop = prop("mode", false, Kind::String { enum_values: vec!["x".into()], format: None, pattern: None, min_length: None, max_length: None });
+        let mut enum_prop = prop(
+            "mode",
+            false,
+            Kind::String {
+                enum_values: vec!["x".into()],
+                format: None,
+                pattern: None,
+                min_length: None,
+                max_length: None,
+            },
+        );
         enum_prop.schema.default = Some(json!("x"));
         let v = parameters(&[prop("a", true, string()), enum_prop], Dialect::OpenAiStrict);
         assert_eq!(v["required"], json!(["a", "mode"]));
@@ -160,7 +181,18 @@ mod tests {
     #[test]
     fn nested_objects_are_closed() {
         let inner = Kind::Object { properties: vec![prop("x", false, Kind::Boolean)] };
-        let v = parameters(&[prop("o", true, Kind::Array { items: Box::new(Schema { description: None, nullable: false, default: None, kind: inner }), min_items: Some(1), max_items: None })], Dialect::OpenAiStrict);
+        let v = parameters(
+            &[prop(
+                "o",
+                true,
+                Kind::Array {
+                    items: Box::new(Schema { description: None, nullable: false, default: None, kind: inner }),
+                    min_items: Some(1),
+                    max_items: None,
+                },
+            )],
+            Dialect::OpenAiStrict,
+        );
         let item = &v["properties"]["o"]["items"];
         assert_eq!(item["additionalProperties"], json!(false));
         assert_eq!(item["required"], json!(["x"]));

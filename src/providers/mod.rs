@@ -31,7 +31,8 @@ pub enum Provider {
 
 impl Provider {
     /// Every provider, in matrix order.
-    pub const ALL: [Provider; 4] = [Provider::OpenAiChat, Provider::OpenAiResponses, Provider::Anthropic, Provider::Gemini];
+    pub const ALL: [Provider; 4] =
+        [Provider::OpenAiChat, Provider::OpenAiResponses, Provider::Anthropic, Provider::Gemini];
 
     /// The name used in files and flags.
     pub fn as_str(self) -> &'static str {

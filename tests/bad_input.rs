@@ -1,0 +1,478 @@
+//! The bad-input corpus: every project under `fixtures/bad/<case>/` breaks exactly one rule,
+//! and a few command-line cases misuse a valid project (`fixtures/good/minimal/`). Each case
+//! must fail the way the CLI promises: exit code 2, nothing on stdout, a rustc-style
+//! diagnostic on stderr with the expected message and (where the problem lives in a file)
+//! the exact `file:line:col`, and never a panic. The full stderr of every case is an insta
+//! snapshot (`tests/snapshots/bad_input__<case>.snap`) so message quality gets reviewed.
+//!
+//! The binary runs from the repository root with relative `-C` paths, so the paths in the
+//! snapshots are the same on every machine.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Every case must finish well within this, hostile ones (alias bomb, deep nesting, endless
+/// template loop) included.
+const TIMEOUT: Duration = Duration::from_secs(30);
+
+/// One bad-input case.
+struct Case {
+    /// Case name: the fixture folder under `fixtures/bad/` and the snapshot name.
+    name: &'static str,
+    /// The project passed to `-C`, relative to the repository root.
+    project: &'static str,
+    /// Extra arguments after `render`.
+    args: &'static [&'static str],
+    /// A substring of the first diagnostic's message line.
+    message: &'static str,
+    /// The exact `file:line:col` of the first diagnostic; `None` for errors that have no
+    /// file (command-line mistakes): then stderr must not contain a `-->` line at all.
+    location: Option<&'static str>,
+    /// More substrings stderr must contain (help lines, notes).
+    also: &'static [&'static str],
+}
+
+const fn case(
+    name: &'static str,
+    project: &'static str,
+    args: &'static [&'static str],
+    message: &'static str,
+    location: Option<&'static str>,
+    also: &'static [&'static str],
+) -> Case {
+    Case { name, project, args, message, location, also }
+}
+
+/// Defines `CASES` and one `#[test]` per case.
+macro_rules! cases {
+    ($($test:ident => $case:expr;)*) => {
+        const CASES: &[Case] = &[$($case),*];
+        $(
+            #[test]
+            fn $test() {
+                check(&$case);
+            }
+        )*
+    };
+}
+
+const MINIMAL: &str = "fixtures/good/minimal";
+
+cases! {
+    // --- YAML shape -------------------------------------------------------------------
+    malformed_yaml => case("malformed-yaml", "fixtures/bad/malformed-yaml", &[],
+        "mapping values are not allowed in this context",
+        Some("fixtures/bad/malformed-yaml/promptc.yaml:2:10"), &[]);
+    unknown_key_manifest => case("unknown-key-manifest", "fixtures/bad/unknown-key-manifest", &[],
+        "unknown field `strict_tool`",
+        Some("fixtures/bad/unknown-key-manifest/promptc.yaml:4:1"), &["strict_tools"]);
+    unknown_key_section => case("unknown-key-section", "fixtures/bad/unknown-key-section", &[],
+        "unknown field `condition`",
+        Some("fixtures/bad/unknown-key-section/promptc.yaml:17:5"), &[]);
+    unknown_key_tool => case("unknown-key-tool", "fixtures/bad/unknown-key-tool", &[],
+        "unknown field `parameter`",
+        Some("fixtures/bad/unknown-key-tool/tools.yaml:4:3"), &["parameters"]);
+    // The message names neither the key nor the expected type (reported).
+    wrong_type => case("wrong-type", "fixtures/bad/wrong-type", &[],
+        "invalid value `abc` for `contract_version`: expected a whole number of 0 or more",
+        Some("fixtures/bad/wrong-type/promptc.yaml:3:19"), &[]);
+    duplicate_yaml_key => case("duplicate-yaml-key", "fixtures/bad/duplicate-yaml-key", &[],
+        "duplicate mapping key `name`",
+        Some("fixtures/bad/duplicate-yaml-key/promptc.yaml:4:1"), &[]);
+    // serde reports a missing key where the mapping ends: the help says so.
+    missing_required_key => case("missing-required-key", "fixtures/bad/missing-required-key", &[],
+        "missing required key `name`",
+        Some("fixtures/bad/missing-required-key/promptc.yaml:22:1"), &[]);
+    unsupported_format_version => case("unsupported-format-version", "fixtures/bad/unsupported-format-version", &[],
+        "unsupported project format version 2",
+        Some("fixtures/bad/unsupported-format-version/promptc.yaml:1:10"), &["promptc: 1"]);
+
+    // --- hostile YAML ---------------------------------------------------------------------
+    alias_bomb => case("alias-bomb", "fixtures/bad/alias-bomb", &[],
+        "YAML aliases expand to too much data",
+        Some("fixtures/bad/alias-bomb/promptc.yaml:22:29"), &[]);
+    // 1000 levels: the parser's recursion limit fires before the depth budget.
+    deep_nesting => case("deep-nesting", "fixtures/bad/deep-nesting", &[],
+        "YAML is nested too deeply (more than 48 levels)",
+        Some("fixtures/bad/deep-nesting/promptc.yaml:14:269"), &[]);
+    // 60 levels: the depth budget (48) fires.
+    deep_nesting_over_budget => case("deep-nesting-over-budget", "fixtures/bad/deep-nesting-over-budget", &[],
+        "YAML is nested too deeply (more than 48 levels)",
+        Some("fixtures/bad/deep-nesting-over-budget/promptc.yaml:14:59"), &[]);
+
+    // --- names and references -------------------------------------------------------------
+    duplicate_tool_name => case("duplicate-tool-name", "fixtures/bad/duplicate-tool-name", &[],
+        "duplicate tool name `read_file`",
+        Some("fixtures/bad/duplicate-tool-name/more_tools.yaml:5:9"),
+        &["first declared at fixtures/bad/duplicate-tool-name/tools.yaml:1:9"]);
+    unknown_tool_in_profile => case("unknown-tool-in-profile", "fixtures/bad/unknown-tool-in-profile", &[],
+        "unknown tool `read_fiel` in profile `lite`",
+        Some("fixtures/bad/unknown-tool-in-profile/promptc.yaml:29:13"), &["did you mean `read_file`?"]);
+    unknown_toolset_in_profile => case("unknown-toolset-in-profile", "fixtures/bad/unknown-toolset-in-profile", &[],
+        "unknown toolset `file` in profile `standard`",
+        Some("fixtures/bad/unknown-toolset-in-profile/promptc.yaml:26:16"), &["did you mean `files`?"]);
+    unknown_section_in_profile => case("unknown-section-in-profile", "fixtures/bad/unknown-section-in-profile", &[],
+        "unknown section `rules` in profile `lite`",
+        Some("fixtures/bad/unknown-section-in-profile/promptc.yaml:28:22"), &["known sections: role, environment"]);
+    unknown_default_profile => case("unknown-default-profile", "fixtures/bad/unknown-default-profile", &[],
+        "unknown profile `standrad` in defaults.profile",
+        Some("fixtures/bad/unknown-default-profile/promptc.yaml:6:12"), &["did you mean `standard`?"]);
+    unknown_switch_in_when => case("unknown-switch-in-when", "fixtures/bad/unknown-switch-in-when", &[],
+        "unknown switch `brwoser` in `when: brwoser`",
+        Some("fixtures/bad/unknown-switch-in-when/promptc.yaml:17:11"),
+        &["did you mean `browser`? known switches: browser"]);
+    bad_when_expression => case("bad-when-expression", "fixtures/bad/bad-when-expression", &[],
+        "invalid switch expression `browser &`: expected `&&`",
+        Some("fixtures/bad/bad-when-expression/promptc.yaml:17:20"), &[]);
+    profile_named_native => case("profile-named-native", "fixtures/bad/profile-named-native", &[],
+        "`native` cannot be a profile name",
+        Some("fixtures/bad/profile-named-native/promptc.yaml:27:3"), &[]);
+    profile_named_xml => case("profile-named-xml", "fixtures/bad/profile-named-xml", &[],
+        "`xml` cannot be a profile name",
+        Some("fixtures/bad/profile-named-xml/promptc.yaml:27:3"), &[]);
+    profile_named_openai => case("profile-named-openai", "fixtures/bad/profile-named-openai", &[],
+        "`openai` cannot be a profile name",
+        Some("fixtures/bad/profile-named-openai/promptc.yaml:27:3"), &[]);
+    variable_shadows_builtin => case("variable-shadows-builtin", "fixtures/bad/variable-shadows-builtin", &[],
+        "variable `tools` would hide the built-in template value",
+        Some("fixtures/bad/variable-shadows-builtin/promptc.yaml:13:3"), &[]);
+
+    // --- sections and templates ---------------------------------------------------------------
+    section_without_source => case("section-without-source", "fixtures/bad/section-without-source", &[],
+        "section `environment` must have exactly one of `template`, `text` or `generate`",
+        Some("fixtures/bad/section-without-source/promptc.yaml:17:3"), &[]);
+    unknown_generator => case("unknown-generator", "fixtures/bad/unknown-generator", &[],
+        "unknown generator `tool_doc`",
+        Some("fixtures/bad/unknown-generator/promptc.yaml:18:15"), &["tool_docs"]);
+    missing_section_file => case("missing-section-file", "fixtures/bad/missing-section-file", &[],
+        "cannot read `fixtures/bad/missing-section-file/sections/role.md.j2`: no such file",
+        Some("fixtures/bad/missing-section-file/promptc.yaml:16:15"), &[]);
+    missing_tool_file => case("missing-tool-file", "fixtures/bad/missing-tool-file", &[],
+        "cannot read `fixtures/bad/missing-tool-file/tools/files.yaml`: no such file",
+        Some("fixtures/bad/missing-tool-file/promptc.yaml:21:5"), &[]);
+    absolute_path => case("absolute-path", "fixtures/bad/absolute-path", &[],
+        "invalid path `/etc/tools.yaml`: absolute paths are not allowed",
+        Some("fixtures/bad/absolute-path/promptc.yaml:21:5"), &[]);
+    non_utf8_template => case("non-utf8-template", "fixtures/bad/non-utf8-template", &[],
+        "`fixtures/bad/non-utf8-template/role.md.j2` is not valid UTF-8",
+        Some("fixtures/bad/non-utf8-template/role.md.j2:2:4"), &["invalid byte here"]);
+    template_undefined_variable => case("template-undefined-variable", "fixtures/bad/template-undefined-variable", &[],
+        "template `role.md.j2` uses undefined variable `workspace`",
+        Some("fixtures/bad/template-undefined-variable/role.md.j2:1:62"), &[]);
+    layout_undefined_variable => case("layout-undefined-variable", "fixtures/bad/layout-undefined-variable", &[],
+        "template `layout.md.j2` uses undefined variable `footer`",
+        Some("fixtures/bad/layout-undefined-variable/layout.md.j2:3:4"), &[]);
+    template_syntax_error => case("template-syntax-error", "fixtures/bad/template-syntax-error", &[],
+        "template syntax error: unexpected end of input",
+        Some("fixtures/bad/template-syntax-error/role.md.j2:3:1"), &[]);
+    // The loader refuses the path, but the message says the template does not exist (reported).
+    include_escapes_project => case("include-escapes-project", "fixtures/bad/include-escapes-project/project", &[],
+        "cannot include `../outside.md`: invalid path `../outside.md`: the path leaves the project folder",
+        Some("fixtures/bad/include-escapes-project/project/role.md.j2:2:4"), &[]);
+    template_endless_loop => case("template-endless-loop", "fixtures/bad/template-endless-loop", &[],
+        "template ran too long (possible endless loop)",
+        Some("fixtures/bad/template-endless-loop/role.md.j2:2:60"), &[]);
+
+    // --- tools and parameter schemas --------------------------------------------------------
+    invalid_tool_name => case("invalid-tool-name", "fixtures/bad/invalid-tool-name", &[],
+        "invalid tool name `read file`",
+        Some("fixtures/bad/invalid-tool-name/tools.yaml:1:9"), &[]);
+    invalid_param_name => case("invalid-param-name", "fixtures/bad/invalid-param-name", &[],
+        "invalid parameter name `file-path`",
+        Some("fixtures/bad/invalid-param-name/tools.yaml:5:5"), &[]);
+    empty_tool_description => case("empty-tool-description", "fixtures/bad/empty-tool-description", &[],
+        "tool `read_file` has an empty description",
+        Some("fixtures/bad/empty-tool-description/tools.yaml:3:16"), &[]);
+    param_keyword_misplaced => case("param-keyword-misplaced", "fixtures/bad/param-keyword-misplaced", &[],
+        "`minimum` does not apply to type `string`",
+        Some("fixtures/bad/param-keyword-misplaced/tools.yaml:8:16"), &["allowed on: integer, number"]);
+    array_without_items => case("array-without-items", "fixtures/bad/array-without-items", &[],
+        "an `array` parameter needs `items`",
+        Some("fixtures/bad/array-without-items/tools.yaml:10:13"), &[]);
+    bad_default_type => case("bad-default-type", "fixtures/bad/bad-default-type", &[],
+        "the default \"ten\" does not match the parameter's type `integer`",
+        Some("fixtures/bad/bad-default-type/tools.yaml:11:16"), &[]);
+    enum_type_mismatch => case("enum-type-mismatch", "fixtures/bad/enum-type-mismatch", &[],
+        "enum value \"two\" is not one of the whole numbers the type `integer` needs",
+        Some("fixtures/bad/enum-type-mismatch/tools.yaml:11:13"), &[]);
+    bounds_inverted => case("bounds-inverted", "fixtures/bad/bounds-inverted", &[],
+        "the maximum value (1) is below the minimum (10)",
+        Some("fixtures/bad/bounds-inverted/tools.yaml:12:16"), &[]);
+    when_on_nested_property => case("when-on-nested-property", "fixtures/bad/when-on-nested-property", &[],
+        "`when` is only allowed on top-level tool parameters",
+        Some("fixtures/bad/when-on-nested-property/tools.yaml:14:17"), &[]);
+    override_unknown_profile => case("override-unknown-profile", "fixtures/bad/override-unknown-profile", &[],
+        "override for unknown profile `lit` on tool `read_file`",
+        Some("fixtures/bad/override-unknown-profile/tools.yaml:10:5"), &["did you mean `lite`?"]);
+    override_unknown_parameter => case("override-unknown-parameter", "fixtures/bad/override-unknown-parameter", &[],
+        "override for unknown parameter `pth` of tool `read_file`",
+        Some("fixtures/bad/override-unknown-parameter/tools.yaml:12:9"), &["did you mean `path`?"]);
+
+    // --- command-line misuse of a valid project ---------------------------------------------
+    set_unknown_switch => case("set-unknown-switch", MINIMAL, &["--set", "nosuch=true"],
+        "unknown switch `nosuch` in --set nosuch=true", None, &["known switches: browser"]);
+    set_bad_value => case("set-bad-value", MINIMAL, &["--set", "browser=maybe"],
+        "invalid value `maybe` for switch `browser` in --set browser=maybe", None, &["true or false"]);
+    var_unknown => case("var-unknown", MINIMAL, &["--var", "nosuch=1"],
+        "unknown variable `nosuch` in --var nosuch=1", None, &["known variables: cwd"]);
+    var_without_value => case("var-without-value", MINIMAL, &["--var", "cwd"],
+        "--var cwd has no value", None, &["--var NAME=VALUE"]);
+    profile_unknown => case("profile-unknown", MINIMAL, &["--profile", "nosuch"],
+        "unknown profile `nosuch`", None, &["known profiles: standard, lite"]);
+    context_unknown_switch => case("context-unknown-switch", MINIMAL,
+        &["--context", "fixtures/bad/context-unknown-switch.yaml"],
+        "unknown switch `brwoser` in context file",
+        Some("fixtures/bad/context-unknown-switch.yaml:3:3"), &["did you mean `browser`?"]);
+    context_malformed => case("context-malformed", MINIMAL,
+        &["--context", "fixtures/bad/context-malformed.yaml"],
+        "unclosed bracket",
+        Some("fixtures/bad/context-malformed.yaml:4:8"), &[]);
+    provider_with_xml => case("provider-with-xml", MINIMAL, &["--provider", "gemini", "--transport", "xml"],
+        "--provider has no effect with --transport xml", None, &[]);
+    tools_with_xml => case("tools-with-xml", MINIMAL, &["--tools", "--transport", "xml"],
+        "the xml transport has no tool projection", None, &[]);
+    transport_not_enabled => case("transport-not-enabled", "fixtures/good/native-only", &["--transport", "xml"],
+        "transport `xml` is not enabled in this project", None, &["enabled transports: native"]);
+    transport_unknown_name => case("transport-unknown-name", MINIMAL, &["--transport", "json"],
+        "unknown transport `json`", None, &[]);
+    no_such_project => case("no-such-project", "fixtures/bad/no-such-project", &[],
+        "no project manifest at `fixtures/bad/no-such-project", None, &[]);
+}
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// What one run of the binary produced.
+struct Output {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+/// The command line a case runs, as shown in snapshots and failure messages.
+fn command_line(case: &Case) -> String {
+    let mut s = format!("promptc -C {} render", case.project);
+    for a in case.args {
+        s.push(' ');
+        s.push_str(a);
+    }
+    s
+}
+
+/// Run `promptc --color never -C <project> render <args>` in `cwd`, killing it after TIMEOUT.
+/// Arguments that name a path under `fixtures/` are passed as `root.join(arg)`.
+fn run_in(cwd: &Path, root: &Path, project: &str, args: &[&str], what: &str) -> Output {
+    let fix = |a: &str| -> String {
+        if a.starts_with("fixtures/") {
+            root.join(a).to_string_lossy().into_owned()
+        } else {
+            a.to_string()
+        }
+    };
+    let mut child = Command::new(env!("CARGO_BIN_EXE_promptc"))
+        .current_dir(cwd)
+        .env("NO_COLOR", "1")
+        .env_remove("RUST_BACKTRACE")
+        .env_remove("RUST_LIB_BACKTRACE")
+        .args(["--color", "never", "-C", &fix(project), "render"])
+        .args(args.iter().map(|a| fix(a)))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("[{what}] cannot start promptc: {e}"));
+    let mut out_pipe = child.stdout.take().unwrap();
+    let mut err_pipe = child.stderr.take().unwrap();
+    let out_reader = std::thread::spawn(move || {
+        let mut b = Vec::new();
+        let _ = out_pipe.read_to_end(&mut b);
+        b
+    });
+    let err_reader = std::thread::spawn(move || {
+        let mut b = Vec::new();
+        let _ = err_pipe.read_to_end(&mut b);
+        b
+    });
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait for promptc") {
+            break status;
+        }
+        if start.elapsed() > TIMEOUT {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("[{what}] promptc did not finish within {TIMEOUT:?}");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    let stdout = out_reader.join().unwrap();
+    let stderr = err_reader.join().unwrap();
+    Output {
+        code: status.code(),
+        stdout: String::from_utf8_lossy(&stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&stderr).into_owned(),
+    }
+}
+
+/// Run a case from the repository root with relative paths.
+fn run(case: &Case) -> Output {
+    // An empty `root` leaves the `fixtures/…` arguments relative to the working folder.
+    run_in(&repo(), Path::new(""), case.project, case.args, case.name)
+}
+
+fn check(case: &Case) {
+    let name = case.name;
+    let cmd = command_line(case);
+    let out = run(case);
+    let err = &out.stderr;
+    let ctx = format!("[{name}] `{cmd}`\n--- stderr ---\n{err}--- stdout ---\n{}", out.stdout);
+
+    assert_eq!(out.code, Some(2), "[{name}] exit code must be 2\n{ctx}");
+    assert!(out.stdout.is_empty(), "[{name}] stdout must be empty\n{ctx}");
+    for panic_text in ["panicked", "RUST_BACKTRACE", "stack backtrace"] {
+        assert!(!err.contains(panic_text), "[{name}] stderr shows a panic (`{panic_text}`)\n{ctx}");
+    }
+    let first = err.lines().next().unwrap_or_default();
+    assert!(first.starts_with("error"), "[{name}] stderr must start with an `error` line\n{ctx}");
+    assert!(first.contains(case.message), "[{name}] the first diagnostic must say `{}`\n{ctx}", case.message);
+    let first_location = err.lines().find_map(|l| l.trim_start().strip_prefix("--> "));
+    match case.location {
+        Some(loc) => assert_eq!(first_location, Some(loc), "[{name}] the first diagnostic must point at {loc}\n{ctx}"),
+        None => assert_eq!(first_location, None, "[{name}] no location expected\n{ctx}"),
+    }
+    for s in case.also {
+        assert!(err.contains(s), "[{name}] stderr must contain `{s}`\n{ctx}");
+    }
+
+    insta::with_settings!({
+        description => cmd,
+        omit_expression => true,
+    }, {
+        insta::assert_snapshot!(name, err);
+    });
+}
+
+/// Every entry of `fixtures/bad/` belongs to a case, so the corpus and the tests stay in step.
+#[test]
+fn every_bad_fixture_has_a_case() {
+    let dir = repo().join("fixtures/bad");
+    let mut missing = Vec::new();
+    for entry in std::fs::read_dir(&dir).expect("read fixtures/bad") {
+        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        let path = format!("fixtures/bad/{name}");
+        let used = CASES.iter().any(|c| {
+            c.project == path || c.project.starts_with(&format!("{path}/")) || c.args.contains(&path.as_str())
+        });
+        if !used {
+            missing.push(path);
+        }
+    }
+    assert!(missing.is_empty(), "fixtures without a case in tests/bad_input.rs: {missing:?}");
+    let mut names: Vec<&str> = CASES.iter().map(|c| c.name).collect();
+    names.sort_unstable();
+    names.dedup();
+    assert_eq!(names.len(), CASES.len(), "case names must be unique");
+}
+
+/// Each fixture breaks exactly one rule, so it must produce exactly one diagnostic: a tool or
+/// section that fails validation must not cause follow-on "unknown …" errors where it is used.
+#[test]
+fn each_case_reports_exactly_one_error() {
+    let mut bad = Vec::new();
+    for case in CASES {
+        let out = run(case);
+        let n = out.stderr.lines().filter(|l| l.starts_with("error")).count();
+        if n != 1 {
+            bad.push(format!("[{}] {n} errors:\n{}", case.name, out.stderr));
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+/// Good fixture renders: the corpus is not only failures.
+const GOOD_RUNS: &[(&str, &[&str])] = &[
+    (MINIMAL, &[]),
+    (MINIMAL, &["--profile", "lite"]),
+    (MINIMAL, &["--set", "browser=true"]),
+    (MINIMAL, &["--transport", "xml"]),
+    (MINIMAL, &["--var", "cwd=/srv/app"]),
+    (MINIMAL, &["--tools", "--provider", "openai"]),
+    (MINIMAL, &["--tools", "--provider", "openai-responses"]),
+    (MINIMAL, &["--tools", "--provider", "anthropic"]),
+    (MINIMAL, &["--tools", "--provider", "gemini"]),
+    (MINIMAL, &["--format", "json"]),
+    ("fixtures/good/native-only", &[]),
+];
+
+#[test]
+fn good_fixtures_render() {
+    let root = repo();
+    for (project, args) in GOOD_RUNS {
+        let what = format!("promptc -C {project} render {}", args.join(" "));
+        let out = run_in(&root, Path::new(""), project, args, &what);
+        assert_eq!(out.code, Some(0), "[{what}] must succeed\nstderr:\n{}", out.stderr);
+        assert!(out.stderr.is_empty(), "[{what}] must print no diagnostics\nstderr:\n{}", out.stderr);
+        assert!(!out.stdout.trim().is_empty(), "[{what}] must print something");
+    }
+    let prompt = |args: &[&str]| run_in(&root, Path::new(""), MINIMAL, args, "minimal").stdout;
+    assert_eq!(
+        prompt(&[]),
+        "You are a careful coding agent working in the user's repository (standard profile).\n\nWorking directory: /home/user/project\n"
+    );
+    assert!(prompt(&["--set", "browser=true"]).contains("You can inspect web pages with the browser."));
+    assert!(prompt(&["--var", "cwd=/srv/app"]).contains("Working directory: /srv/app"));
+    let tools = prompt(&["--tools"]);
+    for t in ["read_file", "write_file"] {
+        assert!(tools.contains(t), "standard registers {t}:\n{tools}");
+    }
+    assert!(!tools.contains("browser_action"), "browser_action needs the browser switch:\n{tools}");
+    assert!(prompt(&["--tools", "--set", "browser"]).contains("browser_action"));
+}
+
+/// A file's path (relative to `base`), size and modification time, for every file under `dir`.
+fn tree(base: &Path, dir: &Path, out: &mut Vec<(String, u64, Option<std::time::SystemTime>)>) {
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("read {}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .collect();
+    entries.sort();
+    for p in entries {
+        let meta = std::fs::symlink_metadata(&p).unwrap();
+        if meta.is_dir() {
+            tree(base, &p, out);
+        }
+        let rel = p.strip_prefix(base).unwrap().to_string_lossy().into_owned();
+        out.push((rel, meta.len(), meta.modified().ok()));
+    }
+}
+
+/// `render` without `--out` writes nothing: not into the fixtures, not into the working
+/// folder, whether it fails or succeeds.
+#[test]
+fn runs_write_nothing() {
+    let root = repo();
+    let fixtures = root.join("fixtures");
+    let cwd = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("bad_input_cwd_{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&cwd);
+    std::fs::create_dir_all(&cwd).unwrap();
+
+    let mut before = Vec::new();
+    tree(&fixtures, &fixtures, &mut before);
+    for case in CASES {
+        let out = run_in(&cwd, &root, case.project, case.args, case.name);
+        assert_eq!(out.code, Some(2), "[{}] exit code must be 2 from any working folder\n{}", case.name, out.stderr);
+    }
+    for (project, args) in GOOD_RUNS {
+        let out = run_in(&cwd, &root, project, args, project);
+        assert_eq!(out.code, Some(0), "[{project} {args:?}] must succeed\n{}", out.stderr);
+    }
+    let mut after = Vec::new();
+    tree(&fixtures, &fixtures, &mut after);
+    let left: Vec<_> = std::fs::read_dir(&cwd).unwrap().map(|e| e.unwrap().path()).collect();
+    let _ = std::fs::remove_dir_all(&cwd);
+    assert!(left.is_empty(), "runs left files in the working folder: {left:?}");
+    assert!(before == after, "runs changed files under fixtures/:\nbefore: {before:#?}\nafter: {after:#?}");
+}
