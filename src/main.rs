@@ -191,6 +191,7 @@ fn render_json(project: &Project, c: &Compiled) -> String {
     let meta = promptc::artifact::Metadata::new(project, c, tools_json.as_deref());
     let v = serde_json::json!({
         "metadata": meta,
+        "sections": c.sections,
         "prompt": c.prompt,
         "tools": c.projection,
     });
