@@ -254,6 +254,15 @@ impl fmt::Display for Diagnostic {
 
 /// The closest candidate to `name` among `candidates`, for "did you mean" hints.
 pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let candidates: Vec<&'a str> = candidates.into_iter().collect();
+    // An abbreviation (`o200k` for `o200k_base`) is the likeliest intent.
+    if name.len() >= 3 {
+        if let Some(c) =
+            candidates.iter().filter(|c| c.starts_with(name) && c.len() > name.len()).min_by_key(|c| c.len())
+        {
+            return Some(c);
+        }
+    }
     candidates
         .into_iter()
         .map(|c| (edit_distance(name, c), c))

@@ -19,6 +19,7 @@
 
 pub mod artifact;
 pub mod atomic;
+pub mod budget;
 pub mod catalog;
 pub mod compile;
 pub mod condition;
@@ -29,10 +30,12 @@ pub mod manifest;
 pub mod project;
 pub mod providers;
 pub mod render;
+pub mod report;
 pub mod schema;
 pub mod selection;
 pub mod source;
 pub mod template;
+pub mod tokens;
 pub mod transport;
 pub mod xml;
 pub mod yaml;

@@ -49,6 +49,9 @@ enum Command {
     /// Compile one prompt: the system prompt plus the tool projection.
     #[command(after_help = EXIT_CODES)]
     Render(RenderArgs),
+    /// Tokens and bytes per section and per tool, with budgets (exit 1 when one is exceeded).
+    #[command(after_help = EXIT_CODES)]
+    Report(ReportArgs),
 }
 
 /// Flags that pick one cell of the matrix and its runtime values.
@@ -103,6 +106,37 @@ struct RenderArgs {
     format: RenderFormat,
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ReportFormat {
+    /// A table for people.
+    Table,
+    /// JSON for machines.
+    Json,
+    /// A markdown table for PR comments.
+    Markdown,
+    /// CSV for spreadsheets.
+    Csv,
+}
+
+#[derive(Debug, Args)]
+struct ReportArgs {
+    #[command(flatten)]
+    cell: CellArgs,
+    /// Tokenizer: o200k_base (default), cl100k_base, p50k_base, r50k_base (exact), or claude,
+    /// gemini (estimates). Default: the one --model maps to, else the project's.
+    #[arg(long, value_name = "NAME")]
+    tokenizer: Option<String>,
+    /// Summarise every profile × transport cell side by side.
+    #[arg(long)]
+    matrix: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ReportFormat::Table)]
+    format: ReportFormat,
+    /// Do not read or write the project's on-disk token cache.
+    #[arg(long)]
+    no_cache: bool,
+}
+
 fn parse_transport(s: &str) -> Result<Transport, String> {
     Transport::parse(s).ok_or_else(|| format!("unknown transport `{s}` (expected one of: native, xml)"))
 }
@@ -136,6 +170,7 @@ fn run(cli: &Cli) -> Result<ExitCode, Error> {
     let project = Project::load(&manifest)?;
     match &cli.command {
         Command::Render(args) => render(&project, args),
+        Command::Report(args) => report(&project, args),
     }
 }
 
@@ -173,6 +208,44 @@ fn render(project: &Project, args: &RenderArgs) -> Result<ExitCode, Error> {
         RenderFormat::Json => render_json(project, &compiled),
     };
     print(&out)
+}
+
+fn report(project: &Project, args: &ReportArgs) -> Result<ExitCode, Error> {
+    use promptc::report::{self, Format};
+    let req = request(&args.cell)?;
+    let runtime = promptc::context::Runtime::resolve(project, &req.runtime)?;
+    let model = args.cell.model.clone().or_else(|| runtime.model.clone());
+    let tokenizer = report::choose_tokenizer(project, args.tokenizer.as_deref(), model.as_deref())?;
+    let disk =
+        if args.no_cache { None } else { project.tokens.cache.as_ref().map(|rel| project.fs().root().join(rel)) };
+    let mut counter = promptc::tokens::Counter::new(tokenizer, disk);
+    let cells = if args.matrix {
+        report::matrix_cells(project, &runtime, req.provider.unwrap_or(project.defaults.provider))?
+    } else {
+        vec![compile::compile(project, &req)?]
+    };
+    let mut reports = Vec::new();
+    for c in &cells {
+        reports.push(report::build(project, c, &mut counter)?);
+    }
+    counter.save()?;
+    let format = match args.format {
+        ReportFormat::Table => Format::Table,
+        ReportFormat::Json => Format::Json,
+        ReportFormat::Markdown => Format::Markdown,
+        ReportFormat::Csv => Format::Csv,
+    };
+    let out = if args.matrix { report::render_matrix(&reports, format) } else { report::render(&reports[0], format) };
+    let code = print(&out)?;
+    let mut err = std::io::stderr().lock();
+    if counter.disk_path().is_some() {
+        let _ = writeln!(err, "{}", report::cache_line(counter.stats()));
+    }
+    let failures: Vec<String> = reports.iter().flat_map(report::budget_failures).collect();
+    for f in &failures {
+        let _ = writeln!(err, "budget exceeded: {f}");
+    }
+    Ok(if failures.is_empty() { code } else { ExitCode::from(1) })
 }
 
 fn tools_text(c: &Compiled) -> Result<String, Error> {

@@ -32,6 +32,8 @@ pub struct RawManifest {
     pub switches: IndexMap<S, RawSwitch>,
     #[serde(default)]
     pub variables: IndexMap<S, RawVariable>,
+    #[serde(default)]
+    pub tokens: RawTokens,
     pub layout: Option<S>,
     pub sections: IndexMap<S, RawSection>,
     pub tools: Vec<S>,
@@ -107,6 +109,28 @@ pub struct RawProfile {
     pub tools: Vec<S>,
     #[serde(default)]
     pub exclude: Vec<S>,
+    pub budget: Option<RawBudget>,
+}
+
+/// A profile's `budget:`; each amount is a number of tokens or `{tokens: N}` / `{bytes: N}`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawBudget {
+    pub total: Option<Spanned<serde_json::Value>>,
+    pub prompt: Option<Spanned<serde_json::Value>>,
+    pub tools: Option<Spanned<serde_json::Value>>,
+    #[serde(default)]
+    pub sections: IndexMap<S, Spanned<serde_json::Value>>,
+}
+
+/// `tokens:` — how reports count.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawTokens {
+    pub tokenizer: Option<S>,
+    #[serde(default)]
+    pub estimates: IndexMap<S, Spanned<serde_json::Value>>,
+    pub cache: Option<S>,
 }
 
 /// One tool in a catalog file.

@@ -8,16 +8,18 @@ use std::path::{Path, PathBuf};
 use indexmap::IndexMap;
 use serde_saphyr::{Location, Spanned};
 
+use crate::budget::{parse_amount, Budget};
 use crate::catalog::{Catalog, Tool, ToolOverride, ToolSelection};
 use crate::condition::Condition;
 use crate::diagnostic::{known_names_help, Diagnostic, Label, Position};
 use crate::error::{Diagnostics, Error, Result};
-use crate::manifest::{RawManifest, RawProfile, RawSection, RawTool, S};
+use crate::manifest::{RawBudget, RawManifest, RawProfile, RawSection, RawTokens, RawTool, S};
 use crate::providers::Provider;
 use crate::schema::SchemaBuilder;
 use crate::selection::{SegmentPattern, SelectionPolicy};
 use crate::source::{ProjectFs, SourceFile};
 use crate::template::{TemplateOrigin, Templates};
+use crate::tokens::{Encoding, Factors, Family, Tokenizer};
 use crate::transport::Transport;
 
 /// The manifest's file name.
@@ -98,6 +100,19 @@ pub struct Profile {
     pub sections: Vec<String>,
     /// The tools it registers.
     pub tools: ToolSelection,
+    /// Its limits.
+    pub budget: Budget,
+}
+
+/// How reports count tokens.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TokenSettings {
+    /// The tokenizer used when neither `--tokenizer` nor `--model` names one.
+    pub tokenizer: Tokenizer,
+    /// Estimate factors per model family.
+    pub factors: Factors,
+    /// Project-relative path of the on-disk token cache, if enabled.
+    pub cache: Option<String>,
 }
 
 /// Project-wide defaults.
@@ -128,6 +143,8 @@ pub struct Project {
     pub selection: SelectionPolicy,
     /// OpenAI strict mode for function schemas.
     pub strict_tools: bool,
+    /// Token counting settings.
+    pub tokens: TokenSettings,
     /// Switches by name, in declaration order.
     pub switches: IndexMap<String, Switch>,
     /// Variables by name, in declaration order.
@@ -461,6 +478,7 @@ impl Project {
         };
         let selection = build_selection(&mut ck, &raw, &profile_names, &default_profile);
 
+        let tokens = build_tokens(&mut ck, &raw.tokens, &fs);
         let transports = raw.transports.clone().unwrap_or_else(|| Transport::ALL.to_vec());
         let providers = raw.providers.clone().unwrap_or_else(|| Provider::ALL.to_vec());
         let defaults = Defaults {
@@ -499,6 +517,7 @@ impl Project {
             providers,
             selection,
             strict_tools: raw.strict_tools,
+            tokens,
             switches,
             variables,
             layout,
@@ -768,12 +787,92 @@ fn build_profile(
         },
         None => ToolSelection { toolsets: values(&p.toolsets), tools: values(&p.tools), exclude: values(&p.exclude) },
     };
-    Profile {
-        name: name.to_string(),
-        description: p.description.clone(),
-        sections: ck.refs(&p.sections, sections, "section", &ctx),
-        tools,
+    let sections = ck.refs(&p.sections, sections, "section", &ctx);
+    let budget = p.budget.as_ref().map(|b| build_budget(ck, name, b, &sections)).unwrap_or_default();
+    Profile { name: name.to_string(), description: p.description.clone(), sections, tools, budget }
+}
+
+fn build_budget(ck: &mut Checker<'_>, profile: &str, raw: &RawBudget, sections: &[String]) -> Budget {
+    let amount = |ck: &mut Checker<'_>, v: &Spanned<serde_json::Value>| match parse_amount(&v.value) {
+        Ok(a) => Some(a),
+        Err(msg) => {
+            ck.error(
+                &v.referenced,
+                format!("invalid budget in profile `{profile}`: {msg}"),
+                "write a whole number of tokens (`total: 12000`) or `{bytes: 40000}`",
+            );
+            None
+        }
+    };
+    let mut b = Budget {
+        total: raw.total.as_ref().and_then(|v| amount(ck, v)),
+        prompt: raw.prompt.as_ref().and_then(|v| amount(ck, v)),
+        tools: raw.tools.as_ref().and_then(|v| amount(ck, v)),
+        sections: IndexMap::new(),
+    };
+    let known: Vec<&str> = sections.iter().map(String::as_str).collect();
+    for (id, v) in &raw.sections {
+        if !known.contains(&id.value.as_str()) {
+            ck.error(
+                &id.referenced,
+                format!("budget names section `{}`, which profile `{profile}` does not have", id.value),
+                known_names_help("section", &id.value, &known),
+            );
+            continue;
+        }
+        if let Some(a) = amount(ck, v) {
+            b.sections.insert(id.value.clone(), a);
+        }
     }
+    b
+}
+
+fn build_tokens(ck: &mut Checker<'_>, raw: &RawTokens, fs: &ProjectFs) -> TokenSettings {
+    let mut factors = Factors::new();
+    for (name, v) in &raw.estimates {
+        let Some(family) = Family::parse(&name.value) else {
+            let known: Vec<&str> = Family::ALL.iter().map(|f| f.name()).collect();
+            ck.error(
+                &name.referenced,
+                format!("unknown model family `{}` in tokens.estimates", name.value),
+                known_names_help("family", &name.value, &known),
+            );
+            continue;
+        };
+        match v.value.as_f64().filter(|f| *f > 0.0 && f.is_finite()) {
+            Some(f) => {
+                factors.insert(family, f);
+            }
+            None => ck.error(
+                &v.referenced,
+                format!("estimate factor for `{}` must be a positive number, found {}", name.value, v.value),
+                "e.g. `claude: 1.2` means 20% more tokens than o200k_base",
+            ),
+        }
+    }
+    let tokenizer = match &raw.tokenizer {
+        Some(t) => match Tokenizer::from_name(&t.value, &factors) {
+            Ok(tok) => tok,
+            Err(e) => {
+                let help = e.diagnostics().first().and_then(|d| d.help.clone()).unwrap_or_default();
+                ck.error(&t.referenced, format!("unknown tokenizer `{}`", t.value), help);
+                Tokenizer::Exact(Encoding::O200kBase)
+            }
+        },
+        None => Tokenizer::Exact(Encoding::O200kBase),
+    };
+    let cache = raw.cache.as_ref().and_then(|c| match fs.normalize(&c.value) {
+        Ok(p) => Some(p),
+        Err(why) => {
+            ck.error(
+                &c.referenced,
+                format!("invalid token cache path `{}`: {why}", c.value),
+                "use a path inside the project folder, e.g. `.promptc-cache/tokens.json`",
+            );
+            None
+        }
+    });
+    TokenSettings { tokenizer, factors, cache }
 }
 
 fn build_selection(

@@ -237,6 +237,28 @@ cases! {
         "transport `xml` is not enabled in this project", None, &["enabled transports: native"]);
     transport_unknown_name => case("transport-unknown-name", MINIMAL, &["--transport", "json"],
         "unknown transport `json`", None, &[]);
+    // --- report: tokenizers and budgets ----------------------------------------------------
+    report_unknown_tokenizer => case("report-unknown-tokenizer", MINIMAL, &["report", "--tokenizer", "o200k"],
+        "unknown tokenizer `o200k`", None, &["did you mean `o200k_base`?"]);
+    budget_negative => case("budget-negative", "fixtures/bad/budget-negative", &["report"],
+        "invalid budget in profile `standard`: a budget must be a whole number of 0 or more, found -5",
+        Some("fixtures/bad/budget-negative/promptc.yaml:28:14"), &[]);
+    budget_not_a_number => case("budget-not-a-number", "fixtures/bad/budget-not-a-number", &["report"],
+        "invalid budget in profile `standard`: a budget must be a number, found \"lots\"",
+        Some("fixtures/bad/budget-not-a-number/promptc.yaml:28:14"), &[]);
+    budget_unknown_unit => case("budget-unknown-unit", "fixtures/bad/budget-unknown-unit", &["report"],
+        "unknown budget unit `words`", Some("fixtures/bad/budget-unknown-unit/promptc.yaml:28:14"), &[]);
+    budget_unknown_section => case("budget-unknown-section", "fixtures/bad/budget-unknown-section", &["report"],
+        "budget names section `environment`, which profile `lite` does not have",
+        Some("fixtures/bad/budget-unknown-section/promptc.yaml:32:9"), &["known sections: role"]);
+    tokenizer_unknown => case("tokenizer-unknown", "fixtures/bad/tokenizer-unknown", &["report"],
+        "unknown tokenizer `o200k`", Some("fixtures/bad/tokenizer-unknown/promptc.yaml:21:14"), &["did you mean `o200k_base`?"]);
+    estimate_factor_invalid => case("estimate-factor-invalid", "fixtures/bad/estimate-factor-invalid", &["report"],
+        "estimate factor for `claude` must be a positive number, found -1",
+        Some("fixtures/bad/estimate-factor-invalid/promptc.yaml:22:13"), &[]);
+    token_cache_outside => case("token-cache-outside", "fixtures/bad/token-cache-outside", &["report"],
+        "invalid token cache path `../cache.json`: the path leaves the project folder",
+        Some("fixtures/bad/token-cache-outside/promptc.yaml:21:10"), &[]);
     no_such_project => case("no-such-project", "fixtures/bad/no-such-project", &[],
         "no project manifest at `fixtures/bad/no-such-project", None, &[]);
 }
@@ -254,12 +276,21 @@ struct Output {
 
 /// The command line a case runs, as shown in snapshots and failure messages.
 fn command_line(case: &Case) -> String {
-    let mut s = format!("promptc -C {} render", case.project);
-    for a in case.args {
+    let (command, args) = split_command(case.args);
+    let mut s = format!("promptc -C {} {command}", case.project);
+    for a in args {
         s.push(' ');
         s.push_str(a);
     }
     s
+}
+
+/// Cases run `render` unless their arguments start with another subcommand.
+fn split_command<'a>(args: &'a [&'a str]) -> (&'a str, &'a [&'a str]) {
+    match args.first() {
+        Some(&c) if c == "report" => (c, &args[1..]),
+        _ => ("render", args),
+    }
 }
 
 /// Run `promptc --color never -C <project> render <args>` in `cwd`, killing it after TIMEOUT.
@@ -272,12 +303,13 @@ fn run_in(cwd: &Path, root: &Path, project: &str, args: &[&str], what: &str) -> 
             a.to_string()
         }
     };
+    let (command, args) = split_command(args);
     let mut child = Command::new(env!("CARGO_BIN_EXE_promptc"))
         .current_dir(cwd)
         .env("NO_COLOR", "1")
         .env_remove("RUST_BACKTRACE")
         .env_remove("RUST_LIB_BACKTRACE")
-        .args(["--color", "never", "-C", &fix(project), "render"])
+        .args(["--color", "never", "-C", &fix(project), command])
         .args(args.iter().map(|a| fix(a)))
         .stdin(Stdio::null())
         .stdout(Stdio::piped())

@@ -73,6 +73,16 @@ pub fn project(provider: Provider, tools: &[ActiveTool], opts: ProjectionOptions
     }
 }
 
+/// The per-tool entries of a projection, in tool order (Gemini nests them in
+/// `functionDeclarations`).
+pub fn tool_entries(provider: Provider, projection: &Value) -> Vec<&Value> {
+    let list = match provider {
+        Provider::Gemini => projection.get(0).and_then(|t| t.get("functionDeclarations")),
+        _ => Some(projection),
+    };
+    list.and_then(Value::as_array).map(|a| a.iter().collect()).unwrap_or_default()
+}
+
 /// Serialise a projection the one way promptc writes JSON: 2-space indent, trailing newline.
 pub fn to_pretty_json(v: &Value) -> String {
     let mut s = serde_json::to_string_pretty(v).unwrap_or_else(|_| "null".into()); // ok: Value always serialises

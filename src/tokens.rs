@@ -1,0 +1,390 @@
+//! Token counting: exact for OpenAI encodings (tiktoken-rs, vocabularies embedded in the
+//! binary), labelled estimates for other model families, and a content-addressed cache so
+//! unchanged text is never tokenised twice — and a fully cached run never builds a tokenizer.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use serde::{Deserialize, Serialize};
+use tiktoken_rs::CoreBPE;
+
+use crate::diagnostic::{known_names_help, Diagnostic};
+use crate::error::{Error, Result};
+use crate::source::sha256_hex;
+
+/// An OpenAI encoding counted exactly.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Encoding {
+    /// GPT-4o, GPT-4.1, GPT-5, o-series.
+    O200kBase,
+    /// GPT-4, GPT-3.5-turbo, text-embedding-3.
+    Cl100kBase,
+    /// Codex and text-davinci-002/003.
+    P50kBase,
+    /// GPT-3 (davinci) and GPT-2.
+    R50kBase,
+}
+
+impl Encoding {
+    /// Every encoding promptc counts exactly.
+    pub const ALL: [Encoding; 4] = [Encoding::O200kBase, Encoding::Cl100kBase, Encoding::P50kBase, Encoding::R50kBase];
+
+    /// The encoding's canonical name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Encoding::O200kBase => "o200k_base",
+            Encoding::Cl100kBase => "cl100k_base",
+            Encoding::P50kBase => "p50k_base",
+            Encoding::R50kBase => "r50k_base",
+        }
+    }
+
+    /// Parse a canonical name.
+    pub fn parse(s: &str) -> Option<Encoding> {
+        Encoding::ALL.into_iter().find(|e| e.name() == s)
+    }
+
+    /// Build the BPE tables from the embedded vocabulary (the expensive step: ~100 ms).
+    fn build(self) -> Result<CoreBPE> {
+        let r = match self {
+            Encoding::O200kBase => tiktoken_rs::o200k_base(),
+            Encoding::Cl100kBase => tiktoken_rs::cl100k_base(),
+            Encoding::P50kBase => tiktoken_rs::p50k_base(),
+            Encoding::R50kBase => tiktoken_rs::r50k_base(),
+        };
+        r.map_err(|e| Diagnostic::error(format!("cannot build the {} tokenizer: {e}", self.name())).into())
+    }
+}
+
+/// A model family whose tokenizer is not public: counts are estimates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Family {
+    /// Anthropic Claude models.
+    Claude,
+    /// Google Gemini models.
+    Gemini,
+}
+
+impl Family {
+    /// Every estimated family.
+    pub const ALL: [Family; 2] = [Family::Claude, Family::Gemini];
+
+    /// Its name on the command line and in the project.
+    pub fn name(self) -> &'static str {
+        match self {
+            Family::Claude => "claude",
+            Family::Gemini => "gemini",
+        }
+    }
+
+    /// Parse a name.
+    pub fn parse(s: &str) -> Option<Family> {
+        Family::ALL.into_iter().find(|f| f.name() == s)
+    }
+
+    /// The factor applied to the o200k_base count when the project sets none. Rough,
+    /// documented averages for English prose and code; projects should calibrate their own.
+    pub fn default_factor(self) -> f64 {
+        match self {
+            Family::Claude => 1.2,
+            Family::Gemini => 1.05,
+        }
+    }
+}
+
+/// How a report counts tokens.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Tokenizer {
+    /// Exact counts with an OpenAI encoding.
+    Exact(Encoding),
+    /// An estimate: the o200k_base count times a per-family factor.
+    Estimate {
+        /// The model family.
+        family: Family,
+        /// The multiplier.
+        factor: f64,
+    },
+}
+
+/// Per-family estimate factors set by a project.
+pub type Factors = BTreeMap<Family, f64>;
+
+impl Tokenizer {
+    /// Every name `--tokenizer` accepts.
+    pub fn names() -> Vec<&'static str> {
+        Encoding::ALL.iter().map(|e| e.name()).chain(Family::ALL.iter().map(|f| f.name())).collect()
+    }
+
+    /// Resolve a `--tokenizer` name.
+    pub fn from_name(name: &str, factors: &Factors) -> Result<Tokenizer> {
+        if let Some(e) = Encoding::parse(name) {
+            return Ok(Tokenizer::Exact(e));
+        }
+        if let Some(f) = Family::parse(name) {
+            return Ok(Tokenizer::estimate(f, factors));
+        }
+        Err(Diagnostic::error(format!("unknown tokenizer `{name}`"))
+            .with_help(known_names_help("tokenizer", name, &Tokenizer::names()))
+            .into())
+    }
+
+    fn estimate(family: Family, factors: &Factors) -> Tokenizer {
+        Tokenizer::Estimate { family, factor: factors.get(&family).copied().unwrap_or(family.default_factor()) }
+    }
+
+    /// The tokenizer of a model id (`gpt-4o`, `openai/o1-mini`, `claude-sonnet-4`), if known.
+    pub fn for_model(model: &str, factors: &Factors) -> Option<Tokenizer> {
+        let last = model.rsplit('/').next().unwrap_or(model);
+        if let Some(t) = tiktoken_rs::tokenizer::get_tokenizer(last) {
+            use tiktoken_rs::tokenizer::Tokenizer as T;
+            return match t {
+                T::O200kBase | T::O200kHarmony => Some(Tokenizer::Exact(Encoding::O200kBase)),
+                T::Cl100kBase => Some(Tokenizer::Exact(Encoding::Cl100kBase)),
+                T::P50kBase | T::P50kEdit => Some(Tokenizer::Exact(Encoding::P50kBase)),
+                T::R50kBase | T::Gpt2 => Some(Tokenizer::Exact(Encoding::R50kBase)),
+            };
+        }
+        model.split('/').find_map(|seg| {
+            Family::ALL.into_iter().find(|f| seg.starts_with(f.name())).map(|f| Tokenizer::estimate(f, factors))
+        })
+    }
+
+    /// Whether counts are exact.
+    pub fn exact(&self) -> bool {
+        matches!(self, Tokenizer::Exact(_))
+    }
+
+    /// The name shown in reports.
+    pub fn name(&self) -> String {
+        match self {
+            Tokenizer::Exact(e) => e.name().to_string(),
+            Tokenizer::Estimate { family, .. } => family.name().to_string(),
+        }
+    }
+
+    /// How counts are obtained, for humans.
+    pub fn method(&self) -> String {
+        match self {
+            Tokenizer::Exact(e) => format!("exact ({} via tiktoken-rs)", e.name()),
+            Tokenizer::Estimate { family, factor } => {
+                format!("estimate: o200k_base count × {factor} ({} tokenizer is not public)", family.name())
+            }
+        }
+    }
+
+    fn encoding(&self) -> Encoding {
+        match self {
+            Tokenizer::Exact(e) => *e,
+            Tokenizer::Estimate { .. } => Encoding::O200kBase,
+        }
+    }
+}
+
+/// Cache effectiveness of one run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub struct CacheStats {
+    /// Texts answered from the cache.
+    pub hits: u64,
+    /// Texts that had to be tokenised.
+    pub misses: u64,
+    /// Whether a tokenizer was built at all.
+    pub tokenizer_built: bool,
+}
+
+/// On-disk cache format.
+#[derive(Debug, Default, Serialize, Deserialize)]
+struct DiskCache {
+    format: u32,
+    /// Counts by encoding name, then by SHA-256 of the text.
+    counts: BTreeMap<String, BTreeMap<String, u64>>,
+}
+
+const DISK_FORMAT: u32 = 1;
+
+/// Counts tokens with one tokenizer, remembering every distinct text it has seen.
+pub struct Counter {
+    tokenizer: Tokenizer,
+    bpe: OnceLock<CoreBPE>,
+    cache: HashMap<String, u64>,
+    disk: Option<PathBuf>,
+    dirty: bool,
+    stats: CacheStats,
+}
+
+impl std::fmt::Debug for Counter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Counter")
+            .field("tokenizer", &self.tokenizer)
+            .field("cached", &self.cache.len())
+            .field("stats", &self.stats)
+            .finish()
+    }
+}
+
+impl Counter {
+    /// A counter; with `disk`, counts are loaded from and saved to that file.
+    pub fn new(tokenizer: Tokenizer, disk: Option<PathBuf>) -> Counter {
+        let mut cache = HashMap::new();
+        if let Some(path) = &disk {
+            // A missing or unreadable cache is only a slower run, never an error.
+            if let Some(d) = std::fs::read(path).ok().and_then(|b| serde_json::from_slice::<DiskCache>(&b).ok()) {
+                if d.format == DISK_FORMAT {
+                    if let Some(counts) = d.counts.get(tokenizer.encoding().name()) {
+                        cache.extend(counts.iter().map(|(k, v)| (k.clone(), *v)));
+                    }
+                }
+            }
+        }
+        Counter { tokenizer, bpe: OnceLock::new(), cache, disk, dirty: false, stats: CacheStats::default() }
+    }
+
+    /// The tokenizer in use.
+    pub fn tokenizer(&self) -> &Tokenizer {
+        &self.tokenizer
+    }
+
+    /// Tokens in `text` (estimates are rounded up).
+    pub fn count(&mut self, text: &str) -> Result<u64> {
+        let base = self.base_count(text)?;
+        Ok(match self.tokenizer {
+            Tokenizer::Exact(_) => base,
+            Tokenizer::Estimate { factor, .. } => (base as f64 * factor).ceil() as u64,
+        })
+    }
+
+    fn base_count(&mut self, text: &str) -> Result<u64> {
+        if text.is_empty() {
+            return Ok(0);
+        }
+        let key = sha256_hex(text.as_bytes());
+        if let Some(n) = self.cache.get(&key) {
+            self.stats.hits += 1;
+            return Ok(*n);
+        }
+        self.stats.misses += 1;
+        let bpe = match self.bpe.get() {
+            Some(b) => b,
+            None => {
+                let built = self.tokenizer.encoding().build()?;
+                self.stats.tokenizer_built = true;
+                self.bpe.get_or_init(|| built)
+            }
+        };
+        let n = bpe.count_ordinary(text) as u64;
+        self.cache.insert(key, n);
+        self.dirty = true;
+        Ok(n)
+    }
+
+    /// What the cache did so far.
+    pub fn stats(&self) -> CacheStats {
+        self.stats
+    }
+
+    /// Write new counts to the disk cache (atomically), merged with what is there.
+    pub fn save(&mut self) -> Result<()> {
+        let Some(path) = &self.disk else { return Ok(()) };
+        if !self.dirty {
+            return Ok(());
+        }
+        let mut d = std::fs::read(path)
+            .ok()
+            .and_then(|b| serde_json::from_slice::<DiskCache>(&b).ok())
+            .filter(|d| d.format == DISK_FORMAT)
+            .unwrap_or(DiskCache { format: DISK_FORMAT, counts: BTreeMap::new() });
+        let entry = d.counts.entry(self.tokenizer.encoding().name().to_string()).or_default();
+        entry.extend(self.cache.iter().map(|(k, v)| (k.clone(), *v)));
+        let json = serde_json::to_vec(&d)
+            .map_err(|e| Error::from(Diagnostic::error(format!("cannot encode token cache: {e}"))))?;
+        crate::atomic::write(path, &json)?;
+        self.dirty = false;
+        Ok(())
+    }
+
+    /// Where the disk cache lives, if any.
+    pub fn disk_path(&self) -> Option<&Path> {
+        self.disk.as_deref()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exact_counts_match_known_values() {
+        let mut c = Counter::new(Tokenizer::Exact(Encoding::O200kBase), None);
+        assert_eq!(c.count("hello world").unwrap(), 2);
+        assert_eq!(c.count("").unwrap(), 0);
+        // Special tokens typed as text are ordinary text, never the special token.
+        assert!(c.count("<|endoftext|>").unwrap() > 1);
+        let mut c = Counter::new(Tokenizer::Exact(Encoding::Cl100kBase), None);
+        assert_eq!(c.count("hello world").unwrap(), 2);
+    }
+
+    #[test]
+    fn cache_hits_skip_the_tokenizer() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("cache/tokens.json");
+        let mut c = Counter::new(Tokenizer::Exact(Encoding::O200kBase), Some(path.clone()));
+        let n = c.count("The quick brown fox").unwrap();
+        c.count("The quick brown fox").unwrap();
+        assert_eq!(c.stats(), CacheStats { hits: 1, misses: 1, tokenizer_built: true });
+        c.save().unwrap();
+        let mut again = Counter::new(Tokenizer::Exact(Encoding::O200kBase), Some(path.clone()));
+        assert_eq!(again.count("The quick brown fox").unwrap(), n);
+        assert_eq!(again.stats(), CacheStats { hits: 1, misses: 0, tokenizer_built: false });
+        // Another encoding has its own entries.
+        let mut other = Counter::new(Tokenizer::Exact(Encoding::Cl100kBase), Some(path));
+        other.count("The quick brown fox").unwrap();
+        assert!(other.stats().tokenizer_built);
+    }
+
+    #[test]
+    fn corrupt_cache_is_ignored() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("tokens.json");
+        std::fs::write(&path, "{not json").unwrap();
+        let mut c = Counter::new(Tokenizer::Exact(Encoding::O200kBase), Some(path.clone()));
+        assert_eq!(c.count("hello world").unwrap(), 2);
+        c.save().unwrap();
+        assert!(serde_json::from_slice::<serde_json::Value>(&std::fs::read(&path).unwrap()).is_ok());
+    }
+
+    #[test]
+    fn estimates_scale_and_round_up() {
+        let factors: Factors = [(Family::Claude, 1.5)].into_iter().collect();
+        let t = Tokenizer::from_name("claude", &factors).unwrap();
+        assert!(!t.exact());
+        let mut c = Counter::new(t, None);
+        assert_eq!(c.count("hello world").unwrap(), 3);
+        assert!(t.method().contains("estimate"));
+    }
+
+    #[test]
+    fn models_map_to_encodings_and_families() {
+        let f = Factors::new();
+        assert_eq!(Tokenizer::for_model("gpt-4o", &f), Some(Tokenizer::Exact(Encoding::O200kBase)));
+        assert_eq!(Tokenizer::for_model("openai/o1-mini", &f), Some(Tokenizer::Exact(Encoding::O200kBase)));
+        assert_eq!(Tokenizer::for_model("gpt-4", &f), Some(Tokenizer::Exact(Encoding::Cl100kBase)));
+        assert!(matches!(
+            Tokenizer::for_model("anthropic/claude-sonnet-4", &f),
+            Some(Tokenizer::Estimate { family: Family::Claude, .. })
+        ));
+        assert!(matches!(
+            Tokenizer::for_model("gemini-2.5-pro", &f),
+            Some(Tokenizer::Estimate { family: Family::Gemini, .. })
+        ));
+        assert_eq!(Tokenizer::for_model("llama-3", &f), None);
+    }
+
+    #[test]
+    fn unknown_tokenizer_lists_the_known_ones() {
+        let e = Tokenizer::from_name("o200k", &Factors::new()).unwrap_err();
+        let d = &e.diagnostics()[0];
+        assert!(d.help.as_deref().unwrap().contains("did you mean `o200k_base`"), "{:?}", d.help);
+    }
+}

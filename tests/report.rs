@@ -1,0 +1,195 @@
+//! End-to-end tests of `promptc report`: snapshots of every output format on the shipped
+//! example, the matrix, budgets (exit 1, named and quantified), estimates, and the token cache.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn promptc_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_promptc"))
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .args(args)
+        .output()
+        .expect("run promptc")
+}
+
+fn ok(args: &[&str]) -> String {
+    // --no-cache: the example's on-disk cache must not make these runs depend on each other.
+    let mut a = args.to_vec();
+    a.push("--no-cache");
+    let out = promptc_in(&repo(), &a);
+    assert_eq!(out.status.code(), Some(0), "promptc {a:?}:\n{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn snapshot_every_format_of_the_example_report() {
+    insta::assert_snapshot!("standard.native.table", ok(&["report"]));
+    insta::assert_snapshot!("standard.native.markdown", ok(&["report", "--format", "markdown"]));
+    insta::assert_snapshot!("standard.native.csv", ok(&["report", "--format", "csv"]));
+    insta::assert_snapshot!("lite.xml.table", ok(&["report", "--profile", "lite", "--transport", "xml"]));
+    insta::assert_snapshot!("matrix.table", ok(&["report", "--matrix"]));
+    insta::assert_snapshot!("matrix.markdown", ok(&["report", "--matrix", "--format", "markdown"]));
+    let json: serde_json::Value = serde_json::from_str(&ok(&["report", "--format", "json"])).unwrap();
+    insta::assert_json_snapshot!("standard.native.json", json);
+}
+
+#[test]
+fn rows_add_up_and_match_the_rendered_text() {
+    let r: serde_json::Value = serde_json::from_str(&ok(&["report", "--format", "json"])).unwrap();
+    let sections = r["sections"].as_array().unwrap();
+    let bytes: u64 =
+        sections.iter().map(|s| s["bytes"].as_u64().unwrap()).sum::<u64>() + r["layout"]["bytes"].as_u64().unwrap();
+    assert_eq!(bytes, r["totals"]["prompt"]["bytes"].as_u64().unwrap());
+    // The prompt row measures exactly the text `render` prints.
+    let prompt = ok_render(&["render"]);
+    assert_eq!(prompt.len() as u64, r["totals"]["prompt"]["bytes"].as_u64().unwrap());
+    let total = &r["totals"]["total"];
+    assert_eq!(
+        total["tokens"].as_u64(),
+        Some(r["totals"]["prompt"]["tokens"].as_u64().unwrap() + r["totals"]["tools"]["tokens"].as_u64().unwrap())
+    );
+    // Section rows are in prompt order and say static or dynamic.
+    let ids: Vec<&str> = sections.iter().map(|s| s["id"].as_str().unwrap()).collect();
+    assert_eq!(ids.first(), Some(&"role"));
+    let env = sections.iter().find(|s| s["id"] == "environment").unwrap();
+    assert_eq!(env["dynamic"], true);
+    assert_eq!(r["tools"].as_array().unwrap().len(), 14);
+    assert_eq!(r["tokenizer"]["exact"], true);
+}
+
+fn ok_render(args: &[&str]) -> String {
+    let out = promptc_in(&repo(), args);
+    assert!(out.status.success());
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn xml_tools_are_counted_inside_the_prompt() {
+    let r: serde_json::Value =
+        serde_json::from_str(&ok(&["report", "--transport", "xml", "--format", "json"])).unwrap();
+    assert_eq!(r["totals"]["tools"]["tokens"], 0);
+    assert!(r["tools"].as_array().unwrap().iter().all(|t| t["in_prompt"] == true));
+    let docs = r["sections"].as_array().unwrap().iter().find(|s| s["id"] == "tool_docs").unwrap();
+    let blocks: u64 = r["tools"].as_array().unwrap().iter().map(|t| t["bytes"].as_u64().unwrap()).sum();
+    // The tool_docs section is the blocks plus one blank line between each pair.
+    let n = r["tools"].as_array().unwrap().len() as u64;
+    assert_eq!(docs["bytes"].as_u64().unwrap(), blocks + 2 * (n - 1));
+}
+
+#[test]
+fn tokenizers_and_models() {
+    let count = |args: &[&str]| -> (u64, bool, String) {
+        let mut a = vec!["report", "--format", "json"];
+        a.extend_from_slice(args);
+        let r: serde_json::Value = serde_json::from_str(&ok(&a)).unwrap();
+        (
+            r["totals"]["prompt"]["tokens"].as_u64().unwrap(),
+            r["tokenizer"]["exact"].as_bool().unwrap(),
+            r["tokenizer"]["name"].as_str().unwrap().to_string(),
+        )
+    };
+    let (o200k, exact, name) = count(&[]);
+    assert!(exact);
+    assert_eq!(name, "o200k_base");
+    let (cl100k, _, name) = count(&["--tokenizer", "cl100k_base"]);
+    assert_eq!(name, "cl100k_base");
+    assert_ne!(o200k, cl100k);
+    assert_eq!(count(&["--model", "gpt-4o"]).2, "o200k_base");
+    assert_eq!(count(&["--model", "gpt-4", "--profile", "standard"]).2, "cl100k_base");
+    // Claude counts are labelled estimates: o200k_base × the project's factor (1.2).
+    let (claude, exact, name) = count(&["--model", "anthropic/claude-sonnet-4", "--profile", "standard"]);
+    assert!(!exact);
+    assert_eq!(name, "claude");
+    assert_eq!(claude, (o200k as f64 * 1.2).ceil() as u64);
+    let table = ok(&["report", "--tokenizer", "gemini"]);
+    assert!(table.contains("(estimate)") && table.contains('≈'), "{table}");
+}
+
+#[test]
+fn exceeded_budgets_exit_1_and_say_by_how_much() {
+    let out = promptc_in(&repo(), &["-C", "fixtures/good/over-budget", "report"]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(
+            "budget exceeded: standard.native.openai: section `role` is 83 bytes, 63 over its budget of 20 bytes"
+        ),
+        "{stderr}"
+    );
+    assert!(stderr.contains("tools is 151 tokens, 101 over its budget of 50 tokens"), "{stderr}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("OVER by 63 (limit 20 bytes)"), "{stdout}");
+    insta::assert_snapshot!("over-budget.table", stdout);
+    // The lite profile has no budgets: exit 0.
+    let out = promptc_in(&repo(), &["-C", "fixtures/good/over-budget", "report", "--profile", "lite"]);
+    assert_eq!(out.status.code(), Some(0));
+    // JSON carries every check.
+    let out = promptc_in(&repo(), &["-C", "fixtures/good/over-budget", "report", "--format", "json"]);
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let exceeded: Vec<&serde_json::Value> =
+        r["budgets"].as_array().unwrap().iter().filter(|c| c["exceeded"] == true).collect();
+    assert_eq!(exceeded.len(), 2);
+    // The matrix marks the cells over budget.
+    let out = promptc_in(&repo(), &["-C", "fixtures/good/over-budget", "report", "--matrix"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("OVER"));
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let dest = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &dest);
+        } else {
+            std::fs::copy(e.path(), dest).unwrap();
+        }
+    }
+}
+
+#[test]
+fn a_rerun_over_unchanged_content_builds_no_tokenizer() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&repo().join("fixtures/good/minimal"), dir.path());
+    let manifest = dir.path().join("promptc.yaml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(
+        &manifest,
+        text.replace(
+            "tools:\n  - tools/files.yaml",
+            "tokens:\n  cache: .cache/tokens.json\n\ntools:\n  - tools/files.yaml",
+        ),
+    )
+    .unwrap();
+    let run = |args: &[&str]| {
+        let out = promptc_in(dir.path(), args);
+        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+        (String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
+    };
+    let (first, err) = run(&["report", "--format", "json"]);
+    assert!(err.contains("tokenizer built"), "{err}");
+    assert!(dir.path().join(".cache/tokens.json").is_file());
+    let (second, err) = run(&["report", "--format", "json"]);
+    assert!(err.contains(" 0 misses, tokenizer not built"), "{err}");
+    assert_eq!(first, second);
+    // Changing one section re-tokenises only what changed.
+    let role = dir.path().join("sections/role.md.j2");
+    std::fs::write(&role, std::fs::read_to_string(&role).unwrap() + "\nOne more rule.\n").unwrap();
+    let (_, err) = run(&["report", "--format", "json"]);
+    assert!(err.contains("tokenizer built") && !err.contains(" 0 misses"), "{err}");
+    // --no-cache neither reads nor reports the cache.
+    let (_, err) = run(&["report", "--no-cache"]);
+    assert!(!err.contains("token cache"), "{err}");
+    // No temporary files are left beside the cache.
+    let names: Vec<String> = std::fs::read_dir(dir.path().join(".cache"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, ["tokens.json"]);
+}
