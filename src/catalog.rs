@@ -95,10 +95,14 @@ impl Catalog {
     /// The tool ids a profile registers, before switches: toolsets ∪ tools − exclude, in
     /// catalog order so that one declaration order governs every cell.
     pub fn registered(&self, sel: &ToolSelection) -> Vec<&Tool> {
+        use std::collections::HashSet;
+        let toolsets: HashSet<&str> = sel.toolsets.iter().map(String::as_str).collect();
+        let tools: HashSet<&str> = sel.tools.iter().map(String::as_str).collect();
+        let exclude: HashSet<&str> = sel.exclude.iter().map(String::as_str).collect();
         self.tools
             .iter()
-            .filter(|t| sel.toolsets.contains(&t.toolset) || sel.tools.contains(&t.name))
-            .filter(|t| !sel.exclude.contains(&t.name))
+            .filter(|t| toolsets.contains(t.toolset.as_str()) || tools.contains(t.name.as_str()))
+            .filter(|t| !exclude.contains(t.name.as_str()))
             .collect()
     }
 

@@ -219,6 +219,7 @@ fn report(project: &Project, args: &ReportArgs) -> Result<ExitCode, Error> {
     let disk =
         if args.no_cache { None } else { project.tokens.cache.as_ref().map(|rel| project.fs().root().join(rel)) };
     let mut counter = promptc::tokens::Counter::new(tokenizer, disk);
+    counter.prefetch();
     let cells = if args.matrix {
         report::matrix_cells(project, &runtime, req.provider.unwrap_or(project.defaults.provider))?
     } else {

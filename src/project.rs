@@ -220,15 +220,16 @@ impl Checker<'_> {
 
     /// Parse a `when:` expression and check its switch names.
     fn when(&mut self, w: &S, switches: &IndexMap<String, Switch>) -> Option<Condition> {
-        let quoted = self
-            .file
-            .text
-            .split('\n')
-            .nth((w.referenced.line() as usize).saturating_sub(1))
-            .and_then(|l| l.chars().nth((w.referenced.column() as usize).saturating_sub(1)))
-            .is_some_and(|c| c == '"' || c == '\'');
         match Condition::parse(&w.value) {
             Err(e) => {
+                // Columns count from the opening quote of a quoted scalar.
+                let quoted = self
+                    .file
+                    .text
+                    .split('\n')
+                    .nth((w.referenced.line() as usize).saturating_sub(1))
+                    .and_then(|l| l.chars().nth((w.referenced.column() as usize).saturating_sub(1)))
+                    .is_some_and(|c| c == '"' || c == '\'');
                 let col = w.referenced.column() as usize
                     + usize::from(quoted)
                     + w.value[..e.offset.min(w.value.len())].chars().count();
@@ -262,15 +263,17 @@ impl Checker<'_> {
 
     /// Check that every name in `list` is one of `known`; return the valid ones.
     fn refs(&mut self, list: &[S], known: &[&str], kind: &str, context: &str) -> Vec<String> {
+        let known_set: std::collections::HashSet<&str> = known.iter().copied().collect();
+        let mut seen = std::collections::HashSet::new();
         let mut out: Vec<String> = Vec::new();
         for item in list {
-            if !known.contains(&item.value.as_str()) {
+            if !known_set.contains(item.value.as_str()) {
                 self.error(
                     &item.referenced,
                     format!("unknown {kind} `{}` in {context}", item.value),
                     known_names_help(kind, &item.value, known),
                 );
-            } else if out.contains(&item.value) {
+            } else if !seen.insert(item.value.as_str()) {
                 self.error(
                     &item.referenced,
                     format!("{kind} `{}` is listed twice in {context}", item.value),
@@ -395,7 +398,7 @@ impl Project {
 
         // Layout.
         let layout = match &raw.layout {
-            Some(path) => match fs.read(&path.value, Some(ck.label(&path.referenced))) {
+            Some(path) => match fs.read(&path.value, Some(&|| ck.label(&path.referenced))) {
                 Ok(f) => {
                     let name = f.rel.clone();
                     let r = templates.add(&name, &f.text, TemplateOrigin { file: f.clone(), line_offset: 0 });
@@ -417,7 +420,8 @@ impl Project {
         let mut catalog_complete = true;
         let mut tool_files = Vec::new();
         for path in &raw.tools {
-            match fs.read(&path.value, Some(ck.label(&path.referenced))) {
+            let read = fs.read(&path.value, Some(&|| ck.label(&path.referenced)));
+            match read {
                 Ok(f) => tool_files.push(f),
                 Err(e) => {
                     catalog_complete = false;
@@ -426,7 +430,8 @@ impl Project {
             }
         }
         let mut tools: Vec<Tool> = Vec::new();
-        let mut tool_sites: BTreeMap<String, Label> = BTreeMap::new();
+        // Where each tool name was first declared (`file:line:col`), to report duplicates.
+        let mut tool_sites: BTreeMap<String, String> = BTreeMap::new();
         // Names of every declared tool and toolset, valid or not, for reference checks.
         let mut declared_tools: Vec<String> = Vec::new();
         let mut declared_toolsets: Vec<String> = Vec::new();
@@ -617,7 +622,8 @@ fn section_source(
         return None;
     }
     if let Some(path) = &s.template {
-        let f = match fs.read(&path.value, Some(ck.label(&path.referenced))) {
+        let read = fs.read(&path.value, Some(&|| ck.label(&path.referenced)));
+        let f = match read {
             Ok(f) => f,
             Err(e) => {
                 ck.diags.absorb::<()>(Err(e));
@@ -668,7 +674,7 @@ fn build_tool(
     rt: &RawTool,
     switches: &IndexMap<String, Switch>,
     profiles: &[&str],
-    sites: &mut BTreeMap<String, Label>,
+    sites: &mut BTreeMap<String, String>,
 ) -> Option<Tool> {
     let name = &rt.name;
     let mut ok = true;
@@ -676,21 +682,17 @@ fn build_tool(
         ok = false;
         ck.error(&name.referenced, format!("invalid tool name `{}`", name.value), "tool names start with a letter or `_`, then letters, digits, `_` or `-`, at most 64 characters: the rule every provider accepts");
     }
-    let here = ck.label(&name.referenced);
     if let Some(first) = sites.get(&name.value) {
-        let where_ = match first.position {
-            Some(p) => format!("{}:{}:{}", first.file, p.line, p.column),
-            None => first.file.clone(),
-        };
         ck.diags.push(
             Diagnostic::error(format!("duplicate tool name `{}`", name.value))
-                .with_label(here)
-                .with_note(format!("first declared at {where_}"))
+                .with_label(ck.label(&name.referenced))
+                .with_note(format!("first declared at {first}"))
                 .with_help("declare each tool once; use `overrides:` for profile-specific wording"),
         );
         return None;
     }
-    sites.insert(name.value.clone(), here);
+    let site = format!("{}:{}:{}", ck.file.display, name.referenced.line(), name.referenced.column());
+    sites.insert(name.value.clone(), site);
     if !is_ident(&rt.toolset.value, &['-']) {
         ok = false;
         ck.error(

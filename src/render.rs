@@ -98,7 +98,7 @@ pub fn render(
     tools: &[ActiveTool],
 ) -> Result<(Vec<RenderedSection>, String)> {
     let ctx = template_context(profile, transport, runtime, tools);
-    let ctx_value = Value::Object(ctx.clone());
+    let ctx_value = minijinja::Value::from_serialize(Value::Object(ctx.clone()));
     let mut out = Vec::new();
     for id in &profile.sections {
         let Some(section) = project.sections.get(id) else { continue };
@@ -133,9 +133,8 @@ pub fn render(
                 out.iter().map(|s| (s.id.clone(), Value::String(s.text.clone()))).collect();
             lctx.insert("sections".into(), Value::Object(sections));
             lctx.insert("body".into(), Value::String(body));
-            normalize(&collapse_blank_lines(
-                &project.templates.render(layout, &Value::Object(lctx))?.replace("\r\n", "\n"),
-            ))
+            let lctx = minijinja::Value::from_serialize(Value::Object(lctx));
+            normalize(&collapse_blank_lines(&project.templates.render(layout, &lctx)?.replace("\r\n", "\n")))
         }
     };
     let mut prompt = prompt;

@@ -136,8 +136,25 @@ impl Report {
     }
 }
 
+/// Every text a report of `c` counts: the prompt, each section, the whole projection and
+/// each tool's JSON entry (native) or XML block (xml).
+pub fn counted_texts(c: &Compiled) -> Vec<String> {
+    let mut texts = vec![c.prompt.clone()];
+    texts.extend(c.sections.iter().map(|s| s.text.clone()));
+    match (&c.projection, c.provider) {
+        (Some(projection), Some(provider)) => {
+            texts.push(compact(projection));
+            texts.extend(providers::tool_entries(provider, projection).into_iter().map(compact));
+        }
+        _ => texts.extend(c.tools.iter().map(crate::xml::tool_block)),
+    }
+    texts
+}
+
 /// Measure a compiled cell.
 pub fn build(project: &Project, c: &Compiled, counter: &mut Counter) -> Result<Report> {
+    let texts = counted_texts(c);
+    counter.prime(&texts.iter().map(String::as_str).collect::<Vec<_>>())?;
     let prompt = Measure::of(counter, &c.prompt)?;
     let mut sections = Vec::new();
     let mut in_sections = Measure::default();

@@ -94,11 +94,12 @@ impl ProjectFs {
     }
 
     /// Read the project file `rel`; `from` locates the reference for error messages.
-    pub fn read(&self, rel: &str, from: Option<Label>) -> Result<SourceFile> {
+    /// `from` is only called when reading fails (building a label scans the referring file).
+    pub fn read(&self, rel: &str, from: Option<&dyn Fn() -> Label>) -> Result<SourceFile> {
         let fail = |msg: String, help: &str| -> Error {
             let mut d = Diagnostic::error(msg).with_help(help.to_string());
-            if let Some(l) = from.clone() {
-                d = d.with_label(l);
+            if let Some(l) = from {
+                d = d.with_label(l());
             }
             d.into()
         };

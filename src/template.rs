@@ -76,10 +76,11 @@ impl Templates {
         self.env.globals().map(|(k, _)| k.to_string()).collect()
     }
 
-    /// Render template `name` with `ctx`.
-    pub fn render(&self, name: &str, ctx: &serde_json::Value) -> Result<String> {
+    /// Render template `name` with `ctx` (convert the context once with
+    /// `minijinja::Value::from_serialize` and reuse it: it is shared, not copied).
+    pub fn render(&self, name: &str, ctx: &minijinja::Value) -> Result<String> {
         let tmpl = self.env.get_template(name).map_err(|e| self.diagnostic(&e, "template error"))?;
-        tmpl.render(minijinja::Value::from_serialize(ctx)).map_err(|e| self.diagnostic(&e, "template error").into())
+        tmpl.render(ctx).map_err(|e| self.diagnostic(&e, "template error").into())
     }
 
     /// Files pulled in through `{% include %}` / `{% import %}` so far.

@@ -186,9 +186,9 @@ impl Tokenizer {
 /// Cache effectiveness of one run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 pub struct CacheStats {
-    /// Texts answered from the cache.
+    /// Distinct texts answered from the cache.
     pub hits: u64,
-    /// Texts that had to be tokenised.
+    /// Distinct texts that had to be tokenised.
     pub misses: u64,
     /// Whether a tokenizer was built at all.
     pub tokenizer_built: bool,
@@ -208,8 +208,13 @@ const DISK_FORMAT: u32 = 1;
 pub struct Counter {
     tokenizer: Tokenizer,
     bpe: OnceLock<CoreBPE>,
+    /// A tokenizer being built on another thread (see [`Counter::prefetch`]).
+    pending: Option<std::thread::JoinHandle<Result<CoreBPE>>>,
     cache: HashMap<String, u64>,
+    /// Texts already looked up in this run, so repeated lookups do not skew the statistics.
+    seen: std::collections::HashSet<String>,
     disk: Option<PathBuf>,
+    disk_loaded: bool,
     dirty: bool,
     stats: CacheStats,
 }
@@ -228,17 +233,104 @@ impl Counter {
     /// A counter; with `disk`, counts are loaded from and saved to that file.
     pub fn new(tokenizer: Tokenizer, disk: Option<PathBuf>) -> Counter {
         let mut cache = HashMap::new();
+        let mut disk_loaded = false;
         if let Some(path) = &disk {
             // A missing or unreadable cache is only a slower run, never an error.
             if let Some(d) = std::fs::read(path).ok().and_then(|b| serde_json::from_slice::<DiskCache>(&b).ok()) {
                 if d.format == DISK_FORMAT {
                     if let Some(counts) = d.counts.get(tokenizer.encoding().name()) {
                         cache.extend(counts.iter().map(|(k, v)| (k.clone(), *v)));
+                        disk_loaded = true;
                     }
                 }
             }
         }
-        Counter { tokenizer, bpe: OnceLock::new(), cache, disk, dirty: false, stats: CacheStats::default() }
+        Counter {
+            tokenizer,
+            bpe: OnceLock::new(),
+            pending: None,
+            cache,
+            seen: Default::default(),
+            disk,
+            disk_loaded,
+            dirty: false,
+            stats: CacheStats::default(),
+        }
+    }
+
+    /// Start building the tokenizer on another thread when it will almost surely be needed
+    /// (no disk cache to answer from), so the build overlaps with loading and rendering.
+    /// With a disk cache, nothing is built until a text misses it.
+    pub fn prefetch(&mut self) {
+        if self.disk_loaded || self.pending.is_some() || self.bpe.get().is_some() {
+            return;
+        }
+        let encoding = self.tokenizer.encoding();
+        self.pending = std::thread::Builder::new().name("tokenizer".into()).spawn(move || encoding.build()).ok();
+    }
+
+    fn bpe(&mut self) -> Result<&CoreBPE> {
+        if self.bpe.get().is_none() {
+            let built = match self.pending.take() {
+                Some(handle) => match handle.join() {
+                    Ok(r) => r?,
+                    Err(_) => self.tokenizer.encoding().build()?,
+                },
+                None => self.tokenizer.encoding().build()?,
+            };
+            self.stats.tokenizer_built = true;
+            let _ = self.bpe.set(built);
+        }
+        self.bpe.get().ok_or_else(|| Diagnostic::error("tokenizer unavailable").into())
+    }
+
+    /// Count every text not counted yet, spreading the work over the machine's cores.
+    pub fn prime(&mut self, texts: &[&str]) -> Result<()> {
+        let mut todo: Vec<(String, &str)> = Vec::new();
+        let mut queued = std::collections::HashSet::new();
+        for t in texts.iter().filter(|t| !t.is_empty()) {
+            let key = sha256_hex(t.as_bytes());
+            if self.seen.insert(key.clone()) {
+                if self.cache.contains_key(&key) {
+                    self.stats.hits += 1;
+                } else {
+                    self.stats.misses += 1;
+                }
+            }
+            if !self.cache.contains_key(&key) && queued.insert(key.clone()) {
+                todo.push((key, t));
+            }
+        }
+        if todo.is_empty() {
+            return Ok(());
+        }
+        let bpe = self.bpe()?;
+        let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).min(todo.len());
+        // Largest texts first, each to the least loaded worker: balanced without splitting text.
+        todo.sort_by_key(|(_, t)| std::cmp::Reverse(t.len()));
+        let mut buckets: Vec<(usize, Vec<&(String, &str)>)> = (0..workers).map(|_| (0, Vec::new())).collect();
+        for item in &todo {
+            if let Some(b) = buckets.iter_mut().min_by_key(|b| b.0) {
+                b.0 += item.1.len();
+                b.1.push(item);
+            }
+        }
+        let counted: Vec<(String, u64)> = std::thread::scope(|scope| {
+            let handles: Vec<_> = buckets
+                .iter()
+                .map(|(_, items)| {
+                    scope.spawn(move || {
+                        items.iter().map(|(k, t)| (k.clone(), bpe.count_ordinary(t) as u64)).collect::<Vec<_>>()
+                    })
+                })
+                .collect();
+            handles.into_iter().flat_map(|h| h.join().unwrap_or_default()).collect()
+        });
+        for (k, n) in counted {
+            self.cache.insert(k, n);
+        }
+        self.dirty = true;
+        Ok(())
     }
 
     /// The tokenizer in use.
@@ -259,24 +351,9 @@ impl Counter {
         if text.is_empty() {
             return Ok(0);
         }
+        self.prime(&[text])?;
         let key = sha256_hex(text.as_bytes());
-        if let Some(n) = self.cache.get(&key) {
-            self.stats.hits += 1;
-            return Ok(*n);
-        }
-        self.stats.misses += 1;
-        let bpe = match self.bpe.get() {
-            Some(b) => b,
-            None => {
-                let built = self.tokenizer.encoding().build()?;
-                self.stats.tokenizer_built = true;
-                self.bpe.get_or_init(|| built)
-            }
-        };
-        let n = bpe.count_ordinary(text) as u64;
-        self.cache.insert(key, n);
-        self.dirty = true;
-        Ok(n)
+        self.cache.get(&key).copied().ok_or_else(|| Diagnostic::error("token count missing after counting").into())
     }
 
     /// What the cache did so far.
@@ -332,7 +409,7 @@ mod tests {
         let mut c = Counter::new(Tokenizer::Exact(Encoding::O200kBase), Some(path.clone()));
         let n = c.count("The quick brown fox").unwrap();
         c.count("The quick brown fox").unwrap();
-        assert_eq!(c.stats(), CacheStats { hits: 1, misses: 1, tokenizer_built: true });
+        assert_eq!(c.stats(), CacheStats { hits: 0, misses: 1, tokenizer_built: true });
         c.save().unwrap();
         let mut again = Counter::new(Tokenizer::Exact(Encoding::O200kBase), Some(path.clone()));
         assert_eq!(again.count("The quick brown fox").unwrap(), n);
@@ -341,6 +418,20 @@ mod tests {
         let mut other = Counter::new(Tokenizer::Exact(Encoding::Cl100kBase), Some(path));
         other.count("The quick brown fox").unwrap();
         assert!(other.stats().tokenizer_built);
+    }
+
+    #[test]
+    fn priming_counts_in_parallel_and_matches_single_counts() {
+        let texts: Vec<String> = (0..50).map(|i| format!("text number {i} {}", "word ".repeat(i * 37))).collect();
+        let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+        let mut primed = Counter::new(Tokenizer::Exact(Encoding::Cl100kBase), None);
+        primed.prefetch();
+        primed.prime(&refs).unwrap();
+        let mut single = Counter::new(Tokenizer::Exact(Encoding::Cl100kBase), None);
+        for t in &refs {
+            assert_eq!(primed.count(t).unwrap(), single.count(t).unwrap());
+        }
+        assert_eq!(primed.stats().misses, 50);
     }
 
     #[test]
