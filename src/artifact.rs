@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use indexmap::IndexMap;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::compile::Compiled;
 use crate::error::Result;
@@ -19,7 +19,7 @@ pub const ARTIFACT_FORMAT: u32 = 1;
 pub const PROMPTC_VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// Hash and size of one section.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SectionMeta {
     /// Section id.
     pub id: String,
@@ -34,7 +34,7 @@ pub struct SectionMeta {
 }
 
 /// Hashes of everything that shaped a cell.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Inputs {
     /// Project files by project-relative path.
     pub files: BTreeMap<String, String>,
@@ -45,7 +45,7 @@ pub struct Inputs {
 }
 
 /// `metadata.json` of a frozen artifact.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Metadata {
     /// Artifact format version.
     pub format: u32,

@@ -52,6 +52,77 @@ enum Command {
     /// Tokens and bytes per section and per tool, with budgets (exit 1 when one is exceeded).
     #[command(after_help = EXIT_CODES)]
     Report(ReportArgs),
+    /// Write every profile × case × transport (× provider) cell under the snapshot folder.
+    #[command(after_help = EXIT_CODES)]
+    Snapshot(SnapshotArgs),
+    /// Compare the project with its snapshots (exit 1 on drift), or two folders with each other.
+    #[command(after_help = EXIT_CODES)]
+    Diff(DiffArgs),
+    /// Write a frozen-prompt record for a running agent.
+    #[command(after_help = EXIT_CODES)]
+    Freeze(FreezeArgs),
+    /// Say whether a frozen record is still what the project compiles (exit 1 when stale).
+    #[command(after_help = EXIT_CODES)]
+    Verify(VerifyArgs),
+}
+
+#[derive(Debug, Args)]
+struct SnapshotArgs {
+    /// Snapshot folder (default: the project's `snapshots:` setting, else <project>/snapshots).
+    #[arg(long, value_name = "DIR")]
+    dir: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum DiffFormat {
+    /// Unified diffs and a delta table.
+    Text,
+    /// A PR comment: delta table and collapsed diffs.
+    Markdown,
+    /// JSON for machines.
+    Json,
+}
+
+#[derive(Debug, Args)]
+struct DiffArgs {
+    /// Two folders to compare instead (snapshot folders or `render --out` artifact folders).
+    #[arg(num_args = 2, value_names = ["A", "B"])]
+    folders: Vec<PathBuf>,
+    /// Accept the drift: rewrite the snapshots (same as `promptc snapshot`).
+    #[arg(long, conflicts_with = "folders")]
+    update: bool,
+    /// Snapshot folder (default: the project's `snapshots:` setting).
+    #[arg(long, value_name = "DIR", conflicts_with = "folders")]
+    dir: Option<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = DiffFormat::Text)]
+    format: DiffFormat,
+}
+
+#[derive(Debug, Args)]
+struct FreezeArgs {
+    #[command(flatten)]
+    cell: CellArgs,
+    /// Where to write the record (JSON).
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum VerifyFormat {
+    /// A verdict and its reasons.
+    Text,
+    /// JSON for machines.
+    Json,
+}
+
+#[derive(Debug, Args)]
+struct VerifyArgs {
+    /// The record written by `promptc freeze`.
+    file: PathBuf,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = VerifyFormat::Text)]
+    format: VerifyFormat,
 }
 
 /// Flags that pick one cell of the matrix and its runtime values.
@@ -148,12 +219,8 @@ fn parse_provider(s: &str) -> Result<Provider, String> {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let color = match cli.color {
-        Color::Always => true,
-        Color::Never => false,
-        Color::Auto => std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && std::io::stderr().is_terminal(),
-    };
-    match run(&cli) {
+    let color = wants_color(cli.color, std::io::stderr().is_terminal());
+    match run(&cli, color) {
         Ok(code) => code,
         Err(e) => {
             let mut err = std::io::stderr().lock();
@@ -165,13 +232,121 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(cli: &Cli) -> Result<ExitCode, Error> {
+/// Colour for a stream: forced by --color, else only on a terminal and never with NO_COLOR.
+fn wants_color(choice: Color, is_terminal: bool) -> bool {
+    match choice {
+        Color::Always => true,
+        Color::Never => false,
+        Color::Auto => std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && is_terminal,
+    }
+}
+
+fn run(cli: &Cli, color: bool) -> Result<ExitCode, Error> {
+    let color = (cli.color, color);
+    // Comparing two folders needs no project.
+    if let Command::Diff(args) = &cli.command {
+        if let [a, b] = args.folders.as_slice() {
+            let r = promptc::diff::folders(a, b)?;
+            return diff_output(&r, args.format, color.0);
+        }
+    }
     let manifest = project::discover(cli.project.as_deref())?;
     let project = Project::load(&manifest)?;
     match &cli.command {
         Command::Render(args) => render(&project, args),
         Command::Report(args) => report(&project, args),
+        Command::Snapshot(args) => snapshot(&project, args.dir.as_deref()),
+        Command::Diff(args) => diff(&project, args, color.0),
+        Command::Freeze(args) => freeze(&project, args),
+        Command::Verify(args) => verify(&project, args),
     }
+}
+
+fn token_counter(project: &Project) -> promptc::tokens::Counter {
+    let disk = project.tokens.cache.as_ref().map(|rel| project.fs().root().join(rel));
+    promptc::tokens::Counter::new(project.tokens.tokenizer, disk)
+}
+
+fn snapshot_dir(project: &Project, dir: Option<&std::path::Path>) -> PathBuf {
+    dir.map_or_else(|| promptc::snapshot::folder(project), std::path::Path::to_path_buf)
+}
+
+fn snapshot(project: &Project, dir: Option<&std::path::Path>) -> Result<ExitCode, Error> {
+    let dir = snapshot_dir(project, dir);
+    let mut counter = token_counter(project);
+    counter.prefetch();
+    let mut matrix = promptc::snapshot::Matrix::render(project)?;
+    matrix.count_tokens(&mut counter)?;
+    counter.save()?;
+    let w = promptc::snapshot::write(&dir, &matrix.all_files())?;
+    let mut err = std::io::stderr().lock();
+    for f in &w.written {
+        let _ = writeln!(err, "wrote {}", dir.join(f).display());
+    }
+    for f in &w.removed {
+        let _ = writeln!(err, "removed {}", dir.join(f).display());
+    }
+    let _ = writeln!(err, "{}: {} written, {} unchanged, {} removed", dir.display(), w.written.len(), w.unchanged, w.removed.len());
+    Ok(ExitCode::SUCCESS)
+}
+
+fn diff_output(r: &promptc::diff::DiffReport, format: DiffFormat, color: Color) -> Result<ExitCode, Error> {
+    let f = match format {
+        DiffFormat::Text => promptc::diff::Format::Text,
+        DiffFormat::Markdown => promptc::diff::Format::Markdown,
+        DiffFormat::Json => promptc::diff::Format::Json,
+    };
+    print(&promptc::diff::render(r, f, wants_color(color, std::io::stdout().is_terminal())))?;
+    Ok(if r.drift() { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+fn diff(project: &Project, args: &DiffArgs, color: Color) -> Result<ExitCode, Error> {
+    let dir = snapshot_dir(project, args.dir.as_deref());
+    let mut counter = token_counter(project);
+    let (report, matrix) = promptc::diff::against_snapshots(project, &dir, &mut counter)?;
+    counter.save()?;
+    if args.update {
+        if report.drift() {
+            let w = promptc::snapshot::write(&dir, &matrix.all_files())?;
+            let _ = writeln!(std::io::stderr(), "{}: {} written, {} removed", dir.display(), w.written.len(), w.removed.len());
+        }
+        diff_output(&report, args.format, color)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    diff_output(&report, args.format, color)
+}
+
+fn freeze(project: &Project, args: &FreezeArgs) -> Result<ExitCode, Error> {
+    let req = request(&args.cell)?;
+    let compiled = compile::compile(project, &req)?;
+    let rec = promptc::freeze::record(project, &compiled, &req.runtime);
+    promptc::atomic::write(&args.out, promptc::freeze::to_json(&rec).as_bytes())?;
+    let _ = writeln!(std::io::stderr(), "froze {} ({}) into {}", compiled.selection.profile, compiled.transport, args.out.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+fn verify(project: &Project, args: &VerifyArgs) -> Result<ExitCode, Error> {
+    let rec = promptc::freeze::read(&args.file)?;
+    let v = promptc::freeze::verify(project, &rec)?;
+    let out = match args.format {
+        VerifyFormat::Json => promptc::providers::to_pretty_json(&serde_json::to_value(&v).unwrap_or_default()),
+        VerifyFormat::Text => {
+            let mut s = if v.fresh {
+                format!("fresh: {} is what the project compiles\n", args.file.display())
+            } else {
+                format!("stale: {} no longer matches the project\n", args.file.display())
+            };
+            for r in &v.reasons {
+                s.push_str(&format!("  - {r}\n"));
+            }
+            for n in &v.notes {
+                s.push_str(&format!("  note: {n}\n"));
+            }
+            s
+        }
+    };
+    print(&out)?;
+    Ok(if v.fresh { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 
 fn request(cell: &CellArgs) -> Result<Request, Error> {

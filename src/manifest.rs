@@ -34,6 +34,9 @@ pub struct RawManifest {
     pub variables: IndexMap<S, RawVariable>,
     #[serde(default)]
     pub tokens: RawTokens,
+    pub snapshots: Option<S>,
+    #[serde(default)]
+    pub cases: IndexMap<S, RawCase>,
     pub layout: Option<S>,
     pub sections: IndexMap<S, RawSection>,
     pub tools: Vec<S>,
@@ -121,6 +124,18 @@ pub struct RawBudget {
     pub tools: Option<Spanned<serde_json::Value>>,
     #[serde(default)]
     pub sections: IndexMap<S, Spanned<serde_json::Value>>,
+}
+
+/// A named case of the snapshot matrix: switch and variable values applied over the defaults.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawCase {
+    #[serde(default)]
+    pub description: String,
+    #[serde(default)]
+    pub switches: IndexMap<S, bool>,
+    #[serde(default)]
+    pub variables: IndexMap<S, serde_json::Value>,
 }
 
 /// `tokens:` — how reports count.

@@ -104,6 +104,17 @@ pub struct Profile {
     pub budget: Budget,
 }
 
+/// A named switch/variable set in the snapshot matrix.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Case {
+    /// What it represents.
+    pub description: String,
+    /// Switch values over the defaults.
+    pub switches: BTreeMap<String, bool>,
+    /// Variable values over the defaults.
+    pub variables: IndexMap<String, serde_json::Value>,
+}
+
 /// How reports count tokens.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TokenSettings {
@@ -145,6 +156,10 @@ pub struct Project {
     pub strict_tools: bool,
     /// Token counting settings.
     pub tokens: TokenSettings,
+    /// Where the snapshot matrix lives, relative to the project folder (default `snapshots`).
+    pub snapshots: String,
+    /// Named cases that extend the snapshot matrix, in declaration order.
+    pub cases: IndexMap<String, Case>,
     /// Switches by name, in declaration order.
     pub switches: IndexMap<String, Switch>,
     /// Variables by name, in declaration order.
@@ -484,6 +499,8 @@ impl Project {
         let selection = build_selection(&mut ck, &raw, &profile_names, &default_profile);
 
         let tokens = build_tokens(&mut ck, &raw.tokens, &fs);
+        let cases = build_cases(&mut ck, &raw, &switches, &variables, &profile_names);
+        let snapshots = raw.snapshots.as_ref().map_or_else(|| "snapshots".to_string(), |s| s.value.clone());
         let transports = raw.transports.clone().unwrap_or_else(|| Transport::ALL.to_vec());
         let providers = raw.providers.clone().unwrap_or_else(|| Provider::ALL.to_vec());
         let defaults = Defaults {
@@ -523,6 +540,8 @@ impl Project {
             selection,
             strict_tools: raw.strict_tools,
             tokens,
+            snapshots,
+            cases,
             switches,
             variables,
             layout,
@@ -827,6 +846,46 @@ fn build_budget(ck: &mut Checker<'_>, profile: &str, raw: &RawBudget, sections: 
         }
     }
     b
+}
+
+fn build_cases(
+    ck: &mut Checker<'_>,
+    raw: &RawManifest,
+    switches: &IndexMap<String, Switch>,
+    variables: &IndexMap<String, Variable>,
+    profiles: &[&str],
+) -> IndexMap<String, Case> {
+    let switch_names: Vec<&str> = switches.keys().map(String::as_str).collect();
+    let var_names: Vec<&str> = variables.keys().map(String::as_str).collect();
+    let mut out = IndexMap::new();
+    for (name, c) in &raw.cases {
+        if !is_ident(&name.value, &['-']) || name.value.chars().any(|ch| ch.is_ascii_uppercase()) {
+            ck.error(&name.referenced, format!("invalid case name `{}`", name.value), "case names are lower-case: a letter, then letters, digits, `_` or `-`");
+        } else if profiles.contains(&name.value.as_str()) || RESERVED_PROFILE_NAMES.contains(&name.value.as_str()) {
+            ck.error(
+                &name.referenced,
+                format!("case name `{}` is also a profile, transport or provider name", name.value),
+                "snapshot file names put the case beside those names; pick a distinct name",
+            );
+        }
+        let mut case = Case { description: c.description.clone(), switches: BTreeMap::new(), variables: IndexMap::new() };
+        for (k, v) in &c.switches {
+            if switches.contains_key(&k.value) {
+                case.switches.insert(k.value.clone(), *v);
+            } else {
+                ck.error(&k.referenced, format!("unknown switch `{}` in case `{}`", k.value, name.value), known_names_help("switch", &k.value, &switch_names));
+            }
+        }
+        for (k, v) in &c.variables {
+            if variables.contains_key(&k.value) {
+                case.variables.insert(k.value.clone(), v.clone());
+            } else {
+                ck.error(&k.referenced, format!("unknown variable `{}` in case `{}`", k.value, name.value), known_names_help("variable", &k.value, &var_names));
+            }
+        }
+        out.insert(name.value.clone(), case);
+    }
+    out
 }
 
 fn build_tokens(ck: &mut Checker<'_>, raw: &RawTokens, fs: &ProjectFs) -> TokenSettings {

@@ -30,6 +30,24 @@ impl SourceFile {
     }
 }
 
+/// `a/b/../c` → `a/c`: lexical clean-up of a path for display (no file-system access).
+pub fn clean_path(p: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in p.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir if matches!(out.components().next_back(), Some(Component::Normal(_))) => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    if out.as_os_str().is_empty() {
+        out.push(".");
+    }
+    out
+}
+
 /// Lower-case hex SHA-256 of `bytes`.
 pub fn sha256_hex(bytes: &[u8]) -> String {
     let digest = Sha256::digest(bytes);
@@ -182,6 +200,13 @@ mod tests {
         assert!(fs.normalize("../x").is_err());
         assert!(fs.normalize("/etc/passwd").is_err());
         assert!(fs.normalize("").is_err());
+    }
+
+    #[test]
+    fn cleans_paths_for_display() {
+        assert_eq!(clean_path(Path::new("profiles/../snapshots")), Path::new("snapshots"));
+        assert_eq!(clean_path(Path::new("../x/./y")), Path::new("../x/y"));
+        assert_eq!(clean_path(Path::new("a/..")), Path::new("."));
     }
 
     #[test]

@@ -1,0 +1,342 @@
+//! The snapshot matrix: every profile × case × transport (× provider for native tools)
+//! rendered to named files, with a machine-readable summary, written under `snapshots/`.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use indexmap::IndexMap;
+use serde::{Deserialize, Serialize};
+
+use crate::compile::compile_cell;
+use crate::context::Runtime;
+use crate::diagnostic::Diagnostic;
+use crate::error::{Error, Result};
+use crate::project::Project;
+use crate::providers::{self, ProjectionOptions};
+use crate::selection::Selection;
+use crate::source::sha256_hex;
+use crate::tokens::Counter;
+use crate::transport::Transport;
+
+/// The summary file's name.
+pub const SUMMARY: &str = "summary.json";
+
+/// Version of the summary format.
+pub const SUMMARY_FORMAT: u32 = 1;
+
+/// One prompt cell of the matrix.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Cell {
+    /// Profile name.
+    pub profile: String,
+    /// Named case, or `None` for the project's defaults.
+    pub case: Option<String>,
+    /// Transport.
+    pub transport: Transport,
+}
+
+impl Cell {
+    /// The file-name stem: `standard.native`, `lite.yolo.xml`.
+    pub fn stem(&self) -> String {
+        match &self.case {
+            Some(c) => format!("{}.{c}.{}", self.profile, self.transport),
+            None => format!("{}.{}", self.profile, self.transport),
+        }
+    }
+}
+
+/// Every cell of the project's matrix, in a stable order.
+pub fn cells(project: &Project) -> Vec<Cell> {
+    let mut out = Vec::new();
+    let cases: Vec<Option<String>> = std::iter::once(None).chain(project.cases.keys().cloned().map(Some)).collect();
+    for profile in project.profiles.keys() {
+        for case in &cases {
+            for transport in &project.transports {
+                out.push(Cell { profile: profile.clone(), case: case.clone(), transport: *transport });
+            }
+        }
+    }
+    out
+}
+
+/// The runtime values of a case: the project's defaults with the case's values on top.
+pub fn case_runtime(project: &Project, case: Option<&str>) -> Runtime {
+    let mut rt = Runtime::defaults(project);
+    if let Some(c) = case.and_then(|c| project.cases.get(c)) {
+        rt.switches.extend(c.switches.clone());
+        for (k, v) in &c.variables {
+            rt.variables.insert(k.clone(), v.clone());
+        }
+    }
+    rt
+}
+
+/// Size, hash and (once counted) tokens of one file or section.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Measured {
+    /// File name or section id.
+    pub name: String,
+    /// Tokens with the summary's tokenizer (absent until counted).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tokens: Option<u64>,
+    /// UTF-8 bytes.
+    pub bytes: u64,
+    /// SHA-256 of the text.
+    pub sha256: String,
+}
+
+/// The summary of one cell.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CellSummary {
+    /// File-name stem.
+    pub cell: String,
+    /// Profile.
+    pub profile: String,
+    /// Case, if any.
+    pub case: Option<String>,
+    /// Transport.
+    pub transport: Transport,
+    /// The prompt file.
+    pub prompt: Measured,
+    /// Sections in prompt order.
+    pub sections: Vec<Measured>,
+    /// Tools files by provider (native only).
+    pub tools: BTreeMap<String, Measured>,
+}
+
+/// `summary.json`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Summary {
+    /// Summary format version.
+    pub format: u32,
+    /// Project name.
+    pub project: String,
+    /// Contract version.
+    pub contract_version: u64,
+    /// Tokenizer of the counts.
+    pub tokenizer: String,
+    /// Every cell.
+    pub cells: Vec<CellSummary>,
+}
+
+impl Summary {
+    /// The summary with every token count removed: what can be compared without a tokenizer.
+    pub fn without_tokens(&self) -> Summary {
+        let mut s = self.clone();
+        for c in &mut s.cells {
+            c.prompt.tokens = None;
+            c.sections.iter_mut().for_each(|m| m.tokens = None);
+            c.tools.values_mut().for_each(|m| m.tokens = None);
+        }
+        s
+    }
+
+    /// The summary as written: pretty JSON with a trailing newline.
+    pub fn to_json(&self) -> String {
+        providers::to_pretty_json(&serde_json::to_value(self).unwrap_or_default())
+    }
+}
+
+/// The rendered matrix: every file's contents by name, and the summary.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Matrix {
+    /// Prompt and tools files by name (the summary is separate).
+    pub files: BTreeMap<String, String>,
+    /// The summary (token counts filled by [`Matrix::count_tokens`]).
+    pub summary: Summary,
+    /// Section texts by (cell, section id), for counting.
+    texts: BTreeMap<(String, String), String>,
+}
+
+fn measured(name: &str, text: &str) -> Measured {
+    Measured { name: name.to_string(), tokens: None, bytes: text.len() as u64, sha256: sha256_hex(text.as_bytes()) }
+}
+
+impl Matrix {
+    /// Render every cell.
+    pub fn render(project: &Project) -> Result<Matrix> {
+        let mut files = BTreeMap::new();
+        let mut cells_out = Vec::new();
+        let mut texts = BTreeMap::new();
+        let first_provider = project.providers.first().copied().unwrap_or(project.defaults.provider);
+        for cell in cells(project) {
+            let stem = cell.stem();
+            let sel = Selection { profile: cell.profile.clone(), reason: "snapshot matrix".into() };
+            let runtime = case_runtime(project, cell.case.as_deref());
+            let c = compile_cell(project, sel, cell.transport, first_provider, runtime)?;
+            let prompt_name = format!("{stem}.prompt.md");
+            let mut tools = BTreeMap::new();
+            if cell.transport == Transport::Native {
+                for provider in &project.providers {
+                    let name = format!("{stem}.{provider}.tools.json");
+                    let json = providers::to_pretty_json(&providers::project(*provider, &c.tools, ProjectionOptions { strict: project.strict_tools }));
+                    tools.insert(provider.as_str().to_string(), measured(&name, &json));
+                    files.insert(name, json);
+                }
+            }
+            for s in &c.sections {
+                texts.insert((stem.clone(), s.id.clone()), s.text.clone());
+            }
+            cells_out.push(CellSummary {
+                cell: stem.clone(),
+                profile: cell.profile.clone(),
+                case: cell.case.clone(),
+                transport: cell.transport,
+                prompt: measured(&prompt_name, &c.prompt),
+                sections: c.sections.iter().map(|s| measured(&s.id, &s.text)).collect(),
+                tools,
+            });
+            files.insert(prompt_name, c.prompt);
+        }
+        let summary = Summary {
+            format: SUMMARY_FORMAT,
+            project: project.name.clone(),
+            contract_version: project.contract_version,
+            tokenizer: project.tokens.tokenizer.name(),
+            cells: cells_out,
+        };
+        Ok(Matrix { files, summary, texts })
+    }
+
+    /// Fill every token count of the summary.
+    pub fn count_tokens(&mut self, counter: &mut Counter) -> Result<()> {
+        let all: Vec<&str> = self.files.values().map(String::as_str).chain(self.texts.values().map(String::as_str)).collect();
+        counter.prime(&all)?;
+        for c in &mut self.summary.cells {
+            c.prompt.tokens = Some(counter.count(&self.files[&c.prompt.name])?);
+            for m in c.tools.values_mut() {
+                m.tokens = Some(counter.count(&self.files[&m.name])?);
+            }
+            for s in &mut c.sections {
+                let text = self.texts.get(&(c.cell.clone(), s.name.clone())).map(String::as_str).unwrap_or("");
+                s.tokens = Some(counter.count(text)?);
+            }
+        }
+        Ok(())
+    }
+
+    /// Every file of the snapshot folder, summary included (tokens must have been counted).
+    pub fn all_files(&self) -> BTreeMap<String, String> {
+        let mut f = self.files.clone();
+        f.insert(SUMMARY.to_string(), self.summary.to_json());
+        f
+    }
+}
+
+/// Whether `name` is a file promptc owns in a snapshot folder (and may remove when stale).
+pub fn is_snapshot_file(name: &str) -> bool {
+    name == SUMMARY || name.ends_with(".prompt.md") || name.ends_with(".tools.json")
+}
+
+/// Read every regular, non-hidden file of `dir` (sorted by name); text must be UTF-8.
+pub fn read_folder(dir: &Path) -> Result<BTreeMap<String, String>> {
+    let mut out = BTreeMap::new();
+    let entries = match std::fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(out),
+        Err(e) => return Err(Error::io("read folder", dir, &e)),
+    };
+    let mut paths: Vec<PathBuf> = Vec::new();
+    for e in entries {
+        let e = e.map_err(|e| Error::io("read folder", dir, &e))?;
+        let name = e.file_name().to_string_lossy().into_owned();
+        if name.starts_with('.') || !e.file_type().map(|t| t.is_file()).unwrap_or(false) {
+            continue;
+        }
+        paths.push(e.path());
+    }
+    paths.sort();
+    for p in paths {
+        let name = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let bytes = std::fs::read(&p).map_err(|e| Error::io("read", &p, &e))?;
+        match String::from_utf8(bytes) {
+            Ok(t) => {
+                out.insert(name, t);
+            }
+            Err(e) => {
+                return Err(Diagnostic::error(format!("`{}` is not valid UTF-8 (invalid byte at offset {})", p.display(), e.utf8_error().valid_up_to()))
+                    .with_help("snapshot and artifact folders hold text written by promptc; remove or regenerate the file")
+                    .into())
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// What a snapshot write did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Written {
+    /// Files created or changed.
+    pub written: Vec<String>,
+    /// Files already identical.
+    pub unchanged: usize,
+    /// Stale files removed.
+    pub removed: Vec<String>,
+}
+
+/// Write `files` into `dir` (atomically, skipping identical files) and remove snapshot files
+/// that no longer correspond to a cell.
+pub fn write(dir: &Path, files: &BTreeMap<String, String>) -> Result<Written> {
+    let existing = read_folder(dir)?;
+    let mut w = Written::default();
+    for (name, text) in files {
+        if existing.get(name) == Some(text) {
+            w.unchanged += 1;
+            continue;
+        }
+        crate::atomic::write(&dir.join(name), text.as_bytes())?;
+        w.written.push(name.clone());
+    }
+    for name in existing.keys().filter(|n| is_snapshot_file(n) && !files.contains_key(*n)) {
+        let p = dir.join(name);
+        std::fs::remove_file(&p).map_err(|e| Error::io("remove stale snapshot", &p, &e))?;
+        w.removed.push(name.clone());
+    }
+    Ok(w)
+}
+
+/// The snapshot folder of a project.
+pub fn folder(project: &Project) -> PathBuf {
+    crate::source::clean_path(&project.root.join(&project.snapshots))
+}
+
+/// Per-cell and per-section measurements keyed for comparison.
+pub fn index(summary: &Summary) -> IndexMap<String, &CellSummary> {
+    summary.cells.iter().map(|c| (c.cell.clone(), c)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stems_and_owned_files() {
+        let c = Cell { profile: "lite".into(), case: Some("yolo".into()), transport: Transport::Xml };
+        assert_eq!(c.stem(), "lite.yolo.xml");
+        assert!(is_snapshot_file("standard.native.openai.tools.json"));
+        assert!(is_snapshot_file("summary.json"));
+        assert!(!is_snapshot_file("README.md"));
+    }
+
+    #[test]
+    fn write_removes_only_stale_snapshot_files() {
+        let d = tempfile::tempdir().unwrap();
+        std::fs::write(d.path().join("old.native.prompt.md"), "x").unwrap();
+        std::fs::write(d.path().join("README.md"), "keep").unwrap();
+        let files: BTreeMap<String, String> = [("a.native.prompt.md".to_string(), "hello\n".to_string())].into_iter().collect();
+        let w = write(d.path(), &files).unwrap();
+        assert_eq!(w.written, ["a.native.prompt.md"]);
+        assert_eq!(w.removed, ["old.native.prompt.md"]);
+        assert!(d.path().join("README.md").exists());
+        let again = write(d.path(), &files).unwrap();
+        assert_eq!((again.written.len(), again.unchanged), (0, 1));
+    }
+
+    #[test]
+    fn non_utf8_files_are_an_error() {
+        let d = tempfile::tempdir().unwrap();
+        std::fs::write(d.path().join("bad.native.prompt.md"), [0xff, 0xfe]).unwrap();
+        let e = read_folder(d.path()).unwrap_err();
+        assert!(e.to_string().contains("not valid UTF-8"));
+    }
+}
