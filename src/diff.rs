@@ -99,7 +99,12 @@ impl DiffReport {
 }
 
 /// Compare two sets of files by name.
-pub fn compare_files(old: &BTreeMap<String, String>, new: &BTreeMap<String, String>, old_label: &str, new_label: &str) -> Vec<FileChange> {
+pub fn compare_files(
+    old: &BTreeMap<String, String>,
+    new: &BTreeMap<String, String>,
+    old_label: &str,
+    new_label: &str,
+) -> Vec<FileChange> {
     let mut names: Vec<&String> = old.keys().chain(new.keys()).collect();
     names.sort();
     names.dedup();
@@ -118,11 +123,33 @@ pub fn compare_files(old: &BTreeMap<String, String>, new: &BTreeMap<String, Stri
                         similar::ChangeTag::Equal => {}
                     }
                 }
-                let diff = d.unified_diff().context_radius(3).header(&format!("{old_label}/{name}"), &format!("{new_label}/{name}")).to_string();
-                out.push(FileChange { file: name.clone(), status: Status::Modified, diff, added_lines: added, removed_lines: removed });
+                let diff = d
+                    .unified_diff()
+                    .context_radius(3)
+                    .header(&format!("{old_label}/{name}"), &format!("{new_label}/{name}"))
+                    .to_string();
+                out.push(FileChange {
+                    file: name.clone(),
+                    status: Status::Modified,
+                    diff,
+                    added_lines: added,
+                    removed_lines: removed,
+                });
             }
-            (None, Some(b)) => out.push(FileChange { file: name.clone(), status: Status::Added, diff: String::new(), added_lines: b.lines().count(), removed_lines: 0 }),
-            (Some(a), None) => out.push(FileChange { file: name.clone(), status: Status::Removed, diff: String::new(), added_lines: 0, removed_lines: a.lines().count() }),
+            (None, Some(b)) => out.push(FileChange {
+                file: name.clone(),
+                status: Status::Added,
+                diff: String::new(),
+                added_lines: b.lines().count(),
+                removed_lines: 0,
+            }),
+            (Some(a), None) => out.push(FileChange {
+                file: name.clone(),
+                status: Status::Removed,
+                diff: String::new(),
+                added_lines: 0,
+                removed_lines: a.lines().count(),
+            }),
             (None, None) => {}
         }
     }
@@ -140,7 +167,12 @@ pub fn deltas(old: &Summary, new: &Summary) -> Vec<Delta> {
         let (o, n) = (old_cells.get(cell), new_cells.get(cell));
         let mut push = |item: String, before: Option<&Measured>, after: Option<&Measured>| {
             if before.map(|m| &m.sha256) != after.map(|m| &m.sha256) {
-                out.push(Delta { cell: cell.to_string(), item, before: before.map(Counts::from), after: after.map(Counts::from) });
+                out.push(Delta {
+                    cell: cell.to_string(),
+                    item,
+                    before: before.map(Counts::from),
+                    after: after.map(Counts::from),
+                });
             }
         };
         push("prompt".into(), o.map(|c| &c.prompt), n.map(|c| &c.prompt));
@@ -205,7 +237,8 @@ fn delta_rows(r: &DiffReport) -> Vec<Vec<String>> {
         .collect()
 }
 
-const DELTA_HEADER: [&str; 8] = ["cell", "item", "tokens before", "tokens after", "Δ tokens", "bytes before", "bytes after", "Δ bytes"];
+const DELTA_HEADER: [&str; 8] =
+    ["cell", "item", "tokens before", "tokens after", "Δ tokens", "bytes before", "bytes after", "Δ bytes"];
 
 fn headline(r: &DiffReport) -> String {
     if !r.drift() {
@@ -243,7 +276,9 @@ fn colorize(diff: &str) -> String {
 /// Render a comparison.
 pub fn render(r: &DiffReport, format: Format, color: bool) -> String {
     match format {
-        Format::Json => crate::providers::to_pretty_json(&serde_json::json!({"drift": r.drift(), "old": r.old, "new": r.new, "files": r.files, "deltas": r.deltas})),
+        Format::Json => crate::providers::to_pretty_json(
+            &serde_json::json!({"drift": r.drift(), "old": r.old, "new": r.new, "files": r.files, "deltas": r.deltas}),
+        ),
         Format::Text => {
             let mut out = format!("{}\n", headline(r));
             for f in &r.files {
@@ -296,7 +331,11 @@ pub fn render(r: &DiffReport, format: Format, color: bool) -> String {
                     Status::Removed => "no longer rendered".into(),
                 };
                 if f.status == Status::Modified && f.file != crate::snapshot::SUMMARY {
-                    let _ = write!(out, "\n<details><summary><code>{}</code> ({what})</summary>\n\n```diff\n{}```\n\n</details>\n", f.file, f.diff);
+                    let _ = write!(
+                        out,
+                        "\n<details><summary><code>{}</code> ({what})</summary>\n\n```diff\n{}```\n\n</details>\n",
+                        f.file, f.diff
+                    );
                 } else {
                     let _ = writeln!(out, "\n- `{}` ({what})", f.file);
                 }
@@ -304,6 +343,124 @@ pub fn render(r: &DiffReport, format: Format, color: bool) -> String {
             out
         }
     }
+}
+
+/// Compare the project's current matrix with its snapshot folder. Without drift this reads,
+/// renders and compares only: no tokenizer is built. With drift, the new side's tokens are
+/// counted for the deltas and the returned matrix is ready to be written (`--update`).
+pub fn against_snapshots(
+    project: &crate::project::Project,
+    dir: &std::path::Path,
+    counter: &mut crate::tokens::Counter,
+) -> crate::error::Result<(DiffReport, crate::snapshot::Matrix)> {
+    use crate::snapshot::{is_snapshot_file, read_folder, Matrix, SUMMARY};
+    // Read and parse the committed side on a second core while this one renders: the no-change
+    // case then costs about one matrix render.
+    let (rendered, read) = std::thread::scope(|scope| {
+        let reader = scope.spawn(|| -> crate::error::Result<(BTreeMap<String, String>, Option<Summary>)> {
+            let old: BTreeMap<String, String> =
+                read_folder(dir)?.into_iter().filter(|(n, _)| is_snapshot_file(n)).collect();
+            let summary = old.get(SUMMARY).and_then(|s| serde_json::from_str(s).ok());
+            Ok((old, summary))
+        });
+        let rendered = Matrix::render(project);
+        let read = reader
+            .join()
+            .unwrap_or_else(|_| Err(crate::diagnostic::Diagnostic::error("reading the snapshot folder failed").into()));
+        (rendered, read)
+    });
+    let mut matrix = rendered?;
+    let (mut old, old_summary) = read?;
+    let old_summary_text = old.remove(SUMMARY);
+    let label = dir.display().to_string();
+    let unchanged = old == matrix.files && old_summary.as_ref().is_some_and(|s| s.without_tokens() == matrix.summary);
+    if unchanged {
+        return Ok((
+            DiffReport { old: label, new: "the project".into(), files: Vec::new(), deltas: Vec::new() },
+            matrix,
+        ));
+    }
+    matrix.count_tokens(counter)?;
+    if let Some(t) = old_summary_text {
+        old.insert(SUMMARY.to_string(), t);
+    }
+    let files = compare_files(&old, &matrix.all_files(), &label, "rendered");
+    let deltas = old_summary.as_ref().map(|o| deltas(o, &matrix.summary)).unwrap_or_default();
+    Ok((DiffReport { old: label, new: "the project".into(), files, deltas }, matrix))
+}
+
+/// A summary built from a frozen artifact folder's `metadata.json` (bytes and hashes; tokens
+/// unknown), so two artifact folders can be compared section by section.
+fn summary_from_artifact(files: &BTreeMap<String, String>) -> Option<Summary> {
+    let meta: crate::artifact::Metadata = serde_json::from_str(files.get("metadata.json")?).ok()?;
+    let cell = match &meta.provider {
+        Some(p) => format!("{}.{}.{p}", meta.profile, meta.transport),
+        None => format!("{}.{}", meta.profile, meta.transport),
+    };
+    let prompt = files.get("prompt.md")?;
+    let mut tools = BTreeMap::new();
+    if let (Some(t), Some(p)) = (files.get("tools.json"), &meta.provider) {
+        tools.insert(
+            p.clone(),
+            Measured {
+                name: "tools.json".into(),
+                tokens: None,
+                bytes: t.len() as u64,
+                sha256: crate::source::sha256_hex(t.as_bytes()),
+            },
+        );
+    }
+    Some(Summary {
+        format: crate::snapshot::SUMMARY_FORMAT,
+        project: meta.project.clone(),
+        contract_version: meta.contract_version,
+        tokenizer: String::new(),
+        cells: vec![CellSummary {
+            cell,
+            profile: meta.profile.clone(),
+            case: None,
+            transport: if meta.transport == "xml" {
+                crate::transport::Transport::Xml
+            } else {
+                crate::transport::Transport::Native
+            },
+            prompt: Measured {
+                name: "prompt.md".into(),
+                tokens: None,
+                bytes: prompt.len() as u64,
+                sha256: crate::source::sha256_hex(prompt.as_bytes()),
+            },
+            sections: meta
+                .sections
+                .iter()
+                .map(|s| Measured { name: s.id.clone(), tokens: None, bytes: s.bytes as u64, sha256: s.sha256.clone() })
+                .collect(),
+            tools,
+        }],
+    })
+}
+
+/// Compare two folders: snapshot folders (deltas from their `summary.json`) or frozen
+/// artifact folders (deltas from their `metadata.json`).
+pub fn folders(a: &std::path::Path, b: &std::path::Path) -> crate::error::Result<DiffReport> {
+    use crate::snapshot::{read_folder, SUMMARY};
+    for p in [a, b] {
+        if !p.is_dir() {
+            return Err(crate::diagnostic::Diagnostic::error(format!("`{}` is not a folder", p.display()))
+                .with_help("`promptc diff A B` compares two snapshot folders or two `render --out` artifact folders")
+                .into());
+        }
+    }
+    let (old, new) = (read_folder(a)?, read_folder(b)?);
+    let files = compare_files(&old, &new, &a.display().to_string(), &b.display().to_string());
+    let parse = |f: &BTreeMap<String, String>| {
+        f.get(SUMMARY).and_then(|s| serde_json::from_str::<Summary>(s).ok()).or_else(|| summary_from_artifact(f))
+    };
+    let deltas = match (parse(&old), parse(&new)) {
+        (Some(o), Some(n)) => deltas(&o, &n),
+        _ => Vec::new(),
+    };
+    Ok(DiffReport { old: a.display().to_string(), new: b.display().to_string(), files, deltas })
 }
 
 #[cfg(test)]
@@ -327,7 +484,12 @@ mod tests {
 
     #[test]
     fn deltas_report_only_changed_items() {
-        let m = |name: &str, tokens: u64, sha: &str| Measured { name: name.into(), tokens: Some(tokens), bytes: tokens * 4, sha256: sha.into() };
+        let m = |name: &str, tokens: u64, sha: &str| Measured {
+            name: name.into(),
+            tokens: Some(tokens),
+            bytes: tokens * 4,
+            sha256: sha.into(),
+        };
         let cell = |sections: Vec<Measured>, prompt: Measured| CellSummary {
             cell: "s.native".into(),
             profile: "s".into(),
@@ -337,82 +499,17 @@ mod tests {
             sections,
             tools: BTreeMap::new(),
         };
-        let sum = |c: CellSummary| Summary { format: 1, project: "p".into(), contract_version: 1, tokenizer: "o200k_base".into(), cells: vec![c] };
+        let sum = |c: CellSummary| Summary {
+            format: 1,
+            project: "p".into(),
+            contract_version: 1,
+            tokenizer: "o200k_base".into(),
+            cells: vec![c],
+        };
         let old = sum(cell(vec![m("a", 10, "1"), m("b", 5, "2")], m("s.native.prompt.md", 15, "p1")));
         let new = sum(cell(vec![m("a", 12, "3"), m("b", 5, "2"), m("c", 1, "4")], m("s.native.prompt.md", 18, "p2")));
         let d = deltas(&old, &new);
         let items: Vec<(&str, Option<i64>)> = d.iter().map(|d| (d.item.as_str(), d.tokens_delta())).collect();
         assert_eq!(items, [("prompt", Some(3)), ("section a", Some(2)), ("section c", Some(1))]);
     }
-}
-
-/// Compare the project's current matrix with its snapshot folder. Without drift this reads,
-/// renders and compares only: no tokenizer is built. With drift, the new side's tokens are
-/// counted for the deltas and the returned matrix is ready to be written (`--update`).
-pub fn against_snapshots(project: &crate::project::Project, dir: &std::path::Path, counter: &mut crate::tokens::Counter) -> crate::error::Result<(DiffReport, crate::snapshot::Matrix)> {
-    use crate::snapshot::{is_snapshot_file, read_folder, Matrix, SUMMARY};
-    let mut matrix = Matrix::render(project)?;
-    let old: BTreeMap<String, String> = read_folder(dir)?.into_iter().filter(|(n, _)| is_snapshot_file(n)).collect();
-    let old_summary: Option<Summary> = old.get(SUMMARY).and_then(|s| serde_json::from_str(s).ok());
-    let old_files: BTreeMap<String, String> = old.iter().filter(|(n, _)| n.as_str() != SUMMARY).map(|(n, t)| (n.clone(), t.clone())).collect();
-    let label = dir.display().to_string();
-    let unchanged = old_files == matrix.files && old_summary.as_ref().is_some_and(|s| s.without_tokens() == matrix.summary);
-    if unchanged {
-        return Ok((DiffReport { old: label, new: "the project".into(), files: Vec::new(), deltas: Vec::new() }, matrix));
-    }
-    matrix.count_tokens(counter)?;
-    let files = compare_files(&old, &matrix.all_files(), &label, "rendered");
-    let deltas = old_summary.as_ref().map(|o| deltas(o, &matrix.summary)).unwrap_or_default();
-    Ok((DiffReport { old: label, new: "the project".into(), files, deltas }, matrix))
-}
-
-/// A summary built from a frozen artifact folder's `metadata.json` (bytes and hashes; tokens
-/// unknown), so two artifact folders can be compared section by section.
-fn summary_from_artifact(files: &BTreeMap<String, String>) -> Option<Summary> {
-    let meta: crate::artifact::Metadata = serde_json::from_str(files.get("metadata.json")?).ok()?;
-    let cell = match &meta.provider {
-        Some(p) => format!("{}.{}.{p}", meta.profile, meta.transport),
-        None => format!("{}.{}", meta.profile, meta.transport),
-    };
-    let prompt = files.get("prompt.md")?;
-    let mut tools = BTreeMap::new();
-    if let (Some(t), Some(p)) = (files.get("tools.json"), &meta.provider) {
-        tools.insert(p.clone(), Measured { name: "tools.json".into(), tokens: None, bytes: t.len() as u64, sha256: crate::source::sha256_hex(t.as_bytes()) });
-    }
-    Some(Summary {
-        format: crate::snapshot::SUMMARY_FORMAT,
-        project: meta.project.clone(),
-        contract_version: meta.contract_version,
-        tokenizer: String::new(),
-        cells: vec![CellSummary {
-            cell,
-            profile: meta.profile.clone(),
-            case: None,
-            transport: if meta.transport == "xml" { crate::transport::Transport::Xml } else { crate::transport::Transport::Native },
-            prompt: Measured { name: "prompt.md".into(), tokens: None, bytes: prompt.len() as u64, sha256: crate::source::sha256_hex(prompt.as_bytes()) },
-            sections: meta.sections.iter().map(|s| Measured { name: s.id.clone(), tokens: None, bytes: s.bytes as u64, sha256: s.sha256.clone() }).collect(),
-            tools,
-        }],
-    })
-}
-
-/// Compare two folders: snapshot folders (deltas from their `summary.json`) or frozen
-/// artifact folders (deltas from their `metadata.json`).
-pub fn folders(a: &std::path::Path, b: &std::path::Path) -> crate::error::Result<DiffReport> {
-    use crate::snapshot::{read_folder, SUMMARY};
-    for p in [a, b] {
-        if !p.is_dir() {
-            return Err(crate::diagnostic::Diagnostic::error(format!("`{}` is not a folder", p.display()))
-                .with_help("`promptc diff A B` compares two snapshot folders or two `render --out` artifact folders")
-                .into());
-        }
-    }
-    let (old, new) = (read_folder(a)?, read_folder(b)?);
-    let files = compare_files(&old, &new, &a.display().to_string(), &b.display().to_string());
-    let parse = |f: &BTreeMap<String, String>| f.get(SUMMARY).and_then(|s| serde_json::from_str::<Summary>(s).ok()).or_else(|| summary_from_artifact(f));
-    let deltas = match (parse(&old), parse(&new)) {
-        (Some(o), Some(n)) => deltas(&o, &n),
-        _ => Vec::new(),
-    };
-    Ok(DiffReport { old: a.display().to_string(), new: b.display().to_string(), files, deltas })
 }

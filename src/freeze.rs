@@ -58,7 +58,11 @@ pub struct FrozenRecord {
 
 /// Which runtime values were set explicitly: those that differ from the project defaults or
 /// were named by flags or the context file.
-fn explicit(project: &Project, input: &RuntimeInput, rt: &Runtime) -> (BTreeMap<String, bool>, IndexMap<String, Value>) {
+fn explicit(
+    project: &Project,
+    input: &RuntimeInput,
+    rt: &Runtime,
+) -> (BTreeMap<String, bool>, IndexMap<String, Value>) {
     let defaults = Runtime::defaults(project);
     let named_switch = |k: &str| input.sets.iter().any(|s| s.split('=').next().map(str::trim) == Some(k));
     let named_var = |k: &str| input.vars.iter().any(|s| s.split('=').next().map(str::trim) == Some(k));
@@ -107,25 +111,45 @@ pub fn to_json(r: &FrozenRecord) -> String {
 pub fn read(path: &Path) -> Result<FrozenRecord> {
     let bytes = std::fs::read(path).map_err(|e| Error::io("read frozen record", path, &e))?;
     let display = path.display().to_string();
-    let text = String::from_utf8(bytes).map_err(|_| Error::from(Diagnostic::error(format!("frozen record `{display}` is not valid UTF-8")).with_help("a frozen record is the JSON file `promptc freeze` writes")))?;
+    let text = String::from_utf8(bytes).map_err(|_| {
+        Error::from(
+            Diagnostic::error(format!("frozen record `{display}` is not valid UTF-8"))
+                .with_help("a frozen record is the JSON file `promptc freeze` writes"),
+        )
+    })?;
+    // serde_json appends " at line L column C"; the label carries the location.
+    let plain = |e: &serde_json::Error| {
+        let s = e.to_string();
+        s.find(" at line ").map_or(s.clone(), |i| s[..i].to_string())
+    };
     let located = |e: &serde_json::Error, msg: String| -> Error {
         let pos = Position::new(e.line().max(1), e.column().max(1), 1);
-        Diagnostic::error(msg).with_label(Label::at(&display, &text, pos)).with_help("a frozen record is the JSON file `promptc freeze` writes; freeze the prompt again").into()
+        Diagnostic::error(msg)
+            .with_label(Label::at(&display, &text, pos))
+            .with_help("a frozen record is the JSON file `promptc freeze` writes; freeze the prompt again")
+            .into()
     };
-    let value: Value = serde_json::from_str(&text).map_err(|e| located(&e, format!("frozen record is not valid JSON: {e}")))?;
+    let value: Value = serde_json::from_str(&text)
+        .map_err(|e| located(&e, format!("frozen record is not valid JSON: {}", plain(&e))))?;
     let format = value.get("format").and_then(Value::as_u64);
     match format {
         Some(f) if f > RECORD_FORMAT as u64 => {
             let by = value.get("promptc_version").and_then(Value::as_str).unwrap_or("a newer promptc");
-            return Err(Diagnostic::error(format!("frozen record `{display}` has format {f}, newer than this promptc reads ({RECORD_FORMAT})"))
-                .with_note(format!("it was written by promptc {by}; this is promptc {PROMPTC_VERSION}"))
-                .with_help("upgrade promptc to verify it")
-                .into());
+            return Err(Diagnostic::error(format!(
+                "frozen record `{display}` has format {f}, newer than this promptc reads ({RECORD_FORMAT})"
+            ))
+            .with_note(format!("it was written by promptc {by}; this is promptc {PROMPTC_VERSION}"))
+            .with_help("upgrade promptc to verify it")
+            .into());
         }
-        None => return Err(Diagnostic::error(format!("`{display}` is not a frozen record: it has no `format` field")).with_help("pass the JSON file written by `promptc freeze`").into()),
+        None => {
+            return Err(Diagnostic::error(format!("`{display}` is not a frozen record: it has no `format` field"))
+                .with_help("pass the JSON file written by `promptc freeze`")
+                .into())
+        }
         _ => {}
     }
-    serde_json::from_str(&text).map_err(|e| located(&e, format!("invalid frozen record: {e}")))
+    serde_json::from_str(&text).map_err(|e| located(&e, format!("invalid frozen record: {}", plain(&e))))
 }
 
 /// One reason a frozen prompt is stale, or a change that did not affect it.
@@ -179,7 +203,9 @@ impl std::fmt::Display for Finding {
         match self {
             Finding::ContractVersion { frozen, current } => write!(f, "contract version bumped: {frozen} → {current}"),
             Finding::InputFile { file, change } => write!(f, "input file {change}: {file}"),
-            Finding::Switch { name, frozen, current } => write!(f, "switch `{name}` differs: {} → {}", opt(frozen), opt(current)),
+            Finding::Switch { name, frozen, current } => {
+                write!(f, "switch `{name}` differs: {} → {}", opt(frozen), opt(current))
+            }
             Finding::Section { id, change } => write!(f, "section {change}: {id}"),
             Finding::Tools => f.write_str("tool projection changed"),
             Finding::PromptcVersion { frozen, current } => write!(f, "promptc version {frozen} → {current}"),
@@ -198,7 +224,10 @@ pub struct Verdict {
     pub notes: Vec<Finding>,
 }
 
-fn compare_maps<V: PartialEq>(frozen: &BTreeMap<String, V>, current: &BTreeMap<String, V>) -> Vec<(String, &'static str)> {
+fn compare_maps<V: PartialEq>(
+    frozen: &BTreeMap<String, V>,
+    current: &BTreeMap<String, V>,
+) -> Vec<(String, &'static str)> {
     let mut out = Vec::new();
     for (k, v) in frozen {
         match current.get(k) {
@@ -239,17 +268,29 @@ pub fn verify(project: &Project, rec: &FrozenRecord) -> Result<Verdict> {
         reasons.push(Finding::ContractVersion { frozen: old.contract_version, current: meta.contract_version });
     }
     let output_changed = old.prompt_sha256 != meta.prompt_sha256 || old.tools_sha256 != meta.tools_sha256;
-    let file_findings: Vec<Finding> = compare_maps(&old.inputs.files, &meta.inputs.files).into_iter().map(|(file, change)| Finding::InputFile { file, change: change.into() }).collect();
+    let file_findings: Vec<Finding> = compare_maps(&old.inputs.files, &meta.inputs.files)
+        .into_iter()
+        .map(|(file, change)| Finding::InputFile { file, change: change.into() })
+        .collect();
     let mut switch_names: Vec<&String> = old.switches.keys().chain(meta.switches.keys()).collect();
     switch_names.sort();
     switch_names.dedup();
     let switch_findings: Vec<Finding> = switch_names
         .into_iter()
         .filter(|n| old.switches.get(*n) != meta.switches.get(*n))
-        .map(|n| Finding::Switch { name: n.clone(), frozen: old.switches.get(n).copied(), current: meta.switches.get(n).copied() })
+        .map(|n| Finding::Switch {
+            name: n.clone(),
+            frozen: old.switches.get(n).copied(),
+            current: meta.switches.get(n).copied(),
+        })
         .collect();
-    let sections = |m: &Metadata| -> BTreeMap<String, String> { m.sections.iter().map(|s| (s.id.clone(), s.sha256.clone())).collect() };
-    let section_findings: Vec<Finding> = compare_maps(&sections(old), &sections(&meta)).into_iter().map(|(id, change)| Finding::Section { id, change: change.into() }).collect();
+    let sections = |m: &Metadata| -> BTreeMap<String, String> {
+        m.sections.iter().map(|s| (s.id.clone(), s.sha256.clone())).collect()
+    };
+    let section_findings: Vec<Finding> = compare_maps(&sections(old), &sections(&meta))
+        .into_iter()
+        .map(|(id, change)| Finding::Section { id, change: change.into() })
+        .collect();
     let tools_changed = old.tools_sha256 != meta.tools_sha256;
     // Changed inputs and switches explain a stale prompt; when the output is identical they are
     // only notes (e.g. a tool file edited in a tool this cell does not use).
@@ -261,7 +302,10 @@ pub fn verify(project: &Project, rec: &FrozenRecord) -> Result<Verdict> {
         reasons.push(Finding::Tools);
     }
     if old.promptc_version != meta.promptc_version {
-        notes.push(Finding::PromptcVersion { frozen: old.promptc_version.clone(), current: meta.promptc_version.clone() });
+        notes.push(Finding::PromptcVersion {
+            frozen: old.promptc_version.clone(),
+            current: meta.promptc_version.clone(),
+        });
     }
     let fresh = !output_changed && old.contract_version == meta.contract_version;
     if fresh {

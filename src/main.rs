@@ -251,14 +251,16 @@ fn run(cli: &Cli, color: bool) -> Result<ExitCode, Error> {
         }
     }
     let manifest = project::discover(cli.project.as_deref())?;
-    let project = Project::load(&manifest)?;
+    // The process ends right after the command: tearing down a large project (templates,
+    // catalog, file texts) would only delay the exit, so it is deliberately leaked.
+    let project: &Project = Box::leak(Box::new(Project::load(&manifest)?));
     match &cli.command {
-        Command::Render(args) => render(&project, args),
-        Command::Report(args) => report(&project, args),
-        Command::Snapshot(args) => snapshot(&project, args.dir.as_deref()),
-        Command::Diff(args) => diff(&project, args, color.0),
-        Command::Freeze(args) => freeze(&project, args),
-        Command::Verify(args) => verify(&project, args),
+        Command::Render(args) => render(project, args),
+        Command::Report(args) => report(project, args),
+        Command::Snapshot(args) => snapshot(project, args.dir.as_deref()),
+        Command::Diff(args) => diff(project, args, color.0),
+        Command::Freeze(args) => freeze(project, args),
+        Command::Verify(args) => verify(project, args),
     }
 }
 
@@ -278,6 +280,7 @@ fn snapshot(project: &Project, dir: Option<&std::path::Path>) -> Result<ExitCode
     let mut matrix = promptc::snapshot::Matrix::render(project)?;
     matrix.count_tokens(&mut counter)?;
     counter.save()?;
+    std::mem::forget(counter); // see report(): no need to free the tokenizer before exit
     let w = promptc::snapshot::write(&dir, &matrix.all_files())?;
     let mut err = std::io::stderr().lock();
     for f in &w.written {
@@ -286,7 +289,14 @@ fn snapshot(project: &Project, dir: Option<&std::path::Path>) -> Result<ExitCode
     for f in &w.removed {
         let _ = writeln!(err, "removed {}", dir.join(f).display());
     }
-    let _ = writeln!(err, "{}: {} written, {} unchanged, {} removed", dir.display(), w.written.len(), w.unchanged, w.removed.len());
+    let _ = writeln!(
+        err,
+        "{}: {} written, {} unchanged, {} removed",
+        dir.display(),
+        w.written.len(),
+        w.unchanged,
+        w.removed.len()
+    );
     Ok(ExitCode::SUCCESS)
 }
 
@@ -305,10 +315,17 @@ fn diff(project: &Project, args: &DiffArgs, color: Color) -> Result<ExitCode, Er
     let mut counter = token_counter(project);
     let (report, matrix) = promptc::diff::against_snapshots(project, &dir, &mut counter)?;
     counter.save()?;
+    std::mem::forget(counter); // see report(): no need to free the tokenizer before exit
     if args.update {
         if report.drift() {
             let w = promptc::snapshot::write(&dir, &matrix.all_files())?;
-            let _ = writeln!(std::io::stderr(), "{}: {} written, {} removed", dir.display(), w.written.len(), w.removed.len());
+            let _ = writeln!(
+                std::io::stderr(),
+                "{}: {} written, {} removed",
+                dir.display(),
+                w.written.len(),
+                w.removed.len()
+            );
         }
         diff_output(&report, args.format, color)?;
         return Ok(ExitCode::SUCCESS);
@@ -321,7 +338,13 @@ fn freeze(project: &Project, args: &FreezeArgs) -> Result<ExitCode, Error> {
     let compiled = compile::compile(project, &req)?;
     let rec = promptc::freeze::record(project, &compiled, &req.runtime);
     promptc::atomic::write(&args.out, promptc::freeze::to_json(&rec).as_bytes())?;
-    let _ = writeln!(std::io::stderr(), "froze {} ({}) into {}", compiled.selection.profile, compiled.transport, args.out.display());
+    let _ = writeln!(
+        std::io::stderr(),
+        "froze {} ({}) into {}",
+        compiled.selection.profile,
+        compiled.transport,
+        args.out.display()
+    );
     Ok(ExitCode::SUCCESS)
 }
 
@@ -405,6 +428,10 @@ fn report(project: &Project, args: &ReportArgs) -> Result<ExitCode, Error> {
         reports.push(report::build(project, c, &mut counter)?);
     }
     counter.save()?;
+    let stats = counter.stats();
+    let cached = counter.disk_path().is_some();
+    // The tokenizer's tables take tens of milliseconds to free; the process is about to exit.
+    std::mem::forget(counter);
     let format = match args.format {
         ReportFormat::Table => Format::Table,
         ReportFormat::Json => Format::Json,
@@ -414,8 +441,8 @@ fn report(project: &Project, args: &ReportArgs) -> Result<ExitCode, Error> {
     let out = if args.matrix { report::render_matrix(&reports, format) } else { report::render(&reports[0], format) };
     let code = print(&out)?;
     let mut err = std::io::stderr().lock();
-    if counter.disk_path().is_some() {
-        let _ = writeln!(err, "{}", report::cache_line(counter.stats()));
+    if cached {
+        let _ = writeln!(err, "{}", report::cache_line(stats));
     }
     let failures: Vec<String> = reports.iter().flat_map(report::budget_failures).collect();
     for f in &failures {

@@ -860,7 +860,11 @@ fn build_cases(
     let mut out = IndexMap::new();
     for (name, c) in &raw.cases {
         if !is_ident(&name.value, &['-']) || name.value.chars().any(|ch| ch.is_ascii_uppercase()) {
-            ck.error(&name.referenced, format!("invalid case name `{}`", name.value), "case names are lower-case: a letter, then letters, digits, `_` or `-`");
+            ck.error(
+                &name.referenced,
+                format!("invalid case name `{}`", name.value),
+                "case names are lower-case: a letter, then letters, digits, `_` or `-`",
+            );
         } else if profiles.contains(&name.value.as_str()) || RESERVED_PROFILE_NAMES.contains(&name.value.as_str()) {
             ck.error(
                 &name.referenced,
@@ -868,19 +872,28 @@ fn build_cases(
                 "snapshot file names put the case beside those names; pick a distinct name",
             );
         }
-        let mut case = Case { description: c.description.clone(), switches: BTreeMap::new(), variables: IndexMap::new() };
+        let mut case =
+            Case { description: c.description.clone(), switches: BTreeMap::new(), variables: IndexMap::new() };
         for (k, v) in &c.switches {
             if switches.contains_key(&k.value) {
                 case.switches.insert(k.value.clone(), *v);
             } else {
-                ck.error(&k.referenced, format!("unknown switch `{}` in case `{}`", k.value, name.value), known_names_help("switch", &k.value, &switch_names));
+                ck.error(
+                    &k.referenced,
+                    format!("unknown switch `{}` in case `{}`", k.value, name.value),
+                    known_names_help("switch", &k.value, &switch_names),
+                );
             }
         }
         for (k, v) in &c.variables {
             if variables.contains_key(&k.value) {
                 case.variables.insert(k.value.clone(), v.clone());
             } else {
-                ck.error(&k.referenced, format!("unknown variable `{}` in case `{}`", k.value, name.value), known_names_help("variable", &k.value, &var_names));
+                ck.error(
+                    &k.referenced,
+                    format!("unknown variable `{}` in case `{}`", k.value, name.value),
+                    known_names_help("variable", &k.value, &var_names),
+                );
             }
         }
         out.insert(name.value.clone(), case);

@@ -25,37 +25,56 @@ pub struct RenderedSection {
     pub sha256: String,
 }
 
-/// The template context of one cell.
+/// A set of names for templates: `"x" in tool_names` is a hash lookup (not a scan of every
+/// tool, which made large projects quadratic); iterating yields the names in order.
+#[derive(Debug)]
+struct NameSet(indexmap::IndexSet<String>);
+
+impl minijinja::value::Object for NameSet {
+    fn repr(self: &std::sync::Arc<Self>) -> minijinja::value::ObjectRepr {
+        minijinja::value::ObjectRepr::Map
+    }
+
+    fn get_value(self: &std::sync::Arc<Self>, key: &minijinja::Value) -> Option<minijinja::Value> {
+        key.as_str().filter(|k| self.0.contains(*k)).map(|_| minijinja::Value::from(true))
+    }
+
+    fn enumerate(self: &std::sync::Arc<Self>) -> minijinja::value::Enumerator {
+        let names: Vec<minijinja::Value> = self.0.iter().map(|n| minijinja::Value::from(n.as_str())).collect();
+        minijinja::value::Enumerator::Iter(Box::new(names.into_iter()))
+    }
+
+    fn enumerator_len(self: &std::sync::Arc<Self>) -> Option<usize> {
+        Some(self.0.len())
+    }
+}
+
+/// The template context of one cell, as (name, value) pairs.
 pub fn template_context(
     profile: &Profile,
     transport: Transport,
     runtime: &Runtime,
     tools: &[ActiveTool],
-) -> Map<String, Value> {
-    let mut ctx = Map::new();
-    for (k, v) in &runtime.variables {
-        ctx.insert(k.clone(), v.clone());
-    }
-    ctx.insert("switches".into(), json!(runtime.switches));
-    ctx.insert("profile".into(), json!(profile.name));
-    ctx.insert("transport".into(), json!(transport.as_str()));
-    ctx.insert(
-        "tools".into(),
-        Value::Array(
-            tools
-                .iter()
-                .map(|t| json!({"name": t.name, "toolset": t.toolset, "description": t.description.trim_end()}))
-                .collect(),
-        ),
-    );
-    ctx.insert("tool_names".into(), json!(tools.iter().map(|t| t.name.as_str()).collect::<Vec<_>>()));
+) -> Vec<(String, minijinja::Value)> {
+    let mut ctx: Vec<(String, minijinja::Value)> =
+        runtime.variables.iter().map(|(k, v)| (k.clone(), minijinja::Value::from_serialize(v))).collect();
+    ctx.push(("switches".into(), minijinja::Value::from_serialize(&runtime.switches)));
+    ctx.push(("profile".into(), minijinja::Value::from(profile.name.as_str())));
+    ctx.push(("transport".into(), minijinja::Value::from(transport.as_str())));
+    let tool_list: Vec<Value> = tools
+        .iter()
+        .map(|t| json!({"name": t.name, "toolset": t.toolset, "description": t.description.trim_end()}))
+        .collect();
+    ctx.push(("tools".into(), minijinja::Value::from_serialize(&tool_list)));
+    let names = NameSet(tools.iter().map(|t| t.name.clone()).collect());
+    ctx.push(("tool_names".into(), minijinja::Value::from_object(names)));
     let mut toolsets: Vec<&str> = Vec::new();
     for t in tools {
         if !toolsets.contains(&t.toolset.as_str()) {
             toolsets.push(&t.toolset);
         }
     }
-    ctx.insert("toolsets".into(), json!(toolsets));
+    ctx.push(("toolsets".into(), minijinja::Value::from_serialize(&toolsets)));
     ctx
 }
 
@@ -98,7 +117,7 @@ pub fn render(
     tools: &[ActiveTool],
 ) -> Result<(Vec<RenderedSection>, String)> {
     let ctx = template_context(profile, transport, runtime, tools);
-    let ctx_value = minijinja::Value::from_serialize(Value::Object(ctx.clone()));
+    let ctx_value: minijinja::Value = ctx.iter().cloned().collect();
     let mut out = Vec::new();
     for id in &profile.sections {
         let Some(section) = project.sections.get(id) else { continue };
@@ -131,9 +150,9 @@ pub fn render(
             let mut lctx = ctx;
             let sections: Map<String, Value> =
                 out.iter().map(|s| (s.id.clone(), Value::String(s.text.clone()))).collect();
-            lctx.insert("sections".into(), Value::Object(sections));
-            lctx.insert("body".into(), Value::String(body));
-            let lctx = minijinja::Value::from_serialize(Value::Object(lctx));
+            lctx.push(("sections".into(), minijinja::Value::from_serialize(&sections)));
+            lctx.push(("body".into(), minijinja::Value::from(body)));
+            let lctx: minijinja::Value = lctx.into_iter().collect();
             normalize(&collapse_blank_lines(&project.templates.render(layout, &lctx)?.replace("\r\n", "\n")))
         }
     };

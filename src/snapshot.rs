@@ -152,41 +152,77 @@ fn measured(name: &str, text: &str) -> Measured {
     Measured { name: name.to_string(), tokens: None, bytes: text.len() as u64, sha256: sha256_hex(text.as_bytes()) }
 }
 
+/// One rendered cell: its files, its section texts and its summary.
+struct CellOutput {
+    files: Vec<(String, String)>,
+    texts: Vec<((String, String), String)>,
+    summary: CellSummary,
+}
+
+fn render_cell(project: &Project, cell: &Cell) -> Result<CellOutput> {
+    let first_provider = project.providers.first().copied().unwrap_or(project.defaults.provider);
+    let stem = cell.stem();
+    let sel = Selection { profile: cell.profile.clone(), reason: "snapshot matrix".into() };
+    let runtime = case_runtime(project, cell.case.as_deref());
+    let c = compile_cell(project, sel, cell.transport, first_provider, runtime)?;
+    let prompt_name = format!("{stem}.prompt.md");
+    let mut files = Vec::new();
+    let mut tools = BTreeMap::new();
+    if cell.transport == Transport::Native {
+        for provider in &project.providers {
+            let name = format!("{stem}.{provider}.tools.json");
+            let opts = ProjectionOptions { strict: project.strict_tools };
+            let json = providers::to_pretty_json(&providers::project(*provider, &c.tools, opts));
+            tools.insert(provider.as_str().to_string(), measured(&name, &json));
+            files.push((name, json));
+        }
+    }
+    let texts = c.sections.iter().map(|s| ((stem.clone(), s.id.clone()), s.text.clone())).collect();
+    let summary = CellSummary {
+        cell: stem.clone(),
+        profile: cell.profile.clone(),
+        case: cell.case.clone(),
+        transport: cell.transport,
+        prompt: measured(&prompt_name, &c.prompt),
+        sections: c.sections.iter().map(|s| measured(&s.id, &s.text)).collect(),
+        tools,
+    };
+    files.push((prompt_name, c.prompt));
+    Ok(CellOutput { files, texts, summary })
+}
+
 impl Matrix {
-    /// Render every cell.
+    /// Render every cell, spread over the machine's cores (cells are independent).
     pub fn render(project: &Project) -> Result<Matrix> {
-        let mut files = BTreeMap::new();
-        let mut cells_out = Vec::new();
-        let mut texts = BTreeMap::new();
-        let first_provider = project.providers.first().copied().unwrap_or(project.defaults.provider);
-        for cell in cells(project) {
-            let stem = cell.stem();
-            let sel = Selection { profile: cell.profile.clone(), reason: "snapshot matrix".into() };
-            let runtime = case_runtime(project, cell.case.as_deref());
-            let c = compile_cell(project, sel, cell.transport, first_provider, runtime)?;
-            let prompt_name = format!("{stem}.prompt.md");
-            let mut tools = BTreeMap::new();
-            if cell.transport == Transport::Native {
-                for provider in &project.providers {
-                    let name = format!("{stem}.{provider}.tools.json");
-                    let json = providers::to_pretty_json(&providers::project(*provider, &c.tools, ProjectionOptions { strict: project.strict_tools }));
-                    tools.insert(provider.as_str().to_string(), measured(&name, &json));
-                    files.insert(name, json);
+        let cells = cells(project);
+        let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, cells.len().max(1));
+        let mut slots: Vec<Option<Result<CellOutput>>> = (0..cells.len()).map(|_| None).collect();
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..workers)
+                .map(|w| {
+                    let cells = &cells;
+                    scope.spawn(move || {
+                        (w..cells.len())
+                            .step_by(workers)
+                            .map(|i| (i, render_cell(project, &cells[i])))
+                            .collect::<Vec<_>>()
+                    })
+                })
+                .collect();
+            for h in handles {
+                for (i, out) in h.join().unwrap_or_default() {
+                    slots[i] = Some(out);
                 }
             }
-            for s in &c.sections {
-                texts.insert((stem.clone(), s.id.clone()), s.text.clone());
-            }
-            cells_out.push(CellSummary {
-                cell: stem.clone(),
-                profile: cell.profile.clone(),
-                case: cell.case.clone(),
-                transport: cell.transport,
-                prompt: measured(&prompt_name, &c.prompt),
-                sections: c.sections.iter().map(|s| measured(&s.id, &s.text)).collect(),
-                tools,
-            });
-            files.insert(prompt_name, c.prompt);
+        });
+        let mut files = BTreeMap::new();
+        let mut texts = BTreeMap::new();
+        let mut cells_out = Vec::new();
+        for slot in slots {
+            let out = slot.ok_or_else(|| Error::from(Diagnostic::error("a matrix cell failed to render")))??;
+            files.extend(out.files);
+            texts.extend(out.texts);
+            cells_out.push(out.summary);
         }
         let summary = Summary {
             format: SUMMARY_FORMAT,
@@ -200,7 +236,8 @@ impl Matrix {
 
     /// Fill every token count of the summary.
     pub fn count_tokens(&mut self, counter: &mut Counter) -> Result<()> {
-        let all: Vec<&str> = self.files.values().map(String::as_str).chain(self.texts.values().map(String::as_str)).collect();
+        let all: Vec<&str> =
+            self.files.values().map(String::as_str).chain(self.texts.values().map(String::as_str)).collect();
         counter.prime(&all)?;
         for c in &mut self.summary.cells {
             c.prompt.tokens = Some(counter.count(&self.files[&c.prompt.name])?);
@@ -254,9 +291,13 @@ pub fn read_folder(dir: &Path) -> Result<BTreeMap<String, String>> {
                 out.insert(name, t);
             }
             Err(e) => {
-                return Err(Diagnostic::error(format!("`{}` is not valid UTF-8 (invalid byte at offset {})", p.display(), e.utf8_error().valid_up_to()))
-                    .with_help("snapshot and artifact folders hold text written by promptc; remove or regenerate the file")
-                    .into())
+                return Err(Diagnostic::error(format!(
+                    "`{}` is not valid UTF-8 (invalid byte at offset {})",
+                    p.display(),
+                    e.utf8_error().valid_up_to()
+                ))
+                .with_help("snapshot and artifact folders hold text written by promptc; remove or regenerate the file")
+                .into())
             }
         }
     }
@@ -323,7 +364,8 @@ mod tests {
         let d = tempfile::tempdir().unwrap();
         std::fs::write(d.path().join("old.native.prompt.md"), "x").unwrap();
         std::fs::write(d.path().join("README.md"), "keep").unwrap();
-        let files: BTreeMap<String, String> = [("a.native.prompt.md".to_string(), "hello\n".to_string())].into_iter().collect();
+        let files: BTreeMap<String, String> =
+            [("a.native.prompt.md".to_string(), "hello\n".to_string())].into_iter().collect();
         let w = write(d.path(), &files).unwrap();
         assert_eq!(w.written, ["a.native.prompt.md"]);
         assert_eq!(w.removed, ["old.native.prompt.md"]);

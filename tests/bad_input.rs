@@ -259,6 +259,17 @@ cases! {
     token_cache_outside => case("token-cache-outside", "fixtures/bad/token-cache-outside", &["report"],
         "invalid token cache path `../cache.json`: the path leaves the project folder",
         Some("fixtures/bad/token-cache-outside/promptc.yaml:21:10"), &[]);
+    // --- snapshots and frozen records -----------------------------------------------------
+    snapshots_not_utf8 => case("snapshots-not-utf8", "fixtures/bad/snapshots-not-utf8", &["diff"],
+        "standard.native.prompt.md` is not valid UTF-8", None, &["regenerate the file"]);
+    frozen_newer_format => case("frozen-newer-format", MINIMAL, &["verify", "fixtures/bad/frozen-newer-format.json"],
+        "has format 2, newer than this promptc reads (1)", None, &["written by promptc 9.0.0", "upgrade promptc"]);
+    frozen_not_json => case("frozen-not-json", MINIMAL, &["verify", "fixtures/bad/frozen-not-json.json"],
+        "frozen record is not valid JSON", Some("fixtures/bad/frozen-not-json.json:4:1"), &[]);
+    frozen_not_a_record => case("frozen-not-a-record", MINIMAL, &["verify", "fixtures/bad/frozen-not-a-record.json"],
+        "is not a frozen record: it has no `format` field", None, &[]);
+    frozen_missing => case("frozen-missing", MINIMAL, &["verify", "fixtures/bad/no-such-record.json"],
+        "cannot read frozen record `fixtures/bad/no-such-record.json`: no such file or folder", None, &[]);
     no_such_project => case("no-such-project", "fixtures/bad/no-such-project", &[],
         "no project manifest at `fixtures/bad/no-such-project", None, &[]);
 }
@@ -288,7 +299,7 @@ fn command_line(case: &Case) -> String {
 /// Cases run `render` unless their arguments start with another subcommand.
 fn split_command<'a>(args: &'a [&'a str]) -> (&'a str, &'a [&'a str]) {
     match args.first() {
-        Some(&c) if c == "report" => (c, &args[1..]),
+        Some(&c) if ["report", "snapshot", "diff", "freeze", "verify"].contains(&c) => (c, &args[1..]),
         _ => ("render", args),
     }
 }

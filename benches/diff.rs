@@ -1,0 +1,120 @@
+//! `cargo bench --bench diff`: `promptc diff` on the example and on synthetic projects with
+//! 500 and 1,000 tools and 16 cells — wall time, growth with size (2× input should cost
+//! ≤ 2.2× time), and the no-change CI case against rendering the matrix once.
+
+mod support;
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use promptc::project::{self, Project};
+use support::{median_run, ms};
+
+/// Add a case so the matrix has 2 profiles × 4 cases × 2 transports = 16 cells.
+fn sixteen_cells(dir: &Path) {
+    let manifest = dir.join("promptc.yaml");
+    let mut m: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&manifest).unwrap()).unwrap();
+    m["cases"]["no-focus"] = serde_json::json!({"switches": {"focus_chain": false}});
+    m["snapshots"] = serde_json::json!("snapshots");
+    std::fs::write(&manifest, serde_json::to_string_pretty(&m).unwrap()).unwrap();
+}
+
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort();
+    v[v.len() / 2]
+}
+
+/// In-process medians of (load + render the matrix) and (load + diff against snapshots).
+fn in_process(dir: &Path) -> (Duration, Duration) {
+    let manifest = project::discover(Some(dir)).unwrap();
+    let render = median(
+        (0..5)
+            .map(|_| {
+                let t = Instant::now();
+                let p = Project::load(&manifest).unwrap();
+                promptc::snapshot::Matrix::render(&p).unwrap();
+                t.elapsed()
+            })
+            .collect(),
+    );
+    let diff = median(
+        (0..5)
+            .map(|_| {
+                let t = Instant::now();
+                let p = Project::load(&manifest).unwrap();
+                let mut counter = promptc::tokens::Counter::new(p.tokens.tokenizer, None);
+                let (r, _) =
+                    promptc::diff::against_snapshots(&p, &promptc::snapshot::folder(&p), &mut counter).unwrap();
+                assert!(!r.drift());
+                assert!(!counter.stats().tokenizer_built, "no drift must not build a tokenizer");
+                t.elapsed()
+            })
+            .collect(),
+    );
+    (render, diff)
+}
+
+struct Figures {
+    cells: usize,
+    tools: usize,
+    no_change: Duration,
+    drift: Duration,
+}
+
+fn bench(label: &str, dir: &Path, edit: &dyn Fn(&Path)) -> Figures {
+    let snap = support::run(dir, &["snapshot"]);
+    assert_eq!(snap.code, Some(0), "{}", snap.stderr);
+    let p = Project::load(&project::discover(Some(dir)).unwrap()).unwrap();
+    let cells = promptc::snapshot::cells(&p).len();
+    let tools = p.catalog.tools().len();
+    let (render, diff_in) = in_process(dir);
+    let no_change = median_run(dir, &["diff"], 5);
+    assert_eq!(no_change.code, Some(0), "{}", String::from_utf8_lossy(&no_change.stdout));
+    edit(dir);
+    let drift = median_run(dir, &["diff", "--format", "json"], 5);
+    assert_eq!(drift.code, Some(1));
+    println!(
+        "{label}: {tools} tools, {cells} cells, {} snapshot files",
+        std::fs::read_dir(promptc::snapshot::folder(&p)).unwrap().count()
+    );
+    println!(
+        "  no change: `promptc diff` {} (peak RSS {}); in-process load+diff {} vs load+render matrix {} ({:.2}×)",
+        ms(no_change.wall),
+        no_change.peak_kib.map_or("n/a".into(), |k| format!("{:.1} MB", k as f64 / 1024.0)),
+        ms(diff_in),
+        ms(render),
+        diff_in.as_secs_f64() / render.as_secs_f64()
+    );
+    println!("  one tool description changed: `promptc diff --format json` {}", ms(drift.wall));
+    Figures { cells, tools, no_change: no_change.wall, drift: drift.wall }
+}
+
+fn edit_read_file(dir: &Path) {
+    let p = dir.join("tools/files.yaml");
+    let text = std::fs::read_to_string(&p).unwrap();
+    std::fs::write(&p, text.replacen("Read the contents of a file", "Read the full contents of a file", 1)).unwrap();
+}
+
+fn main() {
+    let example = tempfile::tempdir().unwrap();
+    support::synthetic_example(example.path(), 1);
+    sixteen_cells(example.path());
+    bench("example", example.path(), &edit_read_file);
+
+    let mut figures = Vec::new();
+    for factor in [25, 50] {
+        let d = tempfile::tempdir().unwrap();
+        support::synthetic_example(d.path(), factor);
+        sixteen_cells(d.path());
+        figures.push(bench(&format!("synthetic ×{factor}"), d.path(), &edit_read_file));
+    }
+    let (a, b) = (&figures[0], &figures[1]);
+    println!(
+        "growth {} → {} tools ({} cells): no-change diff {:.2}×, drift diff {:.2}× (target ≤ 2.2× for 2× input)",
+        a.tools,
+        b.tools,
+        b.cells,
+        b.no_change.as_secs_f64() / a.no_change.as_secs_f64(),
+        b.drift.as_secs_f64() / a.drift.as_secs_f64()
+    );
+}

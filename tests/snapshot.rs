@@ -1,0 +1,294 @@
+//! End-to-end tests of `promptc snapshot`, `diff`, `freeze` and `verify` on a copy of the
+//! shipped example (project and committed snapshots) in a temporary folder.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        if e.file_name() == ".promptc-cache" {
+            continue;
+        }
+        let dest = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &dest);
+        } else {
+            std::fs::copy(e.path(), dest).unwrap();
+        }
+    }
+}
+
+/// A temporary copy of `profiles/` and `snapshots/`.
+struct Workspace {
+    dir: tempfile::TempDir,
+}
+
+impl Workspace {
+    fn new() -> Workspace {
+        let dir = tempfile::tempdir().unwrap();
+        copy_dir(&repo().join("profiles"), &dir.path().join("profiles"));
+        copy_dir(&repo().join("snapshots"), &dir.path().join("snapshots"));
+        Workspace { dir }
+    }
+
+    fn path(&self, rel: &str) -> PathBuf {
+        self.dir.path().join(rel)
+    }
+
+    fn run(&self, args: &[&str]) -> Output {
+        Command::new(env!("CARGO_BIN_EXE_promptc"))
+            .current_dir(self.dir.path())
+            .env("NO_COLOR", "1")
+            .args(args)
+            .output()
+            .unwrap()
+    }
+
+    fn edit(&self, rel: &str, from: &str, to: &str) {
+        let p = self.path(rel);
+        let text = std::fs::read_to_string(&p).unwrap();
+        assert!(text.contains(from), "{rel} does not contain {from:?}");
+        std::fs::write(&p, text.replacen(from, to, 1)).unwrap();
+    }
+
+    /// `diff --format json`: (exit code, status by file).
+    fn drift(&self) -> (i32, BTreeMap<String, String>) {
+        let out = self.run(&["diff", "--format", "json"]);
+        let v: serde_json::Value =
+            serde_json::from_slice(&out.stdout).unwrap_or_else(|_| panic!("{}", String::from_utf8_lossy(&out.stderr)));
+        let files = v["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| (f["file"].as_str().unwrap().to_string(), f["status"].as_str().unwrap().to_string()))
+            .collect();
+        (out.status.code().unwrap(), files)
+    }
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+#[test]
+fn committed_snapshots_have_no_drift() {
+    let w = Workspace::new();
+    let out = w.run(&["diff"]);
+    assert_eq!(out.status.code(), Some(0), "{}{}", stdout(&out), String::from_utf8_lossy(&out.stderr));
+    assert_eq!(stdout(&out), "no drift: the project matches snapshots\n");
+    assert_eq!(w.drift(), (0, BTreeMap::new()));
+}
+
+#[test]
+fn a_one_word_tool_change_shows_in_every_affected_cell_and_provider_only() {
+    let w = Workspace::new();
+    w.edit("profiles/tools/files.yaml", "Read the contents of a file", "Read the full contents of a file");
+    let (code, files) = w.drift();
+    assert_eq!(code, 1);
+    // read_file is active in every standard cell; lite overrides its description, so lite
+    // is untouched. Native cells change in every provider's tools file, XML cells in the
+    // prompt (the tool docs); native prompts never contain tool docs.
+    let mut expected: Vec<String> = Vec::new();
+    for case in ["", ".all-capabilities", ".yolo"] {
+        for p in ["anthropic", "gemini", "openai", "openai-responses"] {
+            expected.push(format!("standard{case}.native.{p}.tools.json"));
+        }
+        expected.push(format!("standard{case}.xml.prompt.md"));
+    }
+    expected.push("summary.json".into());
+    expected.sort();
+    assert_eq!(files.keys().cloned().collect::<Vec<_>>(), expected);
+    assert!(files.values().all(|s| s == "modified"));
+    let out = w.run(&["diff", "--format", "markdown"]);
+    let md = stdout(&out);
+    assert!(md.contains("| standard.native | tools openai |"), "{md}");
+    assert!(md.contains("<details><summary><code>standard.xml.prompt.md</code>"), "{md}");
+    insta::assert_snapshot!("one-word-change.markdown", md);
+}
+
+#[test]
+fn a_flipped_switch_default_changes_the_cells_that_follow_the_default() {
+    let w = Workspace::new();
+    w.edit("profiles/promptc.yaml", "  browser:\n    description: A headless browser is available for inspecting web pages and local dev servers.\n    default: false", "  browser:\n    description: A headless browser is available for inspecting web pages and local dev servers.\n    default: true");
+    let (code, files) = w.drift();
+    assert_eq!(code, 1);
+    assert!(files.contains_key("standard.native.openai.tools.json"));
+    assert!(files.contains_key("standard.yolo.xml.prompt.md"));
+    // The case that sets browser explicitly does not move.
+    assert!(!files.keys().any(|f| f.contains("all-capabilities")), "{files:?}");
+    // Lite excludes browser_action: its tools do not change.
+    assert!(!files.keys().any(|f| f.starts_with("lite.") && f.ends_with(".tools.json")), "{files:?}");
+}
+
+#[test]
+fn a_new_profile_is_reported_and_update_accepts_it() {
+    let w = Workspace::new();
+    w.edit(
+        "profiles/promptc.yaml",
+        "profiles:\n",
+        "profiles:\n  tiny:\n    description: Just the role.\n    sections: [role]\n    tools: [read_file]\n",
+    );
+    let (code, files) = w.drift();
+    assert_eq!(code, 1);
+    let added: Vec<&String> = files.iter().filter(|(_, s)| *s == "added").map(|(f, _)| f).collect();
+    assert_eq!(added.len(), 3 * (4 + 2), "3 cases × (4 tools files + 2 prompts): {added:?}");
+    assert!(added.iter().all(|f| f.starts_with("tiny.")));
+    let out = w.run(&["diff", "--update"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(w.path("snapshots/tiny.xml.prompt.md").is_file());
+    assert_eq!(w.drift(), (0, BTreeMap::new()));
+}
+
+#[test]
+fn a_removed_cell_is_reported_and_snapshot_deletes_its_files() {
+    let w = Workspace::new();
+    w.edit("profiles/promptc.yaml", "  yolo:\n    description: Auto-approve mode, no plan mode or approval parameters.\n    switches: {yolo: true}\n", "");
+    let (code, files) = w.drift();
+    assert_eq!(code, 1);
+    let removed: Vec<&String> = files.iter().filter(|(_, s)| *s == "removed").map(|(f, _)| f).collect();
+    assert_eq!(removed.len(), 12);
+    assert!(removed.iter().all(|f| f.contains(".yolo.")));
+    let out = w.run(&["snapshot"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("12 removed"));
+    assert!(!w.path("snapshots/lite.yolo.xml.prompt.md").exists());
+    assert_eq!(w.drift(), (0, BTreeMap::new()));
+}
+
+#[test]
+fn snapshots_are_byte_identical_across_processes_and_listing_order() {
+    let w = Workspace::new();
+    for d in ["a", "b"] {
+        let out = w.run(&["snapshot", "--dir", d]);
+        assert_eq!(out.status.code(), Some(0));
+    }
+    let read = |d: &str| -> BTreeMap<String, Vec<u8>> {
+        std::fs::read_dir(w.path(d))
+            .unwrap()
+            .map(|e| e.unwrap())
+            .map(|e| (e.file_name().to_string_lossy().into_owned(), std::fs::read(e.path()).unwrap()))
+            .collect()
+    };
+    let a = read("a");
+    assert_eq!(a, read("b"));
+    assert_eq!(a, read("snapshots"), "the committed snapshots are what the project renders");
+    // Create the files in reverse and in an interleaved order: the comparison is by name.
+    for (order, dir) in [
+        (a.keys().rev().cloned().collect::<Vec<_>>(), "rev"),
+        (a.keys().step_by(2).chain(a.keys().skip(1).step_by(2)).cloned().collect(), "mixed"),
+    ] {
+        std::fs::create_dir(w.path(dir)).unwrap();
+        for name in order {
+            std::fs::write(w.path(dir).join(&name), &a[&name]).unwrap();
+        }
+        let out = w.run(&["diff", "--dir", dir]);
+        assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    }
+}
+
+#[test]
+fn a_failed_snapshot_write_leaves_no_partial_or_temporary_files() {
+    let w = Workspace::new();
+    // A folder where a snapshot file must go makes the final rename fail.
+    std::fs::remove_file(w.path("snapshots/lite.xml.prompt.md")).unwrap();
+    std::fs::create_dir(w.path("snapshots/lite.xml.prompt.md")).unwrap();
+    w.edit("profiles/promptc.yaml", "contract_version: 1", "contract_version: 5");
+    let out = w.run(&["snapshot"]);
+    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("lite.xml.prompt.md"));
+    let leftovers: Vec<String> = std::fs::read_dir(w.path("snapshots"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with(".promptc-") || n.ends_with(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
+#[test]
+fn freeze_then_verify_fresh_and_stale() {
+    let w = Workspace::new();
+    let out = w.run(&[
+        "freeze",
+        "--profile",
+        "standard",
+        "--provider",
+        "anthropic",
+        "--set",
+        "browser",
+        "--out",
+        "frozen.json",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let rec: serde_json::Value = serde_json::from_slice(&std::fs::read(w.path("frozen.json")).unwrap()).unwrap();
+    assert_eq!(rec["request"]["switches"]["browser"], true);
+    assert_eq!(rec["metadata"]["provider"], "anthropic");
+    assert!(rec["prompt"].as_str().unwrap().starts_with("You are Forge"));
+    assert!(rec["tools"].as_array().unwrap().iter().any(|t| t["name"] == "browser_action"));
+
+    let verify = |w: &Workspace| {
+        let out = w.run(&["verify", "frozen.json", "--format", "json"]);
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        (out.status.code().unwrap(), v)
+    };
+    let (code, v) = verify(&w);
+    assert_eq!((code, v["fresh"].as_bool()), (0, Some(true)));
+
+    // Editing a file outside the project changes nothing.
+    std::fs::write(w.path("unrelated.txt"), "hello").unwrap();
+    w.edit("snapshots/summary.json", "\"format\"", "\"format\"");
+    assert_eq!(verify(&w).0, 0);
+
+    // A contract version bump makes it stale, with that reason.
+    w.edit("profiles/promptc.yaml", "contract_version: 1", "contract_version: 2");
+    let (code, v) = verify(&w);
+    assert_eq!(code, 1);
+    assert_eq!(v["reasons"][0], serde_json::json!({"kind": "contract_version", "frozen": 1, "current": 2}));
+    let out = w.run(&["verify", "frozen.json"]);
+    assert!(stdout(&out).contains("contract version bumped: 1 → 2"), "{}", stdout(&out));
+}
+
+#[test]
+fn verify_names_changed_files_switches_and_sections() {
+    let w = Workspace::new();
+    assert_eq!(w.run(&["freeze", "--out", "frozen.json"]).status.code(), Some(0));
+    w.edit("profiles/sections/rules.md.j2", "\n", "\nAlways double-check file paths.\n");
+    w.edit("profiles/promptc.yaml", "  browser:\n    description: A headless browser is available for inspecting web pages and local dev servers.\n    default: false", "  browser:\n    description: A headless browser is available for inspecting web pages and local dev servers.\n    default: true");
+    let out = w.run(&["verify", "frozen.json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = stdout(&out);
+    for needle in [
+        "input file changed: sections/rules.md.j2",
+        "input file changed: promptc.yaml",
+        "switch `browser` differs: false → true",
+        "section changed: rules",
+        "tool projection changed",
+    ] {
+        assert!(text.contains(needle), "missing {needle:?} in:\n{text}");
+    }
+}
+
+#[test]
+fn diff_compares_two_artifact_folders() {
+    let w = Workspace::new();
+    assert_eq!(w.run(&["render", "--out", "a"]).status.code(), Some(0));
+    assert_eq!(w.run(&["render", "--out", "b"]).status.code(), Some(0));
+    let out = w.run(&["diff", "a", "b"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    assert_eq!(w.run(&["render", "--out", "b", "--set", "focus_chain=false"]).status.code(), Some(0));
+    let out = w.run(&["diff", "a", "b", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let items: Vec<&str> = v["deltas"].as_array().unwrap().iter().map(|d| d["item"].as_str().unwrap()).collect();
+    assert!(items.contains(&"section focus_chain"), "{items:?}");
+    assert!(items.contains(&"prompt"), "{items:?}");
+    // Two snapshot folders compare too.
+    assert_eq!(w.run(&["snapshot", "--dir", "s1"]).status.code(), Some(0));
+    assert_eq!(w.run(&["diff", "s1", "snapshots"]).status.code(), Some(0));
+}
