@@ -65,6 +65,13 @@ pub struct Metadata {
     pub provider: Option<String>,
     /// Model id, when one was given.
     pub model: Option<String>,
+    /// The sub-agent this prompt belongs to, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subagent: Option<String>,
+    /// Nonce of the untrusted-content delimiters, when the prompt has any (a live render's
+    /// nonce is random, so it is recorded only when it shaped the text).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nonce: Option<String>,
     /// Every switch's resolved value.
     pub switches: BTreeMap<String, bool>,
     /// Active tool ids, in order.
@@ -92,6 +99,8 @@ impl Metadata {
             transport: c.transport.as_str().to_string(),
             provider: c.provider.map(|p| p.as_str().to_string()),
             model: c.runtime.model.clone(),
+            subagent: c.subagent.clone(),
+            nonce: c.prompt.contains(&format!("_{}|>", c.runtime.nonce)).then(|| c.runtime.nonce.clone()),
             switches: c.runtime.switches.clone(),
             tools: c.tools.iter().map(|t| t.name.clone()).collect(),
             inputs: Inputs {

@@ -24,6 +24,32 @@ pub struct Tool {
     pub overrides: IndexMap<String, ToolOverride>,
     /// The catalog file that declares it (project-relative).
     pub file: String,
+    /// Whether calling it starts a sub-agent (such tools never reach a sub-agent).
+    pub spawns_subagents: bool,
+    /// Usage guidance shown (in the `tool_guidance` section) only while the tool is active.
+    pub guidance: Option<String>,
+    /// Text it contributes to prompt slots while active.
+    pub contributions: Vec<Contribution>,
+}
+
+/// What a contribution inserts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ContributionBody {
+    /// Literal text, inserted verbatim: template syntax in it is never evaluated.
+    Literal(String),
+    /// A compiled template (by name), rendered with the cell's context.
+    Template(String),
+}
+
+/// Text a tool contributes to a slot.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Contribution {
+    /// The slot.
+    pub slot: String,
+    /// The text.
+    pub body: ContributionBody,
+    /// Only in these profiles (empty: all).
+    pub profiles: Vec<String>,
 }
 
 /// Profile-specific wording for a tool: never a copy, only the changed text.
@@ -36,7 +62,7 @@ pub struct ToolOverride {
 }
 
 /// A tool as one matrix cell presents it: overrides applied, inactive parameters removed.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct ActiveTool {
     /// Name (id).
     pub name: String,
@@ -46,6 +72,12 @@ pub struct ActiveTool {
     pub description: String,
     /// Parameters after switch filtering and overrides.
     pub params: Vec<Property>,
+    /// Usage guidance, if any.
+    pub guidance: Option<String>,
+    /// Whether it spawns sub-agents.
+    pub spawns_subagents: bool,
+    /// Its contributions that apply to this profile.
+    pub contributions: Vec<Contribution>,
 }
 
 /// All tools of a project, in declaration order.
@@ -131,6 +163,14 @@ impl Catalog {
                     toolset: t.toolset.clone(),
                     description: ov.and_then(|o| o.description.clone()).unwrap_or_else(|| t.description.clone()),
                     params,
+                    guidance: t.guidance.clone(),
+                    spawns_subagents: t.spawns_subagents,
+                    contributions: t
+                        .contributions
+                        .iter()
+                        .filter(|c| c.profiles.is_empty() || c.profiles.iter().any(|p| p == profile))
+                        .cloned()
+                        .collect(),
                 }
             })
             .collect()
@@ -173,6 +213,9 @@ mod tests {
             params: vec![param("a", Condition::Always), param("b", Condition::Switch("yolo".into()))],
             overrides: IndexMap::new(),
             file: "tools.yaml".into(),
+            spawns_subagents: false,
+            guidance: None,
+            contributions: Vec::new(),
         }
     }
 

@@ -26,6 +26,8 @@ pub struct Request {
     pub provider: Option<Provider>,
     /// Switches and variables.
     pub runtime: RuntimeInput,
+    /// `--subagent`: render this sub-agent's prompt instead of the main one.
+    pub subagent: Option<String>,
 }
 
 /// One compiled cell: exactly what the model receives, plus how it was derived.
@@ -47,6 +49,12 @@ pub struct Compiled {
     pub prompt: String,
     /// The value of the request's `tools` field (native only).
     pub projection: Option<Value>,
+    /// The sub-agent this prompt belongs to, if any.
+    pub subagent: Option<String>,
+    /// How each injectable slot was filled.
+    pub slots: Vec<render::SlotUse>,
+    /// Problems that did not stop the render (`--lenient`).
+    pub warnings: Vec<Diagnostic>,
 }
 
 /// Resolve a request against the project's defaults and policy, then compile it.
@@ -79,7 +87,10 @@ pub fn compile(project: &Project, req: &Request) -> Result<Compiled> {
             ))
             .into());
     }
-    compile_cell(project, selection, transport, provider, runtime)
+    match &req.subagent {
+        Some(name) => compile_subagent(project, selection, transport, provider, runtime, name),
+        None => compile_cell(project, selection, transport, provider, runtime),
+    }
 }
 
 /// Compile one fully specified cell.
@@ -92,15 +103,71 @@ pub fn compile_cell(
 ) -> Result<Compiled> {
     let profile = project.profile(&selection.profile)?;
     let tools = project.catalog.resolve(&profile.name, &profile.tools, &runtime.switches);
-    let (sections, prompt) = render::render(project, profile, transport, &runtime, &tools)?;
+    finish(project, selection, &profile.sections, transport, provider, runtime, tools, None)
+}
+
+/// Compile a sub-agent's prompt: the same profile and transport, the `subagent_run` switch
+/// on, the profile's active tools filtered by the sub-agent's allowlist, and never a tool
+/// that spawns sub-agents (no recursion), even if the allowlist names one.
+pub fn compile_subagent(
+    project: &Project,
+    selection: Selection,
+    transport: Transport,
+    provider: Provider,
+    mut runtime: Runtime,
+    name: &str,
+) -> Result<Compiled> {
+    let Some(sub) = project.subagents.get(name) else {
+        let known: Vec<&str> = project.subagents.keys().map(String::as_str).collect();
+        return Err(Diagnostic::error(format!("unknown sub-agent `{name}`"))
+            .with_help(crate::diagnostic::known_names_help("sub-agent", name, &known))
+            .into());
+    };
+    let profile = project.profile(&selection.profile)?;
+    runtime.switches.insert(crate::project::SUBAGENT_SWITCH.to_string(), true);
+    let tools: Vec<ActiveTool> = project
+        .catalog
+        .resolve(&profile.name, &profile.tools, &runtime.switches)
+        .into_iter()
+        .filter(|t| sub.tools.contains(&t.name) && !t.spawns_subagents)
+        .collect();
+    let sections = sub.sections.clone().unwrap_or_else(|| profile.sections.clone());
+    finish(project, selection, &sections, transport, provider, runtime, tools, Some(name.to_string()))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn finish(
+    project: &Project,
+    selection: Selection,
+    sections: &[String],
+    transport: Transport,
+    provider: Provider,
+    runtime: Runtime,
+    tools: Vec<ActiveTool>,
+    subagent: Option<String>,
+) -> Result<Compiled> {
+    let profile = project.profile(&selection.profile)?;
+    let r = render::render(project, profile, sections, transport, &runtime, &tools)?;
     let (provider, projection) = match transport {
         Transport::Native => (
             Some(provider),
             Some(providers::project(provider, &tools, ProjectionOptions { strict: project.strict_tools })),
         ),
-        Transport::Xml => (None, None),
+        Transport::Xml | Transport::Json => (None, None),
     };
-    Ok(Compiled { selection, transport, provider, runtime, tools, sections, prompt, projection })
+    Ok(Compiled {
+        selection,
+        transport,
+        provider,
+        runtime,
+        tools,
+        sections: r.sections,
+        prompt: r.prompt,
+        projection,
+        subagent,
+        slots: r.slots,
+        warnings: r.warnings,
+    })
 }
 
 impl Compiled {

@@ -22,6 +22,10 @@ pub struct RuntimeInput {
     pub vars: Vec<String>,
     /// `--context FILE`.
     pub context_file: Option<std::path::PathBuf>,
+    /// `--nonce`: the untrusted-content nonce (default: random per render).
+    pub nonce: Option<String>,
+    /// `--lenient`: a failing tool contribution is dropped with a warning, not an error.
+    pub lenient: bool,
 }
 
 /// A context file as read, for hashing in metadata.
@@ -46,6 +50,10 @@ pub struct Runtime {
     pub context_window: Option<String>,
     /// The context file, if one was used.
     pub context_file: Option<ContextFile>,
+    /// Nonce of the untrusted-content delimiters.
+    pub nonce: String,
+    /// Drop failing tool contributions (with a warning) instead of failing.
+    pub lenient: bool,
 }
 
 /// Parse a boolean flag value the way people write them.
@@ -66,6 +74,8 @@ impl Runtime {
             model: None,
             context_window: None,
             context_file: None,
+            nonce: crate::untrusted::derived_nonce(&[&project.name, &project.contract_version.to_string()]),
+            lenient: false,
         }
     }
 
@@ -73,6 +83,18 @@ impl Runtime {
     pub fn resolve(project: &Project, input: &RuntimeInput) -> Result<Runtime> {
         let mut rt = Runtime::defaults(project);
         let mut diags = Diagnostics::default();
+        rt.lenient = input.lenient;
+        rt.nonce = match &input.nonce {
+            Some(n) if crate::untrusted::valid_nonce(n) => n.clone(),
+            Some(n) => {
+                diags.push(
+                    Diagnostic::error(format!("invalid nonce `{n}`"))
+                        .with_help("a nonce is 4 to 32 ASCII letters or digits"),
+                );
+                String::new()
+            }
+            None => crate::untrusted::random_nonce(),
+        };
         let switch_names: Vec<&str> = project.switches.keys().map(String::as_str).collect();
         let var_names: Vec<&str> = project.variables.keys().map(String::as_str).collect();
         if let Some(path) = &input.context_file {

@@ -37,6 +37,9 @@ pub struct FrozenRequest {
     pub switches: BTreeMap<String, bool>,
     /// Variables set explicitly; others follow the project's defaults.
     pub variables: IndexMap<String, Value>,
+    /// Nonce of the untrusted-content delimiters in the frozen prompt.
+    #[serde(default)]
+    pub nonce: String,
 }
 
 /// A frozen prompt: the prompt, the projection and how they were made.
@@ -95,6 +98,7 @@ pub fn record(project: &Project, c: &Compiled, input: &RuntimeInput) -> FrozenRe
             model: c.runtime.model.clone(),
             switches,
             variables,
+            nonce: c.runtime.nonce.clone(),
         },
         metadata: Metadata::new(project, c, tools_json.as_deref()),
         prompt: c.prompt.clone(),
@@ -255,6 +259,9 @@ pub fn verify(project: &Project, rec: &FrozenRecord) -> Result<Verdict> {
         }
     }
     rt.model = rec.request.model.clone();
+    if !rec.request.nonce.is_empty() {
+        rt.nonce = rec.request.nonce.clone();
+    }
     let provider = rec.request.provider.unwrap_or(project.defaults.provider);
     let sel = Selection { profile: rec.request.profile.clone(), reason: "frozen record".into() };
     let current = compile_cell(project, sel, rec.request.transport, provider, rt)?;

@@ -17,10 +17,12 @@
 //! # Ok::<(), promptc::Error>(())
 //! ```
 
+pub mod actions;
 pub mod artifact;
 pub mod atomic;
 pub mod budget;
 pub mod catalog;
+pub mod command;
 pub mod compile;
 pub mod condition;
 pub mod context;
@@ -40,6 +42,7 @@ pub mod source;
 pub mod template;
 pub mod tokens;
 pub mod transport;
+pub mod untrusted;
 pub mod xml;
 pub mod yaml;
 

@@ -64,6 +64,17 @@ enum Command {
     /// Say whether a frozen record is still what the project compiles (exit 1 when stale).
     #[command(after_help = EXIT_CODES)]
     Verify(VerifyArgs),
+    /// Render a slash command's instruction text for the resolved profile.
+    #[command(after_help = EXIT_CODES)]
+    Command(CommandArgs),
+}
+
+#[derive(Debug, Args)]
+struct CommandArgs {
+    /// The command's name.
+    name: String,
+    #[command(flatten)]
+    cell: CellArgs,
 }
 
 #[derive(Debug, Args)]
@@ -152,6 +163,15 @@ struct CellArgs {
     /// YAML or JSON file with `switches:`, `variables:`, `model:` and `context_window:`.
     #[arg(long, value_name = "FILE")]
     context: Option<PathBuf>,
+    /// Render this sub-agent's prompt (same profile and transport, its own tool allowlist).
+    #[arg(long, value_name = "NAME")]
+    subagent: Option<String>,
+    /// Nonce of the untrusted-content delimiters (default: random per render).
+    #[arg(long, value_name = "NONCE")]
+    nonce: Option<String>,
+    /// Drop a tool contribution whose template fails (with a warning) instead of failing.
+    #[arg(long)]
+    lenient: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -209,7 +229,7 @@ struct ReportArgs {
 }
 
 fn parse_transport(s: &str) -> Result<Transport, String> {
-    Transport::parse(s).ok_or_else(|| format!("unknown transport `{s}` (expected one of: native, xml)"))
+    Transport::parse(s).ok_or_else(|| format!("unknown transport `{s}` (expected one of: native, xml, json)"))
 }
 
 fn parse_provider(s: &str) -> Result<Provider, String> {
@@ -261,6 +281,7 @@ fn run(cli: &Cli, color: bool) -> Result<ExitCode, Error> {
         Command::Diff(args) => diff(project, args, color.0),
         Command::Freeze(args) => freeze(project, args),
         Command::Verify(args) => verify(project, args),
+        Command::Command(args) => command(project, args),
     }
 }
 
@@ -334,6 +355,11 @@ fn diff(project: &Project, args: &DiffArgs, color: Color) -> Result<ExitCode, Er
 }
 
 fn freeze(project: &Project, args: &FreezeArgs) -> Result<ExitCode, Error> {
+    if args.cell.subagent.is_some() {
+        return Err(promptc::diagnostic::Diagnostic::error("sub-agent prompts are never frozen")
+            .with_help("a sub-agent renders a fresh prompt for each run; freeze the main prompt (drop --subagent)")
+            .into());
+    }
     let req = request(&args.cell)?;
     let compiled = compile::compile(project, &req)?;
     let rec = promptc::freeze::record(project, &compiled, &req.runtime);
@@ -373,9 +399,11 @@ fn verify(project: &Project, args: &VerifyArgs) -> Result<ExitCode, Error> {
 }
 
 fn request(cell: &CellArgs) -> Result<Request, Error> {
-    if cell.transport == Some(Transport::Xml) && cell.provider.is_some() {
-        return Err(promptc::diagnostic::Diagnostic::error("--provider has no effect with --transport xml")
-            .with_help("the XML transport puts tool docs in the prompt and sends no tools JSON; drop --provider")
+    if let (Some(t @ (Transport::Xml | Transport::Json)), Some(_)) = (cell.transport, cell.provider) {
+        return Err(promptc::diagnostic::Diagnostic::error(format!("--provider has no effect with --transport {t}"))
+            .with_help(format!(
+                "the {t} transport describes the tools inside the prompt and sends no tools JSON; drop --provider"
+            ))
             .into());
     }
     Ok(Request {
@@ -386,12 +414,35 @@ fn request(cell: &CellArgs) -> Result<Request, Error> {
         },
         transport: cell.transport,
         provider: cell.provider,
-        runtime: RuntimeInput { sets: cell.sets.clone(), vars: cell.vars.clone(), context_file: cell.context.clone() },
+        runtime: RuntimeInput {
+            sets: cell.sets.clone(),
+            vars: cell.vars.clone(),
+            context_file: cell.context.clone(),
+            nonce: cell.nonce.clone(),
+            lenient: cell.lenient,
+        },
+        subagent: cell.subagent.clone(),
     })
+}
+
+/// Print the warnings a render collected (`--lenient`).
+fn warn(c: &Compiled) {
+    let color = wants_color(Color::Auto, std::io::stderr().is_terminal());
+    let mut err = std::io::stderr().lock();
+    for w in &c.warnings {
+        let _ = write!(err, "{}", w.render(color));
+    }
+}
+
+fn command(project: &Project, args: &CommandArgs) -> Result<ExitCode, Error> {
+    let compiled = compile::compile(project, &request(&args.cell)?)?;
+    warn(&compiled);
+    print(&promptc::command::render(project, &compiled, &args.name)?)
 }
 
 fn render(project: &Project, args: &RenderArgs) -> Result<ExitCode, Error> {
     let compiled = compile::compile(project, &request(&args.cell)?)?;
+    warn(&compiled);
     if let Some(dir) = &args.out {
         let written = promptc::artifact::write_artifact(dir, project, &compiled)?;
         let mut err = std::io::stderr().lock();

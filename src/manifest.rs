@@ -37,6 +37,12 @@ pub struct RawManifest {
     pub snapshots: Option<S>,
     #[serde(default)]
     pub cases: IndexMap<S, RawCase>,
+    #[serde(default)]
+    pub slots: IndexMap<S, RawSlot>,
+    #[serde(default)]
+    pub subagents: IndexMap<S, RawSubagent>,
+    #[serde(default)]
+    pub commands: IndexMap<S, RawCommand>,
     pub layout: Option<S>,
     pub sections: IndexMap<S, RawSection>,
     pub tools: Vec<S>,
@@ -85,6 +91,7 @@ pub struct RawVariable {
     pub default: Option<serde_json::Value>,
     #[serde(default)]
     pub dynamic: bool,
+    pub untrusted: Option<S>,
 }
 
 /// One entry of `sections:`.
@@ -94,7 +101,9 @@ pub struct RawSection {
     pub template: Option<S>,
     pub text: Option<String>,
     pub generate: Option<S>,
+    pub slot: Option<S>,
     pub when: Option<S>,
+    pub untrusted: Option<S>,
     #[serde(default)]
     pub description: String,
 }
@@ -160,6 +169,67 @@ pub struct RawTool {
     pub parameters: IndexMap<S, RawParam>,
     #[serde(default)]
     pub overrides: IndexMap<S, RawOverride>,
+    #[serde(default)]
+    pub spawns_subagents: bool,
+    pub guidance: Option<S>,
+    pub contributes: Option<Spanned<Vec<RawContribution>>>,
+}
+
+/// Text a tool contributes to a prompt slot while it is active.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawContribution {
+    pub slot: Option<S>,
+    /// Literal text, inserted verbatim.
+    pub text: Option<S>,
+    /// A template rendered with the cell's context.
+    pub template: Option<S>,
+    /// Only in these profiles (default: all).
+    #[serde(default)]
+    pub profiles: Vec<S>,
+}
+
+/// A named slot of the prompt that tools may (or may not) contribute to.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawSlot {
+    #[serde(default)]
+    pub description: String,
+    /// `system` (default, injectable), `user_intent` or `history` (not injectable).
+    pub kind: Option<S>,
+}
+
+/// A sub-agent: its own prompt with the same profile and transport, tools by allowlist.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawSubagent {
+    #[serde(default)]
+    pub description: String,
+    /// Sections of its prompt (default: the profile's).
+    pub sections: Option<Vec<S>>,
+    /// Tool ids it may use (intersected with the profile's active tools).
+    pub tools: Vec<S>,
+}
+
+/// A slash command: instruction text per profile, never a tool.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawCommand {
+    #[serde(default)]
+    pub description: String,
+    pub template: Option<S>,
+    pub text: Option<String>,
+    /// Per-profile variants, e.g. `lite: {template: commands/plan.lite.md.j2}`.
+    #[serde(default)]
+    pub variants: IndexMap<S, RawCommandVariant>,
+}
+
+/// A profile-specific command text.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawCommandVariant {
+    pub template: Option<S>,
+    pub text: Option<String>,
 }
 
 /// A parameter or nested property schema.

@@ -3,8 +3,9 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::catalog::ActiveTool;
+use crate::catalog::{ActiveTool, ContributionBody};
 use crate::context::Runtime;
+use crate::diagnostic::Diagnostic;
 use crate::error::Result;
 use crate::project::{Generator, Profile, Project, SectionSource};
 use crate::source::sha256_hex;
@@ -51,19 +52,28 @@ impl minijinja::value::Object for NameSet {
 
 /// The template context of one cell, as (name, value) pairs.
 pub fn template_context(
+    project: &Project,
     profile: &Profile,
     transport: Transport,
     runtime: &Runtime,
     tools: &[ActiveTool],
 ) -> Vec<(String, minijinja::Value)> {
+    // Values of untrusted variables reach templates already wrapped and neutralised.
+    let value = |k: &str, v: &Value| match (project.variables.get(k).and_then(|d| d.untrusted.as_deref()), v) {
+        (Some(tag), Value::String(text)) => minijinja::Value::from(crate::untrusted::wrap(tag, &runtime.nonce, text)),
+        (Some(tag), other) if !other.is_null() => {
+            minijinja::Value::from(crate::untrusted::wrap(tag, &runtime.nonce, &other.to_string()))
+        }
+        _ => minijinja::Value::from_serialize(v),
+    };
     let mut ctx: Vec<(String, minijinja::Value)> =
-        runtime.variables.iter().map(|(k, v)| (k.clone(), minijinja::Value::from_serialize(v))).collect();
+        runtime.variables.iter().map(|(k, v)| (k.clone(), value(k, v))).collect();
     ctx.push(("switches".into(), minijinja::Value::from_serialize(&runtime.switches)));
     ctx.push(("profile".into(), minijinja::Value::from(profile.name.as_str())));
     ctx.push(("transport".into(), minijinja::Value::from(transport.as_str())));
     let tool_list: Vec<Value> = tools
         .iter()
-        .map(|t| json!({"name": t.name, "toolset": t.toolset, "description": t.description.trim_end()}))
+        .map(|t| json!({"name": t.name, "toolset": t.toolset, "description": t.description.trim_end(), "guidance": t.guidance}))
         .collect();
     ctx.push(("tools".into(), minijinja::Value::from_serialize(&tool_list)));
     let names = NameSet(tools.iter().map(|t| t.name.clone()).collect());
@@ -108,18 +118,96 @@ fn collapse_blank_lines(text: &str) -> String {
     out
 }
 
-/// Render the sections of `profile` and assemble the prompt text.
+/// How one slot fared in a cell: which active tools declare a contribution to it, which
+/// actually contributed text, and how much.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct SlotUse {
+    /// Slot name.
+    pub slot: String,
+    /// Active tools with a contribution to this slot.
+    pub declaring: Vec<String>,
+    /// Tools whose contribution rendered non-empty text.
+    pub contributing: Vec<String>,
+    /// Bytes of contributed text.
+    pub bytes: usize,
+}
+
+/// A rendered prompt.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Rendered {
+    /// Non-empty sections in order.
+    pub sections: Vec<RenderedSection>,
+    /// The prompt text.
+    pub prompt: String,
+    /// Slot statistics, for every injectable slot.
+    pub slots: Vec<SlotUse>,
+    /// Problems that did not stop the render (`--lenient`).
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// The contributions of the active tools to `slot`, in tool order.
+fn slot_text(
+    project: &Project,
+    slot: &str,
+    tools: &[ActiveTool],
+    ctx: &minijinja::Value,
+    lenient: bool,
+    warnings: &mut Vec<Diagnostic>,
+) -> Result<(String, SlotUse)> {
+    let mut usage = SlotUse { slot: slot.to_string(), declaring: Vec::new(), contributing: Vec::new(), bytes: 0 };
+    let mut parts = Vec::new();
+    for t in tools {
+        let Some(c) = t.contributions.iter().find(|c| c.slot == slot) else { continue };
+        if usage.declaring.contains(&t.name) {
+            continue; // a tool listed twice contributes once
+        }
+        usage.declaring.push(t.name.clone());
+        let text = match &c.body {
+            ContributionBody::Literal(text) => text.clone(),
+            ContributionBody::Template(name) => match project.templates.render(name, ctx) {
+                Ok(text) => text,
+                Err(e) if lenient => {
+                    for d in e.0 {
+                        warnings.push(Diagnostic {
+                            severity: crate::diagnostic::Severity::Warning,
+                            message: format!(
+                                "dropped the contribution of tool `{}` to slot `{slot}`: {}",
+                                t.name, d.message
+                            ),
+                            ..d
+                        });
+                    }
+                    continue;
+                }
+                Err(e) => return Err(e),
+            },
+        };
+        let text = normalize(&text);
+        if text.is_empty() {
+            continue;
+        }
+        usage.contributing.push(t.name.clone());
+        usage.bytes += text.len();
+        parts.push(text);
+    }
+    Ok((parts.join("\n\n"), usage))
+}
+
+/// Render `section_ids` (a profile's sections, or a sub-agent's) and assemble the prompt.
 pub fn render(
     project: &Project,
     profile: &Profile,
+    section_ids: &[String],
     transport: Transport,
     runtime: &Runtime,
     tools: &[ActiveTool],
-) -> Result<(Vec<RenderedSection>, String)> {
-    let ctx = template_context(profile, transport, runtime, tools);
+) -> Result<Rendered> {
+    let ctx = template_context(project, profile, transport, runtime, tools);
     let ctx_value: minijinja::Value = ctx.iter().cloned().collect();
     let mut out = Vec::new();
-    for id in &profile.sections {
+    let mut warnings = Vec::new();
+    let mut slots: Vec<SlotUse> = Vec::new();
+    for id in section_ids {
         let Some(section) = project.sections.get(id) else { continue };
         if !section.when.eval(&runtime.switches) {
             continue;
@@ -128,10 +216,25 @@ pub fn render(
             SectionSource::Template(name) => project.templates.render(name, &ctx_value)?,
             SectionSource::Generated(Generator::ToolDocs) => match transport {
                 Transport::Xml => crate::xml::tool_docs(tools),
-                Transport::Native => String::new(),
+                Transport::Native | Transport::Json => String::new(),
             },
+            SectionSource::Generated(Generator::ToolGuidance) => {
+                tools.iter().filter_map(|t| t.guidance.as_deref()).collect::<Vec<_>>().join("\n\n")
+            }
+            SectionSource::Generated(Generator::ActionSchema) => match transport {
+                Transport::Json => crate::actions::prompt_block(tools)?,
+                Transport::Native | Transport::Xml => String::new(),
+            },
+            SectionSource::Slot(slot) => {
+                let (text, usage) = slot_text(project, slot, tools, &ctx_value, runtime.lenient, &mut warnings)?;
+                slots.push(usage);
+                text
+            }
         };
-        let text = normalize(&raw);
+        let mut text = normalize(&raw);
+        if let Some(tag) = &section.untrusted {
+            text = crate::untrusted::wrap(tag, &runtime.nonce, &text);
+        }
         if text.is_empty() {
             continue;
         }
@@ -142,6 +245,17 @@ pub fn render(
             origin: section.origin.clone(),
             dynamic: !section.dynamic_inputs.is_empty(),
         });
+    }
+    // Every injectable slot gets a row, shown or not, so unused contributions are visible.
+    for (name, slot) in &project.slots {
+        if slot.kind == crate::project::SlotKind::System && !slots.iter().any(|s| &s.slot == name) {
+            let declaring = tools
+                .iter()
+                .filter(|t| t.contributions.iter().any(|c| &c.slot == name))
+                .map(|t| t.name.clone())
+                .collect();
+            slots.push(SlotUse { slot: name.clone(), declaring, contributing: Vec::new(), bytes: 0 });
+        }
     }
     let body = out.iter().map(|s| s.text.as_str()).collect::<Vec<_>>().join("\n\n");
     let prompt = match &project.layout {
@@ -160,7 +274,7 @@ pub fn render(
     if !prompt.is_empty() {
         prompt.push('\n');
     }
-    Ok((out, prompt))
+    Ok(Rendered { sections: out, prompt, slots, warnings })
 }
 
 #[cfg(test)]

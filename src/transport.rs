@@ -10,17 +10,24 @@ pub enum Transport {
     Native,
     /// Tool documentation is rendered into the prompt text.
     Xml,
+    /// ReAct-style JSON actions: one JSON Schema in the prompt whose `@action` enum lists the
+    /// tools, every tool's parameters flattened into one object; no native tools JSON.
+    Json,
 }
 
 impl Transport {
     /// Every transport, in matrix order.
-    pub const ALL: [Transport; 2] = [Transport::Native, Transport::Xml];
+    pub const ALL: [Transport; 3] = [Transport::Native, Transport::Xml, Transport::Json];
+
+    /// The transports a project ships when it does not say (`json` is opt-in).
+    pub const DEFAULT: [Transport; 2] = [Transport::Native, Transport::Xml];
 
     /// The name used in files, flags and templates.
     pub fn as_str(self) -> &'static str {
         match self {
             Transport::Native => "native",
             Transport::Xml => "xml",
+            Transport::Json => "json",
         }
     }
 

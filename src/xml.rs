@@ -249,6 +249,7 @@ mod tests {
                 ),
                 prop("dry_run", false, "Only show the diff.", Kind::Boolean),
             ],
+            ..Default::default()
         };
         assert_eq!(
             tool_block(&t),
@@ -258,7 +259,8 @@ mod tests {
 
     #[test]
     fn tool_without_parameters() {
-        let t = ActiveTool { name: "ping".into(), toolset: "x".into(), description: "Ping.".into(), params: vec![] };
+        let t =
+            ActiveTool { name: "ping".into(), toolset: "x".into(), description: "Ping.".into(), ..Default::default() };
         assert_eq!(tool_block(&t), "## ping\nDescription: Ping.\nParameters: none\nUsage:\n<ping>\n</ping>");
     }
 }

@@ -141,7 +141,7 @@ cases! {
 
     // --- sections and templates ---------------------------------------------------------------
     section_without_source => case("section-without-source", "fixtures/bad/section-without-source", &[],
-        "section `environment` must have exactly one of `template`, `text` or `generate`",
+        "section `environment` must have exactly one of `template`, `text`, `generate` or `slot`",
         Some("fixtures/bad/section-without-source/promptc.yaml:17:3"), &[]);
     unknown_generator => case("unknown-generator", "fixtures/bad/unknown-generator", &[],
         "unknown generator `tool_doc`",
@@ -235,8 +235,10 @@ cases! {
         "the xml transport has no tool projection", None, &[]);
     transport_not_enabled => case("transport-not-enabled", "fixtures/good/native-only", &["--transport", "xml"],
         "transport `xml` is not enabled in this project", None, &["enabled transports: native"]);
-    transport_unknown_name => case("transport-unknown-name", MINIMAL, &["--transport", "json"],
-        "unknown transport `json`", None, &[]);
+    transport_unknown_name => case("transport-unknown-name", MINIMAL, &["--transport", "smoke-signals"],
+        "unknown transport `smoke-signals`", None, &[]);
+    transport_json_not_enabled => case("transport-json-not-enabled", MINIMAL, &["--transport", "json"],
+        "transport `json` is not enabled in this project", None, &["enabled transports: native, xml"]);
     // --- report: tokenizers and budgets ----------------------------------------------------
     report_unknown_tokenizer => case("report-unknown-tokenizer", MINIMAL, &["report", "--tokenizer", "o200k"],
         "unknown tokenizer `o200k`", None, &["did you mean `o200k_base`?"]);

@@ -166,7 +166,13 @@ mod tests {
     }
 
     fn tool(params: Vec<Property>) -> ActiveTool {
-        ActiveTool { name: "t".into(), toolset: "s".into(), description: "Does t.\n".into(), params }
+        ActiveTool {
+            name: "t".into(),
+            toolset: "s".into(),
+            description: "Does t.\n".into(),
+            params,
+            ..Default::default()
+        }
     }
 
     fn params_of(v: &Value) -> &Value {
