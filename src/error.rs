@@ -66,13 +66,19 @@ impl Diagnostics {
         }
     }
 
-    /// `Ok(value)` if nothing was recorded, else every recorded diagnostic.
+    /// `Ok(value)` if no error was recorded (warnings alone do not fail), else every
+    /// recorded diagnostic.
     pub fn finish<T>(self, value: T) -> Result<T> {
-        if self.0.is_empty() {
-            Ok(value)
-        } else {
+        if self.0.iter().any(|d| d.severity == crate::diagnostic::Severity::Error) {
             Err(Error(self.0))
+        } else {
+            Ok(value)
         }
+    }
+
+    /// The warnings recorded so far (kept; they are part of a failure too).
+    pub fn warnings(&self) -> Vec<Diagnostic> {
+        self.0.iter().filter(|d| d.severity == crate::diagnostic::Severity::Warning).cloned().collect()
     }
 
     /// True when nothing has been recorded.

@@ -274,6 +274,13 @@ fn run(cli: &Cli, color: bool) -> Result<ExitCode, Error> {
     // The process ends right after the command: tearing down a large project (templates,
     // catalog, file texts) would only delay the exit, so it is deliberately leaked.
     let project: &Project = Box::leak(Box::new(Project::load(&manifest)?));
+    {
+        let color = wants_color(cli.color, std::io::stderr().is_terminal());
+        let mut err = std::io::stderr().lock();
+        for w in &project.warnings {
+            let _ = write!(err, "{}", w.render(color));
+        }
+    }
     match &cli.command {
         Command::Render(args) => render(project, args),
         Command::Report(args) => report(project, args),

@@ -291,6 +291,8 @@ pub struct Project {
     pub root: PathBuf,
     /// The manifest's project-relative path.
     pub manifest: String,
+    /// Problems worth fixing that do not stop a command.
+    pub warnings: Vec<Diagnostic>,
     fs: ProjectFs,
 }
 
@@ -706,6 +708,7 @@ impl Project {
 
         let manifest_rel = mfile.rel.clone();
         files.insert(mfile.rel.clone(), mfile);
+        let warnings = diags.warnings();
         diags.finish(())?;
         Ok(Project {
             name: raw.name,
@@ -731,6 +734,7 @@ impl Project {
             templates,
             root,
             manifest: manifest_rel,
+            warnings,
             fs,
         })
     }

@@ -119,6 +119,8 @@ pub struct Report {
     pub totals: Totals,
     /// Every budget of the profile, checked.
     pub budgets: Vec<Check>,
+    /// Each injectable slot: tools declaring a contribution, tools contributing, bytes.
+    pub slots: Vec<crate::render::SlotUse>,
 }
 
 impl Report {
@@ -240,6 +242,7 @@ pub fn build(project: &Project, c: &Compiled, counter: &mut Counter) -> Result<R
         tools,
         totals,
         budgets,
+        slots: c.slots.clone(),
     })
 }
 
@@ -402,6 +405,12 @@ fn rows(r: &Report) -> (Vec<&'static str>, Vec<Vec<String>>) {
     (header, out)
 }
 
+fn slot_rows(r: &Report) -> (Vec<&'static str>, Vec<Vec<String>>) {
+    let list = |v: &[String]| if v.is_empty() { "–".to_string() } else { v.join(", ") };
+    let rows = r.slots.iter().map(|s| vec![format!("slot {}", s.slot), list(&s.declaring), list(&s.contributing), s.bytes.to_string()]).collect();
+    (vec!["slot", "tools declaring", "tools contributing", "bytes"], rows)
+}
+
 fn heading(r: &Report) -> String {
     let exact = if r.tokenizer.exact { "exact" } else { "estimate" };
     format!("{} · {} · tokenizer {} ({exact})", r.project, r.cell(), r.tokenizer.name)
@@ -457,11 +466,21 @@ pub fn render(r: &Report, format: Format) -> String {
         Format::Json => providers::to_pretty_json(&serde_json::to_value(r).unwrap_or_default()),
         Format::Table => {
             let (h, rows) = rows(r);
-            format!("{}\n{}\n", heading(r), table(&h, &rows, &[1, 2, 3]))
+            let mut out = format!("{}\n{}\n", heading(r), table(&h, &rows, &[1, 2, 3]));
+            if !r.slots.is_empty() {
+                let (h, rows) = slot_rows(r);
+                out.push_str(&format!("{}\n", table(&h, &rows, &[3])));
+            }
+            out
         }
         Format::Markdown => {
             let (h, rows) = rows(r);
-            format!("### {}\n\n{}", heading(r), markdown(&h, &rows, &[1, 2, 3]))
+            let mut out = format!("### {}\n\n{}", heading(r), markdown(&h, &rows, &[1, 2, 3]));
+            if !r.slots.is_empty() {
+                let (h, rows) = slot_rows(r);
+                out.push_str(&format!("\n{}", markdown(&h, &rows, &[3])));
+            }
+            out
         }
         Format::Csv => {
             let (h, rows) = rows(r);

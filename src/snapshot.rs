@@ -33,15 +33,21 @@ pub struct Cell {
     pub case: Option<String>,
     /// Transport.
     pub transport: Transport,
+    /// Sub-agent, or `None` for the main prompt.
+    pub subagent: Option<String>,
 }
 
 impl Cell {
-    /// The file-name stem: `standard.native`, `lite.yolo.xml`.
+    /// The file-name stem: `standard.native`, `lite.yolo.xml`, `standard.native.subagent-researcher`.
     pub fn stem(&self) -> String {
-        match &self.case {
+        let mut s = match &self.case {
             Some(c) => format!("{}.{c}.{}", self.profile, self.transport),
             None => format!("{}.{}", self.profile, self.transport),
+        };
+        if let Some(sub) = &self.subagent {
+            s.push_str(&format!(".subagent-{sub}"));
         }
+        s
     }
 }
 
@@ -52,16 +58,24 @@ pub fn cells(project: &Project) -> Vec<Cell> {
     for profile in project.profiles.keys() {
         for case in &cases {
             for transport in &project.transports {
-                out.push(Cell { profile: profile.clone(), case: case.clone(), transport: *transport });
+                out.push(Cell { profile: profile.clone(), case: case.clone(), transport: *transport, subagent: None });
+            }
+        }
+        // Sub-agents in every profile × transport, with the project's defaults.
+        for sub in project.subagents.keys() {
+            for transport in &project.transports {
+                out.push(Cell { profile: profile.clone(), case: None, transport: *transport, subagent: Some(sub.clone()) });
             }
         }
     }
     out
 }
 
-/// The runtime values of a case: the project's defaults with the case's values on top.
-pub fn case_runtime(project: &Project, case: Option<&str>) -> Runtime {
+/// The runtime values of a case: the project's defaults with the case's values on top, and
+/// a nonce derived from the project and the cell (`stem`), stable across edits elsewhere.
+pub fn case_runtime(project: &Project, case: Option<&str>, stem: &str) -> Runtime {
     let mut rt = Runtime::defaults(project);
+    rt.nonce = crate::untrusted::derived_nonce(&[&project.name, &project.contract_version.to_string(), stem]);
     if let Some(c) = case.and_then(|c| project.cases.get(c)) {
         rt.switches.extend(c.switches.clone());
         for (k, v) in &c.variables {
@@ -163,8 +177,11 @@ fn render_cell(project: &Project, cell: &Cell) -> Result<CellOutput> {
     let first_provider = project.providers.first().copied().unwrap_or(project.defaults.provider);
     let stem = cell.stem();
     let sel = Selection { profile: cell.profile.clone(), reason: "snapshot matrix".into() };
-    let runtime = case_runtime(project, cell.case.as_deref());
-    let c = compile_cell(project, sel, cell.transport, first_provider, runtime)?;
+    let runtime = case_runtime(project, cell.case.as_deref(), &stem);
+    let c = match &cell.subagent {
+        Some(sub) => crate::compile::compile_subagent(project, sel, cell.transport, first_provider, runtime, sub)?,
+        None => compile_cell(project, sel, cell.transport, first_provider, runtime)?,
+    };
     let prompt_name = format!("{stem}.prompt.md");
     let mut files = Vec::new();
     let mut tools = BTreeMap::new();
@@ -216,6 +233,9 @@ impl Matrix {
             }
         });
         let mut files = BTreeMap::new();
+        for (name, text) in commands(project)? {
+            files.insert(name, text);
+        }
         let mut texts = BTreeMap::new();
         let mut cells_out = Vec::new();
         for slot in slots {
@@ -260,9 +280,28 @@ impl Matrix {
     }
 }
 
+/// Every command's text per profile (`standard.command-deep-planning.md`), rendered with the
+/// profile's defaults and the project's default transport.
+fn commands(project: &Project) -> Result<Vec<(String, String)>> {
+    let mut out = Vec::new();
+    if project.commands.is_empty() {
+        return Ok(out);
+    }
+    let provider = project.providers.first().copied().unwrap_or(project.defaults.provider);
+    for profile in project.profiles.keys() {
+        let stem = format!("{profile}.{}", project.defaults.transport);
+        let sel = Selection { profile: profile.clone(), reason: "snapshot matrix".into() };
+        let c = compile_cell(project, sel, project.defaults.transport, provider, case_runtime(project, None, &stem))?;
+        for name in project.commands.keys() {
+            out.push((format!("{profile}.command-{name}.md"), crate::command::render(project, &c, name)?));
+        }
+    }
+    Ok(out)
+}
+
 /// Whether `name` is a file promptc owns in a snapshot folder (and may remove when stale).
 pub fn is_snapshot_file(name: &str) -> bool {
-    name == SUMMARY || name.ends_with(".prompt.md") || name.ends_with(".tools.json")
+    name == SUMMARY || name.ends_with(".prompt.md") || name.ends_with(".tools.json") || name.contains(".command-")
 }
 
 /// Read every regular, non-hidden file of `dir` (sorted by name); text must be UTF-8.
@@ -352,7 +391,7 @@ mod tests {
 
     #[test]
     fn stems_and_owned_files() {
-        let c = Cell { profile: "lite".into(), case: Some("yolo".into()), transport: Transport::Xml };
+        let c = Cell { profile: "lite".into(), case: Some("yolo".into()), transport: Transport::Xml, subagent: None };
         assert_eq!(c.stem(), "lite.yolo.xml");
         assert!(is_snapshot_file("standard.native.openai.tools.json"));
         assert!(is_snapshot_file("summary.json"));

@@ -58,7 +58,7 @@ fn rows_add_up_and_match_the_rendered_text() {
     assert_eq!(ids.first(), Some(&"role"));
     let env = sections.iter().find(|s| s["id"] == "environment").unwrap();
     assert_eq!(env["dynamic"], true);
-    assert_eq!(r["tools"].as_array().unwrap().len(), 14);
+    assert_eq!(r["tools"].as_array().unwrap().len(), 15);
     assert_eq!(r["tokenizer"]["exact"], true);
 }
 

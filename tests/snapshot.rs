@@ -95,13 +95,18 @@ fn a_one_word_tool_change_shows_in_every_affected_cell_and_provider_only() {
     // read_file is active in every standard cell; lite overrides its description, so lite
     // is untouched. Native cells change in every provider's tools file, XML cells in the
     // prompt (the tool docs); native prompts never contain tool docs.
+    // The researcher sub-agent may use read_file too, so its standard cells change as well.
     let mut expected: Vec<String> = Vec::new();
-    for case in ["", ".all-capabilities", ".yolo"] {
+    for stem in ["standard", "standard.all-capabilities", "standard.with-user-rules", "standard.yolo"] {
         for p in ["anthropic", "gemini", "openai", "openai-responses"] {
-            expected.push(format!("standard{case}.native.{p}.tools.json"));
+            expected.push(format!("{stem}.native.{p}.tools.json"));
         }
-        expected.push(format!("standard{case}.xml.prompt.md"));
+        expected.push(format!("{stem}.xml.prompt.md"));
     }
+    for p in ["anthropic", "gemini", "openai", "openai-responses"] {
+        expected.push(format!("standard.native.subagent-researcher.{p}.tools.json"));
+    }
+    expected.push("standard.xml.subagent-researcher.prompt.md".into());
     expected.push("summary.json".into());
     expected.sort();
     assert_eq!(files.keys().cloned().collect::<Vec<_>>(), expected);
@@ -138,7 +143,8 @@ fn a_new_profile_is_reported_and_update_accepts_it() {
     let (code, files) = w.drift();
     assert_eq!(code, 1);
     let added: Vec<&String> = files.iter().filter(|(_, s)| *s == "added").map(|(f, _)| f).collect();
-    assert_eq!(added.len(), 3 * (4 + 2), "3 cases × (4 tools files + 2 prompts): {added:?}");
+    // 4 cases and the researcher sub-agent, each 4 tools files + 2 prompts, and the command.
+    assert_eq!(added.len(), 5 * (4 + 2) + 1, "{added:?}");
     assert!(added.iter().all(|f| f.starts_with("tiny.")));
     let out = w.run(&["diff", "--update"]);
     assert_eq!(out.status.code(), Some(0));
