@@ -407,7 +407,11 @@ fn rows(r: &Report) -> (Vec<&'static str>, Vec<Vec<String>>) {
 
 fn slot_rows(r: &Report) -> (Vec<&'static str>, Vec<Vec<String>>) {
     let list = |v: &[String]| if v.is_empty() { "–".to_string() } else { v.join(", ") };
-    let rows = r.slots.iter().map(|s| vec![format!("slot {}", s.slot), list(&s.declaring), list(&s.contributing), s.bytes.to_string()]).collect();
+    let rows = r
+        .slots
+        .iter()
+        .map(|s| vec![format!("slot {}", s.slot), list(&s.declaring), list(&s.contributing), s.bytes.to_string()])
+        .collect();
     (vec!["slot", "tools declaring", "tools contributing", "bytes"], rows)
 }
 

@@ -64,7 +64,12 @@ pub fn cells(project: &Project) -> Vec<Cell> {
         // Sub-agents in every profile × transport, with the project's defaults.
         for sub in project.subagents.keys() {
             for transport in &project.transports {
-                out.push(Cell { profile: profile.clone(), case: None, transport: *transport, subagent: Some(sub.clone()) });
+                out.push(Cell {
+                    profile: profile.clone(),
+                    case: None,
+                    transport: *transport,
+                    subagent: Some(sub.clone()),
+                });
             }
         }
     }
