@@ -34,7 +34,7 @@ struct Cli {
     color: Color,
 
     #[command(subcommand)]
-    command: Command,
+    command: Commands,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -45,7 +45,7 @@ enum Color {
 }
 
 #[derive(Debug, Subcommand)]
-enum Command {
+enum Commands {
     /// Compile one prompt: the system prompt plus the tool projection.
     #[command(after_help = EXIT_CODES)]
     Render(RenderArgs),
@@ -67,6 +67,71 @@ enum Command {
     /// Render a slash command's instruction text for the resolved profile.
     #[command(after_help = EXIT_CODES)]
     Command(CommandArgs),
+    /// Lint every cell of the project (exit 1 when an error remains).
+    #[command(after_help = EXIT_CODES)]
+    Check(CheckArgs),
+    /// Print the JSON Schema of promptc.yaml and tool catalog files (for editors).
+    Schema(SchemaArgs),
+    /// Write a small, working starter project (refuses to overwrite files).
+    Init(InitArgs),
+    /// Print shell completions.
+    Completions(CompletionsArgs),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum CheckFormat {
+    /// rustc-style diagnostics.
+    Human,
+    /// JSON for machines.
+    Json,
+    /// GitHub Actions workflow commands (annotations).
+    Github,
+}
+
+#[derive(Debug, Args)]
+struct CheckArgs {
+    /// Allow (silence) a rule, e.g. -A P007 (repeatable).
+    #[arg(short = 'A', long = "allow", value_name = "CODE")]
+    allow: Vec<String>,
+    /// Make a rule a warning (repeatable).
+    #[arg(short = 'W', long = "warn", value_name = "CODE")]
+    warn: Vec<String>,
+    /// Make a rule an error (repeatable).
+    #[arg(short = 'D', long = "deny", value_name = "CODE")]
+    deny: Vec<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = CheckFormat::Human)]
+    format: CheckFormat,
+    /// Explain a rule and exit.
+    #[arg(long, value_name = "CODE")]
+    explain: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum SchemaKind {
+    /// promptc.yaml
+    Manifest,
+    /// A tool catalog file.
+    Tools,
+}
+
+#[derive(Debug, Args)]
+struct SchemaArgs {
+    /// Which file's schema.
+    #[arg(value_enum, default_value_t = SchemaKind::Manifest)]
+    kind: SchemaKind,
+}
+
+#[derive(Debug, Args)]
+struct InitArgs {
+    /// Folder to create the project in (default: the current folder).
+    dir: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+struct CompletionsArgs {
+    /// The shell.
+    shell: clap_complete::Shell,
 }
 
 #[derive(Debug, Args)]
@@ -263,8 +328,25 @@ fn wants_color(choice: Color, is_terminal: bool) -> bool {
 
 fn run(cli: &Cli, color: bool) -> Result<ExitCode, Error> {
     let color = (cli.color, color);
+    // Commands that need no project.
+    match &cli.command {
+        Commands::Schema(args) => {
+            return print(&match args.kind {
+                SchemaKind::Manifest => promptc::project_schema::manifest(),
+                SchemaKind::Tools => promptc::project_schema::tools(),
+            })
+        }
+        Commands::Init(args) => return init(args.dir.as_deref().unwrap_or(std::path::Path::new("."))),
+        Commands::Completions(args) => {
+            let mut cmd = <Cli as clap::CommandFactory>::command();
+            clap_complete::generate(args.shell, &mut cmd, "promptc", &mut std::io::stdout());
+            return Ok(ExitCode::SUCCESS);
+        }
+        Commands::Check(args) if args.explain.is_some() => return explain(args.explain.as_deref().unwrap_or_default()),
+        _ => {}
+    }
     // Comparing two folders needs no project.
-    if let Command::Diff(args) = &cli.command {
+    if let Commands::Diff(args) = &cli.command {
         if let [a, b] = args.folders.as_slice() {
             let r = promptc::diff::folders(a, b)?;
             return diff_output(&r, args.format, color.0);
@@ -277,18 +359,23 @@ fn run(cli: &Cli, color: bool) -> Result<ExitCode, Error> {
     {
         let color = wants_color(cli.color, std::io::stderr().is_terminal());
         let mut err = std::io::stderr().lock();
-        for w in &project.warnings {
-            let _ = write!(err, "{}", w.render(color));
+        // `check` reports these itself, with levels applied.
+        if !matches!(cli.command, Commands::Check(_)) {
+            for w in &project.warnings {
+                let _ = write!(err, "{}", w.render(color));
+            }
         }
     }
     match &cli.command {
-        Command::Render(args) => render(project, args),
-        Command::Report(args) => report(project, args),
-        Command::Snapshot(args) => snapshot(project, args.dir.as_deref()),
-        Command::Diff(args) => diff(project, args, color.0),
-        Command::Freeze(args) => freeze(project, args),
-        Command::Verify(args) => verify(project, args),
-        Command::Command(args) => command(project, args),
+        Commands::Render(args) => render(project, args),
+        Commands::Report(args) => report(project, args),
+        Commands::Snapshot(args) => snapshot(project, args.dir.as_deref()),
+        Commands::Diff(args) => diff(project, args, color.0),
+        Commands::Freeze(args) => freeze(project, args),
+        Commands::Verify(args) => verify(project, args),
+        Commands::Command(args) => command(project, args),
+        Commands::Check(args) => check(project, args, color.0),
+        Commands::Schema(_) | Commands::Init(_) | Commands::Completions(_) => Ok(ExitCode::SUCCESS),
     }
 }
 
@@ -439,6 +526,85 @@ fn warn(c: &Compiled) {
     for w in &c.warnings {
         let _ = write!(err, "{}", w.render(color));
     }
+}
+
+fn explain(code: &str) -> Result<ExitCode, Error> {
+    match promptc::lint::rule(&code.to_ascii_uppercase()) {
+        Some(r) => print(
+            &format!("{} {} ({}, default: {:?})\n\n{}\n", r.code, r.name, r.summary, r.default, r.explain)
+                .replace("Allow)", "allow)")
+                .replace("Warn)", "warn)")
+                .replace("Deny)", "deny)"),
+        ),
+        None => {
+            let codes: Vec<&str> = promptc::lint::RULES.iter().map(|r| r.code).collect();
+            Err(promptc::diagnostic::Diagnostic::error(format!("unknown rule `{code}`"))
+                .with_help(promptc::diagnostic::known_names_help("rule", code, &codes))
+                .into())
+        }
+    }
+}
+
+fn check(project: &Project, args: &CheckArgs, color: Color) -> Result<ExitCode, Error> {
+    use promptc::lint::{Level, RULES};
+    let mut overrides = Vec::new();
+    for (codes, level) in [(&args.allow, Level::Allow), (&args.warn, Level::Warn), (&args.deny, Level::Deny)] {
+        for code in codes {
+            let code = code.to_ascii_uppercase();
+            if promptc::lint::rule(&code).is_none() {
+                let known: Vec<&str> = RULES.iter().map(|r| r.code).collect();
+                return Err(promptc::diagnostic::Diagnostic::error(format!("unknown rule `{code}`"))
+                    .with_help(promptc::diagnostic::known_names_help("rule", &code, &known))
+                    .into());
+            }
+            overrides.push((code, level));
+        }
+    }
+    let mut counter = token_counter(project);
+    let result = promptc::lint::check(project, &overrides, &mut counter)?;
+    counter.save()?;
+    std::mem::forget(counter); // see report(): no need to free the tokenizer before exit
+    let errors = result.diagnostics.iter().filter(|d| d.severity == promptc::diagnostic::Severity::Error).count();
+    let warnings = result.diagnostics.len() - errors;
+    let out = match args.format {
+        CheckFormat::Json => promptc::providers::to_pretty_json(&serde_json::json!({
+            "errors": errors,
+            "warnings": warnings,
+            "diagnostics": result.diagnostics.iter().map(|d| d.to_json()).collect::<Vec<_>>(),
+            "cache_prefixes": result.cache_prefixes,
+        })),
+        CheckFormat::Github => {
+            result.diagnostics.iter().map(|d| format!("{}\n", promptc::lint::github_line(d))).collect()
+        }
+        CheckFormat::Human => {
+            let color = wants_color(color, std::io::stdout().is_terminal());
+            let mut s: String = result.diagnostics.iter().map(|d| format!("{}\n", d.render(color))).collect();
+            s.push_str("cacheable prefix (tokens before the first dynamic or untrusted section):\n");
+            for p in &result.cache_prefixes {
+                let end = p.ends_at.as_deref().map_or("whole prompt".to_string(), |e| format!("until `{e}`"));
+                s.push_str(&format!("  {:<44} {:>6} of {:>6}  {end}\n", p.cell, p.tokens, p.prompt_tokens));
+            }
+            s.push_str(&format!(
+                "{}: {errors} error{}, {warnings} warning{}\n",
+                if errors > 0 { "check failed" } else { "check passed" },
+                if errors == 1 { "" } else { "s" },
+                if warnings == 1 { "" } else { "s" }
+            ));
+            s
+        }
+    };
+    print(&out)?;
+    Ok(if result.failed() { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+fn init(dir: &std::path::Path) -> Result<ExitCode, Error> {
+    let written = promptc::init::write_starter(dir)?;
+    let mut err = std::io::stderr().lock();
+    for p in &written {
+        let _ = writeln!(err, "created {}", p.display());
+    }
+    let _ = writeln!(err, "next: promptc -C {} render", dir.display());
+    Ok(ExitCode::SUCCESS)
 }
 
 fn command(project: &Project, args: &CommandArgs) -> Result<ExitCode, Error> {

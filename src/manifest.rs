@@ -43,6 +43,8 @@ pub struct RawManifest {
     pub subagents: IndexMap<S, RawSubagent>,
     #[serde(default)]
     pub commands: IndexMap<S, RawCommand>,
+    #[serde(default)]
+    pub check: RawCheck,
     pub layout: Option<S>,
     pub sections: IndexMap<S, RawSection>,
     pub tools: Vec<S>,
@@ -145,6 +147,17 @@ pub struct RawCase {
     pub switches: IndexMap<S, bool>,
     #[serde(default)]
     pub variables: IndexMap<S, serde_json::Value>,
+}
+
+/// `check:` — lint settings.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawCheck {
+    /// Rule code → `allow`, `warn` or `deny`.
+    #[serde(default)]
+    pub levels: IndexMap<S, S>,
+    /// Smaller profile → the profile it must be a subset of (default: lite → standard).
+    pub subsets: Option<IndexMap<S, S>>,
 }
 
 /// `tokens:` — how reports count.

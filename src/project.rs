@@ -220,6 +220,15 @@ pub struct Case {
     pub variables: IndexMap<String, serde_json::Value>,
 }
 
+/// Lint settings from `check:`.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct LintSettings {
+    /// Rule levels set by the project, in order.
+    pub levels: Vec<(String, crate::lint::Level)>,
+    /// (smaller, larger) profile pairs for the subset rule.
+    pub subsets: Vec<(String, String)>,
+}
+
 /// How reports count tokens.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TokenSettings {
@@ -271,6 +280,8 @@ pub struct Project {
     pub subagents: IndexMap<String, Subagent>,
     /// Slash commands by name.
     pub commands: IndexMap<String, Command>,
+    /// `promptc check` settings.
+    pub lint: LintSettings,
     /// Switches by name, in declaration order.
     pub switches: IndexMap<String, Switch>,
     /// Variables by name, in declaration order.
@@ -663,6 +674,7 @@ impl Project {
         let snapshots = raw.snapshots.as_ref().map_or_else(|| "snapshots".to_string(), |s| s.value.clone());
         let subagents =
             build_subagents(&mut ck, &raw, &section_ids, catalog_complete.then_some(tool_names.as_slice()), &catalog);
+        let lint = build_lint(&mut ck, &raw, &profile_names);
         let commands = build_commands(&mut ck, &raw, &fs, &mut templates, &mut files, &profile_names, &declared_tools);
         let transports = raw.transports.clone().unwrap_or_else(|| Transport::DEFAULT.to_vec());
         let providers = raw.providers.clone().unwrap_or_else(|| Provider::ALL.to_vec());
@@ -724,6 +736,7 @@ impl Project {
             slots,
             subagents,
             commands,
+            lint,
             switches,
             variables,
             layout,
@@ -1168,6 +1181,45 @@ fn build_tool(
     })
 }
 
+fn build_lint(ck: &mut Checker<'_>, raw: &RawManifest, profiles: &[&str]) -> LintSettings {
+    let mut out = LintSettings::default();
+    let codes: Vec<&str> = crate::lint::RULES.iter().map(|r| r.code).collect();
+    for (code, level) in &raw.check.levels {
+        if crate::lint::rule(&code.value).is_none() {
+            ck.error(
+                &code.referenced,
+                format!("unknown lint rule `{}`", code.value),
+                known_names_help("rule", &code.value, &codes),
+            );
+            continue;
+        }
+        match crate::lint::Level::parse(&level.value) {
+            Some(l) => out.levels.push((code.value.clone(), l)),
+            None => ck.error(
+                &level.referenced,
+                format!("invalid level `{}` for rule {}", level.value, code.value),
+                "levels are allow, warn or deny",
+            ),
+        }
+    }
+    match &raw.check.subsets {
+        Some(pairs) => {
+            for (small, big) in pairs {
+                let ok_small = ck.refs(std::slice::from_ref(small), profiles, "profile", "check.subsets");
+                let ok_big = ck.refs(std::slice::from_ref(big), profiles, "profile", "check.subsets");
+                if !ok_small.is_empty() && !ok_big.is_empty() {
+                    out.subsets.push((small.value.clone(), big.value.clone()));
+                }
+            }
+        }
+        None if profiles.contains(&"lite") && profiles.contains(&"standard") => {
+            out.subsets.push(("lite".into(), "standard".into()))
+        }
+        None => {}
+    }
+    out
+}
+
 fn build_subagents(
     ck: &mut Checker<'_>,
     raw: &RawManifest,
@@ -1192,14 +1244,14 @@ fn build_subagents(
         };
         for t in &sa.tools {
             if catalog.get(&t.value).is_some_and(|tool| tool.spawns_subagents) {
-                ck.diags.push(
-                    Diagnostic::warning(format!(
-                        "{ctx} lists `{}`, which spawns sub-agents; it is never given to a sub-agent",
-                        t.value
-                    ))
-                    .with_label(ck.label(&t.referenced))
-                    .with_help("sub-agents cannot start sub-agents (no recursion); remove it from the list"),
-                );
+                let mut d = Diagnostic::warning(format!(
+                    "{ctx} lists `{}`, which spawns sub-agents; it is never given to a sub-agent",
+                    t.value
+                ))
+                .with_label(ck.label(&t.referenced))
+                .with_help("sub-agents cannot start sub-agents (no recursion); remove it from the list");
+                d.code = Some("P009".into());
+                ck.diags.push(d);
             }
         }
         out.insert(

@@ -16,7 +16,8 @@ pub enum Dialect {
 }
 
 /// String formats OpenAI strict mode accepts; others are dropped in that dialect.
-const STRICT_FORMATS: &[&str] = &["date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"];
+pub const STRICT_FORMATS: &[&str] =
+    &["date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"];
 
 /// The root parameters object of a tool.
 pub fn parameters(props: &[Property], dialect: Dialect) -> Value {

@@ -1,0 +1,76 @@
+//! The command line itself: help and exit codes, `schema`, `completions`.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn promptc(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_promptc")).current_dir(repo()).env("NO_COLOR", "1").args(args).output().unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+#[test]
+fn help_documents_every_command_and_the_exit_codes() {
+    let out = promptc(&["--help"]);
+    assert_eq!(out.status.code(), Some(0));
+    let help = stdout(&out);
+    for cmd in [
+        "render",
+        "report",
+        "snapshot",
+        "diff",
+        "freeze",
+        "verify",
+        "command",
+        "check",
+        "schema",
+        "init",
+        "completions",
+    ] {
+        assert!(help.contains(&format!("  {cmd}")), "help lacks {cmd}:\n{help}");
+    }
+    for line in ["0  success", "1  the check found something", "2  usage or project error"] {
+        assert!(help.contains(line), "{help}");
+    }
+    let out = promptc(&["check", "--help"]);
+    assert!(stdout(&out).contains("2  usage or project error"));
+    let out = promptc(&["--version"]);
+    assert_eq!(stdout(&out), format!("promptc {}\n", env!("CARGO_PKG_VERSION")));
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let out = promptc(&["render", "--no-such-flag"]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = promptc(&["frobnicate"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn committed_schemas_are_what_promptc_prints() {
+    for (kind, file) in [("manifest", "schema/promptc.schema.json"), ("tools", "schema/tools.schema.json")] {
+        let out = promptc(&["schema", kind]);
+        assert_eq!(out.status.code(), Some(0));
+        let committed = std::fs::read_to_string(repo().join(file)).unwrap();
+        assert_eq!(stdout(&out), committed, "{file} is stale: run `promptc schema {kind} > {file}`");
+        let v: serde_json::Value = serde_json::from_str(&committed).unwrap();
+        assert_eq!(v["$schema"], "https://json-schema.org/draft/2020-12/schema");
+    }
+}
+
+#[test]
+fn completions_for_every_shell() {
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let out = promptc(&["completions", shell]);
+        assert_eq!(out.status.code(), Some(0), "{shell}");
+        let script = stdout(&out);
+        assert!(script.contains("promptc") && script.contains("snapshot") && script.contains("transport"), "{shell}");
+    }
+    assert_eq!(promptc(&["completions", "tcsh"]).status.code(), Some(2));
+}
