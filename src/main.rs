@@ -367,13 +367,13 @@ fn run(cli: &Cli, color: bool) -> Result<ExitCode, Error> {
         }
     }
     match &cli.command {
-        Commands::Render(args) => render(project, args),
+        Commands::Render(args) => render(project, args, color.0),
         Commands::Report(args) => report(project, args),
         Commands::Snapshot(args) => snapshot(project, args.dir.as_deref()),
         Commands::Diff(args) => diff(project, args, color.0),
         Commands::Freeze(args) => freeze(project, args),
         Commands::Verify(args) => verify(project, args),
-        Commands::Command(args) => command(project, args),
+        Commands::Command(args) => command(project, args, color.0),
         Commands::Check(args) => check(project, args, color.0),
         Commands::Schema(_) | Commands::Init(_) | Commands::Completions(_) => Ok(ExitCode::SUCCESS),
     }
@@ -520,8 +520,8 @@ fn request(cell: &CellArgs) -> Result<Request, Error> {
 }
 
 /// Print the warnings a render collected (`--lenient`).
-fn warn(c: &Compiled) {
-    let color = wants_color(Color::Auto, std::io::stderr().is_terminal());
+fn warn(c: &Compiled, choice: Color) {
+    let color = wants_color(choice, std::io::stderr().is_terminal());
     let mut err = std::io::stderr().lock();
     for w in &c.warnings {
         let _ = write!(err, "{}", w.render(color));
@@ -607,15 +607,15 @@ fn init(dir: &std::path::Path) -> Result<ExitCode, Error> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn command(project: &Project, args: &CommandArgs) -> Result<ExitCode, Error> {
+fn command(project: &Project, args: &CommandArgs, color: Color) -> Result<ExitCode, Error> {
     let compiled = compile::compile(project, &request(&args.cell)?)?;
-    warn(&compiled);
+    warn(&compiled, color);
     print(&promptc::command::render(project, &compiled, &args.name)?)
 }
 
-fn render(project: &Project, args: &RenderArgs) -> Result<ExitCode, Error> {
+fn render(project: &Project, args: &RenderArgs, color: Color) -> Result<ExitCode, Error> {
     let compiled = compile::compile(project, &request(&args.cell)?)?;
-    warn(&compiled);
+    warn(&compiled, color);
     if let Some(dir) = &args.out {
         let written = promptc::artifact::write_artifact(dir, project, &compiled)?;
         let mut err = std::io::stderr().lock();
@@ -678,9 +678,10 @@ fn report(project: &Project, args: &ReportArgs) -> Result<ExitCode, Error> {
 fn tools_text(c: &Compiled) -> Result<String, Error> {
     match &c.projection {
         Some(p) => Ok(promptc::providers::to_pretty_json(p)),
-        None => Err(promptc::diagnostic::Diagnostic::error(
-            "the xml transport has no tool projection: its tool docs are part of the prompt",
-        )
+        None => Err(promptc::diagnostic::Diagnostic::error(format!(
+            "the {} transport has no tool projection: its tools are described in the prompt",
+            c.transport
+        ))
         .with_help("use --transport native to get the tools JSON, or drop --tools to print the prompt")
         .into()),
     }

@@ -408,7 +408,11 @@ impl Checker<'_> {
             self.error(
                 &t.referenced,
                 format!("invalid untrusted-content tag `{}`", t.value),
-                "tags are upper-case identifiers such as USER_RULES (they become `<|USER_RULES_nonce|>` delimiters) and may not end in _END",
+                if t.value.ends_with("_END") {
+                    "a tag may not end in _END: `<|TAG_END_nonce|>` is the closing delimiter, so such a tag could be confused with another's end"
+                } else {
+                    "tags are upper-case identifiers such as USER_RULES: they become `<|USER_RULES_nonce|>` delimiters"
+                },
             );
             None
         }
@@ -586,7 +590,11 @@ impl Project {
             Some(path) => match fs.read(&path.value, Some(&|| ck.label(&path.referenced))) {
                 Ok(f) => {
                     let name = f.rel.clone();
-                    let r = templates.add(&name, &f.text, TemplateOrigin { file: f.clone(), line_offset: 0 });
+                    let r = templates.add(
+                        &name,
+                        &f.text,
+                        TemplateOrigin { file: f.clone(), line_offset: 0, column_offset: 0 },
+                    );
                     ck.diags.absorb(r);
                     files.insert(f.rel.clone(), f);
                     Some(name)
@@ -769,8 +777,10 @@ impl Project {
     }
 }
 
+/// The file a template's text lives in: inline templates are named `FILE#where`.
 fn templates_origin_file(files: &BTreeMap<String, SourceFile>, manifest: &SourceFile, name: &str) -> SourceFile {
-    files.get(name).cloned().unwrap_or_else(|| manifest.clone())
+    let file = name.split('#').next().unwrap_or(name);
+    files.get(file).cloned().unwrap_or_else(|| manifest.clone())
 }
 
 /// Report every top-level name a template reads that the context will not define.
@@ -821,6 +831,8 @@ fn find_identifier(text: &str, ident: &str) -> Option<(usize, usize)> {
 
 /// Compile inline template text declared under `key:` of the entry at `anchor`; errors are
 /// reported on the right line of the file (the text starts after `key: |`).
+/// `anchor` is the entry's key (the `key:` line follows it) or, with `anchor_is_value`, the
+/// scalar itself (the `key:` line is at or before it).
 fn add_inline(
     ck: &mut Checker<'_>,
     templates: &mut Templates,
@@ -828,26 +840,35 @@ fn add_inline(
     text: &str,
     anchor: &Location,
     key: &str,
+    anchor_is_value: bool,
 ) -> bool {
     let key_line = (anchor.line() as usize).saturating_sub(1);
     let prefix = format!("{key}:");
-    let text_line = ck
-        .file
-        .text
-        .split('\n')
-        .enumerate()
-        .skip(key_line)
-        .find(|(_, l)| l.trim_start().trim_start_matches("- ").starts_with(&prefix))
+    let lines: Vec<&str> = ck.file.text.split('\n').collect();
+    let is_key = |l: &&str| l.trim_start().trim_start_matches("- ").starts_with(&prefix);
+    let found = if anchor_is_value {
+        lines.iter().enumerate().take(key_line + 1).rev().find(|(_, l)| is_key(l))
+    } else {
+        lines.iter().enumerate().skip(key_line).find(|(_, l)| is_key(l))
+    };
+    // Where the text starts: the line after `key: |` for a block scalar (indented by the
+    // block's indentation), or the key's own line after `key: ` (and a quote) otherwise.
+    let (line_offset, column_offset) = found
         .map(|(i, l)| {
-            let l = l.trim_end();
-            if l.ends_with('|') || l.ends_with('>') || l.ends_with("|-") || l.ends_with("|+") || l.ends_with(">-") {
-                i + 1
+            let t = l.trim_end();
+            if t.ends_with('|') || t.ends_with('>') || t.ends_with("|-") || t.ends_with("|+") || t.ends_with(">-") {
+                let indent = lines.get(i + 1).map_or(0, |n| n.len() - n.trim_start().len());
+                (i + 1, indent)
             } else {
-                i
+                let at = l.find(&prefix).map_or(0, |p| p + prefix.len());
+                let rest = &l[at..];
+                let value_at = at + (rest.len() - rest.trim_start().len());
+                let quoted = rest.trim_start().starts_with(['"', '\'']);
+                (i, value_at + usize::from(quoted))
             }
         })
-        .unwrap_or(key_line);
-    let r = templates.add(name, text, TemplateOrigin { file: ck.file.clone(), line_offset: text_line });
+        .unwrap_or((key_line, 0));
+    let r = templates.add(name, text, TemplateOrigin { file: ck.file.clone(), line_offset, column_offset });
     ck.diags.absorb(r).is_some()
 }
 
@@ -868,7 +889,7 @@ fn add_file(
         }
     };
     let name = f.rel.clone();
-    let r = templates.add(&name, &f.text, TemplateOrigin { file: f.clone(), line_offset: 0 });
+    let r = templates.add(&name, &f.text, TemplateOrigin { file: f.clone(), line_offset: 0, column_offset: 0 });
     let ok = ck.diags.absorb(r).is_some();
     files.insert(f.rel.clone(), f);
     ok.then_some(name)
@@ -901,7 +922,7 @@ fn section_source(
     }
     if let Some(text) = &s.text {
         let name = format!("{}#sections.{}", ck.file.rel, id.value);
-        return add_inline(ck, templates, &name, text, &id.referenced, "text")
+        return add_inline(ck, templates, &name, text, &id.referenced, "text", false)
             .then(|| (SectionSource::Template(name), format!("{} (inline)", ck.file.rel)));
     }
     if let Some(slot) = &s.slot {
@@ -961,7 +982,7 @@ fn build_contributions(
     if raw.value.is_empty() {
         ck.error(
             &raw.referenced,
-            format!("tool `{tool}` declares an empty set of slots"),
+            format!("tool `{tool}` has an empty `contributes:` list (an empty set of slots)"),
             "a tool that contributes nothing has no `contributes:` key at all; remove it (an empty list is not a way to say \"no contribution\")",
         );
         return None;
@@ -1033,7 +1054,7 @@ fn build_contributions(
             (Some(t), None) => ContributionBody::Literal(t.value.clone()),
             (None, Some(t)) => {
                 let name = format!("{}#tools.{tool}.contributes.{i}", ck.file.rel);
-                if !add_inline(ck, templates, &name, &t.value, &t.referenced, "template") {
+                if !add_inline(ck, templates, &name, &t.value, &t.referenced, "template", true) {
                     ok = false;
                     continue;
                 }
@@ -1300,7 +1321,7 @@ fn build_commands(
                 (Some(path), None) => add_file(ck, fs, templates, files, path),
                 (None, Some(t)) => {
                     let tname = format!("{}#commands.{}{what}", ck.file.rel, name.value);
-                    add_inline(ck, templates, &tname, t, anchor, "text").then_some(tname)
+                    add_inline(ck, templates, &tname, t, anchor, "text", false).then_some(tname)
                 }
                 _ => {
                     ck.error(

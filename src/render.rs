@@ -179,7 +179,18 @@ fn slot_text(
                     }
                     continue;
                 }
-                Err(e) => return Err(e),
+                Err(mut e) => {
+                    for d in &mut e.0 {
+                        d.notes.push(format!("in the contribution of tool `{}` to slot `{slot}`", t.name));
+                    }
+                    if let Some(d) = e.0.first_mut() {
+                        d.help = Some(format!(
+                            "fix the template, or pass --lenient to drop this contribution with a warning ({})",
+                            d.help.clone().unwrap_or_default()
+                        ));
+                    }
+                    return Err(e);
+                }
             },
         };
         let text = normalize(&text);
@@ -222,7 +233,21 @@ pub fn render(
                 tools.iter().filter_map(|t| t.guidance.as_deref()).collect::<Vec<_>>().join("\n\n")
             }
             SectionSource::Generated(Generator::ActionSchema) => match transport {
-                Transport::Json => crate::actions::prompt_block(tools)?,
+                Transport::Json => crate::actions::prompt_block(tools).map_err(|mut e| {
+                    // Point at the tool whose parameter clashes, in its catalog file.
+                    if let Some(d) = e.0.first_mut() {
+                        if let Some(tool) = d.message.rsplit("tool `").next().and_then(|r| r.split('`').next()) {
+                            if let Some(t) = project.catalog.get(tool) {
+                                if let Some(f) = project.files.get(&t.file) {
+                                    if let Some(i) = f.text.find(&format!("name: {tool}")) {
+                                        d.label = Some(f.label_bytes(i + 6, i + 6 + tool.len()));
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    e
+                })?,
                 Transport::Native | Transport::Xml => String::new(),
             },
             SectionSource::Slot(slot) => {

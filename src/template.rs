@@ -21,6 +21,8 @@ pub struct TemplateOrigin {
     pub file: SourceFile,
     /// Line of the file on which the template text starts (0 for a whole file).
     pub line_offset: usize,
+    /// Columns before the template text on each line (a YAML block scalar's indentation).
+    pub column_offset: usize,
 }
 
 /// A project's templates, compiled once at load.
@@ -106,8 +108,11 @@ impl Templates {
         let mut d = Diagnostic::error(message);
         let name = err.name().unwrap_or_default().to_string();
         let included = self.included.lock().ok().and_then(|m| m.get(&name).cloned());
-        let origin =
-            self.origins.get(&name).cloned().or_else(|| included.map(|file| TemplateOrigin { file, line_offset: 0 }));
+        let origin = self
+            .origins
+            .get(&name)
+            .cloned()
+            .or_else(|| included.map(|file| TemplateOrigin { file, line_offset: 0, column_offset: 0 }));
         match (origin, err.line()) {
             (Some(o), Some(line)) => {
                 let template_src = err.template_source().unwrap_or(&o.file.text);
@@ -115,7 +120,7 @@ impl Templates {
                     Some(r) => Position::from_byte_range(template_src, r.start, r.end),
                     None => Position::new(line, 1, 1),
                 };
-                let pos = Position::new(pos.line + o.line_offset, pos.column, pos.len);
+                let pos = Position::new(pos.line + o.line_offset, pos.column + o.column_offset, pos.len);
                 d = d.with_label(Label::at(&o.file.display, &o.file.text, pos));
             }
             (Some(o), None) => d = d.with_label(Label::file(&o.file.display)),

@@ -23,7 +23,7 @@ struct Case {
     name: &'static str,
     /// The project passed to `-C`, relative to the repository root.
     project: &'static str,
-    /// Extra arguments after `render`.
+    /// Extra arguments after `render`, or a subcommand and its arguments (see `split_command`).
     args: &'static [&'static str],
     /// A substring of the first diagnostic's message line.
     message: &'static str,
@@ -59,6 +59,9 @@ macro_rules! cases {
 }
 
 const MINIMAL: &str = "fixtures/good/minimal";
+/// A valid project using every agent-composition feature (slots, contributions, guidance,
+/// untrusted content, a sub-agent, a command, the json transport).
+const COMPOSITION: &str = "fixtures/good/composition";
 
 cases! {
     // --- YAML shape -------------------------------------------------------------------
@@ -74,7 +77,6 @@ cases! {
     unknown_key_tool => case("unknown-key-tool", "fixtures/bad/unknown-key-tool", &[],
         "unknown field `parameter`",
         Some("fixtures/bad/unknown-key-tool/tools.yaml:4:3"), &["parameters"]);
-    // The message names neither the key nor the expected type (reported).
     wrong_type => case("wrong-type", "fixtures/bad/wrong-type", &[],
         "invalid value `abc` for `contract_version`: expected a whole number of 0 or more",
         Some("fixtures/bad/wrong-type/promptc.yaml:3:19"), &[]);
@@ -145,7 +147,8 @@ cases! {
         Some("fixtures/bad/section-without-source/promptc.yaml:17:3"), &[]);
     unknown_generator => case("unknown-generator", "fixtures/bad/unknown-generator", &[],
         "unknown generator `tool_doc`",
-        Some("fixtures/bad/unknown-generator/promptc.yaml:18:15"), &["tool_docs"]);
+        Some("fixtures/bad/unknown-generator/promptc.yaml:18:15"),
+        &["did you mean `tool_docs`? known generators: tool_docs, tool_guidance, action_schema"]);
     missing_section_file => case("missing-section-file", "fixtures/bad/missing-section-file", &[],
         "cannot read `fixtures/bad/missing-section-file/sections/role.md.j2`: no such file",
         Some("fixtures/bad/missing-section-file/promptc.yaml:16:15"), &[]);
@@ -167,7 +170,6 @@ cases! {
     template_syntax_error => case("template-syntax-error", "fixtures/bad/template-syntax-error", &[],
         "template syntax error: unexpected end of input",
         Some("fixtures/bad/template-syntax-error/role.md.j2:3:1"), &[]);
-    // The loader refuses the path, but the message says the template does not exist (reported).
     include_escapes_project => case("include-escapes-project", "fixtures/bad/include-escapes-project/project", &[],
         "cannot include `../outside.md`: invalid path `../outside.md`: the path leaves the project folder",
         Some("fixtures/bad/include-escapes-project/project/role.md.j2:2:4"), &[]);
@@ -274,6 +276,104 @@ cases! {
         "cannot read frozen record `fixtures/bad/no-such-record.json`: no such file or folder", None, &[]);
     no_such_project => case("no-such-project", "fixtures/bad/no-such-project", &[],
         "no project manifest at `fixtures/bad/no-such-project", None, &[]);
+
+    // --- agent composition ------------------------------------------------------------------
+    // Tool contributions: `contributes:` in a tool file, into the project's `slots:`.
+    contribution_without_slot => case("contribution-without-slot", "fixtures/bad/contribution-without-slot", &[],
+        "contribution of tool `take_note` without a slot",
+        Some("fixtures/bad/contribution-without-slot/tools.yaml:19:13"), &["legal slots: working_notes"]);
+    slot_without_contribution => case("slot-without-contribution", "fixtures/bad/slot-without-contribution", &[],
+        "slot `working_notes` named by tool `take_note` without a contribution",
+        Some("fixtures/bad/slot-without-contribution/tools.yaml:19:13"), &["add `text:`", "or `template:`"]);
+    contributes_empty => case("contributes-empty", "fixtures/bad/contributes-empty", &[],
+        "tool `take_note` has an empty `contributes:` list",
+        Some("fixtures/bad/contributes-empty/tools.yaml:18:16"), &["no `contributes:` key at all"]);
+    contribution_unknown_slot => case("contribution-unknown-slot", "fixtures/bad/contribution-unknown-slot", &[],
+        "unknown slot `scratchpad` in contribution of tool `take_note`",
+        Some("fixtures/bad/contribution-unknown-slot/tools.yaml:19:13"), &["known slots: working_notes"]);
+    contribution_user_intent_slot => case("contribution-user-intent-slot", "fixtures/bad/contribution-user-intent-slot", &[],
+        "tool `take_note` may not contribute to slot `user_task`: user-intent slots are not injectable",
+        Some("fixtures/bad/contribution-user-intent-slot/tools.yaml:19:13"),
+        &["note: slot `user_task` is not injectable because it carries the user's intent",
+          "contribute to a system slot instead: working_notes"]);
+    contribution_history_slot => case("contribution-history-slot", "fixtures/bad/contribution-history-slot", &[],
+        "tool `take_note` may not contribute to slot `initial_environment`: history slots are not injectable",
+        Some("fixtures/bad/contribution-history-slot/tools.yaml:19:13"),
+        &["note: slot `initial_environment` is not injectable because it is system-kept history",
+          "contribute to a system slot instead: working_notes"]);
+    contribution_text_and_template => case("contribution-text-and-template", "fixtures/bad/contribution-text-and-template", &[],
+        "contribution of tool `take_note` to slot `working_notes` has both `text` and `template`",
+        Some("fixtures/bad/contribution-text-and-template/tools.yaml:21:17"), &[]);
+    // The first entry has no `profiles:`, so it overlaps the second's `[lite]`.
+    contribution_twice_same_slot => case("contribution-twice-same-slot", "fixtures/bad/contribution-twice-same-slot", &[],
+        "tool `take_note` contributes to slot `working_notes` twice",
+        Some("fixtures/bad/contribution-twice-same-slot/tools.yaml:21:13"), &["different `profiles:`"]);
+    contribution_unknown_profile => case("contribution-unknown-profile", "fixtures/bad/contribution-unknown-profile", &[],
+        "unknown profile `nosuch` in contribution of tool `take_note`",
+        Some("fixtures/bad/contribution-unknown-profile/tools.yaml:20:18"), &["known profiles: standard, lite"]);
+    // Columns inside a block scalar count from the file's left edge (the indentation is added).
+    contribution_template_syntax_error => case("contribution-template-syntax-error", "fixtures/bad/contribution-template-syntax-error", &[],
+        "template syntax error: unexpected `}`, expected end of variable block",
+        Some("fixtures/bad/contribution-template-syntax-error/tools.yaml:22:32"), &[]);
+    contribution_template_undefined_variable => case("contribution-template-undefined-variable", "fixtures/bad/contribution-template-undefined-variable", &[],
+        "template `tools.yaml#tools.take_note.contributes.0` uses undefined variable `notes_dir`",
+        Some("fixtures/bad/contribution-template-undefined-variable/tools.yaml:22:30"), &[]);
+    // Loads, then fails at render time (`// 0`); `--lenient` drops it instead (see
+    // `lenient_drops_a_failing_contribution`). A note names the tool and the slot.
+    contribution_render_error => case("contribution-render-error", "fixtures/bad/contribution-render-error", &[],
+        "template error: unable to calculate 2 // 0",
+        Some("fixtures/bad/contribution-render-error/tools.yaml:22:12"), &["in the contribution of tool `take_note` to slot `working_notes`", "--lenient"]);
+    // Slot sections and slot kinds.
+    slot_section_not_injectable => case("slot-section-not-injectable", "fixtures/bad/slot-section-not-injectable", &[],
+        "section `task` shows slot `user_task`, which no tool may fill",
+        Some("fixtures/bad/slot-section-not-injectable/promptc.yaml:32:11"), &["render that text with `template:`"]);
+    slot_section_unknown_slot => case("slot-section-unknown-slot", "fixtures/bad/slot-section-unknown-slot", &[],
+        "unknown slot `working_note`",
+        Some("fixtures/bad/slot-section-unknown-slot/promptc.yaml:32:11"), &["did you mean `working_notes`?"]);
+    unknown_slot_kind => case("unknown-slot-kind", "fixtures/bad/unknown-slot-kind", &[],
+        "unknown slot kind `secret`",
+        Some("fixtures/bad/unknown-slot-kind/promptc.yaml:24:11"), &["slot kinds: system (tools may contribute), user_intent, history"]);
+    // Untrusted content.
+    untrusted_tag_invalid => case("untrusted-tag-invalid", "fixtures/bad/untrusted-tag-invalid", &[],
+        "invalid untrusted-content tag `user_rules`",
+        Some("fixtures/bad/untrusted-tag-invalid/promptc.yaml:16:16"), &["upper-case identifiers such as USER_RULES"]);
+    untrusted_tag_end => case("untrusted-tag-end", "fixtures/bad/untrusted-tag-end", &[],
+        "invalid untrusted-content tag `RULES_END`",
+        Some("fixtures/bad/untrusted-tag-end/promptc.yaml:16:16"), &["may not end in _END"]);
+    nonce_invalid => case("nonce-invalid", MINIMAL, &["--nonce", "ab|c"],
+        "invalid nonce `ab|c`", None, &["4 to 32 ASCII letters or digits"]);
+    // Sub-agents.
+    subagent_unknown_tool => case("subagent-unknown-tool", "fixtures/bad/subagent-unknown-tool", &[],
+        "unknown tool `read_fiel` in the tools of sub-agent `researcher`",
+        Some("fixtures/bad/subagent-unknown-tool/promptc.yaml:34:13"), &["did you mean `read_file`?"]);
+    subagent_unknown_section => case("subagent-unknown-section", "fixtures/bad/subagent-unknown-section", &[],
+        "unknown section `rules` in sub-agent `researcher`",
+        Some("fixtures/bad/subagent-unknown-section/promptc.yaml:35:22"), &["known sections: role, environment"]);
+    subagent_unknown => case("subagent-unknown", COMPOSITION, &["--subagent", "nosuch"],
+        "unknown sub-agent `nosuch`", None, &["known sub-agents: researcher"]);
+    // Nothing is written (`runs_write_nothing` runs it too).
+    freeze_subagent => case("freeze-subagent", COMPOSITION, &["freeze", "--subagent", "researcher", "--out", "x.json"],
+        "sub-agent prompts are never frozen", None, &["freeze the main prompt (drop --subagent)"]);
+    // Commands.
+    command_tool_name_clash => case("command-tool-name-clash", "fixtures/bad/command-tool-name-clash", &[],
+        "command `read_file` has the same name as a tool",
+        Some("fixtures/bad/command-tool-name-clash/promptc.yaml:32:3"), &["never callable tools"]);
+    command_unknown => case("command-unknown", COMPOSITION, &["command", "nosuch"],
+        "unknown command `nosuch`", None, &["known commands: deep-planning"]);
+    command_variant_unknown_profile => case("command-variant-unknown-profile", "fixtures/bad/command-variant-unknown-profile", &[],
+        "variant of command `deep-planning` for unknown profile `lit`",
+        Some("fixtures/bad/command-variant-unknown-profile/promptc.yaml:36:7"), &["did you mean `lite`?"]);
+    command_without_text => case("command-without-text", "fixtures/bad/command-without-text", &[],
+        "command `deep-planning` needs exactly one of `template` or `text`",
+        Some("fixtures/bad/command-without-text/promptc.yaml:32:3"), &[]);
+    // The json transport. Both fixtures render with native and xml; only the action schema
+    // fails, pointing at the second tool of the clash.
+    json_param_type_clash => case("json-param-type-clash", "fixtures/bad/json-param-type-clash", &["--transport", "json"],
+        "parameter `path` clashes in the json action schema: tool `read_file` declares it as string, tool `read_lines` as integer",
+        Some("fixtures/bad/json-param-type-clash/tools.yaml:10:9"), &["rename one of them or give both the same type"]);
+    json_param_reserved_name => case("json-param-reserved-name", "fixtures/bad/json-param-reserved-name", &["--transport", "json"],
+        "parameter `identifier` of tool `finish` clashes with the common action field of the same name",
+        Some("fixtures/bad/json-param-reserved-name/tools.yaml:10:9"), &["`@action`, `identifier` and `human_readable_thought`"]);
 }
 
 fn repo() -> PathBuf {
@@ -301,7 +401,7 @@ fn command_line(case: &Case) -> String {
 /// Cases run `render` unless their arguments start with another subcommand.
 fn split_command<'a>(args: &'a [&'a str]) -> (&'a str, &'a [&'a str]) {
     match args.first() {
-        Some(&c) if ["report", "snapshot", "diff", "freeze", "verify"].contains(&c) => (c, &args[1..]),
+        Some(&c) if ["report", "snapshot", "diff", "freeze", "verify", "command"].contains(&c) => (c, &args[1..]),
         _ => ("render", args),
     }
 }
@@ -450,13 +550,21 @@ const GOOD_RUNS: &[(&str, &[&str])] = &[
     (MINIMAL, &["--tools", "--provider", "gemini"]),
     (MINIMAL, &["--format", "json"]),
     ("fixtures/good/native-only", &[]),
+    (COMPOSITION, &[]),
+    (COMPOSITION, &["--transport", "xml"]),
+    (COMPOSITION, &["--transport", "json"]),
+    (COMPOSITION, &["--profile", "lite", "--transport", "json"]),
+    (COMPOSITION, &["--subagent", "researcher"]),
+    (COMPOSITION, &["command", "deep-planning"]),
+    (COMPOSITION, &["command", "deep-planning", "--profile", "lite"]),
 ];
 
 #[test]
 fn good_fixtures_render() {
     let root = repo();
     for (project, args) in GOOD_RUNS {
-        let what = format!("promptc -C {project} render {}", args.join(" "));
+        let (command, rest) = split_command(args);
+        let what = format!("promptc -C {project} {command} {}", rest.join(" "));
         let out = run_in(&root, Path::new(""), project, args, &what);
         assert_eq!(out.code, Some(0), "[{what}] must succeed\nstderr:\n{}", out.stderr);
         assert!(out.stderr.is_empty(), "[{what}] must print no diagnostics\nstderr:\n{}", out.stderr);
@@ -475,6 +583,79 @@ fn good_fixtures_render() {
     }
     assert!(!tools.contains("browser_action"), "browser_action needs the browser switch:\n{tools}");
     assert!(prompt(&["--tools", "--set", "browser"]).contains("browser_action"));
+}
+
+/// The composition fixture renders in every transport it ships; only the json transport
+/// puts the action schema in the prompt.
+#[test]
+fn composition_fixture_renders_in_every_transport() {
+    let root = repo();
+    for transport in ["native", "xml", "json"] {
+        let args = ["--transport", transport, "--nonce", "abcd"];
+        let what = format!("promptc -C {COMPOSITION} render {}", args.join(" "));
+        let out = run_in(&root, Path::new(""), COMPOSITION, &args, &what);
+        assert_eq!(out.code, Some(0), "[{what}] must succeed\nstderr:\n{}", out.stderr);
+        assert!(out.stderr.is_empty(), "[{what}] must print no diagnostics\nstderr:\n{}", out.stderr);
+        let prompt = &out.stdout;
+        assert_eq!(prompt.contains("@action"), transport == "json", "[{what}] `@action` only in json:\n{prompt}");
+        for s in [
+            "Notes so far are listed under \"Working notes\" ({{ literal braces }}).",
+            "Read a file before editing it.",
+            "<|USER_RULES_abcd|>\n- Use tabs.\n<|USER_RULES_END_abcd|>",
+        ] {
+            assert!(prompt.contains(s), "[{what}] the prompt must contain `{s}`:\n{prompt}");
+        }
+    }
+}
+
+/// A contribution template that fails at render time fails `render` (the case
+/// `contribution-render-error`); with `--lenient` the contribution is dropped with a warning
+/// naming the tool and the slot, and the rest of the prompt is unchanged.
+#[test]
+fn lenient_drops_a_failing_contribution() {
+    let project = "fixtures/bad/contribution-render-error";
+    let what = format!("promptc -C {project} render --lenient");
+    let out = run_in(&repo(), Path::new(""), project, &["--lenient"], &what);
+    let err = &out.stderr;
+    assert_eq!(out.code, Some(0), "[{what}] must succeed\nstderr:\n{err}");
+    assert_eq!(
+        out.stdout,
+        "You are a careful coding agent (standard profile).\n\nWorking directory: /home/user/project\n"
+    );
+    assert!(!err.contains("panicked"), "[{what}] stderr shows a panic\n{err}");
+    assert!(!err.lines().any(|l| l.starts_with("error")), "[{what}] no errors expected\n{err}");
+    let first = err.lines().next().unwrap_or_default();
+    assert!(first.starts_with("warning"), "[{what}] stderr must start with a warning\n{err}");
+    for s in ["tool `take_note`", "slot `working_notes`"] {
+        assert!(first.contains(s), "[{what}] the warning must name {s}\n{err}");
+    }
+}
+
+/// A sub-agent allowlist naming a tool that spawns sub-agents is a warning, not an error: the
+/// project renders, and the sub-agent never gets that tool.
+#[test]
+fn subagent_allowlist_naming_a_spawning_tool_warns() {
+    let project = "fixtures/good/subagent-spawning-warning";
+    let runs: [&[&str]; 3] = [&[], &["--tools"], &["--tools", "--subagent", "researcher"]];
+    for args in runs {
+        let what = format!("promptc -C {project} render {}", args.join(" "));
+        let out = run_in(&repo(), Path::new(""), project, args, &what);
+        let err = &out.stderr;
+        assert_eq!(out.code, Some(0), "[{what}] must succeed\nstderr:\n{err}");
+        assert!(!err.contains("panicked"), "[{what}] stderr shows a panic\n{err}");
+        assert!(!err.lines().any(|l| l.starts_with("error")), "[{what}] no errors expected\n{err}");
+        let warnings: Vec<&str> = err.lines().filter(|l| l.starts_with("warning")).collect();
+        assert_eq!(warnings.len(), 1, "[{what}] exactly one warning expected\n{err}");
+        assert!(
+            warnings[0].contains("sub-agent `researcher` lists `spawn_subagent`, which spawns sub-agents"),
+            "[{what}] the warning must name the sub-agent and the tool\n{err}"
+        );
+        assert!(err.contains("--> fixtures/good/subagent-spawning-warning/promptc.yaml:34:24"), "[{what}]\n{err}");
+    }
+    let tools = |args: &[&str]| run_in(&repo(), Path::new(""), project, args, project).stdout;
+    assert!(tools(&["--tools"]).contains("spawn_subagent"), "the main agent keeps spawn_subagent");
+    let sub = tools(&["--tools", "--subagent", "researcher"]);
+    assert!(sub.contains("read_file") && !sub.contains("spawn_subagent"), "the sub-agent never gets it:\n{sub}");
 }
 
 /// A file's path (relative to `base`), size and modification time, for every file under `dir`.
