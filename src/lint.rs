@@ -68,14 +68,14 @@ pub const RULES: &[Rule] = &[
         name: "provider-rejects",
         default: Level::Deny,
         summary: "a provider's API would reject the tool projection",
-        explain: "A native projection breaks a limit of a provider's API: more than 128 tools in one request (OpenAI, Gemini), a tool description over 1,024 characters (OpenAI), or more than 1,024 characters in a Gemini function description. The request fails at runtime.\n\nFix: shorten the description (use a per-profile override), or split tools across profiles.",
+        explain: "A native projection breaks a limit of a provider's API: more than 128 tools in one request (OpenAI Chat and Responses, Gemini), or a tool description over 1,024 characters (OpenAI Chat and Responses). The request fails at runtime.\n\nFix: shorten the description (use a per-profile override), or split tools across profiles.",
     },
     Rule {
         code: "P003",
         name: "provider-rewrites",
         default: Level::Warn,
         summary: "a projection drops or rewrites a schema keyword for a provider",
-        explain: "A parameter uses a keyword a provider does not accept, so promptc's projection drops or rewrites it: Gemini keeps only the `date-time` string format and enums on strings (other formats and numeric enums move into the description); OpenAI strict mode has no `default`, `min_length`/`max_length` or formats outside its list, and makes optional parameters nullable. The model sees less than the canonical schema says.\n\nFix: if the constraint matters, say it in the description; or allow the rule where the rewrite is intended.",
+        explain: "A parameter uses a keyword a provider does not accept, so promptc's projection drops or rewrites it: Gemini keeps only the `date-time` string format and enums on strings (other formats and numeric enums move into the description); OpenAI strict mode has no `default`, `min_length`/`max_length` or formats outside its list (array items included). The model sees less than the canonical schema says.\n\nFix: if the constraint matters, say it in the description; or allow the rule where the rewrite is intended.",
     },
     Rule {
         code: "P004",
@@ -180,14 +180,42 @@ fn finding(code: &str, message: String) -> Diagnostic {
     d
 }
 
-/// Where `needle` first appears in project file `rel`, as a label (the file alone if absent).
+/// Where `needle` first appears in project file `rel` (after `after`, if given), as a label
+/// covering `needle` (the file alone if absent).
+fn locate_after(project: &Project, rel: &str, after: &[&str], needle: &str) -> Label {
+    let Some(f) = project.files.get(rel) else { return Label::file(project.fs().display(rel)) };
+    let mut from = 0;
+    for a in after {
+        match f.text[from..].find(a) {
+            Some(i) => from += i + a.len(),
+            None => break,
+        }
+    }
+    match f.text[from..].find(needle).or_else(|| f.text.find(needle).map(|i| i.wrapping_sub(from))) {
+        Some(i) => {
+            let start = from.wrapping_add(i);
+            f.label_bytes(start, start + needle.len())
+        }
+        None => Label::file(&f.display),
+    }
+}
+
 fn locate(project: &Project, rel: &str, needle: &str) -> Label {
-    match project.files.get(rel) {
-        Some(f) => match f.text.find(needle) {
-            Some(i) => f.label_bytes(i, i + needle.len()),
-            None => Label::file(&f.display),
-        },
-        None => Label::file(project.fs().display(rel)),
+    locate_after(project, rel, &[], needle)
+}
+
+/// A mapping key of the manifest (`  lite:` under `profiles:`), labelled on the key itself.
+fn locate_key(project: &Project, parent: &str, key: &str) -> Label {
+    let m = &project.manifest;
+    let Some(f) = project.files.get(m) else { return Label::file(m) };
+    let block = f.text.find(&format!("\n{parent}:")).map_or(0, |i| i + parent.len() + 2);
+    let pattern = format!("\n  {key}:");
+    match f.text[block..].find(&pattern) {
+        Some(i) => {
+            let start = block + i + 3;
+            f.label_bytes(start, start + key.len())
+        }
+        None => locate(project, m, key),
     }
 }
 
@@ -211,9 +239,11 @@ fn is_word_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || c == '_' || c == '-'
 }
 
-/// Whether `text` names `tool` as a tool identifier.
-fn names_tool(text: &str, tool: &str) -> bool {
+/// Byte offsets where `text` names `tool` as a tool identifier: a snake/kebab-case name as a
+/// whole word, or any name in backticks.
+fn tool_mentions(text: &str, tool: &str) -> Vec<usize> {
     let distinctive = tool.contains('_') || tool.contains('-');
+    let mut out = Vec::new();
     let mut from = 0;
     while let Some(i) = text[from..].find(tool) {
         let start = from + i;
@@ -223,141 +253,206 @@ fn names_tool(text: &str, tool: &str) -> bool {
         let bounded = !before.is_some_and(is_word_char) && !after.is_some_and(is_word_char);
         let ticked = before == Some('`') && after == Some('`');
         if bounded && (distinctive || ticked) {
-            return true;
+            out.push(start);
         }
         from = end;
     }
-    false
+    out
+}
+
+#[cfg(test)]
+fn names_tool(text: &str, tool: &str) -> bool {
+    !tool_mentions(text, tool).is_empty()
+}
+
+/// Where a dangling mention in a cell's prompt comes from: a section (and, for tool docs, the
+/// tool whose description carries it) or the layout.
+fn mention_label(project: &Project, c: &Compiled, at: usize, tool: &str) -> (String, Label) {
+    let mut pos = 0;
+    for s in &c.sections {
+        if let Some(i) = c.prompt[pos..].find(&s.text) {
+            let start = pos + i;
+            if (start..start + s.text.len()).contains(&at) {
+                let section = project.sections.get(&s.id);
+                match section.map(|x| &x.source) {
+                    Some(SectionSource::Template(name)) => {
+                        let rel = name.split('#').next().unwrap_or(name).to_string();
+                        return (format!("section `{}`", s.id), locate(project, &rel, tool));
+                    }
+                    _ => {
+                        // Generated text (tool docs, guidance, slots): find the tool whose
+                        // text mentions it and point at that tool's declaration.
+                        let owner = c.tools.iter().find(|t| {
+                            !tool_mentions(&t.description, tool).is_empty()
+                                || t.guidance.as_deref().is_some_and(|g| !tool_mentions(g, tool).is_empty())
+                                || t.contributions.iter().any(|ct| matches!(&ct.body, crate::catalog::ContributionBody::Literal(l) | crate::catalog::ContributionBody::Template(l) if !tool_mentions(l, tool).is_empty()))
+                        });
+                        if let Some(o) = owner.and_then(|o| project.catalog.get(&o.name)) {
+                            let label = project.files.get(&o.file).map_or_else(
+                                || Label::file(&o.file),
+                                |f| {
+                                    let decl = f.text.find(&format!("name: {}", o.name)).unwrap_or(0);
+                                    match f.text[decl..].find(tool) {
+                                        Some(i) => f.label_bytes(decl + i, decl + i + tool.len()),
+                                        None => f.label_bytes(decl, decl),
+                                    }
+                                },
+                            );
+                            return (format!("section `{}` (from tool `{}`)", s.id, o.name), label);
+                        }
+                        return (format!("section `{}`", s.id), locate_key(project, "sections", &s.id));
+                    }
+                }
+            }
+            pos = start + s.text.len();
+        }
+    }
+    let layout = project.layout.clone().unwrap_or_else(|| project.manifest.clone());
+    ("the layout".to_string(), locate(project, &layout, tool))
 }
 
 fn dangling(project: &Project, views: &[CellView], out: &mut Vec<Diagnostic>) {
-    // (section id, tool) → cells where it dangles.
-    let mut found: BTreeMap<(String, String), Vec<String>> = BTreeMap::new();
+    // (where, tool) → (label, cells)
+    let mut found: BTreeMap<(String, String), (Label, Vec<String>)> = BTreeMap::new();
     let names: Vec<&str> = project.catalog.tools().iter().map(|t| t.name.as_str()).collect();
     for v in views {
-        let active: BTreeSet<&str> = v.compiled.tools.iter().map(|t| t.name.as_str()).collect();
-        for s in &v.compiled.sections {
-            for name in names.iter().filter(|n| !active.contains(**n)) {
-                if names_tool(&s.text, name) {
-                    found.entry((s.id.clone(), name.to_string())).or_default().push(v.cell.stem());
+        let c = &v.compiled;
+        let active: BTreeSet<&str> = c.tools.iter().map(|t| t.name.as_str()).collect();
+        for name in names.iter().filter(|n| !active.contains(**n)) {
+            for at in tool_mentions(&c.prompt, name) {
+                let (place, label) = mention_label(project, c, at, name);
+                let entry = found.entry((place, name.to_string())).or_insert_with(|| (label, Vec::new()));
+                if !entry.1.contains(&v.cell.stem()) {
+                    entry.1.push(v.cell.stem());
                 }
             }
         }
     }
-    for ((section, tool), cells) in found {
-        let origin = project.sections.get(&section).map(|s| s.origin.clone()).unwrap_or_default();
-        let rel = match project.sections.get(&section).map(|s| &s.source) {
-            Some(SectionSource::Template(name)) => name.split('#').next().unwrap_or(name).to_string(),
-            _ => project.manifest.clone(),
-        };
-        let mut d = finding("P001", format!("section `{section}` names tool `{tool}`, which is not active in {} cell{}", cells.len(), if cells.len() == 1 { "" } else { "s" }))
-            .with_label(locate(project, &rel, &tool))
-            .with_note(format!("cells: {}", cells.join(", ")))
-            .with_help(format!("guard the sentence with {{% if \"{tool}\" in tool_names %}}…{{% endif %}}, or move it into the tool's `guidance:`"));
-        if origin.starts_with("generated:") || origin.starts_with("slot:") {
-            d = d.with_note(format!("the text comes from {origin}"));
-        }
-        out.push(d);
+    for ((place, tool), (label, cells)) in found {
+        out.push(
+            finding("P001", format!("{place} names tool `{tool}`, which is not active in {} cell{}", cells.len(), if cells.len() == 1 { "" } else { "s" }))
+                .with_label(label)
+                .with_note(format!("cells: {}", cells.join(", ")))
+                .with_help(format!("guard the sentence with {{% if \"{tool}\" in tool_names %}}…{{% endif %}}, or move it into the tool's `guidance:`")),
+        );
     }
 }
 
-fn walk<'a>(props: &'a [Property], prefix: &str, out: &mut Vec<(String, &'a Property)>) {
-    for p in props {
-        let path = if prefix.is_empty() { p.name.clone() } else { format!("{prefix}.{}", p.name) };
-        out.push((path.clone(), p));
-        match &p.schema.kind {
+/// Every schema node of a tool's parameters with a dotted path (`edits[].search`).
+fn walk<'a>(props: &'a [Property], prefix: &str, out: &mut Vec<(String, &'a crate::schema::Schema)>) {
+    fn node<'a>(s: &'a crate::schema::Schema, path: String, out: &mut Vec<(String, &'a crate::schema::Schema)>) {
+        out.push((path.clone(), s));
+        match &s.kind {
             Kind::Object { properties } => walk(properties, &path, out),
-            Kind::Array { items, .. } => {
-                if let Kind::Object { properties } = &items.kind {
-                    walk(properties, &format!("{path}[]"), out);
-                }
-            }
+            Kind::Array { items, .. } => node(items, format!("{path}[]"), out),
             _ => {}
         }
+    }
+    for p in props {
+        let path = if prefix.is_empty() { p.name.clone() } else { format!("{prefix}.{}", p.name) };
+        node(&p.schema, path, out);
     }
 }
 
 fn providers(project: &Project, views: &[CellView], out: &mut Vec<Diagnostic>) {
     use crate::providers::Provider;
-    // Keyword rewrites are properties of the catalog: report each once per tool and provider.
-    let mut seen = BTreeSet::new();
+    let limited: Vec<Provider> = project
+        .providers
+        .iter()
+        .copied()
+        .filter(|p| matches!(p, Provider::OpenAiChat | Provider::OpenAiResponses | Provider::Gemini))
+        .collect();
+    let openai: Vec<Provider> = project
+        .providers
+        .iter()
+        .copied()
+        .filter(|p| matches!(p, Provider::OpenAiChat | Provider::OpenAiResponses))
+        .collect();
+    let gemini = project.providers.contains(&Provider::Gemini);
+    let strict = project.strict_tools && !openai.is_empty();
+    let mut long: BTreeSet<String> = BTreeSet::new();
     let mut per_tool: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    let native_cells: Vec<&CellView> = views.iter().filter(|v| v.cell.transport == Transport::Native).collect();
-    for v in &native_cells {
+    for v in views.iter().filter(|v| v.cell.transport == Transport::Native) {
         let n = v.compiled.tools.len();
-        if n > 128 {
-            for p in project
-                .providers
-                .iter()
-                .filter(|p| matches!(p, Provider::OpenAiChat | Provider::OpenAiResponses | Provider::Gemini))
-            {
-                out.push(
-                    finding("P002", format!("cell `{}` sends {n} tools; {p} accepts at most 128", v.cell.stem()))
-                        .with_label(Label::file(project.fs().display(&project.manifest)))
-                        .with_help("split the tools across profiles or exclude some"),
-                );
-            }
+        if n > 128 && !limited.is_empty() {
+            let names: Vec<&str> = limited.iter().map(|p| p.as_str()).collect();
+            out.push(
+                finding(
+                    "P002",
+                    format!("cell `{}` sends {n} tools; {} accept at most 128", v.cell.stem(), names.join(", ")),
+                )
+                .with_label(locate_key(project, "profiles", &v.cell.profile))
+                .with_help("split the tools across profiles, or exclude some"),
+            );
         }
         for t in &v.compiled.tools {
-            let file = project.catalog.get(&t.name).map(|c| c.file.clone()).unwrap_or_default();
             let len = t.description.trim_end().chars().count();
-            if len > 1024
-                && project.providers.contains(&Provider::OpenAiChat)
-                && seen.insert(("len", t.name.clone(), String::new()))
-            {
+            if len > 1024 && !openai.is_empty() && long.insert(t.name.clone()) {
+                let file = project.catalog.get(&t.name).map(|c| c.file.clone()).unwrap_or_default();
+                let names: Vec<&str> = openai.iter().map(|p| p.as_str()).collect();
                 out.push(
                     finding(
                         "P002",
-                        format!("tool `{}` has a {len}-character description; OpenAI rejects more than 1,024", t.name),
+                        format!(
+                            "tool `{}` has a {len}-character description; {} reject more than 1,024",
+                            t.name,
+                            names.join(", ")
+                        ),
                     )
                     .with_label(locate(project, &file, &format!("name: {}", t.name)))
                     .with_help("shorten it, or give the profile a shorter `overrides:` description"),
                 );
             }
-            let mut params = Vec::new();
-            walk(&t.params, "", &mut params);
-            for (path, p) in params {
-                let mut rewrites: Vec<(&str, String)> = Vec::new();
-                if let Kind::String { format, min_length, max_length, .. } = &p.schema.kind {
-                    if let Some(f) = format {
-                        if f != "date-time" && project.providers.contains(&Provider::Gemini) {
-                            rewrites.push((
-                                "gemini",
-                                format!("format `{f}` is not supported: it moves into the description"),
+            let mut nodes = Vec::new();
+            walk(&t.params, "", &mut nodes);
+            for (path, s) in nodes {
+                let mut rewrites: Vec<String> = Vec::new();
+                match &s.kind {
+                    Kind::String { format, min_length, max_length, .. } => {
+                        if let Some(f) = format {
+                            if f != "date-time" && gemini {
+                                rewrites.push(format!(
+                                    "gemini: `{path}`: format `{f}` is not supported: it moves into the description"
+                                ));
+                            }
+                            if strict && !STRICT_FORMATS.contains(&f.as_str()) {
+                                rewrites.push(format!(
+                                    "openai strict: `{path}`: format `{f}` is not supported: it is dropped"
+                                ));
+                            }
+                        }
+                        if strict && (min_length.is_some() || max_length.is_some()) {
+                            rewrites.push(format!(
+                                "openai strict: `{path}`: min_length/max_length are not supported: they are dropped"
                             ));
                         }
-                        if project.strict_tools && !STRICT_FORMATS.contains(&f.as_str()) && has_openai(project) {
-                            rewrites.push(("openai strict", format!("format `{f}` is not supported: it is dropped")));
-                        }
                     }
-                    if project.strict_tools && (min_length.is_some() || max_length.is_some()) && has_openai(project) {
-                        rewrites.push((
-                            "openai strict",
-                            "min_length/max_length are not supported: they are dropped".into(),
+                    Kind::Integer { enum_values, .. } if !enum_values.is_empty() && gemini => {
+                        rewrites.push(format!(
+                            "gemini: `{path}`: enums are only allowed on strings: the values move into the description"
                         ));
                     }
+                    Kind::Number { enum_values, .. } if !enum_values.is_empty() && gemini => {
+                        rewrites.push(format!(
+                            "gemini: `{path}`: enums are only allowed on strings: the values move into the description"
+                        ));
+                    }
+                    _ => {}
                 }
-                let numeric_enum = matches!(&p.schema.kind, Kind::Integer { enum_values, .. } if !enum_values.is_empty())
-                    || matches!(&p.schema.kind, Kind::Number { enum_values, .. } if !enum_values.is_empty());
-                if numeric_enum && project.providers.contains(&Provider::Gemini) {
-                    rewrites.push((
-                        "gemini",
-                        "enums are only allowed on strings: the values move into the description".into(),
-                    ));
+                if s.default.is_some() && strict {
+                    rewrites.push(format!("openai strict: `{path}`: `default` is not supported: it is dropped"));
                 }
-                if p.schema.default.is_some() && project.strict_tools && has_openai(project) {
-                    rewrites.push(("openai strict", "`default` is not supported: it is dropped".into()));
-                }
-                for (provider, what) in rewrites {
-                    if seen.insert(("rw", t.name.clone(), format!("{path}{provider}{what}"))) {
-                        per_tool.entry(t.name.clone()).or_default().push(format!("{provider}: `{path}`: {what}"));
+                let notes = per_tool.entry(t.name.clone()).or_default();
+                for r in rewrites {
+                    if !notes.contains(&r) {
+                        notes.push(r);
                     }
                 }
             }
         }
     }
     // One finding per tool, every rewrite listed.
-    for (tool, notes) in per_tool {
+    for (tool, notes) in per_tool.into_iter().filter(|(_, n)| !n.is_empty()) {
         let file = project.catalog.get(&tool).map(|c| c.file.clone()).unwrap_or_default();
         let mut d = finding("P003", format!("tool `{tool}`: {} schema keyword{} dropped or rewritten in provider projections", notes.len(), if notes.len() == 1 { " is" } else { "s are" }))
             .with_label(locate(project, &file, &format!("name: {tool}")))
@@ -367,11 +462,6 @@ fn providers(project: &Project, views: &[CellView], out: &mut Vec<Diagnostic>) {
         }
         out.push(d);
     }
-}
-
-fn has_openai(project: &Project) -> bool {
-    use crate::providers::Provider;
-    project.providers.iter().any(|p| matches!(p, Provider::OpenAiChat | Provider::OpenAiResponses))
 }
 
 fn cache_order(
@@ -388,32 +478,29 @@ fn cache_order(
             project.sections.get(id).is_some_and(|s| !s.dynamic_inputs.is_empty() || s.untrusted.is_some())
                 || c.sections.iter().any(|s| s.id == id && s.text.contains(&format!("_{}|>", c.runtime.nonce)))
         };
-        let first = c.sections.iter().position(|s| varies(&s.id));
-        let ends_at = first.map(|i| c.sections[i].id.clone());
-        let prefix_text = match first {
-            Some(i) => c.prompt.find(&c.sections[i].text).map_or("", |pos| &c.prompt[..pos]),
-            None => c.prompt.as_str(),
-        };
+        // Sections in the order they appear in the prompt (a layout may reorder them).
+        let mut placed: Vec<(usize, &str)> =
+            c.sections.iter().filter_map(|s| c.prompt.find(&s.text).map(|i| (i, s.id.as_str()))).collect();
+        placed.sort();
+        let first = placed.iter().position(|(_, id)| varies(id));
+        let ends_at = first.map(|i| placed[i].1.to_string());
+        let prefix_text = first.map_or(c.prompt.as_str(), |i| &c.prompt[..placed[i].0]);
         let tokens = counter.count(prefix_text)?;
         let prompt_tokens = counter.count(&c.prompt)?;
         if let Some(i) = first {
-            if let Some(later) = c.sections[i + 1..].iter().find(|s| !varies(&s.id)) {
-                let culprit = &c.sections[i].id;
-                if reported.insert((culprit.clone(), later.id.clone())) {
+            if let Some((_, later)) = placed[i + 1..].iter().find(|(_, id)| !varies(id)) {
+                let culprit = placed[i].1;
+                if reported.insert((culprit.to_string(), later.to_string())) {
+                    let anchor = if project.layout.is_some() {
+                        locate(project, project.layout.as_deref().unwrap_or_default(), &format!("sections.{culprit}"))
+                    } else {
+                        locate_key(project, "profiles", &v.cell.profile)
+                    };
                     out.push(
-                        finding(
-                            "P004",
-                            format!(
-                                "section `{culprit}` changes between sessions but comes before static section `{}`",
-                                later.id
-                            ),
-                        )
-                        .with_label(locate(project, &project.manifest, &format!("  {culprit}:")))
-                        .with_note(format!(
-                            "in cell `{}` the cacheable prefix ends after {tokens} of {prompt_tokens} tokens",
-                            v.cell.stem()
-                        ))
-                        .with_help("list dynamic and untrusted sections after the static ones in the profile"),
+                        finding("P004", format!("section `{culprit}` changes between sessions but comes before static section `{later}`"))
+                            .with_label(anchor)
+                            .with_note(format!("in cell `{}` the cacheable prefix ends after {tokens} of {prompt_tokens} tokens", v.cell.stem()))
+                            .with_help(if project.layout.is_some() { "place dynamic and untrusted sections after the static ones in the layout" } else { "list dynamic and untrusted sections after the static ones in the profile's `sections:`" }),
                     );
                 }
             }
@@ -433,14 +520,14 @@ fn subsets(project: &Project, out: &mut Vec<Diagnostic>) {
         for t in st.difference(&bt) {
             out.push(
                 finding("P005", format!("profile `{small}` has tool `{t}`, which `{big}` lacks"))
-                    .with_label(locate(project, &project.manifest, &format!("  {small}:")))
+                    .with_label(locate_key(project, "profiles", small))
                     .with_help(format!("add `{t}` to `{big}`, exclude it from `{small}`, or change check.subsets")),
             );
         }
         for sec in s.sections.iter().filter(|x| !b.sections.contains(x)) {
             out.push(
                 finding("P005", format!("profile `{small}` has section `{sec}`, which `{big}` lacks"))
-                    .with_label(locate(project, &project.manifest, &format!("  {small}:")))
+                    .with_label(locate_key(project, "profiles", small))
                     .with_help(format!("add `{sec}` to `{big}` or remove it from `{small}`")),
             );
         }
@@ -451,19 +538,31 @@ fn parity(project: &Project, views: &[CellView], out: &mut Vec<Diagnostic>) {
     let mut reported = BTreeSet::new();
     for v in views.iter().filter(|v| v.cell.transport != Transport::Native && !v.compiled.tools.is_empty()) {
         let c = &v.compiled;
+        let generated = |g: &str| {
+            c.sections
+                .iter()
+                .filter(|s| s.origin == format!("generated:{g}"))
+                .map(|s| s.text.as_str())
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
         let missing: Vec<&str> = match v.cell.transport {
-            Transport::Xml => c
-                .tools
-                .iter()
-                .filter(|t| !c.prompt.contains(&format!("## {}\n", t.name)))
-                .map(|t| t.name.as_str())
-                .collect(),
-            Transport::Json => c
-                .tools
-                .iter()
-                .filter(|t| !c.prompt.contains(&format!("\"{}\"", t.name)))
-                .map(|t| t.name.as_str())
-                .collect(),
+            Transport::Xml => {
+                let docs = generated("tool_docs");
+                c.tools
+                    .iter()
+                    .filter(|t| !docs.contains(&format!("## {}\n", t.name)))
+                    .map(|t| t.name.as_str())
+                    .collect()
+            }
+            Transport::Json => {
+                let schema = generated("action_schema");
+                c.tools
+                    .iter()
+                    .filter(|t| !schema.contains(&format!("\"{}\"", t.name)))
+                    .map(|t| t.name.as_str())
+                    .collect()
+            }
             Transport::Native => Vec::new(),
         };
         if missing.is_empty() {
@@ -483,22 +582,32 @@ fn parity(project: &Project, views: &[CellView], out: &mut Vec<Diagnostic>) {
                         missing[0]
                     ),
                 )
-                .with_label(locate(project, &project.manifest, &format!("  {}:", v.cell.profile)))
-                .with_help(format!("add a section with `{section}` to the profile's sections")),
+                .with_label(locate_key(project, "profiles", &v.cell.profile))
+                .with_help(format!("add a section with `{section}` to the profile's sections, active in this cell")),
             );
         }
     }
 }
 
+/// Whether some template reads `switches.NAME` (or `switches["NAME"]`) as a whole name.
+fn reads_switch(project: &Project, name: &str) -> bool {
+    let patterns = [format!("switches.{name}"), format!("switches[\"{name}\"]"), format!("switches['{name}']")];
+    project.templates.sources().any(|src| {
+        patterns.iter().any(|p| {
+            src.match_indices(p.as_str())
+                .any(|(i, m)| !src[i + m.len()..].chars().next().is_some_and(|c| c.is_ascii_alphanumeric() || c == '_'))
+        })
+    })
+}
+
 fn unused(project: &Project, out: &mut Vec<Diagnostic>) {
-    let m = &project.manifest;
     let mut listed: BTreeSet<&str> =
         project.profiles.values().flat_map(|p| p.sections.iter().map(String::as_str)).collect();
     listed.extend(project.subagents.values().flat_map(|s| s.sections.iter().flatten().map(String::as_str)));
     for id in project.sections.keys().filter(|id| !listed.contains(id.as_str())) {
         out.push(
             finding("P007", format!("section `{id}` is not used by any profile or sub-agent"))
-                .with_label(locate(project, m, &format!("  {id}:")))
+                .with_label(locate_key(project, "sections", id))
                 .with_help("add it to a profile's `sections:` or delete it"),
         );
     }
@@ -511,23 +620,16 @@ fn unused(project: &Project, out: &mut Vec<Diagnostic>) {
                 .with_help("add it (or its toolset) to a profile, or delete it"),
         );
     }
-    let texts: Vec<&str> = project.files.values().map(|f| f.text.as_str()).collect();
     for name in project.switches.keys().filter(|n| n.as_str() != crate::project::SUBAGENT_SWITCH) {
         let in_when = project.sections.values().any(|s| s.when.switch_names().contains(&name.as_str()))
             || project.catalog.tools().iter().any(|t| {
                 t.when.switch_names().contains(&name.as_str())
                     || t.params.iter().any(|p| p.when.switch_names().contains(&name.as_str()))
-            })
-            || project.cases.values().any(|c| c.switches.contains_key(name));
-        let in_templates = texts.iter().any(|t| {
-            t.contains(&format!("switches.{name}"))
-                || t.contains(&format!("switches[\"{name}\"]"))
-                || t.contains(&format!("switches['{name}']"))
-        });
-        if !in_when && !in_templates {
+            });
+        if !in_when && !reads_switch(project, name) {
             out.push(
                 finding("P007", format!("switch `{name}` is never read"))
-                    .with_label(locate(project, m, &format!("  {name}:")))
+                    .with_label(locate_key(project, "switches", name))
                     .with_help("use it in a `when:` or as `switches.NAME` in a template, or delete it"),
             );
         }
@@ -542,7 +644,7 @@ fn unused(project: &Project, out: &mut Vec<Diagnostic>) {
             let why = if !shown { "no section shows it" } else { "no tool contributes to it" };
             out.push(
                 finding("P007", format!("slot `{name}` is unused: {why}"))
-                    .with_label(locate(project, m, &format!("  {name}:")))
+                    .with_label(locate_key(project, "slots", name))
                     .with_help("add a section with `slot:` and a tool with `contributes:`, or delete the slot"),
             );
         }
@@ -562,7 +664,12 @@ fn budgets(project: &Project, views: &[CellView], counter: &mut Counter, out: &m
                     "P008",
                     format!("cell `{}`: {} is {} over its budget of {}", v.cell.stem(), c.scope, c.excess(), c.limit),
                 )
-                .with_label(locate(project, &project.manifest, "budget:"))
+                .with_label(locate_after(
+                    project,
+                    &project.manifest,
+                    &["\nprofiles:", &format!("\n  {}:", v.cell.profile)],
+                    "budget:",
+                ))
                 .with_help("shorten the text or raise the budget"),
             );
         }

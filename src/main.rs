@@ -361,8 +361,13 @@ fn run(cli: &Cli, color: bool) -> Result<ExitCode, Error> {
         let mut err = std::io::stderr().lock();
         // `check` reports these itself, with levels applied.
         if !matches!(cli.command, Commands::Check(_)) {
+            // The project's `check.levels` apply here too: an allowed rule stays quiet.
+            let levels = promptc::lint::levels(project, &[]);
             for w in &project.warnings {
-                let _ = write!(err, "{}", w.render(color));
+                let allowed = w.code.as_deref().and_then(|c| levels.get(c)) == Some(&promptc::lint::Level::Allow);
+                if !allowed {
+                    let _ = write!(err, "{}", w.render(color));
+                }
             }
         }
     }
@@ -538,18 +543,19 @@ fn explain(code: &str) -> Result<ExitCode, Error> {
         ),
         None => {
             let codes: Vec<&str> = promptc::lint::RULES.iter().map(|r| r.code).collect();
+            let code = code.to_ascii_uppercase();
             Err(promptc::diagnostic::Diagnostic::error(format!("unknown rule `{code}`"))
-                .with_help(promptc::diagnostic::known_names_help("rule", code, &codes))
+                .with_help(promptc::diagnostic::known_names_help("rule", &code, &codes))
                 .into())
         }
     }
 }
 
 fn check(project: &Project, args: &CheckArgs, color: Color) -> Result<ExitCode, Error> {
-    use promptc::lint::{Level, RULES};
+    use promptc::lint::RULES;
     let mut overrides = Vec::new();
-    for (codes, level) in [(&args.allow, Level::Allow), (&args.warn, Level::Warn), (&args.deny, Level::Deny)] {
-        for code in codes {
+    for (code, level) in level_flags_in_order(args) {
+        {
             let code = code.to_ascii_uppercase();
             if promptc::lint::rule(&code).is_none() {
                 let known: Vec<&str> = RULES.iter().map(|r| r.code).collect();
@@ -595,6 +601,59 @@ fn check(project: &Project, args: &CheckArgs, color: Color) -> Result<ExitCode, 
     };
     print(&out)?;
     Ok(if result.failed() { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+/// The `-A/-W/-D` flags in command-line order (later wins, as with rustc): clap groups
+/// them by flag, so their order is recovered from the raw arguments.
+fn level_flags_in_order(args: &CheckArgs) -> Vec<(String, promptc::lint::Level)> {
+    use promptc::lint::Level;
+    let mut out = Vec::new();
+    let raw: Vec<String> = std::env::args().skip(1).collect();
+    let mut i = 0;
+    while i < raw.len() {
+        let a = raw[i].as_str();
+        let (level, inline) = match a {
+            "-A" | "--allow" => (Some(Level::Allow), None),
+            "-W" | "--warn" => (Some(Level::Warn), None),
+            "-D" | "--deny" => (Some(Level::Deny), None),
+            _ if a.starts_with("--allow=") => (Some(Level::Allow), Some(&a[8..])),
+            _ if a.starts_with("--warn=") => (Some(Level::Warn), Some(&a[7..])),
+            _ if a.starts_with("--deny=") => (Some(Level::Deny), Some(&a[7..])),
+            _ if a.len() > 2 && (a.starts_with("-A") || a.starts_with("-W") || a.starts_with("-D")) => {
+                let l = match &a[1..2] {
+                    "A" => Level::Allow,
+                    "W" => Level::Warn,
+                    _ => Level::Deny,
+                };
+                (Some(l), Some(&a[2..]))
+            }
+            _ => (None, None),
+        };
+        if let Some(l) = level {
+            match inline {
+                Some(code) => out.push((code.to_string(), l)),
+                None => {
+                    if let Some(code) = raw.get(i + 1) {
+                        out.push((code.clone(), l));
+                        i += 1;
+                    }
+                }
+            }
+        }
+        i += 1;
+    }
+    // The raw scan and clap must agree; if a form slipped past the scan, fall back to clap's
+    // grouping rather than drop a flag.
+    if out.len() != args.allow.len() + args.warn.len() + args.deny.len() {
+        out = args
+            .allow
+            .iter()
+            .map(|c| (c.clone(), Level::Allow))
+            .chain(args.warn.iter().map(|c| (c.clone(), Level::Warn)))
+            .chain(args.deny.iter().map(|c| (c.clone(), Level::Deny)))
+            .collect();
+    }
+    out
 }
 
 fn init(dir: &std::path::Path) -> Result<ExitCode, Error> {

@@ -30,6 +30,7 @@ pub struct TemplateOrigin {
 pub struct Templates {
     env: Environment<'static>,
     origins: BTreeMap<String, TemplateOrigin>,
+    sources: BTreeMap<String, String>,
     included: Arc<Mutex<BTreeMap<String, SourceFile>>>,
 }
 
@@ -57,12 +58,13 @@ impl Templates {
             // reason (outside the project, not UTF-8, missing) is what the user needs.
             Err(e) => Err(minijinja::Error::new(ErrorKind::InvalidOperation, format!("cannot include `{name}`: {e}"))),
         });
-        Templates { env, origins: BTreeMap::new(), included }
+        Templates { env, origins: BTreeMap::new(), sources: BTreeMap::new(), included }
     }
 
     /// Compile a template; a syntax error becomes a located diagnostic.
     pub fn add(&mut self, name: &str, source: &str, origin: TemplateOrigin) -> Result<()> {
         self.origins.insert(name.to_string(), origin);
+        self.sources.insert(name.to_string(), source.to_string());
         self.env
             .add_template_owned(name.to_string(), source.to_string())
             .map_err(|e| self.diagnostic(&e, "template syntax error").into())
@@ -83,6 +85,12 @@ impl Templates {
     pub fn render(&self, name: &str, ctx: &minijinja::Value) -> Result<String> {
         let tmpl = self.env.get_template(name).map_err(|e| self.diagnostic(&e, "template error"))?;
         tmpl.render(ctx).map_err(|e| self.diagnostic(&e, "template error").into())
+    }
+
+    /// The source text of every template compiled at load (sections, layout, contributions,
+    /// commands), for rules that scan what templates read.
+    pub fn sources(&self) -> impl Iterator<Item = &str> {
+        self.sources.values().map(String::as_str)
     }
 
     /// Files pulled in through `{% include %}` / `{% import %}` so far.

@@ -164,7 +164,7 @@ fn load_time_rules_for_contributions() {
     let cases: [(&str, &str); 7] = [
         ("  contributes:\n    - text: no slot\n", "without a slot"),
         ("  contributes:\n    - slot: notes\n", "without a contribution"),
-        ("  contributes: []\n", "declares an empty set of slots"),
+        ("  contributes: []\n", "has an empty `contributes:` list"),
         ("  contributes:\n    - slot: nope\n      text: x\n", "unknown slot `nope`"),
         ("  contributes:\n    - slot: task\n      text: x\n", "user-intent slots are not injectable"),
         ("  contributes:\n    - slot: snapshot\n      text: x\n", "history slots are not injectable"),

@@ -1,0 +1,475 @@
+//! `promptc check`: every lint rule P001–P009 has a project under `fixtures/check/` that
+//! triggers exactly that rule (`pNNN-fail/`) and the minimal fix of the same project
+//! (`pNNN-pass/`). For each rule the fail project reports that code and nothing else, exits
+//! as the rule's default level says, and its human and JSON outputs are insta snapshots
+//! (`tests/snapshots/check__pNNN-fail-{human,json}.snap`); the pass project is clean even with
+//! every rule denied. Beyond the rules: the `--format github` workflow-command syntax, level
+//! precedence (defaults, the project's `check.levels`, `-A/-W/-D`), `--explain`, unknown rule
+//! codes, the shipped example and the `promptc init` starter.
+//!
+//! The binary runs from the repository root with relative `-C` paths, so the paths in the
+//! snapshots are the same on every machine.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn promptc(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_promptc"))
+        .current_dir(repo())
+        .env("NO_COLOR", "1")
+        .args(args)
+        .output()
+        .expect("run promptc")
+}
+
+/// Run `promptc ARGS`, assert the exit code, and return stdout.
+fn run(args: &[&str], code: i32) -> String {
+    let out = promptc(args);
+    let stdout = String::from_utf8(out.stdout).expect("stdout is UTF-8");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(code), "promptc {}\n--- stdout\n{stdout}\n--- stderr\n{stderr}", args.join(" "));
+    stdout
+}
+
+/// `promptc -C DIR check EXTRA…`: asserts the exit code and that stderr is empty (check prints
+/// everything, load-time warnings included, on stdout).
+fn check(dir: &str, extra: &[&str], code: i32) -> String {
+    let mut args = vec!["-C", dir, "check"];
+    args.extend_from_slice(extra);
+    let out = promptc(&args);
+    let stdout = String::from_utf8(out.stdout).expect("stdout is UTF-8");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(code), "promptc {}\n--- stdout\n{stdout}\n--- stderr\n{stderr}", args.join(" "));
+    assert!(stderr.is_empty(), "promptc {} wrote to stderr:\n{stderr}", args.join(" "));
+    stdout
+}
+
+fn check_json(dir: &str, extra: &[&str], code: i32) -> Value {
+    let mut args = vec!["--format", "json"];
+    args.extend_from_slice(extra);
+    serde_json::from_str(&check(dir, &args, code)).expect("check --format json prints JSON")
+}
+
+/// The last line of the human output.
+fn summary(human: &str) -> &str {
+    human.lines().last().unwrap_or_default()
+}
+
+/// `(severity, code)` of every diagnostic headline (`error[P001]: …`) of the human output.
+fn headlines(human: &str) -> Vec<(String, String)> {
+    human
+        .lines()
+        .filter_map(|l| {
+            let (severity, rest) = l.split_once('[')?;
+            let (code, _) = rest.split_once("]: ")?;
+            matches!(severity, "error" | "warning").then(|| (severity.to_string(), code.to_string()))
+        })
+        .collect()
+}
+
+/// `-D P001 -D P002 …`: every rule denied.
+fn deny_all() -> Vec<&'static str> {
+    CODES.iter().flat_map(|c| ["-D", c]).collect()
+}
+
+/// A rule's default level, as `--explain` spells it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Level {
+    Warn,
+    Deny,
+}
+
+/// Defines `CODES`, `LEVELS` and a fail and a pass test per rule.
+macro_rules! rules {
+    ($($fail:ident, $pass:ident => $code:literal, $level:ident;)*) => {
+        const CODES: &[&str] = &[$($code),*];
+        const LEVELS: &[(&str, Level)] = &[$(($code, Level::$level)),*];
+        $(
+            #[test]
+            fn $fail() {
+                fail_fixture($code, Level::$level);
+            }
+
+            #[test]
+            fn $pass() {
+                pass_fixture($code);
+            }
+        )*
+    };
+}
+
+rules! {
+    p001_fail, p001_pass => "P001", Deny;
+    p002_fail, p002_pass => "P002", Deny;
+    p003_fail, p003_pass => "P003", Warn;
+    p004_fail, p004_pass => "P004", Warn;
+    p005_fail, p005_pass => "P005", Deny;
+    p006_fail, p006_pass => "P006", Deny;
+    p007_fail, p007_pass => "P007", Warn;
+    p008_fail, p008_pass => "P008", Deny;
+    p009_fail, p009_pass => "P009", Warn;
+}
+
+fn fixture(code: &str, kind: &str) -> String {
+    format!("fixtures/check/{}-{kind}", code.to_ascii_lowercase())
+}
+
+fn fail_fixture(code: &str, default: Level) {
+    let dir = fixture(code, "fail");
+    let (exit, severity, line) = match default {
+        Level::Deny => (1, "error", "check failed: 1 error, 0 warnings"),
+        Level::Warn => (0, "warning", "check passed: 0 errors, 1 warning"),
+    };
+
+    // Human output: exactly one finding, of this rule, at its default level.
+    let human = check(&dir, &[], exit);
+    assert_eq!(headlines(&human), [(severity.to_string(), code.to_string())], "{dir}:\n{human}");
+    assert_eq!(summary(&human), line, "{dir}:\n{human}");
+    let name = code.to_ascii_lowercase();
+    insta::with_settings!({ description => format!("promptc -C {dir} check"), omit_expression => true }, {
+        insta::assert_snapshot!(format!("{name}-fail-human"), human);
+    });
+
+    // JSON output: the same finding.
+    let json = check_json(&dir, &[], exit);
+    let diags = json["diagnostics"].as_array().expect("diagnostics array");
+    assert_eq!(diags.len(), 1, "{dir}: {json:#}");
+    assert!(diags.iter().all(|d| d["code"] == code && d["severity"] == severity), "{dir}: {json:#}");
+    assert_eq!(
+        (json["errors"].as_u64(), json["warnings"].as_u64()),
+        if exit == 1 { (Some(1), Some(0)) } else { (Some(0), Some(1)) }
+    );
+    insta::with_settings!({ description => format!("promptc -C {dir} check --format json"), omit_expression => true }, {
+        insta::assert_json_snapshot!(format!("{name}-fail-json"), json);
+    });
+
+    // GitHub workflow commands: one line per diagnostic, the same findings.
+    github_matches_json(&dir, exit);
+
+    // The command line changes the level: -D fails a warning, -W demotes an error, -A silences.
+    match default {
+        Level::Warn => assert_eq!(summary(&check(&dir, &["-D", code], 1)), "check failed: 1 error, 0 warnings"),
+        Level::Deny => assert_eq!(summary(&check(&dir, &["-W", code], 0)), "check passed: 0 errors, 1 warning"),
+    }
+    let allowed = check(&dir, &["-A", code], 0);
+    assert!(headlines(&allowed).is_empty(), "-A {code} still reports:\n{allowed}");
+    assert_eq!(summary(&allowed), "check passed: 0 errors, 0 warnings");
+
+    // With every rule denied, still nothing but this rule.
+    let strict = check_json(&dir, &deny_all(), 1);
+    let codes: Vec<&Value> = strict["diagnostics"].as_array().unwrap().iter().map(|d| &d["code"]).collect();
+    assert_eq!(codes, [code], "{dir} with every rule denied: {strict:#}");
+}
+
+fn pass_fixture(code: &str) {
+    let dir = fixture(code, "pass");
+    let human = check(&dir, &[], 0);
+    assert!(headlines(&human).is_empty(), "{dir}:\n{human}");
+    assert_eq!(summary(&human), "check passed: 0 errors, 0 warnings", "{dir}:\n{human}");
+    // Clean because of the fix, not because of a level: every rule denied changes nothing.
+    let json = check_json(&dir, &deny_all(), 0);
+    assert_eq!(
+        (&json["errors"], &json["warnings"], &json["diagnostics"]),
+        (&Value::from(0), &Value::from(0), &Value::Array(vec![])),
+        "{dir}: {json:#}"
+    );
+    assert_eq!(check(&dir, &["--format", "github"], 0), "", "{dir}: github output of a clean project");
+}
+
+// ---------------------------------------------------------------------------------------
+// --format github
+
+/// One parsed workflow command.
+#[derive(Debug, PartialEq, Eq)]
+struct GithubLine {
+    kind: String,
+    file: String,
+    line: u64,
+    col: u64,
+    title: String,
+    message: String,
+}
+
+/// Whether every `%` of `s` starts one of `escapes` (and `s` has no raw CR or LF).
+fn escaped(s: &str, escapes: &[&str]) -> bool {
+    !s.contains(['\r', '\n']) && s.match_indices('%').all(|(i, _)| escapes.iter().any(|e| s[i..].starts_with(e)))
+}
+
+fn unescape(s: &str) -> String {
+    s.replace("%0D", "\r").replace("%0A", "\n").replace("%3A", ":").replace("%2C", ",").replace("%25", "%")
+}
+
+/// Parse `::KIND file={name},line={line},col={col},title={title}::{message}` — the regex
+/// `^::(error|warning|notice) file=([^,:]+),line=([0-9]+),col=([0-9]+),title=([^,:]+)::(.*)$`
+/// with the message escaping `%`, CR and LF as `%25`, `%0D`, `%0A` and the properties also
+/// `:` and `,` as `%3A`, `%2C` (GitHub's workflow command syntax).
+fn parse_github(l: &str) -> Result<GithubLine, String> {
+    let err = |what: &str| format!("{what}: {l:?}");
+    let rest = l.strip_prefix("::").ok_or_else(|| err("no leading ::"))?;
+    let (kind, rest) = rest.split_once(' ').ok_or_else(|| err("no properties"))?;
+    if !matches!(kind, "error" | "warning" | "notice") {
+        return Err(err("unknown command"));
+    }
+    let (props, message) = rest.split_once("::").ok_or_else(|| err("no :: before the message"))?;
+    let props: Vec<(&str, &str)> = props.split(',').map(|p| p.split_once('=').unwrap_or((p, ""))).collect();
+    let keys: Vec<&str> = props.iter().map(|(k, _)| *k).collect();
+    if keys != ["file", "line", "col", "title"] {
+        return Err(err("properties are not file, line, col, title"));
+    }
+    let prop_escapes = ["%25", "%0D", "%0A", "%3A", "%2C"];
+    if props.iter().any(|(_, v)| v.is_empty() || v.contains(':') || !escaped(v, &prop_escapes)) {
+        return Err(err("a property value is empty or not escaped"));
+    }
+    if !escaped(message, &["%25", "%0D", "%0A"]) {
+        return Err(err("the message is not escaped"));
+    }
+    let number = |s: &str| -> Result<u64, String> {
+        if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(err("line or col is not a number"));
+        }
+        s.parse().map_err(|_| err("line or col is not a number"))
+    };
+    Ok(GithubLine {
+        kind: kind.to_string(),
+        file: unescape(props[0].1),
+        line: number(props[1].1)?,
+        col: number(props[2].1)?,
+        title: unescape(props[3].1),
+        message: unescape(message),
+    })
+}
+
+/// Every line of `--format github` is a workflow command, one per JSON diagnostic, in order,
+/// with the same file, position, code and message (plus `help:` on a second line).
+fn github_matches_json(dir: &str, exit: i32) {
+    let out = check(dir, &["--format", "github"], exit);
+    let json = check_json(dir, &[], exit);
+    let diags = json["diagnostics"].as_array().unwrap();
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(out.ends_with('\n') && !lines.is_empty(), "{dir}: {out:?}");
+    assert_eq!(lines.len(), diags.len(), "{dir}: one line per diagnostic:\n{out}");
+    for (l, d) in lines.iter().zip(diags) {
+        let g = parse_github(l).unwrap_or_else(|e| panic!("{dir}: {e}"));
+        let mut message = d["message"].as_str().unwrap().to_string();
+        if let Some(h) = d["help"].as_str() {
+            message.push_str(&format!("\nhelp: {h}"));
+        }
+        let expected = GithubLine {
+            kind: d["severity"].as_str().unwrap().to_string(),
+            file: d["file"].as_str().unwrap().to_string(),
+            line: d["line"].as_u64().unwrap(),
+            col: d["column"].as_u64().unwrap(),
+            title: d["code"].as_str().unwrap().to_string(),
+            message,
+        };
+        assert_eq!(g, expected, "{dir}: {l}");
+    }
+}
+
+#[test]
+fn github_parser_follows_the_workflow_command_syntax() {
+    let g = parse_github("::error file=a%2Cb.yaml,line=2,col=27,title=P001::50%25 done%0Ahelp: {%25 if %25}").unwrap();
+    assert_eq!((g.file.as_str(), g.line, g.col, g.title.as_str()), ("a,b.yaml", 2, 27, "P001"));
+    assert_eq!(g.message, "50% done\nhelp: {% if %}");
+    for bad in [
+        "::error file=a,line=2,col=27,title=P001::50% done",
+        "::error file=a,line=x,col=27,title=P001::m",
+        "::error file=a:b,line=2,col=27,title=P001::m",
+        "::error line=2,col=27,title=P001::m",
+        "::fatal file=a,line=2,col=27,title=P001::m",
+        "error file=a,line=2,col=27,title=P001::m",
+        "::error file=a,line=2,col=27,title=P001:m",
+    ] {
+        assert!(parse_github(bad).is_err(), "accepted {bad:?}");
+    }
+}
+
+#[test]
+fn github_escapes_percent_and_newlines_in_messages() {
+    // P001's help contains `{% if … %}`, and help goes on a second line.
+    let out = check("fixtures/check/p001-fail", &["--format", "github"], 1);
+    let line = out.lines().next().unwrap();
+    assert!(line.contains("%0Ahelp: guard the sentence with {%25 if \"write_file\" in tool_names %25}"), "{line}");
+    assert!(!line.contains("{% "), "{line}");
+}
+
+// ---------------------------------------------------------------------------------------
+// Levels
+
+const LEVELS_DIR: &str = "fixtures/check/levels";
+
+/// The project denies P004 (which it triggers) and allows P007 (which it also triggers).
+#[test]
+fn project_levels_apply() {
+    let human = check(LEVELS_DIR, &[], 1);
+    assert_eq!(headlines(&human), [("error".to_string(), "P004".to_string())], "{human}");
+    assert_eq!(summary(&human), "check failed: 1 error, 0 warnings");
+}
+
+#[test]
+fn command_line_beats_project_levels() {
+    // -W brings back what the project allows.
+    let human = check(LEVELS_DIR, &["-W", "P007"], 1);
+    assert_eq!(headlines(&human), [("error".into(), "P004".into()), ("warning".into(), "P007".into())], "{human}");
+    assert_eq!(summary(&human), "check failed: 1 error, 1 warning");
+    // -W demotes what the project denies.
+    let human = check(LEVELS_DIR, &["-W", "P004"], 0);
+    assert_eq!(headlines(&human), [("warning".to_string(), "P004".to_string())], "{human}");
+    assert_eq!(summary(&human), "check passed: 0 errors, 1 warning");
+    // -D on an allowed rule makes it an error.
+    let human = check(LEVELS_DIR, &["-D", "P007", "-W", "P004"], 1);
+    assert_eq!(headlines(&human), [("warning".into(), "P004".into()), ("error".into(), "P007".into())], "{human}");
+    // Codes are case-insensitive on the command line.
+    assert_eq!(summary(&check(LEVELS_DIR, &["-W", "p004"], 0)), "check passed: 0 errors, 1 warning");
+}
+
+#[test]
+fn allow_silences() {
+    let human = check(LEVELS_DIR, &["-A", "P004"], 0);
+    assert!(headlines(&human).is_empty(), "{human}");
+    assert_eq!(summary(&human), "check passed: 0 errors, 0 warnings");
+    let json = check_json(LEVELS_DIR, &["-A", "P004", "--allow", "P007"], 0);
+    assert_eq!(json["diagnostics"], Value::Array(vec![]));
+    // The cacheable-prefix table is still reported.
+    assert_eq!(json["cache_prefixes"][0]["ends_at"], "environment", "{json:#}");
+}
+
+#[test]
+fn later_deny_wins_and_repeats_are_harmless() {
+    assert_eq!(summary(&check(LEVELS_DIR, &["-A", "P004", "-D", "P004"], 1)), "check failed: 1 error, 0 warnings");
+    assert_eq!(summary(&check(LEVELS_DIR, &["-W", "P004", "-W", "P004"], 0)), "check passed: 0 errors, 1 warning");
+}
+
+/// The documented rule is "later wins", but the CLI applies all -A, then all -W, then all -D
+/// whatever their order, so `-D P004 -A P004` still denies.
+#[test]
+fn later_flag_wins() {
+    assert_eq!(summary(&check(LEVELS_DIR, &["-D", "P004", "-A", "P004"], 0)), "check passed: 0 errors, 0 warnings");
+    assert_eq!(summary(&check(LEVELS_DIR, &["-D", "P004", "-W", "P004"], 0)), "check passed: 0 errors, 1 warning");
+}
+
+#[test]
+fn unknown_rule_code_is_a_usage_error() {
+    for flag in ["-D", "-W", "-A"] {
+        let out = promptc(&["-C", "fixtures/check/p001-pass", "check", flag, "P010"]);
+        assert_eq!(out.status.code(), Some(2), "{flag} P010");
+        assert!(out.stdout.is_empty(), "{flag} P010 printed a report");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.starts_with("error: unknown rule `P010`"), "{stderr}");
+        assert!(stderr.contains("P001, P002, P003, P004, P005, P006, P007, P008, P009"), "{stderr}");
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// --explain
+
+#[test]
+fn explain_every_rule() {
+    for (code, level) in LEVELS {
+        let out = run(&["check", "--explain", code], 0);
+        let first = out.lines().next().unwrap();
+        assert!(first.starts_with(&format!("{code} ")), "{out}");
+        let default = match level {
+            Level::Warn => "default: warn)",
+            Level::Deny => "default: deny)",
+        };
+        assert!(first.ends_with(default), "{code}: {first}");
+        let fix = out
+            .split("\n\n")
+            .find(|p| p.starts_with("Fix: "))
+            .unwrap_or_else(|| panic!("{code}: no Fix: paragraph:\n{out}"));
+        assert!(fix.len() > "Fix: ".len() + 10, "{code}: {fix}");
+        // Lower case works too.
+        assert_eq!(run(&["check", "--explain", &code.to_ascii_lowercase()], 0), out);
+    }
+}
+
+#[test]
+fn explain_unknown_rule() {
+    let out = promptc(&["check", "--explain", "P010"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    assert!(String::from_utf8_lossy(&out.stderr).starts_with("error: unknown rule `P010`"));
+}
+
+// ---------------------------------------------------------------------------------------
+// The shipped example and the starter project
+
+#[test]
+fn shipped_example_checks_clean() {
+    let human = check("profiles", &[], 0);
+    assert!(headlines(&human).is_empty(), "{human}");
+    assert_eq!(summary(&human), "check passed: 0 errors, 0 warnings");
+}
+
+/// Every file under `dir`, by relative path, with its contents.
+fn tree(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<PathBuf, Vec<u8>>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                walk(root, &p, out);
+            } else {
+                out.insert(p.strip_prefix(root).unwrap().to_path_buf(), std::fs::read(&p).unwrap());
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(dir, dir, &mut out);
+    out
+}
+
+#[test]
+fn init_starter_is_clean_and_init_never_overwrites() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("agent");
+    let d = dir.to_str().unwrap();
+    run(&["init", d], 0);
+    let created = tree(&dir);
+    assert!(created.contains_key(Path::new("promptc.yaml")), "{:?}", created.keys());
+
+    let human = check(d, &[], 0);
+    assert!(headlines(&human).is_empty(), "{human}");
+    assert_eq!(summary(&human), "check passed: 0 errors, 0 warnings");
+    assert!(!run(&["-C", d, "render"], 0).is_empty());
+    assert!(!run(&["-C", d, "render", "--profile", "lite", "--transport", "xml"], 0).is_empty());
+    assert!(!run(&["-C", d, "report"], 0).is_empty());
+    run(&["-C", d, "snapshot"], 0);
+    assert!(dir.join("snapshots/summary.json").is_file());
+
+    // A second init refuses and changes nothing.
+    let before = tree(&dir);
+    let out = promptc(&["init", d]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("refusing to overwrite"));
+    assert_eq!(tree(&dir), before, "a refused init touched the folder");
+
+    // One existing file is enough to refuse, and nothing else is written.
+    let other = tmp.path().join("other");
+    std::fs::create_dir(&other).unwrap();
+    std::fs::write(other.join("promptc.yaml"), "mine\n").unwrap();
+    let out = promptc(&["init", other.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("refusing to overwrite") && stderr.contains("promptc.yaml"), "{stderr}");
+    assert_eq!(tree(&other), BTreeMap::from([(PathBuf::from("promptc.yaml"), b"mine\n".to_vec())]));
+}
+
+/// Files `init` writes are source files the user edits: they should get the usual
+/// permissions (0666 minus the umask), not a temporary file's 0600.
+#[cfg(unix)]
+#[test]
+fn init_files_are_not_private() {
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = tempfile::tempdir().unwrap();
+    run(&["init", tmp.path().to_str().unwrap()], 0);
+    let mode = std::fs::metadata(tmp.path().join("promptc.yaml")).unwrap().permissions().mode() & 0o777;
+    assert_ne!(mode, 0o600, "promptc.yaml is {mode:o}");
+}
