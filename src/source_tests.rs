@@ -1,0 +1,54 @@
+//! Unit tests of `source`.
+
+use super::*;
+
+fn fs() -> (tempfile::TempDir, ProjectFs) {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("sub")).unwrap();
+    std::fs::write(dir.path().join("sub/a.txt"), "hello").unwrap();
+    let fs = ProjectFs::new(dir.path(), Path::new("proj")).unwrap();
+    (dir, fs)
+}
+
+#[test]
+fn normalizes_and_confines_paths() {
+    let (_d, fs) = fs();
+    assert_eq!(fs.normalize("./sub/../sub/a.txt").unwrap(), "sub/a.txt");
+    assert!(fs.normalize("../x").is_err());
+    assert!(fs.normalize("/etc/passwd").is_err());
+    assert!(fs.normalize("").is_err());
+}
+
+#[test]
+fn cleans_paths_for_display() {
+    assert_eq!(clean_path(Path::new("profiles/../snapshots")), Path::new("snapshots"));
+    assert_eq!(clean_path(Path::new("../x/./y")), Path::new("../x/y"));
+    assert_eq!(clean_path(Path::new("a/..")), Path::new("."));
+}
+
+#[test]
+fn reads_and_hashes() {
+    let (_d, fs) = fs();
+    let f = fs.read("sub/a.txt", None).unwrap();
+    assert_eq!(f.text, "hello");
+    assert_eq!(f.display, "proj/sub/a.txt");
+    assert_eq!(f.sha256, "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824");
+}
+
+#[test]
+fn missing_file_is_an_error_not_a_panic() {
+    let (_d, fs) = fs();
+    let e = fs.read("nope.txt", None).unwrap_err();
+    assert!(e.to_string().contains("no such file"), "{e}");
+}
+
+#[cfg(unix)]
+#[test]
+fn symlink_escape_is_refused() {
+    let (d, fs) = fs();
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(outside.path().join("secret"), "x").unwrap();
+    std::os::unix::fs::symlink(outside.path().join("secret"), d.path().join("link")).unwrap();
+    let e = fs.read("link", None).unwrap_err();
+    assert!(e.to_string().contains("outside the project"), "{e}");
+}
