@@ -71,7 +71,16 @@ pub fn compile(project: &Project, req: &Request) -> Result<Compiled> {
     project.profile(&selection.profile)?;
     let transport = req.transport.unwrap_or(project.defaults.transport);
     if !project.transports.contains(&transport) {
-        return Err(Diagnostic::error(format!("transport `{transport}` is not enabled in this project"))
+        let mut d = Diagnostic::error(format!("transport `{transport}` is not enabled in this project"));
+        if let Some(f) = project.files.get(&project.manifest) {
+            d = match f.text.find("\ntransports:") {
+                Some(i) => d.with_label(f.label_bytes(i + 1, i + 11)),
+                None => d
+                    .with_label(crate::diagnostic::Label::file(&f.display))
+                    .with_note("the project declares no `transports:`, so it ships native and xml"),
+            };
+        }
+        return Err(d
             .with_help(format!(
                 "enabled transports: {}; add it to `transports:` in promptc.yaml",
                 project.transports.iter().map(|t| t.as_str()).collect::<Vec<_>>().join(", ")

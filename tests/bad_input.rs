@@ -236,11 +236,11 @@ cases! {
     tools_with_xml => case("tools-with-xml", MINIMAL, &["--tools", "--transport", "xml"],
         "the xml transport has no tool projection", None, &[]);
     transport_not_enabled => case("transport-not-enabled", "fixtures/good/native-only", &["--transport", "xml"],
-        "transport `xml` is not enabled in this project", None, &["enabled transports: native"]);
+        "transport `xml` is not enabled in this project", Some("fixtures/good/native-only/promptc.yaml:6:1"), &["enabled transports: native"]);
     transport_unknown_name => case("transport-unknown-name", MINIMAL, &["--transport", "smoke-signals"],
         "unknown transport `smoke-signals`", None, &[]);
     transport_json_not_enabled => case("transport-json-not-enabled", MINIMAL, &["--transport", "json"],
-        "transport `json` is not enabled in this project", None, &["enabled transports: native, xml"]);
+        "transport `json` is not enabled in this project", Some("fixtures/good/minimal/promptc.yaml"), &["enabled transports: native, xml", "declares no `transports:`"]);
     // --- report: tokenizers and budgets ----------------------------------------------------
     report_unknown_tokenizer => case("report-unknown-tokenizer", MINIMAL, &["report", "--tokenizer", "o200k"],
         "unknown tokenizer `o200k`", None, &["did you mean `o200k_base`?"]);
