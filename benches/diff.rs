@@ -10,11 +10,19 @@ use std::time::{Duration, Instant};
 use promptc::project::{self, Project};
 use support::{median_run, ms};
 
-/// Add a case so the matrix has 2 profiles × 4 cases × 2 transports = 16 cells.
+/// Shape the matrix as 2 profiles × 4 cases (defaults + 3 named) × 2 transports = 16 cells,
+/// without sub-agents or commands.
 fn sixteen_cells(dir: &Path) {
     let manifest = dir.join("promptc.yaml");
     let mut m: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&manifest).unwrap()).unwrap();
-    m["cases"]["no-focus"] = serde_json::json!({"switches": {"focus_chain": false}});
+    let obj = m.as_object_mut().unwrap();
+    obj.remove("subagents");
+    obj.remove("commands");
+    m["cases"] = serde_json::json!({
+        "all-capabilities": {"switches": {"browser": true, "mcp": true, "web": true, "subagents": true}},
+        "yolo": {"switches": {"yolo": true}},
+        "no-focus": {"switches": {"focus_chain": false}}
+    });
     m["snapshots"] = serde_json::json!("snapshots");
     std::fs::write(&manifest, serde_json::to_string_pretty(&m).unwrap()).unwrap();
 }
@@ -99,10 +107,10 @@ fn main() {
     let example = tempfile::tempdir().unwrap();
     support::synthetic_example(example.path(), 1);
     sixteen_cells(example.path());
-    bench("example", example.path(), &edit_read_file);
+    bench("example (16 cells)", example.path(), &edit_read_file);
 
     let mut figures = Vec::new();
-    for factor in [25, 50] {
+    for factor in [24, 48] {
         let d = tempfile::tempdir().unwrap();
         support::synthetic_example(d.path(), factor);
         sixteen_cells(d.path());
