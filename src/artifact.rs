@@ -139,6 +139,18 @@ pub fn artifact_files(project: &Project, c: &Compiled) -> Vec<(String, String)> 
     files
 }
 
+/// `render --format json`: metadata, sections, prompt and projection in one document.
+pub fn render_json(project: &Project, c: &Compiled) -> String {
+    let tools_json = c.projection.as_ref().map(crate::providers::to_pretty_json);
+    let meta = Metadata::new(project, c, tools_json.as_deref());
+    crate::providers::to_pretty_json(&serde_json::json!({
+        "metadata": meta,
+        "sections": c.sections,
+        "prompt": c.prompt,
+        "tools": c.projection,
+    }))
+}
+
 /// Write the artifact into `dir` (each file atomically); returns the paths written.
 pub fn write_artifact(dir: &Path, project: &Project, c: &Compiled) -> Result<Vec<PathBuf>> {
     let mut written = Vec::new();

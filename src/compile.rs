@@ -180,6 +180,19 @@ fn finish(
 }
 
 impl Compiled {
+    /// The tool projection as written (`render --tools`); XML and JSON cells have none.
+    pub fn tools_json(&self) -> Result<String> {
+        match &self.projection {
+            Some(p) => Ok(providers::to_pretty_json(p)),
+            None => Err(Diagnostic::error(format!(
+                "the {} transport has no tool projection: its tools are described in the prompt",
+                self.transport
+            ))
+            .with_help("use --transport native to get the tools JSON, or drop --tools to print the prompt")
+            .into()),
+        }
+    }
+
     /// SHA-256 of every project file that shaped this cell, by project-relative path.
     pub fn input_files(&self, project: &Project) -> BTreeMap<String, String> {
         let mut out = BTreeMap::new();

@@ -228,6 +228,28 @@ pub struct Verdict {
     pub notes: Vec<Finding>,
 }
 
+impl Verdict {
+    /// The verdict for people (`fresh: …` / `stale: …` and one line per reason and note), or
+    /// as JSON.
+    pub fn render(&self, record: &str, json: bool) -> String {
+        if json {
+            return crate::providers::to_pretty_json(&serde_json::to_value(self).unwrap_or_default());
+        }
+        let mut s = if self.fresh {
+            format!("fresh: {record} is what the project compiles\n")
+        } else {
+            format!("stale: {record} no longer matches the project\n")
+        };
+        for r in &self.reasons {
+            s.push_str(&format!("  - {r}\n"));
+        }
+        for n in &self.notes {
+            s.push_str(&format!("  note: {n}\n"));
+        }
+        s
+    }
+}
+
 fn compare_maps<V: PartialEq>(
     frozen: &BTreeMap<String, V>,
     current: &BTreeMap<String, V>,

@@ -677,6 +677,80 @@ fn budgets(project: &Project, views: &[CellView], counter: &mut Counter, out: &m
     Ok(())
 }
 
+/// The canonical (upper-case) code of a known rule, or an error listing the codes.
+pub fn known_code(code: &str) -> Result<&'static str> {
+    let upper = code.to_ascii_uppercase();
+    rule(&upper).map(|r| r.code).ok_or_else(|| {
+        let codes: Vec<&str> = RULES.iter().map(|r| r.code).collect();
+        Diagnostic::error(format!("unknown rule `{upper}`"))
+            .with_help(crate::diagnostic::known_names_help("rule", &upper, &codes))
+            .into()
+    })
+}
+
+/// `--explain CODE`: the rule's code, name, summary, default level and explanation.
+pub fn explain(code: &str) -> Result<String> {
+    let r = rule(known_code(code)?).ok_or_else(|| Diagnostic::error("unknown rule"))?;
+    let level = match r.default {
+        Level::Allow => "allow",
+        Level::Warn => "warn",
+        Level::Deny => "deny",
+    };
+    Ok(format!("{} {} ({}, default: {level})\n\n{}\n", r.code, r.name, r.summary, r.explain))
+}
+
+/// How `check` prints its result.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// rustc-style diagnostics, the cacheable-prefix table and a summary line.
+    Human {
+        /// ANSI colour.
+        color: bool,
+    },
+    /// Diagnostics and cache prefixes as JSON.
+    Json,
+    /// GitHub Actions workflow commands.
+    Github,
+}
+
+impl CheckResult {
+    /// Errors and warnings.
+    pub fn counts(&self) -> (usize, usize) {
+        let errors = self.diagnostics.iter().filter(|d| d.severity == Severity::Error).count();
+        (errors, self.diagnostics.len() - errors)
+    }
+
+    /// Render the result.
+    pub fn render(&self, format: Format) -> String {
+        let (errors, warnings) = self.counts();
+        match format {
+            Format::Json => crate::providers::to_pretty_json(&serde_json::json!({
+                "errors": errors,
+                "warnings": warnings,
+                "diagnostics": self.diagnostics.iter().map(Diagnostic::to_json).collect::<Vec<_>>(),
+                "cache_prefixes": self.cache_prefixes,
+            })),
+            Format::Github => self.diagnostics.iter().map(|d| format!("{}\n", github_line(d))).collect(),
+            Format::Human { color } => {
+                let mut s: String = self.diagnostics.iter().map(|d| format!("{}\n", d.render(color))).collect();
+                s.push_str("cacheable prefix (tokens before the first dynamic or untrusted section):\n");
+                for p in &self.cache_prefixes {
+                    let end = p.ends_at.as_deref().map_or("whole prompt".to_string(), |e| format!("until `{e}`"));
+                    s.push_str(&format!("  {:<44} {:>6} of {:>6}  {end}\n", p.cell, p.tokens, p.prompt_tokens));
+                }
+                let plural = |n: usize| if n == 1 { "" } else { "s" };
+                s.push_str(&format!(
+                    "{}: {errors} error{}, {warnings} warning{}\n",
+                    if errors > 0 { "check failed" } else { "check passed" },
+                    plural(errors),
+                    plural(warnings)
+                ));
+                s
+            }
+        }
+    }
+}
+
 /// Run every rule over every cell and apply levels.
 pub fn check(project: &Project, overrides: &[(String, Level)], counter: &mut Counter) -> Result<CheckResult> {
     let views = compile_all(project)?;

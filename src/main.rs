@@ -476,24 +476,7 @@ fn freeze(project: &Project, args: &FreezeArgs) -> Result<ExitCode, Error> {
 fn verify(project: &Project, args: &VerifyArgs) -> Result<ExitCode, Error> {
     let rec = promptc::freeze::read(&args.file)?;
     let v = promptc::freeze::verify(project, &rec)?;
-    let out = match args.format {
-        VerifyFormat::Json => promptc::providers::to_pretty_json(&serde_json::to_value(&v).unwrap_or_default()),
-        VerifyFormat::Text => {
-            let mut s = if v.fresh {
-                format!("fresh: {} is what the project compiles\n", args.file.display())
-            } else {
-                format!("stale: {} no longer matches the project\n", args.file.display())
-            };
-            for r in &v.reasons {
-                s.push_str(&format!("  - {r}\n"));
-            }
-            for n in &v.notes {
-                s.push_str(&format!("  note: {n}\n"));
-            }
-            s
-        }
-    };
-    print(&out)?;
+    print(&v.render(&args.file.display().to_string(), args.format == VerifyFormat::Json))?;
     Ok(if v.fresh { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 
@@ -534,72 +517,26 @@ fn warn(c: &Compiled, choice: Color) {
 }
 
 fn explain(code: &str) -> Result<ExitCode, Error> {
-    match promptc::lint::rule(&code.to_ascii_uppercase()) {
-        Some(r) => print(
-            &format!("{} {} ({}, default: {:?})\n\n{}\n", r.code, r.name, r.summary, r.default, r.explain)
-                .replace("Allow)", "allow)")
-                .replace("Warn)", "warn)")
-                .replace("Deny)", "deny)"),
-        ),
-        None => {
-            let codes: Vec<&str> = promptc::lint::RULES.iter().map(|r| r.code).collect();
-            let code = code.to_ascii_uppercase();
-            Err(promptc::diagnostic::Diagnostic::error(format!("unknown rule `{code}`"))
-                .with_help(promptc::diagnostic::known_names_help("rule", &code, &codes))
-                .into())
-        }
-    }
+    print(&promptc::lint::explain(code)?)
 }
 
 fn check(project: &Project, args: &CheckArgs, color: Color) -> Result<ExitCode, Error> {
-    use promptc::lint::RULES;
     let mut overrides = Vec::new();
     for (code, level) in level_flags_in_order(args) {
-        {
-            let code = code.to_ascii_uppercase();
-            if promptc::lint::rule(&code).is_none() {
-                let known: Vec<&str> = RULES.iter().map(|r| r.code).collect();
-                return Err(promptc::diagnostic::Diagnostic::error(format!("unknown rule `{code}`"))
-                    .with_help(promptc::diagnostic::known_names_help("rule", &code, &known))
-                    .into());
-            }
-            overrides.push((code, level));
-        }
+        overrides.push((promptc::lint::known_code(&code)?.to_string(), level));
     }
     let mut counter = token_counter(project);
     let result = promptc::lint::check(project, &overrides, &mut counter)?;
     counter.save()?;
     std::mem::forget(counter); // see report(): no need to free the tokenizer before exit
-    let errors = result.diagnostics.iter().filter(|d| d.severity == promptc::diagnostic::Severity::Error).count();
-    let warnings = result.diagnostics.len() - errors;
-    let out = match args.format {
-        CheckFormat::Json => promptc::providers::to_pretty_json(&serde_json::json!({
-            "errors": errors,
-            "warnings": warnings,
-            "diagnostics": result.diagnostics.iter().map(|d| d.to_json()).collect::<Vec<_>>(),
-            "cache_prefixes": result.cache_prefixes,
-        })),
-        CheckFormat::Github => {
-            result.diagnostics.iter().map(|d| format!("{}\n", promptc::lint::github_line(d))).collect()
-        }
+    let format = match args.format {
         CheckFormat::Human => {
-            let color = wants_color(color, std::io::stdout().is_terminal());
-            let mut s: String = result.diagnostics.iter().map(|d| format!("{}\n", d.render(color))).collect();
-            s.push_str("cacheable prefix (tokens before the first dynamic or untrusted section):\n");
-            for p in &result.cache_prefixes {
-                let end = p.ends_at.as_deref().map_or("whole prompt".to_string(), |e| format!("until `{e}`"));
-                s.push_str(&format!("  {:<44} {:>6} of {:>6}  {end}\n", p.cell, p.tokens, p.prompt_tokens));
-            }
-            s.push_str(&format!(
-                "{}: {errors} error{}, {warnings} warning{}\n",
-                if errors > 0 { "check failed" } else { "check passed" },
-                if errors == 1 { "" } else { "s" },
-                if warnings == 1 { "" } else { "s" }
-            ));
-            s
+            promptc::lint::Format::Human { color: wants_color(color, std::io::stdout().is_terminal()) }
         }
+        CheckFormat::Json => promptc::lint::Format::Json,
+        CheckFormat::Github => promptc::lint::Format::Github,
     };
-    print(&out)?;
+    print(&result.render(format))?;
     Ok(if result.failed() { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
@@ -684,9 +621,9 @@ fn render(project: &Project, args: &RenderArgs, color: Color) -> Result<ExitCode
         return Ok(ExitCode::SUCCESS);
     }
     let out = match args.format {
-        RenderFormat::Text if args.tools => tools_text(&compiled)?,
+        RenderFormat::Text if args.tools => compiled.tools_json()?,
         RenderFormat::Text => compiled.prompt.clone(),
-        RenderFormat::Json => render_json(project, &compiled),
+        RenderFormat::Json => promptc::artifact::render_json(project, &compiled),
     };
     print(&out)
 }
@@ -732,30 +669,6 @@ fn report(project: &Project, args: &ReportArgs) -> Result<ExitCode, Error> {
         let _ = writeln!(err, "budget exceeded: {f}");
     }
     Ok(if failures.is_empty() { code } else { ExitCode::from(1) })
-}
-
-fn tools_text(c: &Compiled) -> Result<String, Error> {
-    match &c.projection {
-        Some(p) => Ok(promptc::providers::to_pretty_json(p)),
-        None => Err(promptc::diagnostic::Diagnostic::error(format!(
-            "the {} transport has no tool projection: its tools are described in the prompt",
-            c.transport
-        ))
-        .with_help("use --transport native to get the tools JSON, or drop --tools to print the prompt")
-        .into()),
-    }
-}
-
-fn render_json(project: &Project, c: &Compiled) -> String {
-    let tools_json = c.projection.as_ref().map(promptc::providers::to_pretty_json);
-    let meta = promptc::artifact::Metadata::new(project, c, tools_json.as_deref());
-    let v = serde_json::json!({
-        "metadata": meta,
-        "sections": c.sections,
-        "prompt": c.prompt,
-        "tools": c.projection,
-    });
-    promptc::providers::to_pretty_json(&v)
 }
 
 fn print(s: &str) -> Result<ExitCode, Error> {
