@@ -334,7 +334,7 @@ pub fn discover(arg: Option<&Path>) -> Result<PathBuf> {
     }
     Err(Diagnostic::error(format!("no {MANIFEST} in the current folder or in ./profiles"))
         .with_help(
-            "run promptc from a project folder, or pass --project PATH (`promptc init` is planned to create one)",
+            "run promptc from a project folder, or pass --project PATH or create one with `promptc init`",
         )
         .into())
 }
