@@ -69,6 +69,13 @@ pub fn action_schema(tools: &[ActiveTool]) -> Result<Value> {
     }))
 }
 
+/// One tool's share of the action schema: its rule and its parameters (for reports).
+pub fn tool_fragment(t: &ActiveTool) -> Value {
+    let params: Map<String, Value> =
+        t.params.iter().map(|p| (p.name.clone(), schema(&p.schema, Dialect::Standard, false))).collect();
+    json!({"@action": t.name, "rule": t.description.trim(), "parameters": params})
+}
+
 fn type_label(p: &crate::schema::Property) -> String {
     let base = p.schema.kind.type_name();
     if p.schema.nullable {

@@ -68,7 +68,8 @@ pub struct ToolRow {
     pub size: Measure,
     /// Share of the total tokens, 0–1.
     pub share: f64,
-    /// True for XML, where the block is part of the prompt (inside the tool_docs section).
+    /// True for xml and json, where the tool is described inside the prompt (the tool_docs or
+    /// action_schema section).
     pub in_prompt: bool,
 }
 
@@ -148,7 +149,7 @@ pub fn counted_texts(c: &Compiled) -> Vec<String> {
             texts.push(compact(projection));
             texts.extend(providers::tool_entries(provider, projection).into_iter().map(compact));
         }
-        _ => texts.extend(c.tools.iter().map(crate::xml::tool_block)),
+        _ => texts.extend(c.tools.iter().map(|t| in_prompt_text(c.transport, t))),
     }
     texts
 }
@@ -189,7 +190,7 @@ pub fn build(project: &Project, c: &Compiled, counter: &mut Counter) -> Result<R
         }
         _ => {
             for t in &c.tools {
-                let m = Measure::of(counter, &crate::xml::tool_block(t))?;
+                let m = Measure::of(counter, &in_prompt_text(c.transport, t))?;
                 tools.push(ToolRow {
                     name: t.name.clone(),
                     toolset: t.toolset.clone(),
@@ -244,6 +245,15 @@ pub fn build(project: &Project, c: &Compiled, counter: &mut Counter) -> Result<R
         budgets,
         slots: c.slots.clone(),
     })
+}
+
+/// The text one tool adds to the prompt of an xml or json cell: its XML block, or its part
+/// of the action schema (its rule and its parameters).
+fn in_prompt_text(transport: Transport, t: &crate::catalog::ActiveTool) -> String {
+    match transport {
+        Transport::Json => compact(&crate::actions::tool_fragment(t)),
+        Transport::Native | Transport::Xml => crate::xml::tool_block(t),
+    }
 }
 
 fn compact(v: &Value) -> String {
@@ -353,7 +363,11 @@ fn rows(r: &Report) -> (Vec<&'static str>, Vec<Vec<String>>) {
         );
     }
     for t in &r.tools {
-        let source = if t.in_prompt { format!("{} (in tool_docs)", t.toolset) } else { t.toolset.clone() };
+        let source = match (t.in_prompt, r.transport) {
+            (true, Transport::Json) => format!("{} (in action_schema)", t.toolset),
+            (true, _) => format!("{} (in tool_docs)", t.toolset),
+            (false, _) => t.toolset.clone(),
+        };
         push(
             vec![
                 format!("tool {}", t.name),
@@ -379,7 +393,7 @@ fn rows(r: &Report) -> (Vec<&'static str>, Vec<Vec<String>>) {
         ],
         Some(Scope::Prompt),
     );
-    let tools_source = if r.transport == Transport::Xml { "in the prompt".to_string() } else { String::new() };
+    let tools_source = if r.transport == Transport::Native { String::new() } else { "in the prompt".to_string() };
     push(
         vec![
             "= tools".into(),

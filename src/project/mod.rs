@@ -333,9 +333,7 @@ pub fn discover(arg: Option<&Path>) -> Result<PathBuf> {
         }
     }
     Err(Diagnostic::error(format!("no {MANIFEST} in the current folder or in ./profiles"))
-        .with_help(
-            "run promptc from a project folder, or pass --project PATH or create one with `promptc init`",
-        )
+        .with_help("run promptc from a project folder, or pass --project PATH or create one with `promptc init`")
         .into())
 }
 
