@@ -193,3 +193,20 @@ fn a_rerun_over_unchanged_content_builds_no_tokenizer() {
         .collect();
     assert_eq!(names, ["tokens.json"]);
 }
+
+#[test]
+fn json_cells_measure_each_tools_share_of_the_action_schema() {
+    let out = promptc_in(
+        &repo(),
+        &["-C", "fixtures/good/composition", "report", "--transport", "json", "--format", "json", "--no-cache"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(r["transport"], "json");
+    assert_eq!(r["totals"]["tools"]["tokens"], 0, "the schema is part of the prompt");
+    let tools = r["tools"].as_array().unwrap();
+    assert!(!tools.is_empty() && tools.iter().all(|t| t["in_prompt"] == true && t["tokens"].as_u64().unwrap() > 0));
+    let table =
+        promptc_in(&repo(), &["-C", "fixtures/good/composition", "report", "--transport", "json", "--no-cache"]);
+    assert!(String::from_utf8_lossy(&table.stdout).contains("(in action_schema)"));
+}
