@@ -52,3 +52,12 @@ fn symlink_escape_is_refused() {
     let e = fs.read("link", None).unwrap_err();
     assert!(e.to_string().contains("outside the project"), "{e}");
 }
+
+#[test]
+fn huge_files_are_refused_with_the_limit() {
+    let (d, fs) = fs();
+    let big = vec![b'a'; MAX_FILE_BYTES as usize + 1];
+    std::fs::write(d.path().join("big.md"), big).unwrap();
+    let e = fs.read("big.md", None).unwrap_err();
+    assert!(e.to_string().contains("byte limit for project files"), "{e}");
+}

@@ -135,6 +135,11 @@ impl Templates {
             (None, _) if !name.is_empty() => d = d.with_label(Label::file(&name)),
             _ => {}
         }
+        if detail.contains("recursion limit") {
+            return d.with_help(
+                "a template includes itself (directly or through other includes), or a macro calls itself without end",
+            );
+        }
         let include_failed = matches!(err.kind(), ErrorKind::TemplateNotFound) || detail.starts_with("cannot include");
         if include_failed {
             return d.with_help("includes are paths relative to the project folder and must stay inside it");

@@ -173,6 +173,9 @@ cases! {
     include_escapes_project => case("include-escapes-project", "fixtures/bad/include-escapes-project/project", &[],
         "cannot include `../outside.md`: invalid path `../outside.md`: the path leaves the project folder",
         Some("fixtures/bad/include-escapes-project/project/role.md.j2:2:4"), &[]);
+    template_include_loop => case("template-include-loop", "fixtures/bad/template-include-loop", &[],
+        "template error: recursion limit exceeded",
+        Some("fixtures/bad/template-include-loop/a.md.j2:1:6"), &["includes itself"]);
     template_endless_loop => case("template-endless-loop", "fixtures/bad/template-endless-loop", &[],
         "template ran too long (possible endless loop)",
         Some("fixtures/bad/template-endless-loop/role.md.j2:2:60"), &[]);
