@@ -96,34 +96,8 @@ fn constraints(s: &Schema) -> Vec<String> {
                 out.push(format!("at most {v} {}", if *v == 1 { "character" } else { "characters" }));
             }
         }
-        Kind::Integer { enum_values, minimum, maximum } => {
-            if !enum_values.is_empty() {
-                out.push(format!(
-                    "one of: {}",
-                    enum_values.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(", ")
-                ));
-            }
-            if let Some(v) = minimum {
-                out.push(format!("minimum {v}"));
-            }
-            if let Some(v) = maximum {
-                out.push(format!("maximum {v}"));
-            }
-        }
-        Kind::Number { enum_values, minimum, maximum } => {
-            if !enum_values.is_empty() {
-                out.push(format!(
-                    "one of: {}",
-                    enum_values.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(", ")
-                ));
-            }
-            if let Some(v) = minimum {
-                out.push(format!("minimum {v}"));
-            }
-            if let Some(v) = maximum {
-                out.push(format!("maximum {v}"));
-            }
-        }
+        Kind::Integer { enum_values, minimum, maximum } => numeric(&mut out, enum_values, minimum, maximum),
+        Kind::Number { enum_values, minimum, maximum } => numeric(&mut out, enum_values, minimum, maximum),
         Kind::Array { min_items, max_items, .. } => {
             if let Some(v) = min_items {
                 out.push(format!("at least {v} {}", if *v == 1 { "item" } else { "items" }));
@@ -138,6 +112,19 @@ fn constraints(s: &Schema) -> Vec<String> {
         out.push(format!("default: {}", compact(d)));
     }
     out
+}
+
+/// Enum and bounds of an integer or number parameter.
+fn numeric<T: std::fmt::Display>(out: &mut Vec<String>, enum_values: &[T], minimum: &Option<T>, maximum: &Option<T>) {
+    if !enum_values.is_empty() {
+        out.push(format!("one of: {}", enum_values.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(", ")));
+    }
+    if let Some(v) = minimum {
+        out.push(format!("minimum {v}"));
+    }
+    if let Some(v) = maximum {
+        out.push(format!("maximum {v}"));
+    }
 }
 
 fn compact(v: &Value) -> String {
