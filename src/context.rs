@@ -7,7 +7,7 @@ use std::path::Path;
 use indexmap::IndexMap;
 use serde_json::Value;
 
-use crate::diagnostic::{known_names_help, Diagnostic, Label, Position};
+use crate::diagnostic::{known_names_help, Diagnostic};
 use crate::error::{Diagnostics, Error, Result};
 use crate::manifest::RawContext;
 use crate::project::Project;
@@ -100,17 +100,7 @@ impl Runtime {
         if let Some(path) = &input.context_file {
             let (text, file) = read_context(path)?;
             let raw: RawContext = crate::yaml::parse_str(&text, &file.display)?;
-            let label = |loc: &serde_saphyr::Location| {
-                Label::at(
-                    &file.display,
-                    &text,
-                    Position::new(
-                        loc.line().max(1) as usize,
-                        loc.column().max(1) as usize,
-                        (loc.span().len() as usize).max(1),
-                    ),
-                )
-            };
+            let label = |loc: &serde_saphyr::Location| crate::yaml::label(&file.display, &text, loc);
             for (k, v) in &raw.switches {
                 if project.switches.contains_key(&k.value) {
                     rt.switches.insert(k.value.clone(), *v);

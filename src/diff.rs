@@ -300,17 +300,7 @@ pub fn render(r: &DiffReport, format: Format, color: bool) -> String {
                 }
             }
             if !r.deltas.is_empty() {
-                let mut t = comfy_table::Table::new();
-                t.load_preset(comfy_table::presets::UTF8_FULL_CONDENSED);
-                t.set_header(DELTA_HEADER.to_vec());
-                for row in delta_rows(r) {
-                    t.add_row(row);
-                }
-                for i in 2..8 {
-                    if let Some(c) = t.column_mut(i) {
-                        c.set_cell_alignment(comfy_table::CellAlignment::Right);
-                    }
-                }
+                let t = crate::report::table(&DELTA_HEADER, &delta_rows(r), &[2, 3, 4, 5, 6, 7]);
                 let _ = write!(out, "\n{t}\n");
             }
             out

@@ -434,7 +434,8 @@ fn heading(r: &Report) -> String {
     format!("{} · {} · tokenizer {} ({exact})", r.project, r.cell(), r.tokenizer.name)
 }
 
-fn table(header: &[&str], rows: &[Vec<String>], right: &[usize]) -> String {
+/// A comfy-table with the given right-aligned columns (shared by report and diff output).
+pub(crate) fn table(header: &[&str], rows: &[Vec<String>], right: &[usize]) -> String {
     let mut t = comfy_table::Table::new();
     t.load_preset(comfy_table::presets::UTF8_FULL_CONDENSED);
     t.set_header(header.to_vec());

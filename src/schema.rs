@@ -123,12 +123,7 @@ impl<'a> SchemaBuilder<'a> {
     }
 
     fn label(&self, loc: &serde_saphyr::Location) -> Label {
-        let pos = crate::diagnostic::Position::new(
-            loc.line().max(1) as usize,
-            loc.column().max(1) as usize,
-            (loc.span().len() as usize).max(1),
-        );
-        Label::at(&self.file.display, &self.file.text, pos)
+        crate::yaml::label(&self.file.display, &self.file.text, loc)
     }
 
     fn fail(&mut self, loc: &serde_saphyr::Location, msg: String, help: &str) {

@@ -4,7 +4,6 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 
 use crate::compile::compile_cell;
@@ -383,11 +382,6 @@ pub fn write(dir: &Path, files: &BTreeMap<String, String>) -> Result<Written> {
 /// The snapshot folder of a project.
 pub fn folder(project: &Project) -> PathBuf {
     crate::source::clean_path(&project.root.join(&project.snapshots))
-}
-
-/// Per-cell and per-section measurements keyed for comparison.
-pub fn index(summary: &Summary) -> IndexMap<String, &CellSummary> {
-    summary.cells.iter().map(|c| (c.cell.clone(), c)).collect()
 }
 
 #[cfg(test)]

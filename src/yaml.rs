@@ -25,6 +25,16 @@ fn options() -> serde_saphyr::Options {
     }
 }
 
+/// A label at a YAML node's location in `text` (shown as `display`); the whole file when the
+/// location is unknown (line 0, e.g. after serde buffering).
+pub fn label(display: &str, text: &str, loc: &serde_saphyr::Location) -> Label {
+    if loc.line() == 0 {
+        return Label::file(display);
+    }
+    let pos = Position::new(loc.line() as usize, loc.column().max(1) as usize, (loc.span().len() as usize).max(1));
+    Label::at(display, text, pos)
+}
+
 /// Parse `file` as YAML into `T`, mapping any failure to a located diagnostic.
 pub fn parse<T: DeserializeOwned>(file: &SourceFile) -> Result<T> {
     parse_str(&file.text, &file.display)

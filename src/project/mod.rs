@@ -351,11 +351,7 @@ struct Checker<'a> {
 
 impl Checker<'_> {
     fn label(&self, loc: &Location) -> Label {
-        if loc.line() == 0 {
-            return Label::file(&self.file.display);
-        }
-        let pos = Position::new(loc.line() as usize, loc.column().max(1) as usize, (loc.span().len() as usize).max(1));
-        Label::at(&self.file.display, &self.file.text, pos)
+        crate::yaml::label(&self.file.display, &self.file.text, loc)
     }
 
     fn error(&mut self, loc: &Location, msg: impl Into<String>, help: impl Into<String>) {
