@@ -286,17 +286,28 @@ impl Counter {
 
     /// Count every text not counted yet, spreading the work over the machine's cores.
     pub fn prime(&mut self, texts: &[&str]) -> Result<()> {
+        let keyed: Vec<(String, &str)> =
+            texts.iter().filter(|t| !t.is_empty()).map(|t| (sha256_hex(t.as_bytes()), *t)).collect();
+        self.prime_keyed(keyed)
+    }
+
+    /// Count statistics once per distinct text of the run: a hit if the cache knew it.
+    fn note_seen(&mut self, key: &str) {
+        if self.seen.insert(key.to_string()) {
+            if self.cache.contains_key(key) {
+                self.stats.hits += 1;
+            } else {
+                self.stats.misses += 1;
+            }
+        }
+    }
+
+    /// [`Counter::prime`] with each text's cache key already computed.
+    fn prime_keyed(&mut self, keyed: Vec<(String, &str)>) -> Result<()> {
         let mut todo: Vec<(String, &str)> = Vec::new();
         let mut queued = std::collections::HashSet::new();
-        for t in texts.iter().filter(|t| !t.is_empty()) {
-            let key = sha256_hex(t.as_bytes());
-            if self.seen.insert(key.clone()) {
-                if self.cache.contains_key(&key) {
-                    self.stats.hits += 1;
-                } else {
-                    self.stats.misses += 1;
-                }
-            }
+        for (key, t) in keyed {
+            self.note_seen(&key);
             if !self.cache.contains_key(&key) && queued.insert(key.clone()) {
                 todo.push((key, t));
             }
@@ -351,8 +362,13 @@ impl Counter {
         if text.is_empty() {
             return Ok(0);
         }
-        self.prime(&[text])?;
+        // One hash per lookup: texts primed earlier are answered here without re-hashing.
         let key = sha256_hex(text.as_bytes());
+        if let Some(n) = self.cache.get(&key).copied() {
+            self.note_seen(&key);
+            return Ok(n);
+        }
+        self.prime_keyed(vec![(key.clone(), text)])?;
         self.cache.get(&key).copied().ok_or_else(|| Diagnostic::error("token count missing after counting").into())
     }
 
