@@ -59,7 +59,12 @@ pub struct Compiled {
 
 /// Resolve a request against the project's defaults and policy, then compile it.
 pub fn compile(project: &Project, req: &Request) -> Result<Compiled> {
-    let runtime = Runtime::resolve(project, &req.runtime)?;
+    compile_with(project, req, Runtime::resolve(project, &req.runtime)?)
+}
+
+/// [`compile`] with runtime values the caller already resolved from `req.runtime` (so a
+/// context file is read once, and one nonce serves the whole command).
+pub fn compile_with(project: &Project, req: &Request, runtime: Runtime) -> Result<Compiled> {
     let mut sel = req.selection.clone();
     if sel.model.is_none() {
         sel.model = runtime.model.clone();

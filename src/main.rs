@@ -641,7 +641,7 @@ fn report(project: &Project, args: &ReportArgs) -> Result<ExitCode, Error> {
     let cells = if args.matrix {
         report::matrix_cells(project, &runtime, req.provider.unwrap_or(project.defaults.provider))?
     } else {
-        vec![compile::compile(project, &req)?]
+        vec![compile::compile_with(project, &req, runtime)?]
     };
     let mut reports = Vec::new();
     for c in &cells {
