@@ -8,6 +8,10 @@
 //! The binary runs from the repository root with relative `-C` paths, so the paths in the
 //! snapshots are the same on every machine.
 
+mod common;
+
+use common::repo;
+
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -377,10 +381,6 @@ cases! {
     json_param_reserved_name => case("json-param-reserved-name", "fixtures/bad/json-param-reserved-name", &["--transport", "json"],
         "parameter `identifier` of tool `finish` clashes with the common action field of the same name",
         Some("fixtures/bad/json-param-reserved-name/tools.yaml:10:9"), &["`@action`, `identifier` and `human_readable_thought`"]);
-}
-
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
 /// What one run of the binary produced.

@@ -10,24 +10,14 @@
 //! The binary runs from the repository root with relative `-C` paths, so the paths in the
 //! snapshots are the same on every machine.
 
+mod common;
+
+use common::promptc;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use serde_json::Value;
-
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn promptc(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_promptc"))
-        .current_dir(repo())
-        .env("NO_COLOR", "1")
-        .args(args)
-        .output()
-        .expect("run promptc")
-}
 
 /// Run `promptc ARGS`, assert the exit code, and return stdout.
 fn run(args: &[&str], code: i32) -> String {

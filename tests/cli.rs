@@ -1,15 +1,10 @@
 //! The command line itself: help and exit codes, `schema`, `completions`.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+mod common;
 
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
+use common::{promptc, repo};
 
-fn promptc(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_promptc")).current_dir(repo()).env("NO_COLOR", "1").args(args).output().unwrap()
-}
+use std::process::Output;
 
 fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()

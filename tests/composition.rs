@@ -2,28 +2,17 @@
 //! compiler), untrusted content, tool guidance, sub-agents, slash commands and the json
 //! action transport — behaviour tests on small projects and snapshots on the example.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
+
+use common::{ok, promptc};
+
+use std::path::Path;
 
 use promptc::compile::{compile, compile_cell, Request};
 use promptc::context::{Runtime, RuntimeInput};
 use promptc::project::Project;
 use promptc::selection::{Selection, SelectionInput};
 use promptc::transport::Transport;
-
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn promptc(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_promptc")).current_dir(repo()).env("NO_COLOR", "1").args(args).output().unwrap()
-}
-
-fn ok(args: &[&str]) -> String {
-    let out = promptc(args);
-    assert_eq!(out.status.code(), Some(0), "promptc {args:?}:\n{}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8(out.stdout).unwrap()
-}
 
 /// A project with a `notes` slot section between two sections of its own, and the given
 /// tools file; `extra` is appended to the manifest.

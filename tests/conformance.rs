@@ -7,6 +7,10 @@
 //! packages from PyPI) the first time this test runs. Set PROMPTC_SKIP_CONFORMANCE=1 to skip
 //! it explicitly on a machine without network access.
 
+mod common;
+
+use common::repo;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -17,10 +21,6 @@ use promptc::project::{self, Project};
 use promptc::providers::{to_pretty_json, Provider};
 use promptc::selection::Selection;
 use promptc::transport::Transport;
-
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
 
 /// The venv's python, or None when the user opted out.
 fn python() -> Option<PathBuf> {

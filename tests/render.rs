@@ -1,27 +1,11 @@
 //! End-to-end tests of `promptc render` on the shipped example: snapshots of every prompt and
 //! projection, profile selection, switches, the frozen artifact, and determinism.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
+use common::{ok, promptc};
 
-fn promptc(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_promptc"))
-        .current_dir(repo())
-        .env("NO_COLOR", "1")
-        .args(args)
-        .output()
-        .expect("run promptc")
-}
-
-fn ok(args: &[&str]) -> String {
-    let out = promptc(args);
-    assert_eq!(out.status.code(), Some(0), "promptc {args:?} failed:\n{}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8(out.stdout).expect("utf-8 output")
-}
+use std::path::Path;
 
 fn metadata(args: &[&str]) -> serde_json::Value {
     let mut a = vec!["render", "--format", "json"];

@@ -1,21 +1,9 @@
 //! End-to-end tests of `promptc report`: snapshots of every output format on the shipped
 //! example, the matrix, budgets (exit 1, named and quantified), estimates, and the token cache.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn promptc_in(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_promptc"))
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .args(args)
-        .output()
-        .expect("run promptc")
-}
+use common::{copy_dir, promptc_in, repo};
 
 fn ok(args: &[&str]) -> String {
     // --no-cache: the example's on-disk cache must not make these runs depend on each other.
@@ -138,19 +126,6 @@ fn exceeded_budgets_exit_1_and_say_by_how_much() {
     let out = promptc_in(&repo(), &["-C", "fixtures/good/over-budget", "report", "--matrix"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stdout).contains("OVER"));
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let dest = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_dir(&e.path(), &dest);
-        } else {
-            std::fs::copy(e.path(), dest).unwrap();
-        }
-    }
 }
 
 #[test]

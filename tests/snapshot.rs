@@ -1,29 +1,13 @@
 //! End-to-end tests of `promptc snapshot`, `diff`, `freeze` and `verify` on a copy of the
 //! shipped example (project and committed snapshots) in a temporary folder.
 
+mod common;
+
+use common::{copy_dir, repo};
+
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Output};
-
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        if e.file_name() == ".promptc-cache" {
-            continue;
-        }
-        let dest = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_dir(&e.path(), &dest);
-        } else {
-            std::fs::copy(e.path(), dest).unwrap();
-        }
-    }
-}
 
 /// A temporary copy of `profiles/` and `snapshots/`.
 struct Workspace {
