@@ -230,10 +230,12 @@ fn freeze_then_verify_fresh_and_stale() {
     let (code, v) = verify(&w);
     assert_eq!((code, v["fresh"].as_bool()), (0, Some(true)));
 
-    // Editing a file outside the project changes nothing.
+    // Editing files outside the project folder changes nothing: a new file beside it, and a
+    // real change to a snapshot (output, not input).
     std::fs::write(w.path("unrelated.txt"), "hello").unwrap();
-    w.edit("snapshots/summary.json", "\"format\"", "\"format\"");
-    assert_eq!(verify(&w).0, 0);
+    w.edit("snapshots/standard.xml.prompt.md", "You are Forge", "You were Forge");
+    let (code, v) = verify(&w);
+    assert_eq!((code, &v["notes"]), (0, &serde_json::json!([])), "{v}");
 
     // A contract version bump makes it stale, with that reason.
     w.edit("profiles/promptc.yaml", "contract_version: 1", "contract_version: 2");
