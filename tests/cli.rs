@@ -69,3 +69,35 @@ fn completions_for_every_shell() {
     }
     assert_eq!(promptc(&["completions", "tcsh"]).status.code(), Some(2));
 }
+
+#[test]
+fn the_readme_example_project_renders_and_checks_without_errors() {
+    // The three files of "The project format, in five minutes", exactly as the README shows them.
+    let readme = std::fs::read_to_string(common::repo().join("README.md")).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let mut written = 0;
+    for block in readme.split("```").skip(1).step_by(2) {
+        let Some((_lang, body)) = block.split_once('\n') else { continue };
+        let first = body.lines().next().unwrap_or_default();
+        let target = if first.starts_with("# promptc.yaml") {
+            "promptc.yaml"
+        } else if first.starts_with("# tools.yaml") {
+            "tools.yaml"
+        } else if first.contains("sections/rules.md.j2") {
+            "sections/rules.md.j2"
+        } else {
+            continue;
+        };
+        let path = dir.path().join(target);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, body).unwrap();
+        written += 1;
+    }
+    assert_eq!(written, 3, "the README's example files were not found");
+    let run = |args: &[&str]| common::promptc_in(dir.path(), args);
+    let xml = run(&["render", "--transport", "xml", "--set", "web"]);
+    assert_eq!(xml.status.code(), Some(0), "{}", String::from_utf8_lossy(&xml.stderr));
+    let text = stdout(&xml);
+    assert!(text.contains("## web_search") && text.contains("Use web_search for documentation"), "{text}");
+    assert_eq!(run(&["check"]).status.code(), Some(0));
+}
