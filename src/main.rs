@@ -303,9 +303,14 @@ fn parse_provider(s: &str) -> Result<Provider, String> {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let matches = <Cli as clap::CommandFactory>::command().get_matches();
+    let cli = match <Cli as clap::FromArgMatches>::from_arg_matches(&matches) {
+        Ok(cli) => cli,
+        Err(e) => e.exit(),
+    };
+    let level_flags = matches.subcommand_matches("check").map(level_flags_in_order).unwrap_or_default();
     let color = wants_color(cli.color, std::io::stderr().is_terminal());
-    match run(&cli, color) {
+    match run(&cli, color, &level_flags) {
         Ok(code) => code,
         Err(e) => {
             let mut err = std::io::stderr().lock();
@@ -326,7 +331,7 @@ fn wants_color(choice: Color, is_terminal: bool) -> bool {
     }
 }
 
-fn run(cli: &Cli, color: bool) -> Result<ExitCode, Error> {
+fn run(cli: &Cli, color: bool, level_flags: &[(String, promptc::lint::Level)]) -> Result<ExitCode, Error> {
     let color = (cli.color, color);
     // Commands that need no project.
     match &cli.command {
@@ -379,7 +384,7 @@ fn run(cli: &Cli, color: bool) -> Result<ExitCode, Error> {
         Commands::Freeze(args) => freeze(project, args),
         Commands::Verify(args) => verify(project, args),
         Commands::Command(args) => command(project, args, color.0),
-        Commands::Check(args) => check(project, args, color.0),
+        Commands::Check(args) => check(project, args, level_flags, color.0),
         Commands::Schema(_) | Commands::Init(_) | Commands::Completions(_) => Ok(ExitCode::SUCCESS),
     }
 }
@@ -520,10 +525,15 @@ fn explain(code: &str) -> Result<ExitCode, Error> {
     print(&promptc::lint::explain(code)?)
 }
 
-fn check(project: &Project, args: &CheckArgs, color: Color) -> Result<ExitCode, Error> {
+fn check(
+    project: &Project,
+    args: &CheckArgs,
+    level_flags: &[(String, promptc::lint::Level)],
+    color: Color,
+) -> Result<ExitCode, Error> {
     let mut overrides = Vec::new();
-    for (code, level) in level_flags_in_order(args) {
-        overrides.push((promptc::lint::known_code(&code)?.to_string(), level));
+    for (code, level) in level_flags {
+        overrides.push((promptc::lint::known_code(code)?.to_string(), *level));
     }
     let mut counter = token_counter(project);
     let result = promptc::lint::check(project, &overrides, &mut counter)?;
@@ -540,57 +550,18 @@ fn check(project: &Project, args: &CheckArgs, color: Color) -> Result<ExitCode, 
     Ok(if result.failed() { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
-/// The `-A/-W/-D` flags in command-line order (later wins, as with rustc): clap groups
-/// them by flag, so their order is recovered from the raw arguments.
-fn level_flags_in_order(args: &CheckArgs) -> Vec<(String, promptc::lint::Level)> {
+/// The `-A/-W/-D` flags in command-line order (later wins, as with rustc): clap keeps each
+/// flag's values apart, so they are merged by their position on the command line.
+fn level_flags_in_order(m: &clap::ArgMatches) -> Vec<(String, promptc::lint::Level)> {
     use promptc::lint::Level;
-    let mut out = Vec::new();
-    let raw: Vec<String> = std::env::args().skip(1).collect();
-    let mut i = 0;
-    while i < raw.len() {
-        let a = raw[i].as_str();
-        let (level, inline) = match a {
-            "-A" | "--allow" => (Some(Level::Allow), None),
-            "-W" | "--warn" => (Some(Level::Warn), None),
-            "-D" | "--deny" => (Some(Level::Deny), None),
-            _ if a.starts_with("--allow=") => (Some(Level::Allow), Some(&a[8..])),
-            _ if a.starts_with("--warn=") => (Some(Level::Warn), Some(&a[7..])),
-            _ if a.starts_with("--deny=") => (Some(Level::Deny), Some(&a[7..])),
-            _ if a.len() > 2 && (a.starts_with("-A") || a.starts_with("-W") || a.starts_with("-D")) => {
-                let l = match &a[1..2] {
-                    "A" => Level::Allow,
-                    "W" => Level::Warn,
-                    _ => Level::Deny,
-                };
-                (Some(l), Some(&a[2..]))
-            }
-            _ => (None, None),
-        };
-        if let Some(l) = level {
-            match inline {
-                Some(code) => out.push((code.to_string(), l)),
-                None => {
-                    if let Some(code) = raw.get(i + 1) {
-                        out.push((code.clone(), l));
-                        i += 1;
-                    }
-                }
-            }
+    let mut flags: Vec<(usize, String, Level)> = Vec::new();
+    for (id, level) in [("allow", Level::Allow), ("warn", Level::Warn), ("deny", Level::Deny)] {
+        if let (Some(values), Some(indices)) = (m.get_many::<String>(id), m.indices_of(id)) {
+            flags.extend(indices.zip(values).map(|(i, v)| (i, v.clone(), level)));
         }
-        i += 1;
     }
-    // The raw scan and clap must agree; if a form slipped past the scan, fall back to clap's
-    // grouping rather than drop a flag.
-    if out.len() != args.allow.len() + args.warn.len() + args.deny.len() {
-        out = args
-            .allow
-            .iter()
-            .map(|c| (c.clone(), Level::Allow))
-            .chain(args.warn.iter().map(|c| (c.clone(), Level::Warn)))
-            .chain(args.deny.iter().map(|c| (c.clone(), Level::Deny)))
-            .collect();
-    }
-    out
+    flags.sort_by_key(|(i, _, _)| *i);
+    flags.into_iter().map(|(_, code, level)| (code, level)).collect()
 }
 
 fn init(dir: &std::path::Path) -> Result<ExitCode, Error> {
