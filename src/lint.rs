@@ -11,7 +11,7 @@ use crate::error::Result;
 use crate::project::{Project, SectionSource};
 use crate::providers::json_schema::STRICT_FORMATS;
 use crate::schema::{Kind, Property};
-use crate::snapshot::{case_runtime, cells, Cell};
+use crate::snapshot::{cells, Cell};
 use crate::tokens::Counter;
 use crate::transport::Transport;
 
@@ -221,18 +221,7 @@ fn locate_key(project: &Project, parent: &str, key: &str) -> Label {
 
 /// Compile every cell of the matrix (cases and sub-agents included).
 fn compile_all(project: &Project) -> Result<Vec<CellView>> {
-    let provider = project.providers.first().copied().unwrap_or(project.defaults.provider);
-    let mut out = Vec::new();
-    for cell in cells(project) {
-        let sel = crate::selection::Selection { profile: cell.profile.clone(), reason: "check".into() };
-        let rt = case_runtime(project, cell.case.as_deref(), &cell.stem());
-        let compiled = match &cell.subagent {
-            Some(s) => crate::compile::compile_subagent(project, sel, cell.transport, provider, rt, s)?,
-            None => crate::compile::compile_cell(project, sel, cell.transport, provider, rt)?,
-        };
-        out.push(CellView { cell, compiled });
-    }
-    Ok(out)
+    cells(project).into_iter().map(|cell| Ok(CellView { compiled: cell.compile(project)?, cell })).collect()
 }
 
 fn is_word_char(c: char) -> bool {

@@ -48,6 +48,18 @@ impl Cell {
         }
         s
     }
+
+    /// Compile the cell with its case's runtime values (native cells with the first provider;
+    /// other providers' projections are derived from the same active tools).
+    pub fn compile(&self, project: &Project) -> Result<crate::compile::Compiled> {
+        let provider = project.providers.first().copied().unwrap_or(project.defaults.provider);
+        let sel = Selection { profile: self.profile.clone(), reason: "snapshot matrix".into() };
+        let runtime = case_runtime(project, self.case.as_deref(), &self.stem());
+        match &self.subagent {
+            Some(sub) => crate::compile::compile_subagent(project, sel, self.transport, provider, runtime, sub),
+            None => compile_cell(project, sel, self.transport, provider, runtime),
+        }
+    }
 }
 
 /// Every cell of the project's matrix, in a stable order.
@@ -178,14 +190,8 @@ struct CellOutput {
 }
 
 fn render_cell(project: &Project, cell: &Cell) -> Result<CellOutput> {
-    let first_provider = project.providers.first().copied().unwrap_or(project.defaults.provider);
     let stem = cell.stem();
-    let sel = Selection { profile: cell.profile.clone(), reason: "snapshot matrix".into() };
-    let runtime = case_runtime(project, cell.case.as_deref(), &stem);
-    let c = match &cell.subagent {
-        Some(sub) => crate::compile::compile_subagent(project, sel, cell.transport, first_provider, runtime, sub)?,
-        None => compile_cell(project, sel, cell.transport, first_provider, runtime)?,
-    };
+    let c = cell.compile(project)?;
     let prompt_name = format!("{stem}.prompt.md");
     let mut files = Vec::new();
     let mut tools = BTreeMap::new();
@@ -291,11 +297,9 @@ fn commands(project: &Project) -> Result<Vec<(String, String)>> {
     if project.commands.is_empty() {
         return Ok(out);
     }
-    let provider = project.providers.first().copied().unwrap_or(project.defaults.provider);
     for profile in project.profiles.keys() {
-        let stem = format!("{profile}.{}", project.defaults.transport);
-        let sel = Selection { profile: profile.clone(), reason: "snapshot matrix".into() };
-        let c = compile_cell(project, sel, project.defaults.transport, provider, case_runtime(project, None, &stem))?;
+        let cell = Cell { profile: profile.clone(), case: None, transport: project.defaults.transport, subagent: None };
+        let c = cell.compile(project)?;
         for name in project.commands.keys() {
             out.push((format!("{profile}.command-{name}.md"), crate::command::render(project, &c, name)?));
         }
