@@ -106,10 +106,6 @@ mod tests {
         }
     }
 
-    fn string() -> Kind {
-        Kind::String { enum_values: vec![], format: None, pattern: None, min_length: None, max_length: None }
-    }
-
     fn tool(name: &str, params: Vec<Property>) -> ActiveTool {
         ActiveTool {
             name: name.into(),
@@ -123,8 +119,8 @@ mod tests {
     #[test]
     fn flattens_parameters_and_lists_actions() {
         let v = action_schema(&[
-            tool("read", vec![prop("path", string())]),
-            tool("write", vec![prop("path", string()), prop("content", string())]),
+            tool("read", vec![prop("path", Kind::string())]),
+            tool("write", vec![prop("path", Kind::string()), prop("content", Kind::string())]),
             tool("finish", vec![]),
         ])
         .unwrap();
@@ -140,7 +136,7 @@ mod tests {
     #[test]
     fn type_clashes_name_both_tools() {
         let e = action_schema(&[
-            tool("read", vec![prop("limit", string())]),
+            tool("read", vec![prop("limit", Kind::string())]),
             tool("list", vec![prop("limit", Kind::Boolean)]),
         ])
         .unwrap_err();
@@ -150,7 +146,7 @@ mod tests {
 
     #[test]
     fn common_field_names_are_reserved() {
-        let e = action_schema(&[tool("tag", vec![prop("identifier", string())])]).unwrap_err();
+        let e = action_schema(&[tool("tag", vec![prop("identifier", Kind::string())])]).unwrap_err();
         assert!(e.diagnostics()[0].message.contains("clashes with the common action field"));
     }
 }

@@ -74,6 +74,11 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// A string with no constraints.
+    pub fn string() -> Kind {
+        Kind::String { enum_values: Vec::new(), format: None, pattern: None, min_length: None, max_length: None }
+    }
+
     /// The JSON Schema type name.
     pub fn type_name(&self) -> &'static str {
         match self {

@@ -184,30 +184,8 @@ mod tests {
             default: None,
             kind: Kind::Object {
                 properties: vec![
-                    prop(
-                        "search",
-                        true,
-                        "Text to find.",
-                        Kind::String {
-                            enum_values: vec![],
-                            format: None,
-                            pattern: None,
-                            min_length: None,
-                            max_length: None,
-                        },
-                    ),
-                    prop(
-                        "replace",
-                        true,
-                        "Replacement.",
-                        Kind::String {
-                            enum_values: vec![],
-                            format: None,
-                            pattern: None,
-                            min_length: None,
-                            max_length: None,
-                        },
-                    ),
+                    prop("search", true, "Text to find.", Kind::string()),
+                    prop("replace", true, "Replacement.", Kind::string()),
                 ],
             },
         };
@@ -216,18 +194,7 @@ mod tests {
             toolset: "files".into(),
             description: "Edit a file.\n".into(),
             params: vec![
-                prop(
-                    "path",
-                    true,
-                    "The file.",
-                    Kind::String {
-                        enum_values: vec![],
-                        format: None,
-                        pattern: None,
-                        min_length: None,
-                        max_length: None,
-                    },
-                ),
+                prop("path", true, "The file.", Kind::string()),
                 prop(
                     "edits",
                     true,

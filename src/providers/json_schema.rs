@@ -136,7 +136,7 @@ mod tests {
         }
     }
 
-    fn string() -> Kind {
+    fn uri_string() -> Kind {
         Kind::String {
             enum_values: vec![],
             format: Some("uri".into()),
@@ -148,7 +148,7 @@ mod tests {
 
     #[test]
     fn standard_keeps_optional_params_optional() {
-        let v = parameters(&[prop("a", true, string()), prop("b", false, string())], Dialect::Standard);
+        let v = parameters(&[prop("a", true, uri_string()), prop("b", false, uri_string())], Dialect::Standard);
         assert_eq!(v["required"], json!(["a"]));
         assert_eq!(v["properties"]["b"]["type"], json!("string"));
         assert_eq!(v["properties"]["b"]["format"], json!("uri"));
@@ -169,7 +169,7 @@ mod tests {
             },
         );
         enum_prop.schema.default = Some(json!("x"));
-        let v = parameters(&[prop("a", true, string()), enum_prop], Dialect::OpenAiStrict);
+        let v = parameters(&[prop("a", true, uri_string()), enum_prop], Dialect::OpenAiStrict);
         assert_eq!(v["required"], json!(["a", "mode"]));
         assert_eq!(v["additionalProperties"], json!(false));
         assert_eq!(v["properties"]["mode"]["type"], json!(["string", "null"]));
