@@ -7,7 +7,7 @@ mod support;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use promptc::project::{self, Project};
+use promptc::model::Project;
 use support::{median_run, ms};
 
 /// Shape the matrix as 2 profiles × 4 cases (defaults + 3 named) × 2 transports = 16 cells,
@@ -34,13 +34,13 @@ fn median(mut v: Vec<Duration>) -> Duration {
 
 /// In-process medians of (load + render the matrix) and (load + diff against snapshots).
 fn in_process(dir: &Path) -> (Duration, Duration) {
-    let manifest = project::discover(Some(dir)).unwrap();
+    let manifest = promptc::load::discover(Some(dir)).unwrap();
     let render = median(
         (0..5)
             .map(|_| {
                 let t = Instant::now();
                 let p = Project::load(&manifest).unwrap();
-                promptc::snapshot::Matrix::render(&p).unwrap();
+                promptc::output::snapshot::Matrix::render(&p).unwrap();
                 t.elapsed()
             })
             .collect(),
@@ -50,9 +50,9 @@ fn in_process(dir: &Path) -> (Duration, Duration) {
             .map(|_| {
                 let t = Instant::now();
                 let p = Project::load(&manifest).unwrap();
-                let mut counter = promptc::tokens::Counter::new(p.tokens.tokenizer, None);
+                let mut counter = promptc::measure::tokens::Counter::new(p.tokens.tokenizer, None);
                 let (r, _) =
-                    promptc::diff::against_snapshots(&p, &promptc::snapshot::folder(&p), &mut counter).unwrap();
+                    promptc::diff::against_snapshots(&p, &promptc::output::snapshot::folder(&p), &mut counter).unwrap();
                 assert!(!r.drift());
                 assert!(!counter.stats().tokenizer_built, "no drift must not build a tokenizer");
                 t.elapsed()
@@ -72,8 +72,8 @@ struct Figures {
 fn bench(label: &str, dir: &Path, edit: &dyn Fn(&Path)) -> Figures {
     let snap = support::run(dir, &["snapshot"]);
     assert_eq!(snap.code, Some(0), "{}", snap.stderr);
-    let p = Project::load(&project::discover(Some(dir)).unwrap()).unwrap();
-    let cells = promptc::snapshot::cells(&p).len();
+    let p = promptc::load(dir).unwrap();
+    let cells = promptc::resolve::matrix::cells(&p).len();
     let tools = p.catalog.tools().len();
     let (render, diff_in) = in_process(dir);
     let no_change = median_run(dir, &["diff"], 5);
@@ -83,7 +83,7 @@ fn bench(label: &str, dir: &Path, edit: &dyn Fn(&Path)) -> Figures {
     assert_eq!(drift.code, Some(1));
     println!(
         "{label}: {tools} tools, {cells} cells, {} snapshot files",
-        std::fs::read_dir(promptc::snapshot::folder(&p)).unwrap().count()
+        std::fs::read_dir(promptc::output::snapshot::folder(&p)).unwrap().count()
     );
     println!(
         "  no change: `promptc diff` {} (peak RSS {}); in-process load+diff {} vs load+render matrix {} ({:.2}×)",

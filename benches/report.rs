@@ -11,14 +11,15 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use promptc::compile::Compiled;
-use promptc::project::{self, Project};
+use promptc::model::Project;
 use support::{median_run, ms};
 
 /// Every distinct text `promptc report --matrix` counts (it counts each once).
 fn counted_texts(project: &Project) -> BTreeSet<String> {
-    let runtime = promptc::context::Runtime::defaults(project);
-    let cells: Vec<Compiled> = promptc::report::matrix_cells(project, &runtime, project.defaults.provider).unwrap();
-    let mut texts: BTreeSet<String> = cells.iter().flat_map(promptc::report::counted_texts).collect();
+    let runtime = promptc::resolve::runtime::Runtime::defaults(project);
+    let cells: Vec<Compiled> =
+        promptc::measure::report::matrix_cells(project, &runtime, project.defaults.provider).unwrap();
+    let mut texts: BTreeSet<String> = cells.iter().flat_map(promptc::measure::report::counted_texts).collect();
     texts.remove("");
     texts
 }
@@ -56,7 +57,7 @@ fn tokenize_alone(texts: &BTreeSet<String>) -> (Duration, Duration, u64) {
 }
 
 fn bench_project(label: &str, dir: &Path) -> f64 {
-    let project = Project::load(&project::discover(Some(dir)).unwrap()).unwrap();
+    let project = promptc::load(dir).unwrap();
     let texts = counted_texts(&project);
     let bytes: usize = texts.iter().map(String::len).sum();
     // Tokenising alone, best of 5 (each builds the tokenizer afresh, as a cold report does).
@@ -104,7 +105,7 @@ fn main() {
     let r2 = bench_project("synthetic 50×", synth.path());
 
     // Counting throughput on 10 MB of prompt text with a built tokenizer.
-    let project = Project::load(&project::discover(Some(&example)).unwrap()).unwrap();
+    let project = promptc::load(&example).unwrap();
     let prompt = promptc::compile::compile(&project, &Default::default()).unwrap().prompt;
     let big = prompt.repeat(10_000_000 / prompt.len() + 1);
     let bpe = tiktoken_rs::o200k_base().unwrap();

@@ -1,34 +1,24 @@
-//! The pipeline for one matrix cell: resolve (profile, switches, tools) → render → project.
+//! The pipeline for one cell: resolve the request, render the sections, project the tools.
+//! Everything that measures, writes or lints a cell starts from a [`Compiled`].
 
 use std::collections::BTreeMap;
 
 use indexmap::IndexMap;
 use serde_json::Value;
 
-use crate::catalog::ActiveTool;
-use crate::context::{Runtime, RuntimeInput};
 use crate::diagnostic::Diagnostic;
-use crate::error::Result;
-use crate::project::{Project, SectionSource};
-use crate::providers::{self, ProjectionOptions, Provider};
-use crate::render::{self, RenderedSection};
-use crate::selection::{Selection, SelectionInput};
-use crate::transport::Transport;
-
-/// Everything a render request can specify; `None` means "use the project's default".
-#[derive(Debug, Clone, Default)]
-pub struct Request {
-    /// `--profile`, `--model`, `--context-window`.
-    pub selection: SelectionInput,
-    /// `--transport`.
-    pub transport: Option<Transport>,
-    /// `--provider`.
-    pub provider: Option<Provider>,
-    /// Switches and variables.
-    pub runtime: RuntimeInput,
-    /// `--subagent`: render this sub-agent's prompt instead of the main one.
-    pub subagent: Option<String>,
-}
+use crate::error::{Error, Result};
+use crate::model::provider::Provider;
+use crate::model::section::{Generator, SectionSource};
+use crate::model::selection::Selection;
+use crate::model::transport::Transport;
+use crate::model::Project;
+use crate::projection::{self, ProjectionOptions};
+use crate::render::{self, RenderedSection, SlotUse};
+use crate::resolve::matrix::Cell;
+use crate::resolve::runtime::Runtime;
+use crate::resolve::tools::ActiveTool;
+use crate::resolve::{self, Request, Resolved};
 
 /// One compiled cell: exactly what the model receives, plus how it was derived.
 #[derive(Debug, Clone, PartialEq)]
@@ -37,7 +27,7 @@ pub struct Compiled {
     pub selection: Selection,
     /// The transport.
     pub transport: Transport,
-    /// The provider of the projection (`None` for XML, which has no tools JSON).
+    /// The provider of the projection (`None` for xml and json, which have no tools JSON).
     pub provider: Option<Provider>,
     /// The runtime values used.
     pub runtime: Runtime,
@@ -52,62 +42,22 @@ pub struct Compiled {
     /// The sub-agent this prompt belongs to, if any.
     pub subagent: Option<String>,
     /// How each injectable slot was filled.
-    pub slots: Vec<render::SlotUse>,
-    /// Problems that did not stop the render (`--lenient`).
+    pub slots: Vec<SlotUse>,
+    /// Problems that did not stop the render (a lenient render's dropped contributions).
     pub warnings: Vec<Diagnostic>,
 }
 
 /// Resolve a request against the project's defaults and policy, then compile it.
 pub fn compile(project: &Project, req: &Request) -> Result<Compiled> {
-    compile_with(project, req, Runtime::resolve(project, &req.runtime)?)
+    compile_resolved(project, resolve::resolve(project, req)?)
 }
 
-/// [`compile`] with runtime values the caller already resolved from `req.runtime` (so a
-/// context file is read once, and one nonce serves the whole command).
+/// [`compile`] with runtime values the caller already resolved from `req.runtime`.
 pub fn compile_with(project: &Project, req: &Request, runtime: Runtime) -> Result<Compiled> {
-    let mut sel = req.selection.clone();
-    if sel.model.is_none() {
-        sel.model = runtime.model.clone();
-    }
-    if sel.context_window.is_none() {
-        sel.context_window = runtime.context_window.clone();
-    }
-    let selection = project.selection.select(&sel);
-    project.profile(&selection.profile)?;
-    let transport = req.transport.unwrap_or(project.defaults.transport);
-    if !project.transports.contains(&transport) {
-        let mut d = Diagnostic::error(format!("transport `{transport}` is not enabled in this project"));
-        if let Some(f) = project.files.get(&project.manifest) {
-            d = match f.text.find("\ntransports:") {
-                Some(i) => d.with_label(f.label_bytes(i + 1, i + 11)),
-                None => d
-                    .with_label(crate::diagnostic::Label::file(&f.display))
-                    .with_note("the project declares no `transports:`, so it ships native and xml"),
-            };
-        }
-        return Err(d
-            .with_help(format!(
-                "enabled transports: {}; add it to `transports:` in promptc.yaml",
-                project.transports.iter().map(|t| t.as_str()).collect::<Vec<_>>().join(", ")
-            ))
-            .into());
-    }
-    let provider = req.provider.unwrap_or(project.defaults.provider);
-    if transport == Transport::Native && !project.providers.contains(&provider) {
-        return Err(Diagnostic::error(format!("provider `{provider}` is not enabled in this project"))
-            .with_help(format!(
-                "enabled providers: {}; add it to `providers:` in promptc.yaml",
-                project.providers.iter().map(|p| p.as_str()).collect::<Vec<_>>().join(", ")
-            ))
-            .into());
-    }
-    match &req.subagent {
-        Some(name) => compile_subagent(project, selection, transport, provider, runtime, name),
-        None => compile_cell(project, selection, transport, provider, runtime),
-    }
+    compile_resolved(project, resolve::resolve_with(project, req, runtime)?)
 }
 
-/// Compile one fully specified cell.
+/// Compile one fully specified main-prompt cell.
 pub fn compile_cell(
     project: &Project,
     selection: Selection,
@@ -115,86 +65,75 @@ pub fn compile_cell(
     provider: Provider,
     runtime: Runtime,
 ) -> Result<Compiled> {
-    let profile = project.profile(&selection.profile)?;
-    let tools = project.catalog.resolve(&profile.name, &profile.tools, &runtime.switches);
-    finish(project, selection, &profile.sections, transport, provider, runtime, tools, None)
+    compile_resolved(project, resolve::resolve_cell(project, selection, transport, provider, runtime)?)
 }
 
-/// Compile a sub-agent's prompt: the same profile and transport, the `subagent_run` switch
-/// on, the profile's active tools filtered by the sub-agent's allowlist, and never a tool
-/// that spawns sub-agents (no recursion), even if the allowlist names one.
-pub fn compile_subagent(
-    project: &Project,
-    selection: Selection,
-    transport: Transport,
-    provider: Provider,
-    mut runtime: Runtime,
-    name: &str,
-) -> Result<Compiled> {
-    let Some(sub) = project.subagents.get(name) else {
-        let known: Vec<&str> = project.subagents.keys().map(String::as_str).collect();
-        return Err(Diagnostic::error(format!("unknown sub-agent `{name}`"))
-            .with_help(crate::diagnostic::known_names_help("sub-agent", name, &known))
-            .into());
+/// Compile a cell of the matrix with its case's runtime values.
+pub fn compile_matrix_cell(project: &Project, cell: &Cell) -> Result<Compiled> {
+    compile_resolved(project, resolve::resolve_matrix_cell(project, cell)?)
+}
+
+/// Render a resolved cell and project its tools.
+pub fn compile_resolved(project: &Project, cell: Resolved) -> Result<Compiled> {
+    // Generated sections describe the tools in the prompt: the projections produce that text.
+    let generate = |g: Generator| -> Result<String> {
+        Ok(match (g, cell.transport) {
+            (Generator::ToolDocs, Transport::Xml) => projection::xml::tool_docs(&cell.tools),
+            (Generator::ActionSchema, Transport::Json) => {
+                projection::actions::prompt_block(&cell.tools).map_err(|e| point_at_clashing_tool(project, e))?
+            }
+            (Generator::ToolGuidance, _) => {
+                cell.tools.iter().filter_map(|t| t.guidance.as_deref()).collect::<Vec<_>>().join("\n\n")
+            }
+            _ => String::new(),
+        })
     };
-    let profile = project.profile(&selection.profile)?;
-    runtime.switches.insert(crate::project::SUBAGENT_SWITCH.to_string(), true);
-    let tools: Vec<ActiveTool> = project
-        .catalog
-        .resolve(&profile.name, &profile.tools, &runtime.switches)
-        .into_iter()
-        .filter(|t| sub.tools.contains(&t.name) && !t.spawns_subagents)
-        .collect();
-    let sections = sub.sections.clone().unwrap_or_else(|| profile.sections.clone());
-    finish(project, selection, &sections, transport, provider, runtime, tools, Some(name.to_string()))
-}
-
-#[allow(clippy::too_many_arguments)]
-fn finish(
-    project: &Project,
-    selection: Selection,
-    sections: &[String],
-    transport: Transport,
-    provider: Provider,
-    runtime: Runtime,
-    tools: Vec<ActiveTool>,
-    subagent: Option<String>,
-) -> Result<Compiled> {
-    let profile = project.profile(&selection.profile)?;
-    let r = render::render(project, profile, sections, transport, &runtime, &tools)?;
-    let (provider, projection) = match transport {
+    let r = render::render(project, &cell, &generate)?;
+    let (provider, projection) = match cell.transport {
         Transport::Native => (
-            Some(provider),
-            Some(providers::project(provider, &tools, ProjectionOptions { strict: project.strict_tools })),
+            Some(cell.provider),
+            Some(projection::project(cell.provider, &cell.tools, ProjectionOptions { strict: project.strict_tools })),
         ),
         Transport::Xml | Transport::Json => (None, None),
     };
     Ok(Compiled {
-        selection,
-        transport,
+        selection: cell.selection,
+        transport: cell.transport,
         provider,
-        runtime,
-        tools,
+        runtime: cell.runtime,
+        tools: cell.tools,
         sections: r.sections,
         prompt: r.prompt,
         projection,
-        subagent,
+        subagent: cell.subagent,
         slots: r.slots,
         warnings: r.warnings,
     })
 }
 
+/// A json-actions clash names a tool: point the error at that tool's declaration.
+fn point_at_clashing_tool(project: &Project, mut e: Error) -> Error {
+    if let Some(d) = e.diagnostics_mut().first_mut() {
+        let named = d.message.rsplit("tool `").next().and_then(|r| r.split('`').next());
+        if let Some(t) = named.and_then(|n| project.catalog.get(n)) {
+            d.label = Some(project.label(&t.name_span));
+        }
+    }
+    e
+}
+
 impl Compiled {
-    /// The tool projection as written (`render --tools`); XML and JSON cells have none.
+    /// The tool projection as written; xml and json cells have none.
     pub fn tools_json(&self) -> Result<String> {
         match &self.projection {
-            Some(p) => Ok(providers::to_pretty_json(p)),
-            None => Err(Diagnostic::error(format!(
-                "the {} transport has no tool projection: its tools are described in the prompt",
-                self.transport
-            ))
-            .with_help("use --transport native to get the tools JSON, or drop --tools to print the prompt")
-            .into()),
+            Some(p) => Ok(crate::json::to_pretty_json(p)),
+            None => Err(Error::usage(
+                Diagnostic::error(format!(
+                    "the {} transport has no tool projection: its tools are described in the prompt",
+                    self.transport
+                ))
+                .with_help("use --transport native to get the tools JSON, or drop --tools to print the prompt"),
+            )),
         }
     }
 
@@ -213,7 +152,7 @@ impl Compiled {
         if let Some(l) = &project.layout {
             add(l);
         }
-        if let Ok(profile) = project.profile(&self.selection.profile) {
+        if let Some(profile) = project.profiles.get(&self.selection.profile) {
             for id in &profile.sections {
                 if let Some(SectionSource::Template(name)) = project.sections.get(id).map(|s| &s.source) {
                     add(name);
@@ -231,7 +170,7 @@ impl Compiled {
         self.runtime
             .variables
             .iter()
-            .map(|(k, v)| (k.clone(), crate::source::sha256_hex(v.to_string().as_bytes())))
+            .map(|(k, v)| (k.clone(), crate::hash::sha256_hex(v.to_string().as_bytes())))
             .collect()
     }
 }

@@ -2,6 +2,8 @@
 
 use std::fmt::{self, Write as _};
 
+use crate::code::RuleCode;
+
 /// How serious a diagnostic is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -88,6 +90,19 @@ fn floor_char_boundary(text: &str, mut i: usize) -> usize {
     i
 }
 
+/// Where something is declared: a byte range of a project file, by project-relative path.
+/// The model carries spans so that diagnostics found after loading point at the declaration
+/// without searching the file's text again.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Span {
+    /// The file, relative to the project folder.
+    pub file: String,
+    /// First byte.
+    pub start: usize,
+    /// One past the last byte.
+    pub end: usize,
+}
+
 /// Where a diagnostic points: a file (as shown to the user), an optional position, and the
 /// file's text so the snippet can be rendered.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -119,8 +134,8 @@ impl Label {
 pub struct Diagnostic {
     /// How serious it is.
     pub severity: Severity,
-    /// A stable code for lints (`P001`); empty for load errors.
-    pub code: Option<String>,
+    /// The lint rule that found it (`P001`); none for load and usage errors.
+    pub code: Option<RuleCode>,
     /// One line saying what is wrong.
     pub message: String,
     /// Where it is.

@@ -1,52 +1,63 @@
 //! promptc: a prompt compiler and inspector for LLM agents.
 //!
-//! Data flows one way: [`project`] loads and validates a YAML project; [`context`] and
-//! [`selection`] resolve the runtime switches, variables and profile; [`catalog`] picks the
-//! active tools; [`render`] renders the sections; [`providers`] and [`xml`] project the tools;
-//! [`artifact`] writes the result. [`compile`] strings the steps together for one cell.
+//! The modules are layers that follow the data, each importing only from the layers listed
+//! before it (a test enforces the order; ARCHITECTURE.md is the map):
+//!
+//! | layer | what it holds |
+//! |---|---|
+//! | foundation: [`error`], [`diagnostic`], [`code`], [`json`], [`hash`] | errors, located diagnostics, lint codes, output helpers |
+//! | [`source`] | reading project files safely and parsing YAML with limits |
+//! | [`model`] | the typed project: profiles, sections, slots, catalog, parameters, conditions, selection, budgets |
+//! | [`load`] | the raw file formats and the loader that validates them into the model |
+//! | [`resolve`] | a request resolved into one typed cell; the matrix of cells |
+//! | [`render`] | templates rendered with the cell's context, untrusted content, slots |
+//! | [`projection`] | the tools as each provider's JSON, XML docs, JSON actions; provider limits |
+//! | [`compile`] | the pipeline of one cell: resolve → render → project |
+//! | [`measure`] | tokens, budgets, the report data |
+//! | [`output`] | artifacts, snapshots, frozen records, tables and report formats |
+//! | [`lint`], [`diff`] | `check`'s rules; comparing with snapshots |
 //!
 //! ```
-//! use promptc::compile::{compile, Request};
-//! use promptc::project::{self, Project};
+//! use promptc::{compile, load, Request, Transport};
 //!
-//! let manifest = project::discover(Some(std::path::Path::new("profiles")))?;
-//! let project = Project::load(&manifest)?;
+//! let project = load(std::path::Path::new("profiles"))?;
 //! let cell = compile(&project, &Request::default())?;
 //! assert!(cell.prompt.starts_with("You are Forge"));
-//! assert_eq!(cell.projection.is_some(), cell.transport == promptc::transport::Transport::Native);
+//! assert_eq!(cell.projection.is_some(), cell.transport == Transport::Native);
 //! # Ok::<(), promptc::Error>(())
 //! ```
 
-pub mod actions;
-pub mod artifact;
-pub mod atomic;
-pub mod budget;
-pub mod catalog;
-pub mod command;
-pub mod compile;
-pub mod condition;
-pub mod context;
+pub mod code;
 pub mod diagnostic;
-pub mod diff;
 pub mod error;
-pub mod freeze;
-pub mod init;
-pub mod lint;
-pub mod manifest;
-pub mod project;
-pub mod project_schema;
-pub mod providers;
-pub mod render;
-pub mod report;
-pub mod schema;
-pub mod selection;
-pub mod snapshot;
-pub mod source;
-pub mod template;
-pub mod tokens;
-pub mod transport;
-pub mod untrusted;
-pub mod xml;
-pub mod yaml;
+pub mod hash;
+pub mod json;
 
-pub use error::{Error, Result};
+pub mod source;
+
+pub mod model;
+
+pub mod load;
+
+pub mod resolve;
+
+pub mod render;
+
+pub mod projection;
+
+pub mod compile;
+
+pub mod measure;
+
+pub mod output;
+
+pub mod diff;
+pub mod lint;
+
+mod facade;
+
+pub use compile::Compiled;
+pub use error::{Error, ErrorKind, Result};
+pub use facade::*;
+pub use model::{Project, Provider, Transport};
+pub use resolve::Request;

@@ -8,11 +8,12 @@ use common::{ok, promptc};
 
 use std::path::Path;
 
-use promptc::compile::{compile, compile_cell, Request};
-use promptc::context::{Runtime, RuntimeInput};
-use promptc::project::Project;
-use promptc::selection::{Selection, SelectionInput};
-use promptc::transport::Transport;
+use promptc::compile::{compile, compile_cell};
+use promptc::model::selection::{Selection, SelectionInput};
+use promptc::model::transport::Transport;
+use promptc::model::Project;
+use promptc::resolve::runtime::{Runtime, RuntimeInput};
+use promptc::resolve::Request;
 
 /// A project with a `notes` slot section between two sections of its own, and the given
 /// tools file; `extra` is appended to the manifest.
@@ -210,7 +211,7 @@ fn untrusted_variables_are_wrapped_and_neutralised_with_the_given_nonce() {
     let (a, b) = (live("x"), live("x"));
     assert_ne!(a.runtime.nonce, b.runtime.nonce);
     assert_ne!(a.prompt, b.prompt);
-    let meta = promptc::artifact::Metadata::new(&u, &a, None);
+    let meta = promptc::output::artifact::Metadata::new(&u, &a, None);
     assert_eq!(meta.nonce.as_deref(), Some(a.runtime.nonce.as_str()));
 }
 
@@ -274,7 +275,7 @@ fn subagents_get_the_allowlist_minus_spawning_tools_and_the_switch() {
     assert_eq!(p.warnings.len(), 1, "listing a spawning tool is a warning");
     assert!(p.warnings[0].message.contains("spawns sub-agents"));
     let sel = Selection { profile: "standard".into(), reason: String::new() };
-    let c = promptc::compile::compile_subagent(
+    let sub = promptc::resolve::resolve_subagent(
         &p,
         sel.clone(),
         Transport::Native,
@@ -283,6 +284,7 @@ fn subagents_get_the_allowlist_minus_spawning_tools_and_the_switch() {
         "helper",
     )
     .unwrap();
+    let c = promptc::compile::compile_resolved(&p, sub).unwrap();
     assert_eq!(c.prompt, "read\n");
     let main = compile_cell(&p, sel, Transport::Native, p.defaults.provider, Runtime::defaults(&p)).unwrap();
     assert_eq!(main.prompt, "read, spawn, write\n");

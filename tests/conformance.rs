@@ -16,11 +16,12 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use promptc::compile::compile_cell;
-use promptc::context::Runtime;
-use promptc::project::{self, Project};
-use promptc::providers::{to_pretty_json, Provider};
-use promptc::selection::Selection;
-use promptc::transport::Transport;
+use promptc::json::to_pretty_json;
+use promptc::model::provider::Provider;
+use promptc::model::selection::Selection;
+use promptc::model::transport::Transport;
+use promptc::model::Project;
+use promptc::resolve::runtime::Runtime;
 
 /// The venv's python, or None when the user opted out.
 fn python() -> Option<PathBuf> {
@@ -48,7 +49,7 @@ fn check(py: &Path, args: &[&str]) -> (i32, String) {
 }
 
 fn example() -> Project {
-    Project::load(&project::discover(Some(&repo().join("profiles"))).unwrap()).unwrap()
+    promptc::load(&repo().join("profiles")).unwrap()
 }
 
 /// Switch sets that exercise every conditional tool and parameter of the example.

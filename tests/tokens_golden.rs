@@ -4,7 +4,8 @@
 //! CI) over the example's sections, prompts and tool JSON plus edge cases: CRLF, long runs of
 //! spaces, 200 KB single words, special-token text, emoji, combining accents, CJK, …
 
-use promptc::tokens::{Counter, Encoding, Tokenizer};
+use promptc::measure::tokens::Counter;
+use promptc::model::tokenizer::{Encoding, Tokenizer};
 
 #[test]
 fn every_count_equals_the_reference_tokenizer() {

@@ -1,0 +1,75 @@
+//! `promptc check`: lint levels from -A/-W/-D in command-line order, `--explain`, output formats.
+
+use super::*;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum CheckFormat {
+    /// rustc-style diagnostics.
+    Human,
+    /// JSON for machines.
+    Json,
+    /// GitHub Actions workflow commands (annotations).
+    Github,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct CheckArgs {
+    /// Allow (silence) a rule, e.g. -A P007 (repeatable).
+    #[arg(short = 'A', long = "allow", value_name = "CODE")]
+    pub(crate) allow: Vec<String>,
+    /// Make a rule a warning (repeatable).
+    #[arg(short = 'W', long = "warn", value_name = "CODE")]
+    pub(crate) warn: Vec<String>,
+    /// Make a rule an error (repeatable).
+    #[arg(short = 'D', long = "deny", value_name = "CODE")]
+    pub(crate) deny: Vec<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = CheckFormat::Human)]
+    pub(crate) format: CheckFormat,
+    /// Explain a rule and exit.
+    #[arg(long, value_name = "CODE")]
+    pub(crate) explain: Option<String>,
+}
+
+pub(crate) fn explain(code: &str) -> Result<ExitCode, Error> {
+    print(&promptc::lint::explain(code)?)
+}
+
+pub(crate) fn check(
+    project: &Project,
+    args: &CheckArgs,
+    level_flags: &[(String, promptc::code::Level)],
+    color: Color,
+) -> Result<ExitCode, Error> {
+    let mut overrides = Vec::new();
+    for (code, level) in level_flags {
+        overrides.push((promptc::lint::known_code(code)?, *level));
+    }
+    let mut counter = token_counter(project);
+    let result = promptc::lint::check(project, &overrides, &mut counter)?;
+    counter.save()?;
+    std::mem::forget(counter); // see report(): no need to free the tokenizer before exit
+    let format = match args.format {
+        CheckFormat::Human => {
+            promptc::lint::Format::Human { color: wants_color(color, std::io::stdout().is_terminal()) }
+        }
+        CheckFormat::Json => promptc::lint::Format::Json,
+        CheckFormat::Github => promptc::lint::Format::Github,
+    };
+    print(&result.render(format))?;
+    Ok(if result.failed() { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+/// The `-A/-W/-D` flags in command-line order (later wins, as with rustc): clap keeps each
+/// flag's values apart, so they are merged by their position on the command line.
+pub(crate) fn level_flags_in_order(m: &clap::ArgMatches) -> Vec<(String, promptc::code::Level)> {
+    use promptc::code::Level;
+    let mut flags: Vec<(usize, String, Level)> = Vec::new();
+    for (id, level) in [("allow", Level::Allow), ("warn", Level::Warn), ("deny", Level::Deny)] {
+        if let (Some(values), Some(indices)) = (m.get_many::<String>(id), m.indices_of(id)) {
+            flags.extend(indices.zip(values).map(|(i, v)| (i, v.clone(), level)));
+        }
+    }
+    flags.sort_by_key(|(i, _, _)| *i);
+    flags.into_iter().map(|(_, code, level)| (code, level)).collect()
+}

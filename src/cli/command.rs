@@ -1,0 +1,16 @@
+//! `promptc command NAME`: a slash command's text.
+
+use super::*;
+
+#[derive(Debug, Args)]
+pub(crate) struct CommandArgs {
+    /// The command's name.
+    pub(crate) name: String,
+    #[command(flatten)]
+    pub(crate) cell: CellArgs,
+}
+
+pub(crate) fn command(project: &Project, args: &CommandArgs) -> Result<ExitCode, Error> {
+    let cell = promptc::resolve::resolve(project, &request(&args.cell)?)?;
+    print(&promptc::render::command::render(project, &cell, &args.name)?)
+}

@@ -1,0 +1,62 @@
+//! `promptc diff`: compare with the snapshots (or two folders), `--update`.
+
+use super::*;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum DiffFormat {
+    /// Unified diffs and a delta table.
+    Text,
+    /// A PR comment: delta table and collapsed diffs.
+    Markdown,
+    /// JSON for machines.
+    Json,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct DiffArgs {
+    /// Two folders to compare instead (snapshot folders or `render --out` artifact folders).
+    #[arg(num_args = 2, value_names = ["A", "B"])]
+    pub(crate) folders: Vec<PathBuf>,
+    /// Accept the drift: rewrite the snapshots (same as `promptc snapshot`).
+    #[arg(long, conflicts_with = "folders")]
+    pub(crate) update: bool,
+    /// Snapshot folder (default: the project's `snapshots:` setting).
+    #[arg(long, value_name = "DIR", conflicts_with = "folders")]
+    pub(crate) dir: Option<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = DiffFormat::Text)]
+    pub(crate) format: DiffFormat,
+}
+
+pub(crate) fn diff_output(r: &promptc::diff::DiffReport, format: DiffFormat, color: Color) -> Result<ExitCode, Error> {
+    let f = match format {
+        DiffFormat::Text => promptc::diff::Format::Text,
+        DiffFormat::Markdown => promptc::diff::Format::Markdown,
+        DiffFormat::Json => promptc::diff::Format::Json,
+    };
+    print(&promptc::diff::render(r, f, wants_color(color, std::io::stdout().is_terminal())))?;
+    Ok(if r.drift() { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+pub(crate) fn diff(project: &Project, args: &DiffArgs, color: Color) -> Result<ExitCode, Error> {
+    let dir = snapshot_dir(project, args.dir.as_deref());
+    let mut counter = token_counter(project);
+    let (report, matrix) = promptc::diff::against_snapshots(project, &dir, &mut counter)?;
+    counter.save()?;
+    std::mem::forget(counter); // see report(): no need to free the tokenizer before exit
+    if args.update {
+        if report.drift() {
+            let w = promptc::output::snapshot::write(&dir, &matrix.all_files())?;
+            let _ = writeln!(
+                std::io::stderr(),
+                "{}: {} written, {} removed",
+                dir.display(),
+                w.written.len(),
+                w.removed.len()
+            );
+        }
+        diff_output(&report, args.format, color)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    diff_output(&report, args.format, color)
+}

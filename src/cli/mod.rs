@@ -1,0 +1,211 @@
+//! The promptc command line: parse flags, call the library, print, and map results to exit
+//! codes. One file per command; everything else lives in the library.
+
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use promptc::compile::{self, Compiled};
+use promptc::error::Error;
+use promptc::model::provider::Provider;
+use promptc::model::selection::SelectionInput;
+use promptc::model::transport::Transport;
+use promptc::model::Project;
+use promptc::resolve::runtime::RuntimeInput;
+use promptc::resolve::Request;
+
+mod args;
+mod check;
+mod command;
+mod diff;
+mod freeze;
+mod render;
+mod report;
+mod setup;
+mod snapshot;
+
+use args::*;
+use check::*;
+use command::*;
+use diff::*;
+use freeze::*;
+use render::*;
+use report::*;
+use setup::*;
+use snapshot::*;
+
+pub(crate) const EXIT_CODES: &str = "\
+Exit codes:
+  0  success
+  1  the check found something (drift, lint error, budget exceeded, stale prompt)
+  2  usage or project error (bad YAML, unknown id, template error, I/O error)";
+
+/// A prompt compiler and inspector for LLM agents.
+#[derive(Debug, Parser)]
+#[command(name = "promptc", version, about, after_help = EXIT_CODES)]
+pub(crate) struct Cli {
+    /// Project folder or manifest (default: ./promptc.yaml, else ./profiles/promptc.yaml).
+    #[arg(short = 'C', long, global = true, value_name = "PATH")]
+    pub(crate) project: Option<PathBuf>,
+
+    /// When to use colour in diagnostics (NO_COLOR is honoured).
+    #[arg(long, global = true, value_enum, default_value_t = Color::Auto)]
+    pub(crate) color: Color,
+
+    #[command(subcommand)]
+    pub(crate) command: Commands,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum Color {
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum Commands {
+    /// Compile one prompt: the system prompt plus the tool projection.
+    #[command(after_help = EXIT_CODES)]
+    Render(RenderArgs),
+    /// Tokens and bytes per section and per tool, with budgets (exit 1 when one is exceeded).
+    #[command(after_help = EXIT_CODES)]
+    Report(ReportArgs),
+    /// Write every profile × case × transport (× provider) cell under the snapshot folder.
+    #[command(after_help = EXIT_CODES)]
+    Snapshot(SnapshotArgs),
+    /// Compare the project with its snapshots (exit 1 on drift), or two folders with each other.
+    #[command(after_help = EXIT_CODES)]
+    Diff(DiffArgs),
+    /// Write a frozen-prompt record for a running agent.
+    #[command(after_help = EXIT_CODES)]
+    Freeze(FreezeArgs),
+    /// Say whether a frozen record is still what the project compiles (exit 1 when stale).
+    #[command(after_help = EXIT_CODES)]
+    Verify(VerifyArgs),
+    /// Render a slash command's instruction text for the resolved profile.
+    #[command(after_help = EXIT_CODES)]
+    Command(CommandArgs),
+    /// Lint every cell of the project (exit 1 when an error remains).
+    #[command(after_help = EXIT_CODES)]
+    Check(CheckArgs),
+    /// Print the JSON Schema of promptc.yaml and tool catalog files (for editors).
+    Schema(SchemaArgs),
+    /// Write a small, working starter project (refuses to overwrite files).
+    Init(InitArgs),
+    /// Print shell completions.
+    Completions(CompletionsArgs),
+}
+
+pub(crate) fn parse_transport(s: &str) -> Result<Transport, String> {
+    Transport::parse(s).ok_or_else(|| format!("unknown transport `{s}` (expected one of: native, xml, json)"))
+}
+
+pub(crate) fn parse_provider(s: &str) -> Result<Provider, String> {
+    Provider::parse(s)
+        .ok_or_else(|| format!("unknown provider `{s}` (expected one of: openai, openai-responses, anthropic, gemini)"))
+}
+
+/// Parse the command line, run the command, print, and map the result to an exit code.
+pub(crate) fn main() -> ExitCode {
+    let matches = <Cli as clap::CommandFactory>::command().get_matches();
+    let cli = match <Cli as clap::FromArgMatches>::from_arg_matches(&matches) {
+        Ok(cli) => cli,
+        Err(e) => e.exit(),
+    };
+    let level_flags = matches.subcommand_matches("check").map(level_flags_in_order).unwrap_or_default();
+    let color = wants_color(cli.color, std::io::stderr().is_terminal());
+    match run(&cli, color, &level_flags) {
+        Ok(code) => code,
+        Err(e) => {
+            let mut err = std::io::stderr().lock();
+            for d in e.diagnostics() {
+                let _ = write!(err, "{}", d.render(color));
+            }
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Colour for a stream: forced by --color, else only on a terminal and never with NO_COLOR.
+pub(crate) fn wants_color(choice: Color, is_terminal: bool) -> bool {
+    match choice {
+        Color::Always => true,
+        Color::Never => false,
+        Color::Auto => std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && is_terminal,
+    }
+}
+
+pub(crate) fn run(cli: &Cli, color: bool, level_flags: &[(String, promptc::code::Level)]) -> Result<ExitCode, Error> {
+    let color = (cli.color, color);
+    // Commands that need no project.
+    match &cli.command {
+        Commands::Schema(args) => {
+            return print(&match args.kind {
+                SchemaKind::Manifest => promptc::load::editor_schema::manifest(),
+                SchemaKind::Tools => promptc::load::editor_schema::tools(),
+            })
+        }
+        Commands::Init(args) => return init(args.dir.as_deref().unwrap_or(std::path::Path::new("."))),
+        Commands::Completions(args) => {
+            let mut cmd = <Cli as clap::CommandFactory>::command();
+            clap_complete::generate(args.shell, &mut cmd, "promptc", &mut std::io::stdout());
+            return Ok(ExitCode::SUCCESS);
+        }
+        Commands::Check(args) if args.explain.is_some() => return explain(args.explain.as_deref().unwrap_or_default()),
+        _ => {}
+    }
+    // Comparing two folders needs no project.
+    if let Commands::Diff(args) = &cli.command {
+        if let [a, b] = args.folders.as_slice() {
+            let r = promptc::diff::folders(a, b)?;
+            return diff_output(&r, args.format, color.0);
+        }
+    }
+    let manifest = promptc::load::discover(cli.project.as_deref())?;
+    // The process ends right after the command: tearing down a large project (templates,
+    // catalog, file texts) would only delay the exit, so it is deliberately leaked.
+    let project: &Project = Box::leak(Box::new(Project::load(&manifest)?));
+    {
+        let color = wants_color(cli.color, std::io::stderr().is_terminal());
+        let mut err = std::io::stderr().lock();
+        // `check` reports these itself, with levels applied.
+        if !matches!(cli.command, Commands::Check(_)) {
+            for w in promptc::lint::load_warnings(project) {
+                let _ = write!(err, "{}", w.render(color));
+            }
+        }
+    }
+    match &cli.command {
+        Commands::Render(args) => render(project, args, color.0),
+        Commands::Report(args) => report(project, args),
+        Commands::Snapshot(args) => snapshot(project, args.dir.as_deref()),
+        Commands::Diff(args) => diff(project, args, color.0),
+        Commands::Freeze(args) => freeze(project, args),
+        Commands::Verify(args) => verify(project, args),
+        Commands::Command(args) => command(project, args),
+        Commands::Check(args) => check(project, args, level_flags, color.0),
+        Commands::Schema(_) | Commands::Init(_) | Commands::Completions(_) => Ok(ExitCode::SUCCESS),
+    }
+}
+
+/// Print the warnings a render collected (`--lenient`).
+pub(crate) fn warn(c: &Compiled, choice: Color) {
+    let color = wants_color(choice, std::io::stderr().is_terminal());
+    let mut err = std::io::stderr().lock();
+    for w in &c.warnings {
+        let _ = write!(err, "{}", w.render(color));
+    }
+}
+
+pub(crate) fn print(s: &str) -> Result<ExitCode, Error> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(s.as_bytes()).and_then(|_| out.flush()) {
+        Ok(()) => Ok(ExitCode::SUCCESS),
+        // A closed pipe (`promptc render | head`) is not an error worth reporting.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
+        Err(e) => Err(Error::io("write to", std::path::Path::new("stdout"), &e)),
+    }
+}

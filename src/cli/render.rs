@@ -1,0 +1,45 @@
+//! `promptc render`: one prompt, its tools, or the frozen artifact.
+
+use super::*;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum RenderFormat {
+    /// The prompt text (or the tools JSON with --tools).
+    Text,
+    /// Prompt, projection and metadata as one JSON document.
+    Json,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct RenderArgs {
+    #[command(flatten)]
+    pub(crate) cell: CellArgs,
+    /// Write the frozen artifact (prompt.md, tools.json, metadata.json) into DIR.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) out: Option<PathBuf>,
+    /// Print the tool projection instead of the prompt.
+    #[arg(long, conflicts_with = "out")]
+    pub(crate) tools: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = RenderFormat::Text)]
+    pub(crate) format: RenderFormat,
+}
+
+pub(crate) fn render(project: &Project, args: &RenderArgs, color: Color) -> Result<ExitCode, Error> {
+    let compiled = compile::compile(project, &request(&args.cell)?)?;
+    warn(&compiled, color);
+    if let Some(dir) = &args.out {
+        let written = promptc::output::artifact::write_artifact(dir, project, &compiled)?;
+        let mut err = std::io::stderr().lock();
+        for p in written {
+            let _ = writeln!(err, "wrote {}", p.display());
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let out = match args.format {
+        RenderFormat::Text if args.tools => compiled.tools_json()?,
+        RenderFormat::Text => compiled.prompt.clone(),
+        RenderFormat::Json => promptc::output::artifact::render_json(project, &compiled),
+    };
+    print(&out)
+}

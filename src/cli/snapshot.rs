@@ -1,0 +1,41 @@
+//! `promptc snapshot`: write the matrix under the snapshot folder.
+
+use super::*;
+
+#[derive(Debug, Args)]
+pub(crate) struct SnapshotArgs {
+    /// Snapshot folder (default: the project's `snapshots:` setting, else <project>/snapshots).
+    #[arg(long, value_name = "DIR")]
+    pub(crate) dir: Option<PathBuf>,
+}
+
+pub(crate) fn snapshot_dir(project: &Project, dir: Option<&std::path::Path>) -> PathBuf {
+    dir.map_or_else(|| promptc::output::snapshot::folder(project), std::path::Path::to_path_buf)
+}
+
+pub(crate) fn snapshot(project: &Project, dir: Option<&std::path::Path>) -> Result<ExitCode, Error> {
+    let dir = snapshot_dir(project, dir);
+    let mut counter = token_counter(project);
+    counter.prefetch();
+    let mut matrix = promptc::output::snapshot::Matrix::render(project)?;
+    matrix.count_tokens(&mut counter)?;
+    counter.save()?;
+    std::mem::forget(counter); // see report(): no need to free the tokenizer before exit
+    let w = promptc::output::snapshot::write(&dir, &matrix.all_files())?;
+    let mut err = std::io::stderr().lock();
+    for f in &w.written {
+        let _ = writeln!(err, "wrote {}", dir.join(f).display());
+    }
+    for f in &w.removed {
+        let _ = writeln!(err, "removed {}", dir.join(f).display());
+    }
+    let _ = writeln!(
+        err,
+        "{}: {} written, {} unchanged, {} removed",
+        dir.display(),
+        w.written.len(),
+        w.unchanged,
+        w.removed.len()
+    );
+    Ok(ExitCode::SUCCESS)
+}

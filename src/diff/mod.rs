@@ -1,0 +1,506 @@
+//! Comparing rendered output with what is committed: file-level unified diffs and token/byte
+//! deltas per cell and section, for terminals, PR comments (markdown) and machines (JSON).
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use serde::Serialize;
+use similar::TextDiff;
+
+use crate::output::snapshot::{CellSummary, Measured, Summary};
+
+/// How a file differs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// Present on both sides with different text.
+    Modified,
+    /// Only on the new side (missing from the old folder).
+    Added,
+    /// Only on the old side (no longer produced).
+    Removed,
+}
+
+/// One differing file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FileChange {
+    /// File name.
+    pub file: String,
+    /// How it differs.
+    pub status: Status,
+    /// Unified diff (modified files only).
+    pub diff: String,
+    /// Lines added and removed.
+    pub added_lines: usize,
+    /// Lines added and removed.
+    pub removed_lines: usize,
+}
+
+/// Tokens and bytes of one side of a delta.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Counts {
+    /// Tokens, when known.
+    pub tokens: Option<u64>,
+    /// Bytes.
+    pub bytes: u64,
+}
+
+impl From<&Measured> for Counts {
+    fn from(m: &Measured) -> Self {
+        Counts { tokens: m.tokens, bytes: m.bytes }
+    }
+}
+
+/// A changed item of a cell: the prompt, a section or a tools file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Delta {
+    /// Cell stem.
+    pub cell: String,
+    /// `prompt`, `section rules`, `tools openai`.
+    pub item: String,
+    /// Before (absent when added).
+    pub before: Option<Counts>,
+    /// After (absent when removed).
+    pub after: Option<Counts>,
+}
+
+impl Delta {
+    /// Token change, when both sides are known.
+    pub fn tokens_delta(&self) -> Option<i64> {
+        let b = self.before.map_or(Some(0), |c| c.tokens)?;
+        let a = self.after.map_or(Some(0), |c| c.tokens)?;
+        Some(a as i64 - b as i64)
+    }
+
+    /// Byte change.
+    pub fn bytes_delta(&self) -> i64 {
+        self.after.map_or(0, |c| c.bytes as i64) - self.before.map_or(0, |c| c.bytes as i64)
+    }
+}
+
+/// The result of a comparison.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DiffReport {
+    /// What the old side is (`snapshots`, a folder).
+    pub old: String,
+    /// What the new side is.
+    pub new: String,
+    /// Differing files, sorted by name.
+    pub files: Vec<FileChange>,
+    /// Changed items with their token and byte deltas.
+    pub deltas: Vec<Delta>,
+}
+
+impl DiffReport {
+    /// Whether anything differs.
+    pub fn drift(&self) -> bool {
+        !self.files.is_empty()
+    }
+}
+
+/// Compare two sets of files by name.
+pub fn compare_files(
+    old: &BTreeMap<String, String>,
+    new: &BTreeMap<String, String>,
+    old_label: &str,
+    new_label: &str,
+) -> Vec<FileChange> {
+    let mut names: Vec<&String> = old.keys().chain(new.keys()).collect();
+    names.sort();
+    names.dedup();
+    let mut out = Vec::new();
+    for name in names {
+        match (old.get(name), new.get(name)) {
+            (Some(a), Some(b)) if a == b => {}
+            (Some(a), Some(b)) => {
+                let d = TextDiff::from_lines(a.as_str(), b.as_str());
+                let mut added = 0;
+                let mut removed = 0;
+                for change in d.iter_all_changes() {
+                    match change.tag() {
+                        similar::ChangeTag::Insert => added += 1,
+                        similar::ChangeTag::Delete => removed += 1,
+                        similar::ChangeTag::Equal => {}
+                    }
+                }
+                let diff = d
+                    .unified_diff()
+                    .context_radius(3)
+                    .header(&format!("{old_label}/{name}"), &format!("{new_label}/{name}"))
+                    .to_string();
+                out.push(FileChange {
+                    file: name.clone(),
+                    status: Status::Modified,
+                    diff,
+                    added_lines: added,
+                    removed_lines: removed,
+                });
+            }
+            (None, Some(b)) => out.push(FileChange {
+                file: name.clone(),
+                status: Status::Added,
+                diff: String::new(),
+                added_lines: b.lines().count(),
+                removed_lines: 0,
+            }),
+            (Some(a), None) => out.push(FileChange {
+                file: name.clone(),
+                status: Status::Removed,
+                diff: String::new(),
+                added_lines: 0,
+                removed_lines: a.lines().count(),
+            }),
+            (None, None) => {}
+        }
+    }
+    out
+}
+
+/// Changed items between two summaries, cell by cell (new order first, then removed cells).
+pub fn deltas(old: &Summary, new: &Summary) -> Vec<Delta> {
+    let old_cells: BTreeMap<&str, &CellSummary> = old.cells.iter().map(|c| (c.cell.as_str(), c)).collect();
+    let new_cells: BTreeMap<&str, &CellSummary> = new.cells.iter().map(|c| (c.cell.as_str(), c)).collect();
+    let mut order: Vec<&str> = new.cells.iter().map(|c| c.cell.as_str()).collect();
+    order.extend(old.cells.iter().map(|c| c.cell.as_str()).filter(|c| !new_cells.contains_key(c)));
+    let mut out = Vec::new();
+    for cell in order {
+        let (o, n) = (old_cells.get(cell), new_cells.get(cell));
+        let mut push = |item: String, before: Option<&Measured>, after: Option<&Measured>| {
+            if before.map(|m| &m.sha256) != after.map(|m| &m.sha256) {
+                out.push(Delta {
+                    cell: cell.to_string(),
+                    item,
+                    before: before.map(Counts::from),
+                    after: after.map(Counts::from),
+                });
+            }
+        };
+        push("prompt".into(), o.map(|c| &c.prompt), n.map(|c| &c.prompt));
+        let mut ids: Vec<&str> = n.map(|c| c.sections.iter().map(|s| s.name.as_str()).collect()).unwrap_or_default();
+        if let Some(o) = o {
+            ids.extend(o.sections.iter().map(|s| s.name.as_str()).filter(|id| !ids.contains(id)).collect::<Vec<_>>());
+        }
+        for id in ids {
+            let before = o.and_then(|c| c.sections.iter().find(|s| s.name == id));
+            let after = n.and_then(|c| c.sections.iter().find(|s| s.name == id));
+            push(format!("section {id}"), before, after);
+        }
+        let mut providers: Vec<&String> = o.map(|c| c.tools.keys().collect()).unwrap_or_default();
+        providers.extend(n.map(|c| c.tools.keys().collect::<Vec<_>>()).unwrap_or_default());
+        providers.sort();
+        providers.dedup();
+        for p in providers {
+            push(format!("tools {p}"), o.and_then(|c| c.tools.get(p)), n.and_then(|c| c.tools.get(p)));
+        }
+    }
+    out
+}
+
+/// Output formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// Unified diffs and a delta table for terminals.
+    Text,
+    /// A PR comment: delta table and collapsed diffs.
+    Markdown,
+    /// Machines.
+    Json,
+}
+
+fn signed(n: i64) -> String {
+    if n > 0 {
+        format!("+{n}")
+    } else {
+        n.to_string()
+    }
+}
+
+fn side(c: Option<Counts>, f: impl Fn(Counts) -> Option<u64>) -> String {
+    c.and_then(f).map_or("–".into(), |n| n.to_string())
+}
+
+fn delta_rows(r: &DiffReport) -> Vec<Vec<String>> {
+    r.deltas
+        .iter()
+        .map(|d| {
+            vec![
+                d.cell.clone(),
+                d.item.clone(),
+                side(d.before, |c| c.tokens),
+                side(d.after, |c| c.tokens),
+                d.tokens_delta().map_or("?".into(), signed),
+                side(d.before, |c| Some(c.bytes)),
+                side(d.after, |c| Some(c.bytes)),
+                signed(d.bytes_delta()),
+            ]
+        })
+        .collect()
+}
+
+const DELTA_HEADER: [&str; 8] =
+    ["cell", "item", "tokens before", "tokens after", "Δ tokens", "bytes before", "bytes after", "Δ bytes"];
+
+fn headline(r: &DiffReport) -> String {
+    if !r.drift() {
+        return format!("no drift: {} matches {}", r.new, r.old);
+    }
+    let count = |s: Status| r.files.iter().filter(|f| f.status == s).count();
+    format!(
+        "drift: {} modified, {} missing from {}, {} no longer rendered",
+        count(Status::Modified),
+        count(Status::Added),
+        r.old,
+        count(Status::Removed)
+    )
+}
+
+fn colorize(diff: &str) -> String {
+    diff.lines()
+        .map(|l| {
+            let code = if l.starts_with("+++") || l.starts_with("---") {
+                "1"
+            } else if l.starts_with('+') {
+                "32"
+            } else if l.starts_with('-') {
+                "31"
+            } else if l.starts_with("@@") {
+                "36"
+            } else {
+                return format!("{l}\n");
+            };
+            format!("\x1b[{code}m{l}\x1b[0m\n")
+        })
+        .collect()
+}
+
+/// Render a comparison.
+pub fn render(r: &DiffReport, format: Format, color: bool) -> String {
+    match format {
+        Format::Json => crate::json::to_pretty_json(
+            &serde_json::json!({"drift": r.drift(), "old": r.old, "new": r.new, "files": r.files, "deltas": r.deltas}),
+        ),
+        Format::Text => {
+            let mut out = format!("{}\n", headline(r));
+            for f in &r.files {
+                match f.status {
+                    // The summary's changes are the delta table below; its raw diff is noise.
+                    Status::Modified if f.file == crate::output::snapshot::SUMMARY => {
+                        let _ = writeln!(out, "\nmodified: {} (token and byte deltas in the table below)", f.file);
+                    }
+                    Status::Modified => {
+                        out.push('\n');
+                        out.push_str(&if color { colorize(&f.diff) } else { f.diff.clone() });
+                    }
+                    Status::Added => {
+                        let _ = writeln!(out, "\nmissing from {}: {} ({} lines)", r.old, f.file, f.added_lines);
+                    }
+                    Status::Removed => {
+                        let _ = writeln!(out, "\nno longer rendered: {} ({} lines)", f.file, f.removed_lines);
+                    }
+                }
+            }
+            if !r.deltas.is_empty() {
+                let t = crate::output::table::table(&DELTA_HEADER, &delta_rows(r), &[2, 3, 4, 5, 6, 7]);
+                let _ = write!(out, "\n{t}\n");
+            }
+            out
+        }
+        Format::Markdown => {
+            let mut out = format!("### promptc diff — {}\n", headline(r));
+            if !r.deltas.is_empty() {
+                let _ = writeln!(out, "\n| {} |", DELTA_HEADER.join(" | "));
+                let _ = writeln!(out, "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |");
+                for row in delta_rows(r) {
+                    let _ = writeln!(out, "| {} |", row.join(" | "));
+                }
+            }
+            for f in &r.files {
+                let what = match f.status {
+                    Status::Modified => format!("modified, +{} −{} lines", f.added_lines, f.removed_lines),
+                    Status::Added => format!("missing from {}", r.old),
+                    Status::Removed => "no longer rendered".into(),
+                };
+                if f.status == Status::Modified && f.file != crate::output::snapshot::SUMMARY {
+                    let _ = write!(
+                        out,
+                        "\n<details><summary><code>{}</code> ({what})</summary>\n\n```diff\n{}```\n\n</details>\n",
+                        f.file, f.diff
+                    );
+                } else {
+                    let _ = writeln!(out, "\n- `{}` ({what})", f.file);
+                }
+            }
+            out
+        }
+    }
+}
+
+/// Compare the project's current matrix with its snapshot folder. Without drift this reads,
+/// renders and compares only: no tokenizer is built. With drift, the new side's tokens are
+/// counted for the deltas and the returned matrix is ready to be written (`--update`).
+pub fn against_snapshots(
+    project: &crate::model::Project,
+    dir: &std::path::Path,
+    counter: &mut crate::measure::tokens::Counter,
+) -> crate::error::Result<(DiffReport, crate::output::snapshot::Matrix)> {
+    use crate::output::snapshot::{is_snapshot_file, read_folder, Matrix, SUMMARY};
+    // Read and parse the committed side on a second core while this one renders: the no-change
+    // case then costs about one matrix render.
+    let (rendered, read) = std::thread::scope(|scope| {
+        let reader = scope.spawn(|| -> crate::error::Result<(BTreeMap<String, String>, Option<Summary>)> {
+            let old: BTreeMap<String, String> =
+                read_folder(dir)?.into_iter().filter(|(n, _)| is_snapshot_file(n)).collect();
+            let summary = old.get(SUMMARY).and_then(|s| serde_json::from_str(s).ok());
+            Ok((old, summary))
+        });
+        let rendered = Matrix::render(project);
+        let read = reader.join().unwrap_or_else(|_| {
+            Err(crate::diagnostic::Diagnostic::error("reading the snapshot folder failed")
+                .into_error(crate::error::ErrorKind::Internal))
+        });
+        (rendered, read)
+    });
+    let mut matrix = rendered?;
+    let (mut old, old_summary) = read?;
+    let old_summary_text = old.remove(SUMMARY);
+    let label = dir.display().to_string();
+    let unchanged = old == matrix.files && old_summary.as_ref().is_some_and(|s| s.without_tokens() == matrix.summary);
+    if unchanged {
+        return Ok((
+            DiffReport { old: label, new: "the project".into(), files: Vec::new(), deltas: Vec::new() },
+            matrix,
+        ));
+    }
+    matrix.count_tokens(counter)?;
+    if let Some(t) = old_summary_text {
+        old.insert(SUMMARY.to_string(), t);
+    }
+    let files = compare_files(&old, &matrix.all_files(), &label, "rendered");
+    let deltas = old_summary.as_ref().map(|o| deltas(o, &matrix.summary)).unwrap_or_default();
+    Ok((DiffReport { old: label, new: "the project".into(), files, deltas }, matrix))
+}
+
+/// A summary built from a frozen artifact folder's `metadata.json` (bytes and hashes; tokens
+/// unknown), so two artifact folders can be compared section by section.
+fn summary_from_artifact(files: &BTreeMap<String, String>) -> Option<Summary> {
+    let meta: crate::output::artifact::Metadata = serde_json::from_str(files.get("metadata.json")?).ok()?;
+    let cell = match &meta.provider {
+        Some(p) => format!("{}.{}.{p}", meta.profile, meta.transport),
+        None => format!("{}.{}", meta.profile, meta.transport),
+    };
+    let prompt = files.get("prompt.md")?;
+    let mut tools = BTreeMap::new();
+    if let (Some(t), Some(p)) = (files.get("tools.json"), &meta.provider) {
+        tools.insert(
+            p.clone(),
+            Measured {
+                name: "tools.json".into(),
+                tokens: None,
+                bytes: t.len() as u64,
+                sha256: crate::hash::sha256_hex(t.as_bytes()),
+            },
+        );
+    }
+    Some(Summary {
+        format: crate::output::snapshot::SUMMARY_FORMAT,
+        project: meta.project.clone(),
+        contract_version: meta.contract_version,
+        tokenizer: String::new(),
+        cells: vec![CellSummary {
+            cell,
+            profile: meta.profile.clone(),
+            case: None,
+            transport: if meta.transport == "xml" {
+                crate::model::transport::Transport::Xml
+            } else {
+                crate::model::transport::Transport::Native
+            },
+            prompt: Measured {
+                name: "prompt.md".into(),
+                tokens: None,
+                bytes: prompt.len() as u64,
+                sha256: crate::hash::sha256_hex(prompt.as_bytes()),
+            },
+            sections: meta
+                .sections
+                .iter()
+                .map(|s| Measured { name: s.id.clone(), tokens: None, bytes: s.bytes as u64, sha256: s.sha256.clone() })
+                .collect(),
+            tools,
+        }],
+    })
+}
+
+/// Compare two folders: snapshot folders (deltas from their `summary.json`) or frozen
+/// artifact folders (deltas from their `metadata.json`).
+pub fn folders(a: &std::path::Path, b: &std::path::Path) -> crate::error::Result<DiffReport> {
+    use crate::output::snapshot::{read_folder, SUMMARY};
+    for p in [a, b] {
+        if !p.is_dir() {
+            return Err(crate::diagnostic::Diagnostic::error(format!("`{}` is not a folder", p.display()))
+                .with_help("`promptc diff A B` compares two snapshot folders or two `render --out` artifact folders")
+                .into_error(crate::error::ErrorKind::Usage));
+        }
+    }
+    let (old, new) = (read_folder(a)?, read_folder(b)?);
+    let files = compare_files(&old, &new, &a.display().to_string(), &b.display().to_string());
+    let parse = |f: &BTreeMap<String, String>| {
+        f.get(SUMMARY).and_then(|s| serde_json::from_str::<Summary>(s).ok()).or_else(|| summary_from_artifact(f))
+    };
+    let deltas = match (parse(&old), parse(&new)) {
+        (Some(o), Some(n)) => deltas(&o, &n),
+        _ => Vec::new(),
+    };
+    Ok(DiffReport { old: a.display().to_string(), new: b.display().to_string(), files, deltas })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn files(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
+        pairs.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect()
+    }
+
+    #[test]
+    fn classifies_changes() {
+        let old = files(&[("a", "1\n2\n"), ("b", "x\n"), ("gone", "g\n")]);
+        let new = files(&[("a", "1\n3\n"), ("b", "x\n"), ("new", "n\nm\n")]);
+        let c = compare_files(&old, &new, "old", "new");
+        let summary: Vec<(&str, Status)> = c.iter().map(|f| (f.file.as_str(), f.status)).collect();
+        assert_eq!(summary, [("a", Status::Modified), ("gone", Status::Removed), ("new", Status::Added)]);
+        assert_eq!(c[0].diff, "--- old/a\n+++ new/a\n@@ -1,2 +1,2 @@\n 1\n-2\n+3\n");
+        assert_eq!((c[0].added_lines, c[0].removed_lines), (1, 1));
+    }
+
+    #[test]
+    fn deltas_report_only_changed_items() {
+        let m = |name: &str, tokens: u64, sha: &str| Measured {
+            name: name.into(),
+            tokens: Some(tokens),
+            bytes: tokens * 4,
+            sha256: sha.into(),
+        };
+        let cell = |sections: Vec<Measured>, prompt: Measured| CellSummary {
+            cell: "s.native".into(),
+            profile: "s".into(),
+            case: None,
+            transport: crate::model::transport::Transport::Native,
+            prompt,
+            sections,
+            tools: BTreeMap::new(),
+        };
+        let sum = |c: CellSummary| Summary {
+            format: 1,
+            project: "p".into(),
+            contract_version: 1,
+            tokenizer: "o200k_base".into(),
+            cells: vec![c],
+        };
+        let old = sum(cell(vec![m("a", 10, "1"), m("b", 5, "2")], m("s.native.prompt.md", 15, "p1")));
+        let new = sum(cell(vec![m("a", 12, "3"), m("b", 5, "2"), m("c", 1, "4")], m("s.native.prompt.md", 18, "p2")));
+        let d = deltas(&old, &new);
+        let items: Vec<(&str, Option<i64>)> = d.iter().map(|d| (d.item.as_str(), d.tokens_delta())).collect();
+        assert_eq!(items, [("prompt", Some(3)), ("section a", Some(2)), ("section c", Some(1))]);
+    }
+}

@@ -1,0 +1,15 @@
+//! Content hashes: the SHA-256 hex digests promptc records for inputs, sections and outputs.
+
+use sha2::{Digest, Sha256};
+
+/// Lower-case hex SHA-256 of `bytes`.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let digest = Sha256::digest(bytes);
+    let mut s = String::with_capacity(64);
+    for b in digest {
+        s.push(HEX[usize::from(b >> 4)] as char);
+        s.push(HEX[usize::from(b & 0xf)] as char);
+    }
+    s
+}

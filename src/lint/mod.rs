@@ -1,0 +1,147 @@
+//! `promptc check`: rules that catch broken prompts before they ship. Every rule has a stable
+//! code, a default level, a one-line summary and a long explanation (`--explain`); each lives
+//! in its own file under `rules/`, registered in `registry`.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::code::{Level, RuleCode};
+use crate::compile::{compile_matrix_cell, Compiled};
+use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::error::Result;
+use crate::measure::tokens::Counter;
+use crate::model::Project;
+use crate::resolve::matrix::{cells, Cell};
+
+mod format;
+pub mod registry;
+mod rules;
+
+pub use format::{github_line, Format};
+pub use registry::{explain, known_code, rule, Rule, RULES};
+use rules::*;
+
+/// A compiled cell with its label.
+pub(crate) struct CellView {
+    pub(crate) cell: Cell,
+    pub(crate) compiled: Compiled,
+}
+
+impl CellView {
+    /// The declaration of the cell's profile.
+    pub(crate) fn profile_label(&self, project: &Project) -> Label {
+        project
+            .profiles
+            .get(&self.cell.profile)
+            .map_or_else(|| Label::file(project.fs().display(&project.manifest)), |p| project.label(&p.span))
+    }
+}
+
+/// Cacheable prefix of one cell.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CachePrefix {
+    /// Cell stem.
+    pub cell: String,
+    /// Tokens before the first dynamic or untrusted section (the whole prompt if none).
+    pub tokens: u64,
+    /// Tokens of the whole prompt.
+    pub prompt_tokens: u64,
+    /// The section that ends the prefix, if any.
+    pub ends_at: Option<String>,
+}
+
+/// What `check` found.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CheckResult {
+    /// Diagnostics after levels were applied (allowed ones removed).
+    #[serde(skip)]
+    pub diagnostics: Vec<Diagnostic>,
+    /// Cacheable prefix per cell.
+    pub cache_prefixes: Vec<CachePrefix>,
+}
+
+impl CheckResult {
+    /// Whether any error remains.
+    pub fn failed(&self) -> bool {
+        self.diagnostics.iter().any(|d| d.severity == Severity::Error)
+    }
+}
+
+/// Effective level of each rule: defaults, then the project's `check.levels`, then `overrides`
+/// (command-line `-A/-W/-D`, in order).
+pub fn levels(project: &Project, overrides: &[(RuleCode, Level)]) -> BTreeMap<RuleCode, Level> {
+    let mut out: BTreeMap<RuleCode, Level> = RULES.iter().map(|r| (r.code, r.default)).collect();
+    out.extend(project.lint.levels.iter().chain(overrides).copied());
+    out
+}
+
+/// The load-time warnings the project's own `check.levels` do not silence (commands other
+/// than `check` print these; `check` applies every level itself).
+pub fn load_warnings(project: &Project) -> Vec<&Diagnostic> {
+    let levels = levels(project, &[]);
+    project.warnings.iter().filter(|w| w.code.and_then(|c| levels.get(&c)) != Some(&Level::Allow)).collect()
+}
+
+/// A finding of rule `code` (its level is applied later).
+pub(crate) fn finding(code: RuleCode, message: String) -> Diagnostic {
+    let mut d = Diagnostic::error(message);
+    d.code = Some(code);
+    d
+}
+
+/// Where `needle` first appears in project file `rel` (a template: prose has no spans), as a
+/// label covering it; the whole file if absent.
+pub(crate) fn find_in_file(project: &Project, rel: &str, needle: &str) -> Label {
+    let Some(f) = project.files.get(rel) else { return Label::file(project.fs().display(rel)) };
+    match f.text.find(needle) {
+        Some(start) => f.label_bytes(start, start + needle.len()),
+        None => Label::file(&f.display),
+    }
+}
+
+/// Compile every cell of the matrix (cases and sub-agents included).
+fn compile_all(project: &Project) -> Result<Vec<CellView>> {
+    cells(project)
+        .into_iter()
+        .map(|cell| Ok(CellView { compiled: compile_matrix_cell(project, &cell)?, cell }))
+        .collect()
+}
+
+/// Run every rule over every cell and apply levels.
+pub fn check(project: &Project, overrides: &[(RuleCode, Level)], counter: &mut Counter) -> Result<CheckResult> {
+    let views = compile_all(project)?;
+    let mut found = Vec::new();
+    p001_dangling_tool_reference::check(project, &views, &mut found);
+    p002_provider_rejects::check(project, &views, &mut found);
+    p003_provider_rewrites::check(project, &views, &mut found);
+    let cache_prefixes = p004_cache_unfriendly_order::check(project, &views, counter, &mut found)?;
+    p005_lite_not_subset::check(project, &mut found);
+    p006_transport_parity::check(project, &views, &mut found);
+    p007_unused::check(project, &mut found);
+    p008_budget_exceeded::check(project, &views, counter, &mut found)?;
+    // Load-time warnings (sub-agent recursion) are lint findings too.
+    found.extend(project.warnings.iter().cloned());
+    let levels = levels(project, overrides);
+    let mut diagnostics: Vec<Diagnostic> = found
+        .into_iter()
+        .filter_map(|mut d| {
+            let level = d.code.and_then(|c| levels.get(&c)).copied().unwrap_or(Level::Deny);
+            d.severity = match level {
+                Level::Allow => return None,
+                Level::Warn => Severity::Warning,
+                Level::Deny => Severity::Error,
+            };
+            Some(d)
+        })
+        .collect();
+    diagnostics.sort_by(|a, b| (&a.code, position_key(a)).cmp(&(&b.code, position_key(b))));
+    Ok(CheckResult { diagnostics, cache_prefixes })
+}
+
+fn position_key(d: &Diagnostic) -> (String, usize, usize, String) {
+    let (f, l, c) = d.label.as_ref().map_or((String::new(), 0, 0), |l| {
+        (l.file.clone(), l.position.map_or(0, |p| p.line), l.position.map_or(0, |p| p.column))
+    });
+    (f, l, c, d.message.clone())
+}

@@ -1,0 +1,85 @@
+//! P002 provider-rejects: a native projection that a provider's API would refuse.
+
+use std::collections::BTreeSet;
+
+use crate::code::{Level, RuleCode};
+use crate::diagnostic::Diagnostic;
+use crate::lint::registry::Rule;
+use crate::lint::{finding, CellView};
+use crate::model::provider::Provider;
+use crate::model::transport::Transport;
+use crate::model::Project;
+use crate::projection::limits::{max_description_chars, max_tools};
+
+pub const RULE: Rule = Rule {
+    code: RuleCode::P002,
+    name: "provider-rejects",
+    default: Level::Deny,
+    summary: "a provider's API would reject the tool projection",
+    explain: "A native projection breaks a limit of a provider's API: more than 128 tools in one request (OpenAI Chat and Responses, Gemini), or a tool description over 1,024 characters (OpenAI Chat and Responses). The request fails at runtime.\n\nFix: shorten the description (use a per-profile override), or split tools across profiles.",
+};
+
+/// Too many tools in one request, or a description over a provider's limit.
+pub(crate) fn check(project: &Project, views: &[CellView], out: &mut Vec<Diagnostic>) {
+    let limited: Vec<(Provider, usize)> =
+        project.providers.iter().filter_map(|p| max_tools(*p).map(|n| (*p, n))).collect();
+    let described: Vec<(Provider, usize)> =
+        project.providers.iter().filter_map(|p| max_description_chars(*p).map(|n| (*p, n))).collect();
+    let mut long: BTreeSet<String> = BTreeSet::new();
+    for v in views.iter().filter(|v| v.cell.transport == Transport::Native) {
+        let n = v.compiled.tools.len();
+        let over: Vec<&str> = limited.iter().filter(|(_, max)| n > *max).map(|(p, _)| p.as_str()).collect();
+        if let Some(max) = limited.iter().filter(|(_, max)| n > *max).map(|(_, m)| *m).min() {
+            out.push(
+                finding(
+                    RuleCode::P002,
+                    format!("cell `{}` sends {n} tools; {} accept at most {max}", v.cell.stem(), over.join(", ")),
+                )
+                .with_label(v.profile_label(project))
+                .with_help("split the tools across profiles, or exclude some"),
+            );
+        }
+        for t in &v.compiled.tools {
+            let len = t.description.trim_end().chars().count();
+            let rejecting: Vec<&str> =
+                described.iter().filter(|(_, max)| len > *max).map(|(p, _)| p.as_str()).collect();
+            let Some(max) = described.iter().filter(|(_, max)| len > *max).map(|(_, m)| *m).min() else { continue };
+            if long.insert(t.name.clone()) {
+                out.push(
+                    finding(
+                        RuleCode::P002,
+                        format!(
+                            "tool `{}` has a {len}-character description; {} reject more than {}",
+                            t.name,
+                            rejecting.join(", "),
+                            group_digits(max)
+                        ),
+                    )
+                    .with_label(tool_label(project, &t.name))
+                    .with_help("shorten it, or give the profile a shorter `overrides:` description"),
+                );
+            }
+        }
+    }
+}
+
+/// `1024` → `1,024`.
+fn group_digits(n: usize) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The declaration of catalog tool `name`.
+pub(crate) fn tool_label(project: &Project, name: &str) -> crate::diagnostic::Label {
+    project.catalog.get(name).map_or_else(
+        || crate::diagnostic::Label::file(project.fs().display(&project.manifest)),
+        |t| project.label(&t.decl_span),
+    )
+}

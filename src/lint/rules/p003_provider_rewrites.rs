@@ -1,0 +1,105 @@
+//! P003 provider-rewrites: schema keywords a provider projection drops or rewrites.
+
+use std::collections::BTreeMap;
+
+use crate::code::{Level, RuleCode};
+use crate::diagnostic::Diagnostic;
+use crate::lint::registry::Rule;
+use crate::lint::rules::p002_provider_rejects::tool_label;
+use crate::lint::{finding, CellView};
+use crate::model::params::{Kind, Property, Schema};
+use crate::model::provider::Provider;
+use crate::model::transport::Transport;
+use crate::model::Project;
+use crate::projection::limits::{is_openai, GEMINI_FORMATS, STRICT_FORMATS};
+
+pub const RULE: Rule = Rule {
+    code: RuleCode::P003,
+    name: "provider-rewrites",
+    default: Level::Warn,
+    summary: "a projection drops or rewrites a schema keyword for a provider",
+    explain: "A parameter uses a keyword a provider does not accept, so promptc's projection drops or rewrites it: Gemini keeps only the `date-time` string format and enums on strings (other formats and numeric enums move into the description); OpenAI strict mode has no `default`, `min_length`/`max_length` or formats outside its list (array items included). The model sees less than the canonical schema says.\n\nFix: if the constraint matters, say it in the description; or allow the rule where the rewrite is intended.",
+};
+
+/// Every schema node of a tool's parameters with a dotted path (`edits[].search`).
+fn walk<'a>(props: &'a [Property], prefix: &str, out: &mut Vec<(String, &'a Schema)>) {
+    fn node<'a>(s: &'a Schema, path: String, out: &mut Vec<(String, &'a Schema)>) {
+        out.push((path.clone(), s));
+        match &s.kind {
+            Kind::Object { properties } => walk(properties, &path, out),
+            Kind::Array { items, .. } => node(items, format!("{path}[]"), out),
+            _ => {}
+        }
+    }
+    for p in props {
+        let path = if prefix.is_empty() { p.name.clone() } else { format!("{prefix}.{}", p.name) };
+        node(&p.schema, path, out);
+    }
+}
+
+/// One finding per tool listing every keyword some enabled provider drops or rewrites.
+pub(crate) fn check(project: &Project, views: &[CellView], out: &mut Vec<Diagnostic>) {
+    let gemini = project.providers.contains(&Provider::Gemini);
+    let strict = project.strict_tools && project.providers.iter().any(|p| is_openai(*p));
+    let mut per_tool: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for v in views.iter().filter(|v| v.cell.transport == Transport::Native) {
+        for t in &v.compiled.tools {
+            let mut nodes = Vec::new();
+            walk(&t.params, "", &mut nodes);
+            for (path, s) in nodes {
+                let mut rewrites: Vec<String> = Vec::new();
+                match &s.kind {
+                    Kind::String { format, min_length, max_length, .. } => {
+                        if let Some(f) = format {
+                            if !GEMINI_FORMATS.contains(&f.as_str()) && gemini {
+                                rewrites.push(format!(
+                                    "gemini: `{path}`: format `{f}` is not supported: it moves into the description"
+                                ));
+                            }
+                            if strict && !STRICT_FORMATS.contains(&f.as_str()) {
+                                rewrites.push(format!(
+                                    "openai strict: `{path}`: format `{f}` is not supported: it is dropped"
+                                ));
+                            }
+                        }
+                        if strict && (min_length.is_some() || max_length.is_some()) {
+                            rewrites.push(format!(
+                                "openai strict: `{path}`: min_length/max_length are not supported: they are dropped"
+                            ));
+                        }
+                    }
+                    Kind::Integer { enum_values, .. } if !enum_values.is_empty() && gemini => {
+                        rewrites.push(format!(
+                            "gemini: `{path}`: enums are only allowed on strings: the values move into the description"
+                        ));
+                    }
+                    Kind::Number { enum_values, .. } if !enum_values.is_empty() && gemini => {
+                        rewrites.push(format!(
+                            "gemini: `{path}`: enums are only allowed on strings: the values move into the description"
+                        ));
+                    }
+                    _ => {}
+                }
+                if s.default.is_some() && strict {
+                    rewrites.push(format!("openai strict: `{path}`: `default` is not supported: it is dropped"));
+                }
+                let notes = per_tool.entry(t.name.clone()).or_default();
+                for r in rewrites {
+                    if !notes.contains(&r) {
+                        notes.push(r);
+                    }
+                }
+            }
+        }
+    }
+    // One finding per tool, every rewrite listed.
+    for (tool, notes) in per_tool.into_iter().filter(|(_, n)| !n.is_empty()) {
+        let mut d = finding(RuleCode::P003, format!("tool `{tool}`: {} schema keyword{} dropped or rewritten in provider projections", notes.len(), if notes.len() == 1 { " is" } else { "s are" }))
+            .with_label(tool_label(project, &tool))
+            .with_help("say the constraint in the description if the model must respect it, or allow P003 where the rewrite is intended");
+        for n in notes {
+            d = d.with_note(n);
+        }
+        out.push(d);
+    }
+}

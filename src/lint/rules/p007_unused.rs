@@ -1,0 +1,81 @@
+//! P007 unused: sections, tools, switches and slots that never reach a cell.
+
+use std::collections::BTreeSet;
+
+use crate::code::{Level, RuleCode};
+use crate::diagnostic::Diagnostic;
+use crate::lint::finding;
+use crate::lint::registry::Rule;
+use crate::model::section::{SectionSource, SlotKind};
+use crate::model::{Project, SUBAGENT_SWITCH};
+
+pub const RULE: Rule = Rule {
+    code: RuleCode::P007,
+    name: "unused",
+    default: Level::Warn,
+    summary: "a section, tool, switch or slot is declared but never used",
+    explain: "Something is declared and never reaches any cell: a section no profile or sub-agent lists, a tool no profile registers, a switch no `when:` or template reads, a slot no section shows or no tool contributes to. Dead declarations rot and mislead readers.\n\nFix: use it or delete it.",
+};
+
+/// Whether some template reads `switches.NAME` (or `switches["NAME"]`) as a whole name.
+fn reads_switch(project: &Project, name: &str) -> bool {
+    let patterns = [format!("switches.{name}"), format!("switches[\"{name}\"]"), format!("switches['{name}']")];
+    project.templates.sources().any(|src| {
+        patterns.iter().any(|p| {
+            src.match_indices(p.as_str())
+                .any(|(i, m)| !src[i + m.len()..].chars().next().is_some_and(|c| c.is_ascii_alphanumeric() || c == '_'))
+        })
+    })
+}
+
+/// Find every declaration no cell uses.
+pub(crate) fn check(project: &Project, out: &mut Vec<Diagnostic>) {
+    let mut listed: BTreeSet<&str> =
+        project.profiles.values().flat_map(|p| p.sections.iter().map(String::as_str)).collect();
+    listed.extend(project.subagents.values().flat_map(|s| s.sections.iter().flatten().map(String::as_str)));
+    for id in project.sections.keys().filter(|id| !listed.contains(id.as_str())) {
+        out.push(
+            finding(RuleCode::P007, format!("section `{id}` is not used by any profile or sub-agent"))
+                .with_label(project.label(&project.sections[id].span))
+                .with_help("add it to a profile's `sections:` or delete it"),
+        );
+    }
+    let registered: BTreeSet<&str> =
+        project.profiles.values().flat_map(|p| project.catalog.registered(&p.tools)).map(|t| t.name.as_str()).collect();
+    for t in project.catalog.tools().iter().filter(|t| !registered.contains(t.name.as_str())) {
+        out.push(
+            finding(RuleCode::P007, format!("tool `{}` is not registered by any profile", t.name))
+                .with_label(project.label(&t.decl_span))
+                .with_help("add it (or its toolset) to a profile, or delete it"),
+        );
+    }
+    for name in project.switches.keys().filter(|n| n.as_str() != SUBAGENT_SWITCH) {
+        let in_when = project.sections.values().any(|s| s.when.switch_names().contains(&name.as_str()))
+            || project.catalog.tools().iter().any(|t| {
+                t.when.switch_names().contains(&name.as_str())
+                    || t.params.iter().any(|p| p.when.switch_names().contains(&name.as_str()))
+            });
+        if !in_when && !reads_switch(project, name) {
+            out.push(
+                finding(RuleCode::P007, format!("switch `{name}` is never read"))
+                    .with_label(project.label(&project.switches[name].span))
+                    .with_help("use it in a `when:` or as `switches.NAME` in a template, or delete it"),
+            );
+        }
+    }
+    for (name, slot) in &project.slots {
+        if slot.kind != SlotKind::System {
+            continue;
+        }
+        let shown = project.sections.values().any(|s| s.source == SectionSource::Slot(name.clone()));
+        let fed = project.catalog.tools().iter().any(|t| t.contributions.iter().any(|c| &c.slot == name));
+        if !shown || !fed {
+            let why = if !shown { "no section shows it" } else { "no tool contributes to it" };
+            out.push(
+                finding(RuleCode::P007, format!("slot `{name}` is unused: {why}"))
+                    .with_label(project.label(&slot.span))
+                    .with_help("add a section with `slot:` and a tool with `contributes:`, or delete the slot"),
+            );
+        }
+    }
+}

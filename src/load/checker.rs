@@ -1,0 +1,160 @@
+//! The loader's working context: the file being validated, the diagnostics collected so far,
+//! and the checks every part of the loader shares (names, `when:` expressions, tags, references).
+
+use indexmap::IndexMap;
+use serde_saphyr::Location;
+
+use crate::diagnostic::{known_names_help, Diagnostic, Label, Position, Span};
+use crate::error::Diagnostics;
+use crate::load::raw::S;
+use crate::model::condition::Condition;
+use crate::model::untrusted::valid_tag;
+use crate::model::Switch;
+use crate::source::SourceFile;
+
+pub(super) fn is_ident(s: &str, extra: &[char]) -> bool {
+    let mut c = s.chars();
+    matches!(c.next(), Some(f) if f.is_ascii_alphabetic() || f == '_')
+        && c.all(|ch| ch.is_ascii_alphanumeric() || ch == '_' || extra.contains(&ch))
+}
+
+/// Loading context: the file being validated and the diagnostics collected so far.
+pub(super) struct Checker<'a> {
+    pub(super) file: &'a SourceFile,
+    pub(super) diags: &'a mut Diagnostics,
+}
+
+impl Checker<'_> {
+    /// The span of a YAML node (a key or a scalar) in the current file.
+    pub(super) fn span(&self, loc: &Location) -> Span {
+        let text = &self.file.text;
+        let start = match loc.span().byte_offset() {
+            Some(b) => b as usize,
+            // Without byte information, count from the line and column.
+            None => line_column_offset(text, loc.line() as usize, loc.column() as usize),
+        }
+        .min(text.len());
+        let len = loc.span().byte_len().map_or(0, |l| l as usize);
+        Span { file: self.file.rel.clone(), start, end: (start + len).min(text.len()) }
+    }
+
+    /// The span of mapping key `key` whose value starts at `value` (on the key's line or on a
+    /// later one, for a block value), covering `key` alone.
+    pub(super) fn key_span(&self, value: &Location, key: &str) -> Span {
+        let at = self.span(value).start;
+        let text = &self.file.text;
+        let pattern = format!("{key}:");
+        let start = text[..at].rfind(&pattern).unwrap_or(at);
+        Span { file: self.file.rel.clone(), start, end: (start + key.len()).min(text.len()) }
+    }
+
+    /// The span from mapping key `key` to the end of its scalar value at `value`
+    /// (`name: read_file`).
+    pub(super) fn entry_span(&self, value: &Location, key: &str) -> Span {
+        let v = self.span(value);
+        let key_at = self.key_span(value, key).start;
+        Span { file: v.file, start: key_at, end: v.end }
+    }
+
+    pub(super) fn label(&self, loc: &Location) -> Label {
+        crate::source::yaml::label(&self.file.display, &self.file.text, loc)
+    }
+
+    pub(super) fn error(&mut self, loc: &Location, msg: impl Into<String>, help: impl Into<String>) {
+        let d = Diagnostic::error(msg).with_label(self.label(loc)).with_help(help);
+        self.diags.push(d);
+    }
+
+    /// Parse a `when:` expression and check its switch names.
+    pub(super) fn when(&mut self, w: &S, switches: &IndexMap<String, Switch>) -> Option<Condition> {
+        match Condition::parse(&w.value) {
+            Err(e) => {
+                // Columns count from the opening quote of a quoted scalar.
+                let quoted = self
+                    .file
+                    .text
+                    .split('\n')
+                    .nth((w.referenced.line() as usize).saturating_sub(1))
+                    .and_then(|l| l.chars().nth((w.referenced.column() as usize).saturating_sub(1)))
+                    .is_some_and(|c| c == '"' || c == '\'');
+                let col = w.referenced.column() as usize
+                    + usize::from(quoted)
+                    + w.value[..e.offset.min(w.value.len())].chars().count();
+                let pos = Position::new(w.referenced.line() as usize, col, 1);
+                self.diags.push(
+                    Diagnostic::error(format!("invalid switch expression `{}`: {}", w.value, e.message))
+                        .with_label(Label::at(&self.file.display, &self.file.text, pos))
+                        .with_help(
+                            "write switch names combined with `!`, `&&`, `||` and parentheses, e.g. `browser && !yolo`",
+                        ),
+                );
+                None
+            }
+            Ok(c) => {
+                let known: Vec<&str> = switches.keys().map(String::as_str).collect();
+                let mut ok = true;
+                for name in c.switch_names() {
+                    if !switches.contains_key(name) {
+                        ok = false;
+                        self.error(
+                            &w.referenced,
+                            format!("unknown switch `{name}` in `when: {}`", w.value),
+                            known_names_help("switch", name, &known),
+                        );
+                    }
+                }
+                ok.then_some(c)
+            }
+        }
+    }
+
+    /// Check an untrusted-content tag.
+    pub(super) fn tag(&mut self, t: &S) -> Option<String> {
+        if valid_tag(&t.value) {
+            Some(t.value.clone())
+        } else {
+            self.error(
+                &t.referenced,
+                format!("invalid untrusted-content tag `{}`", t.value),
+                if t.value.ends_with("_END") {
+                    "a tag may not end in _END: `<|TAG_END_nonce|>` is the closing delimiter, so such a tag could be confused with another's end"
+                } else {
+                    "tags are upper-case identifiers such as USER_RULES: they become `<|USER_RULES_nonce|>` delimiters"
+                },
+            );
+            None
+        }
+    }
+
+    /// Check that every name in `list` is one of `known`; return the valid ones.
+    pub(super) fn refs(&mut self, list: &[S], known: &[&str], kind: &str, context: &str) -> Vec<String> {
+        let known_set: std::collections::HashSet<&str> = known.iter().copied().collect();
+        let mut seen = std::collections::HashSet::new();
+        let mut out: Vec<String> = Vec::new();
+        for item in list {
+            if !known_set.contains(item.value.as_str()) {
+                self.error(
+                    &item.referenced,
+                    format!("unknown {kind} `{}` in {context}", item.value),
+                    known_names_help(kind, &item.value, known),
+                );
+            } else if !seen.insert(item.value.as_str()) {
+                self.error(
+                    &item.referenced,
+                    format!("{kind} `{}` is listed twice in {context}", item.value),
+                    "list each entry once",
+                );
+            } else {
+                out.push(item.value.clone());
+            }
+        }
+        out
+    }
+}
+
+/// The byte offset of a 1-based (line, column in characters) position in `text`.
+fn line_column_offset(text: &str, line: usize, column: usize) -> usize {
+    let line_start: usize = text.split_inclusive('\n').take(line.saturating_sub(1)).map(str::len).sum();
+    let rest = &text[line_start.min(text.len())..];
+    line_start + rest.char_indices().nth(column.saturating_sub(1)).map_or(rest.len(), |(i, _)| i)
+}

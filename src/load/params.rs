@@ -1,0 +1,290 @@
+//! Building the typed parameter schema from a tool file's `parameters:`: every keyword checked
+//! against its type, defaults checked against the schema, errors located in the file.
+
+use serde_json::Value;
+
+use crate::diagnostic::{Diagnostic, Label};
+use crate::load::raw::{RawParam, RawType};
+use crate::model::condition::Condition;
+use crate::model::params::{valid_param_name, value_matches, Kind, Property, Schema};
+use crate::source::SourceFile;
+
+/// Converts raw parameters of one file into typed properties, collecting every problem.
+pub struct SchemaBuilder<'a> {
+    /// The file the parameters come from.
+    pub file: &'a SourceFile,
+    /// Problems found so far.
+    pub problems: Vec<Diagnostic>,
+}
+
+impl<'a> SchemaBuilder<'a> {
+    /// A builder for parameters declared in `file`.
+    pub fn new(file: &'a SourceFile) -> Self {
+        SchemaBuilder { file, problems: Vec::new() }
+    }
+
+    fn label(&self, loc: &serde_saphyr::Location) -> Label {
+        crate::source::yaml::label(&self.file.display, &self.file.text, loc)
+    }
+
+    fn fail(&mut self, loc: &serde_saphyr::Location, msg: String, help: &str) {
+        let d = Diagnostic::error(msg).with_label(self.label(loc)).with_help(help.to_string());
+        self.problems.push(d);
+    }
+
+    /// Build properties from a raw `parameters:`/`properties:` map; `when` is resolved by the
+    /// caller through `parse_when` so that switch names can be checked.
+    pub fn properties(
+        &mut self,
+        raw: &indexmap::IndexMap<crate::load::raw::S, RawParam>,
+        allow_when: bool,
+        parse_when: &mut dyn FnMut(&crate::load::raw::S) -> Option<Condition>,
+    ) -> Vec<Property> {
+        let mut out = Vec::new();
+        for (name, param) in raw {
+            if !valid_param_name(&name.value) {
+                self.fail(
+                    &name.referenced,
+                    format!("invalid parameter name `{}`", name.value),
+                    "parameter names start with a letter or `_`, then letters, digits or `_`, at most 64 characters (the rule every provider accepts)",
+                );
+            }
+            let when = match &param.when {
+                Some(w) if !allow_when => {
+                    self.fail(
+                        &w.referenced,
+                        "`when` is only allowed on top-level tool parameters".into(),
+                        "move the condition to the top-level parameter that contains this property",
+                    );
+                    Condition::Always
+                }
+                Some(w) => parse_when(w).unwrap_or(Condition::Always),
+                None => Condition::Always,
+            };
+            let schema = self.schema(param, parse_when);
+            out.push(Property { name: name.value.clone(), required: param.required, schema, when });
+        }
+        out
+    }
+
+    fn schema(
+        &mut self,
+        p: &RawParam,
+        parse_when: &mut dyn FnMut(&crate::load::raw::S) -> Option<Condition>,
+    ) -> Schema {
+        let ty = p.ty.value;
+        let ty_loc = p.ty.referenced;
+        let type_name = ty.name();
+        // Keywords that only make sense for some types: reject the rest instead of dropping them.
+        // `at` is the keyword's own location when the raw model keeps it, else the type's.
+        let misplaced = |this: &mut Self, at: Option<serde_saphyr::Location>, key: &str, allowed: &[RawType]| {
+            if let Some(at) = at.filter(|_| !allowed.contains(&ty)) {
+                let at = if at.line() == 0 { ty_loc } else { at };
+                let names: Vec<&str> = allowed.iter().map(|t| t.name()).collect();
+                this.fail(
+                    &at,
+                    format!("`{key}` does not apply to type `{type_name}`"),
+                    &format!("`{key}` is allowed on: {}", names.join(", ")),
+                );
+            }
+        };
+        use RawType::*;
+        misplaced(self, p.format.as_ref().map(|v| v.referenced), "format", &[String]);
+        misplaced(self, p.pattern.as_ref().map(|v| v.referenced), "pattern", &[String]);
+        misplaced(self, p.min_length.as_ref().map(|v| v.referenced), "min_length", &[String]);
+        misplaced(self, p.max_length.as_ref().map(|v| v.referenced), "max_length", &[String]);
+        misplaced(self, p.minimum.as_ref().map(|v| v.referenced), "minimum", &[Integer, Number]);
+        misplaced(self, p.maximum.as_ref().map(|v| v.referenced), "maximum", &[Integer, Number]);
+        misplaced(self, p.items.as_ref().map(|_| ty_loc), "items", &[Array]);
+        misplaced(self, p.min_items.as_ref().map(|v| v.referenced), "min_items", &[Array]);
+        misplaced(self, p.max_items.as_ref().map(|v| v.referenced), "max_items", &[Array]);
+        misplaced(self, p.properties.as_ref().map(|_| ty_loc), "properties", &[Object]);
+        misplaced(self, p.enum_values.as_ref().map(|v| v.referenced), "enum", &[String, Integer, Number]);
+
+        let kind = match ty {
+            String => Kind::String {
+                enum_values: self.enum_of(p, |v| v.as_str().map(str::to_string), "strings"),
+                format: p.format.as_ref().map(|f| f.value.clone()),
+                pattern: p.pattern.as_ref().map(|f| f.value.clone()),
+                min_length: p.min_length.as_ref().map(|v| v.value),
+                max_length: p.max_length.as_ref().map(|v| v.value),
+            },
+            Integer => {
+                let bound = |this: &mut Self, b: &Option<serde_saphyr::Spanned<f64>>| {
+                    b.as_ref().and_then(|b| {
+                        if b.value.fract() == 0.0 && b.value.abs() < 9.0e15 {
+                            Some(b.value as i64)
+                        } else {
+                            this.fail(
+                                &b.referenced,
+                                format!("bound {} of an integer parameter is not a whole number", b.value),
+                                "use a whole number",
+                            );
+                            None
+                        }
+                    })
+                };
+                Kind::Integer {
+                    enum_values: self.enum_of(p, |v| v.as_i64(), "whole numbers"),
+                    minimum: bound(self, &p.minimum),
+                    maximum: bound(self, &p.maximum),
+                }
+            }
+            Number => Kind::Number {
+                enum_values: self.enum_of(p, |v| v.as_f64(), "numbers"),
+                minimum: p.minimum.as_ref().map(|v| v.value),
+                maximum: p.maximum.as_ref().map(|v| v.value),
+            },
+            Boolean => Kind::Boolean,
+            Array => match &p.items {
+                Some(items) => Kind::Array {
+                    items: Box::new(self.schema(items, parse_when)),
+                    min_items: p.min_items.as_ref().map(|v| v.value),
+                    max_items: p.max_items.as_ref().map(|v| v.value),
+                },
+                None => {
+                    self.fail(
+                        &ty_loc,
+                        "an `array` parameter needs `items`".into(),
+                        "add `items: {type: string}` (or the element schema)",
+                    );
+                    Kind::Array {
+                        items: Box::new(Schema {
+                            description: None,
+                            nullable: false,
+                            default: None,
+                            kind: Kind::Boolean,
+                        }),
+                        min_items: None,
+                        max_items: None,
+                    }
+                }
+            },
+            Object => Kind::Object {
+                properties: match &p.properties {
+                    Some(props) => self.properties(props, false, parse_when),
+                    None => Vec::new(),
+                },
+            },
+        };
+        for (lo, hi, what) in [
+            (
+                p.min_length.as_ref().map(|v| v.value as f64),
+                p.max_length.as_ref().map(|v| (v.value as f64, v.referenced)),
+                "length",
+            ),
+            (p.minimum.as_ref().map(|v| v.value), p.maximum.as_ref().map(|v| (v.value, v.referenced)), "value"),
+            (
+                p.min_items.as_ref().map(|v| v.value as f64),
+                p.max_items.as_ref().map(|v| (v.value as f64, v.referenced)),
+                "item count",
+            ),
+        ] {
+            if let (Some(lo), Some((hi, loc))) = (lo, hi) {
+                if lo > hi {
+                    self.fail(
+                        &loc,
+                        format!("the maximum {what} ({hi}) is below the minimum ({lo})"),
+                        "swap or fix the bounds",
+                    );
+                }
+            }
+        }
+        let schema = Schema {
+            description: p.description.clone(),
+            nullable: p.nullable,
+            default: p.default.as_ref().map(|d| d.value.clone()),
+            kind,
+        };
+        if let Some(d) = &p.default {
+            if !value_matches(&schema, &d.value) {
+                self.fail(
+                    &d.referenced,
+                    format!(
+                        "the default {} does not match the parameter's type `{}`",
+                        d.value,
+                        schema.kind.type_name()
+                    ),
+                    "give a default of the declared type (and one of the enum values, if any)",
+                );
+            }
+        }
+        schema
+    }
+
+    fn enum_of<T>(&mut self, p: &RawParam, conv: impl Fn(&Value) -> Option<T>, what: &str) -> Vec<T> {
+        let Some(e) = &p.enum_values else { return Vec::new() };
+        if e.value.is_empty() {
+            self.fail(&e.referenced, "`enum` is empty".into(), "list at least one allowed value, or remove `enum`");
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        for v in &e.value {
+            match conv(v) {
+                Some(x) => out.push(x),
+                None => {
+                    self.fail(
+                        &e.referenced,
+                        format!("enum value {v} is not one of the {what} the type `{}` needs", p.ty.value.name()),
+                        "make every enum value match the parameter type",
+                    );
+                    return Vec::new();
+                }
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file(text: &str) -> SourceFile {
+        SourceFile { rel: "t.yaml".into(), display: "t.yaml".into(), text: text.into(), sha256: String::new() }
+    }
+
+    fn build(text: &str) -> (Vec<Property>, Vec<Diagnostic>) {
+        let f = file(text);
+        let raw: indexmap::IndexMap<crate::load::raw::S, RawParam> =
+            crate::source::yaml::parse_str(text, "t.yaml").unwrap();
+        let mut b = SchemaBuilder::new(&f);
+        let props = b.properties(&raw, true, &mut |w| Condition::parse(&w.value).ok());
+        (props, b.problems)
+    }
+
+    #[test]
+    fn builds_nested_schema() {
+        let (props, problems) = build(
+            "edits:\n  type: array\n  required: true\n  items:\n    type: object\n    properties:\n      search: {type: string, required: true}\n      mode: {type: string, enum: [a, b], default: a}\n",
+        );
+        assert!(problems.is_empty(), "{problems:?}");
+        let Kind::Array { items, .. } = &props[0].schema.kind else { panic!() };
+        let Kind::Object { properties } = &items.kind else { panic!() };
+        assert_eq!(properties[1].name, "mode");
+        assert!(properties[0].required);
+    }
+
+    #[test]
+    fn rejects_misplaced_keywords_and_bad_defaults() {
+        let (_, problems) =
+            build("a:\n  type: string\n  minimum: 3\nb:\n  type: integer\n  default: x\nc:\n  type: array\n");
+        let msgs: Vec<&str> = problems.iter().map(|d| d.message.as_str()).collect();
+        assert!(msgs[0].contains("`minimum` does not apply to type `string`"), "{msgs:?}");
+        assert!(msgs.iter().any(|m| m.contains("default \"x\"")), "{msgs:?}");
+        assert!(msgs.iter().any(|m| m.contains("needs `items`")), "{msgs:?}");
+        assert_eq!(problems[0].label.as_ref().unwrap().position.unwrap().line, 3, "points at `minimum`");
+    }
+
+    #[test]
+    fn rejects_bad_names_enums_and_bounds() {
+        let (_, problems) = build("\"bad name\":\n  type: string\nn:\n  type: integer\n  enum: [1, x]\nm:\n  type: integer\n  minimum: 5\n  maximum: 2\n");
+        assert_eq!(problems.len(), 3, "{problems:?}");
+    }
+
+    #[test]
+    fn when_only_on_top_level() {
+        let (_, problems) = build("o:\n  type: object\n  properties:\n    x: {type: string, when: browser}\n");
+        assert!(problems[0].message.contains("only allowed on top-level"));
+    }
+}

@@ -1,0 +1,363 @@
+//! Loading profiles and project settings: budgets, selection, tokens, cases, lint levels, sub-agents and commands.
+
+use super::*;
+
+pub(super) fn build_lint(ck: &mut Checker<'_>, raw: &RawManifest, profiles: &[&str]) -> LintSettings {
+    let mut out = LintSettings::default();
+    let codes: Vec<&str> = RuleCode::ALL.iter().map(|c| c.as_str()).collect();
+    for (code, level) in &raw.check.levels {
+        let Some(rule) = RuleCode::parse(&code.value) else {
+            ck.error(
+                &code.referenced,
+                format!("unknown lint rule `{}`", code.value),
+                known_names_help("rule", &code.value, &codes),
+            );
+            continue;
+        };
+        match Level::parse(&level.value) {
+            Some(l) => out.levels.push((rule, l)),
+            None => ck.error(
+                &level.referenced,
+                format!("invalid level `{}` for rule {}", level.value, code.value),
+                "levels are allow, warn or deny",
+            ),
+        }
+    }
+    match &raw.check.subsets {
+        Some(pairs) => {
+            for (small, big) in pairs {
+                let ok_small = ck.refs(std::slice::from_ref(small), profiles, "profile", "check.subsets");
+                let ok_big = ck.refs(std::slice::from_ref(big), profiles, "profile", "check.subsets");
+                if !ok_small.is_empty() && !ok_big.is_empty() {
+                    out.subsets.push((small.value.clone(), big.value.clone()));
+                }
+            }
+        }
+        None if profiles.contains(&"lite") && profiles.contains(&"standard") => {
+            out.subsets.push(("lite".into(), "standard".into()))
+        }
+        None => {}
+    }
+    out
+}
+
+pub(super) fn build_subagents(
+    ck: &mut Checker<'_>,
+    raw: &RawManifest,
+    sections: &[&str],
+    tools: Option<&[&str]>,
+    catalog: &Catalog,
+) -> IndexMap<String, Subagent> {
+    let mut out = IndexMap::new();
+    for (name, sa) in &raw.subagents {
+        if !is_ident(&name.value, &['-']) {
+            ck.error(
+                &name.referenced,
+                format!("invalid sub-agent name `{}`", name.value),
+                "sub-agent names start with a letter and contain letters, digits, `_` or `-`",
+            );
+        }
+        let ctx = format!("sub-agent `{}`", name.value);
+        let secs = sa.sections.as_ref().map(|list| ck.refs(list, sections, "section", &ctx));
+        let allow = match tools {
+            Some(known) => ck.refs(&sa.tools, known, "tool", &format!("the tools of {ctx}")),
+            None => sa.tools.iter().map(|t| t.value.clone()).collect(),
+        };
+        for t in &sa.tools {
+            if catalog.get(&t.value).is_some_and(|tool| tool.spawns_subagents) {
+                let mut d = Diagnostic::warning(format!(
+                    "{ctx} lists `{}`, which spawns sub-agents; it is never given to a sub-agent",
+                    t.value
+                ))
+                .with_label(ck.label(&t.referenced))
+                .with_help("sub-agents cannot start sub-agents (no recursion); remove it from the list");
+                d.code = Some(RuleCode::P009);
+                ck.diags.push(d);
+            }
+        }
+        out.insert(
+            name.value.clone(),
+            Subagent { name: name.value.clone(), description: sa.description.clone(), sections: secs, tools: allow },
+        );
+    }
+    out
+}
+
+#[allow(clippy::too_many_arguments)]
+pub(super) fn build_commands(
+    ck: &mut Checker<'_>,
+    raw: &RawManifest,
+    fs: &ProjectFs,
+    templates: &mut Templates,
+    files: &mut BTreeMap<String, SourceFile>,
+    profiles: &[&str],
+    tools: &[String],
+) -> IndexMap<String, Command> {
+    let mut out = IndexMap::new();
+    for (name, c) in &raw.commands {
+        if !is_ident(&name.value, &['-']) {
+            ck.error(
+                &name.referenced,
+                format!("invalid command name `{}`", name.value),
+                "command names start with a letter and contain letters, digits, `_` or `-`",
+            );
+            continue;
+        }
+        if tools.contains(&name.value) {
+            ck.error(
+                &name.referenced,
+                format!("command `{}` has the same name as a tool", name.value),
+                "slash commands are instructions injected on request, never callable tools; rename the command or the tool",
+            );
+            continue;
+        }
+        let mut add = |ck: &mut Checker<'_>,
+                       template: &Option<S>,
+                       text: &Option<String>,
+                       what: &str,
+                       anchor: &Location|
+         -> Option<String> {
+            match (template, text) {
+                (Some(path), None) => add_file(ck, fs, templates, files, path),
+                (None, Some(t)) => {
+                    let tname = format!("{}#commands.{}{what}", ck.file.rel, name.value);
+                    add_inline(ck, templates, &tname, t, anchor, "text", false).then_some(tname)
+                }
+                _ => {
+                    ck.error(
+                        anchor,
+                        format!("command `{}` needs exactly one of `template` or `text`", name.value),
+                        "give the instruction text as `template: FILE` or inline `text: |`",
+                    );
+                    None
+                }
+            }
+        };
+        let Some(template) = add(ck, &c.template, &c.text, "", &name.referenced) else { continue };
+        let mut variants = IndexMap::new();
+        for (profile, v) in &c.variants {
+            if !profiles.contains(&profile.value.as_str()) {
+                ck.error(
+                    &profile.referenced,
+                    format!("variant of command `{}` for unknown profile `{}`", name.value, profile.value),
+                    known_names_help("profile", &profile.value, profiles),
+                );
+                continue;
+            }
+            if let Some(t) = add(ck, &v.template, &v.text, &format!(".{}", profile.value), &profile.referenced) {
+                variants.insert(profile.value.clone(), t);
+            }
+        }
+        out.insert(
+            name.value.clone(),
+            Command { name: name.value.clone(), description: c.description.clone(), template, variants },
+        );
+    }
+    out
+}
+
+/// `catalog` holds the declared toolsets and tools, or `None` when a catalog file failed to
+/// load and tool references cannot be checked.
+pub(super) fn build_profile(
+    ck: &mut Checker<'_>,
+    name: &str,
+    span: Span,
+    p: &RawProfile,
+    sections: &[&str],
+    catalog: Option<(&[&str], &[&str])>,
+) -> Profile {
+    let ctx = format!("profile `{name}`");
+    let values = |list: &[S]| list.iter().map(|s| s.value.clone()).collect::<Vec<_>>();
+    let tools = match catalog {
+        Some((toolsets, tools)) => ToolSelection {
+            toolsets: ck.refs(&p.toolsets, toolsets, "toolset", &ctx),
+            tools: ck.refs(&p.tools, tools, "tool", &ctx),
+            exclude: ck.refs(&p.exclude, tools, "tool", &format!("the exclusions of {ctx}")),
+        },
+        None => ToolSelection { toolsets: values(&p.toolsets), tools: values(&p.tools), exclude: values(&p.exclude) },
+    };
+    let sections = ck.refs(&p.sections, sections, "section", &ctx);
+    let budget = p.budget.as_ref().map(|b| build_budget(ck, name, &b.value, &sections)).unwrap_or_default();
+    // The `budget:` key with its colon, as diagnostics have always underlined it.
+    let budget_span = p.budget.as_ref().map(|b| {
+        let key = ck.key_span(&b.referenced, "budget");
+        Span { end: key.end + 1, ..key }
+    });
+    Profile { name: name.to_string(), description: p.description.clone(), sections, tools, budget, span, budget_span }
+}
+
+pub(super) fn build_budget(ck: &mut Checker<'_>, profile: &str, raw: &RawBudget, sections: &[String]) -> Budget {
+    let amount = |ck: &mut Checker<'_>, v: &Spanned<serde_json::Value>| match parse_amount(&v.value) {
+        Ok(a) => Some(a),
+        Err(msg) => {
+            ck.error(
+                &v.referenced,
+                format!("invalid budget in profile `{profile}`: {msg}"),
+                "write a whole number of tokens (`total: 12000`) or `{bytes: 40000}`",
+            );
+            None
+        }
+    };
+    let mut b = Budget {
+        total: raw.total.as_ref().and_then(|v| amount(ck, v)),
+        prompt: raw.prompt.as_ref().and_then(|v| amount(ck, v)),
+        tools: raw.tools.as_ref().and_then(|v| amount(ck, v)),
+        sections: IndexMap::new(),
+    };
+    let known: Vec<&str> = sections.iter().map(String::as_str).collect();
+    for (id, v) in &raw.sections {
+        if !known.contains(&id.value.as_str()) {
+            ck.error(
+                &id.referenced,
+                format!("budget names section `{}`, which profile `{profile}` does not have", id.value),
+                known_names_help("section", &id.value, &known),
+            );
+            continue;
+        }
+        if let Some(a) = amount(ck, v) {
+            b.sections.insert(id.value.clone(), a);
+        }
+    }
+    b
+}
+
+pub(super) fn build_cases(
+    ck: &mut Checker<'_>,
+    raw: &RawManifest,
+    switches: &IndexMap<String, Switch>,
+    variables: &IndexMap<String, Variable>,
+    profiles: &[&str],
+) -> IndexMap<String, Case> {
+    let switch_names: Vec<&str> = switches.keys().map(String::as_str).collect();
+    let var_names: Vec<&str> = variables.keys().map(String::as_str).collect();
+    let mut out = IndexMap::new();
+    for (name, c) in &raw.cases {
+        if !is_ident(&name.value, &['-']) || name.value.chars().any(|ch| ch.is_ascii_uppercase()) {
+            ck.error(
+                &name.referenced,
+                format!("invalid case name `{}`", name.value),
+                "case names are lower-case: a letter, then letters, digits, `_` or `-`",
+            );
+        } else if profiles.contains(&name.value.as_str()) || RESERVED_PROFILE_NAMES.contains(&name.value.as_str()) {
+            ck.error(
+                &name.referenced,
+                format!("case name `{}` is also a profile, transport or provider name", name.value),
+                "snapshot file names put the case beside those names; pick a distinct name",
+            );
+        }
+        let mut case =
+            Case { description: c.description.clone(), switches: BTreeMap::new(), variables: IndexMap::new() };
+        for (k, v) in &c.switches {
+            if switches.contains_key(&k.value) {
+                case.switches.insert(k.value.clone(), *v);
+            } else {
+                ck.error(
+                    &k.referenced,
+                    format!("unknown switch `{}` in case `{}`", k.value, name.value),
+                    known_names_help("switch", &k.value, &switch_names),
+                );
+            }
+        }
+        for (k, v) in &c.variables {
+            if variables.contains_key(&k.value) {
+                case.variables.insert(k.value.clone(), v.clone());
+            } else {
+                ck.error(
+                    &k.referenced,
+                    format!("unknown variable `{}` in case `{}`", k.value, name.value),
+                    known_names_help("variable", &k.value, &var_names),
+                );
+            }
+        }
+        out.insert(name.value.clone(), case);
+    }
+    out
+}
+
+pub(super) fn build_tokens(ck: &mut Checker<'_>, raw: &RawTokens, fs: &ProjectFs) -> TokenSettings {
+    let mut factors = Factors::new();
+    for (name, v) in &raw.estimates {
+        let Some(family) = Family::parse(&name.value) else {
+            let known: Vec<&str> = Family::ALL.iter().map(|f| f.name()).collect();
+            ck.error(
+                &name.referenced,
+                format!("unknown model family `{}` in tokens.estimates", name.value),
+                known_names_help("family", &name.value, &known),
+            );
+            continue;
+        };
+        match v.value.as_f64().filter(|f| *f > 0.0 && f.is_finite()) {
+            Some(f) => {
+                factors.insert(family, f);
+            }
+            None => ck.error(
+                &v.referenced,
+                format!("estimate factor for `{}` must be a positive number, found {}", name.value, v.value),
+                "e.g. `claude: 1.2` means 20% more tokens than o200k_base",
+            ),
+        }
+    }
+    let tokenizer = match &raw.tokenizer {
+        Some(t) => match Tokenizer::from_name(&t.value, &factors) {
+            Ok(tok) => tok,
+            Err(e) => {
+                let help = e.diagnostics().first().and_then(|d| d.help.clone()).unwrap_or_default();
+                ck.error(&t.referenced, format!("unknown tokenizer `{}`", t.value), help);
+                Tokenizer::Exact(Encoding::O200kBase)
+            }
+        },
+        None => Tokenizer::Exact(Encoding::O200kBase),
+    };
+    let cache = raw.cache.as_ref().and_then(|c| match fs.normalize(&c.value) {
+        Ok(p) => Some(p),
+        Err(why) => {
+            ck.error(
+                &c.referenced,
+                format!("invalid token cache path `{}`: {why}", c.value),
+                "use a path inside the project folder, e.g. `.promptc-cache/tokens.json`",
+            );
+            None
+        }
+    });
+    TokenSettings { tokenizer, factors, cache }
+}
+
+pub(super) fn build_selection(
+    ck: &mut Checker<'_>,
+    raw: &RawManifest,
+    profiles: &[&str],
+    default_profile: &str,
+) -> SelectionPolicy {
+    let rs = &raw.selection;
+    let profile = match &rs.profile {
+        Some(p) => {
+            ck.refs(std::slice::from_ref(p), profiles, "profile", "selection.profile");
+            p.value.clone()
+        }
+        None if profiles.contains(&"lite") => "lite".into(),
+        None => default_profile.to_string(),
+    };
+    let mut model_segments = Vec::new();
+    match &rs.model_segments {
+        Some(list) => {
+            for s in list {
+                match SegmentPattern::parse(&s.value) {
+                    Ok(p) => model_segments.push(p),
+                    Err(msg) => ck.error(
+                        &s.referenced,
+                        msg,
+                        "patterns match one `/`-separated segment of a model id: `o1` exactly, or `o1-*` as a prefix",
+                    ),
+                }
+            }
+        }
+        None => model_segments = vec![SegmentPattern::Exact("o1".into()), SegmentPattern::Prefix("o1-".into())],
+    }
+    SelectionPolicy {
+        default_profile: default_profile.to_string(),
+        profile,
+        model_segments,
+        below_context_window: rs.below_context_window.unwrap_or(64_000),
+        assumed_context_window: rs.assumed_context_window.unwrap_or(128_000),
+    }
+}

@@ -1,0 +1,65 @@
+//! Static checks of templates at load time: every top-level name a template reads must be
+//! defined by the context it will be rendered with.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::diagnostic::{known_names_help, Diagnostic, Label};
+use crate::error::Diagnostics;
+use crate::load::MANIFEST;
+use crate::source::SourceFile;
+
+/// The file a template's text lives in: inline templates are named `FILE#where`.
+pub(super) fn templates_origin_file(
+    files: &BTreeMap<String, SourceFile>,
+    manifest: &SourceFile,
+    name: &str,
+) -> SourceFile {
+    let file = name.split('#').next().unwrap_or(name);
+    files.get(file).cloned().unwrap_or_else(|| manifest.clone())
+}
+
+/// Report every top-level name a template reads that the context will not define.
+pub(super) fn check_undeclared(
+    diags: &mut Diagnostics,
+    file: &SourceFile,
+    name: &str,
+    used: &BTreeSet<String>,
+    known: &BTreeSet<String>,
+) {
+    for var in used.difference(known) {
+        let label = find_identifier(&file.text, var)
+            .map(|(s, e)| file.label_bytes(s, e))
+            .unwrap_or_else(|| Label::file(&file.display));
+        let known_list: Vec<&str> = known.iter().map(String::as_str).collect();
+        let mut d = Diagnostic::error(format!("template `{name}` uses undefined variable `{var}`"))
+            .with_label(label)
+            .with_help(format!(
+                "declare it under `variables:` in {MANIFEST}, or use a built-in; {}",
+                known_names_help("name", var, &known_list)
+            ));
+        if var == "sections" || var == "body" {
+            d = d.with_note("`sections` and `body` exist only in the layout template");
+        }
+        diags.push(d);
+    }
+}
+
+/// Byte range of the first whole-word occurrence of `ident` inside a `{{ }}`/`{% %}` tag.
+pub(super) fn find_identifier(text: &str, ident: &str) -> Option<(usize, usize)> {
+    let bytes = text.as_bytes();
+    let mut from = 0;
+    while let Some(i) = text[from..].find(ident) {
+        let start = from + i;
+        let end = start + ident.len();
+        let before_ok = start == 0
+            || !(bytes[start - 1].is_ascii_alphanumeric() || bytes[start - 1] == b'_' || bytes[start - 1] == b'.');
+        let after_ok = end >= bytes.len() || !(bytes[end].is_ascii_alphanumeric() || bytes[end] == b'_');
+        let in_tag = text[..start].rfind("{{").max(text[..start].rfind("{%"))
+            > text[..start].rfind("}}").max(text[..start].rfind("%}"));
+        if before_ok && after_ok && in_tag {
+            return Some((start, end));
+        }
+        from = end;
+    }
+    None
+}

@@ -1,0 +1,261 @@
+//! Token counting: exact for OpenAI encodings (tiktoken-rs, vocabularies embedded in the
+//! binary), labelled estimates for other model families, and a content-addressed cache so
+//! unchanged text is never tokenised twice — and a fully cached run never builds a tokenizer.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use serde::{Deserialize, Serialize};
+use tiktoken_rs::CoreBPE;
+
+use crate::diagnostic::Diagnostic;
+use crate::error::{Error, Result};
+use crate::hash::sha256_hex;
+use crate::model::tokenizer::{Encoding, Tokenizer};
+
+/// Build the BPE tables from the embedded vocabulary (the expensive step: ~100 ms).
+fn build(encoding: Encoding) -> Result<CoreBPE> {
+    let r = match encoding {
+        Encoding::O200kBase => tiktoken_rs::o200k_base(),
+        Encoding::Cl100kBase => tiktoken_rs::cl100k_base(),
+        Encoding::P50kBase => tiktoken_rs::p50k_base(),
+        Encoding::R50kBase => tiktoken_rs::r50k_base(),
+    };
+    r.map_err(|e| {
+        Diagnostic::error(format!("cannot build the {} tokenizer: {e}", encoding.name()))
+            .into_error(crate::error::ErrorKind::Internal)
+    })
+}
+
+/// Cache effectiveness of one run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub struct CacheStats {
+    /// Distinct texts answered from the cache.
+    pub hits: u64,
+    /// Distinct texts that had to be tokenised.
+    pub misses: u64,
+    /// Whether a tokenizer was built at all.
+    pub tokenizer_built: bool,
+}
+
+/// On-disk cache format.
+#[derive(Debug, Default, Serialize, Deserialize)]
+struct DiskCache {
+    format: u32,
+    /// Counts by encoding name, then by SHA-256 of the text.
+    counts: BTreeMap<String, BTreeMap<String, u64>>,
+}
+
+const DISK_FORMAT: u32 = 1;
+
+/// Counts tokens with one tokenizer, remembering every distinct text it has seen.
+pub struct Counter {
+    tokenizer: Tokenizer,
+    bpe: OnceLock<CoreBPE>,
+    /// A tokenizer being built on another thread (see [`Counter::prefetch`]).
+    pending: Option<std::thread::JoinHandle<Result<CoreBPE>>>,
+    cache: HashMap<String, u64>,
+    /// Texts already looked up in this run, so repeated lookups do not skew the statistics.
+    seen: std::collections::HashSet<String>,
+    disk: Option<PathBuf>,
+    disk_loaded: bool,
+    dirty: bool,
+    stats: CacheStats,
+}
+
+impl std::fmt::Debug for Counter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Counter")
+            .field("tokenizer", &self.tokenizer)
+            .field("cached", &self.cache.len())
+            .field("stats", &self.stats)
+            .finish()
+    }
+}
+
+impl Counter {
+    /// A counter; with `disk`, counts are loaded from and saved to that file.
+    pub fn new(tokenizer: Tokenizer, disk: Option<PathBuf>) -> Counter {
+        let mut cache = HashMap::new();
+        let mut disk_loaded = false;
+        if let Some(path) = &disk {
+            // A missing or unreadable cache is only a slower run, never an error.
+            if let Some(d) = std::fs::read(path).ok().and_then(|b| serde_json::from_slice::<DiskCache>(&b).ok()) {
+                if d.format == DISK_FORMAT {
+                    if let Some(counts) = d.counts.get(tokenizer.encoding().name()) {
+                        cache.extend(counts.iter().map(|(k, v)| (k.clone(), *v)));
+                        disk_loaded = true;
+                    }
+                }
+            }
+        }
+        Counter {
+            tokenizer,
+            bpe: OnceLock::new(),
+            pending: None,
+            cache,
+            seen: Default::default(),
+            disk,
+            disk_loaded,
+            dirty: false,
+            stats: CacheStats::default(),
+        }
+    }
+
+    /// Start building the tokenizer on another thread when it will almost surely be needed
+    /// (no disk cache to answer from), so the build overlaps with loading and rendering.
+    /// With a disk cache, nothing is built until a text misses it.
+    pub fn prefetch(&mut self) {
+        if self.disk_loaded || self.pending.is_some() || self.bpe.get().is_some() {
+            return;
+        }
+        let encoding = self.tokenizer.encoding();
+        self.pending = std::thread::Builder::new().name("tokenizer".into()).spawn(move || build(encoding)).ok();
+    }
+
+    fn bpe(&mut self) -> Result<&CoreBPE> {
+        if self.bpe.get().is_none() {
+            let built = match self.pending.take() {
+                Some(handle) => match handle.join() {
+                    Ok(r) => r?,
+                    Err(_) => build(self.tokenizer.encoding())?,
+                },
+                None => build(self.tokenizer.encoding())?,
+            };
+            self.stats.tokenizer_built = true;
+            let _ = self.bpe.set(built);
+        }
+        self.bpe
+            .get()
+            .ok_or_else(|| Diagnostic::error("tokenizer unavailable").into_error(crate::error::ErrorKind::Internal))
+    }
+
+    /// Count every text not counted yet, spreading the work over the machine's cores.
+    pub fn prime(&mut self, texts: &[&str]) -> Result<()> {
+        let keyed: Vec<(String, &str)> =
+            texts.iter().filter(|t| !t.is_empty()).map(|t| (sha256_hex(t.as_bytes()), *t)).collect();
+        self.prime_keyed(keyed)
+    }
+
+    /// Count statistics once per distinct text of the run: a hit if the cache knew it.
+    fn note_seen(&mut self, key: &str) {
+        if self.seen.insert(key.to_string()) {
+            if self.cache.contains_key(key) {
+                self.stats.hits += 1;
+            } else {
+                self.stats.misses += 1;
+            }
+        }
+    }
+
+    /// [`Counter::prime`] with each text's cache key already computed.
+    fn prime_keyed(&mut self, keyed: Vec<(String, &str)>) -> Result<()> {
+        let mut todo: Vec<(String, &str)> = Vec::new();
+        let mut queued = std::collections::HashSet::new();
+        for (key, t) in keyed {
+            self.note_seen(&key);
+            if !self.cache.contains_key(&key) && queued.insert(key.clone()) {
+                todo.push((key, t));
+            }
+        }
+        if todo.is_empty() {
+            return Ok(());
+        }
+        let bpe = self.bpe()?;
+        let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).min(todo.len());
+        // Largest texts first, each to the least loaded worker: balanced without splitting text.
+        todo.sort_by_key(|(_, t)| std::cmp::Reverse(t.len()));
+        let mut buckets: Vec<(usize, Vec<&(String, &str)>)> = (0..workers).map(|_| (0, Vec::new())).collect();
+        for item in &todo {
+            if let Some(b) = buckets.iter_mut().min_by_key(|b| b.0) {
+                b.0 += item.1.len();
+                b.1.push(item);
+            }
+        }
+        let counted: Vec<(String, u64)> = std::thread::scope(|scope| {
+            let handles: Vec<_> = buckets
+                .iter()
+                .map(|(_, items)| {
+                    scope.spawn(move || {
+                        items.iter().map(|(k, t)| (k.clone(), bpe.count_ordinary(t) as u64)).collect::<Vec<_>>()
+                    })
+                })
+                .collect();
+            handles.into_iter().flat_map(|h| h.join().unwrap_or_default()).collect()
+        });
+        for (k, n) in counted {
+            self.cache.insert(k, n);
+        }
+        self.dirty = true;
+        Ok(())
+    }
+
+    /// The tokenizer in use.
+    pub fn tokenizer(&self) -> &Tokenizer {
+        &self.tokenizer
+    }
+
+    /// Tokens in `text` (estimates are rounded up).
+    pub fn count(&mut self, text: &str) -> Result<u64> {
+        let base = self.base_count(text)?;
+        Ok(match self.tokenizer {
+            Tokenizer::Exact(_) => base,
+            Tokenizer::Estimate { factor, .. } => (base as f64 * factor).ceil() as u64,
+        })
+    }
+
+    fn base_count(&mut self, text: &str) -> Result<u64> {
+        if text.is_empty() {
+            return Ok(0);
+        }
+        // One hash per lookup: texts primed earlier are answered here without re-hashing.
+        let key = sha256_hex(text.as_bytes());
+        if let Some(n) = self.cache.get(&key).copied() {
+            self.note_seen(&key);
+            return Ok(n);
+        }
+        self.prime_keyed(vec![(key.clone(), text)])?;
+        self.cache.get(&key).copied().ok_or_else(|| {
+            Diagnostic::error("token count missing after counting").into_error(crate::error::ErrorKind::Internal)
+        })
+    }
+
+    /// What the cache did so far.
+    pub fn stats(&self) -> CacheStats {
+        self.stats
+    }
+
+    /// Write new counts to the disk cache (atomically), merged with what is there.
+    pub fn save(&mut self) -> Result<()> {
+        let Some(path) = &self.disk else { return Ok(()) };
+        if !self.dirty {
+            return Ok(());
+        }
+        let mut d = std::fs::read(path)
+            .ok()
+            .and_then(|b| serde_json::from_slice::<DiskCache>(&b).ok())
+            .filter(|d| d.format == DISK_FORMAT)
+            .unwrap_or(DiskCache { format: DISK_FORMAT, counts: BTreeMap::new() });
+        let entry = d.counts.entry(self.tokenizer.encoding().name().to_string()).or_default();
+        entry.extend(self.cache.iter().map(|(k, v)| (k.clone(), *v)));
+        let json = serde_json::to_vec(&d).map_err(|e| {
+            Error::new(
+                crate::error::ErrorKind::Internal,
+                vec![Diagnostic::error(format!("cannot encode token cache: {e}"))],
+            )
+        })?;
+        crate::source::atomic::write(path, &json)?;
+        self.dirty = false;
+        Ok(())
+    }
+
+    /// Where the disk cache lives, if any.
+    pub fn disk_path(&self) -> Option<&Path> {
+        self.disk.as_deref()
+    }
+}
+
+#[cfg(test)]
+#[path = "tokens_tests.rs"]
+mod tests;

@@ -1,0 +1,92 @@
+//! Budgets: per-profile limits on the whole prompt, the tools, and single sections, in tokens
+//! or bytes. Checking them against measurements is `measure::budget`.
+
+use indexmap::IndexMap;
+use serde::Serialize;
+use serde_json::Value;
+
+/// What a limit counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Unit {
+    /// Tokens, with the report's tokenizer.
+    Tokens,
+    /// UTF-8 bytes.
+    Bytes,
+}
+
+/// A limit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Amount {
+    /// The largest allowed value.
+    pub limit: u64,
+    /// What it counts.
+    pub unit: Unit,
+}
+
+impl std::fmt::Display for Amount {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.unit {
+            Unit::Tokens => write!(f, "{} tokens", self.limit),
+            Unit::Bytes => write!(f, "{} bytes", self.limit),
+        }
+    }
+}
+
+/// Parse `12000`, `{tokens: 12000}` or `{bytes: 40000}`; the error says what was wrong.
+pub fn parse_amount(v: &Value) -> Result<Amount, String> {
+    let number = |v: &Value, unit: Unit| match v {
+        Value::Number(n) => match n.as_u64() {
+            Some(limit) => Ok(Amount { limit, unit }),
+            None => Err(format!("a budget must be a whole number of 0 or more, found {n}")),
+        },
+        other => Err(format!("a budget must be a number, found {other}")),
+    };
+    match v {
+        Value::Object(m) if m.len() == 1 => match m.iter().next() {
+            Some((k, v)) if k == "tokens" => number(v, Unit::Tokens),
+            Some((k, v)) if k == "bytes" => number(v, Unit::Bytes),
+            Some((k, _)) => Err(format!("unknown budget unit `{k}`; use `tokens` or `bytes`")),
+            None => Err("empty budget".into()),
+        },
+        Value::Object(_) => Err("a budget has one unit: `{tokens: N}` or `{bytes: N}`".into()),
+        other => number(other, Unit::Tokens),
+    }
+}
+
+/// A profile's limits.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Budget {
+    /// Prompt plus tools.
+    pub total: Option<Amount>,
+    /// The prompt text.
+    pub prompt: Option<Amount>,
+    /// The tool projection.
+    pub tools: Option<Amount>,
+    /// Single sections, by id.
+    pub sections: IndexMap<String, Amount>,
+}
+
+impl Budget {
+    /// Whether any limit is set.
+    pub fn is_empty(&self) -> bool {
+        self.total.is_none() && self.prompt.is_none() && self.tools.is_none() && self.sections.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn amounts() {
+        assert_eq!(parse_amount(&json!(12000)).unwrap(), Amount { limit: 12000, unit: Unit::Tokens });
+        assert_eq!(parse_amount(&json!({"bytes": 10})).unwrap(), Amount { limit: 10, unit: Unit::Bytes });
+        assert!(parse_amount(&json!(-5)).unwrap_err().contains("0 or more"));
+        assert!(parse_amount(&json!(1.5)).unwrap_err().contains("whole number"));
+        assert!(parse_amount(&json!("lots")).unwrap_err().contains("must be a number"));
+        assert!(parse_amount(&json!({"words": 3})).unwrap_err().contains("unknown budget unit"));
+        assert!(parse_amount(&json!({"bytes": 1, "tokens": 2})).is_err());
+    }
+}

@@ -1,0 +1,206 @@
+//! The tool catalog: every tool declared once, selected per profile, filtered per switch set.
+
+use indexmap::IndexMap;
+
+use crate::diagnostic::Span;
+use crate::model::condition::Condition;
+use crate::model::params::Property;
+
+/// A canonical tool spec.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Tool {
+    /// The tool's name, also its id.
+    pub name: String,
+    /// The toolset it belongs to.
+    pub toolset: String,
+    /// Text shown to the model.
+    pub description: String,
+    /// The tool exists only when this holds.
+    pub when: Condition,
+    /// Its parameters, in order.
+    pub params: Vec<Property>,
+    /// Per-profile wording overrides, by profile name.
+    pub overrides: IndexMap<String, ToolOverride>,
+    /// The catalog file that declares it (project-relative).
+    pub file: String,
+    /// Whether calling it starts a sub-agent (such tools never reach a sub-agent).
+    pub spawns_subagents: bool,
+    /// Usage guidance shown (in the `tool_guidance` section) only while the tool is active.
+    pub guidance: Option<String>,
+    /// Text it contributes to prompt slots while active.
+    pub contributions: Vec<Contribution>,
+    /// Its name's value in its catalog file.
+    pub name_span: Span,
+    /// Its declaration, `name: NAME`.
+    pub decl_span: Span,
+}
+
+/// What a contribution inserts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ContributionBody {
+    /// Literal text, inserted verbatim: template syntax in it is never evaluated.
+    Literal(String),
+    /// A compiled template (by name), rendered with the cell's context.
+    Template(String),
+}
+
+/// Text a tool contributes to a slot.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Contribution {
+    /// The slot.
+    pub slot: String,
+    /// The text.
+    pub body: ContributionBody,
+    /// Only in these profiles (empty: all).
+    pub profiles: Vec<String>,
+}
+
+/// Profile-specific wording for a tool: never a copy, only the changed text.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ToolOverride {
+    /// Replacement description.
+    pub description: Option<String>,
+    /// Replacement parameter descriptions, by top-level parameter name.
+    pub params: IndexMap<String, String>,
+}
+
+/// All tools of a project, in declaration order.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Catalog {
+    tools: Vec<Tool>,
+}
+
+/// What a profile asks of the catalog.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ToolSelection {
+    /// Every tool of these toolsets.
+    pub toolsets: Vec<String>,
+    /// Plus these ids.
+    pub tools: Vec<String>,
+    /// Minus these ids.
+    pub exclude: Vec<String>,
+}
+
+impl Catalog {
+    /// A catalog of `tools` (names already checked unique).
+    pub fn new(tools: Vec<Tool>) -> Self {
+        Catalog { tools }
+    }
+
+    /// Every tool, in declaration order.
+    pub fn tools(&self) -> &[Tool] {
+        &self.tools
+    }
+
+    /// The tool called `name`.
+    pub fn get(&self, name: &str) -> Option<&Tool> {
+        self.tools.iter().find(|t| t.name == name)
+    }
+
+    /// Every toolset name, in order of first declaration.
+    pub fn toolsets(&self) -> Vec<&str> {
+        let mut out: Vec<&str> = Vec::new();
+        for t in &self.tools {
+            if !out.contains(&t.toolset.as_str()) {
+                out.push(&t.toolset);
+            }
+        }
+        out
+    }
+
+    /// The tool ids a profile registers, before switches: toolsets ∪ tools − exclude, in
+    /// catalog order so that one declaration order governs every cell.
+    pub fn registered(&self, sel: &ToolSelection) -> Vec<&Tool> {
+        use std::collections::HashSet;
+        let toolsets: HashSet<&str> = sel.toolsets.iter().map(String::as_str).collect();
+        let tools: HashSet<&str> = sel.tools.iter().map(String::as_str).collect();
+        let exclude: HashSet<&str> = sel.exclude.iter().map(String::as_str).collect();
+        self.tools
+            .iter()
+            .filter(|t| toolsets.contains(t.toolset.as_str()) || tools.contains(t.name.as_str()))
+            .filter(|t| !exclude.contains(t.name.as_str()))
+            .collect()
+    }
+}
+
+/// Whether `name` is a tool name every provider accepts.
+pub fn valid_tool_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        && name.len() <= 64
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::model::params::{Kind, Schema};
+
+    fn param(name: &str, when: Condition) -> Property {
+        Property {
+            name: name.into(),
+            required: false,
+            schema: Schema {
+                description: Some(format!("{name} text")),
+                nullable: false,
+                default: None,
+                kind: Kind::Boolean,
+            },
+            when,
+        }
+    }
+
+    fn tool(name: &str, toolset: &str, when: Condition) -> Tool {
+        Tool {
+            name: name.into(),
+            toolset: toolset.into(),
+            description: format!("{name} does things"),
+            when,
+            params: vec![param("a", Condition::Always), param("b", Condition::Switch("yolo".into()))],
+            overrides: IndexMap::new(),
+            file: "tools.yaml".into(),
+            spawns_subagents: false,
+            guidance: None,
+            contributions: Vec::new(),
+            name_span: Span::default(),
+            decl_span: Span::default(),
+        }
+    }
+
+    pub(crate) fn catalog() -> Catalog {
+        let mut t = tool("read", "files", Condition::Always);
+        t.overrides.insert(
+            "lite".into(),
+            ToolOverride {
+                description: Some("Read.".into()),
+                params: [("a".to_string(), "A.".to_string())].into_iter().collect(),
+            },
+        );
+        Catalog::new(vec![
+            t,
+            tool("browse", "web", Condition::Switch("browser".into())),
+            tool("ask", "interaction", Condition::Always),
+        ])
+    }
+
+    #[test]
+    fn selection_is_union_minus_exclusions_in_catalog_order() {
+        let c = catalog();
+        let sel = ToolSelection {
+            toolsets: vec!["interaction".into(), "web".into()],
+            tools: vec!["read".into()],
+            exclude: vec!["browse".into()],
+        };
+        let names: Vec<&str> = c.registered(&sel).iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(names, ["read", "ask"]);
+    }
+
+    #[test]
+    fn tool_name_rules() {
+        assert!(valid_tool_name("read_file"));
+        assert!(valid_tool_name("mcp-use"));
+        assert!(!valid_tool_name("1tool"));
+        assert!(!valid_tool_name("has space"));
+        assert!(!valid_tool_name(&"a".repeat(65)));
+    }
+}

@@ -1,0 +1,154 @@
+//! The typed project: everything promptc knows about a project once it is loaded and
+//! validated. Pure data with a few pure methods; built by `load`, read by every later layer.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use indexmap::IndexMap;
+
+use crate::diagnostic::{known_names_help, Diagnostic, Label, Span};
+use crate::error::{Error, Result};
+use crate::source::{ProjectFs, SourceFile};
+
+pub mod budget;
+pub mod catalog;
+pub mod condition;
+pub mod params;
+pub mod profile;
+pub mod provider;
+pub mod section;
+pub mod selection;
+pub mod settings;
+pub mod template;
+pub mod tokenizer;
+pub mod transport;
+pub mod untrusted;
+
+pub use catalog::Catalog;
+pub use profile::{Case, Command, Defaults, Profile, Subagent};
+pub use provider::Provider;
+pub use section::{Generator, Section, SectionSource, Slot, SlotKind};
+pub use selection::SelectionPolicy;
+pub use settings::{LintSettings, TokenSettings};
+pub use template::Templates;
+pub use transport::Transport;
+
+/// Names a profile may never have: they are transports or providers, not contracts.
+pub const RESERVED_PROFILE_NAMES: &[&str] =
+    &["native", "xml", "json", "openai", "openai-responses", "anthropic", "gemini"];
+
+/// Names the template context defines itself; variables may not reuse them.
+pub const BUILTIN_NAMES: &[&str] =
+    &["switches", "profile", "transport", "tools", "tool_names", "toolsets", "sections", "body"];
+
+/// The switch promptc sets while rendering a sub-agent's prompt; every project has it.
+pub const SUBAGENT_SWITCH: &str = "subagent_run";
+
+/// A runtime capability switch.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Switch {
+    /// What turning it on means.
+    pub description: String,
+    /// Its value when not set.
+    pub default: bool,
+    /// Its key under `switches:`.
+    pub span: Span,
+}
+
+/// A template variable.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Variable {
+    /// What it holds.
+    pub description: String,
+    /// Its value when not given.
+    pub default: serde_json::Value,
+    /// Whether it changes between sessions (sections reading it are dynamic).
+    pub dynamic: bool,
+    /// Delimiter tag when its value comes from outside (`USER_RULES`): the value is wrapped
+    /// in nonce-tagged delimiters and forged tags inside it are neutralised.
+    pub untrusted: Option<String>,
+}
+
+/// A loaded, validated project.
+#[derive(Debug, Clone)]
+pub struct Project {
+    /// Project name.
+    pub name: String,
+    /// Bumping it invalidates every frozen prompt.
+    pub contract_version: u64,
+    /// Defaults.
+    pub defaults: Defaults,
+    /// Transports in the matrix.
+    pub transports: Vec<Transport>,
+    /// The `transports:` key, when the project declares one.
+    pub transports_span: Option<Span>,
+    /// Providers in the matrix.
+    pub providers: Vec<Provider>,
+    /// Profile selection policy.
+    pub selection: SelectionPolicy,
+    /// OpenAI strict mode for function schemas.
+    pub strict_tools: bool,
+    /// Token counting settings.
+    pub tokens: TokenSettings,
+    /// Where the snapshot matrix lives, relative to the project folder (default `snapshots`).
+    pub snapshots: String,
+    /// Named cases that extend the snapshot matrix, in declaration order.
+    pub cases: IndexMap<String, Case>,
+    /// Slots tools may contribute to, by name.
+    pub slots: IndexMap<String, Slot>,
+    /// Sub-agents by name.
+    pub subagents: IndexMap<String, Subagent>,
+    /// Slash commands by name.
+    pub commands: IndexMap<String, Command>,
+    /// `promptc check` settings.
+    pub lint: LintSettings,
+    /// Switches by name, in declaration order.
+    pub switches: IndexMap<String, Switch>,
+    /// Variables by name, in declaration order.
+    pub variables: IndexMap<String, Variable>,
+    /// The layout template name, if any.
+    pub layout: Option<String>,
+    /// Sections by id.
+    pub sections: IndexMap<String, Section>,
+    /// The tool catalog.
+    pub catalog: Catalog,
+    /// Profiles by name.
+    pub profiles: IndexMap<String, Profile>,
+    /// Every file read while loading, by project-relative path.
+    pub files: BTreeMap<String, SourceFile>,
+    /// The compiled templates.
+    pub templates: Templates,
+    /// The project folder as given by the user.
+    pub root: PathBuf,
+    /// The manifest's project-relative path.
+    pub manifest: String,
+    /// Problems worth fixing that do not stop a command.
+    pub warnings: Vec<Diagnostic>,
+    pub(crate) fs: ProjectFs,
+}
+
+impl Project {
+    /// The profile called `name`, or an error listing the known ones.
+    pub fn profile(&self, name: &str) -> Result<&Profile> {
+        self.profiles.get(name).ok_or_else(|| {
+            let known: Vec<&str> = self.profiles.keys().map(String::as_str).collect();
+            Error::usage(
+                Diagnostic::error(format!("unknown profile `{name}`"))
+                    .with_help(known_names_help("profile", name, &known)),
+            )
+        })
+    }
+
+    /// A label for a declaration, for diagnostics.
+    pub fn label(&self, span: &Span) -> Label {
+        match self.files.get(&span.file) {
+            Some(f) => f.label_bytes(span.start, span.end),
+            None => Label::file(self.fs.display(&span.file)),
+        }
+    }
+
+    /// The project's file reader (for context files and includes).
+    pub fn fs(&self) -> &ProjectFs {
+        &self.fs
+    }
+}

@@ -1,0 +1,135 @@
+//! The canonical parameter schema: one typed description of a tool's inputs from which every
+//! provider projection and the XML docs are derived.
+
+use serde_json::Value;
+
+use crate::model::condition::Condition;
+
+/// A typed schema node.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Schema {
+    /// Text shown to the model.
+    pub description: Option<String>,
+    /// `null` is accepted as well.
+    pub nullable: bool,
+    /// Documented default value (already checked against the type).
+    pub default: Option<Value>,
+    /// The type and its type-specific constraints.
+    pub kind: Kind,
+}
+
+/// The type of a schema node with the keywords that apply to it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Kind {
+    /// A string.
+    String {
+        /// Allowed values.
+        enum_values: Vec<String>,
+        /// A format name such as `date-time` or `uri`.
+        format: Option<String>,
+        /// A regular expression.
+        pattern: Option<String>,
+        /// Length bounds.
+        min_length: Option<u64>,
+        /// Length bounds.
+        max_length: Option<u64>,
+    },
+    /// A whole number.
+    Integer {
+        /// Allowed values.
+        enum_values: Vec<i64>,
+        /// Inclusive bounds.
+        minimum: Option<i64>,
+        /// Inclusive bounds.
+        maximum: Option<i64>,
+    },
+    /// Any number.
+    Number {
+        /// Allowed values.
+        enum_values: Vec<f64>,
+        /// Inclusive bounds.
+        minimum: Option<f64>,
+        /// Inclusive bounds.
+        maximum: Option<f64>,
+    },
+    /// `true` or `false`.
+    Boolean,
+    /// A list.
+    Array {
+        /// Each element's schema.
+        items: Box<Schema>,
+        /// Length bounds.
+        min_items: Option<u64>,
+        /// Length bounds.
+        max_items: Option<u64>,
+    },
+    /// A nested object.
+    Object {
+        /// Its properties, in declaration order.
+        properties: Vec<Property>,
+    },
+}
+
+impl Kind {
+    /// A string with no constraints.
+    pub fn string() -> Kind {
+        Kind::String { enum_values: Vec::new(), format: None, pattern: None, min_length: None, max_length: None }
+    }
+
+    /// The JSON Schema type name.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Kind::String { .. } => "string",
+            Kind::Integer { .. } => "integer",
+            Kind::Number { .. } => "number",
+            Kind::Boolean => "boolean",
+            Kind::Array { .. } => "array",
+            Kind::Object { .. } => "object",
+        }
+    }
+}
+
+/// A named member of an object (or a top-level tool parameter).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Property {
+    /// The parameter name.
+    pub name: String,
+    /// Whether the caller must supply it.
+    pub required: bool,
+    /// Its schema.
+    pub schema: Schema,
+    /// For top-level parameters: the switch expression that keeps it.
+    pub when: Condition,
+}
+
+/// Whether `name` is a valid parameter name for every provider.
+pub fn valid_param_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && name.len() <= 64
+}
+
+/// Whether a JSON value is an instance of `schema` (used to check documented defaults).
+pub fn value_matches(schema: &Schema, v: &Value) -> bool {
+    if v.is_null() {
+        return schema.nullable;
+    }
+    match &schema.kind {
+        Kind::String { enum_values, .. } => {
+            v.as_str().is_some_and(|s| enum_values.is_empty() || enum_values.iter().any(|e| e == s))
+        }
+        Kind::Integer { enum_values, .. } => {
+            v.as_i64().is_some_and(|i| enum_values.is_empty() || enum_values.contains(&i))
+        }
+        Kind::Number { enum_values, .. } => {
+            v.as_f64().is_some_and(|n| enum_values.is_empty() || enum_values.contains(&n))
+        }
+        Kind::Boolean => v.is_boolean(),
+        Kind::Array { items, .. } => v.as_array().is_some_and(|a| a.iter().all(|x| value_matches(items, x))),
+        Kind::Object { properties } => v.as_object().is_some_and(|o| {
+            o.iter().all(|(k, x)| properties.iter().any(|p| &p.name == k && value_matches(&p.schema, x)))
+                && properties.iter().filter(|p| p.required).all(|p| o.contains_key(&p.name))
+        }),
+    }
+}

@@ -1,0 +1,85 @@
+//! Profiles (prompt contracts), matrix cases, project defaults, sub-agents and slash commands.
+
+use std::collections::BTreeMap;
+
+use indexmap::IndexMap;
+
+use crate::diagnostic::Span;
+use crate::model::budget::Budget;
+use crate::model::catalog::ToolSelection;
+use crate::model::provider::Provider;
+use crate::model::transport::Transport;
+
+/// A sub-agent: a prompt of its own, same profile and transport, tools by allowlist.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Subagent {
+    /// Its name.
+    pub name: String,
+    /// What it does.
+    pub description: String,
+    /// Its sections, or `None` for the profile's.
+    pub sections: Option<Vec<String>>,
+    /// Tool ids it may use.
+    pub tools: Vec<String>,
+}
+
+/// A slash command: instruction text per profile, never a tool.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Command {
+    /// Its name.
+    pub name: String,
+    /// What it does.
+    pub description: String,
+    /// Template of the default text.
+    pub template: String,
+    /// Templates of profile-specific variants, by profile.
+    pub variants: IndexMap<String, String>,
+}
+
+impl Command {
+    /// The template for `profile`.
+    pub fn template_for(&self, profile: &str) -> &str {
+        self.variants.get(profile).map_or(&self.template, String::as_str)
+    }
+}
+
+/// A prompt contract.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Profile {
+    /// Its name.
+    pub name: String,
+    /// What it is for.
+    pub description: String,
+    /// Section ids in prompt order.
+    pub sections: Vec<String>,
+    /// The tools it registers.
+    pub tools: ToolSelection,
+    /// Its limits.
+    pub budget: Budget,
+    /// Its key under `profiles:`.
+    pub span: Span,
+    /// Its `budget:` key, if it has one.
+    pub budget_span: Option<Span>,
+}
+
+/// A named switch/variable set in the snapshot matrix.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Case {
+    /// What it represents.
+    pub description: String,
+    /// Switch values over the defaults.
+    pub switches: BTreeMap<String, bool>,
+    /// Variable values over the defaults.
+    pub variables: IndexMap<String, serde_json::Value>,
+}
+
+/// Project-wide defaults.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Defaults {
+    /// Profile used when selection picks none.
+    pub profile: String,
+    /// Transport used when none is given.
+    pub transport: Transport,
+    /// Provider used when none is given.
+    pub provider: Provider,
+}

@@ -1,0 +1,159 @@
+//! The minijinja environment every template of a project renders in: strict about undefined
+//! variables, bounded in work, and unable to include files outside the project.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::{Arc, Mutex};
+
+use minijinja::{AutoEscape, Environment, ErrorKind, UndefinedBehavior};
+
+use crate::diagnostic::{Diagnostic, Label, Position};
+use crate::error::Result;
+use crate::source::{ProjectFs, SourceFile};
+
+/// Instruction budget for one render: far above any real prompt, low enough that a runaway
+/// loop ends in an error within a second.
+const FUEL: u64 = 20_000_000;
+
+/// Where a template's text lives, for error messages.
+#[derive(Debug, Clone)]
+pub struct TemplateOrigin {
+    /// The file holding the template.
+    pub file: SourceFile,
+    /// Line of the file on which the template text starts (0 for a whole file).
+    pub line_offset: usize,
+    /// Columns before the template text on each line (a YAML block scalar's indentation).
+    pub column_offset: usize,
+}
+
+/// A project's templates, compiled once at load.
+#[derive(Debug, Clone)]
+pub struct Templates {
+    env: Environment<'static>,
+    origins: BTreeMap<String, TemplateOrigin>,
+    sources: BTreeMap<String, String>,
+    included: Arc<Mutex<BTreeMap<String, SourceFile>>>,
+}
+
+impl Templates {
+    /// An environment whose `{% include %}` reads through `fs`.
+    pub fn new(fs: ProjectFs) -> Self {
+        let mut env = Environment::new();
+        env.set_undefined_behavior(UndefinedBehavior::Strict);
+        env.set_auto_escape_callback(|_| AutoEscape::None);
+        env.set_trim_blocks(true);
+        env.set_lstrip_blocks(true);
+        env.set_fuel(Some(FUEL));
+        env.set_recursion_limit(64);
+        let included: Arc<Mutex<BTreeMap<String, SourceFile>>> = Arc::default();
+        let record = Arc::clone(&included);
+        env.set_loader(move |name| match fs.read(name, None) {
+            Ok(file) => {
+                let text = file.text.clone();
+                if let Ok(mut map) = record.lock() {
+                    map.insert(file.rel.clone(), file);
+                }
+                Ok(Some(text))
+            }
+            // Not TemplateNotFound: minijinja replaces that with a generic message, and the
+            // reason (outside the project, not UTF-8, missing) is what the user needs.
+            Err(e) => Err(minijinja::Error::new(ErrorKind::InvalidOperation, format!("cannot include `{name}`: {e}"))),
+        });
+        Templates { env, origins: BTreeMap::new(), sources: BTreeMap::new(), included }
+    }
+
+    /// Compile a template; a syntax error becomes a located diagnostic.
+    pub fn add(&mut self, name: &str, source: &str, origin: TemplateOrigin) -> Result<()> {
+        self.origins.insert(name.to_string(), origin);
+        self.sources.insert(name.to_string(), source.to_string());
+        self.env
+            .add_template_owned(name.to_string(), source.to_string())
+            .map_err(|e| self.diagnostic(&e, "template syntax error").into_error(crate::error::ErrorKind::Project))
+    }
+
+    /// Top-level variable names a template reads that it does not define itself.
+    pub fn undeclared(&self, name: &str) -> BTreeSet<String> {
+        self.env.get_template(name).map(|t| t.undeclared_variables(false).into_iter().collect()).unwrap_or_default()
+    }
+
+    /// Names the environment defines for every template (`range`, `dict`, `namespace`, …).
+    pub fn global_names(&self) -> BTreeSet<String> {
+        self.env.globals().map(|(k, _)| k.to_string()).collect()
+    }
+
+    /// Render template `name` with `ctx` (convert the context once with
+    /// `minijinja::Value::from_serialize` and reuse it: it is shared, not copied).
+    pub fn render(&self, name: &str, ctx: &minijinja::Value) -> Result<String> {
+        let tmpl = self
+            .env
+            .get_template(name)
+            .map_err(|e| self.diagnostic(&e, "template error").into_error(crate::error::ErrorKind::Template))?;
+        tmpl.render(ctx)
+            .map_err(|e| self.diagnostic(&e, "template error").into_error(crate::error::ErrorKind::Template))
+    }
+
+    /// The source text of every template compiled at load (sections, layout, contributions,
+    /// commands), for rules that scan what templates read.
+    pub fn sources(&self) -> impl Iterator<Item = &str> {
+        self.sources.values().map(String::as_str)
+    }
+
+    /// Files pulled in through `{% include %}` / `{% import %}` so far.
+    pub fn included_files(&self) -> Vec<SourceFile> {
+        self.included.lock().map(|m| m.values().cloned().collect()).unwrap_or_default()
+    }
+
+    fn diagnostic(&self, e: &minijinja::Error, what: &str) -> Diagnostic {
+        // The innermost cause is the one that names the failing template and line.
+        let mut err = e;
+        while let Some(src) = std::error::Error::source(err).and_then(|s| s.downcast_ref::<minijinja::Error>()) {
+            err = src;
+        }
+        let detail = err.detail().map(str::to_string).unwrap_or_else(|| err.kind().to_string());
+        let message = match err.kind() {
+            ErrorKind::UndefinedError => format!("undefined variable in template: {detail}"),
+            ErrorKind::SyntaxError => format!("{what}: {detail}"),
+            ErrorKind::OutOfFuel => "template ran too long (possible endless loop)".to_string(),
+            ErrorKind::TemplateNotFound => format!("cannot include template: {detail}"),
+            ErrorKind::InvalidOperation if detail.starts_with("cannot include") => detail.clone(),
+            _ => format!("{what}: {detail}"),
+        };
+        let mut d = Diagnostic::error(message);
+        let name = err.name().unwrap_or_default().to_string();
+        let included = self.included.lock().ok().and_then(|m| m.get(&name).cloned());
+        let origin = self
+            .origins
+            .get(&name)
+            .cloned()
+            .or_else(|| included.map(|file| TemplateOrigin { file, line_offset: 0, column_offset: 0 }));
+        match (origin, err.line()) {
+            (Some(o), Some(line)) => {
+                let template_src = err.template_source().unwrap_or(&o.file.text);
+                let pos = match err.range() {
+                    Some(r) => Position::from_byte_range(template_src, r.start, r.end),
+                    None => Position::new(line, 1, 1),
+                };
+                let pos = Position::new(pos.line + o.line_offset, pos.column + o.column_offset, pos.len);
+                d = d.with_label(Label::at(&o.file.display, &o.file.text, pos));
+            }
+            (Some(o), None) => d = d.with_label(Label::file(&o.file.display)),
+            (None, _) if !name.is_empty() => d = d.with_label(Label::file(&name)),
+            _ => {}
+        }
+        if detail.contains("recursion limit") {
+            return d.with_help(
+                "a template includes itself (directly or through other includes), or a macro calls itself without end",
+            );
+        }
+        let include_failed = matches!(err.kind(), ErrorKind::TemplateNotFound) || detail.starts_with("cannot include");
+        if include_failed {
+            return d.with_help("includes are paths relative to the project folder and must stay inside it");
+        }
+        d.with_help(match err.kind() {
+            ErrorKind::UndefinedError => "use a variable declared under `variables:` or a built-in (switches, profile, transport, tools, tool_names, toolsets); see docs/project-format.md",
+            ErrorKind::SyntaxError => "templates use minijinja (Jinja2) syntax: {{ expr }}, {% if %}…{% endif %}, {% for %}…{% endfor %}",
+            ErrorKind::OutOfFuel => "look for a loop that never ends or a very large range()",
+            ErrorKind::TemplateNotFound => "includes are paths relative to the project folder and must stay inside it",
+            _ => "fix the template expression",
+        })
+    }
+}

@@ -1,0 +1,344 @@
+//! Frozen prompts for running agents: `freeze` records exactly what a task was started with;
+//! `verify` recompiles the same request against the current project and says whether the
+//! frozen prompt is still fresh, and if not, why.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use indexmap::IndexMap;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::compile::{compile_cell, Compiled};
+use crate::diagnostic::{Diagnostic, Label, Position};
+use crate::error::{Error, Result};
+use crate::model::provider::Provider;
+use crate::model::selection::Selection;
+use crate::model::transport::Transport;
+use crate::model::Project;
+use crate::output::artifact::{Metadata, PROMPTC_VERSION};
+use crate::resolve::runtime::{Runtime, RuntimeInput};
+
+/// Version of the frozen-record format this promptc writes and reads.
+pub const RECORD_FORMAT: u32 = 1;
+
+/// What was asked for: enough to recompile the same cell later.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FrozenRequest {
+    /// The resolved profile.
+    pub profile: String,
+    /// Transport.
+    pub transport: Transport,
+    /// Provider (native only).
+    pub provider: Option<Provider>,
+    /// Model id, if one was given.
+    pub model: Option<String>,
+    /// Switches set explicitly (flags or context file); others follow the project's defaults.
+    pub switches: BTreeMap<String, bool>,
+    /// Variables set explicitly; others follow the project's defaults.
+    pub variables: IndexMap<String, Value>,
+    /// Nonce of the untrusted-content delimiters in the frozen prompt.
+    #[serde(default)]
+    pub nonce: String,
+}
+
+/// A frozen prompt: the prompt, the projection and how they were made.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FrozenRecord {
+    /// Record format version.
+    pub format: u32,
+    /// The promptc that wrote it.
+    pub promptc_version: String,
+    /// The request, for recompiling.
+    pub request: FrozenRequest,
+    /// Metadata of the compiled cell (hashes of inputs and sections).
+    pub metadata: Metadata,
+    /// The system prompt.
+    pub prompt: String,
+    /// The tool projection (native only).
+    pub tools: Option<Value>,
+}
+
+/// Which runtime values were set explicitly: those that differ from the project defaults or
+/// were named by flags or the context file.
+fn explicit(
+    project: &Project,
+    input: &RuntimeInput,
+    rt: &Runtime,
+) -> (BTreeMap<String, bool>, IndexMap<String, Value>) {
+    let defaults = Runtime::defaults(project);
+    let named_switch = |k: &str| input.sets.iter().any(|s| s.split('=').next().map(str::trim) == Some(k));
+    let named_var = |k: &str| input.vars.iter().any(|s| s.split('=').next().map(str::trim) == Some(k));
+    let switches = rt
+        .switches
+        .iter()
+        .filter(|(k, v)| defaults.switches.get(*k) != Some(v) || named_switch(k) || input.context_file.is_some())
+        .map(|(k, v)| (k.clone(), *v))
+        .collect();
+    let variables = rt
+        .variables
+        .iter()
+        .filter(|(k, v)| defaults.variables.get(*k) != Some(v) || named_var(k) || input.context_file.is_some())
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    (switches, variables)
+}
+
+/// Build the record of a compiled cell.
+pub fn record(project: &Project, c: &Compiled, input: &RuntimeInput) -> FrozenRecord {
+    let tools_json = c.projection.as_ref().map(crate::json::to_pretty_json);
+    let (switches, variables) = explicit(project, input, &c.runtime);
+    FrozenRecord {
+        format: RECORD_FORMAT,
+        promptc_version: PROMPTC_VERSION.to_string(),
+        request: FrozenRequest {
+            profile: c.selection.profile.clone(),
+            transport: c.transport,
+            provider: c.provider,
+            model: c.runtime.model.clone(),
+            switches,
+            variables,
+            nonce: c.runtime.nonce.clone(),
+        },
+        metadata: Metadata::new(project, c, tools_json.as_deref()),
+        prompt: c.prompt.clone(),
+        tools: c.projection.clone(),
+    }
+}
+
+/// Serialise a record.
+pub fn to_json(r: &FrozenRecord) -> String {
+    crate::json::to_pretty_json(&serde_json::to_value(r).unwrap_or_default())
+}
+
+/// Read a record, refusing unreadable, malformed and newer-format files with a clear error.
+pub fn read(path: &Path) -> Result<FrozenRecord> {
+    let bytes = std::fs::read(path).map_err(|e| Error::io("read frozen record", path, &e))?;
+    let display = path.display().to_string();
+    let text = String::from_utf8(bytes).map_err(|_| {
+        Error::record(
+            Diagnostic::error(format!("frozen record `{display}` is not valid UTF-8"))
+                .with_help("a frozen record is the JSON file `promptc freeze` writes"),
+        )
+    })?;
+    // serde_json appends " at line L column C"; the label carries the location.
+    let plain = |e: &serde_json::Error| {
+        let s = e.to_string();
+        s.find(" at line ").map_or(s.clone(), |i| s[..i].to_string())
+    };
+    let located = |e: &serde_json::Error, msg: String| -> Error {
+        let pos = Position::new(e.line().max(1), e.column().max(1), 1);
+        Diagnostic::error(msg)
+            .with_label(Label::at(&display, &text, pos))
+            .with_help("a frozen record is the JSON file `promptc freeze` writes; freeze the prompt again")
+            .into_error(crate::error::ErrorKind::Record)
+    };
+    let value: Value = serde_json::from_str(&text)
+        .map_err(|e| located(&e, format!("frozen record is not valid JSON: {}", plain(&e))))?;
+    let format = value.get("format").and_then(Value::as_u64);
+    match format {
+        Some(f) if f > RECORD_FORMAT as u64 => {
+            let by = value.get("promptc_version").and_then(Value::as_str).unwrap_or("a newer promptc");
+            return Err(Diagnostic::error(format!(
+                "frozen record `{display}` has format {f}, newer than this promptc reads ({RECORD_FORMAT})"
+            ))
+            .with_note(format!("it was written by promptc {by}; this is promptc {PROMPTC_VERSION}"))
+            .with_help("upgrade promptc to verify it")
+            .into_error(crate::error::ErrorKind::Record));
+        }
+        None => {
+            return Err(Diagnostic::error(format!("`{display}` is not a frozen record: it has no `format` field"))
+                .with_help("pass the JSON file written by `promptc freeze`")
+                .into_error(crate::error::ErrorKind::Record))
+        }
+        _ => {}
+    }
+    serde_json::from_str(&text).map_err(|e| located(&e, format!("invalid frozen record: {}", plain(&e))))
+}
+
+/// One reason a frozen prompt is stale, or a change that did not affect it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Finding {
+    /// The contract version changed.
+    ContractVersion {
+        /// Frozen value.
+        frozen: u64,
+        /// Current value.
+        current: u64,
+    },
+    /// An input file changed, appeared or disappeared.
+    InputFile {
+        /// Project-relative path.
+        file: String,
+        /// `changed`, `added` or `removed`.
+        change: String,
+    },
+    /// A switch resolves differently now.
+    Switch {
+        /// Switch name.
+        name: String,
+        /// Frozen value (absent if the switch is new).
+        frozen: Option<bool>,
+        /// Current value (absent if removed).
+        current: Option<bool>,
+    },
+    /// A section's text changed, appeared or disappeared.
+    Section {
+        /// Section id.
+        id: String,
+        /// `changed`, `added` or `removed`.
+        change: String,
+    },
+    /// The tool projection changed.
+    Tools,
+    /// The promptc version differs (informational).
+    PromptcVersion {
+        /// Frozen value.
+        frozen: String,
+        /// Current value.
+        current: String,
+    },
+}
+
+impl std::fmt::Display for Finding {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let opt = |b: &Option<bool>| b.map_or("absent".to_string(), |v| v.to_string());
+        match self {
+            Finding::ContractVersion { frozen, current } => write!(f, "contract version bumped: {frozen} → {current}"),
+            Finding::InputFile { file, change } => write!(f, "input file {change}: {file}"),
+            Finding::Switch { name, frozen, current } => {
+                write!(f, "switch `{name}` differs: {} → {}", opt(frozen), opt(current))
+            }
+            Finding::Section { id, change } => write!(f, "section {change}: {id}"),
+            Finding::Tools => f.write_str("tool projection changed"),
+            Finding::PromptcVersion { frozen, current } => write!(f, "promptc version {frozen} → {current}"),
+        }
+    }
+}
+
+/// The verdict on a frozen record.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Verdict {
+    /// Whether the frozen prompt is still what the project compiles.
+    pub fresh: bool,
+    /// Why it is stale (empty when fresh).
+    pub reasons: Vec<Finding>,
+    /// Changes that did not alter the compiled output.
+    pub notes: Vec<Finding>,
+}
+
+impl Verdict {
+    /// The verdict for people (`fresh: …` / `stale: …` and one line per reason and note), or
+    /// as JSON.
+    pub fn render(&self, record: &str, json: bool) -> String {
+        if json {
+            return crate::json::to_pretty_json(&serde_json::to_value(self).unwrap_or_default());
+        }
+        let mut s = if self.fresh {
+            format!("fresh: {record} is what the project compiles\n")
+        } else {
+            format!("stale: {record} no longer matches the project\n")
+        };
+        for r in &self.reasons {
+            s.push_str(&format!("  - {r}\n"));
+        }
+        for n in &self.notes {
+            s.push_str(&format!("  note: {n}\n"));
+        }
+        s
+    }
+}
+
+fn compare_maps<V: PartialEq>(
+    frozen: &BTreeMap<String, V>,
+    current: &BTreeMap<String, V>,
+) -> Vec<(String, &'static str)> {
+    let mut out = Vec::new();
+    for (k, v) in frozen {
+        match current.get(k) {
+            None => out.push((k.clone(), "removed")),
+            Some(c) if c != v => out.push((k.clone(), "changed")),
+            _ => {}
+        }
+    }
+    out.extend(current.keys().filter(|k| !frozen.contains_key(*k)).map(|k| (k.clone(), "added")));
+    out.sort();
+    out
+}
+
+/// Recompile the record's request against `project` and compare.
+pub fn verify(project: &Project, rec: &FrozenRecord) -> Result<Verdict> {
+    let mut rt = Runtime::defaults(project);
+    for (k, v) in &rec.request.switches {
+        if rt.switches.contains_key(k) {
+            rt.switches.insert(k.clone(), *v);
+        }
+    }
+    for (k, v) in &rec.request.variables {
+        if rt.variables.contains_key(k) {
+            rt.variables.insert(k.clone(), v.clone());
+        }
+    }
+    rt.model = rec.request.model.clone();
+    if !rec.request.nonce.is_empty() {
+        rt.nonce = rec.request.nonce.clone();
+    }
+    let provider = rec.request.provider.unwrap_or(project.defaults.provider);
+    let sel = Selection { profile: rec.request.profile.clone(), reason: "frozen record".into() };
+    let current = compile_cell(project, sel, rec.request.transport, provider, rt)?;
+    let tools_json = current.projection.as_ref().map(crate::json::to_pretty_json);
+    let meta = Metadata::new(project, &current, tools_json.as_deref());
+    let old = &rec.metadata;
+
+    let mut reasons = Vec::new();
+    let mut notes = Vec::new();
+    if old.contract_version != meta.contract_version {
+        reasons.push(Finding::ContractVersion { frozen: old.contract_version, current: meta.contract_version });
+    }
+    let output_changed = old.prompt_sha256 != meta.prompt_sha256 || old.tools_sha256 != meta.tools_sha256;
+    let file_findings: Vec<Finding> = compare_maps(&old.inputs.files, &meta.inputs.files)
+        .into_iter()
+        .map(|(file, change)| Finding::InputFile { file, change: change.into() })
+        .collect();
+    let mut switch_names: Vec<&String> = old.switches.keys().chain(meta.switches.keys()).collect();
+    switch_names.sort();
+    switch_names.dedup();
+    let switch_findings: Vec<Finding> = switch_names
+        .into_iter()
+        .filter(|n| old.switches.get(*n) != meta.switches.get(*n))
+        .map(|n| Finding::Switch {
+            name: n.clone(),
+            frozen: old.switches.get(n).copied(),
+            current: meta.switches.get(n).copied(),
+        })
+        .collect();
+    let sections = |m: &Metadata| -> BTreeMap<String, String> {
+        m.sections.iter().map(|s| (s.id.clone(), s.sha256.clone())).collect()
+    };
+    let section_findings: Vec<Finding> = compare_maps(&sections(old), &sections(&meta))
+        .into_iter()
+        .map(|(id, change)| Finding::Section { id, change: change.into() })
+        .collect();
+    let tools_changed = old.tools_sha256 != meta.tools_sha256;
+    // Changed inputs and switches explain a stale prompt; when the output is identical they are
+    // only notes (e.g. a tool file edited in a tool this cell does not use).
+    let explain = if output_changed || !reasons.is_empty() { &mut reasons } else { &mut notes };
+    explain.extend(file_findings);
+    explain.extend(switch_findings);
+    reasons.extend(section_findings);
+    if tools_changed {
+        reasons.push(Finding::Tools);
+    }
+    if old.promptc_version != meta.promptc_version {
+        notes.push(Finding::PromptcVersion {
+            frozen: old.promptc_version.clone(),
+            current: meta.promptc_version.clone(),
+        });
+    }
+    let fresh = !output_changed && old.contract_version == meta.contract_version;
+    if fresh {
+        reasons.clear();
+    }
+    Ok(Verdict { fresh, reasons, notes })
+}

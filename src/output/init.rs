@@ -1,0 +1,131 @@
+//! `promptc init`: a small, working starter project that renders, reports, snapshots and
+//! checks clean — a template to grow from.
+
+use std::path::{Path, PathBuf};
+
+use crate::diagnostic::Diagnostic;
+use crate::error::Result;
+
+const MANIFEST: &str = r#"# yaml-language-server: $schema=promptc.schema.json
+# A starter promptc project: `promptc render`, `promptc report`, `promptc snapshot`,
+# `promptc check`. The JSON Schemas beside it (`promptc schema`) let editors complete keys.
+promptc: 1
+name: starter
+contract_version: 1
+
+switches:
+  web:
+    description: The agent may search the web.
+    default: false
+
+variables:
+  cwd:
+    description: The workspace root.
+    default: /home/user/project
+    dynamic: true
+
+sections:
+  role:
+    template: sections/role.md.j2
+  tool_docs:
+    generate: tool_docs
+  rules:
+    template: sections/rules.md.j2
+  environment:
+    text: "Working directory: {{ cwd }}"
+
+tools:
+  - tools/tools.yaml
+
+profiles:
+  standard:
+    description: The full contract.
+    sections: [role, tool_docs, rules, environment]
+    toolsets: [files, web]
+  lite:
+    description: A compact contract for small models.
+    sections: [role, tool_docs, environment]
+    tools: [read_file, write_file]
+    exclude: [web_search]
+"#;
+
+const ROLE: &str = "You are a careful coding assistant. You work through tools, read before you change anything, and keep changes small.\n";
+
+const RULES: &str = r#"- Read a file before you change it{% if "write_file" in tool_names %}, and write whole files with `write_file`{% endif %}.
+{% if "web_search" in tool_names %}
+- Search the web with `web_search` for documentation you do not have locally.
+{% endif %}
+{% if not switches.web %}
+- You have no web access: say so when a task needs it.
+{% endif %}
+"#;
+
+const TOOLS: &str = r#"# yaml-language-server: $schema=../tools.schema.json
+- name: read_file
+  toolset: files
+  description: Read a file of the workspace and return its text.
+  parameters:
+    path:
+      type: string
+      required: true
+      description: Path relative to the workspace root.
+
+- name: write_file
+  toolset: files
+  description: Write a whole file, creating it if needed.
+  parameters:
+    path:
+      type: string
+      required: true
+      description: Path relative to the workspace root.
+    content:
+      type: string
+      required: true
+      description: The complete new content of the file.
+
+- name: web_search
+  toolset: web
+  when: web
+  description: Search the web and return the top results.
+  parameters:
+    query:
+      type: string
+      required: true
+      description: What to search for.
+"#;
+
+/// The starter files, by path relative to the project folder.
+pub const FILES: [(&str, &str); 4] = [
+    ("promptc.yaml", MANIFEST),
+    ("sections/role.md.j2", ROLE),
+    ("sections/rules.md.j2", RULES),
+    ("tools/tools.yaml", TOOLS),
+];
+
+/// Write the starter project into `dir`; refuses (and writes nothing) if any file exists.
+pub fn write_starter(dir: &Path) -> Result<Vec<PathBuf>> {
+    let existing: Vec<String> = FILES
+        .iter()
+        .map(|(p, _)| *p)
+        .chain(["promptc.schema.json", "tools.schema.json"])
+        .map(|p| dir.join(p))
+        .filter(|p| p.exists())
+        .map(|p| p.display().to_string())
+        .collect();
+    if !existing.is_empty() {
+        return Err(Diagnostic::error(format!("refusing to overwrite {}", existing.join(", ")))
+            .with_help("run `promptc init` in an empty folder, or pass a new folder: `promptc init my-agent`")
+            .into_error(crate::error::ErrorKind::Usage));
+    }
+    let schemas = [
+        ("promptc.schema.json", crate::load::editor_schema::manifest()),
+        ("tools.schema.json", crate::load::editor_schema::tools()),
+    ];
+    let mut written = Vec::new();
+    for (rel, text) in FILES.iter().map(|(p, t)| (*p, t.to_string())).chain(schemas) {
+        let p = dir.join(rel);
+        crate::source::atomic::write(&p, text.as_bytes())?;
+        written.push(p);
+    }
+    Ok(written)
+}

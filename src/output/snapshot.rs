@@ -1,0 +1,319 @@
+//! The snapshot matrix: every profile × case × transport (× provider for native tools)
+//! rendered to named files, with a machine-readable summary, written under `snapshots/`.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::compile::compile_matrix_cell;
+use crate::diagnostic::Diagnostic;
+use crate::error::{Error, Result};
+use crate::hash::sha256_hex;
+use crate::json::to_pretty_json;
+use crate::measure::tokens::Counter;
+use crate::model::transport::Transport;
+use crate::model::Project;
+use crate::projection::{self, ProjectionOptions};
+use crate::render::command;
+use crate::resolve::matrix::{cells, Cell};
+use crate::resolve::resolve_matrix_cell;
+
+/// The summary file's name.
+pub const SUMMARY: &str = "summary.json";
+
+/// Version of the summary format.
+pub const SUMMARY_FORMAT: u32 = 1;
+
+/// Size, hash and (once counted) tokens of one file or section.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Measured {
+    /// File name or section id.
+    pub name: String,
+    /// Tokens with the summary's tokenizer (absent until counted).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tokens: Option<u64>,
+    /// UTF-8 bytes.
+    pub bytes: u64,
+    /// SHA-256 of the text.
+    pub sha256: String,
+}
+
+/// The summary of one cell.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CellSummary {
+    /// File-name stem.
+    pub cell: String,
+    /// Profile.
+    pub profile: String,
+    /// Case, if any.
+    pub case: Option<String>,
+    /// Transport.
+    pub transport: Transport,
+    /// The prompt file.
+    pub prompt: Measured,
+    /// Sections in prompt order.
+    pub sections: Vec<Measured>,
+    /// Tools files by provider (native only).
+    pub tools: BTreeMap<String, Measured>,
+}
+
+/// `summary.json`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Summary {
+    /// Summary format version.
+    pub format: u32,
+    /// Project name.
+    pub project: String,
+    /// Contract version.
+    pub contract_version: u64,
+    /// Tokenizer of the counts.
+    pub tokenizer: String,
+    /// Every cell.
+    pub cells: Vec<CellSummary>,
+}
+
+impl Summary {
+    /// The summary with every token count removed: what can be compared without a tokenizer.
+    pub fn without_tokens(&self) -> Summary {
+        let mut s = self.clone();
+        for c in &mut s.cells {
+            c.prompt.tokens = None;
+            c.sections.iter_mut().for_each(|m| m.tokens = None);
+            c.tools.values_mut().for_each(|m| m.tokens = None);
+        }
+        s
+    }
+
+    /// The summary as written: pretty JSON with a trailing newline.
+    pub fn to_json(&self) -> String {
+        to_pretty_json(&serde_json::to_value(self).unwrap_or_default())
+    }
+}
+
+/// The rendered matrix: every file's contents by name, and the summary.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Matrix {
+    /// Prompt and tools files by name (the summary is separate).
+    pub files: BTreeMap<String, String>,
+    /// The summary (token counts filled by [`Matrix::count_tokens`]).
+    pub summary: Summary,
+    /// Section texts by (cell, section id), for counting.
+    texts: BTreeMap<(String, String), String>,
+}
+
+fn measured(name: &str, text: &str) -> Measured {
+    Measured { name: name.to_string(), tokens: None, bytes: text.len() as u64, sha256: sha256_hex(text.as_bytes()) }
+}
+
+/// One rendered cell: its files, its section texts and its summary.
+struct CellOutput {
+    files: Vec<(String, String)>,
+    texts: Vec<((String, String), String)>,
+    summary: CellSummary,
+}
+
+fn render_cell(project: &Project, cell: &Cell) -> Result<CellOutput> {
+    let stem = cell.stem();
+    let c = compile_matrix_cell(project, cell)?;
+    let prompt_name = format!("{stem}.prompt.md");
+    let mut files = Vec::new();
+    let mut tools = BTreeMap::new();
+    if cell.transport == Transport::Native {
+        for provider in &project.providers {
+            let name = format!("{stem}.{provider}.tools.json");
+            let opts = ProjectionOptions { strict: project.strict_tools };
+            let json = to_pretty_json(&projection::project(*provider, &c.tools, opts));
+            tools.insert(provider.as_str().to_string(), measured(&name, &json));
+            files.push((name, json));
+        }
+    }
+    let texts = c.sections.iter().map(|s| ((stem.clone(), s.id.clone()), s.text.clone())).collect();
+    let summary = CellSummary {
+        cell: stem.clone(),
+        profile: cell.profile.clone(),
+        case: cell.case.clone(),
+        transport: cell.transport,
+        prompt: measured(&prompt_name, &c.prompt),
+        sections: c.sections.iter().map(|s| measured(&s.id, &s.text)).collect(),
+        tools,
+    };
+    files.push((prompt_name, c.prompt));
+    Ok(CellOutput { files, texts, summary })
+}
+
+impl Matrix {
+    /// Render every cell, spread over the machine's cores (cells are independent).
+    pub fn render(project: &Project) -> Result<Matrix> {
+        let cells = cells(project);
+        let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, cells.len().max(1));
+        let mut slots: Vec<Option<Result<CellOutput>>> = (0..cells.len()).map(|_| None).collect();
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..workers)
+                .map(|w| {
+                    let cells = &cells;
+                    scope.spawn(move || {
+                        (w..cells.len())
+                            .step_by(workers)
+                            .map(|i| (i, render_cell(project, &cells[i])))
+                            .collect::<Vec<_>>()
+                    })
+                })
+                .collect();
+            for h in handles {
+                for (i, out) in h.join().unwrap_or_default() {
+                    slots[i] = Some(out);
+                }
+            }
+        });
+        let mut files = BTreeMap::new();
+        for (name, text) in commands(project)? {
+            files.insert(name, text);
+        }
+        let mut texts = BTreeMap::new();
+        let mut cells_out = Vec::new();
+        for slot in slots {
+            let out = slot.ok_or_else(|| {
+                Error::new(crate::error::ErrorKind::Internal, vec![Diagnostic::error("a matrix cell failed to render")])
+            })??;
+            files.extend(out.files);
+            texts.extend(out.texts);
+            cells_out.push(out.summary);
+        }
+        let summary = Summary {
+            format: SUMMARY_FORMAT,
+            project: project.name.clone(),
+            contract_version: project.contract_version,
+            tokenizer: project.tokens.tokenizer.name(),
+            cells: cells_out,
+        };
+        Ok(Matrix { files, summary, texts })
+    }
+
+    /// Fill every token count of the summary.
+    pub fn count_tokens(&mut self, counter: &mut Counter) -> Result<()> {
+        let all: Vec<&str> =
+            self.files.values().map(String::as_str).chain(self.texts.values().map(String::as_str)).collect();
+        counter.prime(&all)?;
+        for c in &mut self.summary.cells {
+            c.prompt.tokens = Some(counter.count(&self.files[&c.prompt.name])?);
+            for m in c.tools.values_mut() {
+                m.tokens = Some(counter.count(&self.files[&m.name])?);
+            }
+            for s in &mut c.sections {
+                let text = self.texts.get(&(c.cell.clone(), s.name.clone())).map(String::as_str).unwrap_or("");
+                s.tokens = Some(counter.count(text)?);
+            }
+        }
+        Ok(())
+    }
+
+    /// Every file of the snapshot folder, summary included (tokens must have been counted).
+    pub fn all_files(&self) -> BTreeMap<String, String> {
+        let mut f = self.files.clone();
+        f.insert(SUMMARY.to_string(), self.summary.to_json());
+        f
+    }
+}
+
+/// Every command's text per profile (`standard.command-deep-planning.md`), rendered with the
+/// profile's defaults and the project's default transport.
+fn commands(project: &Project) -> Result<Vec<(String, String)>> {
+    let mut out = Vec::new();
+    if project.commands.is_empty() {
+        return Ok(out);
+    }
+    for profile in project.profiles.keys() {
+        let cell = Cell { profile: profile.clone(), case: None, transport: project.defaults.transport, subagent: None };
+        let c = resolve_matrix_cell(project, &cell)?;
+        for name in project.commands.keys() {
+            out.push((format!("{profile}.command-{name}.md"), command::render(project, &c, name)?));
+        }
+    }
+    Ok(out)
+}
+
+/// Whether `name` is a file promptc owns in a snapshot folder (and may remove when stale).
+pub fn is_snapshot_file(name: &str) -> bool {
+    name == SUMMARY || name.ends_with(".prompt.md") || name.ends_with(".tools.json") || name.contains(".command-")
+}
+
+/// Read every regular, non-hidden file of `dir` (sorted by name); text must be UTF-8.
+pub fn read_folder(dir: &Path) -> Result<BTreeMap<String, String>> {
+    let mut out = BTreeMap::new();
+    let entries = match std::fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(out),
+        Err(e) => return Err(Error::io("read folder", dir, &e)),
+    };
+    let mut paths: Vec<PathBuf> = Vec::new();
+    for e in entries {
+        let e = e.map_err(|e| Error::io("read folder", dir, &e))?;
+        let name = e.file_name().to_string_lossy().into_owned();
+        if name.starts_with('.') || !e.file_type().map(|t| t.is_file()).unwrap_or(false) {
+            continue;
+        }
+        paths.push(e.path());
+    }
+    paths.sort();
+    for p in paths {
+        let name = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let bytes = std::fs::read(&p).map_err(|e| Error::io("read", &p, &e))?;
+        match String::from_utf8(bytes) {
+            Ok(t) => {
+                out.insert(name, t);
+            }
+            Err(e) => {
+                return Err(Diagnostic::error(format!(
+                    "`{}` is not valid UTF-8 (invalid byte at offset {})",
+                    p.display(),
+                    e.utf8_error().valid_up_to()
+                ))
+                .with_help("snapshot and artifact folders hold text written by promptc; remove or regenerate the file")
+                .into_error(crate::error::ErrorKind::Io))
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// What a snapshot write did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Written {
+    /// Files created or changed.
+    pub written: Vec<String>,
+    /// Files already identical.
+    pub unchanged: usize,
+    /// Stale files removed.
+    pub removed: Vec<String>,
+}
+
+/// Write `files` into `dir` (atomically, skipping identical files) and remove snapshot files
+/// that no longer correspond to a cell.
+pub fn write(dir: &Path, files: &BTreeMap<String, String>) -> Result<Written> {
+    let existing = read_folder(dir)?;
+    let mut w = Written::default();
+    for (name, text) in files {
+        if existing.get(name) == Some(text) {
+            w.unchanged += 1;
+            continue;
+        }
+        crate::source::atomic::write(&dir.join(name), text.as_bytes())?;
+        w.written.push(name.clone());
+    }
+    for name in existing.keys().filter(|n| is_snapshot_file(n) && !files.contains_key(*n)) {
+        let p = dir.join(name);
+        std::fs::remove_file(&p).map_err(|e| Error::io("remove stale snapshot", &p, &e))?;
+        w.removed.push(name.clone());
+    }
+    Ok(w)
+}
+
+/// The snapshot folder of a project.
+pub fn folder(project: &Project) -> PathBuf {
+    crate::source::clean_path(&project.root.join(&project.snapshots))
+}
+
+#[cfg(test)]
+#[path = "snapshot_tests.rs"]
+mod tests;

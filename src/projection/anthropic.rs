@@ -1,0 +1,22 @@
+//! Anthropic Messages: `[{"name", "description", "input_schema"}]`.
+
+use serde_json::{json, Value};
+
+use super::json_schema::{parameters, Dialect};
+use crate::resolve::tools::ActiveTool;
+
+/// The `tools` array for the Messages API.
+pub fn project(tools: &[ActiveTool]) -> Value {
+    Value::Array(
+        tools
+            .iter()
+            .map(|t| {
+                json!({
+                    "name": t.name,
+                    "description": t.description.trim_end(),
+                    "input_schema": parameters(&t.params, Dialect::Standard),
+                })
+            })
+            .collect(),
+    )
+}

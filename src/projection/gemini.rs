@@ -1,0 +1,287 @@
+//! Google Gemini: `[{"functionDeclarations": […]}]` with parameters in Gemini's OpenAPI-style
+//! schema subset. Conversions from the canonical schema:
+//! - types are upper case (`STRING`, `OBJECT`, …), one type per node;
+//! - `nullable: true` instead of a type array;
+//! - `enum` only on strings: integer and number enums are dropped and the allowed values
+//!   are appended to the description so the model still sees them;
+//! - string `format` only `date-time` (others dropped, named in the description);
+//! - no `additionalProperties`; `required` only when non-empty;
+//! - a tool without parameters has no `parameters` key (Gemini rejects empty objects).
+
+use serde_json::{json, Map, Value};
+
+use crate::projection::limits::GEMINI_FORMATS;
+
+use crate::model::params::{Kind, Property, Schema};
+use crate::resolve::tools::ActiveTool;
+
+/// The `tools` array for Gemini.
+pub fn project(tools: &[ActiveTool]) -> Value {
+    if tools.is_empty() {
+        return json!([]);
+    }
+    let decls: Vec<Value> = tools
+        .iter()
+        .map(|t| {
+            let mut m = Map::new();
+            m.insert("name".into(), json!(t.name));
+            m.insert("description".into(), json!(t.description.trim_end()));
+            if !t.params.is_empty() {
+                m.insert("parameters".into(), object(&t.params, None));
+            }
+            Value::Object(m)
+        })
+        .collect();
+    json!([{ "functionDeclarations": decls }])
+}
+
+fn object(props: &[Property], description: Option<String>) -> Value {
+    let mut m = Map::new();
+    m.insert("type".into(), json!("OBJECT"));
+    if let Some(d) = description {
+        m.insert("description".into(), json!(d));
+    }
+    let mut properties = Map::new();
+    for p in props {
+        properties.insert(p.name.clone(), schema(&p.schema));
+    }
+    m.insert("properties".into(), Value::Object(properties));
+    let required: Vec<Value> = props.iter().filter(|p| p.required).map(|p| json!(p.name)).collect();
+    if !required.is_empty() {
+        m.insert("required".into(), Value::Array(required));
+    }
+    Value::Object(m)
+}
+
+/// Append a sentence to an optional description.
+fn describe(desc: &Option<String>, extra: &str) -> Option<String> {
+    Some(match desc {
+        Some(d) if !d.trim().is_empty() => format!("{} {extra}", d.trim_end()),
+        _ => extra.to_string(),
+    })
+}
+
+fn schema(s: &Schema) -> Value {
+    let mut description = s.description.clone();
+    let mut m = Map::new();
+    let ty = match &s.kind {
+        Kind::String { .. } => "STRING",
+        Kind::Integer { .. } => "INTEGER",
+        Kind::Number { .. } => "NUMBER",
+        Kind::Boolean => "BOOLEAN",
+        Kind::Array { .. } => "ARRAY",
+        Kind::Object { .. } => "OBJECT",
+    };
+    let mut rest = Map::new();
+    match &s.kind {
+        Kind::String { enum_values, format, pattern, min_length, max_length } => {
+            if !enum_values.is_empty() {
+                rest.insert("enum".into(), json!(enum_values));
+            }
+            match format.as_deref() {
+                Some(f) if GEMINI_FORMATS.contains(&f) => {
+                    rest.insert("format".into(), json!(f));
+                }
+                Some(other) => description = describe(&description, &format!("Format: {other}.")),
+                None => {}
+            }
+            if let Some(p) = pattern {
+                rest.insert("pattern".into(), json!(p));
+            }
+            if let Some(v) = min_length {
+                rest.insert("minLength".into(), json!(v));
+            }
+            if let Some(v) = max_length {
+                rest.insert("maxLength".into(), json!(v));
+            }
+        }
+        Kind::Integer { enum_values, minimum, maximum } => {
+            if !enum_values.is_empty() {
+                let list: Vec<String> = enum_values.iter().map(|v| v.to_string()).collect();
+                description = describe(&description, &format!("Allowed values: {}.", list.join(", ")));
+            }
+            if let Some(v) = minimum {
+                rest.insert("minimum".into(), json!(v));
+            }
+            if let Some(v) = maximum {
+                rest.insert("maximum".into(), json!(v));
+            }
+        }
+        Kind::Number { enum_values, minimum, maximum } => {
+            if !enum_values.is_empty() {
+                let list: Vec<String> = enum_values.iter().map(|v| v.to_string()).collect();
+                description = describe(&description, &format!("Allowed values: {}.", list.join(", ")));
+            }
+            if let Some(v) = minimum {
+                rest.insert("minimum".into(), json!(v));
+            }
+            if let Some(v) = maximum {
+                rest.insert("maximum".into(), json!(v));
+            }
+        }
+        Kind::Boolean => {}
+        Kind::Array { items, min_items, max_items } => {
+            rest.insert("items".into(), schema(items));
+            if let Some(v) = min_items {
+                rest.insert("minItems".into(), json!(v));
+            }
+            if let Some(v) = max_items {
+                rest.insert("maxItems".into(), json!(v));
+            }
+        }
+        Kind::Object { properties } => {
+            if let Value::Object(o) = object(properties, None) {
+                for (k, v) in o {
+                    if k != "type" {
+                        rest.insert(k, v);
+                    }
+                }
+            }
+        }
+    }
+    m.insert("type".into(), json!(ty));
+    if let Some(d) = description {
+        m.insert("description".into(), json!(d));
+    }
+    if s.nullable {
+        m.insert("nullable".into(), json!(true));
+    }
+    m.extend(rest);
+    if let Some(d) = &s.default {
+        m.insert("default".into(), d.clone());
+    }
+    Value::Object(m)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::condition::Condition;
+
+    fn prop(name: &str, required: bool, nullable: bool, kind: Kind) -> Property {
+        Property {
+            name: name.into(),
+            required,
+            schema: Schema { description: Some("D.".into()), nullable, default: None, kind },
+            when: Condition::Always,
+        }
+    }
+
+    fn tool(params: Vec<Property>) -> ActiveTool {
+        ActiveTool {
+            name: "t".into(),
+            toolset: "s".into(),
+            description: "Does t.\n".into(),
+            params,
+            ..Default::default()
+        }
+    }
+
+    fn params_of(v: &Value) -> &Value {
+        &v[0]["functionDeclarations"][0]["parameters"]
+    }
+
+    #[test]
+    fn types_are_upper_case_and_required_only_when_present() {
+        let v = project(&[tool(vec![prop("a", false, false, Kind::Boolean)])]);
+        let p = params_of(&v);
+        assert_eq!(p["type"], json!("OBJECT"));
+        assert_eq!(p["properties"]["a"]["type"], json!("BOOLEAN"));
+        assert!(p.get("required").is_none());
+        assert!(p.get("additionalProperties").is_none());
+        assert_eq!(v[0]["functionDeclarations"][0]["description"], json!("Does t."));
+    }
+
+    #[test]
+    fn nullable_instead_of_type_array() {
+        let v = project(&[tool(vec![prop(
+            "a",
+            true,
+            true,
+            Kind::Integer { enum_values: vec![], minimum: Some(1), maximum: None },
+        )])]);
+        let a = &params_of(&v)["properties"]["a"];
+        assert_eq!(a["type"], json!("INTEGER"));
+        assert_eq!(a["nullable"], json!(true));
+        assert_eq!(a["minimum"], json!(1));
+        assert_eq!(params_of(&v)["required"], json!(["a"]));
+    }
+
+    #[test]
+    fn numeric_enums_move_into_the_description() {
+        let v = project(&[tool(vec![prop(
+            "n",
+            true,
+            false,
+            Kind::Integer { enum_values: vec![1, 2], minimum: None, maximum: None },
+        )])]);
+        let n = &params_of(&v)["properties"]["n"];
+        assert!(n.get("enum").is_none());
+        assert_eq!(n["description"], json!("D. Allowed values: 1, 2."));
+    }
+
+    #[test]
+    fn string_enums_stay_and_unsupported_formats_are_described() {
+        let v = project(&[tool(vec![
+            prop(
+                "s",
+                true,
+                false,
+                Kind::String {
+                    enum_values: vec!["a".into()],
+                    format: Some("uri".into()),
+                    pattern: None,
+                    min_length: Some(2),
+                    max_length: None,
+                },
+            ),
+            prop(
+                "when",
+                true,
+                false,
+                Kind::String {
+                    enum_values: vec![],
+                    format: Some("date-time".into()),
+                    pattern: None,
+                    min_length: None,
+                    max_length: None,
+                },
+            ),
+        ])]);
+        let s = &params_of(&v)["properties"]["s"];
+        assert_eq!(s["enum"], json!(["a"]));
+        assert!(s.get("format").is_none());
+        assert_eq!(s["description"], json!("D. Format: uri."));
+        assert_eq!(s["minLength"], json!(2));
+        assert_eq!(params_of(&v)["properties"]["when"]["format"], json!("date-time"));
+    }
+
+    #[test]
+    fn nested_arrays_and_objects() {
+        let inner = Schema {
+            description: None,
+            nullable: false,
+            default: None,
+            kind: Kind::Object { properties: vec![prop("x", true, false, Kind::Boolean)] },
+        };
+        let v = project(&[tool(vec![prop(
+            "list",
+            true,
+            false,
+            Kind::Array { items: Box::new(inner), min_items: None, max_items: Some(4) },
+        )])]);
+        let l = &params_of(&v)["properties"]["list"];
+        assert_eq!(l["type"], json!("ARRAY"));
+        assert_eq!(l["maxItems"], json!(4));
+        assert_eq!(l["items"]["type"], json!("OBJECT"));
+        assert_eq!(l["items"]["required"], json!(["x"]));
+        assert!(l["items"].get("additionalProperties").is_none());
+    }
+
+    #[test]
+    fn tools_without_parameters_have_no_parameters_key() {
+        let v = project(&[tool(vec![])]);
+        assert!(v[0]["functionDeclarations"][0].get("parameters").is_none());
+        assert_eq!(project(&[]), json!([]));
+    }
+}

@@ -1,0 +1,44 @@
+//! Projections: the active tools turned into what a model receives — each provider's native
+//! request shape (one module per provider, sharing `json_schema`), XML tool docs inside the
+//! prompt, or one JSON action schema — with every provider limit in `limits`.
+
+pub mod actions;
+pub mod anthropic;
+pub mod gemini;
+pub mod json_schema;
+pub mod limits;
+pub mod openai_chat;
+pub mod openai_responses;
+pub mod xml;
+
+use serde_json::Value;
+
+use crate::model::provider::Provider;
+use crate::resolve::tools::ActiveTool;
+
+/// Options every projection honours.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ProjectionOptions {
+    /// OpenAI strict mode for function schemas.
+    pub strict: bool,
+}
+
+/// The value of the request's `tools` field for `provider`.
+pub fn project(provider: Provider, tools: &[ActiveTool], opts: ProjectionOptions) -> Value {
+    match provider {
+        Provider::OpenAiChat => openai_chat::project(tools, opts),
+        Provider::OpenAiResponses => openai_responses::project(tools, opts),
+        Provider::Anthropic => anthropic::project(tools),
+        Provider::Gemini => gemini::project(tools),
+    }
+}
+
+/// The per-tool entries of a projection, in tool order (Gemini nests them in
+/// `functionDeclarations`).
+pub fn tool_entries(provider: Provider, projection: &Value) -> Vec<&Value> {
+    let list = match provider {
+        Provider::Gemini => projection.get(0).and_then(|t| t.get("functionDeclarations")),
+        _ => Some(projection),
+    };
+    list.and_then(Value::as_array).map(|a| a.iter().collect()).unwrap_or_default()
+}

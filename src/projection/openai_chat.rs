@@ -1,0 +1,28 @@
+//! OpenAI Chat Completions: `[{"type": "function", "function": {…}}]`.
+
+use serde_json::{json, Value};
+
+use super::json_schema::{parameters, Dialect};
+use super::ProjectionOptions;
+use crate::resolve::tools::ActiveTool;
+
+/// The `tools` array for Chat Completions.
+pub fn project(tools: &[ActiveTool], opts: ProjectionOptions) -> Value {
+    let dialect = if opts.strict { Dialect::OpenAiStrict } else { Dialect::Standard };
+    Value::Array(
+        tools
+            .iter()
+            .map(|t| {
+                json!({
+                    "type": "function",
+                    "function": {
+                        "name": t.name,
+                        "description": t.description.trim_end(),
+                        "parameters": parameters(&t.params, dialect),
+                        "strict": opts.strict,
+                    }
+                })
+            })
+            .collect(),
+    )
+}

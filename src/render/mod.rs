@@ -1,0 +1,167 @@
+//! Section rendering: each section of a profile rendered in order with the cell's context,
+//! empty sections dropped, then joined or placed by the layout (two-layer render).
+
+use serde_json::{Map, Value};
+
+use crate::diagnostic::Diagnostic;
+use crate::error::Result;
+use crate::hash::sha256_hex;
+use crate::model::section::{Generator, SectionSource, SlotKind};
+use crate::model::untrusted::wrap;
+use crate::model::Project;
+use crate::resolve::Resolved;
+
+pub mod command;
+mod context;
+mod slots;
+
+pub use context::template_context;
+use slots::slot_text;
+pub use slots::SlotUse;
+
+/// One section as it appears in the prompt.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct RenderedSection {
+    /// Section id.
+    pub id: String,
+    /// Its text (normalised: LF line endings, no leading or trailing blank lines).
+    pub text: String,
+    /// Where it was declared (`sections/role.md.j2`, `generated:tool_docs`).
+    pub origin: String,
+    /// Whether it reads dynamic variables.
+    pub dynamic: bool,
+    /// SHA-256 of `text`.
+    pub sha256: String,
+}
+
+/// Normalise rendered text: LF line endings, no trailing spaces at the end of the text, no
+/// leading or trailing blank lines.
+pub fn normalize(text: &str) -> String {
+    let text = text.replace("\r\n", "\n").replace('\r', "\n");
+    let trimmed_end = text.trim_end();
+    let start = trimmed_end
+        .find(|c: char| c != '\n' && c != ' ' && c != '\t')
+        .map_or(trimmed_end.len(), |i| trimmed_end[..i].rfind('\n').map_or(0, |n| n + 1));
+    trimmed_end[start..].to_string()
+}
+
+/// Collapse runs of three or more newlines to one blank line (layouts full of conditionals
+/// otherwise leave holes).
+fn collapse_blank_lines(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut newlines = 0;
+    for c in text.chars() {
+        if c == '\n' {
+            newlines += 1;
+            if newlines <= 2 {
+                out.push(c);
+            }
+        } else {
+            newlines = 0;
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// A rendered prompt.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Rendered {
+    /// Non-empty sections in order.
+    pub sections: Vec<RenderedSection>,
+    /// The prompt text.
+    pub prompt: String,
+    /// Slot statistics, for every injectable slot.
+    pub slots: Vec<SlotUse>,
+    /// Problems that did not stop the render (`--lenient`).
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// The text of a generated section, supplied by the caller: the tool docs and action schema
+/// are projections of the tools, which live in a later layer than rendering.
+pub type Generate<'a> = dyn Fn(Generator) -> Result<String> + 'a;
+
+/// Render a resolved cell's sections (the profile's, or a sub-agent's) and assemble the prompt.
+pub fn render(project: &Project, cell: &Resolved, generate: &Generate<'_>) -> Result<Rendered> {
+    let (runtime, tools) = (&cell.runtime, &cell.tools);
+    let ctx = template_context(project, cell);
+    let ctx_value: minijinja::Value = ctx.iter().cloned().collect();
+    let mut out = Vec::new();
+    let mut warnings = Vec::new();
+    let mut slots: Vec<SlotUse> = Vec::new();
+    for id in &cell.sections {
+        let Some(section) = project.sections.get(id) else { continue };
+        if !section.when.eval(&runtime.switches) {
+            continue;
+        }
+        let raw = match &section.source {
+            SectionSource::Template(name) => project.templates.render(name, &ctx_value)?,
+            SectionSource::Generated(g) => generate(*g)?,
+            SectionSource::Slot(slot) => {
+                let (text, usage) = slot_text(project, slot, tools, &ctx_value, runtime.lenient, &mut warnings)?;
+                slots.push(usage);
+                text
+            }
+        };
+        let mut text = normalize(&raw);
+        if let Some(tag) = &section.untrusted {
+            text = wrap(tag, &runtime.nonce, &text);
+        }
+        if text.is_empty() {
+            continue;
+        }
+        out.push(RenderedSection {
+            id: id.clone(),
+            sha256: sha256_hex(text.as_bytes()),
+            text,
+            origin: section.origin.clone(),
+            dynamic: !section.dynamic_inputs.is_empty(),
+        });
+    }
+    // Every injectable slot gets a row, shown or not, so unused contributions are visible.
+    for (name, slot) in &project.slots {
+        if slot.kind == SlotKind::System && !slots.iter().any(|s| &s.slot == name) {
+            let declaring = tools
+                .iter()
+                .filter(|t| t.contributions.iter().any(|c| &c.slot == name))
+                .map(|t| t.name.clone())
+                .collect();
+            slots.push(SlotUse { slot: name.clone(), declaring, contributing: Vec::new(), bytes: 0 });
+        }
+    }
+    let body = out.iter().map(|s| s.text.as_str()).collect::<Vec<_>>().join("\n\n");
+    let prompt = match &project.layout {
+        None => body,
+        Some(layout) => {
+            let mut lctx = ctx;
+            let sections: Map<String, Value> =
+                out.iter().map(|s| (s.id.clone(), Value::String(s.text.clone()))).collect();
+            lctx.push(("sections".into(), minijinja::Value::from_serialize(&sections)));
+            lctx.push(("body".into(), minijinja::Value::from(body)));
+            let lctx: minijinja::Value = lctx.into_iter().collect();
+            normalize(&collapse_blank_lines(&project.templates.render(layout, &lctx)?.replace("\r\n", "\n")))
+        }
+    };
+    let mut prompt = prompt;
+    if !prompt.is_empty() {
+        prompt.push('\n');
+    }
+    Ok(Rendered { sections: out, prompt, slots, warnings })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalize_trims_blank_lines_but_keeps_indentation() {
+        assert_eq!(normalize("\n\n  code\nx  \n\n"), "  code\nx");
+        assert_eq!(normalize("a\r\nb\r\n"), "a\nb");
+        assert_eq!(normalize(" \n\t\n"), "");
+    }
+
+    #[test]
+    fn collapse_keeps_one_blank_line() {
+        assert_eq!(collapse_blank_lines("a\n\n\n\nb\nc"), "a\n\nb\nc");
+    }
+}

@@ -1,0 +1,177 @@
+//! Files: reading project files (paths confined to the project folder, size-bounded,
+//! hashed), writing atomically, and parsing YAML with limits.
+
+use std::path::{Component, Path, PathBuf};
+
+use crate::diagnostic::{Diagnostic, Label};
+use crate::error::{io_reason, Error, Result};
+
+pub mod atomic;
+pub mod yaml;
+
+/// Largest project file promptc reads; anything bigger is almost certainly a mistake.
+pub const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
+
+/// One file of the project, as read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SourceFile {
+    /// Path relative to the project folder, `/`-separated: the file's identity.
+    pub rel: String,
+    /// Path as shown to the user.
+    pub display: String,
+    /// The file's text.
+    pub text: String,
+    /// SHA-256 of the bytes, lower-case hex.
+    pub sha256: String,
+}
+
+impl SourceFile {
+    /// A label pointing at a byte range of this file.
+    pub fn label_bytes(&self, start: usize, end: usize) -> Label {
+        Label::at(&self.display, &self.text, crate::diagnostic::Position::from_byte_range(&self.text, start, end))
+    }
+}
+
+/// `a/b/../c` → `a/c`: lexical clean-up of a path for display (no file-system access).
+pub fn clean_path(p: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in p.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir if matches!(out.components().next_back(), Some(Component::Normal(_))) => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    if out.as_os_str().is_empty() {
+        out.push(".");
+    }
+    out
+}
+
+/// Reads files of one project folder, refusing paths that leave it.
+#[derive(Debug, Clone)]
+pub struct ProjectFs {
+    root: PathBuf,
+    display_root: PathBuf,
+}
+
+impl ProjectFs {
+    /// A reader rooted at `root` (shown to the user as `display_root`).
+    pub fn new(root: &Path, display_root: &Path) -> Result<Self> {
+        let canonical = root.canonicalize().map_err(|e| Error::io("open project folder", root, &e))?;
+        Ok(ProjectFs { root: canonical, display_root: display_root.to_path_buf() })
+    }
+
+    /// The canonical project folder.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// How `rel` is shown to the user.
+    pub fn display(&self, rel: &str) -> String {
+        let p = self.display_root.join(rel);
+        let s = p.to_string_lossy().replace('\\', "/");
+        s.strip_prefix("./").map(str::to_string).unwrap_or(s)
+    }
+
+    /// Check that `rel` is a plain relative path inside the project and normalise it.
+    pub fn normalize(&self, rel: &str) -> std::result::Result<String, String> {
+        if rel.is_empty() {
+            return Err("the path is empty".into());
+        }
+        let path = Path::new(rel);
+        let mut parts: Vec<String> = Vec::new();
+        for c in path.components() {
+            match c {
+                Component::Normal(p) => parts.push(p.to_string_lossy().into_owned()),
+                Component::CurDir => {}
+                Component::ParentDir => {
+                    if parts.pop().is_none() {
+                        return Err("the path leaves the project folder".into());
+                    }
+                }
+                Component::RootDir | Component::Prefix(_) => {
+                    return Err("absolute paths are not allowed; use a path relative to the project folder".into())
+                }
+            }
+        }
+        if parts.is_empty() {
+            return Err("the path names the project folder itself".into());
+        }
+        Ok(parts.join("/"))
+    }
+
+    /// Read the project file `rel`; `from` locates the reference for error messages.
+    /// `from` is only called when reading fails (building a label scans the referring file).
+    pub fn read(&self, rel: &str, from: Option<&dyn Fn() -> Label>) -> Result<SourceFile> {
+        let fail = |msg: String, help: &str| -> Error {
+            let mut d = Diagnostic::error(msg).with_help(help.to_string());
+            if let Some(l) = from {
+                d = d.with_label(l());
+            }
+            d.into_error(crate::error::ErrorKind::Project)
+        };
+        let norm = self.normalize(rel).map_err(|why| {
+            fail(format!("invalid path `{rel}`: {why}"), "project files live inside the folder that holds promptc.yaml")
+        })?;
+        let full = self.root.join(&norm);
+        let canonical = match full.canonicalize() {
+            Ok(p) => p,
+            Err(e) => {
+                return Err(fail(
+                    format!("cannot read `{}`: {}", self.display(&norm), io_reason(&e)),
+                    "check the path; it is relative to the project folder",
+                ))
+            }
+        };
+        if !canonical.starts_with(&self.root) {
+            return Err(fail(
+                format!("`{}` resolves outside the project folder", self.display(&norm)),
+                "a symbolic link may not point outside the project",
+            ));
+        }
+        let meta = std::fs::metadata(&canonical)
+            .map_err(|e| fail(format!("cannot read `{}`: {}", self.display(&norm), io_reason(&e)), "check the file"))?;
+        if !meta.is_file() {
+            return Err(fail(format!("`{}` is not a file", self.display(&norm)), "point at a file, not a folder"));
+        }
+        if meta.len() > MAX_FILE_BYTES {
+            return Err(fail(
+                format!(
+                    "`{}` is {} bytes, more than the {} byte limit for project files",
+                    self.display(&norm),
+                    meta.len(),
+                    MAX_FILE_BYTES
+                ),
+                "split the file, or check that the path names the intended file",
+            ));
+        }
+        let bytes = std::fs::read(&canonical)
+            .map_err(|e| fail(format!("cannot read `{}`: {}", self.display(&norm), io_reason(&e)), "check the file"))?;
+        let sha256 = crate::hash::sha256_hex(&bytes);
+        let text = match String::from_utf8(bytes) {
+            Ok(t) => t,
+            Err(e) => {
+                let at = e.utf8_error().valid_up_to();
+                let lossy = String::from_utf8_lossy(e.as_bytes()).into_owned();
+                let valid = String::from_utf8_lossy(&e.as_bytes()[..at]).into_owned();
+                let p = crate::diagnostic::Position::from_byte_range(&valid, valid.len(), valid.len());
+                return Err(Diagnostic::error(format!("`{}` is not valid UTF-8", self.display(&norm)))
+                    .with_label(Label::at(
+                        self.display(&norm),
+                        &lossy,
+                        crate::diagnostic::Position::new(p.line, p.column, 1),
+                    ))
+                    .with_label_text("invalid byte here")
+                    .with_help("save the file as UTF-8")
+                    .into_error(crate::error::ErrorKind::Project));
+            }
+        };
+        Ok(SourceFile { display: self.display(&norm), rel: norm, text, sha256 })
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,272 @@
+//! YAML parsing with bounded resources and located, rustc-style errors.
+
+use serde::de::DeserializeOwned;
+
+use crate::diagnostic::{Diagnostic, Label, Position};
+use crate::error::Result;
+use crate::source::SourceFile;
+
+/// Parser options that bound hostile input: alias bombs, deep nesting, huge documents.
+fn options() -> serde_saphyr::Options {
+    serde_saphyr::options! {
+        budget: serde_saphyr::budget! {
+            max_depth: MAX_DEPTH,
+            max_documents: 1,
+            max_aliases: 256,
+            max_anchors: 256,
+            max_nodes: 250_000,
+            max_events: 1_000_000,
+            max_total_scalar_bytes: 8 * 1024 * 1024,
+        },
+        alias_limits: serde_saphyr::alias_limits! {
+            max_total_replayed_events: 50_000,
+            max_replay_stack_depth: 16,
+        },
+    }
+}
+
+/// A label at a YAML node's location in `text` (shown as `display`); the whole file when the
+/// location is unknown (line 0, e.g. after serde buffering).
+pub fn label(display: &str, text: &str, loc: &serde_saphyr::Location) -> Label {
+    if loc.line() == 0 {
+        return Label::file(display);
+    }
+    let pos = Position::new(loc.line() as usize, loc.column().max(1) as usize, (loc.span().len() as usize).max(1));
+    Label::at(display, text, pos)
+}
+
+/// Parse `file` as YAML into `T`, mapping any failure to a located diagnostic.
+pub fn parse<T: DeserializeOwned>(file: &SourceFile) -> Result<T> {
+    parse_str(&file.text, &file.display)
+}
+
+/// Parse `text` (shown as `display`) as YAML into `T`.
+pub fn parse_str<T: DeserializeOwned>(text: &str, display: &str) -> Result<T> {
+    serde_saphyr::from_str_with_options::<T>(text, options())
+        .map_err(|e| to_diagnostic(&e, text, display).into_error(crate::error::ErrorKind::Project))
+}
+
+fn to_diagnostic(err: &serde_saphyr::Error, text: &str, display: &str) -> Diagnostic {
+    let plain = err.render_with_options(serde_saphyr::render_options! {
+        formatter: &serde_saphyr::UserMessageFormatter,
+        snippets: serde_saphyr::SnippetMode::Off,
+    });
+    let raw_message = strip_location_suffix(plain.lines().next().unwrap_or("invalid YAML")).to_string();
+    let (message, help) = explain(&raw_message, text, err.location());
+    let mut d = Diagnostic::error(message);
+    match err.location() {
+        Some(loc) if loc.line() > 0 => {
+            let pos = Position::new(
+                loc.line() as usize,
+                loc.column().max(1) as usize,
+                token_len(text, loc.line() as usize, loc.column() as usize),
+            );
+            d = d.with_label(Label::at(display, text, pos));
+        }
+        _ => d = d.with_label(Label::file(display)),
+    }
+    if let Some(h) = help {
+        d = d.with_help(h);
+    }
+    d
+}
+
+/// serde-saphyr appends " at line L, column C" (and for aliases more locations) to plain
+/// messages; the label carries the location, so cut at the first one.
+fn strip_location_suffix(msg: &str) -> &str {
+    match msg.find(" at line ") {
+        Some(i) => msg[..i].trim_end_matches(','),
+        None => msg,
+    }
+}
+
+/// Turn the parser's message into one that names the problem in the user's terms, plus help.
+fn explain(message: &str, text: &str, loc: Option<serde_saphyr::Location>) -> (String, Option<String>) {
+    let m = message.to_ascii_lowercase();
+    if m.contains("replayed_events") || m.contains("alias") && m.contains("limit") {
+        return (
+            "YAML aliases expand to too much data".into(),
+            Some("a project file needs few anchors and aliases; this looks like an alias bomb (nested anchors referencing each other)".into()),
+        );
+    }
+    if m.contains("depth {") || m.contains("recursion limit") {
+        return (
+            format!("YAML is nested too deeply (more than {MAX_DEPTH} levels)"),
+            Some("project files are shallow; flatten the structure".into()),
+        );
+    }
+    if m.contains("too large or too complex") || m.contains("budget") {
+        return (
+            "YAML document too large or too complex for a project file".into(),
+            Some("split the file or simplify it; project files stay far below these limits".into()),
+        );
+    }
+    if let Some(expected) = scalar_expectation(&m) {
+        if let Some((key, value)) = loc.and_then(|l| key_and_value(text, l.line() as usize, l.column() as usize)) {
+            return (
+                format!("invalid value `{value}` for `{key}`: expected {expected}"),
+                Some(format!("write {expected}")),
+            );
+        }
+        return (format!("{message}: expected {expected}"), Some(format!("write {expected}")));
+    }
+    if let Some(field) = m.strip_prefix("missing field ") {
+        let field = field.trim_matches('`');
+        return (
+            format!("missing required key `{field}`"),
+            Some(format!("add `{field}:` to the mapping that ends here")),
+        );
+    }
+    (message.to_string(), help_for(message))
+}
+
+/// What a failed scalar conversion wanted, from serde's "invalid u64"-style messages.
+fn scalar_expectation(m: &str) -> Option<&'static str> {
+    let kind = m.strip_prefix("invalid ")?.split_whitespace().next()?;
+    Some(match kind {
+        "u8" | "u16" | "u32" | "u64" | "u128" | "usize" => "a whole number of 0 or more",
+        "i8" | "i16" | "i32" | "i64" | "i128" | "isize" => "a whole number",
+        "f32" | "f64" => "a number",
+        "bool" | "boolean" => "true or false",
+        _ => return None,
+    })
+}
+
+/// The mapping key and the scalar at a 1-based (line, column), e.g. `contract_version`, `abc`.
+fn key_and_value(text: &str, line: usize, column: usize) -> Option<(String, String)> {
+    let l = text.split('\n').nth(line.checked_sub(1)?)?;
+    let (key, _) = l.split_once(':')?;
+    let key = key.trim().trim_start_matches("- ").trim_matches(['"', '\'']).to_string();
+    let value: String = l.chars().skip(column.saturating_sub(1)).collect();
+    let value = value.split(" #").next().unwrap_or("").trim().to_string();
+    (!key.is_empty() && !value.is_empty()).then_some((key, value))
+}
+
+/// Deepest nesting a project file may have.
+const MAX_DEPTH: usize = 48;
+
+/// Length of the token starting at (line, column), so the underline covers a whole key.
+fn token_len(text: &str, line: usize, column: usize) -> usize {
+    let Some(l) = text.split('\n').nth(line.saturating_sub(1)) else { return 1 };
+    let rest: String = l.chars().skip(column.saturating_sub(1)).collect();
+    let n = rest
+        .chars()
+        .enumerate()
+        .take_while(|(i, c)| c.is_alphanumeric() || matches!(c, '_' | '-' | '.') || (*i == 0 && matches!(c, '*' | '&')))
+        .count();
+    n.max(1)
+}
+
+fn help_for(message: &str) -> Option<String> {
+    // Messages already rewritten by `explain` never get here.
+    let m = message.to_ascii_lowercase();
+    if m.contains("unknown field") {
+        let suggestion = unknown_field_suggestion(message);
+        Some(match suggestion {
+            Some(s) => format!("did you mean `{s}`? remove the key or fix its spelling; see docs/project-format.md"),
+            None => {
+                "remove the key or fix its spelling; see docs/project-format.md for the keys each place accepts".into()
+            }
+        })
+    } else if m.contains("missing field") {
+        Some("add the missing key".into())
+    } else if m.contains("invalid type") {
+        Some("change the value to the expected type".into())
+    } else if m.contains("budget") || m.contains("limit") || m.contains("alias") {
+        Some("the document is too large or too deeply nested for a project file; simplify it".into())
+    } else if m.contains("duplicate") {
+        Some("each key may appear once in a mapping".into())
+    } else {
+        None
+    }
+}
+
+/// From serde's "unknown field `x`, expected one of `a`, `b`" pick the closest expected key.
+fn unknown_field_suggestion(message: &str) -> Option<String> {
+    let field = message.split('`').nth(1)?;
+    let expected = message.split("expected").nth(1)?;
+    let candidates: Vec<&str> = expected
+        .trim_start_matches(" one of")
+        .split([',', ' '])
+        .filter(|c| *c != "or")
+        .map(|c| c.trim().trim_matches('`'))
+        .filter(|c| !c.is_empty())
+        .collect();
+    crate::diagnostic::did_you_mean(field, candidates).map(str::to_string)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde::Deserialize;
+
+    #[derive(Debug, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Cfg {
+        name: String,
+        count: u32,
+    }
+
+    #[test]
+    fn unknown_key_is_located() {
+        let e = parse_str::<Cfg>("name: x\ncount: 1\ncolour: red\n", "p.yaml").unwrap_err();
+        let d = &e.diagnostics()[0];
+        assert!(d.message.contains("unknown field"), "{}", d.message);
+        let pos = d.label.as_ref().unwrap().position.unwrap();
+        assert_eq!((pos.line, pos.column), (3, 1));
+        assert!(d.render(false).contains("p.yaml:3:1"), "{}", d.render(false));
+        let e = parse_str::<Cfg>("name: x\ncuont: 1\n", "p.yaml").unwrap_err();
+        assert!(
+            e.diagnostics()[0].help.as_deref().unwrap().starts_with("did you mean `count`?"),
+            "{:?} {:?}",
+            e.diagnostics()[0].help,
+            e.diagnostics()[0].message
+        );
+    }
+
+    #[test]
+    fn wrong_type_is_located_and_named() {
+        let e = parse_str::<Cfg>("name: x\ncount: many\n", "p.yaml").unwrap_err();
+        let d = &e.diagnostics()[0];
+        let pos = d.label.as_ref().unwrap().position.unwrap();
+        assert_eq!(pos.line, 2);
+        assert_eq!(d.message, "invalid value `many` for `count`: expected a whole number of 0 or more");
+    }
+
+    #[test]
+    fn missing_key_is_named() {
+        let e = parse_str::<Cfg>("name: x\n", "p.yaml").unwrap_err();
+        assert_eq!(e.diagnostics()[0].message, "missing required key `count`");
+    }
+
+    #[test]
+    fn syntax_error_is_located() {
+        let e = parse_str::<Cfg>("name: [x\ncount: 1\n", "p.yaml").unwrap_err();
+        assert!(e.diagnostics()[0].label.as_ref().unwrap().position.is_some());
+    }
+
+    #[test]
+    fn alias_bomb_is_refused() {
+        let mut y = String::from("a: &a [x, x, x, x, x, x, x, x, x, x]\n");
+        for i in 0..12 {
+            let prev = if i == 0 { "a".to_string() } else { format!("l{}", i - 1) };
+            y.push_str(&format!("l{i}: &l{i} [*{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}]\n"));
+        }
+        let e = parse_str::<serde_json::Value>(&y, "bomb.yaml").unwrap_err();
+        assert_eq!(e.diagnostics()[0].message, "YAML aliases expand to too much data");
+    }
+
+    #[test]
+    fn deep_nesting_is_refused() {
+        for depth in [60, 500] {
+            let y = format!("{}{}", "[".repeat(depth), "]".repeat(depth));
+            let e = parse_str::<serde_json::Value>(&y, "deep.yaml").unwrap_err();
+            assert!(
+                e.diagnostics()[0].message.starts_with("YAML is nested too deeply"),
+                "{depth}: {}",
+                e.diagnostics()[0].message
+            );
+        }
+    }
+}
