@@ -8,11 +8,11 @@
 //! | foundation: [`error`], [`diagnostic`], [`code`], [`json`], [`hash`] | errors, located diagnostics, lint codes, output helpers |
 //! | [`source`] | reading project files safely and parsing YAML with limits |
 //! | [`model`] | the typed project: profiles, sections, slots, catalog, parameters, conditions, selection, budgets |
-//! | [`load`] | the raw file formats and the loader that validates them into the model |
+//! | [`load`](mod@load) | the raw file formats and the loader that validates them into the model |
 //! | [`resolve`] | a request resolved into one typed cell; the matrix of cells |
 //! | [`render`] | templates rendered with the cell's context, untrusted content, slots |
 //! | [`projection`] | the tools as each provider's JSON, XML docs, JSON actions; provider limits |
-//! | [`compile`] | the pipeline of one cell: resolve → render → project |
+//! | [`compile`](mod@compile) | the pipeline of one cell: resolve → render → project |
 //! | [`measure`] | tokens, budgets, the report data |
 //! | [`output`] | artifacts, snapshots, frozen records, tables and report formats |
 //! | [`lint`], [`diff`] | `check`'s rules; comparing with snapshots |

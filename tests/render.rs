@@ -23,22 +23,27 @@ fn render_with_no_arguments_compiles_the_example() {
     assert!(!prompt.contains("Usage:\n<read_file>"));
 }
 
+/// The committed snapshot file `name` of the example (the one home of its golden outputs).
+fn golden(name: &str) -> String {
+    std::fs::read_to_string(common::repo().join("snapshots").join(name)).unwrap()
+}
+
 #[test]
-fn snapshot_every_prompt_of_the_example() {
+fn every_prompt_of_the_example_matches_its_committed_snapshot() {
     for profile in ["standard", "lite"] {
         for transport in ["native", "xml"] {
             let prompt = ok(&["render", "--profile", profile, "--transport", transport]);
-            insta::assert_snapshot!(format!("{profile}.{transport}.prompt"), prompt);
+            assert_eq!(prompt, golden(&format!("{profile}.{transport}.prompt.md")), "{profile}.{transport}");
         }
     }
 }
 
 #[test]
-fn snapshot_every_projection_of_the_example() {
+fn every_projection_of_the_example_matches_its_committed_snapshot() {
     for profile in ["standard", "lite"] {
         for provider in ["openai", "openai-responses", "anthropic", "gemini"] {
             let tools = ok(&["render", "--profile", profile, "--provider", provider, "--tools"]);
-            insta::assert_snapshot!(format!("{profile}.native.{provider}.tools"), tools);
+            assert_eq!(tools, golden(&format!("{profile}.native.{provider}.tools.json")), "{profile} {provider}");
         }
     }
 }

@@ -31,7 +31,7 @@ use raw::{RawBudget, RawManifest, RawProfile, RawSection, RawTokens, RawTool, S}
 mod checker;
 pub mod editor_schema;
 mod params;
-pub mod raw;
+pub(crate) mod raw;
 mod sections;
 mod settings;
 mod tools;

@@ -314,5 +314,4 @@ pub fn known_names_help(kind: &str, name: &str, known: &[&str]) -> String {
 }
 
 #[cfg(test)]
-#[path = "diagnostic_tests.rs"]
 mod tests;
