@@ -7,7 +7,7 @@ mod support;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use promptc::model::Project;
+use promptc::TokenCounter;
 use support::{median_run, ms};
 
 /// Shape the matrix as 2 profiles × 4 cases (defaults + 3 named) × 2 transports = 16 cells,
@@ -34,13 +34,12 @@ fn median(mut v: Vec<Duration>) -> Duration {
 
 /// In-process medians of (load + render the matrix) and (load + diff against snapshots).
 fn in_process(dir: &Path) -> (Duration, Duration) {
-    let manifest = promptc::load::discover(Some(dir)).unwrap();
     let render = median(
         (0..5)
             .map(|_| {
                 let t = Instant::now();
-                let p = Project::load(&manifest).unwrap();
-                promptc::output::snapshot::Matrix::render(&p).unwrap();
+                let p = promptc::load(dir).unwrap();
+                promptc::snapshot_files(&p).unwrap();
                 t.elapsed()
             })
             .collect(),
@@ -49,12 +48,11 @@ fn in_process(dir: &Path) -> (Duration, Duration) {
         (0..5)
             .map(|_| {
                 let t = Instant::now();
-                let p = Project::load(&manifest).unwrap();
-                let mut counter = promptc::measure::tokens::Counter::new(p.tokens.tokenizer, None);
-                let (r, _) =
-                    promptc::diff::against_snapshots(&p, &promptc::output::snapshot::folder(&p), &mut counter).unwrap();
-                assert!(!r.drift());
-                assert!(!counter.stats().tokenizer_built, "no drift must not build a tokenizer");
+                let p = promptc::load(dir).unwrap();
+                let mut counter = TokenCounter::for_project(&p, None, false);
+                let d = promptc::diff(&p, None, &mut counter).unwrap();
+                assert!(!d.report.drift());
+                assert!(!counter.tokenizer_built(), "no drift must not build a tokenizer");
                 t.elapsed()
             })
             .collect(),
@@ -73,8 +71,9 @@ fn bench(label: &str, dir: &Path, edit: &dyn Fn(&Path)) -> Figures {
     let snap = support::run(dir, &["snapshot"]);
     assert_eq!(snap.code, Some(0), "{}", snap.stderr);
     let p = promptc::load(dir).unwrap();
-    let cells = promptc::resolve::matrix::cells(&p).len();
-    let tools = p.catalog.tools().len();
+    let files = promptc::snapshot_files(&p).unwrap();
+    let cells = files.keys().filter(|f| f.ends_with(".prompt.md")).count();
+    let tools = p.tool_names().len();
     let (render, diff_in) = in_process(dir);
     let no_change = median_run(dir, &["diff"], 5);
     assert_eq!(no_change.code, Some(0), "{}", String::from_utf8_lossy(&no_change.stdout));
@@ -83,7 +82,7 @@ fn bench(label: &str, dir: &Path, edit: &dyn Fn(&Path)) -> Figures {
     assert_eq!(drift.code, Some(1));
     println!(
         "{label}: {tools} tools, {cells} cells, {} snapshot files",
-        std::fs::read_dir(promptc::output::snapshot::folder(&p)).unwrap().count()
+        std::fs::read_dir(dir.join("snapshots")).unwrap().count()
     );
     println!(
         "  no change: `promptc diff` {} (peak RSS {}); in-process load+diff {} vs load+render matrix {} ({:.2}×)",

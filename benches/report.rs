@@ -10,16 +10,19 @@ use std::collections::BTreeSet;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use promptc::compile::Compiled;
-use promptc::model::Project;
+use promptc::{Project, Request};
 use support::{median_run, ms};
 
-/// Every distinct text `promptc report --matrix` counts (it counts each once).
+/// Every distinct text `promptc report --matrix` counts (it counts each once): every profile ×
+/// transport cell with the project's defaults.
 fn counted_texts(project: &Project) -> BTreeSet<String> {
-    let runtime = promptc::resolve::runtime::Runtime::defaults(project);
-    let cells: Vec<Compiled> =
-        promptc::measure::report::matrix_cells(project, &runtime, project.defaults.provider).unwrap();
-    let mut texts: BTreeSet<String> = cells.iter().flat_map(promptc::measure::report::counted_texts).collect();
+    let mut texts = BTreeSet::new();
+    for profile in project.profiles() {
+        for transport in project.transports() {
+            let req = Request::new().profile(profile).transport(*transport).nonce("benchnonce");
+            texts.extend(promptc::compile(project, &req).unwrap().measured_texts());
+        }
+    }
     texts.remove("");
     texts
 }
@@ -106,7 +109,7 @@ fn main() {
 
     // Counting throughput on 10 MB of prompt text with a built tokenizer.
     let project = promptc::load(&example).unwrap();
-    let prompt = promptc::compile::compile(&project, &Default::default()).unwrap().prompt;
+    let prompt = promptc::compile(&project, &Request::new()).unwrap().prompt().to_string();
     let big = prompt.repeat(10_000_000 / prompt.len() + 1);
     let bpe = tiktoken_rs::o200k_base().unwrap();
     let start = Instant::now();

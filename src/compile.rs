@@ -24,27 +24,27 @@ use crate::resolve::{self, Request, Resolved};
 #[derive(Debug, Clone, PartialEq)]
 pub struct Compiled {
     /// The chosen profile and why.
-    pub selection: Selection,
+    pub(crate) selection: Selection,
     /// The transport.
-    pub transport: Transport,
+    pub(crate) transport: Transport,
     /// The provider of the projection (`None` for xml and json, which have no tools JSON).
-    pub provider: Option<Provider>,
+    pub(crate) provider: Option<Provider>,
     /// The runtime values used.
-    pub runtime: Runtime,
+    pub(crate) runtime: Runtime,
     /// The active tools, in order.
-    pub tools: Vec<ActiveTool>,
+    pub(crate) tools: Vec<ActiveTool>,
     /// The rendered sections, in prompt order (empty ones dropped).
-    pub sections: Vec<RenderedSection>,
+    pub(crate) sections: Vec<RenderedSection>,
     /// The full system prompt text.
-    pub prompt: String,
+    pub(crate) prompt: String,
     /// The value of the request's `tools` field (native only).
-    pub projection: Option<Value>,
+    pub(crate) projection: Option<Value>,
     /// The sub-agent this prompt belongs to, if any.
-    pub subagent: Option<String>,
+    pub(crate) subagent: Option<String>,
     /// How each injectable slot was filled.
-    pub slots: Vec<SlotUse>,
+    pub(crate) slots: Vec<SlotUse>,
     /// Problems that did not stop the render (a lenient render's dropped contributions).
-    pub warnings: Vec<Diagnostic>,
+    pub(crate) warnings: Vec<Diagnostic>,
 }
 
 /// Resolve a request against the project's defaults and policy, then compile it.
@@ -123,7 +123,17 @@ fn point_at_clashing_tool(project: &Project, mut e: Error) -> Error {
 }
 
 impl Compiled {
-    /// The tool projection as written; xml and json cells have none.
+    /// The full system prompt.
+    pub fn prompt(&self) -> &str {
+        &self.prompt
+    }
+
+    /// The value of the request's `tools` field (native cells only).
+    pub fn projection(&self) -> Option<&Value> {
+        self.projection.as_ref()
+    }
+
+    /// The tool projection as written (pretty JSON); the xml and json transports have none.
     pub fn tools_json(&self) -> Result<String> {
         match &self.projection {
             Some(p) => Ok(crate::json::to_pretty_json(p)),
@@ -132,9 +142,69 @@ impl Compiled {
                     "the {} transport has no tool projection: its tools are described in the prompt",
                     self.transport
                 ))
-                .with_help("use --transport native to get the tools JSON, or drop --tools to print the prompt"),
+                .with_help("compile the native transport to get the tools JSON"),
             )),
         }
+    }
+
+    /// The profile compiled.
+    pub fn profile(&self) -> &str {
+        &self.selection.profile
+    }
+
+    /// Why that profile was chosen (one line).
+    pub fn profile_reason(&self) -> &str {
+        &self.selection.reason
+    }
+
+    /// The transport.
+    pub fn transport(&self) -> Transport {
+        self.transport
+    }
+
+    /// The provider of the projection (`None` for the xml and json transports).
+    pub fn provider(&self) -> Option<Provider> {
+        self.provider
+    }
+
+    /// The sub-agent this prompt belongs to, if any.
+    pub fn subagent(&self) -> Option<&str> {
+        self.subagent.as_deref()
+    }
+
+    /// The active tools' names, in order.
+    pub fn tool_names(&self) -> Vec<&str> {
+        self.tools.iter().map(|t| t.name.as_str()).collect()
+    }
+
+    /// The rendered sections, in prompt order (empty ones dropped).
+    pub fn sections(&self) -> &[RenderedSection] {
+        &self.sections
+    }
+
+    /// How each injectable slot was filled.
+    pub fn slots(&self) -> &[SlotUse] {
+        &self.slots
+    }
+
+    /// Every switch's value in this cell.
+    pub fn switches(&self) -> &BTreeMap<String, bool> {
+        &self.runtime.switches
+    }
+
+    /// Every variable's value in this cell, in declaration order.
+    pub fn variables(&self) -> &IndexMap<String, Value> {
+        &self.runtime.variables
+    }
+
+    /// The nonce of the untrusted-content delimiters.
+    pub fn nonce(&self) -> &str {
+        &self.runtime.nonce
+    }
+
+    /// Problems that did not stop the compile (a lenient compile's dropped contributions).
+    pub fn warnings(&self) -> &[Diagnostic] {
+        &self.warnings
     }
 
     /// SHA-256 of every project file that shaped this cell, by project-relative path.

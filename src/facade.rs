@@ -1,21 +1,256 @@
-//! The library facade: the few calls another program needs, each a thin composition of the
-//! layers. The CLI and the language bindings are built on these.
+//! The library facade: one call per job another program needs (the CLI, the Python and Node
+//! packages), each a thin composition of the layers. Nothing here prints or exits; every call
+//! returns data or an [`Error`](crate::Error) with located diagnostics.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
+use crate::code::{Level, RuleCode};
 use crate::compile::Compiled;
-use crate::error::Result;
+use crate::diagnostic::Diagnostic;
+use crate::diff::DiffReport;
+use crate::error::{Error, Result};
+use crate::lint::CheckResult;
+use crate::measure::report::Report;
+use crate::measure::tokens::Counter;
+use crate::model::tokenizer::Tokenizer;
 use crate::model::Project;
+use crate::output::freeze::{FrozenRecord, Verdict};
+use crate::output::snapshot::{Matrix, Written};
 use crate::resolve::Request;
 
-/// Load and validate the project at `path`: a folder holding `promptc.yaml`, or the manifest
-/// itself.
-pub fn load(path: &Path) -> Result<Project> {
-    Project::load(&crate::load::discover(Some(path))?)
+/// Find the manifest: `path` itself if it is a file, `path/promptc.yaml` if it is a folder;
+/// without a path, `./promptc.yaml`, else `./profiles/promptc.yaml`.
+pub fn discover(path: Option<&Path>) -> Result<PathBuf> {
+    crate::load::discover(path)
 }
 
-/// Compile one cell: resolve the request against the project, render the prompt, project the
-/// tools.
+/// Load and validate the project at `path`: a folder holding `promptc.yaml`, or the manifest
+/// itself. Every problem is reported at once, each located in its file.
+///
+/// ```
+/// let project = promptc::load(std::path::Path::new("profiles"))?;
+/// assert_eq!(project.name(), "forge");
+/// # Ok::<(), promptc::Error>(())
+/// ```
+pub fn load(path: &Path) -> Result<Project> {
+    Project::load(&discover(Some(path))?)
+}
+
+/// Compile one cell: resolve the request against the project's defaults and selection policy,
+/// render the prompt, project the tools.
+///
+/// ```
+/// use promptc::{Provider, Request, Transport};
+///
+/// let project = promptc::load(std::path::Path::new("profiles"))?;
+/// let cell = promptc::compile(&project, &Request::new().profile("lite").provider(Provider::Anthropic))?;
+/// assert_eq!(cell.transport(), Transport::Native);
+/// assert!(cell.tools_json()?.contains("\"input_schema\""));
+/// # Ok::<(), promptc::Error>(())
+/// ```
 pub fn compile(project: &Project, request: &Request) -> Result<Compiled> {
     crate::compile::compile(project, request)
+}
+
+/// Write the frozen artifact of a compiled cell (`prompt.md`, `tools.json` for native cells,
+/// `metadata.json`) into `dir`; returns the paths written.
+pub fn write_artifact(project: &Project, compiled: &Compiled, dir: &Path) -> Result<Vec<PathBuf>> {
+    crate::output::artifact::write_artifact(dir, project, compiled)
+}
+
+/// The instruction text of slash command `name` for the cell the request resolves to.
+pub fn command(project: &Project, request: &Request, name: &str) -> Result<String> {
+    let cell = crate::resolve::resolve(project, request)?;
+    crate::render::command::render(project, &cell, name)
+}
+
+/// The tokenizer a report uses: `name` wins (an encoding such as `o200k_base`, or `claude`,
+/// `gemini` for estimates), then the one the request's model maps to, then the project's.
+pub fn report_tokenizer(project: &Project, request: &Request, name: Option<&str>) -> Result<Tokenizer> {
+    let runtime = crate::resolve::runtime::Runtime::resolve(project, request)?;
+    let model = request.model.clone().or(runtime.model);
+    crate::measure::report::choose_tokenizer(project, name, model.as_deref())
+}
+
+/// Tokens and bytes per section, tool and slot, with budgets: of the request's cell, or with
+/// `matrix`, of every profile × transport cell with the request's runtime values.
+pub fn report(project: &Project, request: &Request, matrix: bool, tokens: &mut TokenCounter) -> Result<Vec<Report>> {
+    let runtime = crate::resolve::runtime::Runtime::resolve(project, request)?;
+    tokens.0.prefetch();
+    let cells = if matrix {
+        crate::measure::report::matrix_cells(project, &runtime, request.provider.unwrap_or(project.defaults.provider))?
+    } else {
+        vec![crate::compile::compile_with(project, request, runtime)?]
+    };
+    cells.iter().map(|c| crate::measure::report::build(project, c, &mut tokens.0)).collect()
+}
+
+/// Render every cell of the matrix and write it under `dir` (default: the project's snapshot
+/// folder), skipping identical files and removing stale ones. Returns the folder and what
+/// was written.
+pub fn snapshot(project: &Project, dir: Option<&Path>, tokens: &mut TokenCounter) -> Result<(PathBuf, Written)> {
+    let dir = dir.map_or_else(|| crate::output::snapshot::folder(project), Path::to_path_buf);
+    tokens.0.prefetch();
+    let mut matrix = Matrix::render(project)?;
+    matrix.count_tokens(&mut tokens.0)?;
+    let written = crate::output::snapshot::write(&dir, &matrix.all_files())?;
+    Ok((dir, written))
+}
+
+/// Every file `snapshot` writes, by name, rendered but not written (`summary.json` without
+/// token counts).
+pub fn snapshot_files(project: &Project) -> Result<std::collections::BTreeMap<String, String>> {
+    let matrix = Matrix::render(project)?;
+    Ok(matrix.all_files())
+}
+
+/// The project compared with its snapshot folder (`dir`, default the project's).
+#[derive(Debug)]
+pub struct Drift {
+    /// The folder compared with.
+    pub dir: PathBuf,
+    /// What differs.
+    pub report: DiffReport,
+    matrix: Matrix,
+}
+
+impl Drift {
+    /// Accept the drift: rewrite the snapshot folder with what the project renders now.
+    pub fn accept(&self) -> Result<Written> {
+        crate::output::snapshot::write(&self.dir, &self.matrix.all_files())
+    }
+}
+
+/// Compare the project with its snapshot folder (`dir`, default the project's). Without drift
+/// no tokenizer is built; with drift, the deltas carry token counts.
+pub fn diff(project: &Project, dir: Option<&Path>, tokens: &mut TokenCounter) -> Result<Drift> {
+    let dir = dir.map_or_else(|| crate::output::snapshot::folder(project), Path::to_path_buf);
+    let (report, matrix) = crate::diff::against_snapshots(project, &dir, &mut tokens.0)?;
+    Ok(Drift { dir, report, matrix })
+}
+
+/// Compare two folders: snapshot folders, or artifact folders written by [`write_artifact`].
+pub fn diff_folders(a: &Path, b: &Path) -> Result<DiffReport> {
+    crate::diff::folders(a, b)
+}
+
+/// Freeze the request's cell: the record a running agent keeps, to [`verify`] later.
+/// Sub-agent prompts are never frozen: a sub-agent renders a fresh prompt for each run.
+pub fn freeze(project: &Project, request: &Request) -> Result<FrozenRecord> {
+    if request.subagent.is_some() {
+        return Err(Error::usage(
+            Diagnostic::error("sub-agent prompts are never frozen")
+                .with_help("a sub-agent renders a fresh prompt for each run; freeze the main prompt instead"),
+        ));
+    }
+    let compiled = compile(project, request)?;
+    Ok(crate::output::freeze::record(project, &compiled, request))
+}
+
+/// Write a frozen record to `path` (atomically: an interrupted write leaves the old file).
+pub fn write_record(record: &FrozenRecord, path: &Path) -> Result<()> {
+    crate::source::atomic::write(path, record.to_json().as_bytes())
+}
+
+/// Read a frozen record, refusing unreadable, malformed and newer-format files.
+pub fn read_record(path: &Path) -> Result<FrozenRecord> {
+    crate::output::freeze::read(path)
+}
+
+/// Whether a frozen record is still what the project compiles for the same request, and if
+/// not, every reason why.
+pub fn verify(project: &Project, record: &FrozenRecord) -> Result<Verdict> {
+    crate::output::freeze::verify(project, record)
+}
+
+/// Lint every cell of the project. `levels` override the project's `check.levels`, later
+/// entries winning.
+pub fn check(project: &Project, levels: &[(RuleCode, Level)], tokens: &mut TokenCounter) -> Result<CheckResult> {
+    crate::lint::check(project, levels, &mut tokens.0)
+}
+
+/// The long explanation of lint rule `code` (`P001`).
+pub fn explain(code: &str) -> Result<String> {
+    crate::lint::explain(code)
+}
+
+/// The rule a code names, or a usage error listing the known codes.
+pub fn rule_code(code: &str) -> Result<RuleCode> {
+    crate::lint::known_code(code)
+}
+
+/// Write a small, working starter project into `dir` (refusing to overwrite files); returns
+/// the paths created.
+pub fn init(dir: &Path) -> Result<Vec<PathBuf>> {
+    crate::output::init::write_starter(dir)
+}
+
+/// Which file an editor JSON Schema describes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SchemaKind {
+    /// `promptc.yaml`.
+    Manifest,
+    /// A tool catalog file.
+    Tools,
+}
+
+/// The JSON Schema editors use to complete and check a project file.
+pub fn editor_schema(kind: SchemaKind) -> String {
+    match kind {
+        SchemaKind::Manifest => crate::load::editor_schema::manifest(),
+        SchemaKind::Tools => crate::load::editor_schema::tools(),
+    }
+}
+
+/// Counts tokens with one tokenizer, remembering every text it has counted (and, with a
+/// project's cache file, every text counted by earlier runs). Keep one per tokenizer and
+/// pass it to every call that measures: building a tokenizer takes a few hundred milliseconds.
+///
+/// ```
+/// use promptc::{Encoding, TokenCounter, Tokenizer};
+///
+/// let mut counter = TokenCounter::new(Tokenizer::Exact(Encoding::O200kBase));
+/// assert_eq!(counter.count("hello world")?, 2);
+/// # Ok::<(), promptc::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct TokenCounter(pub(crate) Counter);
+
+impl TokenCounter {
+    /// A counter with no disk cache.
+    pub fn new(tokenizer: Tokenizer) -> TokenCounter {
+        TokenCounter(Counter::new(tokenizer, None))
+    }
+
+    /// A counter with `tokenizer` (default: the project's) that reads and writes the project's
+    /// token cache file, if the project names one and `cache` is true.
+    pub fn for_project(project: &Project, tokenizer: Option<Tokenizer>, cache: bool) -> TokenCounter {
+        let disk = if cache { project.tokens.cache.as_ref().map(|rel| project.fs().root().join(rel)) } else { None };
+        TokenCounter(Counter::new(tokenizer.unwrap_or(project.tokens.tokenizer), disk))
+    }
+
+    /// Tokens in `text` (estimates are rounded up).
+    pub fn count(&mut self, text: &str) -> Result<u64> {
+        self.0.count(text)
+    }
+
+    /// The tokenizer in use.
+    pub fn tokenizer(&self) -> Tokenizer {
+        *self.0.tokenizer()
+    }
+
+    /// Save new counts to the cache file, if there is one.
+    pub fn save(&mut self) -> Result<()> {
+        self.0.save()
+    }
+
+    /// Whether a tokenizer has been built (a fully cached run builds none).
+    pub fn tokenizer_built(&self) -> bool {
+        self.0.stats().tokenizer_built
+    }
+
+    /// Hits and misses so far; `None` without a cache file.
+    pub fn cache_stats(&self) -> Option<crate::measure::tokens::CacheStats> {
+        self.0.disk_path().map(|_| self.0.stats())
+    }
 }

@@ -1,63 +1,102 @@
 //! promptc: a prompt compiler and inspector for LLM agents.
 //!
-//! The modules are layers that follow the data, each importing only from the layers listed
-//! before it (a test enforces the order; ARCHITECTURE.md is the map):
-//!
-//! | layer | what it holds |
-//! |---|---|
-//! | foundation: [`error`], [`diagnostic`], [`code`], [`json`], [`hash`] | errors, located diagnostics, lint codes, output helpers |
-//! | [`source`] | reading project files safely and parsing YAML with limits |
-//! | [`model`] | the typed project: profiles, sections, slots, catalog, parameters, conditions, selection, budgets |
-//! | [`load`](mod@load) | the raw file formats and the loader that validates them into the model |
-//! | [`resolve`] | a request resolved into one typed cell; the matrix of cells |
-//! | [`render`] | templates rendered with the cell's context, untrusted content, slots |
-//! | [`projection`] | the tools as each provider's JSON, XML docs, JSON actions; provider limits |
-//! | [`compile`](mod@compile) | the pipeline of one cell: resolve → render → project |
-//! | [`measure`] | tokens, budgets, the report data |
-//! | [`output`] | artifacts, snapshots, frozen records, tables and report formats |
-//! | [`lint`], [`diff`] | `check`'s rules; comparing with snapshots |
+//! A project is a folder with a `promptc.yaml` that declares an agent's prompt — sections,
+//! tools, profiles, switches, sub-agents, commands. This crate loads it, compiles any cell of
+//! its profile × transport × provider matrix to the exact prompt text and tool JSON a model
+//! receives, measures it, snapshots the matrix, freezes and verifies prompts, and lints it.
 //!
 //! ```
-//! use promptc::{compile, load, Request, Transport};
+//! use promptc::{Request, Transport};
 //!
-//! let project = load(std::path::Path::new("profiles"))?;
-//! let cell = compile(&project, &Request::default())?;
-//! assert!(cell.prompt.starts_with("You are Forge"));
-//! assert_eq!(cell.projection.is_some(), cell.transport == Transport::Native);
+//! let project = promptc::load(std::path::Path::new("profiles"))?;
+//! let cell = promptc::compile(&project, &Request::new().profile("standard").switch("browser", true))?;
+//! assert!(cell.prompt().starts_with("You are Forge"));
+//! assert!(cell.tool_names().contains(&"browser_action"));
+//! assert_eq!(cell.projection().is_some(), cell.transport() == Transport::Native);
 //! # Ok::<(), promptc::Error>(())
 //! ```
+//!
+//! The calls ([`load`], [`compile`], [`report()`], [`snapshot()`], [`diff`], [`freeze()`],
+//! [`verify`], [`check()`], …) are the whole public API, with the types they take and return;
+//! the modules [`report`], [`snapshot`], [`freeze`] and [`check`] hold the data types of
+//! those jobs. Every failure is an [`Error`] with an [`ErrorKind`] and located
+//! [`Diagnostic`]s.
+//!
+//! Inside, the modules are layers that follow the data, each importing only from the layers
+//! before it (`tests/layers.rs` enforces the order; ARCHITECTURE.md is the map): foundation
+//! (`error`, `diagnostic`, `code`, `json`, `hash`) → `source` → `model` → `load` → `resolve`
+//! → `render` → `projection` → `compile` → `measure` → `output` → `lint`, `diff` → the facade.
 
-pub mod code;
-pub mod diagnostic;
-pub mod error;
-pub mod hash;
-pub mod json;
+mod code;
+mod diagnostic;
+mod error;
+mod hash;
+mod json;
 
-pub mod source;
+mod source;
 
-pub mod model;
+mod model;
 
-pub mod load;
+mod load;
 
-pub mod resolve;
+mod resolve;
 
-pub mod render;
+mod render;
 
-pub mod projection;
+mod projection;
 
-pub mod compile;
+mod compile;
 
-pub mod measure;
+mod measure;
 
-pub mod output;
+mod output;
 
-pub mod diff;
-pub mod lint;
+mod diff;
+mod lint;
 
 mod facade;
 
 pub use compile::Compiled;
+pub use diagnostic::known_names_help;
+pub use diagnostic::{Diagnostic, Label, Position, Severity};
 pub use error::{Error, ErrorKind, Result};
-pub use facade::*;
+pub use facade::{
+    check, command, compile, diff, diff_folders, discover, editor_schema, explain, freeze, init, load, read_record,
+    report, report_tokenizer, rule_code, snapshot, snapshot_files, verify, write_artifact, write_record, Drift,
+    SchemaKind, TokenCounter,
+};
+pub use model::tokenizer::{Encoding, Family, Tokenizer};
 pub use model::{Project, Provider, Transport};
+pub use render::{RenderedSection, SlotUse};
 pub use resolve::Request;
+
+/// `promptc report`'s data: tokens and bytes per section, tool and slot of one cell, and the
+/// budgets checked against them.
+pub mod report {
+    pub use crate::measure::budget::{Check as BudgetCheck, Scope};
+    pub use crate::measure::report::{MatrixRow, Report, SectionRow, TokenizerInfo, ToolRow, Totals};
+    pub use crate::measure::tokens::CacheStats;
+    pub use crate::measure::Measure;
+    pub use crate::model::budget::{Amount, Unit};
+    pub use crate::output::report::{budget_failures, cache_line, render, render_matrix, Format};
+}
+
+/// `promptc snapshot` and `promptc diff`'s data: what a snapshot write did, and how the
+/// project (or one folder) differs from a snapshot folder.
+pub mod snapshot {
+    pub use crate::diff::{render, Counts, Delta, DiffReport, FileChange, Format, Status};
+    pub use crate::output::snapshot::Written;
+}
+
+/// `promptc freeze` and `promptc verify`'s data: the frozen record, its metadata, and the
+/// verdict on it.
+pub mod freeze {
+    pub use crate::output::artifact::{Inputs, Metadata, SectionMeta};
+    pub use crate::output::freeze::{Finding, FrozenRecord, FrozenRequest, Verdict};
+}
+
+/// `promptc check`'s data: rule codes and levels, the rules, and what a check found.
+pub mod check {
+    pub use crate::code::{Level, RuleCode};
+    pub use crate::lint::{CachePrefix, CheckResult, Format, Rule, RULES};
+}

@@ -15,13 +15,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use promptc::compile::compile_cell;
-use promptc::json::to_pretty_json;
-use promptc::model::provider::Provider;
-use promptc::model::selection::Selection;
-use promptc::model::transport::Transport;
-use promptc::model::Project;
-use promptc::resolve::runtime::Runtime;
+use promptc::{Project, Provider, Request};
 
 /// The venv's python, or None when the user opted out.
 fn python() -> Option<PathBuf> {
@@ -54,7 +48,7 @@ fn example() -> Project {
 
 /// Switch sets that exercise every conditional tool and parameter of the example.
 fn switch_cases(p: &Project) -> Vec<(String, BTreeMap<String, bool>)> {
-    let defaults = Runtime::defaults(p).switches;
+    let defaults: BTreeMap<String, bool> = p.switches().into_iter().map(|(k, v)| (k.to_string(), v)).collect();
     let all_on = defaults.keys().map(|k| (k.clone(), true)).collect();
     let all_off = defaults.keys().map(|k| (k.clone(), false)).collect();
     vec![("defaults".into(), defaults), ("all-on".into(), all_on), ("all-off".into(), all_off)]
@@ -63,15 +57,16 @@ fn switch_cases(p: &Project) -> Vec<(String, BTreeMap<String, bool>)> {
 /// Write every native projection of the example into `dir`; returns how many were written.
 fn write_projections(p: &Project, dir: &Path) -> usize {
     let mut n = 0;
-    for profile in p.profiles.keys() {
+    for profile in p.profiles() {
         for (case, switches) in switch_cases(p) {
             for provider in Provider::ALL {
-                let mut rt = Runtime::defaults(p);
-                rt.switches = switches.clone();
-                let sel = Selection { profile: profile.clone(), reason: "test".into() };
-                let c = compile_cell(p, sel, Transport::Native, provider, rt).unwrap();
+                let mut req = Request::new().profile(profile).provider(provider);
+                for (k, v) in &switches {
+                    req = req.switch(k, *v);
+                }
+                let c = promptc::compile(p, &req).unwrap();
                 let name = format!("{profile}-{case}.native.{}.tools.json", provider.as_str());
-                std::fs::write(dir.join(name), to_pretty_json(c.projection.as_ref().unwrap())).unwrap();
+                std::fs::write(dir.join(name), c.tools_json().unwrap()).unwrap();
                 n += 1;
             }
         }
@@ -85,7 +80,7 @@ fn every_projection_of_the_example_is_accepted_by_the_provider_sdks() {
     let p = example();
     let dir = tempfile::tempdir().unwrap();
     let n = write_projections(&p, dir.path());
-    assert_eq!(n, p.profiles.len() * 3 * Provider::ALL.len());
+    assert_eq!(n, p.profiles().len() * 3 * Provider::ALL.len());
     let (code, out) = check(&py, &["--dir", dir.path().to_str().unwrap()]);
     assert_eq!(code, 0, "conformance failures:\n{out}");
     assert_eq!(out.lines().filter(|l| l.starts_with("ok ")).count(), n, "{out}");
@@ -111,9 +106,12 @@ fn the_checker_rejects_broken_projections() {
 
     // Real projections of the example, each corrupted the way a projection bug would.
     let p = example();
-    let sel = Selection { profile: "standard".into(), reason: "test".into() };
     let projection = |provider| {
-        compile_cell(&p, sel.clone(), Transport::Native, provider, Runtime::defaults(&p)).unwrap().projection.unwrap()
+        promptc::compile(&p, &Request::new().profile("standard").provider(provider))
+            .unwrap()
+            .projection()
+            .unwrap()
+            .clone()
     };
     let dir = tempfile::tempdir().unwrap();
     let mut gemini = projection(Provider::Gemini);
@@ -136,7 +134,7 @@ fn the_checker_rejects_broken_projections() {
         ("anthropic-root.native.anthropic.tools.json", anthropic),
     ];
     for (name, v) in &corrupted {
-        std::fs::write(dir.path().join(name), to_pretty_json(v)).unwrap();
+        std::fs::write(dir.path().join(name), serde_json::to_string_pretty(v).unwrap()).unwrap();
     }
     let (code, out) = check(&py, &["--dir", dir.path().to_str().unwrap()]);
     assert_eq!(code, 1, "{out}");

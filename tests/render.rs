@@ -201,7 +201,7 @@ fn frozen_artifact_has_prompt_tools_and_metadata() {
     let prompt = std::fs::read_to_string(out.join("prompt.md")).unwrap();
     let tools = std::fs::read_to_string(out.join("tools.json")).unwrap();
     // Hashes in the metadata are of the files written beside it.
-    let sha = |s: &str| promptc::hash::sha256_hex(s.as_bytes());
+    let sha = |s: &str| common::sha256_hex(s.as_bytes());
     assert_eq!(meta["prompt_sha256"], sha(&prompt));
     assert_eq!(meta["tools_sha256"], sha(&tools));
     let joined: Vec<String> =

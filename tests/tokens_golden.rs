@@ -4,8 +4,7 @@
 //! CI) over the example's sections, prompts and tool JSON plus edge cases: CRLF, long runs of
 //! spaces, 200 KB single words, special-token text, emoji, combining accents, CJK, …
 
-use promptc::measure::tokens::Counter;
-use promptc::model::tokenizer::{Encoding, Tokenizer};
+use promptc::{Encoding, TokenCounter, Tokenizer};
 
 #[test]
 fn every_count_equals_the_reference_tokenizer() {
@@ -20,7 +19,7 @@ fn every_count_equals_the_reference_tokenizer() {
     assert_eq!(encodings.len(), Encoding::ALL.len(), "the golden file covers every exact encoding");
     let cases = golden["cases"].as_array().unwrap();
     assert!(cases.len() >= 100, "{} cases", cases.len());
-    let mut counters: Vec<Counter> = encodings.iter().map(|e| Counter::new(Tokenizer::Exact(*e), None)).collect();
+    let mut counters: Vec<TokenCounter> = encodings.iter().map(|e| TokenCounter::new(Tokenizer::Exact(*e))).collect();
     let mut mismatches = Vec::new();
     let mut largest = 0;
     for case in cases {

@@ -40,36 +40,80 @@ pub(crate) struct CellArgs {
     pub(crate) lenient: bool,
 }
 
-pub(crate) fn request(cell: &CellArgs) -> Result<Request, Error> {
+/// The request the flags describe. The flags are checked here, where their names are known,
+/// so messages say which flag was wrong; the library checks the request again for callers
+/// that are not the CLI.
+pub(crate) fn request(project: &Project, cell: &CellArgs) -> Result<Request, Error> {
     if let (Some(t @ (Transport::Xml | Transport::Json)), Some(_)) = (cell.transport, cell.provider) {
         return Err(Error::usage(
-            promptc::diagnostic::Diagnostic::error(format!("--provider has no effect with --transport {t}")).with_help(
-                format!(
-                    "the {t} transport describes the tools inside the prompt and sends no tools JSON; drop --provider"
-                ),
-            ),
+            Diagnostic::error(format!("--provider has no effect with --transport {t}")).with_help(format!(
+                "the {t} transport describes the tools inside the prompt and sends no tools JSON; drop --provider"
+            )),
         ));
     }
-    Ok(Request {
-        selection: SelectionInput {
-            explicit: cell.profile.clone(),
-            model: cell.model.clone(),
-            context_window: cell.context_window.clone(),
-        },
-        transport: cell.transport,
-        provider: cell.provider,
-        runtime: RuntimeInput {
-            sets: cell.sets.clone(),
-            vars: cell.vars.clone(),
-            context_file: cell.context.clone(),
-            nonce: cell.nonce.clone(),
-            lenient: cell.lenient,
-        },
-        subagent: cell.subagent.clone(),
-    })
+    let mut problems = Vec::new();
+    let switches = project.switches();
+    let switch_names: Vec<&str> = switches.iter().map(|(n, _)| *n).collect();
+    let mut req = Request::new();
+    for s in &cell.sets {
+        let (name, value) = match s.split_once('=') {
+            Some((n, v)) => (n.trim(), Some(v)),
+            None => (s.trim(), None),
+        };
+        if !switch_names.contains(&name) {
+            problems.push(
+                Diagnostic::error(format!("unknown switch `{name}` in --set {s}"))
+                    .with_help(promptc::known_names_help("switch", name, &switch_names)),
+            );
+            continue;
+        }
+        match value.map_or(Some(true), parse_bool) {
+            Some(b) => req = req.switch(name, b),
+            None => problems.push(
+                Diagnostic::error(format!(
+                    "invalid value `{}` for switch `{name}` in --set {s}",
+                    value.unwrap_or_default()
+                ))
+                .with_help("switch values are true or false (also yes/no, on/off, 1/0)"),
+            ),
+        }
+    }
+    let variables = project.variables();
+    for v in &cell.vars {
+        let Some((name, value)) = v.split_once('=') else {
+            problems.push(Diagnostic::error(format!("--var {v} has no value")).with_help("write --var NAME=VALUE"));
+            continue;
+        };
+        let name = name.trim();
+        if variables.contains(&name) {
+            req = req.variable(name, value);
+        } else {
+            problems.push(
+                Diagnostic::error(format!("unknown variable `{name}` in --var {v}"))
+                    .with_help(promptc::known_names_help("variable", name, &variables)),
+            );
+        }
+    }
+    if !problems.is_empty() {
+        return Err(Error::new(promptc::ErrorKind::Usage, problems));
+    }
+    req.profile = cell.profile.clone();
+    req.model = cell.model.clone();
+    req.context_window = cell.context_window.clone();
+    req.transport = cell.transport;
+    req.provider = cell.provider;
+    req.context_file = cell.context.clone();
+    req.nonce = cell.nonce.clone();
+    req.lenient = cell.lenient;
+    req.subagent = cell.subagent.clone();
+    Ok(req)
 }
 
-pub(crate) fn token_counter(project: &Project) -> promptc::measure::tokens::Counter {
-    let disk = project.tokens.cache.as_ref().map(|rel| project.fs().root().join(rel));
-    promptc::measure::tokens::Counter::new(project.tokens.tokenizer, disk)
+/// A boolean flag value the way people write them.
+fn parse_bool(s: &str) -> Option<bool> {
+    match s.trim().to_ascii_lowercase().as_str() {
+        "true" | "yes" | "on" | "1" => Some(true),
+        "false" | "no" | "off" | "0" => Some(false),
+        _ => None,
+    }
 }

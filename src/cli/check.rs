@@ -32,29 +32,29 @@ pub(crate) struct CheckArgs {
 }
 
 pub(crate) fn explain(code: &str) -> Result<ExitCode, Error> {
-    print(&promptc::lint::explain(code)?)
+    print(&promptc::explain(code)?)
 }
 
 pub(crate) fn check(
     project: &Project,
     args: &CheckArgs,
-    level_flags: &[(String, promptc::code::Level)],
+    level_flags: &[(String, Level)],
     color: Color,
 ) -> Result<ExitCode, Error> {
     let mut overrides = Vec::new();
     for (code, level) in level_flags {
-        overrides.push((promptc::lint::known_code(code)?, *level));
+        overrides.push((promptc::rule_code(code)?, *level));
     }
-    let mut counter = token_counter(project);
-    let result = promptc::lint::check(project, &overrides, &mut counter)?;
+    let mut counter = TokenCounter::for_project(project, None, true);
+    let result = promptc::check(project, &overrides, &mut counter)?;
     counter.save()?;
     std::mem::forget(counter); // see report(): no need to free the tokenizer before exit
     let format = match args.format {
         CheckFormat::Human => {
-            promptc::lint::Format::Human { color: wants_color(color, std::io::stdout().is_terminal()) }
+            promptc::check::Format::Human { color: wants_color(color, std::io::stdout().is_terminal()) }
         }
-        CheckFormat::Json => promptc::lint::Format::Json,
-        CheckFormat::Github => promptc::lint::Format::Github,
+        CheckFormat::Json => promptc::check::Format::Json,
+        CheckFormat::Github => promptc::check::Format::Github,
     };
     print(&result.render(format))?;
     Ok(if result.failed() { ExitCode::from(1) } else { ExitCode::SUCCESS })
@@ -62,8 +62,7 @@ pub(crate) fn check(
 
 /// The `-A/-W/-D` flags in command-line order (later wins, as with rustc): clap keeps each
 /// flag's values apart, so they are merged by their position on the command line.
-pub(crate) fn level_flags_in_order(m: &clap::ArgMatches) -> Vec<(String, promptc::code::Level)> {
-    use promptc::code::Level;
+pub(crate) fn level_flags_in_order(m: &clap::ArgMatches) -> Vec<(String, Level)> {
     let mut flags: Vec<(usize, String, Level)> = Vec::new();
     for (id, level) in [("allow", Level::Allow), ("warn", Level::Warn), ("deny", Level::Deny)] {
         if let (Some(values), Some(indices)) = (m.get_many::<String>(id), m.indices_of(id)) {

@@ -11,6 +11,5 @@ pub(crate) struct CommandArgs {
 }
 
 pub(crate) fn command(project: &Project, args: &CommandArgs) -> Result<ExitCode, Error> {
-    let cell = promptc::resolve::resolve(project, &request(&args.cell)?)?;
-    print(&promptc::render::command::render(project, &cell, &args.name)?)
+    print(&promptc::command(project, &request(project, &args.cell)?, &args.name)?)
 }

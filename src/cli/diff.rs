@@ -28,35 +28,39 @@ pub(crate) struct DiffArgs {
     pub(crate) format: DiffFormat,
 }
 
-pub(crate) fn diff_output(r: &promptc::diff::DiffReport, format: DiffFormat, color: Color) -> Result<ExitCode, Error> {
+pub(crate) fn diff_output(
+    r: &promptc::snapshot::DiffReport,
+    format: DiffFormat,
+    color: Color,
+) -> Result<ExitCode, Error> {
+    use promptc::snapshot::Format;
     let f = match format {
-        DiffFormat::Text => promptc::diff::Format::Text,
-        DiffFormat::Markdown => promptc::diff::Format::Markdown,
-        DiffFormat::Json => promptc::diff::Format::Json,
+        DiffFormat::Text => Format::Text,
+        DiffFormat::Markdown => Format::Markdown,
+        DiffFormat::Json => Format::Json,
     };
-    print(&promptc::diff::render(r, f, wants_color(color, std::io::stdout().is_terminal())))?;
+    print(&promptc::snapshot::render(r, f, wants_color(color, std::io::stdout().is_terminal())))?;
     Ok(if r.drift() { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
 pub(crate) fn diff(project: &Project, args: &DiffArgs, color: Color) -> Result<ExitCode, Error> {
-    let dir = snapshot_dir(project, args.dir.as_deref());
-    let mut counter = token_counter(project);
-    let (report, matrix) = promptc::diff::against_snapshots(project, &dir, &mut counter)?;
+    let mut counter = TokenCounter::for_project(project, None, true);
+    let drift = promptc::diff(project, args.dir.as_deref(), &mut counter)?;
     counter.save()?;
     std::mem::forget(counter); // see report(): no need to free the tokenizer before exit
     if args.update {
-        if report.drift() {
-            let w = promptc::output::snapshot::write(&dir, &matrix.all_files())?;
+        if drift.report.drift() {
+            let w = drift.accept()?;
             let _ = writeln!(
                 std::io::stderr(),
                 "{}: {} written, {} removed",
-                dir.display(),
+                drift.dir.display(),
                 w.written.len(),
                 w.removed.len()
             );
         }
-        diff_output(&report, args.format, color)?;
+        diff_output(&drift.report, args.format, color)?;
         return Ok(ExitCode::SUCCESS);
     }
-    diff_output(&report, args.format, color)
+    diff_output(&drift.report, args.format, color)
 }

@@ -30,28 +30,27 @@ pub(crate) struct VerifyArgs {
 
 pub(crate) fn freeze(project: &Project, args: &FreezeArgs) -> Result<ExitCode, Error> {
     if args.cell.subagent.is_some() {
+        // The library refuses too; this says which flag to drop.
         return Err(Error::usage(
-            promptc::diagnostic::Diagnostic::error("sub-agent prompts are never frozen")
+            Diagnostic::error("sub-agent prompts are never frozen")
                 .with_help("a sub-agent renders a fresh prompt for each run; freeze the main prompt (drop --subagent)"),
         ));
     }
-    let req = request(&args.cell)?;
-    let compiled = compile::compile(project, &req)?;
-    let rec = promptc::output::freeze::record(project, &compiled, &req.runtime);
-    promptc::source::atomic::write(&args.out, promptc::output::freeze::to_json(&rec).as_bytes())?;
+    let rec = promptc::freeze(project, &request(project, &args.cell)?)?;
+    promptc::write_record(&rec, &args.out)?;
     let _ = writeln!(
         std::io::stderr(),
         "froze {} ({}) into {}",
-        compiled.selection.profile,
-        compiled.transport,
+        rec.request.profile,
+        rec.request.transport,
         args.out.display()
     );
     Ok(ExitCode::SUCCESS)
 }
 
 pub(crate) fn verify(project: &Project, args: &VerifyArgs) -> Result<ExitCode, Error> {
-    let rec = promptc::output::freeze::read(&args.file)?;
-    let v = promptc::output::freeze::verify(project, &rec)?;
+    let rec = promptc::read_record(&args.file)?;
+    let v = promptc::verify(project, &rec)?;
     print(&v.render(&args.file.display().to_string(), args.format == VerifyFormat::Json))?;
     Ok(if v.fresh { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }

@@ -7,14 +7,8 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use promptc::compile::{self, Compiled};
-use promptc::error::Error;
-use promptc::model::provider::Provider;
-use promptc::model::selection::SelectionInput;
-use promptc::model::transport::Transport;
-use promptc::model::Project;
-use promptc::resolve::runtime::RuntimeInput;
-use promptc::resolve::Request;
+use promptc::check::Level;
+use promptc::{Compiled, Diagnostic, Error, Project, Provider, Request, TokenCounter, Transport};
 
 mod args;
 mod check;
@@ -138,15 +132,15 @@ pub(crate) fn wants_color(choice: Color, is_terminal: bool) -> bool {
     }
 }
 
-pub(crate) fn run(cli: &Cli, color: bool, level_flags: &[(String, promptc::code::Level)]) -> Result<ExitCode, Error> {
+pub(crate) fn run(cli: &Cli, color: bool, level_flags: &[(String, Level)]) -> Result<ExitCode, Error> {
     let color = (cli.color, color);
     // Commands that need no project.
     match &cli.command {
         Commands::Schema(args) => {
-            return print(&match args.kind {
-                SchemaKind::Manifest => promptc::load::editor_schema::manifest(),
-                SchemaKind::Tools => promptc::load::editor_schema::tools(),
-            })
+            return print(&promptc::editor_schema(match args.kind {
+                SchemaKind::Manifest => promptc::SchemaKind::Manifest,
+                SchemaKind::Tools => promptc::SchemaKind::Tools,
+            }))
         }
         Commands::Init(args) => return init(args.dir.as_deref().unwrap_or(std::path::Path::new("."))),
         Commands::Completions(args) => {
@@ -160,11 +154,11 @@ pub(crate) fn run(cli: &Cli, color: bool, level_flags: &[(String, promptc::code:
     // Comparing two folders needs no project.
     if let Commands::Diff(args) = &cli.command {
         if let [a, b] = args.folders.as_slice() {
-            let r = promptc::diff::folders(a, b)?;
+            let r = promptc::diff_folders(a, b)?;
             return diff_output(&r, args.format, color.0);
         }
     }
-    let manifest = promptc::load::discover(cli.project.as_deref())?;
+    let manifest = promptc::discover(cli.project.as_deref())?;
     // The process ends right after the command: tearing down a large project (templates,
     // catalog, file texts) would only delay the exit, so it is deliberately leaked.
     let project: &Project = Box::leak(Box::new(Project::load(&manifest)?));
@@ -173,7 +167,7 @@ pub(crate) fn run(cli: &Cli, color: bool, level_flags: &[(String, promptc::code:
         let mut err = std::io::stderr().lock();
         // `check` reports these itself, with levels applied.
         if !matches!(cli.command, Commands::Check(_)) {
-            for w in promptc::lint::load_warnings(project) {
+            for w in project.warnings() {
                 let _ = write!(err, "{}", w.render(color));
             }
         }
@@ -195,7 +189,7 @@ pub(crate) fn run(cli: &Cli, color: bool, level_flags: &[(String, promptc::code:
 pub(crate) fn warn(c: &Compiled, choice: Color) {
     let color = wants_color(choice, std::io::stderr().is_terminal());
     let mut err = std::io::stderr().lock();
-    for w in &c.warnings {
+    for w in c.warnings() {
         let _ = write!(err, "{}", w.render(color));
     }
 }

@@ -26,10 +26,10 @@ pub(crate) struct RenderArgs {
 }
 
 pub(crate) fn render(project: &Project, args: &RenderArgs, color: Color) -> Result<ExitCode, Error> {
-    let compiled = compile::compile(project, &request(&args.cell)?)?;
+    let compiled = promptc::compile(project, &request(project, &args.cell)?)?;
     warn(&compiled, color);
     if let Some(dir) = &args.out {
-        let written = promptc::output::artifact::write_artifact(dir, project, &compiled)?;
+        let written = promptc::write_artifact(project, &compiled, dir)?;
         let mut err = std::io::stderr().lock();
         for p in written {
             let _ = writeln!(err, "wrote {}", p.display());
@@ -37,9 +37,22 @@ pub(crate) fn render(project: &Project, args: &RenderArgs, color: Color) -> Resu
         return Ok(ExitCode::SUCCESS);
     }
     let out = match args.format {
-        RenderFormat::Text if args.tools => compiled.tools_json()?,
-        RenderFormat::Text => compiled.prompt.clone(),
-        RenderFormat::Json => promptc::output::artifact::render_json(project, &compiled),
+        RenderFormat::Text if args.tools => tools_json(&compiled)?,
+        RenderFormat::Text => compiled.prompt().to_string(),
+        RenderFormat::Json => compiled.to_json(project),
     };
     print(&out)
+}
+
+/// The tools JSON, or an error that says which flags to change.
+fn tools_json(compiled: &Compiled) -> Result<String, Error> {
+    compiled.tools_json().map_err(|_| {
+        Error::usage(
+            Diagnostic::error(format!(
+                "the {} transport has no tool projection: its tools are described in the prompt",
+                compiled.transport()
+            ))
+            .with_help("use --transport native to get the tools JSON, or drop --tools to print the prompt"),
+        )
+    })
 }

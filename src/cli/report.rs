@@ -34,29 +34,14 @@ pub(crate) struct ReportArgs {
 }
 
 pub(crate) fn report(project: &Project, args: &ReportArgs) -> Result<ExitCode, Error> {
-    use promptc::measure::report;
-    use promptc::output::report::{self as show, Format};
-    let req = request(&args.cell)?;
-    let runtime = promptc::resolve::runtime::Runtime::resolve(project, &req.runtime)?;
-    let model = args.cell.model.clone().or_else(|| runtime.model.clone());
-    let tokenizer = report::choose_tokenizer(project, args.tokenizer.as_deref(), model.as_deref())?;
-    let disk =
-        if args.no_cache { None } else { project.tokens.cache.as_ref().map(|rel| project.fs().root().join(rel)) };
-    let mut counter = promptc::measure::tokens::Counter::new(tokenizer, disk);
-    counter.prefetch();
-    let cells = if args.matrix {
-        report::matrix_cells(project, &runtime, req.provider.unwrap_or(project.defaults.provider))?
-    } else {
-        vec![compile::compile_with(project, &req, runtime)?]
-    };
-    let mut reports = Vec::new();
-    for c in &cells {
-        reports.push(report::build(project, c, &mut counter)?);
-    }
+    use promptc::report::{self as show, Format};
+    let req = request(project, &args.cell)?;
+    let tokenizer = promptc::report_tokenizer(project, &req, args.tokenizer.as_deref())?;
+    let mut counter = TokenCounter::for_project(project, Some(tokenizer), !args.no_cache);
+    let reports = promptc::report(project, &req, args.matrix, &mut counter)?;
     counter.save()?;
-    let stats = counter.stats();
-    let cached = counter.disk_path().is_some();
-    // The tokenizer's tables take tens of milliseconds to free; the process is about to exit.
+    let stats = counter.cache_stats();
+    // The tokenizer's tables take a tenth of a second to free; the process is about to exit.
     std::mem::forget(counter);
     let format = match args.format {
         ReportFormat::Table => Format::Table,
@@ -67,7 +52,7 @@ pub(crate) fn report(project: &Project, args: &ReportArgs) -> Result<ExitCode, E
     let out = if args.matrix { show::render_matrix(&reports, format) } else { show::render(&reports[0], format) };
     let code = print(&out)?;
     let mut err = std::io::stderr().lock();
-    if cached {
+    if let Some(stats) = stats {
         let _ = writeln!(err, "{}", show::cache_line(stats));
     }
     let failures: Vec<String> = reports.iter().flat_map(show::budget_failures).collect();

@@ -30,7 +30,7 @@ pub(crate) struct CompletionsArgs {
 }
 
 pub(crate) fn init(dir: &std::path::Path) -> Result<ExitCode, Error> {
-    let written = promptc::output::init::write_starter(dir)?;
+    let written = promptc::init(dir)?;
     let mut err = std::io::stderr().lock();
     for p in &written {
         let _ = writeln!(err, "created {}", p.display());

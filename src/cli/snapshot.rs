@@ -9,19 +9,11 @@ pub(crate) struct SnapshotArgs {
     pub(crate) dir: Option<PathBuf>,
 }
 
-pub(crate) fn snapshot_dir(project: &Project, dir: Option<&std::path::Path>) -> PathBuf {
-    dir.map_or_else(|| promptc::output::snapshot::folder(project), std::path::Path::to_path_buf)
-}
-
 pub(crate) fn snapshot(project: &Project, dir: Option<&std::path::Path>) -> Result<ExitCode, Error> {
-    let dir = snapshot_dir(project, dir);
-    let mut counter = token_counter(project);
-    counter.prefetch();
-    let mut matrix = promptc::output::snapshot::Matrix::render(project)?;
-    matrix.count_tokens(&mut counter)?;
+    let mut counter = TokenCounter::for_project(project, None, true);
+    let (dir, w) = promptc::snapshot(project, dir, &mut counter)?;
     counter.save()?;
     std::mem::forget(counter); // see report(): no need to free the tokenizer before exit
-    let w = promptc::output::snapshot::write(&dir, &matrix.all_files())?;
     let mut err = std::io::stderr().lock();
     for f in &w.written {
         let _ = writeln!(err, "wrote {}", dir.join(f).display());

@@ -384,15 +384,13 @@ pub fn against_snapshots(
 /// unknown), so two artifact folders can be compared section by section.
 fn summary_from_artifact(files: &BTreeMap<String, String>) -> Option<Summary> {
     let meta: crate::output::artifact::Metadata = serde_json::from_str(files.get("metadata.json")?).ok()?;
-    let cell = match &meta.provider {
-        Some(p) => format!("{}.{}.{p}", meta.profile, meta.transport),
-        None => format!("{}.{}", meta.profile, meta.transport),
-    };
+    let cell =
+        crate::resolve::matrix::cell_name(&meta.profile, None, meta.transport, meta.subagent.as_deref(), meta.provider);
     let prompt = files.get("prompt.md")?;
     let mut tools = BTreeMap::new();
-    if let (Some(t), Some(p)) = (files.get("tools.json"), &meta.provider) {
+    if let (Some(t), Some(p)) = (files.get("tools.json"), meta.provider) {
         tools.insert(
-            p.clone(),
+            p.as_str().to_string(),
             Measured {
                 name: "tools.json".into(),
                 tokens: None,
@@ -410,11 +408,7 @@ fn summary_from_artifact(files: &BTreeMap<String, String>) -> Option<Summary> {
             cell,
             profile: meta.profile.clone(),
             case: None,
-            transport: if meta.transport == "xml" {
-                crate::model::transport::Transport::Xml
-            } else {
-                crate::model::transport::Transport::Native
-            },
+            transport: meta.transport,
             prompt: Measured {
                 name: "prompt.md".into(),
                 tokens: None,

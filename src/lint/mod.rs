@@ -18,8 +18,8 @@ mod format;
 pub mod registry;
 mod rules;
 
-pub use format::{github_line, Format};
-pub use registry::{explain, known_code, rule, Rule, RULES};
+pub use format::Format;
+pub use registry::{explain, known_code, Rule, RULES};
 use rules::*;
 
 /// A compiled cell with its label.
@@ -76,11 +76,13 @@ pub fn levels(project: &Project, overrides: &[(RuleCode, Level)]) -> BTreeMap<Ru
     out
 }
 
-/// The load-time warnings the project's own `check.levels` do not silence (commands other
-/// than `check` print these; `check` applies every level itself).
-pub fn load_warnings(project: &Project) -> Vec<&Diagnostic> {
-    let levels = levels(project, &[]);
-    project.warnings.iter().filter(|w| w.code.and_then(|c| levels.get(&c)) != Some(&Level::Allow)).collect()
+impl Project {
+    /// Problems found while loading that do not stop a command, less those the project's own
+    /// `check.levels` silence (`check` reports them itself, with every level applied).
+    pub fn warnings(&self) -> Vec<&Diagnostic> {
+        let levels = levels(self, &[]);
+        self.warnings.iter().filter(|w| w.code.and_then(|c| levels.get(&c)) != Some(&Level::Allow)).collect()
+    }
 }
 
 /// A finding of rule `code` (its level is applied later).

@@ -116,9 +116,16 @@ impl Report {
     }
 }
 
-/// Every text a report of `c` counts: the prompt, each section, the whole projection and
-/// each tool's JSON entry (native) or XML block (xml).
-pub fn counted_texts(c: &Compiled) -> Vec<String> {
+impl Compiled {
+    /// Every text a report of this cell counts: the prompt, each section, the whole projection
+    /// and each tool's JSON entry (native) or in-prompt description (xml, json).
+    pub fn measured_texts(&self) -> Vec<String> {
+        counted_texts(self)
+    }
+}
+
+/// Every text a report of `c` counts (see [`Compiled::measured_texts`]).
+pub(crate) fn counted_texts(c: &Compiled) -> Vec<String> {
     let mut texts = vec![c.prompt.clone()];
     texts.extend(c.sections.iter().map(|s| s.text.clone()));
     match (&c.projection, c.provider) {

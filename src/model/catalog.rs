@@ -97,17 +97,6 @@ impl Catalog {
         self.tools.iter().find(|t| t.name == name)
     }
 
-    /// Every toolset name, in order of first declaration.
-    pub fn toolsets(&self) -> Vec<&str> {
-        let mut out: Vec<&str> = Vec::new();
-        for t in &self.tools {
-            if !out.contains(&t.toolset.as_str()) {
-                out.push(&t.toolset);
-            }
-        }
-        out
-    }
-
     /// The tool ids a profile registers, before switches: toolsets ∪ tools − exclude, in
     /// catalog order so that one declaration order governs every cell.
     pub fn registered(&self, sel: &ToolSelection) -> Vec<&Tool> {

@@ -27,7 +27,7 @@ pub mod untrusted;
 pub use catalog::Catalog;
 pub use profile::{Case, Command, Defaults, Profile, Subagent};
 pub use provider::Provider;
-pub use section::{Generator, Section, SectionSource, Slot, SlotKind};
+pub use section::{Section, Slot};
 pub use selection::SelectionPolicy;
 pub use settings::{LintSettings, TokenSettings};
 pub use template::Templates;
@@ -73,63 +73,123 @@ pub struct Variable {
 #[derive(Debug, Clone)]
 pub struct Project {
     /// Project name.
-    pub name: String,
+    pub(crate) name: String,
     /// Bumping it invalidates every frozen prompt.
-    pub contract_version: u64,
+    pub(crate) contract_version: u64,
     /// Defaults.
-    pub defaults: Defaults,
+    pub(crate) defaults: Defaults,
     /// Transports in the matrix.
-    pub transports: Vec<Transport>,
+    pub(crate) transports: Vec<Transport>,
     /// The `transports:` key, when the project declares one.
-    pub transports_span: Option<Span>,
+    pub(crate) transports_span: Option<Span>,
     /// Providers in the matrix.
-    pub providers: Vec<Provider>,
+    pub(crate) providers: Vec<Provider>,
     /// Profile selection policy.
-    pub selection: SelectionPolicy,
+    pub(crate) selection: SelectionPolicy,
     /// OpenAI strict mode for function schemas.
-    pub strict_tools: bool,
+    pub(crate) strict_tools: bool,
     /// Token counting settings.
-    pub tokens: TokenSettings,
+    pub(crate) tokens: TokenSettings,
     /// Where the snapshot matrix lives, relative to the project folder (default `snapshots`).
-    pub snapshots: String,
+    pub(crate) snapshots: String,
     /// Named cases that extend the snapshot matrix, in declaration order.
-    pub cases: IndexMap<String, Case>,
+    pub(crate) cases: IndexMap<String, Case>,
     /// Slots tools may contribute to, by name.
-    pub slots: IndexMap<String, Slot>,
+    pub(crate) slots: IndexMap<String, Slot>,
     /// Sub-agents by name.
-    pub subagents: IndexMap<String, Subagent>,
+    pub(crate) subagents: IndexMap<String, Subagent>,
     /// Slash commands by name.
-    pub commands: IndexMap<String, Command>,
+    pub(crate) commands: IndexMap<String, Command>,
     /// `promptc check` settings.
-    pub lint: LintSettings,
+    pub(crate) lint: LintSettings,
     /// Switches by name, in declaration order.
-    pub switches: IndexMap<String, Switch>,
+    pub(crate) switches: IndexMap<String, Switch>,
     /// Variables by name, in declaration order.
-    pub variables: IndexMap<String, Variable>,
+    pub(crate) variables: IndexMap<String, Variable>,
     /// The layout template name, if any.
-    pub layout: Option<String>,
+    pub(crate) layout: Option<String>,
     /// Sections by id.
-    pub sections: IndexMap<String, Section>,
+    pub(crate) sections: IndexMap<String, Section>,
     /// The tool catalog.
-    pub catalog: Catalog,
+    pub(crate) catalog: Catalog,
     /// Profiles by name.
-    pub profiles: IndexMap<String, Profile>,
+    pub(crate) profiles: IndexMap<String, Profile>,
     /// Every file read while loading, by project-relative path.
-    pub files: BTreeMap<String, SourceFile>,
+    pub(crate) files: BTreeMap<String, SourceFile>,
     /// The compiled templates.
-    pub templates: Templates,
+    pub(crate) templates: Templates,
     /// The project folder as given by the user.
-    pub root: PathBuf,
+    pub(crate) root: PathBuf,
     /// The manifest's project-relative path.
-    pub manifest: String,
+    pub(crate) manifest: String,
     /// Problems worth fixing that do not stop a command.
-    pub warnings: Vec<Diagnostic>,
+    pub(crate) warnings: Vec<Diagnostic>,
     pub(crate) fs: ProjectFs,
 }
 
 impl Project {
+    /// The project's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The contract version: bumping it invalidates every frozen prompt.
+    pub fn contract_version(&self) -> u64 {
+        self.contract_version
+    }
+
+    /// The profiles' names, in declaration order.
+    pub fn profiles(&self) -> Vec<&str> {
+        self.profiles.keys().map(String::as_str).collect()
+    }
+
+    /// The transports of the matrix.
+    pub fn transports(&self) -> &[Transport] {
+        &self.transports
+    }
+
+    /// The providers of the matrix.
+    pub fn providers(&self) -> &[Provider] {
+        &self.providers
+    }
+
+    /// The switches' names and defaults, in declaration order.
+    pub fn switches(&self) -> Vec<(&str, bool)> {
+        self.switches.iter().map(|(k, s)| (k.as_str(), s.default)).collect()
+    }
+
+    /// The variables' names, in declaration order.
+    pub fn variables(&self) -> Vec<&str> {
+        self.variables.keys().map(String::as_str).collect()
+    }
+
+    /// The named cases of the matrix, in declaration order.
+    pub fn cases(&self) -> Vec<&str> {
+        self.cases.keys().map(String::as_str).collect()
+    }
+
+    /// Every tool in the catalog, in declaration order.
+    pub fn tool_names(&self) -> Vec<&str> {
+        self.catalog.tools().iter().map(|t| t.name.as_str()).collect()
+    }
+
+    /// The sub-agents' names.
+    pub fn subagents(&self) -> Vec<&str> {
+        self.subagents.keys().map(String::as_str).collect()
+    }
+
+    /// The slash commands' names.
+    pub fn commands(&self) -> Vec<&str> {
+        self.commands.keys().map(String::as_str).collect()
+    }
+
+    /// The project folder as given.
+    pub fn root(&self) -> &std::path::Path {
+        &self.root
+    }
+
     /// The profile called `name`, or an error listing the known ones.
-    pub fn profile(&self, name: &str) -> Result<&Profile> {
+    pub(crate) fn profile(&self, name: &str) -> Result<&Profile> {
         self.profiles.get(name).ok_or_else(|| {
             let known: Vec<&str> = self.profiles.keys().map(String::as_str).collect();
             Error::usage(
@@ -140,7 +200,7 @@ impl Project {
     }
 
     /// A label for a declaration, for diagnostics.
-    pub fn label(&self, span: &Span) -> Label {
+    pub(crate) fn label(&self, span: &Span) -> Label {
         match self.files.get(&span.file) {
             Some(f) => f.label_bytes(span.start, span.end),
             None => Label::file(self.fs.display(&span.file)),
@@ -148,7 +208,7 @@ impl Project {
     }
 
     /// The project's file reader (for context files and includes).
-    pub fn fs(&self) -> &ProjectFs {
+    pub(crate) fn fs(&self) -> &ProjectFs {
         &self.fs
     }
 }

@@ -72,6 +72,7 @@ pub enum Kind {
 
 impl Kind {
     /// A string with no constraints.
+    #[cfg(test)]
     pub fn string() -> Kind {
         Kind::String { enum_values: Vec::new(), format: None, pattern: None, min_length: None, max_length: None }
     }

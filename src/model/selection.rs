@@ -61,7 +61,7 @@ pub struct SelectionPolicy {
 /// What is known about the request.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SelectionInput {
-    /// `--profile`, which always wins.
+    /// The profile the request names, which always wins.
     pub explicit: Option<String>,
     /// The model id, e.g. `openai/o1-mini`.
     pub model: Option<String>,
@@ -89,7 +89,7 @@ impl SelectionPolicy {
     /// Apply the policy: explicit wins, then model segments, then the context window.
     pub fn select(&self, input: &SelectionInput) -> Selection {
         if let Some(p) = &input.explicit {
-            return Selection { profile: p.clone(), reason: "named with --profile".into() };
+            return Selection { profile: p.clone(), reason: "named in the request".into() };
         }
         if let Some(model) = &input.model {
             for seg in model.split('/') {

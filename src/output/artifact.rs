@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use crate::compile::Compiled;
 use crate::error::Result;
 use crate::hash::sha256_hex;
-use crate::model::Project;
+use crate::model::{Project, Provider, Transport};
 
 /// Version of the artifact metadata format.
 pub const ARTIFACT_FORMAT: u32 = 1;
@@ -60,9 +60,9 @@ pub struct Metadata {
     /// Why that profile was chosen.
     pub profile_reason: String,
     /// Transport.
-    pub transport: String,
-    /// Provider of the projection (null for XML).
-    pub provider: Option<String>,
+    pub transport: Transport,
+    /// Provider of the projection (null for the xml and json transports).
+    pub provider: Option<Provider>,
     /// Model id, when one was given.
     pub model: Option<String>,
     /// The sub-agent this prompt belongs to, if any.
@@ -96,8 +96,8 @@ impl Metadata {
             contract_version: project.contract_version,
             profile: c.selection.profile.clone(),
             profile_reason: c.selection.reason.clone(),
-            transport: c.transport.as_str().to_string(),
-            provider: c.provider.map(|p| p.as_str().to_string()),
+            transport: c.transport,
+            provider: c.provider,
             model: c.runtime.model.clone(),
             subagent: c.subagent.clone(),
             nonce: c.prompt.contains(&format!("_{}|>", c.runtime.nonce)).then(|| c.runtime.nonce.clone()),
@@ -141,14 +141,26 @@ pub fn artifact_files(project: &Project, c: &Compiled) -> Vec<(String, String)> 
 
 /// `render --format json`: metadata, sections, prompt and projection in one document.
 pub fn render_json(project: &Project, c: &Compiled) -> String {
-    let tools_json = c.projection.as_ref().map(crate::json::to_pretty_json);
-    let meta = Metadata::new(project, c, tools_json.as_deref());
     crate::json::to_pretty_json(&serde_json::json!({
-        "metadata": meta,
+        "metadata": c.metadata(project),
         "sections": c.sections,
         "prompt": c.prompt,
         "tools": c.projection,
     }))
+}
+
+impl Compiled {
+    /// The artifact metadata: profile, transport, provider, switches, tools, and the hashes
+    /// of every input and section.
+    pub fn metadata(&self, project: &Project) -> Metadata {
+        let tools_json = self.projection.as_ref().map(crate::json::to_pretty_json);
+        Metadata::new(project, self, tools_json.as_deref())
+    }
+
+    /// Prompt, sections, projection and metadata as one JSON document (`render --format json`).
+    pub fn to_json(&self, project: &Project) -> String {
+        render_json(project, self)
+    }
 }
 
 /// Write the artifact into `dir` (each file atomically); returns the paths written.

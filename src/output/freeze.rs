@@ -17,7 +17,8 @@ use crate::model::selection::Selection;
 use crate::model::transport::Transport;
 use crate::model::Project;
 use crate::output::artifact::{Metadata, PROMPTC_VERSION};
-use crate::resolve::runtime::{Runtime, RuntimeInput};
+use crate::resolve::runtime::Runtime;
+use crate::resolve::Request;
 
 /// Version of the frozen-record format this promptc writes and reads.
 pub const RECORD_FORMAT: u32 = 1;
@@ -61,33 +62,29 @@ pub struct FrozenRecord {
 
 /// Which runtime values were set explicitly: those that differ from the project defaults or
 /// were named by flags or the context file.
-fn explicit(
-    project: &Project,
-    input: &RuntimeInput,
-    rt: &Runtime,
-) -> (BTreeMap<String, bool>, IndexMap<String, Value>) {
+fn explicit(project: &Project, req: &Request, rt: &Runtime) -> (BTreeMap<String, bool>, IndexMap<String, Value>) {
     let defaults = Runtime::defaults(project);
-    let named_switch = |k: &str| input.sets.iter().any(|s| s.split('=').next().map(str::trim) == Some(k));
-    let named_var = |k: &str| input.vars.iter().any(|s| s.split('=').next().map(str::trim) == Some(k));
+    let named_switch = |k: &str| req.switches.iter().any(|(n, _)| n == k);
+    let named_var = |k: &str| req.variables.iter().any(|(n, _)| n == k);
     let switches = rt
         .switches
         .iter()
-        .filter(|(k, v)| defaults.switches.get(*k) != Some(v) || named_switch(k) || input.context_file.is_some())
+        .filter(|(k, v)| defaults.switches.get(*k) != Some(v) || named_switch(k) || req.context_file.is_some())
         .map(|(k, v)| (k.clone(), *v))
         .collect();
     let variables = rt
         .variables
         .iter()
-        .filter(|(k, v)| defaults.variables.get(*k) != Some(v) || named_var(k) || input.context_file.is_some())
+        .filter(|(k, v)| defaults.variables.get(*k) != Some(v) || named_var(k) || req.context_file.is_some())
         .map(|(k, v)| (k.clone(), v.clone()))
         .collect();
     (switches, variables)
 }
 
 /// Build the record of a compiled cell.
-pub fn record(project: &Project, c: &Compiled, input: &RuntimeInput) -> FrozenRecord {
+pub fn record(project: &Project, c: &Compiled, req: &Request) -> FrozenRecord {
     let tools_json = c.projection.as_ref().map(crate::json::to_pretty_json);
-    let (switches, variables) = explicit(project, input, &c.runtime);
+    let (switches, variables) = explicit(project, req, &c.runtime);
     FrozenRecord {
         format: RECORD_FORMAT,
         promptc_version: PROMPTC_VERSION.to_string(),
@@ -106,9 +103,11 @@ pub fn record(project: &Project, c: &Compiled, input: &RuntimeInput) -> FrozenRe
     }
 }
 
-/// Serialise a record.
-pub fn to_json(r: &FrozenRecord) -> String {
-    crate::json::to_pretty_json(&serde_json::to_value(r).unwrap_or_default())
+impl FrozenRecord {
+    /// The record as the JSON file `verify` reads.
+    pub fn to_json(&self) -> String {
+        crate::json::to_pretty_json(&serde_json::to_value(self).unwrap_or_default())
+    }
 }
 
 /// Read a record, refusing unreadable, malformed and newer-format files with a clear error.

@@ -9,27 +9,125 @@ use crate::model::selection::{Selection, SelectionInput};
 use crate::model::transport::Transport;
 use crate::model::{Project, SUBAGENT_SWITCH};
 
+use std::path::PathBuf;
+
+use serde_json::Value;
+
 pub mod matrix;
 pub mod runtime;
 pub mod tools;
 
 use matrix::{case_runtime, Cell};
-use runtime::{Runtime, RuntimeInput};
+use runtime::Runtime;
 use tools::{active_tools, ActiveTool};
 
-/// Everything a compile request can specify; `None` means "use the project's default".
-#[derive(Debug, Clone, Default)]
+/// Everything a compile request can specify; `None` (or empty) means "use the project's
+/// default". Build one with the chained setters:
+///
+/// ```
+/// use promptc::{Request, Transport};
+///
+/// let req = Request::new().profile("lite").transport(Transport::Xml).switch("browser", true);
+/// assert_eq!(req.profile.as_deref(), Some("lite"));
+/// ```
+#[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
 pub struct Request {
-    /// The explicit profile, model id and context window that selection looks at.
-    pub selection: SelectionInput,
+    /// The profile; wins over the selection policy.
+    pub profile: Option<String>,
+    /// The model id the selection policy looks at (and the report's tokenizer follows).
+    pub model: Option<String>,
+    /// The context window as given; a value that is not a positive integer counts as unknown.
+    pub context_window: Option<String>,
     /// The transport.
     pub transport: Option<Transport>,
-    /// The provider of the native projection.
+    /// The provider of the native projection (only with the native transport).
     pub provider: Option<Provider>,
-    /// Switches and variables.
-    pub runtime: RuntimeInput,
+    /// Switch values, applied in order after the context file.
+    pub switches: Vec<(String, bool)>,
+    /// Variable values, applied in order after the context file.
+    pub variables: Vec<(String, Value)>,
+    /// A YAML or JSON file with `switches:`, `variables:`, `model:` and `context_window:`.
+    pub context_file: Option<PathBuf>,
+    /// The untrusted-content nonce (default: random per compile).
+    pub nonce: Option<String>,
+    /// Drop a tool contribution whose template fails (with a warning) instead of failing.
+    pub lenient: bool,
     /// Compile this sub-agent's prompt instead of the main one.
     pub subagent: Option<String>,
+}
+
+impl Request {
+    /// A request for the project's defaults.
+    pub fn new() -> Request {
+        Request::default()
+    }
+
+    /// Ask for `profile`.
+    pub fn profile(mut self, profile: impl Into<String>) -> Request {
+        self.profile = Some(profile.into());
+        self
+    }
+
+    /// The model id.
+    pub fn model(mut self, model: impl Into<String>) -> Request {
+        self.model = Some(model.into());
+        self
+    }
+
+    /// The context window, as given.
+    pub fn context_window(mut self, window: impl Into<String>) -> Request {
+        self.context_window = Some(window.into());
+        self
+    }
+
+    /// Ask for `transport`.
+    pub fn transport(mut self, transport: Transport) -> Request {
+        self.transport = Some(transport);
+        self
+    }
+
+    /// Ask for `provider`'s projection.
+    pub fn provider(mut self, provider: Provider) -> Request {
+        self.provider = Some(provider);
+        self
+    }
+
+    /// Set switch `name`.
+    pub fn switch(mut self, name: impl Into<String>, on: bool) -> Request {
+        self.switches.push((name.into(), on));
+        self
+    }
+
+    /// Set variable `name`.
+    pub fn variable(mut self, name: impl Into<String>, value: impl Into<Value>) -> Request {
+        self.variables.push((name.into(), value.into()));
+        self
+    }
+
+    /// Read runtime values from a context file.
+    pub fn context_file(mut self, path: impl Into<PathBuf>) -> Request {
+        self.context_file = Some(path.into());
+        self
+    }
+
+    /// Use `nonce` for the untrusted-content delimiters.
+    pub fn nonce(mut self, nonce: impl Into<String>) -> Request {
+        self.nonce = Some(nonce.into());
+        self
+    }
+
+    /// Drop failing tool contributions with a warning instead of failing.
+    pub fn lenient(mut self, lenient: bool) -> Request {
+        self.lenient = lenient;
+        self
+    }
+
+    /// Compile sub-agent `name`'s prompt.
+    pub fn subagent(mut self, name: impl Into<String>) -> Request {
+        self.subagent = Some(name.into());
+        self
+    }
 }
 
 /// A request resolved against the project: one cell, fully specified.
@@ -53,20 +151,17 @@ pub struct Resolved {
 
 /// Resolve a request: runtime values, then selection, transport and provider.
 pub fn resolve(project: &Project, req: &Request) -> Result<Resolved> {
-    resolve_with(project, req, Runtime::resolve(project, &req.runtime)?)
+    resolve_with(project, req, Runtime::resolve(project, req)?)
 }
 
-/// [`resolve`] with runtime values the caller already resolved from `req.runtime` (so a
-/// context file is read once, and one nonce serves the whole command).
+/// [`resolve`] with runtime values the caller already resolved from `req` (so a context file
+/// is read once, and one nonce serves the whole command).
 pub fn resolve_with(project: &Project, req: &Request, runtime: Runtime) -> Result<Resolved> {
-    let mut sel = req.selection.clone();
-    if sel.model.is_none() {
-        sel.model = runtime.model.clone();
-    }
-    if sel.context_window.is_none() {
-        sel.context_window = runtime.context_window.clone();
-    }
-    let selection = project.selection.select(&sel);
+    let selection = project.selection.select(&SelectionInput {
+        explicit: req.profile.clone(),
+        model: req.model.clone().or_else(|| runtime.model.clone()),
+        context_window: req.context_window.clone().or_else(|| runtime.context_window.clone()),
+    });
     let transport = req.transport.unwrap_or(project.defaults.transport);
     if !project.transports.contains(&transport) {
         let mut d = Diagnostic::error(format!("transport `{transport}` is not enabled in this project"));
@@ -80,6 +175,13 @@ pub fn resolve_with(project: &Project, req: &Request, runtime: Runtime) -> Resul
             "enabled transports: {}; add it to `transports:` in promptc.yaml",
             project.transports.iter().map(|t| t.as_str()).collect::<Vec<_>>().join(", ")
         ))));
+    }
+    if let (Transport::Xml | Transport::Json, Some(p)) = (transport, req.provider) {
+        return Err(Error::usage(
+            Diagnostic::error(format!("provider `{p}` has no effect with the {transport} transport")).with_help(
+                format!("the {transport} transport describes the tools inside the prompt and sends no tools JSON"),
+            ),
+        ));
     }
     let provider = req.provider.unwrap_or(project.defaults.provider);
     if transport == Transport::Native && !project.providers.contains(&provider) {

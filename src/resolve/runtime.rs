@@ -1,5 +1,5 @@
 //! Runtime context: switch values, variable values and model facts for one render, from the
-//! project's defaults, a `--context` file, and `--set`/`--var` flags (later wins).
+//! project's defaults, the request's context file, then the request's own values (later wins).
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -12,22 +12,8 @@ use crate::error::{Diagnostics, Error, ErrorKind, Result};
 use crate::hash::sha256_hex;
 use crate::load::raw::RawContext;
 use crate::model::Project;
+use crate::resolve::Request;
 use crate::source::MAX_FILE_BYTES;
-
-/// What the user supplied on the command line.
-#[derive(Debug, Clone, Default)]
-pub struct RuntimeInput {
-    /// `--set NAME[=BOOL]` values.
-    pub sets: Vec<String>,
-    /// `--var NAME=VALUE` values.
-    pub vars: Vec<String>,
-    /// `--context FILE`.
-    pub context_file: Option<std::path::PathBuf>,
-    /// `--nonce`: the untrusted-content nonce (default: random per render).
-    pub nonce: Option<String>,
-    /// `--lenient`: a failing tool contribution is dropped with a warning, not an error.
-    pub lenient: bool,
-}
 
 /// A context file as read, for hashing in metadata.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -57,15 +43,6 @@ pub struct Runtime {
     pub lenient: bool,
 }
 
-/// Parse a boolean flag value the way people write them.
-pub fn parse_bool(s: &str) -> Option<bool> {
-    match s.trim().to_ascii_lowercase().as_str() {
-        "true" | "yes" | "on" | "1" => Some(true),
-        "false" | "no" | "off" | "0" => Some(false),
-        _ => None,
-    }
-}
-
 impl Runtime {
     /// The project's defaults with nothing overridden.
     pub fn defaults(project: &Project) -> Runtime {
@@ -80,12 +57,12 @@ impl Runtime {
         }
     }
 
-    /// Resolve defaults, then the context file, then flags.
-    pub fn resolve(project: &Project, input: &RuntimeInput) -> Result<Runtime> {
+    /// Resolve defaults, then the request's context file, then the request's own values.
+    pub fn resolve(project: &Project, req: &Request) -> Result<Runtime> {
         let mut rt = Runtime::defaults(project);
         let mut diags = Diagnostics::new(ErrorKind::Usage);
-        rt.lenient = input.lenient;
-        rt.nonce = match &input.nonce {
+        rt.lenient = req.lenient;
+        rt.nonce = match &req.nonce {
             Some(n) if crate::model::untrusted::valid_nonce(n) => n.clone(),
             Some(n) => {
                 diags.push(
@@ -98,7 +75,7 @@ impl Runtime {
         };
         let switch_names: Vec<&str> = project.switches.keys().map(String::as_str).collect();
         let var_names: Vec<&str> = project.variables.keys().map(String::as_str).collect();
-        if let Some(path) = &input.context_file {
+        if let Some(path) = &req.context_file {
             let (text, file) = read_context(path)?;
             let raw: RawContext = crate::source::yaml::parse_str(&text, &file.display)?;
             let label = |loc: &serde_saphyr::Location| crate::source::yaml::label(&file.display, &text, loc);
@@ -131,45 +108,24 @@ impl Runtime {
             });
             rt.context_file = Some(file);
         }
-        for s in &input.sets {
-            let (name, value) = match s.split_once('=') {
-                Some((n, v)) => (n.trim(), Some(v)),
-                None => (s.trim(), None),
-            };
-            if !project.switches.contains_key(name) {
-                diags.push(
-                    Diagnostic::error(format!("unknown switch `{name}` in --set {s}")).with_help(known_names_help(
-                        "switch",
-                        name,
-                        &switch_names,
-                    )),
-                );
-                continue;
-            }
-            match value.map_or(Some(true), parse_bool) {
-                Some(b) => {
-                    rt.switches.insert(name.to_string(), b);
-                }
-                None => diags.push(
-                    Diagnostic::error(format!(
-                        "invalid value `{}` for switch `{name}` in --set {s}",
-                        value.unwrap_or_default()
-                    ))
-                    .with_help("switch values are true or false (also yes/no, on/off, 1/0)"),
-                ),
+        for (name, on) in &req.switches {
+            if project.switches.contains_key(name) {
+                rt.switches.insert(name.clone(), *on);
+            } else {
+                diags.push(Diagnostic::error(format!("unknown switch `{name}`")).with_help(known_names_help(
+                    "switch",
+                    name,
+                    &switch_names,
+                )));
             }
         }
-        for v in &input.vars {
-            let Some((name, value)) = v.split_once('=') else {
-                diags.push(Diagnostic::error(format!("--var {v} has no value")).with_help("write --var NAME=VALUE"));
-                continue;
-            };
-            if project.variables.contains_key(name.trim()) {
-                rt.variables.insert(name.trim().to_string(), Value::String(value.to_string()));
+        for (name, value) in &req.variables {
+            if project.variables.contains_key(name) {
+                rt.variables.insert(name.clone(), value.clone());
             } else {
                 diags.push(
-                    Diagnostic::error(format!("unknown variable `{}` in --var {v}", name.trim()))
-                        .with_help(known_names_help("variable", name.trim(), &var_names)),
+                    Diagnostic::error(format!("unknown variable `{name}`"))
+                        .with_help(known_names_help("variable", name, &var_names)),
                 );
             }
         }
@@ -192,16 +148,4 @@ fn read_context(path: &Path) -> Result<(String, ContextFile)> {
         Error::usage(Diagnostic::error(format!("context file `{}` is not valid UTF-8", path.display())))
     })?;
     Ok((text, ContextFile { display: path.display().to_string(), sha256 }))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn booleans() {
-        assert_eq!(parse_bool("TRUE"), Some(true));
-        assert_eq!(parse_bool("off"), Some(false));
-        assert_eq!(parse_bool("maybe"), None);
-    }
 }

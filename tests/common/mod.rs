@@ -49,3 +49,9 @@ pub fn copy_dir(from: &Path, to: &Path) {
         }
     }
 }
+
+/// SHA-256 of `bytes` as lower-case hex, the form promptc's metadata records.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
+}
