@@ -117,7 +117,8 @@ fn main() {
     }
     let (a, b) = (&figures[0], &figures[1]);
     println!(
-        "growth {} → {} tools ({} cells): no-change diff {:.2}×, drift diff {:.2}× (target ≤ 2.2× for 2× input)",
+        "growth {} → {} tools ({} cells): no-change diff {:.2}×, drift diff {:.2}× \
+         (target ≤ 2.2× for 2× input)",
         a.tools,
         b.tools,
         b.cells,

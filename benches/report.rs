@@ -79,7 +79,8 @@ fn bench_project(label: &str, dir: &Path) -> f64 {
     );
     println!("  cold process tokenising the same texts alone: {} (median of 5)", ms(alone));
     println!(
-        "  cold `promptc report --matrix --no-cache`: {} (median of 5), {:.2}× tokenising alone (target ≤ 1.3×), peak RSS {}",
+        "  cold `promptc report --matrix --no-cache`: {} (median of 5), {:.2}× tokenising alone \
+         (target ≤ 1.3×), peak RSS {}",
         ms(report.wall),
         ratio,
         report.peak_kib.map_or("n/a (no /usr/bin/time)".into(), |k| format!("{:.1} MB", k as f64 / 1024.0))

@@ -18,9 +18,9 @@
 //!
 //! The calls ([`load`], [`compile`], [`report()`], [`snapshot()`], [`diff`], [`freeze()`],
 //! [`verify`], [`check()`], …) are the whole public API, with the types they take and return;
-//! the modules [`report`], [`snapshot`], [`freeze`] and [`check`] hold the data types of
-//! those jobs. Every failure is an [`Error`] with an [`ErrorKind`] and located
-//! [`Diagnostic`]s.
+//! the modules [`report`](mod@report), [`snapshot`](mod@snapshot), [`freeze`](mod@freeze) and
+//! [`check`](mod@check) hold the data types of those jobs. Every failure is an [`Error`] with
+//! an [`ErrorKind`] and located [`Diagnostic`]s.
 //!
 //! Inside, the modules are layers that follow the data, each importing only from the layers
 //! before it (`tests/layers.rs` enforces the order; ARCHITECTURE.md is the map): foundation

@@ -243,11 +243,13 @@ cases! {
     tools_with_xml => case("tools-with-xml", MINIMAL, &["--tools", "--transport", "xml"],
         "the xml transport has no tool projection", None, &[]);
     transport_not_enabled => case("transport-not-enabled", "fixtures/good/native-only", &["--transport", "xml"],
-        "transport `xml` is not enabled in this project", Some("fixtures/good/native-only/promptc.yaml:6:1"), &["enabled transports: native"]);
+        "transport `xml` is not enabled in this \
+            project", Some("fixtures/good/native-only/promptc.yaml:6:1"), &["enabled transports: native"]);
     transport_unknown_name => case("transport-unknown-name", MINIMAL, &["--transport", "smoke-signals"],
         "unknown transport `smoke-signals`", None, &[]);
     transport_json_not_enabled => case("transport-json-not-enabled", MINIMAL, &["--transport", "json"],
-        "transport `json` is not enabled in this project", Some("fixtures/good/minimal/promptc.yaml"), &["enabled transports: native, xml", "declares no `transports:`"]);
+        "transport `json` is not enabled in this project", Some("fixtures/good/minimal/promptc.yaml"), &["enabled \
+            transports: native, xml", "declares no `transports:`"]);
     // --- report: tokenizers and budgets ----------------------------------------------------
     report_unknown_tokenizer => case("report-unknown-tokenizer", MINIMAL, &["report", "--tokenizer", "o200k"],
         "unknown tokenizer `o200k`", None, &["did you mean `o200k_base`?"]);
@@ -263,7 +265,8 @@ cases! {
         "budget names section `environment`, which profile `lite` does not have",
         Some("fixtures/bad/budget-unknown-section/promptc.yaml:32:9"), &["known sections: role"]);
     tokenizer_unknown => case("tokenizer-unknown", "fixtures/bad/tokenizer-unknown", &["report"],
-        "unknown tokenizer `o200k`", Some("fixtures/bad/tokenizer-unknown/promptc.yaml:21:14"), &["did you mean `o200k_base`?"]);
+        "unknown tokenizer `o200k`", Some("fixtures/bad/tokenizer-unknown/promptc.yaml:21:14"), &["did you mean \
+            `o200k_base`?"]);
     estimate_factor_invalid => case("estimate-factor-invalid", "fixtures/bad/estimate-factor-invalid", &["report"],
         "estimate factor for `claude` must be a positive number, found -1",
         Some("fixtures/bad/estimate-factor-invalid/promptc.yaml:22:13"), &[]);
@@ -298,7 +301,8 @@ cases! {
     contribution_unknown_slot => case("contribution-unknown-slot", "fixtures/bad/contribution-unknown-slot", &[],
         "unknown slot `scratchpad` in contribution of tool `take_note`",
         Some("fixtures/bad/contribution-unknown-slot/tools.yaml:19:13"), &["known slots: working_notes"]);
-    contribution_user_intent_slot => case("contribution-user-intent-slot", "fixtures/bad/contribution-user-intent-slot", &[],
+    contribution_user_intent_slot => case("contribution-user-intent-slot",
+        "fixtures/bad/contribution-user-intent-slot", &[],
         "tool `take_note` may not contribute to slot `user_task`: user-intent slots are not injectable",
         Some("fixtures/bad/contribution-user-intent-slot/tools.yaml:19:13"),
         &["note: slot `user_task` is not injectable because it carries the user's intent",
@@ -308,28 +312,34 @@ cases! {
         Some("fixtures/bad/contribution-history-slot/tools.yaml:19:13"),
         &["note: slot `initial_environment` is not injectable because it is system-kept history",
           "contribute to a system slot instead: working_notes"]);
-    contribution_text_and_template => case("contribution-text-and-template", "fixtures/bad/contribution-text-and-template", &[],
+    contribution_text_and_template => case("contribution-text-and-template",
+        "fixtures/bad/contribution-text-and-template", &[],
         "contribution of tool `take_note` to slot `working_notes` has both `text` and `template`",
         Some("fixtures/bad/contribution-text-and-template/tools.yaml:21:17"), &[]);
     // The first entry has no `profiles:`, so it overlaps the second's `[lite]`.
-    contribution_twice_same_slot => case("contribution-twice-same-slot", "fixtures/bad/contribution-twice-same-slot", &[],
+    contribution_twice_same_slot => case("contribution-twice-same-slot", "fixtures/bad/contribution-twice-same-slot",
+        &[],
         "tool `take_note` contributes to slot `working_notes` twice",
         Some("fixtures/bad/contribution-twice-same-slot/tools.yaml:21:13"), &["different `profiles:`"]);
-    contribution_unknown_profile => case("contribution-unknown-profile", "fixtures/bad/contribution-unknown-profile", &[],
+    contribution_unknown_profile => case("contribution-unknown-profile", "fixtures/bad/contribution-unknown-profile",
+        &[],
         "unknown profile `nosuch` in contribution of tool `take_note`",
         Some("fixtures/bad/contribution-unknown-profile/tools.yaml:20:18"), &["known profiles: standard, lite"]);
     // Columns inside a block scalar count from the file's left edge (the indentation is added).
-    contribution_template_syntax_error => case("contribution-template-syntax-error", "fixtures/bad/contribution-template-syntax-error", &[],
+    contribution_template_syntax_error => case("contribution-template-syntax-error",
+        "fixtures/bad/contribution-template-syntax-error", &[],
         "template syntax error: unexpected `}`, expected end of variable block",
         Some("fixtures/bad/contribution-template-syntax-error/tools.yaml:22:32"), &[]);
-    contribution_template_undefined_variable => case("contribution-template-undefined-variable", "fixtures/bad/contribution-template-undefined-variable", &[],
+    contribution_template_undefined_variable => case("contribution-template-undefined-variable",
+        "fixtures/bad/contribution-template-undefined-variable", &[],
         "template `tools.yaml#tools.take_note.contributes.0` uses undefined variable `notes_dir`",
         Some("fixtures/bad/contribution-template-undefined-variable/tools.yaml:22:30"), &[]);
     // Loads, then fails at render time (`// 0`); `--lenient` drops it instead (see
     // `lenient_drops_a_failing_contribution`). A note names the tool and the slot.
     contribution_render_error => case("contribution-render-error", "fixtures/bad/contribution-render-error", &[],
         "template error: unable to calculate 2 // 0",
-        Some("fixtures/bad/contribution-render-error/tools.yaml:22:12"), &["in the contribution of tool `take_note` to slot `working_notes`", "--lenient"]);
+        Some("fixtures/bad/contribution-render-error/tools.yaml:22:12"), &["in the contribution of tool `take_note` \
+            to slot `working_notes`", "--lenient"]);
     // Slot sections and slot kinds.
     slot_section_not_injectable => case("slot-section-not-injectable", "fixtures/bad/slot-section-not-injectable", &[],
         "section `task` shows slot `user_task`, which no tool may fill",
@@ -339,7 +349,8 @@ cases! {
         Some("fixtures/bad/slot-section-unknown-slot/promptc.yaml:32:11"), &["did you mean `working_notes`?"]);
     unknown_slot_kind => case("unknown-slot-kind", "fixtures/bad/unknown-slot-kind", &[],
         "unknown slot kind `secret`",
-        Some("fixtures/bad/unknown-slot-kind/promptc.yaml:24:11"), &["slot kinds: system (tools may contribute), user_intent, history"]);
+        Some("fixtures/bad/unknown-slot-kind/promptc.yaml:24:11"), &["slot kinds: system (tools may contribute), \
+            user_intent, history"]);
     // Untrusted content.
     untrusted_tag_invalid => case("untrusted-tag-invalid", "fixtures/bad/untrusted-tag-invalid", &[],
         "invalid untrusted-content tag `user_rules`",
@@ -367,7 +378,8 @@ cases! {
         Some("fixtures/bad/command-tool-name-clash/promptc.yaml:32:3"), &["never callable tools"]);
     command_unknown => case("command-unknown", COMPOSITION, &["command", "nosuch"],
         "unknown command `nosuch`", None, &["known commands: deep-planning"]);
-    command_variant_unknown_profile => case("command-variant-unknown-profile", "fixtures/bad/command-variant-unknown-profile", &[],
+    command_variant_unknown_profile => case("command-variant-unknown-profile",
+        "fixtures/bad/command-variant-unknown-profile", &[],
         "variant of command `deep-planning` for unknown profile `lit`",
         Some("fixtures/bad/command-variant-unknown-profile/promptc.yaml:36:7"), &["did you mean `lite`?"]);
     command_without_text => case("command-without-text", "fixtures/bad/command-without-text", &[],
@@ -375,12 +387,16 @@ cases! {
         Some("fixtures/bad/command-without-text/promptc.yaml:32:3"), &[]);
     // The json transport. Both fixtures render with native and xml; only the action schema
     // fails, pointing at the second tool of the clash.
-    json_param_type_clash => case("json-param-type-clash", "fixtures/bad/json-param-type-clash", &["--transport", "json"],
-        "parameter `path` clashes in the json action schema: tool `read_file` declares it as string, tool `read_lines` as integer",
+    json_param_type_clash => case("json-param-type-clash", "fixtures/bad/json-param-type-clash", &["--transport",
+        "json"],
+        "parameter `path` clashes in the json action schema: tool `read_file` declares it as string, \
+         tool `read_lines` as integer",
         Some("fixtures/bad/json-param-type-clash/tools.yaml:10:9"), &["rename one of them or give both the same type"]);
-    json_param_reserved_name => case("json-param-reserved-name", "fixtures/bad/json-param-reserved-name", &["--transport", "json"],
+    json_param_reserved_name => case("json-param-reserved-name", "fixtures/bad/json-param-reserved-name",
+        &["--transport", "json"],
         "parameter `identifier` of tool `finish` clashes with the common action field of the same name",
-        Some("fixtures/bad/json-param-reserved-name/tools.yaml:10:9"), &["`@action`, `identifier` and `human_readable_thought`"]);
+        Some("fixtures/bad/json-param-reserved-name/tools.yaml:10:9"), &["`@action`, `identifier` and \
+            `human_readable_thought`"]);
 }
 
 /// What one run of the binary produced.
@@ -576,7 +592,8 @@ fn good_fixtures_render() {
     let prompt = |args: &[&str]| run_in(&root, Path::new(""), MINIMAL, args, "minimal").stdout;
     assert_eq!(
         prompt(&[]),
-        "You are a careful coding agent working in the user's repository (standard profile).\n\nWorking directory: /home/user/project\n"
+        "You are a careful coding agent working in the user's repository (standard profile).\n\nWorking directory: \
+            /home/user/project\n"
     );
     assert!(prompt(&["--set", "browser=true"]).contains("You can inspect web pages with the browser."));
     assert!(prompt(&["--var", "cwd=/srv/app"]).contains("Working directory: /srv/app"));

@@ -105,7 +105,13 @@ fn a_one_word_tool_change_shows_in_every_affected_cell_and_provider_only() {
 #[test]
 fn a_flipped_switch_default_changes_the_cells_that_follow_the_default() {
     let w = Workspace::new();
-    w.edit("profiles/promptc.yaml", "  browser:\n    description: A headless browser is available for inspecting web pages and local dev servers.\n    default: false", "  browser:\n    description: A headless browser is available for inspecting web pages and local dev servers.\n    default: true");
+    w.edit(
+        "profiles/promptc.yaml",
+        "  browser:\n    description: A headless browser is available for inspecting web \
+        pages and local dev servers.\n    default: false",
+        "  browser:\n    description: A headless browser is \
+        available for inspecting web pages and local dev servers.\n    default: true",
+    );
     let (code, files) = w.drift();
     assert_eq!(code, 1);
     assert!(files.contains_key("standard.native.openai.tools.json"));
@@ -139,7 +145,12 @@ fn a_new_profile_is_reported_and_update_accepts_it() {
 #[test]
 fn a_removed_cell_is_reported_and_snapshot_deletes_its_files() {
     let w = Workspace::new();
-    w.edit("profiles/promptc.yaml", "  yolo:\n    description: Auto-approve mode, no plan mode or approval parameters.\n    switches: {yolo: true}\n", "");
+    w.edit(
+        "profiles/promptc.yaml",
+        "  yolo:\n    description: Auto-approve mode, no plan mode or approval \
+        parameters.\n    switches: {yolo: true}\n",
+        "",
+    );
     let (code, files) = w.drift();
     assert_eq!(code, 1);
     let removed: Vec<&String> = files.iter().filter(|(_, s)| *s == "removed").map(|(f, _)| f).collect();
@@ -251,7 +262,13 @@ fn verify_names_changed_files_switches_and_sections() {
     let w = Workspace::new();
     assert_eq!(w.run(&["freeze", "--out", "frozen.json"]).status.code(), Some(0));
     w.edit("profiles/sections/rules.md.j2", "\n", "\nAlways double-check file paths.\n");
-    w.edit("profiles/promptc.yaml", "  browser:\n    description: A headless browser is available for inspecting web pages and local dev servers.\n    default: false", "  browser:\n    description: A headless browser is available for inspecting web pages and local dev servers.\n    default: true");
+    w.edit(
+        "profiles/promptc.yaml",
+        "  browser:\n    description: A headless browser is available for inspecting web \
+        pages and local dev servers.\n    default: false",
+        "  browser:\n    description: A headless browser is \
+        available for inspecting web pages and local dev servers.\n    default: true",
+    );
     let out = w.run(&["verify", "frozen.json"]);
     assert_eq!(out.status.code(), Some(1));
     let text = stdout(&out);

@@ -12,7 +12,8 @@ fn renders_rustc_style_with_snippet() {
     let out = d.render(false);
     assert_eq!(
         out,
-        "error: profile name `native` is a transport\n --> p.yaml:3:3\n  |\n3 |   native: {}\n  |   ^^^^^^ rename this profile\n  = help: name profiles after the contract, e.g. `standard`\n"
+        "error: profile name `native` is a transport\n --> p.yaml:3:3\n  |\n3 |   native: {}\n  |   ^^^^^^ rename \
+            this profile\n  = help: name profiles after the contract, e.g. `standard`\n"
     );
 }
 

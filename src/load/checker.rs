@@ -117,7 +117,8 @@ impl Checker<'_> {
                 &t.referenced,
                 format!("invalid untrusted-content tag `{}`", t.value),
                 if t.value.ends_with("_END") {
-                    "a tag may not end in _END: `<|TAG_END_nonce|>` is the closing delimiter, so such a tag could be confused with another's end"
+                    "a tag may not end in _END: `<|TAG_END_nonce|>` is the closing delimiter, so such a tag could be \
+                        confused with another's end"
                 } else {
                     "tags are upper-case identifiers such as USER_RULES: they become `<|USER_RULES_nonce|>` delimiters"
                 },

@@ -20,8 +20,10 @@ fn amount() -> Value {
         "description": "Whole tokens, or {tokens: N} / {bytes: N}.",
         "anyOf": [
             {"type": "integer", "minimum": 0},
-            {"type": "object", "properties": {"tokens": {"type": "integer", "minimum": 0}}, "required": ["tokens"], "additionalProperties": false},
-            {"type": "object", "properties": {"bytes": {"type": "integer", "minimum": 0}}, "required": ["bytes"], "additionalProperties": false}
+            {"type": "object", "properties": {"tokens": {"type": "integer", "minimum": 0}}, "required": ["tokens"],
+                "additionalProperties": false},
+            {"type": "object", "properties": {"bytes": {"type": "integer", "minimum": 0}}, "required": ["bytes"],
+                "additionalProperties": false}
         ]
     })
 }
@@ -63,7 +65,8 @@ fn tool() -> Value {
         "additionalProperties": false,
         "required": ["name", "toolset", "description"],
         "properties": {
-            "name": {"type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_-]{0,63}$", "description": "The tool's name and id."},
+            "name": {"type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_-]{0,63}$", "description": "The tool's name \
+                and id."},
             "toolset": {"type": "string"},
             "description": {"type": "string"},
             "when": when(),
@@ -72,7 +75,10 @@ fn tool() -> Value {
                 "type": "object", "additionalProperties": false,
                 "properties": {
                     "description": {"type": "string"},
-                    "parameters": ident_map("Per-parameter descriptions.", json!({"type": "object", "additionalProperties": false, "required": ["description"], "properties": {"description": {"type": "string"}}}))
+                    "parameters": ident_map("Per-parameter descriptions.", json!({
+                        "type": "object", "additionalProperties": false, "required": ["description"],
+                        "properties": {"description": {"type": "string"}}
+                    }))
                 }
             })),
             "spawns_subagents": {"type": "boolean"},
@@ -133,11 +139,13 @@ pub fn manifest() -> String {
             "exclude": names("Minus these tool ids."),
             "budget": {
                 "type": "object", "additionalProperties": false,
-                "properties": {"total": amount(), "prompt": amount(), "tools": amount(), "sections": {"type": "object", "additionalProperties": amount()}}
+                "properties": {"total": amount(), "prompt": amount(), "tools": amount(),
+                    "sections": {"type": "object", "additionalProperties": amount()}}
             }
         }
     });
-    let text_or_template = json!({"type": "object", "additionalProperties": false, "properties": {"template": {"type": "string"}, "text": {"type": "string"}}});
+    let text_or_template = json!({"type": "object", "additionalProperties": false,
+        "properties": {"template": {"type": "string"}, "text": {"type": "string"}}});
     let v = json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "promptc project manifest (promptc.yaml)",
@@ -147,7 +155,8 @@ pub fn manifest() -> String {
         "properties": {
             "promptc": {"const": 1, "description": "Project format version."},
             "name": {"type": "string"},
-            "contract_version": {"type": "integer", "minimum": 0, "description": "Bump to invalidate every frozen prompt."},
+            "contract_version": {"type": "integer", "minimum": 0,
+                "description": "Bump to invalidate every frozen prompt."},
             "defaults": {"type": "object", "additionalProperties": false, "properties": {
                 "profile": {"type": "string"},
                 "transport": {"enum": ["native", "xml", "json"]},
@@ -164,25 +173,31 @@ pub fn manifest() -> String {
             "strict_tools": {"type": "boolean"},
             "tokens": {"type": "object", "additionalProperties": false, "properties": {
                 "tokenizer": {"enum": ["o200k_base", "cl100k_base", "p50k_base", "r50k_base", "claude", "gemini"]},
-                "estimates": {"type": "object", "additionalProperties": false, "properties": {"claude": {"type": "number", "exclusiveMinimum": 0}, "gemini": {"type": "number", "exclusiveMinimum": 0}}},
+                "estimates": {"type": "object", "additionalProperties": false,
+                    "properties": {"claude": {"type": "number", "exclusiveMinimum": 0}, "gemini": {"type": "number",
+                    "exclusiveMinimum": 0}}},
                 "cache": {"type": "string"}
             }},
             "snapshots": {"type": "string"},
             "cases": ident_map("Named switch/variable sets that extend the snapshot matrix.", json!({
                 "type": "object", "additionalProperties": false,
-                "properties": {"description": {"type": "string"}, "switches": {"type": "object", "additionalProperties": {"type": "boolean"}}, "variables": {"type": "object"}}
+                "properties": {"description": {"type": "string"}, "switches": {"type": "object",
+                    "additionalProperties": {"type": "boolean"}}, "variables": {"type": "object"}}
             })),
             "slots": ident_map("Places tools may contribute to.", json!({
                 "type": "object", "additionalProperties": false,
-                "properties": {"description": {"type": "string"}, "kind": {"enum": ["system", "user_intent", "history"]}}
+                "properties": {"description": {"type": "string"}, "kind": {"enum": ["system", "user_intent",
+                    "history"]}}
             })),
             "subagents": ident_map("Sub-agents.", json!({
                 "type": "object", "additionalProperties": false, "required": ["tools"],
-                "properties": {"description": {"type": "string"}, "sections": names("Sections (default: the profile's)."), "tools": names("Tool allowlist.")}
+                "properties": {"description": {"type": "string"}, "sections": names("Sections (default: the \
+                    profile's)."), "tools": names("Tool allowlist.")}
             })),
             "commands": ident_map("Slash commands.", json!({
                 "type": "object", "additionalProperties": false,
-                "properties": {"description": {"type": "string"}, "template": {"type": "string"}, "text": {"type": "string"}, "variants": ident_map("Per-profile texts.", text_or_template)}
+                "properties": {"description": {"type": "string"}, "template": {"type": "string"},
+                    "text": {"type": "string"}, "variants": ident_map("Per-profile texts.", text_or_template)}
             })),
             "check": {"type": "object", "additionalProperties": false, "properties": {
                 "levels": {"type": "object", "additionalProperties": {"enum": ["allow", "warn", "deny"]}},
@@ -194,7 +209,8 @@ pub fn manifest() -> String {
             })),
             "variables": ident_map("Template variables.", json!({
                 "type": "object", "additionalProperties": false,
-                "properties": {"description": {"type": "string"}, "default": {}, "dynamic": {"type": "boolean"}, "untrusted": {"type": "string"}}
+                "properties": {"description": {"type": "string"}, "default": {}, "dynamic": {"type": "boolean"},
+                    "untrusted": {"type": "string"}}
             })),
             "layout": str_desc("Core template placing the rendered sections."),
             "sections": ident_map("Sections by id.", section),

@@ -87,7 +87,18 @@ impl Project {
 
         let mut ck = Checker { file: &mfile, diags: &mut diags };
         if raw.promptc.value != FORMAT_VERSION {
-            ck.error(&raw.promptc.referenced, format!("unsupported project format version {}", raw.promptc.value), format!("this promptc reads format version {FORMAT_VERSION}; upgrade promptc or set `promptc: {FORMAT_VERSION}`"));
+            ck.error(
+                &raw.promptc.referenced,
+                format!(
+                    "unsupported project format version \
+                {}",
+                    raw.promptc.value
+                ),
+                format!(
+                    "this promptc reads format version {FORMAT_VERSION}; upgrade promptc \
+                or set `promptc: {FORMAT_VERSION}`"
+                ),
+            );
         }
 
         let mut switches = IndexMap::new();
@@ -143,8 +154,13 @@ impl Project {
             if RESERVED_PROFILE_NAMES.contains(&name.value.as_str()) {
                 ck.error(
                     &name.referenced,
-                    format!("`{}` cannot be a profile name: it is a transport or provider, not a prompt contract", name.value),
-                    "a profile is a complete prompt contract (e.g. `standard`, `lite`); transports and providers are chosen independently with --transport and --provider",
+                    format!(
+                        "`{}` cannot be a profile name: it is a transport or provider, not a prompt \
+                        contract",
+                        name.value
+                    ),
+                    "a profile is a complete prompt contract (e.g. `standard`, `lite`); a request chooses \
+                     its transport and provider independently of the profile",
                 );
             } else if !is_ident(&name.value, &['-']) || name.value.chars().any(|c| c.is_ascii_uppercase()) {
                 ck.error(

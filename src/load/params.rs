@@ -46,7 +46,8 @@ impl<'a> SchemaBuilder<'a> {
                 self.fail(
                     &name.referenced,
                     format!("invalid parameter name `{}`", name.value),
-                    "parameter names start with a letter or `_`, then letters, digits or `_`, at most 64 characters (the rule every provider accepts)",
+                    "parameter names start with a letter or `_`, then letters, digits or `_`, at most 64 characters \
+                        (the rule every provider accepts)",
                 );
             }
             let when = match &param.when {
@@ -256,7 +257,8 @@ mod tests {
     #[test]
     fn builds_nested_schema() {
         let (props, problems) = build(
-            "edits:\n  type: array\n  required: true\n  items:\n    type: object\n    properties:\n      search: {type: string, required: true}\n      mode: {type: string, enum: [a, b], default: a}\n",
+            "edits:\n  type: array\n  required: true\n  items:\n    type: object\n    properties:\n      search: \
+                {type: string, required: true}\n      mode: {type: string, enum: [a, b], default: a}\n",
         );
         assert!(problems.is_empty(), "{problems:?}");
         let Kind::Array { items, .. } = &props[0].schema.kind else { panic!() };
@@ -278,7 +280,10 @@ mod tests {
 
     #[test]
     fn rejects_bad_names_enums_and_bounds() {
-        let (_, problems) = build("\"bad name\":\n  type: string\nn:\n  type: integer\n  enum: [1, x]\nm:\n  type: integer\n  minimum: 5\n  maximum: 2\n");
+        let (_, problems) = build(
+            "\"bad name\":\n  type: string\nn:\n  type: integer\n  enum: [1, x]\nm:\n  type: \
+            integer\n  minimum: 5\n  maximum: 2\n",
+        );
         assert_eq!(problems.len(), 3, "{problems:?}");
     }
 

@@ -86,7 +86,8 @@ pub(super) fn section_source(
         ck.error(
             &id.referenced,
             format!("section `{}` must have exactly one of `template`, `text`, `generate` or `slot`", id.value),
-            "use `template: FILE` for a template file, `text: |` for inline text, `generate: tool_docs` (or tool_guidance, action_schema), or `slot: NAME` for tool contributions",
+            "use `template: FILE` for a template file, `text: |` for inline text, `generate: tool_docs` (or \
+                tool_guidance, action_schema), or `slot: NAME` for tool contributions",
         );
         return None;
     }
@@ -114,7 +115,8 @@ pub(super) fn section_source(
                 ck.error(
                     &slot.referenced,
                     format!("section `{}` shows slot `{}`, which no tool may fill", id.value, slot.value),
-                    "a slot section shows tool contributions; user-intent and history slots never have any — render that text with `template:` instead",
+                    "a slot section shows tool contributions; user-intent and history slots never have any — render \
+                        that text with `template:` instead",
                 );
                 None
             }

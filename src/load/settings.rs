@@ -107,7 +107,8 @@ pub(super) fn build_commands(
             ck.error(
                 &name.referenced,
                 format!("command `{}` has the same name as a tool", name.value),
-                "slash commands are instructions injected on request, never callable tools; rename the command or the tool",
+                "slash commands are instructions injected on request, never callable tools; rename the command or the \
+                    tool",
             );
             continue;
         }

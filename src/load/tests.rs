@@ -19,14 +19,21 @@ const HEAD: &str = "promptc: 1\nname: t\ncontract_version: 3\n";
 
 #[test]
 fn template_globals_are_not_undefined_variables() {
-    let m = format!("{HEAD}sections:\n  a:\n    text: \"{{% for i in range(2) %}}{{{{ i }}}}{{% endfor %}}{{{{ dict(x=1).x }}}}\"\ntools: []\nprofiles:\n  standard:\n    sections: [a]\n");
+    let m = format!(
+        "{HEAD}sections:\n  a:\n    text: \"{{% for i in range(2) %}}{{{{ i }}}}{{% endfor %}}{{{{ \
+        dict(x=1).x }}}}\"\ntools: []\nprofiles:\n  standard:\n    sections: [a]\n"
+    );
     let (_d, p) = load(&[(MANIFEST, &m)]);
     p.unwrap();
 }
 
 #[test]
 fn sections_reading_dynamic_variables_are_dynamic() {
-    let m = format!("{HEAD}variables:\n  cwd: {{default: /x, dynamic: true}}\n  name: {{default: n}}\nsections:\n  a:\n    text: \"{{{{ name }}}}\"\n  b:\n    text: \"{{{{ cwd }}}}\"\ntools: []\nprofiles:\n  standard:\n    sections: [a, b]\n");
+    let m = format!(
+        "{HEAD}variables:\n  cwd: {{default: /x, dynamic: true}}\n  name: {{default: \
+        n}}\nsections:\n  a:\n    text: \"{{{{ name }}}}\"\n  b:\n    text: \"{{{{ cwd }}}}\"\ntools: \
+        []\nprofiles:\n  standard:\n    sections: [a, b]\n"
+    );
     let (_d, p) = load(&[(MANIFEST, &m)]);
     let p = p.unwrap();
     assert!(p.sections["a"].dynamic_inputs.is_empty());
@@ -35,7 +42,10 @@ fn sections_reading_dynamic_variables_are_dynamic() {
 
 #[test]
 fn defaults_and_selection_fall_back_to_standard_and_lite() {
-    let m = format!("{HEAD}sections:\n  a: {{text: x}}\ntools: []\nprofiles:\n  lite: {{sections: [a]}}\n  standard: {{sections: [a]}}\n");
+    let m = format!(
+        "{HEAD}sections:\n  a: {{text: x}}\ntools: []\nprofiles:\n  lite: {{sections: [a]}}\n  standard: \
+        {{sections: [a]}}\n"
+    );
     let (_d, p) = load(&[(MANIFEST, &m)]);
     let p = p.unwrap();
     assert_eq!(p.defaults.profile, "standard");
@@ -61,7 +71,10 @@ fn every_problem_is_reported_at_once() {
 
 #[test]
 fn inline_template_errors_point_into_the_manifest() {
-    let m = format!("{HEAD}sections:\n  a:\n    text: |\n      line one\n      {{{{ oops( }}}}\ntools: []\nprofiles:\n  standard: {{sections: [a]}}\n");
+    let m = format!(
+        "{HEAD}sections:\n  a:\n    text: |\n      line one\n      {{{{ oops( }}}}\ntools: \
+        []\nprofiles:\n  standard: {{sections: [a]}}\n"
+    );
     let (_d, p) = load(&[(MANIFEST, &m)]);
     let e = p.unwrap_err();
     let d = &e.diagnostics()[0];

@@ -22,7 +22,8 @@ pub(super) fn build_contributions(
         ck.error(
             &raw.referenced,
             format!("tool `{tool}` has an empty `contributes:` list (an empty set of slots)"),
-            "a tool that contributes nothing has no `contributes:` key at all; remove it (an empty list is not a way to say \"no contribution\")",
+            "a tool that contributes nothing has no `contributes:` key at all; remove it (an empty list is not a way \
+                to say \"no contribution\")",
         );
         return None;
     }
@@ -78,7 +79,16 @@ pub(super) fn build_contributions(
         let body = match (&c.text, &c.template) {
             (Some(_), Some(t)) => {
                 ok = false;
-                ck.error(&t.referenced, format!("contribution of tool `{tool}` to slot `{}` has both `text` and `template`", slot.value), "use `text:` for literal text (inserted verbatim) or `template:` for text rendered with the prompt context, not both");
+                ck.error(
+                    &t.referenced,
+                    format!(
+                        "contribution of tool `{tool}` to slot `{}` has both `text` and \
+                    `template`",
+                        slot.value
+                    ),
+                    "use `text:` for literal text (inserted verbatim) or `template:` for \
+                    text rendered with the prompt context, not both",
+                );
                 continue;
             }
             (None, None) => {
@@ -140,7 +150,12 @@ pub(super) fn build_tool(
     let mut ok = true;
     if !crate::model::catalog::valid_tool_name(&name.value) {
         ok = false;
-        ck.error(&name.referenced, format!("invalid tool name `{}`", name.value), "tool names start with a letter or `_`, then letters, digits, `_` or `-`, at most 64 characters: the rule every provider accepts");
+        ck.error(
+            &name.referenced,
+            format!("invalid tool name `{}`", name.value),
+            "tool names start with a letter or \
+            `_`, then letters, digits, `_` or `-`, at most 64 characters: the rule every provider accepts",
+        );
     }
     if let Some(first) = sites.get(&name.value) {
         ck.diags.push(

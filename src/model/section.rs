@@ -49,8 +49,14 @@ impl SlotKind {
     pub fn forbidden_because(self) -> Option<&'static str> {
         match self {
             SlotKind::System => None,
-            SlotKind::UserIntent => Some("it carries the user's intent: a tool writing there would change what the user asked for, and a tool bug would surface as a misunderstood request that no one can trace"),
-            SlotKind::History => Some("it is system-kept history: a tool rewriting it would change the record of what happened after the fact, breaking replay and audit"),
+            SlotKind::UserIntent => Some(
+                "it carries the user's intent: a tool writing there would change what the \
+                user asked for, and a tool bug would surface as a misunderstood request that no one can trace",
+            ),
+            SlotKind::History => Some(
+                "it is system-kept history: a tool rewriting it would change the record of what \
+                happened after the fact, breaking replay and audit",
+            ),
         }
     }
 }

@@ -149,8 +149,14 @@ impl Templates {
             return d.with_help("includes are paths relative to the project folder and must stay inside it");
         }
         d.with_help(match err.kind() {
-            ErrorKind::UndefinedError => "use a variable declared under `variables:` or a built-in (switches, profile, transport, tools, tool_names, toolsets); see docs/project-format.md",
-            ErrorKind::SyntaxError => "templates use minijinja (Jinja2) syntax: {{ expr }}, {% if %}…{% endif %}, {% for %}…{% endfor %}",
+            ErrorKind::UndefinedError => {
+                "use a variable declared under `variables:` or a built-in (switches, \
+                profile, transport, tools, tool_names, toolsets); see docs/project-format.md"
+            }
+            ErrorKind::SyntaxError => {
+                "templates use minijinja (Jinja2) syntax: {{ expr }}, {% if %}…{% endif %}, {% \
+                for %}…{% endfor %}"
+            }
             ErrorKind::OutOfFuel => "look for a loop that never ends or a very large range()",
             ErrorKind::TemplateNotFound => "includes are paths relative to the project folder and must stay inside it",
             _ => "fix the template expression",

@@ -204,7 +204,9 @@ impl std::fmt::Display for Finding {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let opt = |b: &Option<bool>| b.map_or("absent".to_string(), |v| v.to_string());
         match self {
-            Finding::ContractVersion { frozen, current } => write!(f, "contract version bumped: {frozen} → {current}"),
+            Finding::ContractVersion { frozen, current } => {
+                write!(f, "contract version bumped: {frozen} → {current}")
+            }
             Finding::InputFile { file, change } => write!(f, "input file {change}: {file}"),
             Finding::Switch { name, frozen, current } => {
                 write!(f, "switch `{name}` differs: {} → {}", opt(frozen), opt(current))

@@ -49,8 +49,10 @@ profiles:
     exclude: [web_search]
 "#;
 
-const ROLE: &str = "You are a careful coding assistant. You work through tools, read before you change anything, and keep changes small.\n";
+const ROLE: &str = "You are a careful coding assistant. You work through tools, read before you change anything, and \
+    keep changes small.\n";
 
+// The starter's rules template; a raw string keeps its quotes, so its first line stays long.
 const RULES: &str = r#"- Read a file before you change it{% if "write_file" in tool_names %}, and write whole files with `write_file`{% endif %}.
 {% if "web_search" in tool_names %}
 - Search the web with `web_search` for documentation you do not have locally.

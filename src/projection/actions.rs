@@ -16,8 +16,11 @@ pub const COMMON_FIELDS: [&str; 3] = ["@action", "identifier", "human_readable_t
 /// type cannot be flattened into one object: that is an error naming both.
 pub fn action_schema(tools: &[ActiveTool]) -> Result<Value> {
     let mut props = Map::new();
-    props.insert("@action".into(), json!({"type": "string", "enum": tools.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(), "description": "The action to take: one of the tools below."}));
-    props.insert("identifier".into(), json!({"type": "string", "description": "A short snake_case name for this step, used in logs and debug folders."}));
+    let names: Vec<&str> = tools.iter().map(|t| t.name.as_str()).collect();
+    let action = "The action to take: one of the tools below.";
+    props.insert("@action".into(), json!({"type": "string", "enum": names, "description": action}));
+    let identifier = "A short snake_case name for this step, used in logs and debug folders.";
+    props.insert("identifier".into(), json!({"type": "string", "description": identifier}));
     props.insert(
         "human_readable_thought".into(),
         json!({"type": "string", "description": "Optional: one or two sentences on why you take this action."}),
@@ -28,18 +31,29 @@ pub fn action_schema(tools: &[ActiveTool]) -> Result<Value> {
     for t in tools {
         for p in &t.params {
             if COMMON_FIELDS.contains(&p.name.as_str()) {
-                return Err(Diagnostic::error(format!("parameter `{}` of tool `{}` clashes with the common action field of the same name", p.name, t.name))
-                    .with_help("rename the parameter: every action already has `@action`, `identifier` and `human_readable_thought`")
-                    .into_error(crate::error::ErrorKind::Project));
+                return Err(Diagnostic::error(format!(
+                    "parameter `{}` of tool `{}` clashes with the common action \
+                    field of the same name",
+                    p.name, t.name
+                ))
+                .with_help(
+                    "rename the parameter: every action already has `@action`, `identifier` and \
+                        `human_readable_thought`",
+                )
+                .into_error(crate::error::ErrorKind::Project));
             }
             let ty = type_label(p);
             match types.iter().find(|(n, _, _)| n == &p.name) {
                 Some((_, other_ty, other_tool)) if other_ty != &ty => {
                     return Err(Diagnostic::error(format!(
-                        "parameter `{}` clashes in the json action schema: tool `{other_tool}` declares it as {other_ty}, tool `{}` as {ty}",
+                        "parameter `{}` clashes in the json action schema: tool `{other_tool}` declares it as \
+                            {other_ty}, tool `{}` as {ty}",
                         p.name, t.name
                     ))
-                    .with_help("the json transport flattens every tool's parameters into one object; rename one of them or give both the same type")
+                    .with_help(
+                        "the json transport flattens every tool's parameters into one object; rename one of \
+                        them or give both the same type",
+                    )
                     .into_error(crate::error::ErrorKind::Project));
                 }
                 Some(_) => {

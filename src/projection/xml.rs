@@ -207,7 +207,12 @@ mod tests {
         };
         assert_eq!(
             tool_block(&t),
-            "## replace_in_file\nDescription: Edit a file.\nParameters:\n- path: (required, string) The file.\n- edits: (required, array of objects, at least 1 item) Edits to apply.\n  - search: (required, string) Text to find.\n  - replace: (required, string) Replacement.\n- dry_run: (optional, boolean) Only show the diff.\nUsage:\n<replace_in_file>\n<path>path here</path>\n<edits>[{\"search\":\"…\",\"replace\":\"…\"}]</edits>\n<dry_run>true or false</dry_run>\n</replace_in_file>"
+            "## replace_in_file\nDescription: Edit a file.\nParameters:\n- path: (required, string) The file.\n- \
+                edits: (required, array of objects, at least 1 item) Edits to apply.\n  - search: (required, string) \
+                Text to find.\n  - replace: (required, string) Replacement.\n- dry_run: (optional, boolean) Only show \
+                the diff.\nUsage:\n<replace_in_file>\n<path>path \
+                here</path>\n<edits>[{\"search\":\"…\",\"replace\":\"…\"}]</edits>\n<dry_run>true or \
+                false</dry_run>\n</replace_in_file>"
         );
     }
 

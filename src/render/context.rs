@@ -47,7 +47,10 @@ pub fn template_context(project: &Project, cell: &Resolved) -> Vec<(String, mini
     ctx.push(("transport".into(), minijinja::Value::from(cell.transport.as_str())));
     let tool_list: Vec<Value> = tools
         .iter()
-        .map(|t| json!({"name": t.name, "toolset": t.toolset, "description": t.description.trim_end(), "guidance": t.guidance}))
+        .map(|t| {
+            let description = t.description.trim_end();
+            json!({"name": t.name, "toolset": t.toolset, "description": description, "guidance": t.guidance})
+        })
         .collect();
     ctx.push(("tools".into(), minijinja::Value::from_serialize(&tool_list)));
     let names = NameSet(tools.iter().map(|t| t.name.clone()).collect());

@@ -86,7 +86,11 @@ fn explain(message: &str, text: &str, loc: Option<serde_saphyr::Location>) -> (S
     if m.contains("replayed_events") || m.contains("alias") && m.contains("limit") {
         return (
             "YAML aliases expand to too much data".into(),
-            Some("a project file needs few anchors and aliases; this looks like an alias bomb (nested anchors referencing each other)".into()),
+            Some(
+                "a project file needs few anchors and aliases; this looks like an alias bomb (nested anchors \
+                referencing each other)"
+                    .into(),
+            ),
         );
     }
     if m.contains("depth {") || m.contains("recursion limit") {
@@ -251,7 +255,10 @@ mod tests {
         let mut y = String::from("a: &a [x, x, x, x, x, x, x, x, x, x]\n");
         for i in 0..12 {
             let prev = if i == 0 { "a".to_string() } else { format!("l{}", i - 1) };
-            y.push_str(&format!("l{i}: &l{i} [*{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}]\n"));
+            y.push_str(&format!(
+                "l{i}: &l{i} [*{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, \
+                *{prev}, *{prev}]\n"
+            ));
         }
         let e = parse_str::<serde_json::Value>(&y, "bomb.yaml").unwrap_err();
         assert_eq!(e.diagnostics()[0].message, "YAML aliases expand to too much data");

@@ -16,7 +16,11 @@ pub const RULE: Rule = Rule {
     name: "dangling-tool-reference",
     default: Level::Deny,
     summary: "prose names a tool that is not active in the cell",
-    explain: "A section of the prompt names a tool of the catalog (a snake_case or kebab-case tool name, or any tool name in backticks) that is not active in that cell: a sub-agent told to call `clarify` when it has no clarify tool, a lite prompt recommending a tool lite excludes. The model will try to call a tool that does not exist.\n\nFix: mention the tool only inside `{% if \"NAME\" in tool_names %}…{% endif %}`, or move the sentence into the tool's `guidance:` (shown only while it is active).",
+    explain: "A section of the prompt names a tool of the catalog (a snake_case or kebab-case tool name, or any tool \
+        name in backticks) that is not active in that cell: a sub-agent told to call `clarify` when it has no clarify \
+        tool, a lite prompt recommending a tool lite excludes. The model will try to call a tool that does not \
+        exist.\n\nFix: mention the tool only inside `{% if \"NAME\" in tool_names %}…{% endif %}`, or move the \
+        sentence into the tool's `guidance:` (shown only while it is active).",
 };
 
 fn is_word_char(c: char) -> bool {
@@ -69,7 +73,11 @@ fn mention_label(project: &Project, c: &Compiled, at: usize, tool: &str) -> (Str
                         let owner = c.tools.iter().find(|t| {
                             !tool_mentions(&t.description, tool).is_empty()
                                 || t.guidance.as_deref().is_some_and(|g| !tool_mentions(g, tool).is_empty())
-                                || t.contributions.iter().any(|ct| matches!(&ct.body, ContributionBody::Literal(l) | ContributionBody::Template(l) if !tool_mentions(l, tool).is_empty()))
+                                || t.contributions.iter().any(|ct| match &ct.body {
+                                    ContributionBody::Literal(l) | ContributionBody::Template(l) => {
+                                        !tool_mentions(l, tool).is_empty()
+                                    }
+                                })
                         });
                         if let Some(o) = owner.and_then(|o| project.catalog.get(&o.name)) {
                             let label = project.files.get(&o.file).map_or_else(
@@ -121,10 +129,21 @@ pub(crate) fn check(project: &Project, views: &[CellView], out: &mut Vec<Diagnos
     }
     for ((place, tool), (label, cells)) in found {
         out.push(
-            finding(RuleCode::P001, format!("{place} names tool `{tool}`, which is not active in {} cell{}", cells.len(), if cells.len() == 1 { "" } else { "s" }))
-                .with_label(label)
-                .with_note(format!("cells: {}", cells.join(", ")))
-                .with_help(format!("guard the sentence with {{% if \"{tool}\" in tool_names %}}…{{% endif %}}, or move it into the tool's `guidance:`")),
+            finding(
+                RuleCode::P001,
+                format!(
+                    "{place} names tool `{tool}`, which is not active in {} \
+                cell{}",
+                    cells.len(),
+                    if cells.len() == 1 { "" } else { "s" }
+                ),
+            )
+            .with_label(label)
+            .with_note(format!("cells: {}", cells.join(", ")))
+            .with_help(format!(
+                "guard the sentence with {{% if \"{tool}\" in tool_names %}}…{{% endif %}}, or \
+                    move it into the tool's `guidance:`"
+            )),
         );
     }
 }

@@ -16,7 +16,10 @@ pub const RULE: Rule = Rule {
     name: "provider-rejects",
     default: Level::Deny,
     summary: "a provider's API would reject the tool projection",
-    explain: "A native projection breaks a limit of a provider's API: more than 128 tools in one request (OpenAI Chat and Responses, Gemini), or a tool description over 1,024 characters (OpenAI Chat and Responses). The request fails at runtime.\n\nFix: shorten the description (use a per-profile override), or split tools across profiles.",
+    explain: "A native projection breaks a limit of a provider's API: more than 128 tools in one request (OpenAI Chat \
+        and Responses, Gemini), or a tool description over 1,024 characters (OpenAI Chat and Responses). The request \
+        fails at runtime.\n\nFix: shorten the description (use a per-profile override), or split tools across \
+        profiles.",
 };
 
 /// Too many tools in one request, or a description over a provider's limit.

@@ -18,7 +18,11 @@ pub const RULE: Rule = Rule {
     name: "provider-rewrites",
     default: Level::Warn,
     summary: "a projection drops or rewrites a schema keyword for a provider",
-    explain: "A parameter uses a keyword a provider does not accept, so promptc's projection drops or rewrites it: Gemini keeps only the `date-time` string format and enums on strings (other formats and numeric enums move into the description); OpenAI strict mode has no `default`, `min_length`/`max_length` or formats outside its list (array items included). The model sees less than the canonical schema says.\n\nFix: if the constraint matters, say it in the description; or allow the rule where the rewrite is intended.",
+    explain: "A parameter uses a keyword a provider does not accept, so promptc's projection drops or rewrites it: \
+        Gemini keeps only the `date-time` string format and enums on strings (other formats and numeric enums move \
+        into the description); OpenAI strict mode has no `default`, `min_length`/`max_length` or formats outside its \
+        list (array items included). The model sees less than the canonical schema says.\n\nFix: if the constraint \
+        matters, say it in the description; or allow the rule where the rewrite is intended.",
 };
 
 /// Every schema node of a tool's parameters with a dotted path (`edits[].search`).
@@ -94,9 +98,20 @@ pub(crate) fn check(project: &Project, views: &[CellView], out: &mut Vec<Diagnos
     }
     // One finding per tool, every rewrite listed.
     for (tool, notes) in per_tool.into_iter().filter(|(_, n)| !n.is_empty()) {
-        let mut d = finding(RuleCode::P003, format!("tool `{tool}`: {} schema keyword{} dropped or rewritten in provider projections", notes.len(), if notes.len() == 1 { " is" } else { "s are" }))
-            .with_label(tool_label(project, &tool))
-            .with_help("say the constraint in the description if the model must respect it, or allow P003 where the rewrite is intended");
+        let mut d = finding(
+            RuleCode::P003,
+            format!(
+                "tool `{tool}`: {} schema keyword{} dropped or rewritten in \
+            provider projections",
+                notes.len(),
+                if notes.len() == 1 { " is" } else { "s are" }
+            ),
+        )
+        .with_label(tool_label(project, &tool))
+        .with_help(
+            "say the constraint in the description if the model must respect it, or allow P003 where the \
+                rewrite is intended",
+        );
         for n in notes {
             d = d.with_note(n);
         }

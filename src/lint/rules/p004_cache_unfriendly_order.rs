@@ -16,7 +16,11 @@ pub const RULE: Rule = Rule {
     name: "cache-unfriendly-order",
     default: Level::Warn,
     summary: "dynamic or untrusted text comes before static text",
-    explain: "Provider prompt caching reuses the longest unchanged prefix of the prompt. A section that changes between sessions (it reads a `dynamic: true` variable, or carries untrusted text) placed before static sections ends the cacheable prefix early, so every request pays for the static text after it. `promptc check` reports each cell's cacheable prefix in tokens.\n\nFix: move dynamic and untrusted sections after the static ones (environment details near the end).",
+    explain: "Provider prompt caching reuses the longest unchanged prefix of the prompt. A section that changes \
+        between sessions (it reads a `dynamic: true` variable, or carries untrusted text) placed before static \
+        sections ends the cacheable prefix early, so every request pays for the static text after it. `promptc check` \
+        reports each cell's cacheable prefix in tokens.\n\nFix: move dynamic and untrusted sections after the static \
+        ones (environment details near the end).",
 };
 
 /// Report dynamic or untrusted sections placed before static ones; return every cell's
@@ -58,10 +62,26 @@ pub(crate) fn check(
                         v.profile_label(project)
                     };
                     out.push(
-                        finding(RuleCode::P004, format!("section `{culprit}` changes between sessions but comes before static section `{later}`"))
-                            .with_label(anchor)
-                            .with_note(format!("in cell `{}` the cacheable prefix ends after {tokens} of {prompt_tokens} tokens", v.cell.stem()))
-                            .with_help(if project.layout.is_some() { "place dynamic and untrusted sections after the static ones in the layout" } else { "list dynamic and untrusted sections after the static ones in the profile's `sections:`" }),
+                        finding(
+                            RuleCode::P004,
+                            format!(
+                                "section `{culprit}` changes between sessions but comes \
+                            before static section `{later}`"
+                            ),
+                        )
+                        .with_label(anchor)
+                        .with_note(format!(
+                            "in cell `{}` the cacheable prefix ends after {tokens} of \
+                                {prompt_tokens} tokens",
+                            v.cell.stem()
+                        ))
+                        .with_help(if project.layout.is_some() {
+                            "place dynamic and untrusted sections after the \
+                                static ones in the layout"
+                        } else {
+                            "list dynamic and untrusted sections after the \
+                                static ones in the profile's `sections:`"
+                        }),
                     );
                 }
             }

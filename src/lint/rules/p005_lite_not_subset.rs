@@ -14,7 +14,10 @@ pub const RULE: Rule = Rule {
     name: "lite-not-subset",
     default: Level::Deny,
     summary: "a smaller profile has a tool or section the larger one lacks",
-    explain: "Profiles declared as subsets (by default `lite` ⊆ `standard`, configurable under `check.subsets`) must not grow a tool or section their superset does not have: lite quietly gaining a tool means the two contracts drifted apart.\n\nFix: add the tool or section to the larger profile too, exclude it from the smaller one, or change `check.subsets`.",
+    explain: "Profiles declared as subsets (by default `lite` ⊆ `standard`, configurable under `check.subsets`) must \
+        not grow a tool or section their superset does not have: lite quietly gaining a tool means the two contracts \
+        drifted apart.\n\nFix: add the tool or section to the larger profile too, exclude it from the smaller one, or \
+        change `check.subsets`.",
 };
 
 /// Compare every `check.subsets` pair.

@@ -15,7 +15,10 @@ pub const RULE: Rule = Rule {
     name: "transport-parity",
     default: Level::Deny,
     summary: "the XML or JSON cell does not describe the tools the native cell sends",
-    explain: "For a given profile, native, xml and json must describe the same tools and parameters. Native sends them as JSON beside the prompt; xml needs a `generate: tool_docs` section and json a `generate: action_schema` section in the profile, active in that cell, or the model never learns the tools exist.\n\nFix: add the generated section to the profile's `sections:`.",
+    explain: "For a given profile, native, xml and json must describe the same tools and parameters. Native sends \
+        them as JSON beside the prompt; xml needs a `generate: tool_docs` section and json a `generate: \
+        action_schema` section in the profile, active in that cell, or the model never learns the tools \
+        exist.\n\nFix: add the generated section to the profile's `sections:`.",
 };
 
 /// Check the generated tool docs and action schema of every non-native cell.

@@ -14,7 +14,9 @@ pub const RULE: Rule = Rule {
     name: "unused",
     default: Level::Warn,
     summary: "a section, tool, switch or slot is declared but never used",
-    explain: "Something is declared and never reaches any cell: a section no profile or sub-agent lists, a tool no profile registers, a switch no `when:` or template reads, a slot no section shows or no tool contributes to. Dead declarations rot and mislead readers.\n\nFix: use it or delete it.",
+    explain: "Something is declared and never reaches any cell: a section no profile or sub-agent lists, a tool no \
+        profile registers, a switch no `when:` or template reads, a slot no section shows or no tool contributes to. \
+        Dead declarations rot and mislead readers.\n\nFix: use it or delete it.",
 };
 
 /// Whether some template reads `switches.NAME` (or `switches["NAME"]`) as a whole name.

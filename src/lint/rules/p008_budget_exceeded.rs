@@ -13,7 +13,9 @@ pub const RULE: Rule = Rule {
     name: "budget-exceeded",
     default: Level::Deny,
     summary: "a cell is over one of its profile's budgets",
-    explain: "A profile's `budget:` (total, prompt, tools or a section, in tokens or bytes) is exceeded in some cell, counted with the project's tokenizer. This is the same check as `promptc report`, over every cell of the matrix.\n\nFix: shorten the text, or raise the budget deliberately.",
+    explain: "A profile's `budget:` (total, prompt, tools or a section, in tokens or bytes) is exceeded in some cell, \
+        counted with the project's tokenizer. This is the same check as `promptc report`, over every cell of the \
+        matrix.\n\nFix: shorten the text, or raise the budget deliberately.",
 };
 
 /// Measure every main-prompt cell whose profile has a budget and check it.

@@ -9,5 +9,7 @@ pub const RULE: Rule = Rule {
     name: "subagent-recursion",
     default: Level::Warn,
     summary: "a sub-agent's allowlist names a tool that spawns sub-agents",
-    explain: "Sub-agents never get tools marked `spawns_subagents: true` (no recursion), whatever their allowlist says. Listing one is dead configuration that suggests the author expected recursion.\n\nFix: remove the tool from the sub-agent's `tools:`.",
+    explain: "Sub-agents never get tools marked `spawns_subagents: true` (no recursion), whatever their allowlist \
+        says. Listing one is dead configuration that suggests the author expected recursion.\n\nFix: remove the tool \
+        from the sub-agent's `tools:`.",
 };
