@@ -56,6 +56,11 @@ mod lint;
 
 mod facade;
 
+// The README's Rust examples run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeExamples;
+
 pub use compile::Compiled;
 pub use diagnostic::known_names_help;
 pub use diagnostic::{Diagnostic, Label, Position, Severity};

@@ -2,12 +2,15 @@
 //! deltas per cell and section, for terminals, PR comments (markdown) and machines (JSON).
 
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
 
 use serde::Serialize;
 use similar::TextDiff;
 
 use crate::output::snapshot::{CellSummary, Measured, Summary};
+
+mod format;
+
+pub use format::{render, Format};
 
 /// How a file differs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -194,145 +197,6 @@ pub fn deltas(old: &Summary, new: &Summary) -> Vec<Delta> {
         }
     }
     out
-}
-
-/// Output formats.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Format {
-    /// Unified diffs and a delta table for terminals.
-    Text,
-    /// A PR comment: delta table and collapsed diffs.
-    Markdown,
-    /// Machines.
-    Json,
-}
-
-fn signed(n: i64) -> String {
-    if n > 0 {
-        format!("+{n}")
-    } else {
-        n.to_string()
-    }
-}
-
-fn side(c: Option<Counts>, f: impl Fn(Counts) -> Option<u64>) -> String {
-    c.and_then(f).map_or("–".into(), |n| n.to_string())
-}
-
-fn delta_rows(r: &DiffReport) -> Vec<Vec<String>> {
-    r.deltas
-        .iter()
-        .map(|d| {
-            vec![
-                d.cell.clone(),
-                d.item.clone(),
-                side(d.before, |c| c.tokens),
-                side(d.after, |c| c.tokens),
-                d.tokens_delta().map_or("?".into(), signed),
-                side(d.before, |c| Some(c.bytes)),
-                side(d.after, |c| Some(c.bytes)),
-                signed(d.bytes_delta()),
-            ]
-        })
-        .collect()
-}
-
-const DELTA_HEADER: [&str; 8] =
-    ["cell", "item", "tokens before", "tokens after", "Δ tokens", "bytes before", "bytes after", "Δ bytes"];
-
-fn headline(r: &DiffReport) -> String {
-    if !r.drift() {
-        return format!("no drift: {} matches {}", r.new, r.old);
-    }
-    let count = |s: Status| r.files.iter().filter(|f| f.status == s).count();
-    format!(
-        "drift: {} modified, {} missing from {}, {} no longer rendered",
-        count(Status::Modified),
-        count(Status::Added),
-        r.old,
-        count(Status::Removed)
-    )
-}
-
-fn colorize(diff: &str) -> String {
-    diff.lines()
-        .map(|l| {
-            let code = if l.starts_with("+++") || l.starts_with("---") {
-                "1"
-            } else if l.starts_with('+') {
-                "32"
-            } else if l.starts_with('-') {
-                "31"
-            } else if l.starts_with("@@") {
-                "36"
-            } else {
-                return format!("{l}\n");
-            };
-            format!("\x1b[{code}m{l}\x1b[0m\n")
-        })
-        .collect()
-}
-
-/// Render a comparison.
-pub fn render(r: &DiffReport, format: Format, color: bool) -> String {
-    match format {
-        Format::Json => crate::json::to_pretty_json(
-            &serde_json::json!({"drift": r.drift(), "old": r.old, "new": r.new, "files": r.files, "deltas": r.deltas}),
-        ),
-        Format::Text => {
-            let mut out = format!("{}\n", headline(r));
-            for f in &r.files {
-                match f.status {
-                    // The summary's changes are the delta table below; its raw diff is noise.
-                    Status::Modified if f.file == crate::output::snapshot::SUMMARY => {
-                        let _ = writeln!(out, "\nmodified: {} (token and byte deltas in the table below)", f.file);
-                    }
-                    Status::Modified => {
-                        out.push('\n');
-                        out.push_str(&if color { colorize(&f.diff) } else { f.diff.clone() });
-                    }
-                    Status::Added => {
-                        let _ = writeln!(out, "\nmissing from {}: {} ({} lines)", r.old, f.file, f.added_lines);
-                    }
-                    Status::Removed => {
-                        let _ = writeln!(out, "\nno longer rendered: {} ({} lines)", f.file, f.removed_lines);
-                    }
-                }
-            }
-            if !r.deltas.is_empty() {
-                let t = crate::output::table::table(&DELTA_HEADER, &delta_rows(r), &[2, 3, 4, 5, 6, 7]);
-                let _ = write!(out, "\n{t}\n");
-            }
-            out
-        }
-        Format::Markdown => {
-            let mut out = format!("### promptc diff — {}\n", headline(r));
-            if !r.deltas.is_empty() {
-                let _ = writeln!(out, "\n| {} |", DELTA_HEADER.join(" | "));
-                let _ = writeln!(out, "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |");
-                for row in delta_rows(r) {
-                    let _ = writeln!(out, "| {} |", row.join(" | "));
-                }
-            }
-            for f in &r.files {
-                let what = match f.status {
-                    Status::Modified => format!("modified, +{} −{} lines", f.added_lines, f.removed_lines),
-                    Status::Added => format!("missing from {}", r.old),
-                    Status::Removed => "no longer rendered".into(),
-                };
-                if f.status == Status::Modified && f.file != crate::output::snapshot::SUMMARY {
-                    let _ = write!(
-                        out,
-                        "\n<details><summary><code>{}</code> ({what})</summary>\n\n```diff\n{}```\n\n</details>\n",
-                        f.file, f.diff
-                    );
-                } else {
-                    let _ = writeln!(out, "\n- `{}` ({what})", f.file);
-                }
-            }
-            out
-        }
-    }
 }
 
 /// Compare the project's current matrix with its snapshot folder. Without drift this reads,
