@@ -182,7 +182,41 @@ cases! {
         Some("fixtures/bad/template-include-loop/a.md.j2:1:6"), &["includes itself"]);
     template_endless_loop => case("template-endless-loop", "fixtures/bad/template-endless-loop", &[],
         "template ran too long (possible endless loop)",
-        Some("fixtures/bad/template-endless-loop/role.md.j2:2:60"), &[]);
+        Some("fixtures/bad/template-endless-loop/role.md.j2:2:41"), &[]);
+    template_output_too_large => case("template-output-too-large", "fixtures/bad/template-output-too-large", &[],
+        "the template renders more than 2097152 bytes",
+        Some("fixtures/bad/template-output-too-large/role.md.j2"), &["raise `limits:`"]);
+    template_value_doubling => case("template-value-doubling", "fixtures/bad/template-value-doubling", &[],
+        "`s` can grow to more than 4096 times the text it is built from",
+        Some("fixtures/bad/template-value-doubling/role.md.j2:15:4"), &["exhaust memory"]);
+    template_macro_doubling => case("template-macro-doubling", "fixtures/bad/template-macro-doubling", &[],
+        "macro `grow` calls itself with an argument built from its inputs twice",
+        Some("fixtures/bad/template-macro-doubling/role.md.j2:2:40"), &[]);
+    template_include_doubling => case("template-include-doubling", "fixtures/bad/template-include-doubling", &[],
+        "cannot include `grow.md.j2`: `cwd` can grow to more than 4096 times",
+        Some("fixtures/bad/template-include-doubling/role.md.j2:2:4"),
+        &["at fixtures/bad/template-include-doubling/grow.md.j2:13:4"]);
+    template_filter_blowup => case("template-filter-blowup", "fixtures/bad/template-filter-blowup", &[],
+        "the result of `replace` would be 34200018 bytes, more than the 2097152-byte limit of a section",
+        Some("fixtures/bad/template-filter-blowup/role.md.j2:2:8"), &["limits.section_bytes"]);
+    template_indent_blowup => case("template-indent-blowup", "fixtures/bad/template-indent-blowup", &[],
+        "the result of `indent` would be 1000000018 bytes",
+        Some("fixtures/bad/template-indent-blowup/role.md.j2:2:8"), &[]);
+    template_long_chain => case("template-long-chain", "fixtures/bad/template-long-chain", &[],
+        "this tag holds more than 1000 tokens",
+        Some("fixtures/bad/template-long-chain/role.md.j2:2:1"), &["split the expression"]);
+    template_nul_byte => case("template-nul-byte", "fixtures/bad/template-nul-byte", &[],
+        "the template contains a NUL byte",
+        Some("fixtures/bad/template-nul-byte/role.md.j2:1:18"), &[]);
+    limits_invalid => case("limits-invalid", "fixtures/bad/limits-invalid", &[],
+        "`limits.section_bytes` must be between 1024 and 268435456 bytes, found 12",
+        Some("fixtures/bad/limits-invalid/promptc.yaml:6:18"), &[]);
+    when_deep_nesting => case("when-deep-nesting", "fixtures/bad/when-deep-nesting", &[],
+        "the expression nests `!` and parentheses more than 64 levels deep",
+        Some("fixtures/bad/when-deep-nesting/tools.yaml:4:74"), &[]);
+    minimum_nan => case("minimum-nan", "fixtures/bad/minimum-nan", &[],
+        "`minimum` must be a finite number, found NaN",
+        Some("fixtures/bad/minimum-nan/tools.yaml:7:16"), &["cannot express NaN"]);
 
     // --- tools and parameter schemas --------------------------------------------------------
     invalid_tool_name => case("invalid-tool-name", "fixtures/bad/invalid-tool-name", &[],

@@ -83,6 +83,21 @@ fn clip_line(line: &str, column: usize) -> (String, usize) {
     (out, col)
 }
 
+/// `text` shortened to about `max` characters by cutting its middle (`abc…xyz`), for messages
+/// that quote what a user wrote: a hostile project may write a megabyte where a name belongs.
+pub fn excerpt(text: &str, max: usize) -> String {
+    let n = text.chars().count();
+    if n <= max {
+        return text.to_string();
+    }
+    let head: String = text.chars().take(max * 2 / 3).collect();
+    let tail: String = text.chars().skip(n - max / 3).collect();
+    format!("{head}…{tail}")
+}
+
+/// The longest message line a diagnostic prints; longer ones are cut in the middle.
+const MAX_MESSAGE_CHARS: usize = 400;
+
 fn floor_char_boundary(text: &str, mut i: usize) -> usize {
     while i > 0 && !text.is_char_boundary(i) {
         i -= 1;
@@ -210,7 +225,8 @@ impl Diagnostic {
             Some(code) => format!("{}[{code}]", self.severity),
             None => self.severity.to_string(),
         };
-        let _ = writeln!(out, "{}{}", paint(sev_color, &head), paint("1", &format!(": {}", self.message)));
+        let message = excerpt(&self.message, MAX_MESSAGE_CHARS);
+        let _ = writeln!(out, "{}{}", paint(sev_color, &head), paint("1", &format!(": {message}")));
         let gutter_width = self.label.as_ref().and_then(|l| l.position).map_or(1, |p| p.line.to_string().len());
         let pad = " ".repeat(gutter_width);
         let bar = paint("1;34", "|");
@@ -225,7 +241,9 @@ impl Diagnostic {
                 let shown: String = line.replace('\t', "    ");
                 let prefix: String = line.chars().take(column.saturating_sub(1)).collect();
                 let indent = prefix.replace('\t', "    ").chars().count();
-                let carets = "^".repeat(p.len.max(1));
+                // The underline stops at the end of the (clipped) line shown above it.
+                let visible = shown.chars().count().saturating_sub(indent).max(1);
+                let carets = "^".repeat(p.len.clamp(1, visible));
                 let _ = writeln!(out, "{pad} {bar}");
                 let _ = writeln!(out, "{} {bar} {shown}", paint("1;34", &format!("{:>gutter_width$}", p.line)));
                 let text = self.label_text.as_deref().map(|t| format!(" {t}")).unwrap_or_default();

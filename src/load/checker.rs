@@ -82,11 +82,15 @@ impl Checker<'_> {
                     + w.value[..e.offset.min(w.value.len())].chars().count();
                 let pos = Position::new(w.referenced.line() as usize, col, 1);
                 self.diags.push(
-                    Diagnostic::error(format!("invalid switch expression `{}`: {}", w.value, e.message))
-                        .with_label(Label::at(&self.file.display, &self.file.text, pos))
-                        .with_help(
-                            "write switch names combined with `!`, `&&`, `||` and parentheses, e.g. `browser && !yolo`",
-                        ),
+                    Diagnostic::error(format!(
+                        "invalid switch expression `{}`: {}",
+                        crate::diagnostic::excerpt(&w.value, 60),
+                        e.message
+                    ))
+                    .with_label(Label::at(&self.file.display, &self.file.text, pos))
+                    .with_help(
+                        "write switch names combined with `!`, `&&`, `||` and parentheses, e.g. `browser && !yolo`",
+                    ),
                 );
                 None
             }

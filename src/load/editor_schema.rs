@@ -171,6 +171,12 @@ pub fn manifest() -> String {
                 "assumed_context_window": {"type": "integer", "minimum": 0}
             }},
             "strict_tools": {"type": "boolean"},
+            "limits": {"type": "object", "additionalProperties": false, "properties": {
+                "section_bytes": {"type": "integer", "minimum": 1024, "maximum": 268435456,
+                    "description": "Most bytes one rendered template may produce (default 2 MiB)."},
+                "prompt_bytes": {"type": "integer", "minimum": 1024, "maximum": 268435456,
+                    "description": "Most bytes a whole prompt may have (default 8 MiB)."}
+            }},
             "tokens": {"type": "object", "additionalProperties": false, "properties": {
                 "tokenizer": {"enum": ["o200k_base", "cl100k_base", "p50k_base", "r50k_base", "claude", "gemini"]},
                 "estimates": {"type": "object", "additionalProperties": false,

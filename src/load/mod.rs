@@ -22,11 +22,11 @@ use crate::model::template::{TemplateOrigin, Templates};
 use crate::model::tokenizer::{Encoding, Factors, Family, Tokenizer};
 use crate::model::transport::Transport;
 use crate::model::{
-    Case, Command, Defaults, LintSettings, Profile, Project, Subagent, Switch, TokenSettings, Variable, BUILTIN_NAMES,
-    RESERVED_PROFILE_NAMES, SUBAGENT_SWITCH,
+    Case, Command, Defaults, Limits, LintSettings, Profile, Project, Subagent, Switch, TokenSettings, Variable,
+    BUILTIN_NAMES, RESERVED_PROFILE_NAMES, SUBAGENT_SWITCH,
 };
 use crate::source::{ProjectFs, SourceFile};
-use raw::{RawBudget, RawManifest, RawProfile, RawSection, RawTokens, RawTool, S};
+use raw::{RawBudget, RawLimits, RawManifest, RawProfile, RawSection, RawTokens, RawTool, S};
 
 mod checker;
 pub mod editor_schema;
@@ -83,17 +83,14 @@ impl Project {
         let raw: RawManifest = crate::source::yaml::parse(&mfile)?;
         let mut diags = Diagnostics::new(ErrorKind::Project);
         let mut files = BTreeMap::new();
-        let mut templates = Templates::new(fs.clone());
-
         let mut ck = Checker { file: &mfile, diags: &mut diags };
+        let limits = build_limits(&mut ck, &raw.limits);
+        let mut templates = Templates::new(fs.clone(), limits);
+
         if raw.promptc.value != FORMAT_VERSION {
             ck.error(
                 &raw.promptc.referenced,
-                format!(
-                    "unsupported project format version \
-                {}",
-                    raw.promptc.value
-                ),
+                format!("unsupported project format version {}", raw.promptc.value),
                 format!(
                     "this promptc reads format version {FORMAT_VERSION}; upgrade promptc \
                 or set `promptc: {FORMAT_VERSION}`"

@@ -102,6 +102,19 @@ impl<'a> SchemaBuilder<'a> {
         misplaced(self, p.properties.as_ref().map(|_| ty_loc), "properties", &[Object]);
         misplaced(self, p.enum_values.as_ref().map(|v| v.referenced), "enum", &[String, Integer, Number]);
 
+        // JSON has no NaN or infinity: `.nan` would reach every provider as `null`.
+        let finite = |this: &mut Self, b: &Option<serde_saphyr::Spanned<f64>>, key: &str| match b {
+            Some(b) if !b.value.is_finite() => {
+                this.fail(
+                    &b.referenced,
+                    format!("`{key}` must be a finite number, found {}", b.value),
+                    "JSON schemas cannot express NaN or infinity; give a number or leave the bound out",
+                );
+                None
+            }
+            other => other.as_ref().map(|b| b.value),
+        };
+        let (minimum, maximum) = (finite(self, &p.minimum, "minimum"), finite(self, &p.maximum, "maximum"));
         let kind = match ty {
             String => Kind::String {
                 enum_values: self.enum_of(p, |v| v.as_str().map(str::to_string), "strings"),
@@ -112,7 +125,7 @@ impl<'a> SchemaBuilder<'a> {
             },
             Integer => {
                 let bound = |this: &mut Self, b: &Option<serde_saphyr::Spanned<f64>>| {
-                    b.as_ref().and_then(|b| {
+                    b.as_ref().filter(|b| b.value.is_finite()).and_then(|b| {
                         if b.value.fract() == 0.0 && b.value.abs() < 9.0e15 {
                             Some(b.value as i64)
                         } else {
@@ -131,11 +144,7 @@ impl<'a> SchemaBuilder<'a> {
                     maximum: bound(self, &p.maximum),
                 }
             }
-            Number => Kind::Number {
-                enum_values: self.enum_of(p, |v| v.as_f64(), "numbers"),
-                minimum: p.minimum.as_ref().map(|v| v.value),
-                maximum: p.maximum.as_ref().map(|v| v.value),
-            },
+            Number => Kind::Number { enum_values: self.enum_of(p, |v| v.as_f64(), "numbers"), minimum, maximum },
             Boolean => Kind::Boolean,
             Array => match &p.items {
                 Some(items) => Kind::Array {

@@ -34,6 +34,8 @@ pub struct RawManifest {
     pub variables: IndexMap<S, RawVariable>,
     #[serde(default)]
     pub tokens: RawTokens,
+    #[serde(default)]
+    pub limits: RawLimits,
     pub snapshots: Option<S>,
     #[serde(default)]
     pub cases: IndexMap<S, RawCase>,
@@ -53,6 +55,14 @@ pub struct RawManifest {
 
 fn yes() -> bool {
     true
+}
+
+/// `limits:`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawLimits {
+    pub section_bytes: Option<Spanned<u64>>,
+    pub prompt_bytes: Option<Spanned<u64>>,
 }
 
 /// `defaults:`.

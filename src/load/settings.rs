@@ -362,3 +362,25 @@ pub(super) fn build_selection(
         assumed_context_window: rs.assumed_context_window.unwrap_or(128_000),
     }
 }
+
+/// `limits:`: caps on rendered sizes, each between 1 KiB and [`Limits::MAX_BYTES`].
+pub(super) fn build_limits(ck: &mut Checker<'_>, raw: &RawLimits) -> Limits {
+    let mut limits = Limits::default();
+    let mut take = |v: &Option<Spanned<u64>>, key: &str, out: &mut usize| {
+        if let Some(v) = v {
+            if (1024..=Limits::MAX_BYTES).contains(&v.value) {
+                *out = v.value as usize;
+            } else {
+                ck.error(
+                    &v.referenced,
+                    format!("`limits.{key}` must be between 1024 and {} bytes, found {}", Limits::MAX_BYTES, v.value),
+                    "the limits stop runaway templates; the defaults (2 MiB a section, 8 MiB a prompt) are far \
+                     above real prompts",
+                );
+            }
+        }
+    };
+    take(&raw.section_bytes, "section_bytes", &mut limits.section_bytes);
+    take(&raw.prompt_bytes, "prompt_bytes", &mut limits.prompt_bytes);
+    limits
+}

@@ -26,11 +26,15 @@ pub struct ParseError {
     pub message: String,
 }
 
+/// How deeply `!` and parentheses may nest: far beyond any real condition, and low enough that
+/// parsing, evaluating and dropping an expression never exhausts the stack.
+pub const MAX_DEPTH: usize = 64;
+
 impl Condition {
     /// Parse an expression such as `(browser || mcp) && !yolo`.
     pub fn parse(src: &str) -> Result<Condition, ParseError> {
         let tokens = lex(src)?;
-        let mut p = Parser { tokens, pos: 0, len: src.len() };
+        let mut p = Parser { tokens, pos: 0, len: src.len(), depth: 0 };
         let c = p.or()?;
         match p.peek() {
             None => Ok(c),
@@ -136,6 +140,8 @@ struct Parser {
     tokens: Vec<(usize, Tok)>,
     pos: usize,
     len: usize,
+    /// `!` and `(` open around the current position.
+    depth: usize,
 }
 
 impl Parser {
@@ -168,18 +174,35 @@ impl Parser {
         Ok(if items.len() == 1 { items.remove(0) } else { Condition::All(items) })
     }
 
+    /// Enter one more level of `!` or `(` at `off`, refusing to go past [`MAX_DEPTH`].
+    fn enter(&mut self, off: usize) -> Result<(), ParseError> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err(ParseError {
+                offset: off,
+                message: format!("the expression nests `!` and parentheses more than {MAX_DEPTH} levels deep"),
+            });
+        }
+        Ok(())
+    }
+
     fn unary(&mut self) -> Result<Condition, ParseError> {
         match self.peek() {
-            Some((_, Tok::Not)) => {
+            Some((off, Tok::Not)) => {
                 self.pos += 1;
-                Ok(Condition::Not(Box::new(self.unary()?)))
+                self.enter(off)?;
+                let c = Condition::Not(Box::new(self.unary()?));
+                self.depth -= 1;
+                Ok(c)
             }
             Some((off, Tok::LParen)) => {
                 self.pos += 1;
+                self.enter(off)?;
                 let c = self.or()?;
                 if !self.eat(&Tok::RParen) {
                     return Err(ParseError { offset: off, message: "unclosed `(`".into() });
                 }
+                self.depth -= 1;
                 Ok(c)
             }
             Some((_, Tok::Ident(name))) => {
@@ -223,6 +246,21 @@ mod tests {
         assert_eq!(Condition::parse("(a").unwrap_err().offset, 0);
         assert_eq!(Condition::parse("").unwrap_err().offset, 0);
         assert_eq!(Condition::parse("a == b").unwrap_err().offset, 2);
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_stack_overflow() {
+        let ok = format!("{}a{}", "(".repeat(MAX_DEPTH), ")".repeat(MAX_DEPTH));
+        assert!(Condition::parse(&ok).is_ok());
+        let deep = format!("{}a{}", "(".repeat(30_000), ")".repeat(30_000));
+        let e = Condition::parse(&deep).unwrap_err();
+        assert_eq!(e.offset, MAX_DEPTH);
+        assert!(e.message.contains("more than 64 levels"), "{}", e.message);
+        let nots = format!("{}a", "!".repeat(100_000));
+        assert_eq!(Condition::parse(&nots).unwrap_err().offset, MAX_DEPTH);
+        // Long flat chains are fine: they do not nest.
+        let flat = vec!["a"; 10_000].join(" && ");
+        assert!(Condition::parse(&flat).is_ok());
     }
 
     #[test]

@@ -29,7 +29,7 @@ pub use profile::{Case, Command, Defaults, Profile, Subagent};
 pub use provider::Provider;
 pub use section::{Section, Slot};
 pub use selection::SelectionPolicy;
-pub use settings::{LintSettings, TokenSettings};
+pub use settings::{Limits, LintSettings, TokenSettings};
 pub use template::Templates;
 pub use transport::Transport;
 

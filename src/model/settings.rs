@@ -1,4 +1,4 @@
-//! Project settings that steer later layers: lint levels and token counting.
+//! Project settings that steer later layers: lint levels, token counting, size limits.
 
 use crate::code::{Level, RuleCode};
 use crate::model::tokenizer::{Factors, Tokenizer};
@@ -21,4 +21,30 @@ pub struct TokenSettings {
     pub factors: Factors,
     /// Project-relative path of the on-disk token cache, if enabled.
     pub cache: Option<String>,
+}
+
+/// Caps on what rendering may produce, enforced while rendering so a template that blows up
+/// stops early with a located error (`limits:` in promptc.yaml).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Most bytes one rendered template (a section, a contribution, a command) may produce;
+    /// also the most any size-checked filter may return.
+    pub section_bytes: usize,
+    /// Most bytes a whole prompt may have.
+    pub prompt_bytes: usize,
+}
+
+impl Limits {
+    /// The default section cap: 2 MiB, over twenty times the largest real system prompts.
+    pub const SECTION_BYTES: usize = 2 << 20;
+    /// The default prompt cap: 8 MiB.
+    pub const PROMPT_BYTES: usize = 8 << 20;
+    /// The highest cap a project may set: 256 MiB.
+    pub const MAX_BYTES: u64 = 256 << 20;
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits { section_bytes: Limits::SECTION_BYTES, prompt_bytes: Limits::PROMPT_BYTES }
+    }
 }

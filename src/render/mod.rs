@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Label};
 use crate::error::Result;
 use crate::hash::sha256_hex;
 use crate::model::section::{Generator, SectionSource, SlotKind};
@@ -86,6 +86,7 @@ pub fn render(project: &Project, cell: &Resolved, generate: &Generate<'_>) -> Re
     let (runtime, tools) = (&cell.runtime, &cell.tools);
     let ctx = template_context(project, cell);
     let ctx_value: minijinja::Value = ctx.iter().cloned().collect();
+    let limits = project.templates.limits();
     let mut out = Vec::new();
     let mut warnings = Vec::new();
     let mut slots: Vec<SlotUse> = Vec::new();
@@ -95,7 +96,7 @@ pub fn render(project: &Project, cell: &Resolved, generate: &Generate<'_>) -> Re
             continue;
         }
         let raw = match &section.source {
-            SectionSource::Template(name) => project.templates.render(name, &ctx_value)?,
+            SectionSource::Template(name) => project.templates.render(name, &ctx_value, limits.section_bytes)?,
             SectionSource::Generated(g) => generate(*g)?,
             SectionSource::Slot(slot) => {
                 let (text, usage) = slot_text(project, slot, tools, &ctx_value, runtime.lenient, &mut warnings)?;
@@ -130,6 +131,16 @@ pub fn render(project: &Project, cell: &Resolved, generate: &Generate<'_>) -> Re
         }
     }
     let body = out.iter().map(|s| s.text.as_str()).collect::<Vec<_>>().join("\n\n");
+    if body.len() > limits.prompt_bytes {
+        return Err(Diagnostic::error(format!(
+            "the prompt's sections add up to {} bytes, more than the {}-byte limit of a prompt",
+            body.len(),
+            limits.prompt_bytes
+        ))
+        .with_label(Label::file(project.fs().display(&project.manifest)))
+        .with_help("raise `limits.prompt_bytes` in promptc.yaml only if the prompt is meant to be this large")
+        .into_error(crate::error::ErrorKind::Template));
+    }
     let prompt = match &project.layout {
         None => body,
         Some(layout) => {
@@ -139,7 +150,8 @@ pub fn render(project: &Project, cell: &Resolved, generate: &Generate<'_>) -> Re
             lctx.push(("sections".into(), minijinja::Value::from_serialize(&sections)));
             lctx.push(("body".into(), minijinja::Value::from(body)));
             let lctx: minijinja::Value = lctx.into_iter().collect();
-            normalize(&collapse_blank_lines(&project.templates.render(layout, &lctx)?.replace("\r\n", "\n")))
+            let text = project.templates.render(layout, &lctx, limits.prompt_bytes)?;
+            normalize(&collapse_blank_lines(&text.replace("\r\n", "\n")))
         }
     };
     let mut prompt = prompt;

@@ -41,34 +41,36 @@ pub(super) fn slot_text(
         usage.declaring.push(t.name.clone());
         let text = match &c.body {
             ContributionBody::Literal(text) => text.clone(),
-            ContributionBody::Template(name) => match project.templates.render(name, ctx) {
-                Ok(text) => text,
-                Err(e) if lenient => {
-                    for d in e.into_diagnostics() {
-                        warnings.push(Diagnostic {
-                            severity: Severity::Warning,
-                            message: format!(
-                                "dropped the contribution of tool `{}` to slot `{slot}`: {}",
-                                t.name, d.message
-                            ),
-                            ..d
-                        });
+            ContributionBody::Template(name) => {
+                match project.templates.render(name, ctx, project.templates.limits().section_bytes) {
+                    Ok(text) => text,
+                    Err(e) if lenient => {
+                        for d in e.into_diagnostics() {
+                            warnings.push(Diagnostic {
+                                severity: Severity::Warning,
+                                message: format!(
+                                    "dropped the contribution of tool `{}` to slot `{slot}`: {}",
+                                    t.name, d.message
+                                ),
+                                ..d
+                            });
+                        }
+                        continue;
                     }
-                    continue;
+                    Err(mut e) => {
+                        for d in e.diagnostics_mut().iter_mut() {
+                            d.notes.push(format!("in the contribution of tool `{}` to slot `{slot}`", t.name));
+                        }
+                        if let Some(d) = e.diagnostics_mut().first_mut() {
+                            d.help = Some(format!(
+                                "fix the template, or pass --lenient to drop this contribution with a warning ({})",
+                                d.help.clone().unwrap_or_default()
+                            ));
+                        }
+                        return Err(e);
+                    }
                 }
-                Err(mut e) => {
-                    for d in e.diagnostics_mut().iter_mut() {
-                        d.notes.push(format!("in the contribution of tool `{}` to slot `{slot}`", t.name));
-                    }
-                    if let Some(d) = e.diagnostics_mut().first_mut() {
-                        d.help = Some(format!(
-                            "fix the template, or pass --lenient to drop this contribution with a warning ({})",
-                            d.help.clone().unwrap_or_default()
-                        ));
-                    }
-                    return Err(e);
-                }
-            },
+            }
         };
         let text = normalize(&text);
         if text.is_empty() {

@@ -169,6 +169,12 @@ impl ProjectFs {
                     .into_error(crate::error::ErrorKind::Project));
             }
         };
+        // A byte-order mark is an editor's artefact, never prompt text: drop it (the hash is of
+        // the bytes as stored).
+        let text = match text.strip_prefix('\u{FEFF}') {
+            Some(rest) => rest.to_string(),
+            None => text,
+        };
         Ok(SourceFile { display: self.display(&norm), rel: norm, text, sha256 })
     }
 }

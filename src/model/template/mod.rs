@@ -1,5 +1,6 @@
 //! The minijinja environment every template of a project renders in: strict about undefined
-//! variables, bounded in work, and unable to include files outside the project.
+//! variables, bounded in work, depth and size (see `guard` and `filters`), and unable to
+//! include files outside the project.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, Mutex};
@@ -8,7 +9,15 @@ use minijinja::{AutoEscape, Environment, ErrorKind, UndefinedBehavior};
 
 use crate::diagnostic::{Diagnostic, Label, Position};
 use crate::error::Result;
+use crate::model::settings::Limits;
 use crate::source::{ProjectFs, SourceFile};
+
+mod filters;
+pub mod guard;
+
+/// How the environment treats whitespace around tags (the guard parses with the same).
+const WHITESPACE: minijinja::machinery::WhitespaceConfig =
+    minijinja::machinery::WhitespaceConfig { keep_trailing_newline: false, lstrip_blocks: true, trim_blocks: true };
 
 /// Instruction budget for one render: far above any real prompt, low enough that a runaway
 /// loop ends in an error within a second.
@@ -32,22 +41,55 @@ pub struct Templates {
     origins: BTreeMap<String, TemplateOrigin>,
     sources: BTreeMap<String, String>,
     included: Arc<Mutex<BTreeMap<String, SourceFile>>>,
+    limits: Limits,
+}
+
+/// A sink for rendered text that refuses to grow past a cap, so a runaway loop stops as soon
+/// as its output is too large rather than after it has filled memory.
+struct Capped {
+    text: Vec<u8>,
+    cap: usize,
+    exceeded: bool,
+}
+
+impl std::io::Write for Capped {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if self.text.len() + buf.len() > self.cap {
+            self.exceeded = true;
+            return Err(std::io::Error::other("output limit"));
+        }
+        self.text.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 impl Templates {
-    /// An environment whose `{% include %}` reads through `fs`.
-    pub fn new(fs: ProjectFs) -> Self {
+    /// An environment whose `{% include %}` reads through `fs`, with output capped by `limits`.
+    pub fn new(fs: ProjectFs, limits: Limits) -> Self {
         let mut env = Environment::new();
         env.set_undefined_behavior(UndefinedBehavior::Strict);
         env.set_auto_escape_callback(|_| AutoEscape::None);
-        env.set_trim_blocks(true);
-        env.set_lstrip_blocks(true);
+        env.set_trim_blocks(WHITESPACE.trim_blocks);
+        env.set_lstrip_blocks(WHITESPACE.lstrip_blocks);
         env.set_fuel(Some(FUEL));
         env.set_recursion_limit(64);
+        filters::register(&mut env, limits.section_bytes);
         let included: Arc<Mutex<BTreeMap<String, SourceFile>>> = Arc::default();
         let record = Arc::clone(&included);
         env.set_loader(move |name| match fs.read(name, None) {
             Ok(file) => {
+                if let Err(r) = guard::check(&file.text, WHITESPACE) {
+                    let p = Position::from_byte_range(&file.text, r.start, r.end);
+                    let at = format!("{}:{}:{}", file.display, p.line, p.column);
+                    return Err(minijinja::Error::new(
+                        ErrorKind::InvalidOperation,
+                        format!("cannot include `{name}`: {} (at {at}); {}", r.message, r.help),
+                    ));
+                }
                 let text = file.text.clone();
                 if let Ok(mut map) = record.lock() {
                     map.insert(file.rel.clone(), file);
@@ -58,11 +100,25 @@ impl Templates {
             // reason (outside the project, not UTF-8, missing) is what the user needs.
             Err(e) => Err(minijinja::Error::new(ErrorKind::InvalidOperation, format!("cannot include `{name}`: {e}"))),
         });
-        Templates { env, origins: BTreeMap::new(), sources: BTreeMap::new(), included }
+        Templates { env, origins: BTreeMap::new(), sources: BTreeMap::new(), included, limits }
     }
 
-    /// Compile a template; a syntax error becomes a located diagnostic.
+    /// The caps rendering enforces.
+    pub fn limits(&self) -> Limits {
+        self.limits
+    }
+
+    /// Compile a template; a syntax error, or a source the guard refuses, becomes a located
+    /// diagnostic.
     pub fn add(&mut self, name: &str, source: &str, origin: TemplateOrigin) -> Result<()> {
+        if let Err(r) = guard::check(source, WHITESPACE) {
+            let p = Position::from_byte_range(source, r.start, r.end);
+            let pos = Position::new(p.line + origin.line_offset, p.column + origin.column_offset, p.len);
+            return Err(Diagnostic::error(r.message)
+                .with_label(Label::at(&origin.file.display, &origin.file.text, pos))
+                .with_help(r.help)
+                .into_error(crate::error::ErrorKind::Project));
+        }
         self.origins.insert(name.to_string(), origin);
         self.sources.insert(name.to_string(), source.to_string());
         self.env
@@ -81,14 +137,35 @@ impl Templates {
     }
 
     /// Render template `name` with `ctx` (convert the context once with
-    /// `minijinja::Value::from_serialize` and reuse it: it is shared, not copied).
-    pub fn render(&self, name: &str, ctx: &minijinja::Value) -> Result<String> {
-        let tmpl = self
-            .env
-            .get_template(name)
-            .map_err(|e| self.diagnostic(&e, "template error").into_error(crate::error::ErrorKind::Template))?;
-        tmpl.render(ctx)
-            .map_err(|e| self.diagnostic(&e, "template error").into_error(crate::error::ErrorKind::Template))
+    /// `minijinja::Value::from_serialize` and reuse it: it is shared, not copied), stopping
+    /// with an error once its output passes `cap` bytes.
+    pub fn render(&self, name: &str, ctx: &minijinja::Value, cap: usize) -> Result<String> {
+        let fail =
+            |e: &minijinja::Error| self.diagnostic(e, "template error").into_error(crate::error::ErrorKind::Template);
+        let tmpl = self.env.get_template(name).map_err(|e| fail(&e))?;
+        let mut out = Capped { text: Vec::new(), cap, exceeded: false };
+        match tmpl.render_captured_to(ctx, &mut out) {
+            Ok(_) => String::from_utf8(out.text).map_err(|_| {
+                Diagnostic::error("a template rendered text that is not UTF-8")
+                    .into_error(crate::error::ErrorKind::Internal)
+            }),
+            Err(e) if out.exceeded => {
+                let mut d = self.diagnostic(&e, "template error");
+                d.message = format!("the template renders more than {cap} bytes");
+                if d.label.is_none() {
+                    if let Some(o) = self.origins.get(name) {
+                        d = d.with_label(Label::file(&o.file.display));
+                    }
+                }
+                Err(d
+                    .with_help(
+                        "a loop or filter produces far more text than a prompt holds; raise `limits:` in \
+                                promptc.yaml only if the text is meant to be this large",
+                    )
+                    .into_error(crate::error::ErrorKind::Template))
+            }
+            Err(e) => Err(fail(&e)),
+        }
     }
 
     /// The source text of every template compiled at load (sections, layout, contributions,
@@ -138,6 +215,12 @@ impl Templates {
             (Some(o), None) => d = d.with_label(Label::file(&o.file.display)),
             (None, _) if !name.is_empty() => d = d.with_label(Label::file(&name)),
             _ => {}
+        }
+        if detail.contains("-byte limit of a section") {
+            return d.with_help(
+                "the filter's arguments would make its result far larger than a prompt; check them, or raise \
+                 `limits.section_bytes` in promptc.yaml if the text is meant to be this large",
+            );
         }
         if detail.contains("recursion limit") {
             return d.with_help(

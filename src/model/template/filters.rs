@@ -1,0 +1,162 @@
+//! Size-checked versions of the built-in filters that can turn a small input into a huge
+//! output (`replace` with an empty pattern, `indent` by a billion columns, `join` with a huge
+//! separator, `format` with a huge width, `batch` with a huge fill). Each computes the size of
+//! its result first and fails with a clear message past the cap, then defers to minijinja's own
+//! filter, so rendering is unchanged below the cap.
+
+use minijinja::value::{Kwargs, Rest, StringInput, Value};
+use minijinja::{Environment, Error, ErrorKind, State};
+
+fn too_large(filter: &str, size: u128, cap: usize) -> Error {
+    Error::new(
+        ErrorKind::InvalidOperation,
+        format!("the result of `{filter}` would be {size} bytes, more than the {cap}-byte limit of a section"),
+    )
+}
+
+fn check(filter: &str, size: u128, cap: usize) -> Result<(), Error> {
+    if size > cap as u128 {
+        return Err(too_large(filter, size, cap));
+    }
+    Ok(())
+}
+
+/// The display length of a value as `join` and `format` write it.
+fn text_len(v: &Value) -> u128 {
+    match v.as_str() {
+        Some(s) => s.len() as u128,
+        None => v.to_string().len() as u128,
+    }
+}
+
+/// Register the checked filters in `env`, with results capped at `cap` bytes.
+pub fn register(env: &mut Environment<'static>, cap: usize) {
+    env.add_filter("replace", move |state: &State, value: StringInput, from: StringInput, to: StringInput| {
+        let (s, f, t) = (value.as_str(), from.as_str(), to.as_str());
+        let hits = if f.is_empty() { s.chars().count() as u128 + 1 } else { s.matches(f).count() as u128 };
+        check("replace", s.len() as u128 - hits * f.len() as u128 + hits * t.len() as u128, cap)?;
+        minijinja::filters::replace(state, value, from, to)
+    });
+    env.add_filter(
+        "indent",
+        move |value: StringInput,
+              width: Option<usize>,
+              first: Option<bool>,
+              blank: Option<bool>,
+              kwargs: Kwargs|
+              -> Result<Value, Error> {
+            let w = match width {
+                Some(w) => w,
+                None => kwargs.get::<Option<usize>>("width")?.unwrap_or(4),
+            };
+            let lines = value.as_str().matches('\n').count() as u128 + 1;
+            check("indent", value.as_str().len() as u128 + lines * w as u128, cap)?;
+            minijinja::filters::indent(value, width, first, blank, kwargs)
+        },
+    );
+    env.add_filter("join", move |state: &State, value: &Value, joiner: Option<StringInput>| {
+        let sep = joiner.as_ref().map_or(0, |j| j.as_str().len()) as u128;
+        let mut size: u128 = 0;
+        if let Ok(items) = value.try_iter() {
+            for (i, item) in items.enumerate() {
+                size += text_len(&item) + if i > 0 { sep } else { 0 };
+                check("join", size, cap)?;
+            }
+        }
+        minijinja::filters::join(state, value, joiner)
+    });
+    env.add_filter("format", move |state: &State, format: &Value, args: Rest<Value>| {
+        let f = format.as_str().unwrap_or_default();
+        let size = f.len() as u128 + args.iter().map(text_len).sum::<u128>() + printf_widths(f);
+        check("format", size, cap)?;
+        minijinja::filters::format(state, format, args)
+    });
+    env.add_filter("batch", move |state: &State, value: Value, count: usize, fill: Option<Value>| {
+        // Padding the last batch creates `count` copies of the fill value.
+        if fill.is_some() {
+            check("batch", count as u128, cap)?;
+        }
+        minijinja::filters::batch(state, value, count, fill)
+    });
+}
+
+/// The sum of every width and precision a printf-style format string asks for (`%10.3f`
+/// asks for 13): an upper bound on the padding `format` adds.
+fn printf_widths(f: &str) -> u128 {
+    let mut total: u128 = 0;
+    let mut chars = f.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '%' {
+            continue;
+        }
+        let mut n: u128 = 0;
+        while let Some(&d) = chars.peek() {
+            match d {
+                '0'..='9' => {
+                    n = n.saturating_mul(10).saturating_add(u128::from(d as u8 - b'0'));
+                    chars.next();
+                }
+                '.' | '-' | '+' | ' ' | '#' => {
+                    total = total.saturating_add(n);
+                    n = 0;
+                    chars.next();
+                }
+                _ => break,
+            }
+        }
+        total = total.saturating_add(n);
+    }
+    total
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env(cap: usize) -> Environment<'static> {
+        let mut env = Environment::new();
+        register(&mut env, cap);
+        env
+    }
+
+    fn render(env: &Environment, src: &str) -> Result<String, Error> {
+        env.render_str(src, minijinja::context! { s => "a\nb\n\nc", items => vec!["x", "y", "z"] })
+    }
+
+    #[test]
+    fn below_the_cap_the_filters_behave_as_minijinja_s() {
+        let plain = Environment::new();
+        let checked = env(1 << 20);
+        for src in [
+            "{{ s|replace('b', 'BB') }}",
+            "{{ s|replace('', '-') }}",
+            "{{ s|indent(2) }}|{{ s|indent(width=3, first=true, blank=true) }}",
+            "{{ items|join(', ') }}{{ items|join }}",
+            "{{ '%s=%5d|%-4s|%.2f'|format('k', 42, 'ab', 3.14159) }}",
+            "{% for b in items|batch(2, '-') %}{{ b|join }};{% endfor %}",
+        ] {
+            assert_eq!(render(&checked, src).unwrap(), render(&plain, src).unwrap(), "{src}");
+        }
+    }
+
+    #[test]
+    fn blow_ups_fail_before_allocating() {
+        let e = env(1000);
+        for (src, filter) in [
+            ("{{ s|replace('', 'x' * 500) }}", "replace"),
+            ("{{ s|indent(1000000000) }}", "indent"),
+            ("{{ range(100)|join('x' * 20) }}", "join"),
+            ("{{ '%999999999s'|format('a') }}", "format"),
+            ("{{ items|batch(100000000, 'x')|list }}", "batch"),
+        ] {
+            let err = render(&e, src).unwrap_err();
+            assert!(err.to_string().contains(&format!("the result of `{filter}` would be")), "{src}: {err}");
+        }
+    }
+
+    #[test]
+    fn printf_widths_add_up() {
+        assert_eq!(printf_widths("%10.3f and %-5s and %%"), 18);
+        assert_eq!(printf_widths("no widths"), 0);
+    }
+}
