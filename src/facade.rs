@@ -89,7 +89,10 @@ pub fn report(project: &Project, request: &Request, matrix: bool, tokens: &mut T
 /// folder), skipping identical files and removing stale ones. Returns the folder and what
 /// was written.
 pub fn snapshot(project: &Project, dir: Option<&Path>, tokens: &mut TokenCounter) -> Result<(PathBuf, Written)> {
-    let dir = dir.map_or_else(|| crate::output::snapshot::folder(project), Path::to_path_buf);
+    let dir = match dir {
+        Some(d) => d.to_path_buf(),
+        None => crate::output::snapshot::confined_folder(project)?,
+    };
     tokens.0.prefetch();
     let mut matrix = Matrix::render(project)?;
     matrix.count_tokens(&mut tokens.0)?;
@@ -124,7 +127,10 @@ impl Drift {
 /// Compare the project with its snapshot folder (`dir`, default the project's). Without drift
 /// no tokenizer is built; with drift, the deltas carry token counts.
 pub fn diff(project: &Project, dir: Option<&Path>, tokens: &mut TokenCounter) -> Result<Drift> {
-    let dir = dir.map_or_else(|| crate::output::snapshot::folder(project), Path::to_path_buf);
+    let dir = match dir {
+        Some(d) => d.to_path_buf(),
+        None => crate::output::snapshot::confined_folder(project)?,
+    };
     let (report, matrix) = crate::diff::against_snapshots(project, &dir, &mut tokens.0)?;
     Ok(Drift { dir, report, matrix })
 }
@@ -225,7 +231,13 @@ impl TokenCounter {
     /// A counter with `tokenizer` (default: the project's) that reads and writes the project's
     /// token cache file, if the project names one and `cache` is true.
     pub fn for_project(project: &Project, tokenizer: Option<Tokenizer>, cache: bool) -> TokenCounter {
-        let disk = if cache { project.tokens.cache.as_ref().map(|rel| project.fs().root().join(rel)) } else { None };
+        let disk = match (&project.tokens.cache, cache) {
+            (Some(rel), true) => Some(crate::measure::tokens::CacheFile {
+                path: project.fs().root().join(rel),
+                root: project.fs().root().to_path_buf(),
+            }),
+            _ => None,
+        };
         TokenCounter(Counter::new(tokenizer.unwrap_or(project.tokens.tokenizer), disk))
     }
 
@@ -239,9 +251,16 @@ impl TokenCounter {
         *self.0.tokenizer()
     }
 
-    /// Save new counts to the cache file, if there is one.
-    pub fn save(&mut self) -> Result<()> {
-        self.0.save()
+    /// Save new counts to the cache file, if there is one. A cache that cannot be saved is
+    /// not an error: see [`TokenCounter::warnings`].
+    pub fn save(&mut self) {
+        self.0.save();
+    }
+
+    /// Problems with the cache file: it was ignored (unreadable, too large, a link out of the
+    /// project) or could not be saved. The counts are right either way.
+    pub fn warnings(&self) -> &[crate::diagnostic::Diagnostic] {
+        self.0.warnings()
     }
 
     /// Whether a tokenizer has been built (a fully cached run builds none).

@@ -9,7 +9,8 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
-/// A temporary copy of `profiles/` and `snapshots/`.
+/// A temporary copy of `profiles/` and `snapshots/`, in a folder that is a repository (the
+/// example's `snapshots: ../snapshots` must stay inside the project's repository).
 struct Workspace {
     dir: tempfile::TempDir,
 }
@@ -17,6 +18,7 @@ struct Workspace {
 impl Workspace {
     fn new() -> Workspace {
         let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join(".git")).unwrap();
         copy_dir(&repo().join("profiles"), &dir.path().join("profiles"));
         copy_dir(&repo().join("snapshots"), &dir.path().join("snapshots"));
         Workspace { dir }

@@ -117,3 +117,13 @@ fn parse_bool(s: &str) -> Option<bool> {
         _ => None,
     }
 }
+
+/// Save the token cache and print its warnings (a cache problem never fails a command).
+pub(crate) fn save_tokens(counter: &mut TokenCounter) {
+    counter.save();
+    let color = wants_color(Color::Auto, std::io::stderr().is_terminal());
+    let mut err = std::io::stderr().lock();
+    for w in counter.warnings() {
+        let _ = write!(err, "{}", w.render(color));
+    }
+}

@@ -47,7 +47,7 @@ pub(crate) fn check(
     }
     let mut counter = TokenCounter::for_project(project, None, true);
     let result = promptc::check(project, &overrides, &mut counter)?;
-    counter.save()?;
+    save_tokens(&mut counter);
     std::mem::forget(counter); // see report(): no need to free the tokenizer before exit
     let format = match args.format {
         CheckFormat::Human => {

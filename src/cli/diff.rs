@@ -46,7 +46,7 @@ pub(crate) fn diff_output(
 pub(crate) fn diff(project: &Project, args: &DiffArgs, color: Color) -> Result<ExitCode, Error> {
     let mut counter = TokenCounter::for_project(project, None, true);
     let drift = promptc::diff(project, args.dir.as_deref(), &mut counter)?;
-    counter.save()?;
+    save_tokens(&mut counter);
     std::mem::forget(counter); // see report(): no need to free the tokenizer before exit
     if args.update {
         if drift.report.drift() {

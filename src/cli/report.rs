@@ -39,7 +39,7 @@ pub(crate) fn report(project: &Project, args: &ReportArgs) -> Result<ExitCode, E
     let tokenizer = promptc::report_tokenizer(project, &req, args.tokenizer.as_deref())?;
     let mut counter = TokenCounter::for_project(project, Some(tokenizer), !args.no_cache);
     let reports = promptc::report(project, &req, args.matrix, &mut counter)?;
-    counter.save()?;
+    save_tokens(&mut counter);
     let stats = counter.cache_stats();
     // The tokenizer's tables take a tenth of a second to free; the process is about to exit.
     std::mem::forget(counter);

@@ -12,7 +12,7 @@ pub(crate) struct SnapshotArgs {
 pub(crate) fn snapshot(project: &Project, dir: Option<&std::path::Path>) -> Result<ExitCode, Error> {
     let mut counter = TokenCounter::for_project(project, None, true);
     let (dir, w) = promptc::snapshot(project, dir, &mut counter)?;
-    counter.save()?;
+    save_tokens(&mut counter);
     std::mem::forget(counter); // see report(): no need to free the tokenizer before exit
     let mut err = std::io::stderr().lock();
     for f in &w.written {

@@ -207,13 +207,12 @@ pub fn against_snapshots(
     dir: &std::path::Path,
     counter: &mut crate::measure::tokens::Counter,
 ) -> crate::error::Result<(DiffReport, crate::output::snapshot::Matrix)> {
-    use crate::output::snapshot::{is_snapshot_file, read_folder, Matrix, SUMMARY};
+    use crate::output::snapshot::{owned_files, read_owned, Matrix, SUMMARY};
     // Read and parse the committed side on a second core while this one renders: the no-change
     // case then costs about one matrix render.
     let (rendered, read) = std::thread::scope(|scope| {
         let reader = scope.spawn(|| -> crate::error::Result<(BTreeMap<String, String>, Option<Summary>)> {
-            let old: BTreeMap<String, String> =
-                read_folder(dir)?.into_iter().filter(|(n, _)| is_snapshot_file(n)).collect();
+            let old = read_owned(dir, &owned_files)?;
             let summary = old.get(SUMMARY).and_then(|s| serde_json::from_str(s).ok());
             Ok((old, summary))
         });
@@ -268,6 +267,7 @@ fn summary_from_artifact(files: &BTreeMap<String, String>) -> Option<Summary> {
         project: meta.project.clone(),
         contract_version: meta.contract_version,
         tokenizer: String::new(),
+        files: Vec::new(),
         cells: vec![CellSummary {
             cell,
             profile: meta.profile.clone(),
@@ -292,7 +292,15 @@ fn summary_from_artifact(files: &BTreeMap<String, String>) -> Option<Summary> {
 /// Compare two folders: snapshot folders (deltas from their `summary.json`) or frozen
 /// artifact folders (deltas from their `metadata.json`).
 pub fn folders(a: &std::path::Path, b: &std::path::Path) -> crate::error::Result<DiffReport> {
-    use crate::output::snapshot::{read_folder, SUMMARY};
+    use crate::output::snapshot::{read_owned, SUMMARY};
+    // A snapshot folder (summary.json) or an artifact folder (metadata.json): only the files
+    // its manifest lists are read.
+    let either = |dir: &std::path::Path| -> crate::error::Result<Option<std::collections::BTreeSet<String>>> {
+        Ok(match crate::output::snapshot::owned_files(dir)? {
+            Some(s) => Some(s),
+            None => crate::output::artifact::owned_files(dir)?,
+        })
+    };
     for p in [a, b] {
         if !p.is_dir() {
             return Err(crate::diagnostic::Diagnostic::error(format!("`{}` is not a folder", p.display()))
@@ -300,7 +308,7 @@ pub fn folders(a: &std::path::Path, b: &std::path::Path) -> crate::error::Result
                 .into_error(crate::error::ErrorKind::Usage));
         }
     }
-    let (old, new) = (read_folder(a)?, read_folder(b)?);
+    let (old, new) = (read_owned(a, &either)?, read_owned(b, &either)?);
     let files = compare_files(&old, &new, &a.display().to_string(), &b.display().to_string());
     let parse = |f: &BTreeMap<String, String>| {
         f.get(SUMMARY).and_then(|s| serde_json::from_str::<Summary>(s).ok()).or_else(|| summary_from_artifact(f))
@@ -354,6 +362,7 @@ mod tests {
             contract_version: 1,
             tokenizer: "o200k_base".into(),
             cells: vec![c],
+            files: Vec::new(),
         };
         let old = sum(cell(vec![m("a", 10, "1"), m("b", 5, "2")], m("s.native.prompt.md", 15, "p1")));
         let new = sum(cell(vec![m("a", 12, "3"), m("b", 5, "2"), m("c", 1, "4")], m("s.native.prompt.md", 18, "p2")));

@@ -330,7 +330,8 @@ impl Project {
 
         let tokens = build_tokens(&mut ck, &raw.tokens, &fs);
         let cases = build_cases(&mut ck, &raw, &switches, &variables, &profile_names);
-        let snapshots = raw.snapshots.as_ref().map_or_else(|| "snapshots".to_string(), |s| s.value.clone());
+        let write_root = crate::source::write_root(fs.root());
+        let snapshots = build_snapshots(&mut ck, raw.snapshots.as_ref(), fs.root(), &write_root);
         let subagents =
             build_subagents(&mut ck, &raw, &section_ids, catalog_complete.then_some(tool_names.as_slice()), &catalog);
         let lint = build_lint(&mut ck, &raw, &profile_names);
@@ -393,6 +394,7 @@ impl Project {
             strict_tools: raw.strict_tools,
             tokens,
             snapshots,
+            write_root,
             cases,
             slots,
             subagents,

@@ -384,3 +384,32 @@ pub(super) fn build_limits(ck: &mut Checker<'_>, raw: &RawLimits) -> Limits {
     take(&raw.prompt_bytes, "prompt_bytes", &mut limits.prompt_bytes);
     limits
 }
+
+/// `snapshots:`: a relative folder that stays inside the project's repository (or the project
+/// folder, outside a repository). A project from a pull request decides nothing elsewhere.
+pub(super) fn build_snapshots(ck: &mut Checker<'_>, raw: Option<&S>, root: &Path, write_root: &Path) -> String {
+    let Some(s) = raw else { return "snapshots".to_string() };
+    let path = Path::new(&s.value);
+    let inside = crate::source::clean_path(&root.join(path));
+    if path.is_absolute() || s.value.is_empty() {
+        ck.error(
+            &s.referenced,
+            format!("the snapshot folder `{}` must be a relative path", crate::diagnostic::excerpt(&s.value, 80)),
+            "write it relative to the project folder, e.g. `snapshots` or `../snapshots`; `promptc snapshot --dir` \
+             takes any folder",
+        );
+    } else if !inside.starts_with(write_root) || inside == write_root {
+        ck.error(
+            &s.referenced,
+            format!(
+                "the snapshot folder `{}` is outside the project's repository",
+                crate::diagnostic::excerpt(&s.value, 80)
+            ),
+            format!(
+                "a project may only name folders inside `{}`; `promptc snapshot --dir` takes any folder",
+                write_root.display()
+            ),
+        );
+    }
+    s.value.clone()
+}

@@ -1,6 +1,12 @@
 //! Token counting: exact for OpenAI encodings (tiktoken-rs, vocabularies embedded in the
 //! binary), labelled estimates for other model families, and a content-addressed cache so
 //! unchanged text is never tokenised twice — and a fully cached run never builds a tokenizer.
+//!
+//! The disk cache is an optimisation only: a project may commit a hostile one. It is read only
+//! if it is a regular file inside the project of at most [`MAX_CACHE_BYTES`], written only
+//! inside the project and never through a symbolic link, and any failure is a warning. A count
+//! that cannot be right (zero, or more tokens than the text has bytes) is recounted, and the
+//! cache keeps at most [`MAX_CACHE_ENTRIES`] counts per encoding.
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -10,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use tiktoken_rs::CoreBPE;
 
 use crate::diagnostic::Diagnostic;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::hash::sha256_hex;
 use crate::model::tokenizer::{Encoding, Tokenizer};
 
@@ -49,6 +55,21 @@ struct DiskCache {
 
 const DISK_FORMAT: u32 = 1;
 
+/// Largest cache file promptc reads; a bigger one is ignored (and rewritten smaller).
+pub const MAX_CACHE_BYTES: u64 = 32 * 1024 * 1024;
+
+/// Most counts the cache keeps per encoding; past it, only this run's counts are kept.
+pub const MAX_CACHE_ENTRIES: usize = 200_000;
+
+/// Where a project's token cache lives: a file, and the folder it must stay inside.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CacheFile {
+    /// The cache file.
+    pub path: PathBuf,
+    /// The project folder (canonical): the cache is read and written only inside it.
+    pub root: PathBuf,
+}
+
 /// Counts tokens with one tokenizer, remembering every distinct text it has seen.
 pub struct Counter {
     tokenizer: Tokenizer,
@@ -58,10 +79,17 @@ pub struct Counter {
     cache: HashMap<String, u64>,
     /// Texts already looked up in this run, so repeated lookups do not skew the statistics.
     seen: std::collections::HashSet<String>,
-    disk: Option<PathBuf>,
+    disk: Option<CacheFile>,
     disk_loaded: bool,
     dirty: bool,
     stats: CacheStats,
+    /// Cache problems: reported, never fatal.
+    warnings: Vec<Diagnostic>,
+}
+
+fn cache_warning(path: &Path, what: &str, why: &str) -> Diagnostic {
+    Diagnostic::warning(format!("token cache `{}` {what}: {why}", path.display()))
+        .with_note("the cache only saves time: counts are computed afresh")
 }
 
 impl std::fmt::Debug for Counter {
@@ -76,18 +104,20 @@ impl std::fmt::Debug for Counter {
 
 impl Counter {
     /// A counter; with `disk`, counts are loaded from and saved to that file.
-    pub fn new(tokenizer: Tokenizer, disk: Option<PathBuf>) -> Counter {
+    pub fn new(tokenizer: Tokenizer, disk: Option<CacheFile>) -> Counter {
         let mut cache = HashMap::new();
         let mut disk_loaded = false;
-        if let Some(path) = &disk {
-            // A missing or unreadable cache is only a slower run, never an error.
-            if let Some(d) = std::fs::read(path).ok().and_then(|b| serde_json::from_slice::<DiskCache>(&b).ok()) {
-                if d.format == DISK_FORMAT {
+        let mut warnings = Vec::new();
+        if let Some(file) = &disk {
+            match read_disk(file) {
+                Ok(Some(d)) => {
                     if let Some(counts) = d.counts.get(tokenizer.encoding().name()) {
                         cache.extend(counts.iter().map(|(k, v)| (k.clone(), *v)));
                         disk_loaded = true;
                     }
                 }
+                Ok(None) => {}
+                Err(w) => warnings.push(*w),
             }
         }
         Counter {
@@ -100,7 +130,13 @@ impl Counter {
             disk_loaded,
             dirty: false,
             stats: CacheStats::default(),
+            warnings,
         }
+    }
+
+    /// Problems with the disk cache so far (it was ignored, or could not be saved).
+    pub fn warnings(&self) -> &[Diagnostic] {
+        &self.warnings
     }
 
     /// Start building the tokenizer on another thread when it will almost surely be needed
@@ -154,6 +190,9 @@ impl Counter {
         let mut todo: Vec<(String, &str)> = Vec::new();
         let mut queued = std::collections::HashSet::new();
         for (key, t) in keyed {
+            if self.cache.get(&key).is_some_and(|n| !plausible(*n, t)) {
+                self.cache.remove(&key);
+            }
             self.note_seen(&key);
             if !self.cache.contains_key(&key) && queued.insert(key.clone()) {
                 todo.push((key, t));
@@ -212,8 +251,12 @@ impl Counter {
         // One hash per lookup: texts primed earlier are answered here without re-hashing.
         let key = sha256_hex(text.as_bytes());
         if let Some(n) = self.cache.get(&key).copied() {
-            self.note_seen(&key);
-            return Ok(n);
+            if plausible(n, text) {
+                self.note_seen(&key);
+                return Ok(n);
+            }
+            // A count no text of this length can have came from a tampered cache: recount.
+            self.cache.remove(&key);
         }
         self.prime_keyed(vec![(key.clone(), text)])?;
         self.cache.get(&key).copied().ok_or_else(|| {
@@ -226,33 +269,64 @@ impl Counter {
         self.stats
     }
 
-    /// Write new counts to the disk cache (atomically), merged with what is there.
-    pub fn save(&mut self) -> Result<()> {
-        let Some(path) = &self.disk else { return Ok(()) };
+    /// Write new counts to the disk cache (atomically), merged with what is there. Never
+    /// fails: a cache that cannot be written is a warning (see [`Counter::warnings`]).
+    pub fn save(&mut self) {
+        let Some(file) = self.disk.clone() else { return };
         if !self.dirty {
-            return Ok(());
+            return;
         }
-        let mut d = std::fs::read(path)
-            .ok()
-            .and_then(|b| serde_json::from_slice::<DiskCache>(&b).ok())
-            .filter(|d| d.format == DISK_FORMAT)
-            .unwrap_or(DiskCache { format: DISK_FORMAT, counts: BTreeMap::new() });
+        let mut d =
+            read_disk(&file).ok().flatten().unwrap_or(DiskCache { format: DISK_FORMAT, counts: BTreeMap::new() });
         let entry = d.counts.entry(self.tokenizer.encoding().name().to_string()).or_default();
         entry.extend(self.cache.iter().map(|(k, v)| (k.clone(), *v)));
-        let json = serde_json::to_vec(&d).map_err(|e| {
-            Error::new(
-                crate::error::ErrorKind::Internal,
-                vec![Diagnostic::error(format!("cannot encode token cache: {e}"))],
-            )
-        })?;
-        crate::source::atomic::write(path, &json)?;
-        self.dirty = false;
-        Ok(())
+        if entry.len() > MAX_CACHE_ENTRIES {
+            // Past the bound, keep what this run used: the rest is recounted when next needed.
+            entry.retain(|k, _| self.seen.contains(k));
+        }
+        let write = || -> std::result::Result<(), String> {
+            crate::source::confine(&file.root, &file.path)?;
+            let json = serde_json::to_vec(&d).map_err(|e| e.to_string())?;
+            crate::source::atomic::write(&file.path, &json).map_err(|e| e.to_string())
+        };
+        match write() {
+            Ok(()) => self.dirty = false,
+            Err(why) => self.warnings.push(cache_warning(&file.path, "was not saved", &why)),
+        }
     }
 
     /// Where the disk cache lives, if any.
     pub fn disk_path(&self) -> Option<&Path> {
-        self.disk.as_deref()
+        self.disk.as_ref().map(|f| f.path.as_path())
+    }
+}
+
+/// Whether `n` can be the token count of non-empty `text`: every token covers at least one
+/// byte, and any text has at least one token.
+fn plausible(n: u64, text: &str) -> bool {
+    n >= 1 && n <= text.len() as u64
+}
+
+/// Read the disk cache: `Ok(None)` if there is none yet (or it is of an older format), a warning
+/// if it cannot be used.
+fn read_disk(file: &CacheFile) -> std::result::Result<Option<DiskCache>, Box<Diagnostic>> {
+    let path = &file.path;
+    if std::fs::symlink_metadata(path).is_err() {
+        return Ok(None);
+    }
+    crate::source::confine(&file.root, path).map_err(|why| Box::new(cache_warning(path, "was not read", &why)))?;
+    let bytes = crate::source::read_regular(path, MAX_CACHE_BYTES).map_err(|e| {
+        let why = match e {
+            crate::source::ReadError::Io(e) => crate::error::io_reason(&e),
+            crate::source::ReadError::NotAFile => "it is not a regular file".into(),
+            crate::source::ReadError::TooLarge(n) => format!("it is larger than {n} bytes"),
+        };
+        Box::new(cache_warning(path, "was not read", &why))
+    })?;
+    match serde_json::from_slice::<DiskCache>(&bytes) {
+        Ok(d) if d.format == DISK_FORMAT => Ok(Some(d)),
+        Ok(_) => Ok(None),
+        Err(_) => Err(Box::new(cache_warning(path, "was not read", "it is not a token cache promptc wrote"))),
     }
 }
 

@@ -3,6 +3,12 @@
 use super::*;
 use crate::model::tokenizer::{Factors, Family};
 
+/// A cache file inside `dir` (canonical, as the project root is).
+fn cache_in(dir: &Path, rel: &str) -> CacheFile {
+    let root = dir.canonicalize().unwrap();
+    CacheFile { path: root.join(rel), root }
+}
+
 #[test]
 fn exact_counts_match_known_values() {
     let mut c = Counter::new(Tokenizer::Exact(Encoding::O200kBase), None);
@@ -17,12 +23,13 @@ fn exact_counts_match_known_values() {
 #[test]
 fn cache_hits_skip_the_tokenizer() {
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("cache/tokens.json");
+    let path = cache_in(dir.path(), "cache/tokens.json");
     let mut c = Counter::new(Tokenizer::Exact(Encoding::O200kBase), Some(path.clone()));
     let n = c.count("The quick brown fox").unwrap();
     c.count("The quick brown fox").unwrap();
     assert_eq!(c.stats(), CacheStats { hits: 0, misses: 1, tokenizer_built: true });
-    c.save().unwrap();
+    c.save();
+    assert!(c.warnings().is_empty());
     let mut again = Counter::new(Tokenizer::Exact(Encoding::O200kBase), Some(path.clone()));
     assert_eq!(again.count("The quick brown fox").unwrap(), n);
     assert_eq!(again.stats(), CacheStats { hits: 1, misses: 0, tokenizer_built: false });
@@ -49,12 +56,60 @@ fn priming_counts_in_parallel_and_matches_single_counts() {
 #[test]
 fn corrupt_cache_is_ignored() {
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("tokens.json");
-    std::fs::write(&path, "{not json").unwrap();
+    let path = cache_in(dir.path(), "tokens.json");
+    std::fs::write(&path.path, "{not json").unwrap();
     let mut c = Counter::new(Tokenizer::Exact(Encoding::O200kBase), Some(path.clone()));
+    assert!(c.warnings()[0].message.contains("is not a token cache promptc wrote"));
     assert_eq!(c.count("hello world").unwrap(), 2);
-    c.save().unwrap();
-    assert!(serde_json::from_slice::<serde_json::Value>(&std::fs::read(&path).unwrap()).is_ok());
+    c.save();
+    assert!(serde_json::from_slice::<serde_json::Value>(&std::fs::read(&path.path).unwrap()).is_ok());
+}
+
+#[test]
+fn implausible_counts_are_recounted() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = cache_in(dir.path(), "tokens.json");
+    let key = sha256_hex(b"hello world");
+    for bogus in [0u64, u64::MAX, 12] {
+        let json = format!(r#"{{"format": 1, "counts": {{"o200k_base": {{"{key}": {bogus}}}}}}}"#);
+        std::fs::write(&file.path, json).unwrap();
+        let mut c = Counter::new(Tokenizer::Exact(Encoding::O200kBase), Some(file.clone()));
+        assert_eq!(c.count("hello world").unwrap(), 2, "a cached {bogus} is not believed");
+        let mut primed = Counter::new(Tokenizer::Exact(Encoding::O200kBase), Some(file.clone()));
+        primed.prime(&["hello world"]).unwrap();
+        assert_eq!(primed.count("hello world").unwrap(), 2);
+    }
+}
+
+#[test]
+fn the_cache_is_never_written_through_a_link_out_of_the_project() {
+    let outside = tempfile::tempdir().unwrap();
+    let project = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(outside.path(), project.path().join("h")).unwrap();
+    let file = cache_in(project.path(), "h/authorized_keys");
+    let mut c = Counter::new(Tokenizer::Exact(Encoding::O200kBase), Some(file));
+    c.count("hello world").unwrap();
+    c.save();
+    assert!(c.warnings()[0].message.contains("was not saved"), "{:?}", c.warnings());
+    assert_eq!(std::fs::read_dir(outside.path()).unwrap().count(), 0, "nothing was written outside");
+}
+
+#[test]
+fn an_unusable_cache_file_is_a_warning() {
+    let dir = tempfile::tempdir().unwrap();
+    // A folder where the cache file should be: neither read nor written, never an error.
+    let file = cache_in(dir.path(), "tokens.json");
+    std::fs::create_dir(&file.path).unwrap();
+    let mut c = Counter::new(Tokenizer::Exact(Encoding::O200kBase), Some(file.clone()));
+    assert!(c.warnings()[0].message.contains("not a regular file"));
+    c.count("hello world").unwrap();
+    c.save();
+    assert_eq!(c.warnings().len(), 2);
+    // Too large to read.
+    std::fs::remove_dir(&file.path).unwrap();
+    std::fs::write(&file.path, vec![b' '; MAX_CACHE_BYTES as usize + 1]).unwrap();
+    let c = Counter::new(Tokenizer::Exact(Encoding::O200kBase), Some(file));
+    assert!(c.warnings()[0].message.contains("larger than"));
 }
 
 #[test]

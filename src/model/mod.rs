@@ -92,6 +92,9 @@ pub struct Project {
     pub(crate) tokens: TokenSettings,
     /// Where the snapshot matrix lives, relative to the project folder (default `snapshots`).
     pub(crate) snapshots: String,
+    /// The folder the project may write into on its own say-so (its repository, else the
+    /// project folder), canonical: see `source::write_root`.
+    pub(crate) write_root: PathBuf,
     /// Named cases that extend the snapshot matrix, in declaration order.
     pub(crate) cases: IndexMap<String, Case>,
     /// Slots tools may contribute to, by name.

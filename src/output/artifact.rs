@@ -84,6 +84,10 @@ pub struct Metadata {
     pub prompt_sha256: String,
     /// SHA-256 of the tools JSON (native only).
     pub tools_sha256: Option<String>,
+    /// In an artifact folder's `metadata.json`: the other files promptc wrote there (what it
+    /// may replace or remove on the next `render --out`). Absent elsewhere.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub files: Vec<String>,
 }
 
 impl Metadata {
@@ -121,6 +125,7 @@ impl Metadata {
                 .collect(),
             prompt_sha256: sha256_hex(c.prompt.as_bytes()),
             tools_sha256: tools_json.map(|t| sha256_hex(t.as_bytes())),
+            files: Vec::new(),
         }
     }
 }
@@ -128,15 +133,45 @@ impl Metadata {
 /// The files of an artifact, ready to write: (file name, contents).
 pub fn artifact_files(project: &Project, c: &Compiled) -> Vec<(String, String)> {
     let tools_json = c.projection.as_ref().map(crate::json::to_pretty_json);
-    let meta = Metadata::new(project, c, tools_json.as_deref());
+    let mut meta = Metadata::new(project, c, tools_json.as_deref());
+    let mut files = vec![(PROMPT_FILE.to_string(), c.prompt.clone())];
+    if let Some(t) = tools_json {
+        files.push((TOOLS_FILE.to_string(), t));
+    }
+    meta.files = files.iter().map(|(n, _)| n.clone()).collect();
     let mut meta_json = serde_json::to_string_pretty(&meta).unwrap_or_default(); // ok: plain data always serialises
     meta_json.push('\n');
-    let mut files = vec![("prompt.md".to_string(), c.prompt.clone())];
-    if let Some(t) = tools_json {
-        files.push(("tools.json".to_string(), t));
-    }
-    files.push(("metadata.json".to_string(), meta_json));
+    files.push((METADATA_FILE.to_string(), meta_json));
     files
+}
+
+/// The artifact's prompt file.
+pub const PROMPT_FILE: &str = "prompt.md";
+/// The artifact's tools file (native only).
+pub const TOOLS_FILE: &str = "tools.json";
+/// The artifact's metadata file, which lists the artifact's other files.
+pub const METADATA_FILE: &str = "metadata.json";
+
+/// The files promptc wrote in artifact folder `dir`, from its `metadata.json`; `None` if the
+/// folder holds no metadata of promptc's. Nothing else in the folder is read.
+pub fn owned_files(dir: &Path) -> Result<Option<std::collections::BTreeSet<String>>> {
+    let path = dir.join(METADATA_FILE);
+    let bytes = match crate::source::read_regular(&path, crate::source::MAX_OUTPUT_BYTES) {
+        Ok(b) => b,
+        Err(crate::source::ReadError::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e.into_error(&path)),
+    };
+    let Ok(meta) = serde_json::from_slice::<Metadata>(&bytes) else { return Ok(None) };
+    let mut owned: std::collections::BTreeSet<String> = if meta.files.is_empty() {
+        // Written before metadata listed its files: the artifact's fixed names.
+        [PROMPT_FILE, TOOLS_FILE].into_iter().map(str::to_string).collect()
+    } else if meta.files.iter().all(|n| crate::output::snapshot::plain_name(n)) {
+        meta.files.into_iter().collect()
+    } else {
+        return Ok(None);
+    };
+    owned.insert(METADATA_FILE.to_string());
+    Ok(Some(owned))
 }
 
 /// `render --format json`: metadata, sections, prompt and projection in one document.
@@ -163,20 +198,11 @@ impl Compiled {
     }
 }
 
-/// Write the artifact into `dir` (each file atomically); returns the paths written.
+/// Write the artifact into `dir` as one step (see `source::folder`): only into an empty folder
+/// or one promptc wrote, replacing only its own files; returns the paths written.
 pub fn write_artifact(dir: &Path, project: &Project, c: &Compiled) -> Result<Vec<PathBuf>> {
-    let mut written = Vec::new();
-    for (name, contents) in artifact_files(project, c) {
-        let path = dir.join(&name);
-        crate::source::atomic::write(&path, contents.as_bytes())?;
-        written.push(path);
-    }
-    // A tools.json left over from an earlier native render would contradict an XML artifact.
-    if c.projection.is_none() {
-        let stale = dir.join("tools.json");
-        if stale.is_file() {
-            std::fs::remove_file(&stale).map_err(|e| crate::error::Error::io("remove stale", &stale, &e))?;
-        }
-    }
-    Ok(written)
+    let files: BTreeMap<String, Vec<u8>> =
+        artifact_files(project, c).into_iter().map(|(n, t)| (n, t.into_bytes())).collect();
+    let done = crate::source::folder::replace(dir, &files, &owned_files)?;
+    Ok(done.written.iter().map(|n| dir.join(n)).collect())
 }

@@ -1,7 +1,7 @@
 //! The snapshot matrix: every profile × case × transport (× provider for native tools)
 //! rendered to named files, with a machine-readable summary, written under `snapshots/`.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -22,8 +22,8 @@ use crate::resolve::resolve_matrix_cell;
 /// The summary file's name.
 pub const SUMMARY: &str = "summary.json";
 
-/// Version of the summary format.
-pub const SUMMARY_FORMAT: u32 = 1;
+/// Version of the summary format (2: the summary lists the files promptc wrote).
+pub const SUMMARY_FORMAT: u32 = 2;
 
 /// Size, hash and (once counted) tokens of one file or section.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -71,6 +71,10 @@ pub struct Summary {
     pub tokenizer: String,
     /// Every cell.
     pub cells: Vec<CellSummary>,
+    /// Every other file promptc wrote in the folder, by name: what it may replace or remove
+    /// (anything else in the folder is the user's, never read or touched).
+    #[serde(default)]
+    pub files: Vec<String>,
 }
 
 impl Summary {
@@ -186,6 +190,7 @@ impl Matrix {
             contract_version: project.contract_version,
             tokenizer: project.tokens.tokenizer.name(),
             cells: cells_out,
+            files: files.keys().cloned().collect(),
         };
         Ok(Matrix { files, summary, texts })
     }
@@ -233,85 +238,124 @@ fn commands(project: &Project) -> Result<Vec<(String, String)>> {
     Ok(out)
 }
 
-/// Whether `name` is a file promptc owns in a snapshot folder (and may remove when stale).
-pub fn is_snapshot_file(name: &str) -> bool {
+/// Whether `name` is a file a format-1 summary's folder held (before summaries listed their
+/// files): what promptc may treat as its own in a folder written by an older promptc.
+fn is_snapshot_file(name: &str) -> bool {
     name == SUMMARY || name.ends_with(".prompt.md") || name.ends_with(".tools.json") || name.contains(".command-")
 }
 
-/// Read every regular, non-hidden file of `dir` (sorted by name); text must be UTF-8.
-pub fn read_folder(dir: &Path) -> Result<BTreeMap<String, String>> {
+/// Whether a manifest may name `name`: a plain, visible file name of the folder itself.
+pub(crate) fn plain_name(name: &str) -> bool {
+    !name.is_empty() && !name.starts_with('.') && !name.contains(['/', '\\', '\0']) && name != ".."
+}
+
+/// The files promptc wrote in snapshot folder `dir`, from its `summary.json`; `None` if the
+/// folder has no summary of promptc's. Nothing else in the folder is read.
+pub fn owned_files(dir: &Path) -> Result<Option<BTreeSet<String>>> {
+    let path = dir.join(SUMMARY);
+    let bytes = match crate::source::read_regular(&path, crate::source::MAX_OUTPUT_BYTES) {
+        Ok(b) => b,
+        Err(crate::source::ReadError::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e.into_error(&path)),
+    };
+    let Ok(v) = serde_json::from_slice::<serde_json::Value>(&bytes) else { return Ok(None) };
+    let mut owned: BTreeSet<String> = match (v.get("format").and_then(|f| f.as_u64()), v.get("files")) {
+        (Some(f), Some(serde_json::Value::Array(files))) if f >= 2 => {
+            let names: Option<BTreeSet<String>> =
+                files.iter().map(|f| f.as_str().filter(|n| plain_name(n)).map(str::to_string)).collect();
+            match names {
+                Some(n) => n,
+                None => return Ok(None),
+            }
+        }
+        // Format 1 listed no files: its folder's snapshot-named files were all promptc's.
+        (Some(1), _) if v.get("cells").is_some() => {
+            let entries = std::fs::read_dir(dir).map_err(|e| Error::io("read folder", dir, &e))?;
+            entries
+                .filter_map(|e| e.ok())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|n| is_snapshot_file(n) && plain_name(n))
+                .collect()
+        }
+        _ => return Ok(None),
+    };
+    owned.insert(SUMMARY.to_string());
+    Ok(Some(owned))
+}
+
+/// Read a UTF-8 text file promptc wrote, bounded in size.
+fn read_text(p: &Path) -> Result<Option<String>> {
+    match crate::source::read_regular(p, crate::source::MAX_OUTPUT_BYTES) {
+        Ok(bytes) => String::from_utf8(bytes).map(Some).map_err(|e| {
+            Diagnostic::error(format!(
+                "`{}` is not valid UTF-8 (invalid byte at offset {})",
+                p.display(),
+                e.utf8_error().valid_up_to()
+            ))
+            .with_help("snapshot and artifact folders hold text written by promptc; remove or regenerate the file")
+            .into_error(crate::error::ErrorKind::Io)
+        }),
+        Err(crate::source::ReadError::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(e.into_error(p)),
+    }
+}
+
+/// Read the files promptc wrote in `dir`, by name, as `owned` lists them; a missing folder
+/// reads as empty, a non-empty folder without a manifest is an error.
+pub fn read_owned(dir: &Path, owned: crate::source::folder::OwnedFiles) -> Result<BTreeMap<String, String>> {
     let mut out = BTreeMap::new();
-    let entries = match std::fs::read_dir(dir) {
-        Ok(e) => e,
+    match std::fs::symlink_metadata(dir) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(out),
         Err(e) => return Err(Error::io("read folder", dir, &e)),
-    };
-    let mut paths: Vec<PathBuf> = Vec::new();
-    for e in entries {
-        let e = e.map_err(|e| Error::io("read folder", dir, &e))?;
-        let name = e.file_name().to_string_lossy().into_owned();
-        if name.starts_with('.') || !e.file_type().map(|t| t.is_file()).unwrap_or(false) {
-            continue;
-        }
-        paths.push(e.path());
-    }
-    paths.sort();
-    for p in paths {
-        let name = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        let bytes = std::fs::read(&p).map_err(|e| Error::io("read", &p, &e))?;
-        match String::from_utf8(bytes) {
-            Ok(t) => {
-                out.insert(name, t);
-            }
-            Err(e) => {
-                return Err(Diagnostic::error(format!(
-                    "`{}` is not valid UTF-8 (invalid byte at offset {})",
-                    p.display(),
-                    e.utf8_error().valid_up_to()
-                ))
-                .with_help("snapshot and artifact folders hold text written by promptc; remove or regenerate the file")
+        Ok(m) if !m.is_dir() => {
+            return Err(Diagnostic::error(format!("`{}` is not a folder", dir.display()))
+                .with_help("promptc reads snapshot and artifact folders it wrote")
                 .into_error(crate::error::ErrorKind::Io))
-            }
+        }
+        Ok(_) => {}
+    }
+    let Some(names) = owned(dir)? else {
+        let empty = std::fs::read_dir(dir).map_err(|e| Error::io("read folder", dir, &e))?.next().is_none();
+        if empty {
+            return Ok(out);
+        }
+        return Err(Diagnostic::error(format!("`{}` is not a folder promptc wrote", dir.display()))
+            .with_help("it holds no summary.json (snapshot folder) or metadata.json (artifact folder) of promptc's")
+            .into_error(crate::error::ErrorKind::Io));
+    };
+    for name in names {
+        if let Some(text) = read_text(&dir.join(&name))? {
+            out.insert(name, text);
         }
     }
     Ok(out)
 }
 
 /// What a snapshot write did.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Written {
-    /// Files created or changed.
-    pub written: Vec<String>,
-    /// Files already identical.
-    pub unchanged: usize,
-    /// Stale files removed.
-    pub removed: Vec<String>,
-}
+pub type Written = crate::source::folder::Replaced;
 
-/// Write `files` into `dir` (atomically, skipping identical files) and remove snapshot files
-/// that no longer correspond to a cell.
+/// Write `files` as the snapshot folder `dir`, in one step: only into an empty folder or one
+/// promptc wrote, removing only files it wrote, never reading others (see `source::folder`).
 pub fn write(dir: &Path, files: &BTreeMap<String, String>) -> Result<Written> {
-    let existing = read_folder(dir)?;
-    let mut w = Written::default();
-    for (name, text) in files {
-        if existing.get(name) == Some(text) {
-            w.unchanged += 1;
-            continue;
-        }
-        crate::source::atomic::write(&dir.join(name), text.as_bytes())?;
-        w.written.push(name.clone());
-    }
-    for name in existing.keys().filter(|n| is_snapshot_file(n) && !files.contains_key(*n)) {
-        let p = dir.join(name);
-        std::fs::remove_file(&p).map_err(|e| Error::io("remove stale snapshot", &p, &e))?;
-        w.removed.push(name.clone());
-    }
-    Ok(w)
+    let bytes: BTreeMap<String, Vec<u8>> = files.iter().map(|(k, v)| (k.clone(), v.as_bytes().to_vec())).collect();
+    crate::source::folder::replace(dir, &bytes, &owned_files)
 }
 
 /// The snapshot folder of a project.
 pub fn folder(project: &Project) -> PathBuf {
     crate::source::clean_path(&project.root.join(&project.snapshots))
+}
+
+/// The snapshot folder the project names, checked to stay inside the project's repository
+/// when it is used (a committed symbolic link could point it elsewhere since loading).
+pub fn confined_folder(project: &Project) -> Result<PathBuf> {
+    let target = project.fs().root().join(&project.snapshots);
+    crate::source::confine(&project.write_root, &target).map_err(|why| {
+        Diagnostic::error(format!("cannot use the snapshot folder `{}`: {why}", project.snapshots))
+            .with_help("a project may only write inside its repository; `--dir` takes any folder")
+            .into_error(crate::error::ErrorKind::Project)
+    })?;
+    Ok(folder(project))
 }
 
 #[cfg(test)]

@@ -9,27 +9,49 @@ fn stems_and_owned_files() {
     assert!(is_snapshot_file("standard.native.openai.tools.json"));
     assert!(is_snapshot_file("summary.json"));
     assert!(!is_snapshot_file("README.md"));
+    assert!(plain_name("a.prompt.md") && !plain_name("../x") && !plain_name(".hidden") && !plain_name("a/b"));
 }
 
 #[test]
-fn write_removes_only_stale_snapshot_files() {
+fn write_removes_only_files_the_summary_lists() {
     let d = tempfile::tempdir().unwrap();
-    std::fs::write(d.path().join("old.native.prompt.md"), "x").unwrap();
-    std::fs::write(d.path().join("README.md"), "keep").unwrap();
-    let files: BTreeMap<String, String> =
-        [("a.native.prompt.md".to_string(), "hello\n".to_string())].into_iter().collect();
-    let w = write(d.path(), &files).unwrap();
-    assert_eq!(w.written, ["a.native.prompt.md"]);
+    let dir = d.path().join("snap");
+    let summary = |files: &[&str]| {
+        format!("{{\"format\": 2, \"cells\": [], \"files\": {}}}\n", serde_json::to_string(files).unwrap())
+    };
+    let set = |pairs: &[(&str, &str)]| -> BTreeMap<String, String> {
+        pairs.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect()
+    };
+    let first = set(&[("old.native.prompt.md", "x"), (SUMMARY, &summary(&["old.native.prompt.md"]))]);
+    write(&dir, &first).unwrap();
+    std::fs::write(dir.join("README.md"), "keep").unwrap();
+    std::fs::write(dir.join("mine.native.prompt.md"), "not listed: the user's").unwrap();
+    let second = set(&[("a.native.prompt.md", "hello\n"), (SUMMARY, &summary(&["a.native.prompt.md"]))]);
+    let w = write(&dir, &second).unwrap();
+    assert_eq!(w.written, ["a.native.prompt.md", SUMMARY]);
     assert_eq!(w.removed, ["old.native.prompt.md"]);
-    assert!(d.path().join("README.md").exists());
-    let again = write(d.path(), &files).unwrap();
-    assert_eq!((again.written.len(), again.unchanged), (0, 1));
+    assert_eq!(std::fs::read_to_string(dir.join("README.md")).unwrap(), "keep");
+    assert!(dir.join("mine.native.prompt.md").exists(), "a file the summary does not list is never removed");
+    let again = write(&dir, &second).unwrap();
+    assert_eq!((again.written.len(), again.unchanged), (0, 2));
+    // Reading back reads only the listed files.
+    let read = read_owned(&dir, &owned_files).unwrap();
+    assert_eq!(read.keys().collect::<Vec<_>>(), ["a.native.prompt.md", SUMMARY]);
+}
+
+#[test]
+fn a_manifest_cannot_name_files_outside_its_folder() {
+    let d = tempfile::tempdir().unwrap();
+    let summary = r#"{"format": 2, "cells": [], "files": ["../../etc/passwd"]}"#;
+    std::fs::write(d.path().join(SUMMARY), summary).unwrap();
+    assert_eq!(owned_files(d.path()).unwrap(), None);
 }
 
 #[test]
 fn non_utf8_files_are_an_error() {
     let d = tempfile::tempdir().unwrap();
     std::fs::write(d.path().join("bad.native.prompt.md"), [0xff, 0xfe]).unwrap();
-    let e = read_folder(d.path()).unwrap_err();
+    std::fs::write(d.path().join(SUMMARY), r#"{"format": 2, "cells": [], "files": ["bad.native.prompt.md"]}"#).unwrap();
+    let e = read_owned(d.path(), &owned_files).unwrap_err();
     assert!(e.to_string().contains("not valid UTF-8"));
 }

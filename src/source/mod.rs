@@ -7,10 +7,66 @@ use crate::diagnostic::{Diagnostic, Label};
 use crate::error::{io_reason, Error, Result};
 
 pub mod atomic;
+pub mod folder;
 pub mod yaml;
 
 /// Largest project file promptc reads; anything bigger is almost certainly a mistake.
 pub const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
+
+/// Largest file promptc reads back that it wrote itself (snapshot files, records, caches).
+pub const MAX_OUTPUT_BYTES: u64 = 64 * 1024 * 1024;
+
+/// Why a file could not be read.
+#[derive(Debug)]
+pub enum ReadError {
+    /// The operating system refused.
+    Io(std::io::Error),
+    /// Not a regular file: a folder, a FIFO (reading would block) or a device (it never ends).
+    NotAFile,
+    /// Larger than the limit, in bytes.
+    TooLarge(u64),
+}
+
+impl ReadError {
+    /// This failure as a located I/O error about `path`.
+    pub fn into_error(self, path: &Path) -> Error {
+        match self {
+            ReadError::Io(e) => Error::io("read", path, &e),
+            ReadError::NotAFile => Diagnostic::error(format!("`{}` is not a regular file", path.display()))
+                .with_help("promptc reads only ordinary files: not folders, pipes or devices")
+                .into_error(crate::error::ErrorKind::Io),
+            ReadError::TooLarge(limit) => {
+                Diagnostic::error(format!("`{}` is larger than {limit} bytes", path.display()))
+                    .with_help("check that the path names the intended file")
+                    .into_error(crate::error::ErrorKind::Io)
+            }
+        }
+    }
+}
+
+/// Read `path` if it is a regular file of at most `limit` bytes: never blocks on a FIFO,
+/// never reads a device or a file that grows without end.
+pub fn read_regular(path: &Path, limit: u64) -> std::result::Result<Vec<u8>, ReadError> {
+    use std::io::Read;
+    let meta = std::fs::metadata(path).map_err(ReadError::Io)?;
+    if !meta.is_file() {
+        return Err(ReadError::NotAFile);
+    }
+    if meta.len() > limit {
+        return Err(ReadError::TooLarge(limit));
+    }
+    let file = std::fs::File::open(path).map_err(ReadError::Io)?;
+    // The file may have been swapped between the two looks: check what was opened.
+    if !file.metadata().map_err(ReadError::Io)?.is_file() {
+        return Err(ReadError::NotAFile);
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.take(limit + 1).read_to_end(&mut bytes).map_err(ReadError::Io)?;
+    if bytes.len() as u64 > limit {
+        return Err(ReadError::TooLarge(limit));
+    }
+    Ok(bytes)
+}
 
 /// One file of the project, as read.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -48,6 +104,48 @@ pub fn clean_path(p: &Path) -> PathBuf {
         out.push(".");
     }
     out
+}
+
+/// The folder a project may write into on its own say-so (its snapshot folder, its token
+/// cache): the repository holding it — the nearest folder at or above `project_root` with a
+/// `.git` — else the project folder itself. `project_root` is canonical.
+pub fn write_root(project_root: &Path) -> PathBuf {
+    project_root.ancestors().find(|a| a.join(".git").exists()).unwrap_or(project_root).to_path_buf()
+}
+
+/// Check that writing `target` stays inside `root` (both absolute; `root` canonical): the
+/// path lies lexically inside `root`, every part of it that exists resolves — symbolic links
+/// followed — inside `root`, and `target` itself is not a symbolic link. A project cannot
+/// make promptc write through a committed link such as `h -> ~`.
+pub fn confine(root: &Path, target: &Path) -> std::result::Result<(), String> {
+    let target = clean_path(target);
+    let Ok(rest) = target.strip_prefix(root) else {
+        return Err(format!("`{}` is outside `{}`", target.display(), root.display()));
+    };
+    let mut at = root.to_path_buf();
+    let parts: Vec<_> = rest.components().collect();
+    for (i, part) in parts.iter().enumerate() {
+        at.push(part);
+        match std::fs::symlink_metadata(&at) {
+            Err(_) => return Ok(()), // nothing further exists: promptc creates real folders
+            Ok(m) if m.file_type().is_symlink() => {
+                if i + 1 == parts.len() {
+                    return Err(format!("`{}` is a symbolic link; promptc does not write through links", at.display()));
+                }
+                let resolved = at.canonicalize().map_err(|e| format!("`{}`: {}", at.display(), io_reason(&e)))?;
+                if !resolved.starts_with(root) {
+                    return Err(format!(
+                        "`{}` is a symbolic link to `{}`, outside `{}`",
+                        at.display(),
+                        resolved.display(),
+                        root.display()
+                    ));
+                }
+            }
+            Ok(_) => {}
+        }
+    }
+    Ok(())
 }
 
 /// Reads files of one project folder, refusing paths that leave it.
@@ -148,8 +246,16 @@ impl ProjectFs {
                 "split the file, or check that the path names the intended file",
             ));
         }
-        let bytes = std::fs::read(&canonical)
-            .map_err(|e| fail(format!("cannot read `{}`: {}", self.display(&norm), io_reason(&e)), "check the file"))?;
+        let bytes = read_regular(&canonical, MAX_FILE_BYTES).map_err(|e| match e {
+            ReadError::Io(e) => {
+                fail(format!("cannot read `{}`: {}", self.display(&norm), io_reason(&e)), "check the file")
+            }
+            ReadError::NotAFile => fail(format!("`{}` is not a file", self.display(&norm)), "point at a file"),
+            ReadError::TooLarge(_) => fail(
+                format!("`{}` is more than the {MAX_FILE_BYTES} byte limit for project files", self.display(&norm)),
+                "split the file",
+            ),
+        })?;
         let sha256 = crate::hash::sha256_hex(&bytes);
         let text = match String::from_utf8(bytes) {
             Ok(t) => t,

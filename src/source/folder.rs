@@ -1,0 +1,379 @@
+//! Folders promptc owns (the snapshot matrix, a frozen artifact), replaced as a whole:
+//!
+//! - **Ownership.** A folder is promptc's when it is empty or its manifest (the caller reads
+//!   it: `summary.json`, `metadata.json`) lists what promptc wrote there. promptc refuses to
+//!   write into a non-empty folder it does not own, overwrites and deletes only files it
+//!   wrote, and never reads anything else: other files are carried over by hard link.
+//! - **Atomicity.** The new content is built in a sibling folder and switched in with one
+//!   rename (`renameat2(RENAME_EXCHANGE)` on Linux, `renameatx_np(RENAME_SWAP)` on macOS;
+//!   elsewhere two renames, and the next run restores the old folder if it was cut between
+//!   them). An interrupted run leaves the previous complete folder, never a mix.
+//! - **A lock.** Writers of one folder serialise on an advisory lock of its parent folder;
+//!   stale temporary folders of killed runs are removed under that lock.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use crate::diagnostic::Diagnostic;
+use crate::error::{Error, ErrorKind, Result};
+
+/// A file promptc keeps inside a folder while building it; a folder holding it is a
+/// leftover of an interrupted run.
+pub const PARTIAL_MARKER: &str = ".promptc-partial";
+
+/// How long a writer waits for another one to finish with the same folder.
+const LOCK_WAIT: Duration = Duration::from_secs(120);
+
+/// Reads a folder's manifest: `Ok(Some(files))` if promptc wrote the folder (the files it
+/// wrote there, by name), `Ok(None)` if the folder holds no manifest of promptc's.
+pub type OwnedFiles<'a> = &'a dyn Fn(&Path) -> Result<Option<BTreeSet<String>>>;
+
+/// What replacing a folder did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Replaced {
+    /// Files created or changed.
+    pub written: Vec<String>,
+    /// Files already identical.
+    pub unchanged: usize,
+    /// Files promptc had written that are no longer part of the folder.
+    pub removed: Vec<String>,
+}
+
+fn io(action: &str, path: &Path, e: &std::io::Error) -> Error {
+    Error::io(action, path, e)
+}
+
+fn refuse(message: String, help: &str) -> Error {
+    Diagnostic::error(message).with_help(help.to_string()).into_error(ErrorKind::Io)
+}
+
+/// An advisory lock on a folder, released on drop.
+struct Lock {
+    _file: std::fs::File,
+}
+
+/// Take the lock of `folder`, waiting for other promptc runs that hold it.
+fn lock(folder: &Path) -> Result<Option<Lock>> {
+    // Directories can be opened and locked on Unix; elsewhere there is no lock to take.
+    let Ok(file) = std::fs::File::open(folder) else { return Ok(None) };
+    let start = Instant::now();
+    loop {
+        match file.try_lock() {
+            Ok(()) => return Ok(Some(Lock { _file: file })),
+            Err(std::fs::TryLockError::WouldBlock) if start.elapsed() < LOCK_WAIT => {
+                std::thread::sleep(Duration::from_millis(50))
+            }
+            Err(std::fs::TryLockError::WouldBlock) => {
+                return Err(refuse(
+                    format!("another promptc has been writing into `{}` for two minutes", folder.display()),
+                    "wait for it to finish, or stop it",
+                ))
+            }
+            // Locks not supported on this file system: go on without one.
+            Err(std::fs::TryLockError::Error(_)) => return Ok(None),
+        }
+    }
+}
+
+/// A fresh, empty folder in `parent` to stand beside `name` (renaming a folder over an empty
+/// one replaces it, so the fallback swap can use it too).
+fn temp_folder(parent: &Path, name: &str, kind: &str) -> Result<PathBuf> {
+    tempfile::Builder::new()
+        .prefix(&format!(".{name}.promptc-{kind}-"))
+        .tempdir_in(parent)
+        .map(tempfile::TempDir::keep)
+        .map_err(|e| io("create a temporary folder in", parent, &e))
+}
+
+/// The kind of what is at `p`, without following a symbolic link.
+enum Entry {
+    Missing,
+    Folder,
+    Other,
+}
+
+fn entry(p: &Path) -> Result<Entry> {
+    match std::fs::symlink_metadata(p) {
+        Ok(m) if m.is_dir() => Ok(Entry::Folder),
+        Ok(_) => Ok(Entry::Other),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Entry::Missing),
+        Err(e) => Err(io("inspect", p, &e)),
+    }
+}
+
+/// Remove what interrupted runs left beside `name` in `parent`, and restore the folder if a
+/// run was cut between its two renames. Only temporary folders promptc made are touched: they
+/// carry the partial marker, or a manifest of promptc's.
+fn recover(parent: &Path, name: &str, dir: &Path, owned: OwnedFiles) -> Result<()> {
+    let prefix = format!(".{name}.promptc-");
+    let Ok(entries) = std::fs::read_dir(parent) else { return Ok(()) };
+    let mut leftovers: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().starts_with(&prefix))
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+        .map(|e| e.path())
+        .collect();
+    leftovers.sort();
+    for p in leftovers {
+        let partial = p.join(PARTIAL_MARKER).is_file();
+        let retired = !partial && owned(&p).ok().flatten().is_some();
+        if partial {
+            let _ = std::fs::remove_dir_all(&p);
+        } else if retired {
+            if matches!(entry(dir)?, Entry::Missing) {
+                std::fs::rename(&p, dir).map_err(|e| io("restore", dir, &e))?;
+            } else {
+                let _ = std::fs::remove_dir_all(&p);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Write `file` with `contents` and flush it to disk.
+fn write_file(path: &Path, contents: &[u8]) -> Result<()> {
+    let mut f = std::fs::File::create(path).map_err(|e| io("create", path, &e))?;
+    f.write_all(contents).map_err(|e| io("write", path, &e))?;
+    f.sync_all().map_err(|e| io("flush", path, &e))
+}
+
+/// Swap two folders in one step where the system can; `false` where it cannot.
+#[cfg(any(target_os = "linux", target_os = "macos"))]
+fn exchange(a: &Path, b: &Path) -> bool {
+    use rustix::fs::{renameat_with, RenameFlags, CWD};
+    renameat_with(CWD, a, CWD, b, RenameFlags::EXCHANGE).is_ok()
+}
+
+#[cfg(not(any(target_os = "linux", target_os = "macos")))]
+fn exchange(_: &Path, _: &Path) -> bool {
+    false
+}
+
+fn sync_folder(p: &Path) {
+    // Flushing a folder's entries is best effort: not every platform can open a folder.
+    if let Ok(f) = std::fs::File::open(p) {
+        let _ = f.sync_all();
+    }
+}
+
+/// Replace the promptc-owned content of `dir` with `files` (name → contents, flat), as one
+/// step. `owned` reads the folder's manifest, which must be one of `files`.
+pub fn replace(dir: &Path, files: &BTreeMap<String, Vec<u8>>, owned: OwnedFiles) -> Result<Replaced> {
+    let name = dir.file_name().map(|n| n.to_string_lossy().into_owned()).ok_or_else(|| {
+        refuse(format!("`{}` does not name a folder", dir.display()), "give a folder path such as `snapshots`")
+    })?;
+    let parent = match dir.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    std::fs::create_dir_all(&parent).map_err(|e| io("create folder", &parent, &e))?;
+    let _lock = lock(&parent)?;
+    recover(&parent, &name, dir, owned)?;
+
+    // What is there now, and whose it is.
+    let mut before: BTreeMap<String, Vec<u8>> = BTreeMap::new();
+    let mut foreign: Vec<String> = Vec::new();
+    let existed = match entry(dir)? {
+        Entry::Missing => false,
+        Entry::Other => {
+            return Err(refuse(
+                format!("`{}` is not a folder", dir.display()),
+                "promptc writes a folder there; move the file or symbolic link away, or choose another folder",
+            ))
+        }
+        Entry::Folder => {
+            let mut names: Vec<(String, bool)> = Vec::new();
+            for e in std::fs::read_dir(dir).map_err(|e| io("read folder", dir, &e))? {
+                let e = e.map_err(|e| io("read folder", dir, &e))?;
+                let is_file = e.file_type().is_ok_and(|t| t.is_file());
+                names.push((e.file_name().to_string_lossy().into_owned(), is_file));
+            }
+            names.retain(|(n, _)| n != PARTIAL_MARKER);
+            names.sort();
+            if !names.is_empty() {
+                let Some(mine) = owned(dir)? else {
+                    let shown: Vec<&str> = names.iter().take(5).map(|(n, _)| n.as_str()).collect();
+                    return Err(refuse(
+                        format!(
+                            "`{}` holds files promptc did not write ({}{})",
+                            dir.display(),
+                            shown.join(", "),
+                            if names.len() > 5 { ", …" } else { "" }
+                        ),
+                        "promptc writes only into an empty folder or one it wrote before; choose another folder \
+                         or empty this one",
+                    ));
+                };
+                for (n, is_file) in names {
+                    if mine.contains(&n) && is_file {
+                        let p = dir.join(&n);
+                        let bytes = super::read_regular(&p, super::MAX_OUTPUT_BYTES).map_err(|e| e.into_error(&p))?;
+                        before.insert(n, bytes);
+                    } else if is_file {
+                        foreign.push(n);
+                    } else {
+                        return Err(refuse(
+                            format!(
+                                "`{}` holds `{n}`, which promptc did not write and cannot carry over",
+                                dir.display()
+                            ),
+                            "move that folder or link out of the snapshot folder",
+                        ));
+                    }
+                }
+            }
+            true
+        }
+    };
+    let mut result = Replaced::default();
+    for (n, text) in files {
+        match before.get(n) {
+            Some(old) if old == text => result.unchanged += 1,
+            _ => result.written.push(n.clone()),
+        }
+    }
+    result.removed = before.keys().filter(|n| !files.contains_key(*n)).cloned().collect();
+    if result.written.is_empty() && result.removed.is_empty() {
+        return Ok(result);
+    }
+
+    // Build the new folder beside the old one; any failure leaves the old one untouched.
+    let new = temp_folder(&parent, &name, "new")?;
+    let build = || -> Result<()> {
+        write_file(&new.join(PARTIAL_MARKER), b"")?;
+        for (n, text) in files {
+            write_file(&new.join(n), text)?;
+        }
+        for n in &foreign {
+            std::fs::hard_link(dir.join(n), new.join(n)).map_err(|e| io("carry over", &dir.join(n), &e))?;
+        }
+        sync_folder(&new);
+        Ok(())
+    };
+    if let Err(e) = build() {
+        let _ = std::fs::remove_dir_all(&new);
+        return Err(e);
+    }
+
+    // Switch it in.
+    let retired = if !existed {
+        std::fs::rename(&new, dir).map_err(|e| io("create", dir, &e))?;
+        None
+    } else if exchange(&new, dir) {
+        Some(new.clone())
+    } else {
+        let old = temp_folder(&parent, &name, "old")?;
+        std::fs::rename(dir, &old).map_err(|e| io("move aside", dir, &e))?;
+        if let Err(e) = std::fs::rename(&new, dir) {
+            let _ = std::fs::rename(&old, dir);
+            let _ = std::fs::remove_dir_all(&new);
+            return Err(io("replace", dir, &e));
+        }
+        Some(old)
+    };
+    let _ = std::fs::remove_file(dir.join(PARTIAL_MARKER));
+    sync_folder(&parent);
+    if let Some(old) = retired {
+        let _ = std::fs::remove_dir_all(old);
+    }
+    Ok(result)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A manifest that lists its folder's files, one per line.
+    const MANIFEST: &str = "owned.txt";
+
+    fn owned(dir: &Path) -> Result<Option<BTreeSet<String>>> {
+        match std::fs::read_to_string(dir.join(MANIFEST)) {
+            Ok(t) => Ok(Some(t.lines().map(str::to_string).chain([MANIFEST.to_string()]).collect())),
+            Err(_) => Ok(None),
+        }
+    }
+
+    fn files(names: &[(&str, &str)]) -> BTreeMap<String, Vec<u8>> {
+        let list: String = names.iter().map(|(n, _)| format!("{n}\n")).collect();
+        let mut m: BTreeMap<String, Vec<u8>> =
+            names.iter().map(|(n, t)| (n.to_string(), t.as_bytes().to_vec())).collect();
+        m.insert(MANIFEST.into(), list.into_bytes());
+        m
+    }
+
+    fn listing(dir: &Path) -> Vec<String> {
+        let mut v: Vec<String> =
+            std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn creates_replaces_and_removes_only_its_own_files() {
+        let root = tempfile::tempdir().unwrap();
+        let dir = root.path().join("snap");
+        let r = replace(&dir, &files(&[("a", "1"), ("b", "2")]), &owned).unwrap();
+        assert_eq!(r.written, ["a", "b", MANIFEST]);
+        std::fs::write(dir.join("README"), "mine").unwrap();
+        let r = replace(&dir, &files(&[("a", "1"), ("c", "3")]), &owned).unwrap();
+        assert_eq!(
+            (r.written.clone(), r.unchanged, r.removed.clone()),
+            (vec!["c".into(), MANIFEST.into()], 1, vec!["b".into()])
+        );
+        assert_eq!(listing(&dir), ["README", "a", "c", MANIFEST]);
+        assert_eq!(std::fs::read_to_string(dir.join("README")).unwrap(), "mine", "a foreign file is carried over");
+        // Nothing beside the folder but the folder itself.
+        assert_eq!(listing(root.path()), ["snap"]);
+        // Unchanged content writes nothing.
+        let r = replace(&dir, &files(&[("a", "1"), ("c", "3")]), &owned).unwrap();
+        assert!(r.written.is_empty() && r.removed.is_empty());
+    }
+
+    #[test]
+    fn refuses_folders_it_does_not_own() {
+        let root = tempfile::tempdir().unwrap();
+        let dir = root.path().join("docs");
+        std::fs::create_dir(&dir).unwrap();
+        std::fs::write(dir.join("notes.md"), "keep me").unwrap();
+        let e = replace(&dir, &files(&[("a", "1")]), &owned).unwrap_err();
+        assert!(e.to_string().contains("holds files promptc did not write (notes.md)"), "{e}");
+        assert_eq!(listing(&dir), ["notes.md"]);
+        let file = root.path().join("plain");
+        std::fs::write(&file, "x").unwrap();
+        assert!(replace(&file, &files(&[("a", "1")]), &owned).unwrap_err().to_string().contains("is not a folder"));
+    }
+
+    #[test]
+    fn a_failed_build_leaves_the_old_folder() {
+        let root = tempfile::tempdir().unwrap();
+        let dir = root.path().join("snap");
+        replace(&dir, &files(&[("a", "1")]), &owned).unwrap();
+        // A name that cannot be a file fails the build half-way.
+        let mut bad = files(&[("b", "2")]);
+        bad.insert("no/such/folder".into(), b"x".to_vec());
+        assert!(replace(&dir, &bad, &owned).is_err());
+        assert_eq!(listing(&dir), ["a", MANIFEST]);
+        assert_eq!(listing(root.path()), ["snap"], "the temporary folder is gone");
+    }
+
+    #[test]
+    fn leftovers_of_killed_runs_are_cleaned_and_a_cut_swap_is_undone() {
+        let root = tempfile::tempdir().unwrap();
+        let dir = root.path().join("snap");
+        replace(&dir, &files(&[("a", "1")]), &owned).unwrap();
+        // A run killed while building: a marked temporary folder.
+        let partial = root.path().join(".snap.promptc-new-1-abc");
+        std::fs::create_dir(&partial).unwrap();
+        std::fs::write(partial.join(PARTIAL_MARKER), "").unwrap();
+        // A run killed between the two renames of the fallback: the folder is missing and
+        // the old one waits under its temporary name.
+        std::fs::rename(&dir, root.path().join(".snap.promptc-old-1-def")).unwrap();
+        // A folder of the user's with a similar name but no marker is left alone.
+        std::fs::create_dir(root.path().join(".snap.promptc-mine")).unwrap();
+        replace(&dir, &files(&[("a", "1")]), &owned).unwrap();
+        assert_eq!(listing(&dir), ["a", MANIFEST]);
+        assert_eq!(listing(root.path()), [".snap.promptc-mine", "snap"]);
+    }
+}
