@@ -3,61 +3,10 @@
 
 mod common;
 
-use common::{copy_dir, repo};
+use common::Workspace;
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
-use std::process::{Command, Output};
-
-/// A temporary copy of `profiles/` and `snapshots/`, in a folder that is a repository (the
-/// example's `snapshots: ../snapshots` must stay inside the project's repository).
-struct Workspace {
-    dir: tempfile::TempDir,
-}
-
-impl Workspace {
-    fn new() -> Workspace {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::create_dir(dir.path().join(".git")).unwrap();
-        copy_dir(&repo().join("profiles"), &dir.path().join("profiles"));
-        copy_dir(&repo().join("snapshots"), &dir.path().join("snapshots"));
-        Workspace { dir }
-    }
-
-    fn path(&self, rel: &str) -> PathBuf {
-        self.dir.path().join(rel)
-    }
-
-    fn run(&self, args: &[&str]) -> Output {
-        Command::new(env!("CARGO_BIN_EXE_promptc"))
-            .current_dir(self.dir.path())
-            .env("NO_COLOR", "1")
-            .args(args)
-            .output()
-            .unwrap()
-    }
-
-    fn edit(&self, rel: &str, from: &str, to: &str) {
-        let p = self.path(rel);
-        let text = std::fs::read_to_string(&p).unwrap();
-        assert!(text.contains(from), "{rel} does not contain {from:?}");
-        std::fs::write(&p, text.replacen(from, to, 1)).unwrap();
-    }
-
-    /// `diff --format json`: (exit code, status by file).
-    fn drift(&self) -> (i32, BTreeMap<String, String>) {
-        let out = self.run(&["diff", "--format", "json"]);
-        let v: serde_json::Value =
-            serde_json::from_slice(&out.stdout).unwrap_or_else(|_| panic!("{}", String::from_utf8_lossy(&out.stderr)));
-        let files = v["files"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|f| (f["file"].as_str().unwrap().to_string(), f["status"].as_str().unwrap().to_string()))
-            .collect();
-        (out.status.code().unwrap(), files)
-    }
-}
+use std::process::Output;
 
 fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()

@@ -112,8 +112,19 @@ impl FrozenRecord {
 
 /// Read a record, refusing unreadable, malformed and newer-format files with a clear error.
 pub fn read(path: &Path) -> Result<FrozenRecord> {
-    let bytes = std::fs::read(path).map_err(|e| Error::io("read frozen record", path, &e))?;
+    use crate::source::ReadError;
     let display = path.display().to_string();
+    let bytes = crate::source::read_regular(path, crate::source::MAX_OUTPUT_BYTES).map_err(|e| match e {
+        ReadError::Io(e) => Error::io("read frozen record", path, &e),
+        ReadError::NotAFile => Error::record(
+            Diagnostic::error(format!("frozen record `{display}` is not a regular file"))
+                .with_help("pass the JSON file written by `promptc freeze` (not a folder, pipe or device)"),
+        ),
+        ReadError::TooLarge(n) => Error::record(
+            Diagnostic::error(format!("frozen record `{display}` is larger than {n} bytes"))
+                .with_help("a frozen record holds one prompt; check the path"),
+        ),
+    })?;
     let text = String::from_utf8(bytes).map_err(|_| {
         Error::record(
             Diagnostic::error(format!("frozen record `{display}` is not valid UTF-8"))
@@ -144,6 +155,14 @@ pub fn read(path: &Path) -> Result<FrozenRecord> {
             .with_note(format!("it was written by promptc {by}; this is promptc {PROMPTC_VERSION}"))
             .with_help("upgrade promptc to verify it")
             .into_error(crate::error::ErrorKind::Record));
+        }
+        None if value.get("format").is_some() => {
+            return Err(Diagnostic::error(format!(
+                "`{display}` is not a frozen record: its `format` field is {}, not a whole number",
+                crate::diagnostic::excerpt(&value["format"].to_string(), 40)
+            ))
+            .with_help("pass the JSON file written by `promptc freeze`")
+            .into_error(crate::error::ErrorKind::Record))
         }
         None => {
             return Err(Diagnostic::error(format!("`{display}` is not a frozen record: it has no `format` field"))
@@ -268,8 +287,69 @@ fn compare_maps<V: PartialEq>(
     out
 }
 
-/// Recompile the record's request against `project` and compare.
+/// A record whose content disagrees with its own hashes, or whose request cannot have come
+/// from `freeze`: an error, never "fresh" or "stale".
+fn tampered(what: String) -> Error {
+    Error::record(
+        Diagnostic::error(format!("the frozen record was edited after it was frozen: {what}"))
+            .with_help("a frozen record is evidence of what a task started with; freeze the prompt again"),
+    )
+}
+
+/// Check that the record is what `freeze` wrote: its prompt and tools match the hashes in
+/// its metadata, its request agrees with its metadata, and every request field is valid the
+/// way the command line would require.
+pub fn check_record(project: &Project, rec: &FrozenRecord) -> Result<()> {
+    let m = &rec.metadata;
+    if crate::hash::sha256_hex(rec.prompt.as_bytes()) != m.prompt_sha256 {
+        return Err(tampered("its prompt does not match `metadata.prompt_sha256`".into()));
+    }
+    let tools_sha = rec.tools.as_ref().map(|t| crate::hash::sha256_hex(crate::json::to_pretty_json(t).as_bytes()));
+    if tools_sha != m.tools_sha256 {
+        return Err(tampered("its tools do not match `metadata.tools_sha256`".into()));
+    }
+    let r = &rec.request;
+    if r.profile != m.profile || r.transport != m.transport || r.provider != m.provider {
+        return Err(tampered("its request names another profile, transport or provider than its metadata".into()));
+    }
+    if (r.transport == Transport::Native) != r.provider.is_some() {
+        return Err(tampered(format!(
+            "a {} record {} a provider",
+            r.transport,
+            if r.provider.is_some() { "names" } else { "lacks" }
+        )));
+    }
+    if !r.nonce.is_empty() && !crate::model::untrusted::valid_nonce(&r.nonce) {
+        return Err(tampered(format!(
+            "its nonce `{}` is not 4 to 32 ASCII letters or digits",
+            crate::diagnostic::excerpt(&r.nonce, 40)
+        )));
+    }
+    if m.nonce.as_deref().is_some_and(|n| n != r.nonce) {
+        return Err(tampered("its request's nonce differs from its metadata's".into()));
+    }
+    if !project.transports.contains(&r.transport) {
+        return Err(Error::usage(
+            Diagnostic::error(format!(
+                "the record was frozen with the {} transport, which this project does not enable",
+                r.transport
+            ))
+            .with_help("verify it against the project it was frozen from, or add the transport to `transports:`"),
+        ));
+    }
+    if let Some(p) = r.provider.filter(|p| !project.providers.contains(p)) {
+        return Err(Error::usage(
+            Diagnostic::error(format!("the record was frozen for provider `{p}`, which this project does not enable"))
+                .with_help("verify it against the project it was frozen from, or add the provider to `providers:`"),
+        ));
+    }
+    Ok(())
+}
+
+/// Check the record (see [`check_record`]), recompile its request against `project` and
+/// compare.
 pub fn verify(project: &Project, rec: &FrozenRecord) -> Result<Verdict> {
+    check_record(project, rec)?;
     let mut rt = Runtime::defaults(project);
     for (k, v) in &rec.request.switches {
         if rt.switches.contains_key(k) {

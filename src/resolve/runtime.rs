@@ -134,15 +134,18 @@ impl Runtime {
 }
 
 fn read_context(path: &Path) -> Result<(String, ContextFile)> {
-    let meta = std::fs::metadata(path).map_err(|e| Error::io("read context file", path, &e))?;
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(Diagnostic::error(format!(
+    use crate::source::ReadError;
+    let bytes = crate::source::read_regular(path, MAX_FILE_BYTES).map_err(|e| match e {
+        ReadError::Io(e) => Error::io("read context file", path, &e),
+        ReadError::NotAFile => Error::usage(
+            Diagnostic::error(format!("context file `{}` is not a regular file", path.display()))
+                .with_help("pass a YAML or JSON file (not a folder, pipe or device)"),
+        ),
+        ReadError::TooLarge(_) => Error::usage(Diagnostic::error(format!(
             "context file `{}` is larger than {MAX_FILE_BYTES} bytes",
             path.display()
-        ))
-        .into_error(crate::error::ErrorKind::Usage));
-    }
-    let bytes = std::fs::read(path).map_err(|e| Error::io("read context file", path, &e))?;
+        ))),
+    })?;
     let sha256 = sha256_hex(&bytes);
     let text = String::from_utf8(bytes).map_err(|_| {
         Error::usage(Diagnostic::error(format!("context file `{}` is not valid UTF-8", path.display())))
