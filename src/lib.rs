@@ -65,6 +65,8 @@ pub use compile::Compiled;
 pub use diagnostic::known_names_help;
 pub use diagnostic::{Diagnostic, Label, Position, Severity};
 pub use error::{Error, ErrorKind, Result};
+#[cfg(fuzzing)]
+pub use facade::fuzz;
 pub use facade::{
     check, command, compile, diff, diff_folders, discover, editor_schema, explain, freeze, init, load, read_record,
     report, report_tokenizer, rule_code, snapshot, snapshot_files, verify, write_artifact, write_record, Drift,

@@ -208,6 +208,9 @@ cases! {
     template_nul_byte => case("template-nul-byte", "fixtures/bad/template-nul-byte", &[],
         "the template contains a NUL byte",
         Some("fixtures/bad/template-nul-byte/role.md.j2:1:18"), &[]);
+    prompt_too_large => case("prompt-too-large", "fixtures/bad/prompt-too-large", &[],
+        "the prompt's sections add up to more than 10000 bytes",
+        Some("fixtures/bad/prompt-too-large/promptc.yaml"), &["limits.prompt_bytes"]);
     limits_invalid => case("limits-invalid", "fixtures/bad/limits-invalid", &[],
         "`limits.section_bytes` must be between 1024 and 268435456 bytes, found 12",
         Some("fixtures/bad/limits-invalid/promptc.yaml:6:18"), &[]);

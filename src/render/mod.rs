@@ -90,6 +90,7 @@ pub fn render(project: &Project, cell: &Resolved, generate: &Generate<'_>) -> Re
     let mut out = Vec::new();
     let mut warnings = Vec::new();
     let mut slots: Vec<SlotUse> = Vec::new();
+    let mut total = 0usize;
     for id in &cell.sections {
         let Some(section) = project.sections.get(id) else { continue };
         if !section.when.eval(&runtime.switches) {
@@ -111,6 +112,11 @@ pub fn render(project: &Project, cell: &Resolved, generate: &Generate<'_>) -> Re
         if text.is_empty() {
             continue;
         }
+        // Stop as soon as the sections alone are over the prompt's cap.
+        total += text.len() + 2;
+        if total > limits.prompt_bytes {
+            return Err(prompt_too_large(project, total, limits.prompt_bytes));
+        }
         out.push(RenderedSection {
             id: id.clone(),
             sha256: sha256_hex(text.as_bytes()),
@@ -131,16 +137,7 @@ pub fn render(project: &Project, cell: &Resolved, generate: &Generate<'_>) -> Re
         }
     }
     let body = out.iter().map(|s| s.text.as_str()).collect::<Vec<_>>().join("\n\n");
-    if body.len() > limits.prompt_bytes {
-        return Err(Diagnostic::error(format!(
-            "the prompt's sections add up to {} bytes, more than the {}-byte limit of a prompt",
-            body.len(),
-            limits.prompt_bytes
-        ))
-        .with_label(Label::file(project.fs().display(&project.manifest)))
-        .with_help("raise `limits.prompt_bytes` in promptc.yaml only if the prompt is meant to be this large")
-        .into_error(crate::error::ErrorKind::Template));
-    }
+
     let prompt = match &project.layout {
         None => body,
         Some(layout) => {
@@ -159,6 +156,14 @@ pub fn render(project: &Project, cell: &Resolved, generate: &Generate<'_>) -> Re
         prompt.push('\n');
     }
     Ok(Rendered { sections: out, prompt, slots, warnings })
+}
+
+/// The sections add up to more than a prompt may hold.
+fn prompt_too_large(project: &Project, size: usize, cap: usize) -> crate::error::Error {
+    Diagnostic::error(format!("the prompt's sections add up to more than {cap} bytes ({size} so far)"))
+        .with_label(Label::file(project.fs().display(&project.manifest)))
+        .with_help("raise `limits.prompt_bytes` in promptc.yaml only if the prompt is meant to be this large")
+        .into_error(crate::error::ErrorKind::Template)
 }
 
 #[cfg(test)]

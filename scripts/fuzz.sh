@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Build and run promptc's fuzz targets (fuzz/) with libFuzzer, without needing cargo-fuzz.
+#
+#   scripts/fuzz.sh smoke [SECONDS]      every target for SECONDS (default 10) — what CI runs
+#   scripts/fuzz.sh run TARGET [ARGS…]   one target until stopped (extra args go to libFuzzer)
+#   scripts/fuzz.sh list                 the targets
+#
+# Needs a nightly toolchain (for the coverage instrumentation). Corpora live under
+# fuzz/corpus/TARGET (not committed) and are seeded from the repository's fixtures; a crash
+# is saved under fuzz/artifacts/TARGET and must become a fixture and a test.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+TARGETS=(condition manifest_yaml template record project)
+
+if ! cargo +nightly --version >/dev/null 2>&1; then
+  echo "fuzz: no nightly toolchain on this machine; skipping (install one with rustup to fuzz)"
+  exit 0
+fi
+
+HOST=$(rustc +nightly -vV | sed -n 's/^host: //p')
+export RUSTFLAGS="-Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=4 \
+-Cllvm-args=-sanitizer-coverage-inline-8bit-counters -Cllvm-args=-sanitizer-coverage-pc-table \
+-Cllvm-args=-sanitizer-coverage-trace-compares --cfg fuzzing -Cdebug-assertions -Coverflow-checks"
+export CARGO_TARGET_DIR=fuzz/target
+
+build() {
+  cargo +nightly build --manifest-path fuzz/Cargo.toml --locked --release --target "$HOST" --bins -q
+}
+
+# Seed each corpus from what the repository already has (idempotent).
+seed() {
+  mkdir -p fuzz/corpus/{condition,manifest_yaml,template,record,project}
+  local i=0
+  while IFS= read -r w; do
+    i=$((i + 1)); printf '%s' "$w" > "fuzz/corpus/condition/seed-$i"
+  done < <(grep -rhoE 'when: *"[^"]*"|when: *[A-Za-z_!(][^ ,}]*' fixtures profiles | sed -E 's/^when: *"?//; s/"$//' | sort -u)
+  for f in $(find fixtures profiles -name 'promptc.yaml'); do
+    cp "$f" "fuzz/corpus/manifest_yaml/$(echo "$f" | tr '/' '_')"
+  done
+  for f in $(find fixtures profiles -name '*.j2'); do
+    cp "$f" "fuzz/corpus/template/$(echo "$f" | tr '/' '_')"
+  done
+  for f in fixtures/bad/frozen-*.json; do cp "$f" fuzz/corpus/record/; done
+  if [ ! -f fuzz/corpus/record/example.json ]; then
+    cargo run -q --locked -- freeze --out fuzz/corpus/record/example.json 2>/dev/null || true
+  fi
+}
+
+run() {
+  local target=$1; shift
+  mkdir -p "fuzz/artifacts/$target"
+  "fuzz/target/$HOST/release/$target" "fuzz/corpus/$target" \
+    -dict=fuzz/dict/promptc.dict -artifact_prefix="fuzz/artifacts/$target/" \
+    -rss_limit_mb=2048 -timeout=10 -max_len=65536 "$@"
+}
+
+case "${1:-smoke}" in
+  list) printf '%s\n' "${TARGETS[@]}" ;;
+  smoke)
+    secs=${2:-10}
+    build
+    seed
+    for t in "${TARGETS[@]}"; do
+      echo "== fuzz $t (${secs}s)"
+      run "$t" -max_total_time="$secs" -print_final_stats=1 2>&1 | grep -E 'stat::number_of_executed_units|ERROR|SUMMARY|crash-|timeout-|oom-' || true
+      if ls "fuzz/artifacts/$t"/crash-* "fuzz/artifacts/$t"/oom-* "fuzz/artifacts/$t"/timeout-* >/dev/null 2>&1; then
+        echo "fuzz: $t found a failure, saved under fuzz/artifacts/$t"
+        exit 1
+      fi
+    done
+    ;;
+  run)
+    t=${2:?target}; shift 2
+    build
+    seed
+    run "$t" "$@"
+    ;;
+  *) echo "usage: scripts/fuzz.sh smoke [SECONDS] | run TARGET [ARGS…] | list" >&2; exit 2 ;;
+esac
