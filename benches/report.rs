@@ -13,18 +13,9 @@ use std::time::{Duration, Instant};
 use promptc::{Project, Request};
 use support::{median_run, ms};
 
-/// Every distinct text `promptc report --matrix` counts (it counts each once): every profile ×
-/// transport cell with the project's defaults.
+/// Every distinct text `promptc report --matrix` counts (it counts each once).
 fn counted_texts(project: &Project) -> BTreeSet<String> {
-    let mut texts = BTreeSet::new();
-    for profile in project.profiles() {
-        for transport in project.transports() {
-            let req = Request::new().profile(profile).transport(*transport).nonce("benchnonce");
-            texts.extend(promptc::compile(project, &req).unwrap().measured_texts());
-        }
-    }
-    texts.remove("");
-    texts
+    promptc::matrix_texts(project).unwrap()
 }
 
 /// Environment variable that turns this bench binary into the baseline process: build the

@@ -47,14 +47,22 @@ pub struct Compiled {
     pub(crate) warnings: Vec<Diagnostic>,
 }
 
+/// Where a prompt stops being the same from one session to the next: the end of its static
+/// prefix, which provider prompt caching can reuse.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct StaticPrefix {
+    /// Bytes of the prompt before the first section that changes between sessions (the whole
+    /// prompt when none does).
+    pub bytes: usize,
+    /// The last static section before that point: where a cache breakpoint goes.
+    pub last_static: Option<String>,
+    /// The first section that changes between sessions, if any.
+    pub first_dynamic: Option<String>,
+}
+
 /// Resolve a request against the project's defaults and policy, then compile it.
 pub fn compile(project: &Project, req: &Request) -> Result<Compiled> {
     compile_resolved(project, resolve::resolve(project, req)?)
-}
-
-/// [`compile`] with runtime values the caller already resolved from `req.runtime`.
-pub fn compile_with(project: &Project, req: &Request, runtime: Runtime) -> Result<Compiled> {
-    compile_resolved(project, resolve::resolve_with(project, req, runtime)?)
 }
 
 /// Compile one fully specified main-prompt cell.
@@ -71,6 +79,49 @@ pub fn compile_cell(
 /// Compile a cell of the matrix with its case's runtime values.
 pub fn compile_matrix_cell(project: &Project, cell: &Cell) -> Result<Compiled> {
     compile_resolved(project, resolve::resolve_matrix_cell(project, cell)?)
+}
+
+/// Compile every cell of the project's matrix (profiles × cases × transports, and sub-agents)
+/// with its case's runtime values, spread over the machine's cores; in matrix order.
+pub fn compile_matrix(project: &Project) -> Result<Vec<(Cell, Compiled)>> {
+    let cells = crate::resolve::matrix::cells(project);
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, cells.len().max(1));
+    let mut slots: Vec<Option<Result<Compiled>>> = (0..cells.len()).map(|_| None).collect();
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers)
+            .filter_map(|w| {
+                let cells = &cells;
+                // A larger stack than the default 2 MiB: template rendering recurses.
+                std::thread::Builder::new()
+                    .stack_size(16 << 20)
+                    .spawn_scoped(scope, move || {
+                        (w..cells.len())
+                            .step_by(workers)
+                            .map(|i| (i, compile_matrix_cell(project, &cells[i])))
+                            .collect::<Vec<_>>()
+                    })
+                    .ok()
+            })
+            .collect();
+        for h in handles {
+            for (i, out) in h.join().unwrap_or_default() {
+                slots[i] = Some(out);
+            }
+        }
+    });
+    cells
+        .into_iter()
+        .zip(slots)
+        .map(|(cell, slot)| {
+            let c = slot.unwrap_or_else(|| {
+                Err(Error::new(
+                    crate::error::ErrorKind::Internal,
+                    vec![Diagnostic::error(format!("cell `{}` failed to compile", cell.stem()))],
+                ))
+            })?;
+            Ok((cell, c))
+        })
+        .collect()
 }
 
 /// Render a resolved cell and project its tools.
@@ -145,6 +196,18 @@ impl Compiled {
                 .with_help("compile the native transport to get the tools JSON"),
             )),
         }
+    }
+
+    /// The static prefix of the prompt (see [`StaticPrefix`]), from each section's place in
+    /// the prompt (a layout may reorder sections) and whether it is dynamic.
+    pub fn static_prefix(&self) -> StaticPrefix {
+        let mut placed: Vec<(usize, &RenderedSection)> =
+            self.sections.iter().filter_map(|s| self.prompt.find(&s.text).map(|i| (i, s))).collect();
+        placed.sort_by_key(|(i, _)| *i);
+        let first = placed.iter().position(|(_, s)| s.dynamic);
+        let bytes = first.map_or(self.prompt.len(), |i| placed[i].0);
+        let last_static = placed[..first.unwrap_or(placed.len())].last().map(|(_, s)| s.id.clone());
+        StaticPrefix { bytes, last_static, first_dynamic: first.map(|i| placed[i].1.id.clone()) }
     }
 
     /// The profile compiled.

@@ -10,8 +10,8 @@ use crate::diagnostic::Diagnostic;
 use crate::diff::DiffReport;
 use crate::error::{Error, Result};
 use crate::lint::CheckResult;
-use crate::measure::report::Report;
-use crate::measure::tokens::Counter;
+use crate::measure::account::Account;
+use crate::measure::tokens::Counters;
 use crate::model::tokenizer::Tokenizer;
 use crate::model::Project;
 use crate::output::freeze::{FrozenRecord, Verdict};
@@ -64,25 +64,99 @@ pub fn command(project: &Project, request: &Request, name: &str) -> Result<Strin
     crate::render::command::render(project, &cell, name)
 }
 
-/// The tokenizer a report uses: `name` wins (an encoding such as `o200k_base`, or `claude`,
-/// `gemini` for estimates), then the one the request's model maps to, then the project's.
-pub fn report_tokenizer(project: &Project, request: &Request, name: Option<&str>) -> Result<Tokenizer> {
-    let runtime = crate::resolve::runtime::Runtime::resolve(project, request)?;
-    let model = request.model.clone().or(runtime.model);
-    crate::measure::report::choose_tokenizer(project, name, model.as_deref())
+/// The tokenizer called `name`: an encoding counted exactly (`o200k_base`, `cl100k_base`,
+/// `p50k_base`, `r50k_base`) or a model family estimated (`claude`, `gemini`, with the
+/// project's factors).
+pub fn tokenizer_named(project: &Project, name: &str) -> Result<Tokenizer> {
+    Tokenizer::from_name(name, &project.tokens.factors)
 }
 
-/// Tokens and bytes per section, tool and slot, with budgets: of the request's cell, or with
-/// `matrix`, of every profile × transport cell with the request's runtime values.
-pub fn report(project: &Project, request: &Request, matrix: bool, tokens: &mut TokenCounter) -> Result<Vec<Report>> {
+/// What a report covers and how it counts.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ReportOptions {
+    /// Count every cell with this tokenizer instead of each provider's (see [`tokenizer_named`]).
+    pub tokenizer: Option<Tokenizer>,
+    /// Every cell of the snapshot matrix (profiles × cases × transports × providers, and
+    /// sub-agents, each with its case's values) instead of the request's cell.
+    pub matrix: bool,
+}
+
+/// A report: the accounts of the cells it covers, and anything to warn about (a model id
+/// promptc knows no tokenizer for).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Report {
+    /// One account per cell and provider.
+    pub accounts: Vec<Account>,
+    /// Warnings, each once.
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// What the request's cell costs (or, with `options.matrix`, every cell of the matrix): sent
+/// and billed tokens and bytes per section, tool, parameter and slot; the cacheable prefix;
+/// budgets. The same figures as `summary.json`, `diff` and `check` give for the same cells.
+/// Without a nonce in the request, untrusted text is wrapped with the cell's derived nonce, as
+/// in snapshots, so the figures do not change from run to run.
+pub fn report(
+    project: &Project,
+    request: &Request,
+    options: &ReportOptions,
+    tokens: &mut TokenCounter,
+) -> Result<Report> {
     let runtime = crate::resolve::runtime::Runtime::resolve(project, request)?;
-    tokens.0.prefetch();
-    let cells = if matrix {
-        crate::measure::report::matrix_cells(project, &runtime, request.provider.unwrap_or(project.defaults.provider))?
+    let model = request.model.clone().or_else(|| runtime.model.clone());
+    // Build the tokenizer while the cells compile (unless the disk cache answers everything).
+    tokens.counters.prefetch(options.tokenizer.unwrap_or(project.tokens.tokenizer).encoding());
+    let compiled = if options.matrix {
+        crate::compile::compile_matrix(project)?
     } else {
-        vec![crate::compile::compile_with(project, request, runtime)?]
+        let mut cell = crate::resolve::resolve_with(project, request, runtime)?;
+        let id = crate::resolve::matrix::Cell {
+            profile: cell.selection.profile.clone(),
+            case: None,
+            transport: cell.transport,
+            subagent: cell.subagent.clone(),
+        };
+        if request.nonce.is_none() {
+            cell.runtime.nonce = crate::resolve::matrix::case_runtime(project, None, &id.stem()).nonce;
+        }
+        let provider = cell.provider;
+        let c = crate::compile::compile_resolved(project, cell)?;
+        let (tokenizer, warning) =
+            crate::measure::account::tokenizer_for(project, c.provider, model.as_deref(), options.tokenizer);
+        let a = crate::measure::account::account(
+            project,
+            &id,
+            &c,
+            Some(provider),
+            &tokenizer,
+            model.as_deref(),
+            &mut tokens.counters,
+        )?;
+        return Ok(Report { accounts: vec![a], warnings: warning.into_iter().collect() });
     };
-    cells.iter().map(|c| crate::measure::report::build(project, c, &mut tokens.0)).collect()
+    let (accounts, warnings) = crate::measure::account::accounts(
+        project,
+        &compiled,
+        model.as_deref(),
+        options.tokenizer,
+        &mut tokens.counters,
+    )?;
+    Ok(Report { accounts, warnings })
+}
+
+/// Every distinct text `report --matrix` counts (for benchmarks that compare a report with
+/// tokenising the same text alone).
+#[doc(hidden)]
+pub fn matrix_texts(project: &Project) -> Result<std::collections::BTreeSet<String>> {
+    let compiled = crate::compile::compile_matrix(project)?;
+    let mut out = std::collections::BTreeSet::new();
+    for (_, c) in &compiled {
+        for p in crate::measure::account::providers_of(project, c.transport) {
+            out.extend(crate::measure::account::texts(project, c, p));
+        }
+    }
+    out.remove("");
+    Ok(out)
 }
 
 /// Render every cell of the matrix and write it under `dir` (default: the project's snapshot
@@ -93,9 +167,9 @@ pub fn snapshot(project: &Project, dir: Option<&Path>, tokens: &mut TokenCounter
         Some(d) => d.to_path_buf(),
         None => crate::output::snapshot::confined_folder(project)?,
     };
-    tokens.0.prefetch();
+    tokens.counters.prefetch(project.tokens.tokenizer.encoding());
     let mut matrix = Matrix::render(project)?;
-    matrix.count_tokens(&mut tokens.0)?;
+    matrix.count_tokens(project, &mut tokens.counters)?;
     let written = crate::output::snapshot::write(&dir, &matrix.all_files())?;
     Ok((dir, written))
 }
@@ -131,7 +205,7 @@ pub fn diff(project: &Project, dir: Option<&Path>, tokens: &mut TokenCounter) ->
         Some(d) => d.to_path_buf(),
         None => crate::output::snapshot::confined_folder(project)?,
     };
-    let (report, matrix) = crate::diff::against_snapshots(project, &dir, &mut tokens.0)?;
+    let (report, matrix) = crate::diff::against_snapshots(project, &dir, &mut tokens.counters)?;
     Ok(Drift { dir, report, matrix })
 }
 
@@ -172,7 +246,8 @@ pub fn verify(project: &Project, record: &FrozenRecord) -> Result<Verdict> {
 /// Lint every cell of the project. `levels` override the project's `check.levels`, later
 /// entries winning.
 pub fn check(project: &Project, levels: &[(RuleCode, Level)], tokens: &mut TokenCounter) -> Result<CheckResult> {
-    crate::lint::check(project, levels, &mut tokens.0)
+    tokens.counters.prefetch(project.tokens.tokenizer.encoding());
+    crate::lint::check(project, levels, &mut tokens.counters)
 }
 
 /// The long explanation of lint rule `code` (`P001`).
@@ -208,9 +283,9 @@ pub fn editor_schema(kind: SchemaKind) -> String {
     }
 }
 
-/// Counts tokens with one tokenizer, remembering every text it has counted (and, with a
-/// project's cache file, every text counted by earlier runs). Keep one per tokenizer and
-/// pass it to every call that measures: building a tokenizer takes a few hundred milliseconds.
+/// Counts tokens, remembering every text it has counted (and, with a project's cache file,
+/// every text counted by earlier runs). Keep one and pass it to every call that measures:
+/// building a tokenizer takes a few hundred milliseconds, and each encoding is built once.
 ///
 /// ```
 /// use promptc::{Encoding, TokenCounter, Tokenizer};
@@ -220,16 +295,19 @@ pub fn editor_schema(kind: SchemaKind) -> String {
 /// # Ok::<(), promptc::Error>(())
 /// ```
 #[derive(Debug)]
-pub struct TokenCounter(pub(crate) Counter);
+pub struct TokenCounter {
+    pub(crate) counters: Counters,
+    tokenizer: Tokenizer,
+}
 
 impl TokenCounter {
-    /// A counter with no disk cache.
+    /// A counter with no disk cache; [`TokenCounter::count`] uses `tokenizer`.
     pub fn new(tokenizer: Tokenizer) -> TokenCounter {
-        TokenCounter(Counter::new(tokenizer, None))
+        TokenCounter { counters: Counters::new(None), tokenizer }
     }
 
-    /// A counter with `tokenizer` (default: the project's) that reads and writes the project's
-    /// token cache file, if the project names one and `cache` is true.
+    /// A counter that reads and writes the project's token cache file, if the project names one
+    /// and `cache` is true; [`TokenCounter::count`] uses `tokenizer`, default the project's.
     pub fn for_project(project: &Project, tokenizer: Option<Tokenizer>, cache: bool) -> TokenCounter {
         let disk = match (&project.tokens.cache, cache) {
             (Some(rel), true) => Some(crate::measure::tokens::CacheFile {
@@ -238,39 +316,39 @@ impl TokenCounter {
             }),
             _ => None,
         };
-        TokenCounter(Counter::new(tokenizer.unwrap_or(project.tokens.tokenizer), disk))
+        TokenCounter { counters: Counters::new(disk), tokenizer: tokenizer.unwrap_or(project.tokens.tokenizer) }
     }
 
     /// Tokens in `text` (estimates are rounded up).
     pub fn count(&mut self, text: &str) -> Result<u64> {
-        self.0.count(text)
+        self.counters.count(&self.tokenizer, text)
     }
 
-    /// The tokenizer in use.
+    /// The tokenizer [`TokenCounter::count`] uses.
     pub fn tokenizer(&self) -> Tokenizer {
-        *self.0.tokenizer()
+        self.tokenizer
     }
 
     /// Save new counts to the cache file, if there is one. A cache that cannot be saved is
     /// not an error: see [`TokenCounter::warnings`].
     pub fn save(&mut self) {
-        self.0.save();
+        self.counters.save();
     }
 
     /// Problems with the cache file: it was ignored (unreadable, too large, a link out of the
     /// project) or could not be saved. The counts are right either way.
-    pub fn warnings(&self) -> &[crate::diagnostic::Diagnostic] {
-        self.0.warnings()
+    pub fn warnings(&self) -> Vec<&crate::diagnostic::Diagnostic> {
+        self.counters.warnings()
     }
 
     /// Whether a tokenizer has been built (a fully cached run builds none).
     pub fn tokenizer_built(&self) -> bool {
-        self.0.stats().tokenizer_built
+        self.counters.stats().tokenizer_built
     }
 
     /// Hits and misses so far; `None` without a cache file.
     pub fn cache_stats(&self) -> Option<crate::measure::tokens::CacheStats> {
-        self.0.disk_path().map(|_| self.0.stats())
+        self.counters.disk_path().map(|_| self.counters.stats())
     }
 }
 
@@ -360,7 +438,7 @@ pub mod fuzz {
         }
         let Ok(project) = crate::load(Path::new(dir.path())) else { return };
         let _ = crate::output::snapshot::Matrix::render(&project);
-        let mut counter = crate::measure::tokens::Counter::new(project.tokens.tokenizer, None);
-        let _ = crate::lint::check(&project, &[], &mut counter);
+        let mut counters = Counters::new(None);
+        let _ = crate::lint::check(&project, &[], &mut counters);
     }
 }

@@ -68,24 +68,25 @@ pub use error::{Error, ErrorKind, Result};
 #[cfg(fuzzing)]
 pub use facade::fuzz;
 pub use facade::{
-    check, command, compile, diff, diff_folders, discover, editor_schema, explain, freeze, init, load, read_record,
-    report, report_tokenizer, rule_code, snapshot, snapshot_files, verify, write_artifact, write_record, Drift,
-    SchemaKind, TokenCounter,
+    check, command, compile, diff, diff_folders, discover, editor_schema, explain, freeze, init, load, matrix_texts,
+    read_record, report, rule_code, snapshot, snapshot_files, tokenizer_named, verify, write_artifact, write_record,
+    Drift, Report, ReportOptions, SchemaKind, TokenCounter,
 };
 pub use model::tokenizer::{Encoding, Family, Tokenizer};
 pub use model::{Project, Provider, Transport};
 pub use render::{RenderedSection, SlotUse};
 pub use resolve::Request;
 
-/// `promptc report`'s data: tokens and bytes per section, tool and slot of one cell, and the
-/// budgets checked against them.
+/// `promptc report`'s data: the account of a cell — sent and billed tokens and bytes per
+/// section, tool, parameter and slot, the cacheable prefix, and the budgets checked.
 pub mod report {
+    pub use crate::measure::account::{Account, CacheSplit, ParamItem, SectionItem, SlotItem, TokenizerInfo, ToolItem};
+    pub use crate::measure::billing::Billed;
     pub use crate::measure::budget::{Check as BudgetCheck, Scope};
-    pub use crate::measure::report::{MatrixRow, Report, SectionRow, TokenizerInfo, ToolRow, Totals};
     pub use crate::measure::tokens::CacheStats;
     pub use crate::measure::Measure;
     pub use crate::model::budget::{Amount, Unit};
-    pub use crate::output::report::{budget_failures, cache_line, render, render_matrix, Format};
+    pub use crate::output::report::{budget_failures, cache_line, render, render_matrix, Format, View};
 }
 
 /// `promptc snapshot` and `promptc diff`'s data: what a snapshot write did, and how the

@@ -376,7 +376,7 @@ cases! {
     contribution_render_error => case("contribution-render-error", "fixtures/bad/contribution-render-error", &[],
         "template error: unable to calculate 2 // 0",
         Some("fixtures/bad/contribution-render-error/tools.yaml:22:12"), &["in the contribution of tool `take_note` \
-            to slot `working_notes`", "--lenient"]);
+            to slot `working_notes`", "compile leniently"]);
     // Slot sections and slot kinds.
     slot_section_not_injectable => case("slot-section-not-injectable", "fixtures/bad/slot-section-not-injectable", &[],
         "section `task` shows slot `user_task`, which no tool may fill",

@@ -1,9 +1,19 @@
 //! End-to-end tests of `promptc report`: snapshots of every output format on the shipped
-//! example, the matrix, budgets (exit 1, named and quantified), estimates, and the token cache.
+//! example, the matrix, budgets (exit 1, named and quantified), tokenizers that follow the
+//! provider and model, estimates, and the token cache.
 
 mod common;
 
 use common::{copy_dir, promptc_in, repo};
+
+/// The first account of `report --format json`.
+fn account(args: &[&str]) -> serde_json::Value {
+    let mut a = vec!["report", "--format", "json"];
+    a.extend_from_slice(args);
+    let r: serde_json::Value = serde_json::from_str(&ok(&a)).unwrap();
+    assert_eq!(r["format"], 1);
+    r["accounts"][0].clone()
+}
 
 fn ok(args: &[&str]) -> String {
     // --no-cache: the example's on-disk cache must not make these runs depend on each other.
@@ -22,32 +32,50 @@ fn snapshot_every_format_of_the_example_report() {
     insta::assert_snapshot!("lite.xml.table", ok(&["report", "--profile", "lite", "--transport", "xml"]));
     insta::assert_snapshot!("matrix.table", ok(&["report", "--matrix"]));
     insta::assert_snapshot!("matrix.markdown", ok(&["report", "--matrix", "--format", "markdown"]));
+    insta::assert_snapshot!("standard.native.by-tokens", ok(&["report", "--sort", "tokens", "--top", "8", "--params"]));
     let json: serde_json::Value = serde_json::from_str(&ok(&["report", "--format", "json"])).unwrap();
     insta::assert_json_snapshot!("standard.native.json", json);
 }
 
 #[test]
 fn rows_add_up_and_match_the_rendered_text() {
-    let r: serde_json::Value = serde_json::from_str(&ok(&["report", "--format", "json"])).unwrap();
+    let r = account(&[]);
     let sections = r["sections"].as_array().unwrap();
-    let bytes: u64 =
-        sections.iter().map(|s| s["bytes"].as_u64().unwrap()).sum::<u64>() + r["layout"]["bytes"].as_u64().unwrap();
-    assert_eq!(bytes, r["totals"]["prompt"]["bytes"].as_u64().unwrap());
+    let bytes: u64 = sections.iter().map(|s| s["sent"]["bytes"].as_u64().unwrap()).sum::<u64>()
+        + r["layout"]["bytes"].as_u64().unwrap();
+    assert_eq!(bytes, r["prompt"]["bytes"].as_u64().unwrap());
     // The prompt row measures exactly the text `render` prints.
     let prompt = ok_render(&["render"]);
-    assert_eq!(prompt.len() as u64, r["totals"]["prompt"]["bytes"].as_u64().unwrap());
-    let total = &r["totals"]["total"];
+    assert_eq!(prompt.len() as u64, r["prompt"]["bytes"].as_u64().unwrap());
+    // The tools are measured as the compact JSON the SDK sends, not the pretty snapshot file.
+    let tools: serde_json::Value = serde_json::from_str(&ok_render(&["render", "--tools"])).unwrap();
+    assert_eq!(serde_json::to_string(&tools).unwrap().len() as u64, r["tools_sent"]["bytes"].as_u64().unwrap());
     assert_eq!(
-        total["tokens"].as_u64(),
-        Some(r["totals"]["prompt"]["tokens"].as_u64().unwrap() + r["totals"]["tools"]["tokens"].as_u64().unwrap())
+        r["total"]["tokens"].as_u64(),
+        Some(r["prompt"]["tokens"].as_u64().unwrap() + r["tools_sent"]["tokens"].as_u64().unwrap())
     );
     // Section rows are in prompt order and say static or dynamic.
     let ids: Vec<&str> = sections.iter().map(|s| s["id"].as_str().unwrap()).collect();
     assert_eq!(ids.first(), Some(&"role"));
     let env = sections.iter().find(|s| s["id"] == "environment").unwrap();
     assert_eq!(env["dynamic"], true);
-    assert_eq!(r["tools"].as_array().unwrap().len(), 15);
+    let tools = r["tools"].as_array().unwrap();
+    assert_eq!(tools.len(), 15);
     assert_eq!(r["tokenizer"]["exact"], true);
+    // Every tool names its declaration, and its parameters their share of it.
+    let read = tools.iter().find(|t| t["name"] == "read_file").unwrap();
+    assert_eq!(read["source"], "tools/files.yaml:4");
+    let params: Vec<&str> = read["params"].as_array().unwrap().iter().map(|p| p["name"].as_str().unwrap()).collect();
+    assert!(params.contains(&"path"), "{params:?}");
+    let param_bytes: u64 =
+        read["params"].as_array().unwrap().iter().map(|p| p["sent"]["bytes"].as_u64().unwrap()).sum();
+    assert!(param_bytes < read["sent"]["bytes"].as_u64().unwrap());
+    // The cacheable prefix ends at the dynamic section, and the estimate says how it was made.
+    assert_eq!(r["cache"]["ends_at"], "environment");
+    let parts = r["cache"]["cacheable"].as_u64().unwrap() + r["cache"]["uncached"].as_u64().unwrap();
+    let total = r["total"]["tokens"].as_u64().unwrap();
+    assert!((total..=total + 1).contains(&parts), "the two parts split what is sent (a token may straddle the cut)");
+    assert!(r["billed"]["source"].as_str().unwrap().contains("OpenAI cookbook"));
 }
 
 fn ok_render(args: &[&str]) -> String {
@@ -57,26 +85,26 @@ fn ok_render(args: &[&str]) -> String {
 }
 
 #[test]
-fn xml_tools_are_counted_inside_the_prompt() {
-    let r: serde_json::Value =
-        serde_json::from_str(&ok(&["report", "--transport", "xml", "--format", "json"])).unwrap();
-    assert_eq!(r["totals"]["tools"]["tokens"], 0);
-    assert!(r["tools"].as_array().unwrap().iter().all(|t| t["in_prompt"] == true));
+fn xml_tools_are_a_breakdown_of_the_tool_docs_not_added_again() {
+    let r = account(&["--transport", "xml"]);
+    assert_eq!(r["tools_sent"]["tokens"], 0);
+    assert!(r["tools"].as_array().unwrap().iter().all(|t| t["part_of"] == "tool_docs"));
     let docs = r["sections"].as_array().unwrap().iter().find(|s| s["id"] == "tool_docs").unwrap();
-    let blocks: u64 = r["tools"].as_array().unwrap().iter().map(|t| t["bytes"].as_u64().unwrap()).sum();
+    let blocks: u64 = r["tools"].as_array().unwrap().iter().map(|t| t["sent"]["bytes"].as_u64().unwrap()).sum();
     // The tool_docs section is the blocks plus one blank line between each pair.
     let n = r["tools"].as_array().unwrap().len() as u64;
-    assert_eq!(docs["bytes"].as_u64().unwrap(), blocks + 2 * (n - 1));
+    assert_eq!(docs["sent"]["bytes"].as_u64().unwrap(), blocks + 2 * (n - 1));
+    // Section shares add up to at most 100%: tool rows are not counted twice.
+    let sections: f64 = r["sections"].as_array().unwrap().iter().map(|s| s["share"].as_f64().unwrap()).sum();
+    assert!(sections <= 1.0 + 1e-9, "{sections}");
 }
 
 #[test]
-fn tokenizers_and_models() {
+fn the_tokenizer_follows_the_provider_and_the_model() {
     let count = |args: &[&str]| -> (u64, bool, String) {
-        let mut a = vec!["report", "--format", "json"];
-        a.extend_from_slice(args);
-        let r: serde_json::Value = serde_json::from_str(&ok(&a)).unwrap();
+        let r = account(args);
         (
-            r["totals"]["prompt"]["tokens"].as_u64().unwrap(),
+            r["prompt"]["tokens"].as_u64().unwrap(),
             r["tokenizer"]["exact"].as_bool().unwrap(),
             r["tokenizer"]["name"].as_str().unwrap().to_string(),
         )
@@ -89,13 +117,30 @@ fn tokenizers_and_models() {
     assert_ne!(o200k, cl100k);
     assert_eq!(count(&["--model", "gpt-4o"]).2, "o200k_base");
     assert_eq!(count(&["--model", "gpt-4", "--profile", "standard"]).2, "cl100k_base");
-    // Claude counts are labelled estimates: o200k_base × the project's factor (1.2).
-    let (claude, exact, name) = count(&["--model", "anthropic/claude-sonnet-4", "--profile", "standard"]);
+    // An Anthropic cell counts with the Claude estimate: o200k_base × the project's factor.
+    let (claude, exact, name) = count(&["--provider", "anthropic"]);
     assert!(!exact);
     assert_eq!(name, "claude");
     assert_eq!(claude, (o200k as f64 * 1.2).ceil() as u64);
+    assert_eq!(count(&["--provider", "gemini"]).2, "gemini");
+    // --tokenizer overrides the provider's.
+    assert_eq!(count(&["--provider", "anthropic", "--tokenizer", "o200k_base"]).0, o200k);
     let table = ok(&["report", "--tokenizer", "gemini"]);
     assert!(table.contains("(estimate)") && table.contains('≈'), "{table}");
+}
+
+#[test]
+fn an_unknown_model_warns_once_and_says_what_was_used() {
+    for args in [
+        &["report", "--model", "mistral-large", "--no-cache"][..],
+        &["report", "--matrix", "--model", "mistral-large", "--no-cache"],
+    ] {
+        let out = promptc_in(&repo(), args);
+        assert_eq!(out.status.code(), Some(0));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.matches("model `mistral-large` is not one promptc knows").count(), 1, "{args:?}: {err}");
+        assert!(err.contains("counting with o200k_base"), "{err}");
+    }
 }
 
 #[test]
@@ -105,13 +150,14 @@ fn exceeded_budgets_exit_1_and_say_by_how_much() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
         stderr.contains(
-            "budget exceeded: standard.native.openai: section `role` is 83 bytes, 63 over its budget of 20 bytes"
+            "budget exceeded: standard.native.openai: section `role` is 83 bytes, 63 over its budget of 20 bytes \
+             (counted with o200k_base)"
         ),
         "{stderr}"
     );
     assert!(stderr.contains("tools is 151 tokens, 101 over its budget of 50 tokens"), "{stderr}");
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(stdout.contains("OVER by 63 (limit 20 bytes)"), "{stdout}");
+    assert!(stdout.contains("OVER by 63"), "{stdout}");
     insta::assert_snapshot!("over-budget.table", stdout);
     // The lite profile has no budgets: exit 0.
     let out = promptc_in(&repo(), &["-C", "fixtures/good/over-budget", "report", "--profile", "lite"]);
@@ -120,7 +166,7 @@ fn exceeded_budgets_exit_1_and_say_by_how_much() {
     let out = promptc_in(&repo(), &["-C", "fixtures/good/over-budget", "report", "--format", "json"]);
     let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let exceeded: Vec<&serde_json::Value> =
-        r["budgets"].as_array().unwrap().iter().filter(|c| c["exceeded"] == true).collect();
+        r["accounts"][0]["budgets"].as_array().unwrap().iter().filter(|c| c["exceeded"] == true).collect();
     assert_eq!(exceeded.len(), 2);
     // The matrix marks the cells over budget.
     let out = promptc_in(&repo(), &["-C", "fixtures/good/over-budget", "report", "--matrix"]);
@@ -177,11 +223,13 @@ fn json_cells_measure_each_tools_share_of_the_action_schema() {
     );
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(r["transport"], "json");
-    assert_eq!(r["totals"]["tools"]["tokens"], 0, "the schema is part of the prompt");
-    let tools = r["tools"].as_array().unwrap();
-    assert!(!tools.is_empty() && tools.iter().all(|t| t["in_prompt"] == true && t["tokens"].as_u64().unwrap() > 0));
-    let table =
-        promptc_in(&repo(), &["-C", "fixtures/good/composition", "report", "--transport", "json", "--no-cache"]);
-    assert!(String::from_utf8_lossy(&table.stdout).contains("(in action_schema)"));
+    let a = &r["accounts"][0];
+    assert_eq!(a["transport"], "json");
+    assert_eq!(a["tools_sent"]["tokens"], 0, "the schema is part of the prompt");
+    let tools = a["tools"].as_array().unwrap();
+    assert!(
+        !tools.is_empty()
+            && tools.iter().all(|t| t["part_of"] == "actions" && t["sent"]["tokens"].as_u64().unwrap() > 0),
+        "{tools:?}"
+    );
 }

@@ -48,7 +48,7 @@ fn a_one_word_tool_change_shows_in_every_affected_cell_and_provider_only() {
     assert!(files.values().all(|s| s == "modified"));
     let out = w.run(&["diff", "--format", "markdown"]);
     let md = stdout(&out);
-    assert!(md.contains("| standard.native | tools openai |"), "{md}");
+    assert!(md.contains("| standard.native.openai | tools |"), "{md}");
     assert!(md.contains("<details><summary><code>standard.xml.prompt.md</code>"), "{md}");
     insta::assert_snapshot!("one-word-change.markdown", md);
 }

@@ -14,17 +14,35 @@ pub(crate) enum ReportFormat {
     Csv,
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum SortOrder {
+    /// Prompt order (sections, then tools).
+    Prompt,
+    /// Largest first.
+    Tokens,
+}
+
 #[derive(Debug, Args)]
 pub(crate) struct ReportArgs {
     #[command(flatten)]
     pub(crate) cell: CellArgs,
-    /// Tokenizer: o200k_base (default), cl100k_base, p50k_base, r50k_base (exact), or claude,
-    /// gemini (estimates). Default: the one --model maps to, else the project's.
+    /// Count every cell with this tokenizer: o200k_base, cl100k_base, p50k_base, r50k_base
+    /// (exact), or claude, gemini (estimates). Default: each provider's (OpenAI: the project's or
+    /// the model's encoding; Anthropic: claude; Gemini: gemini).
     #[arg(long, value_name = "NAME")]
     pub(crate) tokenizer: Option<String>,
-    /// Summarise every profile × transport cell side by side.
+    /// Every cell of the snapshot matrix (profiles × cases × transports × providers, sub-agents).
     #[arg(long)]
     pub(crate) matrix: bool,
+    /// Row order.
+    #[arg(long, value_enum, default_value_t = SortOrder::Prompt)]
+    pub(crate) sort: SortOrder,
+    /// Only the N largest rows (the rest summed in one row).
+    #[arg(long, value_name = "N")]
+    pub(crate) top: Option<usize>,
+    /// A row per tool parameter (JSON and CSV always have them).
+    #[arg(long)]
+    pub(crate) params: bool,
     /// Output format.
     #[arg(long, value_enum, default_value_t = ReportFormat::Table)]
     pub(crate) format: ReportFormat,
@@ -33,12 +51,13 @@ pub(crate) struct ReportArgs {
     pub(crate) no_cache: bool,
 }
 
-pub(crate) fn report(project: &Project, args: &ReportArgs) -> Result<ExitCode, Error> {
-    use promptc::report::{self as show, Format};
+pub(crate) fn report(project: &Project, args: &ReportArgs, color: Color) -> Result<ExitCode, Error> {
+    use promptc::report::{self as show, Format, View};
     let req = request(project, &args.cell)?;
-    let tokenizer = promptc::report_tokenizer(project, &req, args.tokenizer.as_deref())?;
-    let mut counter = TokenCounter::for_project(project, Some(tokenizer), !args.no_cache);
-    let reports = promptc::report(project, &req, args.matrix, &mut counter)?;
+    let tokenizer = args.tokenizer.as_deref().map(|n| promptc::tokenizer_named(project, n)).transpose()?;
+    let mut counter = TokenCounter::for_project(project, None, !args.no_cache);
+    let options = promptc::ReportOptions { tokenizer, matrix: args.matrix };
+    let report = promptc::report(project, &req, &options, &mut counter)?;
     save_tokens(&mut counter);
     let stats = counter.cache_stats();
     // The tokenizer's tables take a tenth of a second to free; the process is about to exit.
@@ -49,13 +68,22 @@ pub(crate) fn report(project: &Project, args: &ReportArgs) -> Result<ExitCode, E
         ReportFormat::Markdown => Format::Markdown,
         ReportFormat::Csv => Format::Csv,
     };
-    let out = if args.matrix { show::render_matrix(&reports, format) } else { show::render(&reports[0], format) };
+    let view = View { by_tokens: args.sort == SortOrder::Tokens, top: args.top, params: args.params };
+    let out = if args.matrix {
+        show::render_matrix(&report.accounts, format, view)
+    } else {
+        show::render(&report.accounts[0], format, view)
+    };
     let code = print(&out)?;
     let mut err = std::io::stderr().lock();
+    let paint = wants_color(color, std::io::stderr().is_terminal());
+    for w in &report.warnings {
+        let _ = write!(err, "{}", w.render(paint));
+    }
     if let Some(stats) = stats {
         let _ = writeln!(err, "{}", show::cache_line(stats));
     }
-    let failures: Vec<String> = reports.iter().flat_map(show::budget_failures).collect();
+    let failures: Vec<String> = report.accounts.iter().flat_map(show::budget_failures).collect();
     for f in &failures {
         let _ = writeln!(err, "budget exceeded: {f}");
     }

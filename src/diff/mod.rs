@@ -50,7 +50,13 @@ pub struct Counts {
 
 impl From<&Measured> for Counts {
     fn from(m: &Measured) -> Self {
-        Counts { tokens: m.tokens, bytes: m.bytes }
+        Counts { tokens: None, bytes: m.bytes }
+    }
+}
+
+impl From<&crate::measure::Measure> for Counts {
+    fn from(m: &crate::measure::Measure) -> Self {
+        Counts { tokens: Some(m.tokens), bytes: m.bytes }
     }
 }
 
@@ -159,12 +165,74 @@ pub fn compare_files(
     out
 }
 
-/// Changed items between two summaries, cell by cell (new order first, then removed cells).
+/// Changed items between two summaries: account by account when both were counted (the
+/// figures `report` gives, per cell and provider), else file by file with bytes only.
 pub fn deltas(old: &Summary, new: &Summary) -> Vec<Delta> {
+    let counted = |s: &Summary| s.cells.iter().any(|c| !c.accounts.is_empty());
+    if counted(old) && counted(new) {
+        account_deltas(old, new)
+    } else {
+        file_deltas(old, new)
+    }
+}
+
+/// Names in `new`'s order, then those only in `old`.
+fn union<'a>(new: impl Iterator<Item = &'a str>, old: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
+    let mut out: Vec<&str> = new.collect();
+    for n in old {
+        if !out.contains(&n) {
+            out.push(n);
+        }
+    }
+    out
+}
+
+fn account_deltas(old: &Summary, new: &Summary) -> Vec<Delta> {
+    use crate::output::snapshot::{AccountSummary, Item};
+    let all = |s: &'_ Summary| -> Vec<AccountSummary> { s.cells.iter().flat_map(|c| c.accounts.clone()).collect() };
+    let (old_accounts, new_accounts) = (all(old), all(new));
+    let find = |list: &[AccountSummary], name: &str| list.iter().find(|a| a.name == name).cloned();
+    let mut out = Vec::new();
+    let names = union(new_accounts.iter().map(|a| a.name.as_str()), old_accounts.iter().map(|a| a.name.as_str()));
+    for name in names {
+        let (o, n) = (find(&old_accounts, name), find(&new_accounts, name));
+        let mut push =
+            |item: String, before: Option<crate::measure::Measure>, after: Option<crate::measure::Measure>| {
+                if before != after {
+                    out.push(Delta {
+                        cell: name.to_string(),
+                        item,
+                        before: before.as_ref().map(Counts::from),
+                        after: after.as_ref().map(Counts::from),
+                    });
+                }
+            };
+        push("prompt".into(), o.as_ref().map(|a| a.prompt), n.as_ref().map(|a| a.prompt));
+        if o.as_ref().or(n.as_ref()).is_some_and(|a| a.provider.is_some()) {
+            push("tools".into(), o.as_ref().map(|a| a.tools), n.as_ref().map(|a| a.tools));
+        }
+        let items = |a: &Option<AccountSummary>, f: fn(&AccountSummary) -> &Vec<Item>| -> Vec<Item> {
+            a.as_ref().map(|a| f(a).clone()).unwrap_or_default()
+        };
+        for (kind, f) in [
+            ("section", (|a: &AccountSummary| &a.sections) as fn(&AccountSummary) -> &Vec<Item>),
+            ("tool", |a: &AccountSummary| &a.tool_items),
+        ] {
+            let (before, after) = (items(&o, f), items(&n, f));
+            for id in union(after.iter().map(|i| i.name.as_str()), before.iter().map(|i| i.name.as_str())) {
+                let b = before.iter().find(|i| i.name == id).map(|i| i.sent);
+                let a = after.iter().find(|i| i.name == id).map(|i| i.sent);
+                push(format!("{kind} {id}"), b, a);
+            }
+        }
+    }
+    out
+}
+
+fn file_deltas(old: &Summary, new: &Summary) -> Vec<Delta> {
     let old_cells: BTreeMap<&str, &CellSummary> = old.cells.iter().map(|c| (c.cell.as_str(), c)).collect();
     let new_cells: BTreeMap<&str, &CellSummary> = new.cells.iter().map(|c| (c.cell.as_str(), c)).collect();
-    let mut order: Vec<&str> = new.cells.iter().map(|c| c.cell.as_str()).collect();
-    order.extend(old.cells.iter().map(|c| c.cell.as_str()).filter(|c| !new_cells.contains_key(c)));
+    let order = union(new.cells.iter().map(|c| c.cell.as_str()), old.cells.iter().map(|c| c.cell.as_str()));
     let mut out = Vec::new();
     for cell in order {
         let (o, n) = (old_cells.get(cell), new_cells.get(cell));
@@ -179,10 +247,10 @@ pub fn deltas(old: &Summary, new: &Summary) -> Vec<Delta> {
             }
         };
         push("prompt".into(), o.map(|c| &c.prompt), n.map(|c| &c.prompt));
-        let mut ids: Vec<&str> = n.map(|c| c.sections.iter().map(|s| s.name.as_str()).collect()).unwrap_or_default();
-        if let Some(o) = o {
-            ids.extend(o.sections.iter().map(|s| s.name.as_str()).filter(|id| !ids.contains(id)).collect::<Vec<_>>());
-        }
+        let ids = union(
+            n.map(|c| c.sections.iter().map(|s| s.name.as_str()).collect::<Vec<_>>()).unwrap_or_default().into_iter(),
+            o.map(|c| c.sections.iter().map(|s| s.name.as_str()).collect::<Vec<_>>()).unwrap_or_default().into_iter(),
+        );
         for id in ids {
             let before = o.and_then(|c| c.sections.iter().find(|s| s.name == id));
             let after = n.and_then(|c| c.sections.iter().find(|s| s.name == id));
@@ -205,7 +273,7 @@ pub fn deltas(old: &Summary, new: &Summary) -> Vec<Delta> {
 pub fn against_snapshots(
     project: &crate::model::Project,
     dir: &std::path::Path,
-    counter: &mut crate::measure::tokens::Counter,
+    counter: &mut crate::measure::tokens::Counters,
 ) -> crate::error::Result<(DiffReport, crate::output::snapshot::Matrix)> {
     use crate::output::snapshot::{owned_files, read_owned, Matrix, SUMMARY};
     // Read and parse the committed side on a second core while this one renders: the no-change
@@ -234,7 +302,7 @@ pub fn against_snapshots(
             matrix,
         ));
     }
-    matrix.count_tokens(counter)?;
+    matrix.count_tokens(project, counter)?;
     if let Some(t) = old_summary_text {
         old.insert(SUMMARY.to_string(), t);
     }
@@ -256,7 +324,6 @@ fn summary_from_artifact(files: &BTreeMap<String, String>) -> Option<Summary> {
             p.as_str().to_string(),
             Measured {
                 name: "tools.json".into(),
-                tokens: None,
                 bytes: t.len() as u64,
                 sha256: crate::hash::sha256_hex(t.as_bytes()),
             },
@@ -266,7 +333,6 @@ fn summary_from_artifact(files: &BTreeMap<String, String>) -> Option<Summary> {
         format: crate::output::snapshot::SUMMARY_FORMAT,
         project: meta.project.clone(),
         contract_version: meta.contract_version,
-        tokenizer: String::new(),
         files: Vec::new(),
         cells: vec![CellSummary {
             cell,
@@ -275,16 +341,16 @@ fn summary_from_artifact(files: &BTreeMap<String, String>) -> Option<Summary> {
             transport: meta.transport,
             prompt: Measured {
                 name: "prompt.md".into(),
-                tokens: None,
                 bytes: prompt.len() as u64,
                 sha256: crate::hash::sha256_hex(prompt.as_bytes()),
             },
             sections: meta
                 .sections
                 .iter()
-                .map(|s| Measured { name: s.id.clone(), tokens: None, bytes: s.bytes as u64, sha256: s.sha256.clone() })
+                .map(|s| Measured { name: s.id.clone(), bytes: s.bytes as u64, sha256: s.sha256.clone() })
                 .collect(),
             tools,
+            accounts: Vec::new(),
         }],
     })
 }
@@ -341,33 +407,52 @@ mod tests {
 
     #[test]
     fn deltas_report_only_changed_items() {
-        let m = |name: &str, tokens: u64, sha: &str| Measured {
-            name: name.into(),
-            tokens: Some(tokens),
-            bytes: tokens * 4,
-            sha256: sha.into(),
-        };
-        let cell = |sections: Vec<Measured>, prompt: Measured| CellSummary {
-            cell: "s.native".into(),
-            profile: "s".into(),
-            case: None,
-            transport: crate::model::transport::Transport::Native,
-            prompt,
+        use crate::measure::Measure;
+        use crate::output::snapshot::SUMMARY_FORMAT;
+        use crate::output::snapshot::{AccountSummary, Item};
+        let m = |tokens: u64| Measure { tokens, bytes: tokens * 4 };
+        let item = |name: &str, tokens: u64| Item { name: name.into(), sent: m(tokens) };
+        let account = |sections: Vec<Item>, prompt: u64| AccountSummary {
+            name: "s.native.openai".into(),
+            provider: Some(crate::model::provider::Provider::OpenAiChat),
+            tokenizer: "o200k_base".into(),
+            prompt: m(prompt),
+            tools: m(100),
+            total: m(prompt + 100),
+            billed: prompt + 120,
+            cacheable: prompt,
             sections,
-            tools: BTreeMap::new(),
+            tool_items: vec![item("read", 100)],
         };
-        let sum = |c: CellSummary| Summary {
-            format: 1,
+        let file = |name: &str, sha: &str| Measured { name: name.into(), bytes: 1, sha256: sha.into() };
+        let sum = |a: AccountSummary| Summary {
+            format: SUMMARY_FORMAT,
             project: "p".into(),
             contract_version: 1,
-            tokenizer: "o200k_base".into(),
-            cells: vec![c],
+            cells: vec![CellSummary {
+                cell: "s.native".into(),
+                profile: "s".into(),
+                case: None,
+                transport: crate::model::transport::Transport::Native,
+                prompt: file("s.native.prompt.md", "x"),
+                sections: Vec::new(),
+                tools: BTreeMap::new(),
+                accounts: vec![a],
+            }],
             files: Vec::new(),
         };
-        let old = sum(cell(vec![m("a", 10, "1"), m("b", 5, "2")], m("s.native.prompt.md", 15, "p1")));
-        let new = sum(cell(vec![m("a", 12, "3"), m("b", 5, "2"), m("c", 1, "4")], m("s.native.prompt.md", 18, "p2")));
+        let old = sum(account(vec![item("a", 10), item("b", 5)], 15));
+        let new = sum(account(vec![item("a", 12), item("b", 5), item("c", 1)], 18));
         let d = deltas(&old, &new);
-        let items: Vec<(&str, Option<i64>)> = d.iter().map(|d| (d.item.as_str(), d.tokens_delta())).collect();
-        assert_eq!(items, [("prompt", Some(3)), ("section a", Some(2)), ("section c", Some(1))]);
+        let items: Vec<(&str, &str, Option<i64>)> =
+            d.iter().map(|d| (d.cell.as_str(), d.item.as_str(), d.tokens_delta())).collect();
+        assert_eq!(
+            items,
+            [
+                ("s.native.openai", "prompt", Some(3)),
+                ("s.native.openai", "section a", Some(2)),
+                ("s.native.openai", "section c", Some(1))
+            ]
+        );
     }
 }

@@ -39,10 +39,13 @@ impl CheckResult {
             Format::Github => self.diagnostics.iter().map(|d| format!("{}\n", github_line(d))).collect(),
             Format::Human { color } => {
                 let mut s: String = self.diagnostics.iter().map(|d| format!("{}\n", d.render(color))).collect();
-                s.push_str("cacheable prefix (tokens before the first dynamic or untrusted section):\n");
+                s.push_str(
+                    "cacheable prefix (tools and prompt before the first section that changes between \
+                            sessions):\n",
+                );
                 for p in &self.cache_prefixes {
                     let end = p.ends_at.as_deref().map_or("whole prompt".to_string(), |e| format!("until `{e}`"));
-                    s.push_str(&format!("  {:<44} {:>6} of {:>6}  {end}\n", p.cell, p.tokens, p.prompt_tokens));
+                    s.push_str(&format!("  {:<44} {:>6} of {:>6}  {end}\n", p.cell, p.cacheable, p.total));
                 }
                 let plural = |n: usize| if n == 1 { "" } else { "s" };
                 s.push_str(&format!(

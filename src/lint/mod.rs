@@ -7,12 +7,13 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use crate::code::{Level, RuleCode};
-use crate::compile::{compile_matrix_cell, Compiled};
+use crate::compile::Compiled;
 use crate::diagnostic::{Diagnostic, Label, Severity};
 use crate::error::Result;
-use crate::measure::tokens::Counter;
+use crate::measure::account::Account;
+use crate::measure::tokens::Counters;
 use crate::model::Project;
-use crate::resolve::matrix::{cells, Cell};
+use crate::resolve::matrix::Cell;
 
 mod format;
 pub mod registry;
@@ -22,10 +23,11 @@ pub use format::Format;
 pub use registry::{explain, known_code, Rule, RULES};
 use rules::*;
 
-/// A compiled cell with its label.
+/// A compiled cell with its accounts (one per provider for native cells).
 pub(crate) struct CellView {
     pub(crate) cell: Cell,
     pub(crate) compiled: Compiled,
+    pub(crate) accounts: Vec<Account>,
 }
 
 impl CellView {
@@ -38,15 +40,17 @@ impl CellView {
     }
 }
 
-/// Cacheable prefix of one cell.
+/// The cacheable prefix of one cell and provider: the account's figures (see
+/// `measure::account::CacheSplit`), the same `report` shows.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct CachePrefix {
-    /// Cell stem.
+    /// The cell and provider.
     pub cell: String,
-    /// Tokens before the first dynamic or untrusted section (the whole prompt if none).
-    pub tokens: u64,
-    /// Tokens of the whole prompt.
-    pub prompt_tokens: u64,
+    /// Tokens caching can reuse: the tools (native) and the prompt before the first section
+    /// that changes between sessions.
+    pub cacheable: u64,
+    /// Tokens sent in all.
+    pub total: u64,
     /// The section that ends the prefix, if any.
     pub ends_at: Option<String>,
 }
@@ -102,26 +106,32 @@ pub(crate) fn find_in_file(project: &Project, rel: &str, needle: &str) -> Label 
     }
 }
 
-/// Compile every cell of the matrix (cases and sub-agents included).
-fn compile_all(project: &Project) -> Result<Vec<CellView>> {
-    cells(project)
+/// Compile and account every cell of the matrix (cases and sub-agents included).
+fn compile_all(project: &Project, counters: &mut Counters) -> Result<Vec<CellView>> {
+    let compiled = crate::compile::compile_matrix(project)?;
+    let (accounts, _) = crate::measure::account::accounts(project, &compiled, None, None, counters)?;
+    Ok(compiled
         .into_iter()
-        .map(|cell| Ok(CellView { compiled: compile_matrix_cell(project, &cell)?, cell }))
-        .collect()
+        .map(|(cell, compiled)| {
+            let stem = cell.stem();
+            let accounts = accounts.iter().filter(|a| a.cell == stem).cloned().collect();
+            CellView { cell, compiled, accounts }
+        })
+        .collect())
 }
 
 /// Run every rule over every cell and apply levels.
-pub fn check(project: &Project, overrides: &[(RuleCode, Level)], counter: &mut Counter) -> Result<CheckResult> {
-    let views = compile_all(project)?;
+pub fn check(project: &Project, overrides: &[(RuleCode, Level)], counters: &mut Counters) -> Result<CheckResult> {
+    let views = compile_all(project, counters)?;
     let mut found = Vec::new();
     p001_dangling_tool_reference::check(project, &views, &mut found);
     p002_provider_rejects::check(project, &views, &mut found);
     p003_provider_rewrites::check(project, &views, &mut found);
-    let cache_prefixes = p004_cache_unfriendly_order::check(project, &views, counter, &mut found)?;
+    let cache_prefixes = p004_cache_unfriendly_order::check(project, &views, &mut found);
     p005_lite_not_subset::check(project, &mut found);
     p006_transport_parity::check(project, &views, &mut found);
     p007_unused::check(project, &mut found);
-    p008_budget_exceeded::check(project, &views, counter, &mut found)?;
+    p008_budget_exceeded::check(project, &views, &mut found);
     // Load-time warnings (sub-agent recursion) are lint findings too.
     found.extend(project.warnings.iter().cloned());
     let levels = levels(project, overrides);

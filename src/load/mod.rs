@@ -368,9 +368,13 @@ impl Project {
             .chain(
                 commands.values().flat_map(|c| std::iter::once(c.template.clone()).chain(c.variants.values().cloned())),
             );
+        let mut dynamic_templates = BTreeSet::new();
         for name in extra_templates.collect::<BTreeSet<_>>() {
             let used: BTreeSet<String> = templates.undeclared(&name).difference(&globals).cloned().collect();
             check_undeclared(&mut diags, &templates_origin_file(&files, &mfile, &name), &name, &used, &known);
+            if used.iter().any(|u| dynamic_vars.contains(u)) {
+                dynamic_templates.insert(name);
+            }
         }
         if let Some(name) = &layout {
             let used: BTreeSet<String> = templates.undeclared(name).difference(&globals).cloned().collect();
@@ -395,6 +399,7 @@ impl Project {
             tokens,
             snapshots,
             write_root,
+            dynamic_templates,
             cases,
             slots,
             subagents,

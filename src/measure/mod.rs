@@ -1,19 +1,17 @@
 //! Measuring cells: token counts (exact or labelled estimates, cached), budgets checked against
 //! them, and the report of where a prompt's tokens go.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-use crate::error::Result;
 use crate::model::budget::Unit;
 
+pub mod account;
+pub mod billing;
 pub mod budget;
-pub mod report;
 pub mod tokens;
 
-use tokens::Counter;
-
 /// Tokens and bytes of one piece of text.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct Measure {
     /// Tokens with the report's tokenizer.
     pub tokens: u64,
@@ -22,14 +20,9 @@ pub struct Measure {
 }
 
 impl Measure {
-    /// Count `text`.
-    pub fn of(counter: &mut Counter, text: &str) -> Result<Measure> {
-        Ok(Measure { tokens: counter.count(text)?, bytes: text.len() as u64 })
-    }
-
     /// The sum of two measures.
     pub fn plus(self, o: Measure) -> Measure {
-        Measure { tokens: self.tokens + o.tokens, bytes: self.bytes + o.bytes }
+        Measure { tokens: self.tokens.saturating_add(o.tokens), bytes: self.bytes.saturating_add(o.bytes) }
     }
 
     /// The value in `unit`.

@@ -92,6 +92,8 @@ pub struct Project {
     pub(crate) tokens: TokenSettings,
     /// Where the snapshot matrix lives, relative to the project folder (default `snapshots`).
     pub(crate) snapshots: String,
+    /// Contribution and command templates that read a dynamic variable.
+    pub(crate) dynamic_templates: std::collections::BTreeSet<String>,
     /// The folder the project may write into on its own say-so (its repository, else the
     /// project folder), canonical: see `source::write_root`.
     pub(crate) write_root: PathBuf,

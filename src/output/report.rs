@@ -1,30 +1,57 @@
-//! Rendering reports: one cell as a table, JSON, markdown or CSV; the matrix side by side;
-//! budget and cache lines for stderr.
+//! Rendering accounts: one cell as a table (at most 100 columns), markdown, CSV (every table)
+//! or JSON; the matrix side by side; budget and cache lines for stderr.
+
+use serde::Serialize;
 
 use crate::json::to_pretty_json;
-use crate::measure::budget::Scope;
-use crate::measure::report::{MatrixRow, Report};
+use crate::measure::account::Account;
 use crate::measure::tokens::CacheStats;
 use crate::measure::Measure;
 use crate::model::budget::Unit;
-use crate::model::transport::Transport;
 use crate::output::table::{csv, markdown, table};
+
+/// Version of the report JSON (`"format"`); its shape is in `schema/report.schema.json`.
+pub const REPORT_FORMAT: u32 = 1;
 
 /// Output formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
-    /// A comfy-table for people.
+    /// A table for people, at most 100 columns wide.
     Table,
-    /// JSON for machines.
+    /// JSON for machines: every figure, sources in full.
     Json,
-    /// A GitHub-flavoured markdown table for PR comments.
+    /// GitHub-flavoured markdown for PR comments.
     Markdown,
-    /// CSV for spreadsheets.
+    /// CSV for spreadsheets: every table, one `table` column telling them apart.
     Csv,
 }
 
-fn tokens_cell(r: &Report, n: u64) -> String {
-    if r.tokenizer.exact {
+/// How rows are chosen and ordered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct View {
+    /// Largest first instead of prompt order.
+    pub by_tokens: bool,
+    /// Only the largest N items (the rest summed in one row).
+    pub top: Option<usize>,
+    /// A row per tool parameter under its tool.
+    pub params: bool,
+}
+
+/// `text` cut to `max` characters by removing its middle (`sections/…/role.md.j2`).
+fn middle(text: &str, max: usize) -> String {
+    let n = text.chars().count();
+    if n <= max {
+        return text.to_string();
+    }
+    let head = (max - 1) / 2;
+    let tail = max - 1 - head;
+    let h: String = text.chars().take(head).collect();
+    let t: String = text.chars().skip(n - tail).collect();
+    format!("{h}…{t}")
+}
+
+fn tokens_cell(a: &Account, n: u64) -> String {
+    if a.tokenizer.exact {
         n.to_string()
     } else {
         format!("≈{n}")
@@ -35,214 +62,181 @@ fn pct(share: f64) -> String {
     format!("{:.1}%", share * 100.0)
 }
 
-fn budget_cell(r: &Report, scope: &Scope) -> String {
-    match r.budgets.iter().find(|c| &c.scope == scope) {
-        Some(c) if c.exceeded => format!("OVER by {} (limit {})", c.excess(), c.limit),
-        Some(c) => format!("ok (limit {})", c.limit),
-        None => String::new(),
+/// Prose wrapped at 100 columns (the width of every table).
+fn wrap(text: &str) -> String {
+    let mut out = String::new();
+    let mut line = String::new();
+    for word in text.split(' ') {
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > 100 {
+            out.push_str(&line);
+            out.push('\n');
+            line = format!("  {word}");
+        } else {
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(word);
+        }
     }
+    out.push_str(&line);
+    out.push('\n');
+    out
 }
 
-/// The rows shared by the table, markdown and CSV renderings.
-fn rows(r: &Report) -> (Vec<&'static str>, Vec<Vec<String>>) {
-    let with_budget = !r.budgets.is_empty();
-    let mut header = vec!["item", "tokens", "bytes", "share", "kind", "source"];
-    if with_budget {
-        header.push("budget");
+/// A bar of up to 8 eighth-blocks for `share` of `largest` (the largest row fills the bar).
+fn bar_of(share: f64, largest: f64) -> String {
+    if largest <= 0.0 {
+        return String::new();
     }
-    let mut out = Vec::new();
-    let mut push = |mut row: Vec<String>, scope: Option<Scope>| {
-        if with_budget {
-            row.push(scope.map(|s| budget_cell(r, &s)).unwrap_or_default());
-        }
-        out.push(row);
-    };
-    for s in &r.sections {
-        let kind = if s.dynamic { "dynamic" } else { "static" };
-        push(
-            vec![
-                s.id.clone(),
-                tokens_cell(r, s.size.tokens),
-                s.size.bytes.to_string(),
-                pct(s.share),
-                kind.into(),
-                s.source.clone(),
-            ],
-            Some(Scope::Section(s.id.clone())),
-        );
+    bar(share / largest)
+}
+
+/// A bar of up to 8 eighth-blocks for a fraction 0–1.
+fn bar(share: f64) -> String {
+    const BLOCKS: [char; 8] = ['▏', '▎', '▍', '▌', '▋', '▊', '▉', '█'];
+    let eighths = (share.clamp(0.0, 1.0) * 64.0).round() as usize; // 8 cells × 8 eighths
+    let mut s = "█".repeat(eighths / 8);
+    if !eighths.is_multiple_of(8) {
+        s.push(BLOCKS[eighths % 8 - 1]);
     }
-    if r.layout.bytes > 0 {
-        let share =
-            if r.totals.total.tokens == 0 { 0.0 } else { r.layout.tokens as f64 / r.totals.total.tokens as f64 };
-        push(
-            vec![
-                "(outside sections)".into(),
-                tokens_cell(r, r.layout.tokens),
-                r.layout.bytes.to_string(),
-                pct(share),
-                "static".into(),
-                r.layout_source.clone(),
-            ],
-            None,
-        );
+    s
+}
+
+/// One row of the item table, before formatting.
+struct Item {
+    item: String,
+    sent: Measure,
+    share: f64,
+    kind: &'static str,
+    source: String,
+    /// Rows kept with the item above (a tool's parameters).
+    children: Vec<Item>,
+}
+
+fn items(a: &Account, view: View) -> Vec<Item> {
+    let mut out: Vec<Item> = Vec::new();
+    for s in &a.sections {
+        out.push(Item {
+            item: s.id.clone(),
+            sent: s.sent,
+            share: s.share,
+            kind: if s.dynamic { "dynamic" } else { "static" },
+            source: s.source.clone(),
+            children: Vec::new(),
+        });
     }
-    for t in &r.tools {
-        let source = match (t.in_prompt, r.transport) {
-            (true, Transport::Json) => format!("{} (in action_schema)", t.toolset),
-            (true, _) => format!("{} (in tool_docs)", t.toolset),
-            (false, _) => t.toolset.clone(),
+    if a.layout.bytes > 0 {
+        let share = if a.total.tokens == 0 { 0.0 } else { a.layout.tokens as f64 / a.total.tokens as f64 };
+        out.push(Item {
+            item: "(outside sections)".into(),
+            sent: a.layout,
+            share,
+            kind: "static",
+            source: a.layout_source.clone(),
+            children: Vec::new(),
+        });
+    }
+    for t in &a.tools {
+        let share_of = |m: Measure| if a.total.tokens == 0 { 0.0 } else { m.tokens as f64 / a.total.tokens as f64 };
+        let children = if view.params {
+            t.params
+                .iter()
+                .map(|p| Item {
+                    item: format!("  · {}", p.name),
+                    sent: p.sent,
+                    share: share_of(p.sent),
+                    kind: "param",
+                    source: String::new(),
+                    children: Vec::new(),
+                })
+                .collect()
+        } else {
+            Vec::new()
         };
-        push(
-            vec![
-                format!("tool {}", t.name),
-                tokens_cell(r, t.size.tokens),
-                t.size.bytes.to_string(),
-                pct(t.share),
-                "tool".into(),
-                source,
-            ],
-            None,
-        );
+        out.push(Item {
+            item: match &t.part_of {
+                Some(_) => format!("  └ {}", t.name),
+                None => format!("tool {}", t.name),
+            },
+            sent: t.sent,
+            share: t.share,
+            kind: if t.part_of.is_some() { "in docs" } else { "tool" },
+            source: t.source.clone(),
+            children,
+        });
     }
-    let total_share =
-        |m: Measure| if r.totals.total.tokens == 0 { 0.0 } else { m.tokens as f64 / r.totals.total.tokens as f64 };
-    push(
-        vec![
-            "= prompt".into(),
-            tokens_cell(r, r.totals.prompt.tokens),
-            r.totals.prompt.bytes.to_string(),
-            pct(total_share(r.totals.prompt)),
-            String::new(),
-            String::new(),
-        ],
-        Some(Scope::Prompt),
-    );
-    let tools_source = if r.transport == Transport::Native { String::new() } else { "in the prompt".to_string() };
-    push(
-        vec![
-            "= tools".into(),
-            tokens_cell(r, r.totals.tools.tokens),
-            r.totals.tools.bytes.to_string(),
-            pct(total_share(r.totals.tools)),
-            String::new(),
-            tools_source,
-        ],
-        Some(Scope::Tools),
-    );
-    push(
-        vec![
-            "= prompt + tools".into(),
-            tokens_cell(r, r.totals.total.tokens),
-            r.totals.total.bytes.to_string(),
-            pct(1.0_f64.min(total_share(r.totals.total))),
-            String::new(),
-            String::new(),
-        ],
-        Some(Scope::Total),
-    );
-    (header, out)
-}
-
-fn slot_rows(r: &Report) -> (Vec<&'static str>, Vec<Vec<String>>) {
-    let list = |v: &[String]| if v.is_empty() { "–".to_string() } else { v.join(", ") };
-    let rows = r
-        .slots
-        .iter()
-        .map(|s| vec![format!("slot {}", s.slot), list(&s.declaring), list(&s.contributing), s.bytes.to_string()])
-        .collect();
-    (vec!["slot", "tools declaring", "tools contributing", "bytes"], rows)
-}
-
-fn heading(r: &Report) -> String {
-    let exact = if r.tokenizer.exact { "exact" } else { "estimate" };
-    format!("{} · {} · tokenizer {} ({exact})", r.project, r.cell(), r.tokenizer.name)
-}
-
-/// Render one report.
-pub fn render(r: &Report, format: Format) -> String {
-    match format {
-        Format::Json => to_pretty_json(&serde_json::to_value(r).unwrap_or_default()),
-        Format::Table => {
-            let (h, rows) = rows(r);
-            let mut out = format!("{}\n{}\n", heading(r), table(&h, &rows, &[1, 2, 3]));
-            if !r.slots.is_empty() {
-                let (h, rows) = slot_rows(r);
-                out.push_str(&format!("{}\n", table(&h, &rows, &[3])));
-            }
-            out
-        }
-        Format::Markdown => {
-            let (h, rows) = rows(r);
-            let mut out = format!("### {}\n\n{}", heading(r), markdown(&h, &rows, &[1, 2, 3]));
-            if !r.slots.is_empty() {
-                let (h, rows) = slot_rows(r);
-                out.push_str(&format!("\n{}", markdown(&h, &rows, &[3])));
-            }
-            out
-        }
-        Format::Csv => {
-            let (h, rows) = rows(r);
-            csv(&h, &rows)
+    if view.by_tokens {
+        out.sort_by(|x, y| y.sent.tokens.cmp(&x.sent.tokens).then_with(|| x.item.cmp(&y.item)));
+        for i in &mut out {
+            i.children.sort_by(|x, y| y.sent.tokens.cmp(&x.sent.tokens).then_with(|| x.item.cmp(&y.item)));
         }
     }
-}
-
-/// Render the side-by-side summary of every cell.
-pub fn render_matrix(reports: &[Report], format: Format) -> String {
-    let summaries: Vec<MatrixRow> = reports.iter().map(MatrixRow::from).collect();
-    let header =
-        vec!["cell", "sections", "tools", "prompt tokens", "tools tokens", "total tokens", "total bytes", "budget"];
-    let rows: Vec<Vec<String>> = reports
-        .iter()
-        .zip(&summaries)
-        .map(|(r, s)| {
-            vec![
-                s.cell.clone(),
-                s.sections.to_string(),
-                s.tools.to_string(),
-                tokens_cell(r, s.totals.prompt.tokens),
-                tokens_cell(r, s.totals.tools.tokens),
-                tokens_cell(r, s.totals.total.tokens),
-                s.totals.total.bytes.to_string(),
-                if r.budgets.is_empty() {
-                    "-".into()
-                } else if s.within_budget {
-                    "ok".into()
-                } else {
-                    "OVER".into()
-                },
-            ]
-        })
-        .collect();
-    let right = [1, 2, 3, 4, 5, 6];
-    match format {
-        Format::Table => {
-            let tok = reports.first().map(|r| format!(" · tokenizer {}", r.tokenizer.name)).unwrap_or_default();
-            let project = reports.first().map(|r| r.project.clone()).unwrap_or_default();
-            format!("{project} · matrix{tok}\n{}\n", table(&header, &rows, &right))
-        }
-        Format::Markdown => markdown(&header, &rows, &right),
-        Format::Csv => csv(&header, &rows),
-        Format::Json => to_pretty_json(&serde_json::to_value(&summaries).unwrap_or_default()),
+    if let Some(n) = view.top.filter(|n| *n < out.len()) {
+        let rest = out.split_off(n);
+        let sum = rest.iter().fold(Measure::default(), |m, i| if i.kind == "in docs" { m } else { m.plus(i.sent) });
+        let share = if a.total.tokens == 0 { 0.0 } else { sum.tokens as f64 / a.total.tokens as f64 };
+        out.push(Item {
+            item: format!("… {} more", rest.len()),
+            sent: sum,
+            share,
+            kind: "",
+            source: String::new(),
+            children: Vec::new(),
+        });
     }
+    out
 }
 
-/// One line per exceeded budget, for stderr.
-pub fn budget_failures(r: &Report) -> Vec<String> {
-    r.budgets
-        .iter()
-        .filter(|c| c.exceeded)
-        .map(|c| {
-            format!(
-                "{}: {} is {}, {} over its budget of {}",
-                r.cell(),
-                c.scope,
-                unit_value(c.actual, c.limit.unit),
-                c.excess(),
-                c.limit
-            )
-        })
-        .collect()
+/// The item rows: (header, rows); `full` keeps sources and names whole (CSV).
+fn item_rows(a: &Account, view: View, full: bool) -> (Vec<&'static str>, Vec<Vec<String>>) {
+    let header = vec!["item", "tokens", "bytes", "share", "", "kind", "source"];
+    let fit = |s: &str, max: usize| if full { s.to_string() } else { middle(s, max) };
+    let mut rows = Vec::new();
+    let list = items(a, view);
+    // The largest item fills its bar (the summed "… more" row is not an item).
+    let largest = list.iter().filter(|i| !i.kind.is_empty()).map(|i| i.share).fold(0.0, f64::max);
+    let mut push = |i: &Item| {
+        rows.push(vec![
+            fit(&i.item, 26),
+            tokens_cell(a, i.sent.tokens),
+            i.sent.bytes.to_string(),
+            pct(i.share),
+            bar_of(i.share, largest),
+            i.kind.to_string(),
+            fit(&i.source, 20),
+        ]);
+    };
+    for i in list {
+        push(&i);
+        for c in &i.children {
+            push(c);
+        }
+    }
+    let share = |m: Measure| if a.total.tokens == 0 { 0.0 } else { m.tokens as f64 / a.total.tokens as f64 };
+    for (label, m) in [("= prompt", a.prompt), ("= tools JSON", a.tools_sent), ("= sent", a.total)] {
+        if label == "= tools JSON" && a.provider.is_none() {
+            continue;
+        }
+        rows.push(vec![
+            label.into(),
+            tokens_cell(a, m.tokens),
+            m.bytes.to_string(),
+            pct(share(m).min(1.0)),
+            String::new(),
+            String::new(),
+            String::new(),
+        ]);
+    }
+    rows.push(vec![
+        "= billed".into(),
+        format!("≈{}", a.billed.total),
+        String::new(),
+        String::new(),
+        String::new(),
+        String::new(),
+        fit(&a.billed.source, 20),
+    ]);
+    (header, rows)
 }
 
 fn unit_value(n: u64, unit: Unit) -> String {
@@ -250,6 +244,243 @@ fn unit_value(n: u64, unit: Unit) -> String {
         Unit::Tokens => format!("{n} tokens"),
         Unit::Bytes => format!("{n} bytes"),
     }
+}
+
+fn budget_rows(a: &Account) -> Vec<Vec<String>> {
+    a.budgets
+        .iter()
+        .map(|c| {
+            vec![
+                c.scope.to_string(),
+                unit_value(c.actual, c.limit.unit),
+                c.limit.to_string(),
+                if c.exceeded { format!("OVER by {}", c.excess()) } else { "ok".into() },
+            ]
+        })
+        .collect()
+}
+
+fn slot_rows(a: &Account) -> Vec<Vec<String>> {
+    let list = |v: &[String]| if v.is_empty() { "–".to_string() } else { v.join(", ") };
+    a.slots
+        .iter()
+        .map(|s| {
+            vec![
+                format!("slot {}", s.slot),
+                list(&s.declaring),
+                list(&s.contributing),
+                tokens_cell(a, s.sent.tokens),
+                s.sent.bytes.to_string(),
+            ]
+        })
+        .collect()
+}
+
+fn heading(a: &Account) -> String {
+    let exact = if a.tokenizer.exact { "exact" } else { "estimate" };
+    format!("{} · {} · {} ({exact})", a.project, a.name, a.tokenizer.name)
+}
+
+fn cache_sentence(a: &Account) -> String {
+    let end = match (&a.cache.ends_at, &a.cache.breakpoint_after) {
+        (Some(e), Some(b)) => format!("breakpoint after `{b}`, before `{e}`"),
+        (Some(e), None) => format!("the prompt starts with `{e}`, which changes between sessions"),
+        (None, _) => "the whole prompt is static".into(),
+    };
+    format!("cacheable prefix: {} tokens, uncached: {} ({end})", a.cache.cacheable, a.cache.uncached)
+}
+
+/// Render one account.
+pub fn render(a: &Account, format: Format, view: View) -> String {
+    match format {
+        Format::Json => json(std::slice::from_ref(a)),
+        Format::Table => {
+            let (h, rows) = item_rows(a, view, false);
+            let mut out = format!("{}\n{}\n", heading(a), table(&h, &rows, &[1, 2, 3]));
+            out.push_str(&wrap(&format!("billed ≈{}: {}", a.billed.total, a.billed.method)));
+            out.push_str(&wrap(&cache_sentence(a)));
+            if !a.budgets.is_empty() {
+                out.push_str(&format!(
+                    "{}\n",
+                    table(&["budget", "actual", "limit", "status"], &budget_rows(a), &[1, 2])
+                ));
+            }
+            if !a.slots.is_empty() {
+                let h = ["slot", "declaring", "contributing", "tokens", "bytes"];
+                out.push_str(&format!("{}\n", table(&h, &slot_rows(a), &[3, 4])));
+            }
+            out
+        }
+        Format::Markdown => {
+            let (h, rows) = item_rows(a, view, false);
+            let mut out = format!("### {}\n\n{}", heading(a), markdown(&h, &rows, &[1, 2, 3]));
+            out.push_str(&format!("\nbilled ≈{}: {}\n\n{}\n", a.billed.total, a.billed.method, cache_sentence(a)));
+            if !a.budgets.is_empty() {
+                out.push_str(&format!(
+                    "\n{}",
+                    markdown(&["budget", "actual", "limit", "status"], &budget_rows(a), &[1, 2])
+                ));
+            }
+            if !a.slots.is_empty() {
+                let h = ["slot", "declaring", "contributing", "tokens", "bytes"];
+                out.push_str(&format!("\n{}", markdown(&h, &slot_rows(a), &[3, 4])));
+            }
+            out
+        }
+        Format::Csv => csv_all(std::slice::from_ref(a), view),
+    }
+}
+
+/// Every table of every account as one CSV: a `table` column says which (`item`, `budget`,
+/// `slot`, `cell`), a `cell` column which account.
+fn csv_all(accounts: &[Account], view: View) -> String {
+    let header = ["table", "cell", "item", "tokens", "bytes", "share", "kind", "source", "limit", "status"];
+    let mut rows = Vec::new();
+    for a in accounts {
+        let (_, items) = item_rows(a, View { params: true, ..view }, true);
+        for r in items {
+            rows.push(vec![
+                "item".into(),
+                a.name.clone(),
+                r[0].trim().to_string(),
+                r[1].trim_start_matches('≈').to_string(),
+                r[2].clone(),
+                r[3].clone(),
+                r[5].clone(),
+                r[6].clone(),
+                String::new(),
+                String::new(),
+            ]);
+        }
+        for c in &a.budgets {
+            rows.push(vec![
+                "budget".into(),
+                a.name.clone(),
+                c.scope.to_string(),
+                if c.limit.unit == Unit::Tokens { c.actual.to_string() } else { String::new() },
+                if c.limit.unit == Unit::Bytes { c.actual.to_string() } else { String::new() },
+                String::new(),
+                String::new(),
+                String::new(),
+                c.limit.to_string(),
+                if c.exceeded { "over".into() } else { "ok".into() },
+            ]);
+        }
+        for s in &a.slots {
+            rows.push(vec![
+                "slot".into(),
+                a.name.clone(),
+                s.slot.clone(),
+                s.sent.tokens.to_string(),
+                s.sent.bytes.to_string(),
+                String::new(),
+                format!("declaring: {}", s.declaring.join(" ")),
+                format!("contributing: {}", s.contributing.join(" ")),
+                String::new(),
+                String::new(),
+            ]);
+        }
+    }
+    if accounts.len() > 1 {
+        for a in accounts {
+            rows.push(vec![
+                "cell".into(),
+                a.name.clone(),
+                String::new(),
+                a.total.tokens.to_string(),
+                a.total.bytes.to_string(),
+                String::new(),
+                a.tokenizer.name.clone(),
+                String::new(),
+                String::new(),
+                if a.budgets.is_empty() {
+                    "-".into()
+                } else if a.over_budget() {
+                    "over".into()
+                } else {
+                    "ok".into()
+                },
+            ]);
+        }
+    }
+    csv(&header, &rows)
+}
+
+/// The JSON of a report: `{"format": 1, "accounts": [...]}`.
+fn json(accounts: &[Account]) -> String {
+    #[derive(Serialize)]
+    struct Out<'a> {
+        format: u32,
+        accounts: &'a [Account],
+    }
+    to_pretty_json(&serde_json::to_value(Out { format: REPORT_FORMAT, accounts }).unwrap_or_default())
+}
+
+/// Render the matrix: one row per account, side by side.
+pub fn render_matrix(accounts: &[Account], format: Format, view: View) -> String {
+    if format == Format::Json {
+        return json(accounts);
+    }
+    if format == Format::Csv {
+        return csv_all(accounts, view);
+    }
+    let mut order: Vec<&Account> = accounts.iter().collect();
+    if view.by_tokens {
+        order.sort_by(|x, y| y.total.tokens.cmp(&x.total.tokens).then_with(|| x.name.cmp(&y.name)));
+    }
+    if let Some(n) = view.top {
+        order.truncate(n);
+    }
+    let header = ["cell", "prompt", "tools", "sent", "billed", "cached", "budget"];
+    let rows: Vec<Vec<String>> = order
+        .iter()
+        .map(|a| {
+            vec![
+                middle(&a.name, 36),
+                tokens_cell(a, a.prompt.tokens),
+                if a.provider.is_some() { tokens_cell(a, a.tools_sent.tokens) } else { "in prompt".into() },
+                tokens_cell(a, a.total.tokens),
+                format!("≈{}", a.billed.total),
+                tokens_cell(a, a.cache.cacheable),
+                if a.budgets.is_empty() {
+                    "-".into()
+                } else if a.over_budget() {
+                    "OVER".into()
+                } else {
+                    "ok".into()
+                },
+            ]
+        })
+        .collect();
+    let right = [1, 2, 3, 4, 5];
+    match format {
+        Format::Markdown => markdown(&header, &rows, &right),
+        _ => {
+            let project = accounts.first().map(|a| a.project.clone()).unwrap_or_default();
+            let estimates = accounts.iter().any(|a| !a.tokenizer.exact);
+            let note = if estimates { " (≈: estimate)" } else { "" };
+            format!("{project} · matrix · {} cells{note}\n{}\n", accounts.len(), table(&header, &rows, &right))
+        }
+    }
+}
+
+/// One line per exceeded budget, naming the cell, provider and counting method.
+pub fn budget_failures(a: &Account) -> Vec<String> {
+    a.budgets
+        .iter()
+        .filter(|c| c.exceeded)
+        .map(|c| {
+            format!(
+                "{}: {} is {}, {} over its budget of {} (counted with {})",
+                a.name,
+                c.scope,
+                unit_value(c.actual, c.limit.unit),
+                c.excess(),
+                c.limit,
+                a.tokenizer.name
+            )
+        })
+        .collect()
 }
 
 /// Cache statistics line for stderr (only when a disk cache is in use).
@@ -260,4 +491,20 @@ pub fn cache_line(stats: CacheStats) -> String {
         stats.misses,
         if stats.tokenizer_built { "built" } else { "not built" }
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn middles_and_bars() {
+        assert_eq!(middle("sections/deeply/nested/role.md.j2", 16), "section…le.md.j2");
+        assert_eq!(middle("sections/deeply/nested/role.md.j2", 16).chars().count(), 16);
+        assert_eq!(middle("short", 16), "short");
+        assert_eq!(bar(1.0), "████████");
+        assert_eq!(bar(0.0), "");
+        assert_eq!(bar(0.5), "████");
+        assert_eq!(bar(0.07), "▌");
+    }
 }

@@ -6,37 +6,90 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::compile::compile_matrix_cell;
+use crate::compile::Compiled;
 use crate::diagnostic::Diagnostic;
 use crate::error::{Error, Result};
 use crate::hash::sha256_hex;
 use crate::json::to_pretty_json;
-use crate::measure::tokens::Counter;
+use crate::measure::account::Account;
+use crate::measure::tokens::Counters;
+use crate::measure::Measure;
+use crate::model::provider::Provider;
 use crate::model::transport::Transport;
 use crate::model::Project;
 use crate::projection::{self, ProjectionOptions};
 use crate::render::command;
-use crate::resolve::matrix::{cells, Cell};
+use crate::resolve::matrix::Cell;
 use crate::resolve::resolve_matrix_cell;
 
 /// The summary file's name.
 pub const SUMMARY: &str = "summary.json";
 
-/// Version of the summary format (2: the summary lists the files promptc wrote).
-pub const SUMMARY_FORMAT: u32 = 2;
+/// Version of the summary format (2: the summary lists the files promptc wrote; 3: token
+/// counts are per provider account, of what is sent).
+pub const SUMMARY_FORMAT: u32 = 3;
 
-/// Size, hash and (once counted) tokens of one file or section.
+/// Size and hash of one file or section.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Measured {
     /// File name or section id.
     pub name: String,
-    /// Tokens with the summary's tokenizer (absent until counted).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub tokens: Option<u64>,
     /// UTF-8 bytes.
     pub bytes: u64,
     /// SHA-256 of the text.
     pub sha256: String,
+}
+
+/// Tokens and bytes of one named item of an account.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Item {
+    /// Section id or tool name.
+    pub name: String,
+    /// What is sent.
+    #[serde(flatten)]
+    pub sent: Measure,
+}
+
+/// An account in the summary: the figures `report` gives for the same cell and provider.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AccountSummary {
+    /// The cell and provider: `standard.native.openai`.
+    pub name: String,
+    /// Provider (native cells).
+    pub provider: Option<Provider>,
+    /// How tokens were counted.
+    pub tokenizer: String,
+    /// The prompt as sent.
+    pub prompt: Measure,
+    /// The tools JSON as sent (compact; the snapshot file is pretty for review).
+    pub tools: Measure,
+    /// Prompt plus tools.
+    pub total: Measure,
+    /// What the provider bills, estimated.
+    pub billed: u64,
+    /// Tokens prompt caching can reuse.
+    pub cacheable: u64,
+    /// Each section as sent.
+    pub sections: Vec<Item>,
+    /// Each tool as sent (native: its JSON entry; xml and json: its part of the prompt).
+    pub tool_items: Vec<Item>,
+}
+
+impl From<&Account> for AccountSummary {
+    fn from(a: &Account) -> Self {
+        AccountSummary {
+            name: a.name.clone(),
+            provider: a.provider,
+            tokenizer: a.tokenizer.name.clone(),
+            prompt: a.prompt,
+            tools: a.tools_sent,
+            total: a.total,
+            billed: a.billed.total,
+            cacheable: a.cache.cacheable,
+            sections: a.sections.iter().map(|s| Item { name: s.id.clone(), sent: s.sent }).collect(),
+            tool_items: a.tools.iter().map(|t| Item { name: t.name.clone(), sent: t.sent }).collect(),
+        }
+    }
 }
 
 /// The summary of one cell.
@@ -56,6 +109,9 @@ pub struct CellSummary {
     pub sections: Vec<Measured>,
     /// Tools files by provider (native only).
     pub tools: BTreeMap<String, Measured>,
+    /// The cell's accounts: one per provider (native), one for xml and json.
+    #[serde(default)]
+    pub accounts: Vec<AccountSummary>,
 }
 
 /// `summary.json`.
@@ -67,8 +123,6 @@ pub struct Summary {
     pub project: String,
     /// Contract version.
     pub contract_version: u64,
-    /// Tokenizer of the counts.
-    pub tokenizer: String,
     /// Every cell.
     pub cells: Vec<CellSummary>,
     /// Every other file promptc wrote in the folder, by name: what it may replace or remove
@@ -78,13 +132,11 @@ pub struct Summary {
 }
 
 impl Summary {
-    /// The summary with every token count removed: what can be compared without a tokenizer.
+    /// The summary without its accounts: what can be compared without a tokenizer.
     pub fn without_tokens(&self) -> Summary {
         let mut s = self.clone();
         for c in &mut s.cells {
-            c.prompt.tokens = None;
-            c.sections.iter_mut().for_each(|m| m.tokens = None);
-            c.tools.values_mut().for_each(|m| m.tokens = None);
+            c.accounts.clear();
         }
         s
     }
@@ -95,31 +147,24 @@ impl Summary {
     }
 }
 
-/// The rendered matrix: every file's contents by name, and the summary.
-#[derive(Debug, Clone, PartialEq)]
+/// The rendered matrix: every file's contents by name, the summary, and the compiled cells.
+#[derive(Debug, Clone)]
 pub struct Matrix {
     /// Prompt and tools files by name (the summary is separate).
     pub files: BTreeMap<String, String>,
-    /// The summary (token counts filled by [`Matrix::count_tokens`]).
+    /// The summary (accounts filled by [`Matrix::count_tokens`]).
     pub summary: Summary,
-    /// Section texts by (cell, section id), for counting.
-    texts: BTreeMap<(String, String), String>,
+    /// Every cell, compiled.
+    compiled: Vec<(Cell, Compiled)>,
 }
 
 fn measured(name: &str, text: &str) -> Measured {
-    Measured { name: name.to_string(), tokens: None, bytes: text.len() as u64, sha256: sha256_hex(text.as_bytes()) }
+    Measured { name: name.to_string(), bytes: text.len() as u64, sha256: sha256_hex(text.as_bytes()) }
 }
 
-/// One rendered cell: its files, its section texts and its summary.
-struct CellOutput {
-    files: Vec<(String, String)>,
-    texts: Vec<((String, String), String)>,
-    summary: CellSummary,
-}
-
-fn render_cell(project: &Project, cell: &Cell) -> Result<CellOutput> {
+/// One cell's files and summary.
+fn cell_output(project: &Project, cell: &Cell, c: &Compiled) -> (Vec<(String, String)>, CellSummary) {
     let stem = cell.stem();
-    let c = compile_matrix_cell(project, cell)?;
     let prompt_name = format!("{stem}.prompt.md");
     let mut files = Vec::new();
     let mut tools = BTreeMap::new();
@@ -132,7 +177,6 @@ fn render_cell(project: &Project, cell: &Cell) -> Result<CellOutput> {
             files.push((name, json));
         }
     }
-    let texts = c.sections.iter().map(|s| ((stem.clone(), s.id.clone()), s.text.clone())).collect();
     let summary = CellSummary {
         cell: stem.clone(),
         profile: cell.profile.clone(),
@@ -141,76 +185,44 @@ fn render_cell(project: &Project, cell: &Cell) -> Result<CellOutput> {
         prompt: measured(&prompt_name, &c.prompt),
         sections: c.sections.iter().map(|s| measured(&s.id, &s.text)).collect(),
         tools,
+        accounts: Vec::new(),
     };
-    files.push((prompt_name, c.prompt));
-    Ok(CellOutput { files, texts, summary })
+    files.push((prompt_name, c.prompt.clone()));
+    (files, summary)
 }
 
 impl Matrix {
-    /// Render every cell, spread over the machine's cores (cells are independent).
+    /// Render every cell (spread over the machine's cores: cells are independent).
     pub fn render(project: &Project) -> Result<Matrix> {
-        let cells = cells(project);
-        let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, cells.len().max(1));
-        let mut slots: Vec<Option<Result<CellOutput>>> = (0..cells.len()).map(|_| None).collect();
-        std::thread::scope(|scope| {
-            let handles: Vec<_> = (0..workers)
-                .map(|w| {
-                    let cells = &cells;
-                    scope.spawn(move || {
-                        (w..cells.len())
-                            .step_by(workers)
-                            .map(|i| (i, render_cell(project, &cells[i])))
-                            .collect::<Vec<_>>()
-                    })
-                })
-                .collect();
-            for h in handles {
-                for (i, out) in h.join().unwrap_or_default() {
-                    slots[i] = Some(out);
-                }
-            }
-        });
+        let compiled = crate::compile::compile_matrix(project)?;
         let mut files = BTreeMap::new();
         for (name, text) in commands(project)? {
             files.insert(name, text);
         }
-        let mut texts = BTreeMap::new();
         let mut cells_out = Vec::new();
-        for slot in slots {
-            let out = slot.ok_or_else(|| {
-                Error::new(crate::error::ErrorKind::Internal, vec![Diagnostic::error("a matrix cell failed to render")])
-            })??;
-            files.extend(out.files);
-            texts.extend(out.texts);
-            cells_out.push(out.summary);
+        for (cell, c) in &compiled {
+            let (f, summary) = cell_output(project, cell, c);
+            files.extend(f);
+            cells_out.push(summary);
         }
         let summary = Summary {
             format: SUMMARY_FORMAT,
             project: project.name.clone(),
             contract_version: project.contract_version,
-            tokenizer: project.tokens.tokenizer.name(),
             cells: cells_out,
             files: files.keys().cloned().collect(),
         };
-        Ok(Matrix { files, summary, texts })
+        Ok(Matrix { files, summary, compiled })
     }
 
-    /// Fill every token count of the summary.
-    pub fn count_tokens(&mut self, counter: &mut Counter) -> Result<()> {
-        let all: Vec<&str> =
-            self.files.values().map(String::as_str).chain(self.texts.values().map(String::as_str)).collect();
-        counter.prime(&all)?;
-        for c in &mut self.summary.cells {
-            c.prompt.tokens = Some(counter.count(&self.files[&c.prompt.name])?);
-            for m in c.tools.values_mut() {
-                m.tokens = Some(counter.count(&self.files[&m.name])?);
-            }
-            for s in &mut c.sections {
-                let text = self.texts.get(&(c.cell.clone(), s.name.clone())).map(String::as_str).unwrap_or("");
-                s.tokens = Some(counter.count(text)?);
-            }
+    /// Count every account of the matrix into the summary (the figures `report --matrix`
+    /// gives for the same cells).
+    pub fn count_tokens(&mut self, project: &Project, counters: &mut Counters) -> Result<Vec<Account>> {
+        let (accounts, _) = crate::measure::account::accounts(project, &self.compiled, None, None, counters)?;
+        for cell in &mut self.summary.cells {
+            cell.accounts = accounts.iter().filter(|a| a.cell == cell.cell).map(AccountSummary::from).collect();
         }
-        Ok(())
+        Ok(accounts)
     }
 
     /// Every file of the snapshot folder, summary included (tokens must have been counted).

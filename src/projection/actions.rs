@@ -90,6 +90,12 @@ pub fn tool_fragment(t: &ActiveTool) -> Value {
     json!({"@action": t.name, "rule": t.description.trim(), "parameters": params})
 }
 
+/// One parameter's entry in a tool's share of the action schema (`"name":{schema}`), for reports.
+pub fn param_fragment(p: &crate::model::params::Property) -> String {
+    let v = schema(&p.schema, Dialect::Standard, false);
+    format!("{}:{}", serde_json::to_string(&p.name).unwrap_or_default(), serde_json::to_string(&v).unwrap_or_default())
+}
+
 fn type_label(p: &crate::model::params::Property) -> String {
     let base = p.schema.kind.type_name();
     if p.schema.nullable {

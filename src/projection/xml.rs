@@ -35,6 +35,13 @@ pub fn tool_block(t: &ActiveTool) -> String {
     out
 }
 
+/// One parameter's lines in its tool's block (nested properties included), for reports.
+pub fn param_text(p: &Property) -> String {
+    let mut out = String::new();
+    param_lines(&mut out, p, 0);
+    out
+}
+
 fn param_lines(out: &mut String, p: &Property, depth: usize) {
     let indent = "  ".repeat(depth);
     let mut facts =

@@ -117,12 +117,21 @@ pub fn render(project: &Project, cell: &Resolved, generate: &Generate<'_>) -> Re
         if total > limits.prompt_bytes {
             return Err(prompt_too_large(project, total, limits.prompt_bytes));
         }
+        // Dynamic once and for all: it reads a dynamic variable, its text carries a nonce (untrusted
+        // content, random per session), or a tool contributes text that reads a dynamic variable.
+        let dynamic = !section.dynamic_inputs.is_empty()
+            || section.untrusted.is_some()
+            || text.contains(&format!("_{}|>", runtime.nonce))
+            || matches!(&section.source, SectionSource::Slot(slot) if tools.iter().any(|t| {
+                t.contributions.iter().any(|c| &c.slot == slot && matches!(&c.body,
+                    crate::model::catalog::ContributionBody::Template(n) if project.dynamic_templates.contains(n)))
+            }));
         out.push(RenderedSection {
             id: id.clone(),
             sha256: sha256_hex(text.as_bytes()),
             text,
             origin: section.origin.clone(),
-            dynamic: !section.dynamic_inputs.is_empty(),
+            dynamic,
         });
     }
     // Every injectable slot gets a row, shown or not, so unused contributions are visible.

@@ -63,7 +63,7 @@ pub(super) fn slot_text(
                         }
                         if let Some(d) = e.diagnostics_mut().first_mut() {
                             d.help = Some(format!(
-                                "fix the template, or pass --lenient to drop this contribution with a warning ({})",
+                                "fix the template, or compile leniently to drop this contribution with a warning ({})",
                                 d.help.clone().unwrap_or_default()
                             ));
                         }

@@ -5,10 +5,8 @@ use std::collections::BTreeSet;
 
 use crate::code::{Level, RuleCode};
 use crate::diagnostic::Diagnostic;
-use crate::error::Result;
 use crate::lint::registry::Rule;
 use crate::lint::{find_in_file, finding, CachePrefix, CellView};
-use crate::measure::tokens::Counter;
 use crate::model::Project;
 
 pub const RULE: Rule = Rule {
@@ -25,33 +23,19 @@ pub const RULE: Rule = Rule {
 
 /// Report dynamic or untrusted sections placed before static ones; return every cell's
 /// cacheable prefix.
-pub(crate) fn check(
-    project: &Project,
-    views: &[CellView],
-    counter: &mut Counter,
-    out: &mut Vec<Diagnostic>,
-) -> Result<Vec<CachePrefix>> {
+pub(crate) fn check(project: &Project, views: &[CellView], out: &mut Vec<Diagnostic>) -> Vec<CachePrefix> {
     let mut prefixes = Vec::new();
     let mut reported = BTreeSet::new();
     for v in views {
         let c = &v.compiled;
-        let varies = |id: &str| {
-            project.sections.get(id).is_some_and(|s| !s.dynamic_inputs.is_empty() || s.untrusted.is_some())
-                || c.sections.iter().any(|s| s.id == id && s.text.contains(&format!("_{}|>", c.runtime.nonce)))
-        };
         // Sections in the order they appear in the prompt (a layout may reorder them).
-        let mut placed: Vec<(usize, &str)> =
-            c.sections.iter().filter_map(|s| c.prompt.find(&s.text).map(|i| (i, s.id.as_str()))).collect();
-        placed.sort();
-        let first = placed.iter().position(|(_, id)| varies(id));
-        let ends_at = first.map(|i| placed[i].1.to_string());
-        let prefix_text = first.map_or(c.prompt.as_str(), |i| &c.prompt[..placed[i].0]);
-        let tokens = counter.count(prefix_text)?;
-        let prompt_tokens = counter.count(&c.prompt)?;
-        if let Some(i) = first {
-            if let Some((_, later)) = placed[i + 1..].iter().find(|(_, id)| !varies(id)) {
-                let culprit = placed[i].1;
-                if reported.insert((culprit.to_string(), later.to_string())) {
+        let mut placed: Vec<(usize, &crate::render::RenderedSection)> =
+            c.sections.iter().filter_map(|s| c.prompt.find(&s.text).map(|i| (i, s))).collect();
+        placed.sort_by_key(|(i, _)| *i);
+        if let Some(i) = placed.iter().position(|(_, s)| s.dynamic) {
+            if let Some((_, later)) = placed[i + 1..].iter().find(|(_, s)| !s.dynamic) {
+                let culprit = &placed[i].1.id;
+                if reported.insert((culprit.clone(), later.id.clone())) {
                     let anchor = if project.layout.is_some() {
                         find_in_file(
                             project,
@@ -61,32 +45,40 @@ pub(crate) fn check(
                     } else {
                         v.profile_label(project)
                     };
-                    out.push(
-                        finding(
-                            RuleCode::P004,
-                            format!(
-                                "section `{culprit}` changes between sessions but comes \
-                            before static section `{later}`"
-                            ),
+                    let note = v.accounts.first().map(|a| {
+                        format!(
+                            "in cell `{}` the cacheable prefix ends after {} of {} tokens",
+                            a.name, a.cache.cacheable, a.total.tokens
                         )
-                        .with_label(anchor)
-                        .with_note(format!(
-                            "in cell `{}` the cacheable prefix ends after {tokens} of \
-                                {prompt_tokens} tokens",
-                            v.cell.stem()
-                        ))
-                        .with_help(if project.layout.is_some() {
-                            "place dynamic and untrusted sections after the \
-                                static ones in the layout"
-                        } else {
-                            "list dynamic and untrusted sections after the \
-                                static ones in the profile's `sections:`"
-                        }),
-                    );
+                    });
+                    let mut d = finding(
+                        RuleCode::P004,
+                        format!(
+                            "section `{culprit}` changes between sessions but comes before static section `{}`",
+                            later.id
+                        ),
+                    )
+                    .with_label(anchor)
+                    .with_help(if project.layout.is_some() {
+                        "place dynamic and untrusted sections after the static ones in the layout"
+                    } else {
+                        "list dynamic and untrusted sections after the static ones in the profile's `sections:`"
+                    });
+                    if let Some(n) = note {
+                        d = d.with_note(n);
+                    }
+                    out.push(d);
                 }
             }
         }
-        prefixes.push(CachePrefix { cell: v.cell.stem(), tokens, prompt_tokens, ends_at });
+        for a in &v.accounts {
+            prefixes.push(CachePrefix {
+                cell: a.name.clone(),
+                cacheable: a.cache.cacheable,
+                total: a.total.tokens,
+                ends_at: a.cache.ends_at.clone(),
+            });
+        }
     }
-    Ok(prefixes)
+    prefixes
 }

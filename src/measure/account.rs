@@ -1,0 +1,523 @@
+//! The one accounting model: what one cell costs, item by item, for one provider. Every number
+//! promptc prints — `report` (one cell or the matrix), `summary.json` and `diff` deltas, `check`
+//! budgets and the cacheable prefix, frozen records — comes from an [`Account`].
+//!
+//! Two figures per cell:
+//! - **sent**: tokens and bytes of exactly what goes over the wire — the prompt text, and the
+//!   tools as the compact request JSON the provider's SDK sends (snapshot files are pretty for
+//!   review; their counts are of the compact form);
+//! - **billed**: a labelled estimate of what the provider charges (see `billing`).
+//!
+//! Counts use the provider's tokenizer: OpenAI cells the project's (default `o200k_base`, or
+//! the model's encoding), Anthropic cells the Claude estimate, Gemini cells the Gemini estimate,
+//! xml and json cells the project's; `--tokenizer` overrides all.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::compile::Compiled;
+use crate::diagnostic::Diagnostic;
+use crate::error::Result;
+use crate::measure::billing::{bill, Billed};
+use crate::measure::budget::{Check, Scope};
+use crate::measure::tokens::Counters;
+use crate::measure::Measure;
+use crate::model::params::Property;
+use crate::model::provider::Provider;
+use crate::model::tokenizer::{Family, Tokenizer};
+use crate::model::transport::Transport;
+use crate::model::Project;
+use crate::projection::{self, ProjectionOptions};
+use crate::resolve::matrix::{cell_name, Cell};
+use crate::resolve::tools::ActiveTool;
+
+/// How a cell's tokens were counted.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TokenizerInfo {
+    /// Tokenizer name (`o200k_base`, `claude`).
+    pub name: String,
+    /// Whether counts are exact.
+    pub exact: bool,
+    /// How counts are obtained.
+    pub method: String,
+}
+
+impl TokenizerInfo {
+    fn of(t: &Tokenizer) -> TokenizerInfo {
+        TokenizerInfo { name: t.name(), exact: t.exact(), method: t.method() }
+    }
+}
+
+/// One section of the prompt.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SectionItem {
+    /// Section id.
+    pub id: String,
+    /// What is sent.
+    pub sent: Measure,
+    /// Share of the cell's sent tokens, 0–1.
+    pub share: f64,
+    /// Whether it changes between sessions (a dynamic variable, untrusted text, a dynamic
+    /// contribution).
+    pub dynamic: bool,
+    /// Where it comes from (`sections/role.md.j2`, `generated:tool_docs`, `slot:notes`).
+    pub source: String,
+}
+
+/// One parameter of a tool: the part of the tool's definition it costs.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ParamItem {
+    /// Parameter name.
+    pub name: String,
+    /// Its part of what is sent: `"name":{schema}` in the tool JSON, its lines in the XML docs.
+    pub sent: Measure,
+}
+
+/// One tool: its entry in the tools JSON (native), or its part of the generated section that
+/// describes it in the prompt (xml, json) — then already counted in that section.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ToolItem {
+    /// Tool name.
+    pub name: String,
+    /// Its toolset.
+    pub toolset: String,
+    /// What is sent for it.
+    pub sent: Measure,
+    /// Share of the cell's sent tokens, 0–1.
+    pub share: f64,
+    /// The section that holds it, for tools described in the prompt (`tool_docs`,
+    /// `action_schema`): its tokens are part of that section's, never added again.
+    pub part_of: Option<String>,
+    /// Where it is declared (`tools/files.yaml:12`).
+    pub source: String,
+    /// Each parameter's part, in order.
+    pub params: Vec<ParamItem>,
+}
+
+/// One injectable slot.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SlotItem {
+    /// Slot name.
+    pub slot: String,
+    /// Active tools with a contribution to it.
+    pub declaring: Vec<String>,
+    /// Tools whose contribution rendered text.
+    pub contributing: Vec<String>,
+    /// The slot's section as sent (zero when no section shows it, or nothing was contributed).
+    pub sent: Measure,
+}
+
+/// What provider prompt caching can reuse: the static prefix of the request.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CacheSplit {
+    /// Tokens before the first section that changes between sessions: the tools (native) and
+    /// the prompt up to that section.
+    pub cacheable: u64,
+    /// The rest of the prompt.
+    pub uncached: u64,
+    /// The last static section: where a cache breakpoint goes.
+    pub breakpoint_after: Option<String>,
+    /// The section that ends the prefix, if any.
+    pub ends_at: Option<String>,
+}
+
+/// What one cell costs for one provider.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Account {
+    /// The cell and provider: `standard.native.openai`, `lite.xml`.
+    pub name: String,
+    /// The cell without the provider: `standard.native`, the snapshot files' stem.
+    pub cell: String,
+    /// Project name.
+    pub project: String,
+    /// Profile.
+    pub profile: String,
+    /// Named case, if any.
+    pub case: Option<String>,
+    /// Transport.
+    pub transport: Transport,
+    /// Provider (native cells).
+    pub provider: Option<Provider>,
+    /// Sub-agent, if any.
+    pub subagent: Option<String>,
+    /// How tokens were counted.
+    pub tokenizer: TokenizerInfo,
+    /// The sections, in prompt order.
+    pub sections: Vec<SectionItem>,
+    /// Text outside sections: separators, layout headings.
+    pub layout: Measure,
+    /// Where that text comes from.
+    pub layout_source: String,
+    /// The tools, in order.
+    pub tools: Vec<ToolItem>,
+    /// Injectable slots.
+    pub slots: Vec<SlotItem>,
+    /// The prompt as sent.
+    pub prompt: Measure,
+    /// The tools JSON as sent (compact); zero for xml and json, whose tools are in the prompt.
+    pub tools_sent: Measure,
+    /// Prompt plus tools, as sent.
+    pub total: Measure,
+    /// What the provider bills, estimated.
+    pub billed: Billed,
+    /// What caching can reuse.
+    pub cache: CacheSplit,
+    /// The profile's budgets, checked against this account.
+    pub budgets: Vec<Check>,
+}
+
+impl Account {
+    /// Whether any budget is exceeded.
+    pub fn over_budget(&self) -> bool {
+        self.budgets.iter().any(|c| c.exceeded)
+    }
+
+    /// What a budget scope measures in this account: the tools scope of an xml or json cell
+    /// is the section that describes the tools in the prompt.
+    fn scope_measure(&self, scope: &Scope) -> Measure {
+        match scope {
+            Scope::Total => self.total,
+            Scope::Prompt => self.prompt,
+            Scope::Tools if self.transport == Transport::Native => self.tools_sent,
+            Scope::Tools => self
+                .tools
+                .first()
+                .and_then(|t| t.part_of.as_ref())
+                .and_then(|id| self.sections.iter().find(|s| &s.id == id))
+                .map(|s| s.sent)
+                .unwrap_or_default(),
+            Scope::Section(id) => self.sections.iter().find(|s| &s.id == id).map(|s| s.sent).unwrap_or_default(),
+        }
+    }
+}
+
+/// The tokenizer for a cell of `provider` (`None`: xml and json cells): `forced` wins, then
+/// the model's, then the provider's. A model id promptc does not know is counted with the
+/// provider's tokenizer and returned as a warning to show once.
+pub fn tokenizer_for(
+    project: &Project,
+    provider: Option<Provider>,
+    model: Option<&str>,
+    forced: Option<Tokenizer>,
+) -> (Tokenizer, Option<Diagnostic>) {
+    if let Some(t) = forced {
+        return (t, None);
+    }
+    let factors = &project.tokens.factors;
+    let by_provider = match provider {
+        Some(Provider::Anthropic) => Tokenizer::estimate(Family::Claude, factors),
+        Some(Provider::Gemini) => Tokenizer::estimate(Family::Gemini, factors),
+        Some(Provider::OpenAiChat | Provider::OpenAiResponses) | None => project.tokens.tokenizer,
+    };
+    match model {
+        None => (by_provider, None),
+        Some(m) => match Tokenizer::for_model(m, factors) {
+            Some(t) => (t, None),
+            None => (
+                by_provider,
+                Some(
+                    Diagnostic::warning(format!(
+                        "model `{}` is not one promptc knows a tokenizer for",
+                        crate::diagnostic::excerpt(m, 60)
+                    ))
+                    .with_note(format!("counting with {} ({})", by_provider.name(), by_provider.method()))
+                    .with_help("name a tokenizer explicitly (`o200k_base`, `cl100k_base`, `claude`, `gemini`)"),
+                ),
+            ),
+        },
+    }
+}
+
+fn compact(v: &Value) -> String {
+    serde_json::to_string(v).unwrap_or_default() // ok: a Value always serialises
+}
+
+/// The text one tool adds to the prompt of an xml or json cell.
+fn in_prompt_text(transport: Transport, t: &ActiveTool) -> String {
+    match transport {
+        Transport::Json => compact(&projection::actions::tool_fragment(t)),
+        Transport::Native | Transport::Xml => projection::xml::tool_block(t),
+    }
+}
+
+/// One parameter's part of what is sent for its tool.
+fn param_text(transport: Transport, entry: Option<&Value>, p: &Property) -> String {
+    match (transport, entry) {
+        (Transport::Native, Some(e)) => {
+            let schema = ["parameters", "input_schema"]
+                .iter()
+                .find_map(|k| e.get("function").unwrap_or(e).get(*k))
+                .and_then(|s| s.get("properties"))
+                .and_then(|props| props.get(&p.name));
+            schema.map(|s| format!("{}:{}", compact(&Value::String(p.name.clone())), compact(s))).unwrap_or_default()
+        }
+        (Transport::Json, _) => projection::actions::param_fragment(p),
+        _ => projection::xml::param_text(p),
+    }
+}
+
+/// Where `tool` is declared, as `file:line`.
+fn tool_source(project: &Project, tool: &str) -> String {
+    match project.catalog.get(tool) {
+        Some(t) => {
+            let l = project.label(&t.name_span);
+            match l.position {
+                Some(p) => format!("{}:{}", t.name_span.file, p.line),
+                None => t.name_span.file.clone(),
+            }
+        }
+        None => String::new(),
+    }
+}
+
+/// The projection of `c`'s tools for `provider` (reusing `c`'s own when it is that provider's).
+fn projection_for(project: &Project, c: &Compiled, provider: Provider) -> Value {
+    match (&c.projection, c.provider) {
+        (Some(p), Some(q)) if q == provider => p.clone(),
+        _ => projection::project(provider, &c.tools, ProjectionOptions { strict: project.strict_tools }),
+    }
+}
+
+/// Every text an account of `c` for `provider` counts, for priming the counters in one pass.
+pub fn texts(project: &Project, c: &Compiled, provider: Option<Provider>) -> Vec<String> {
+    let mut out = vec![c.prompt.clone()];
+    out.extend(c.sections.iter().map(|s| s.text.clone()));
+    let sp = c.static_prefix();
+    out.push(c.prompt[..sp.bytes].to_string());
+    out.push(c.prompt[sp.bytes..].to_string());
+    match provider.filter(|_| c.transport == Transport::Native) {
+        Some(p) => {
+            let v = projection_for(project, c, p);
+            out.push(compact(&v));
+            let entries = projection::tool_entries(p, &v);
+            for (t, e) in c.tools.iter().zip(&entries) {
+                out.push(compact(e));
+                out.extend(t.params.iter().map(|prm| param_text(Transport::Native, Some(e), prm)));
+            }
+            if matches!(p, Provider::OpenAiChat | Provider::OpenAiResponses) {
+                out.extend(crate::measure::billing::recipe_texts(p, &entries));
+            }
+        }
+        None => {
+            for t in &c.tools {
+                out.push(in_prompt_text(c.transport, t));
+                out.extend(t.params.iter().map(|prm| param_text(c.transport, None, prm)));
+            }
+        }
+    }
+    out
+}
+
+/// The account of compiled cell `c` (whose matrix identity is `cell`) for `provider`,
+/// counted with `tokenizer`. `model` picks the billing constants where they differ by model.
+pub fn account(
+    project: &Project,
+    cell: &Cell,
+    c: &Compiled,
+    provider: Option<Provider>,
+    tokenizer: &Tokenizer,
+    model: Option<&str>,
+    counters: &mut Counters,
+) -> Result<Account> {
+    let provider = provider.filter(|_| c.transport == Transport::Native);
+    let all = texts(project, c, provider);
+    counters.prime(tokenizer, &all.iter().map(String::as_str).collect::<Vec<_>>())?;
+    let mut count = |text: &str| -> Result<Measure> {
+        Ok(Measure { tokens: counters.count(tokenizer, text)?, bytes: text.len() as u64 })
+    };
+    let prompt = count(&c.prompt)?;
+    let mut sections = Vec::new();
+    let mut in_sections = Measure::default();
+    for s in &c.sections {
+        let m = count(&s.text)?;
+        in_sections = in_sections.plus(m);
+        sections.push(SectionItem {
+            id: s.id.clone(),
+            sent: m,
+            share: 0.0,
+            dynamic: s.dynamic,
+            source: s.origin.clone(),
+        });
+    }
+    // The section that describes the tools in the prompt, for xml and json cells.
+    let holder = match c.transport {
+        Transport::Native => None,
+        Transport::Xml => Some("generated:tool_docs"),
+        Transport::Json => Some("generated:action_schema"),
+    }
+    .and_then(|origin| c.sections.iter().find(|s| s.origin == origin))
+    .map(|s| s.id.clone());
+    let mut tools = Vec::new();
+    let mut entries_json: Vec<Value> = Vec::new();
+    let tools_sent = match provider {
+        Some(p) => {
+            let v = projection_for(project, c, p);
+            entries_json = projection::tool_entries(p, &v).into_iter().cloned().collect();
+            for (t, e) in c.tools.iter().zip(&entries_json) {
+                let params = t
+                    .params
+                    .iter()
+                    .map(|prm| {
+                        Ok(ParamItem {
+                            name: prm.name.clone(),
+                            sent: count(&param_text(Transport::Native, Some(e), prm))?,
+                        })
+                    })
+                    .collect::<Result<Vec<_>>>()?;
+                tools.push(ToolItem {
+                    name: t.name.clone(),
+                    toolset: t.toolset.clone(),
+                    sent: count(&compact(e))?,
+                    share: 0.0,
+                    part_of: None,
+                    source: tool_source(project, &t.name),
+                    params,
+                });
+            }
+            count(&compact(&v))?
+        }
+        None => {
+            for t in &c.tools {
+                let params = t
+                    .params
+                    .iter()
+                    .map(|prm| {
+                        Ok(ParamItem { name: prm.name.clone(), sent: count(&param_text(c.transport, None, prm))? })
+                    })
+                    .collect::<Result<Vec<_>>>()?;
+                tools.push(ToolItem {
+                    name: t.name.clone(),
+                    toolset: t.toolset.clone(),
+                    sent: count(&in_prompt_text(c.transport, t))?,
+                    share: 0.0,
+                    part_of: holder.clone(),
+                    source: tool_source(project, &t.name),
+                    params,
+                });
+            }
+            Measure::default()
+        }
+    };
+    let total = prompt.plus(tools_sent);
+    let share = |tokens: u64| if total.tokens == 0 { 0.0 } else { tokens as f64 / total.tokens as f64 };
+    for s in &mut sections {
+        s.share = share(s.sent.tokens);
+    }
+    for t in &mut tools {
+        t.share = share(t.sent.tokens);
+    }
+    let layout = Measure {
+        tokens: prompt.tokens.saturating_sub(in_sections.tokens),
+        bytes: prompt.bytes.saturating_sub(in_sections.bytes),
+    };
+    let sp = c.static_prefix();
+    let prefix = count(&c.prompt[..sp.bytes])?;
+    let rest = count(&c.prompt[sp.bytes..])?;
+    let cache = CacheSplit {
+        cacheable: prefix.tokens + tools_sent.tokens,
+        uncached: rest.tokens,
+        breakpoint_after: sp.last_static,
+        ends_at: sp.first_dynamic,
+    };
+    let slots = c
+        .slots
+        .iter()
+        .map(|s| {
+            let shown = c.sections.iter().position(|r| r.origin == format!("slot:{}", s.slot));
+            SlotItem {
+                slot: s.slot.clone(),
+                declaring: s.declaring.clone(),
+                contributing: s.contributing.clone(),
+                sent: shown.map(|i| sections[i].sent).unwrap_or_default(),
+            }
+        })
+        .collect();
+    let entry_refs: Vec<&Value> = entries_json.iter().collect();
+    let billed = bill(provider, model, prompt.tokens, tools_sent.tokens, &entry_refs, tokenizer, counters)?;
+    let mut a = Account {
+        name: cell_name(&cell.profile, cell.case.as_deref(), c.transport, cell.subagent.as_deref(), provider),
+        cell: cell.stem(),
+        project: project.name.clone(),
+        profile: cell.profile.clone(),
+        case: cell.case.clone(),
+        transport: c.transport,
+        provider,
+        subagent: cell.subagent.clone(),
+        tokenizer: TokenizerInfo::of(tokenizer),
+        sections,
+        layout,
+        layout_source: project.layout.clone().unwrap_or_else(|| "blank lines between sections".into()),
+        tools,
+        slots,
+        prompt,
+        tools_sent,
+        total,
+        billed,
+        cache,
+        budgets: Vec::new(),
+    };
+    // Sub-agents have no budget of their own: they share the profile's prompt contract.
+    if cell.subagent.is_none() {
+        let budget = &project.profile(&cell.profile)?.budget;
+        let mut checks = Vec::new();
+        for (scope, amount) in
+            [(Scope::Total, budget.total), (Scope::Prompt, budget.prompt), (Scope::Tools, budget.tools)]
+        {
+            if let Some(limit) = amount {
+                checks.push(Check::new(scope.clone(), limit, a.scope_measure(&scope).get(limit.unit)));
+            }
+        }
+        for (id, limit) in &budget.sections {
+            let scope = Scope::Section(id.clone());
+            checks.push(Check::new(scope.clone(), *limit, a.scope_measure(&scope).get(limit.unit)));
+        }
+        a.budgets = checks;
+    }
+    Ok(a)
+}
+
+/// The providers a cell is accounted for: every provider of the project for a native cell,
+/// none for xml and json.
+pub fn providers_of(project: &Project, transport: Transport) -> Vec<Option<Provider>> {
+    match transport {
+        Transport::Native => project.providers.iter().copied().map(Some).collect(),
+        Transport::Xml | Transport::Json => vec![None],
+    }
+}
+
+/// The account of every cell of `compiled` (matrix cells with their compiled prompts) for
+/// every provider: the whole matrix. Warnings (an unknown model) are returned once each.
+pub fn accounts(
+    project: &Project,
+    compiled: &[(Cell, Compiled)],
+    model: Option<&str>,
+    forced: Option<Tokenizer>,
+    counters: &mut Counters,
+) -> Result<(Vec<Account>, Vec<Diagnostic>)> {
+    let mut warnings: Vec<Diagnostic> = Vec::new();
+    let mut plan = Vec::new();
+    // Every distinct text of the whole matrix, counted once per encoding in one parallel pass.
+    let mut by_encoding: std::collections::BTreeMap<crate::model::tokenizer::Encoding, (Tokenizer, Vec<String>)> =
+        Default::default();
+    for (cell, c) in compiled {
+        for provider in providers_of(project, c.transport) {
+            let (tokenizer, warning) = tokenizer_for(project, provider, model, forced);
+            if let Some(w) = warning {
+                if !warnings.iter().any(|x| x.message == w.message) {
+                    warnings.push(w);
+                }
+            }
+            let entry = by_encoding.entry(tokenizer.encoding()).or_insert_with(|| (tokenizer, Vec::new()));
+            entry.1.extend(texts(project, c, provider));
+            plan.push((cell, c, provider, tokenizer));
+        }
+    }
+    for (tokenizer, list) in by_encoding.values() {
+        counters.prime(tokenizer, &list.iter().map(String::as_str).collect::<Vec<_>>())?;
+    }
+    let mut out = Vec::new();
+    for (cell, c, provider, tokenizer) in plan {
+        out.push(account(project, cell, c, provider, &tokenizer, model, counters)?);
+    }
+    Ok((out, warnings))
+}

@@ -1,0 +1,265 @@
+//! What a provider bills for a request beyond the text promptc sends: a labelled estimate,
+//! never presented as exact, each with its method and its published source.
+//!
+//! - **OpenAI** (Chat Completions and Responses): function definitions are turned into an
+//!   internal text format before the model sees them. OpenAI's cookbook ("How to count tokens
+//!   with tiktoken", §7 "Counting tokens for chat completions with tool calls") publishes a
+//!   recipe: per function 7 tokens (gpt-4o family; 10 for gpt-4 and gpt-3.5) plus the tokens of
+//!   `name:description` (a final `.` dropped); for a non-empty parameter list 3 more, then per
+//!   property 3 plus `name:type:description`, an enum adding −3 plus 3 and the value's tokens per
+//!   item; 12 at the end of the list. The system prompt is one message: 3 tokens of framing plus
+//!   its role. The recipe covers top-level properties; nested schemas are counted by their
+//!   description and type only.
+//! - **Anthropic**: a request with tools gets a tool-use system prompt whose size Anthropic
+//!   publishes per model and `tool_choice` (pricing page, "Tool use system prompt token
+//!   count"); promptc requests `tool_choice: auto`. The tool definitions themselves are counted
+//!   as sent (a Claude estimate: Anthropic's tokenizer is not public).
+//! - **Gemini**: no published overhead; billed equals sent.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::error::Result;
+use crate::measure::tokens::Counters;
+use crate::model::provider::Provider;
+use crate::model::tokenizer::{Encoding, Tokenizer};
+
+/// A provider's bill for one cell, estimated.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Billed {
+    /// The system prompt as billed.
+    pub prompt: u64,
+    /// The tool definitions as billed, with any tool-use system prompt.
+    pub tools: u64,
+    /// Prompt plus tools.
+    pub total: u64,
+    /// How the figures were estimated.
+    pub method: String,
+    /// Where the constants come from.
+    pub source: String,
+}
+
+/// The OpenAI cookbook's constants for function definitions, by encoding family.
+struct FunctionConstants {
+    func_init: i64,
+    prop_init: i64,
+    prop_key: i64,
+    enum_init: i64,
+    enum_item: i64,
+    func_end: i64,
+}
+
+fn openai_constants(encoding: Encoding) -> FunctionConstants {
+    let func_init = if encoding == Encoding::O200kBase { 7 } else { 10 };
+    FunctionConstants { func_init, prop_init: 3, prop_key: 3, enum_init: -3, enum_item: 3, func_end: 12 }
+}
+
+/// `name`, `description` and `parameters` of one tool entry, whatever the provider's shape.
+fn parts(provider: Provider, entry: &Value) -> (String, String, Value) {
+    let f = match provider {
+        Provider::OpenAiChat => entry.get("function").unwrap_or(entry),
+        _ => entry,
+    };
+    let text = |k: &str| f.get(k).and_then(Value::as_str).unwrap_or_default().to_string();
+    let params = f.get("parameters").or_else(|| f.get("input_schema")).cloned().unwrap_or(Value::Null);
+    (text("name"), text("description"), params)
+}
+
+fn type_name(schema: &Value) -> String {
+    match schema.get("type") {
+        Some(Value::String(t)) => t.clone(),
+        Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).collect::<Vec<_>>().join(" | "),
+        _ => "object".into(),
+    }
+}
+
+/// Every text the OpenAI recipe counts for `entries`, for priming the counters in one pass.
+pub fn recipe_texts(provider: Provider, entries: &[&Value]) -> Vec<String> {
+    let mut out = vec!["system".to_string()];
+    for entry in entries {
+        let (name, description, params) = parts(provider, entry);
+        out.push(format!("{name}:{}", description.strip_suffix('.').unwrap_or(&description)));
+        if let Some(props) = params.get("properties").and_then(Value::as_object) {
+            for (key, schema) in props {
+                let d = schema.get("description").and_then(Value::as_str).unwrap_or_default();
+                out.push(format!("{key}:{}:{}", type_name(schema), d.strip_suffix('.').unwrap_or(d)));
+                for item in schema.get("enum").and_then(Value::as_array).into_iter().flatten() {
+                    out.push(item.as_str().map_or_else(|| item.to_string(), str::to_string));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The OpenAI recipe over the tool entries of `provider`'s projection.
+pub fn openai_tools(
+    provider: Provider,
+    entries: &[&Value],
+    tokenizer: &Tokenizer,
+    counters: &mut Counters,
+) -> Result<u64> {
+    if entries.is_empty() {
+        return Ok(0);
+    }
+    let k = openai_constants(tokenizer.encoding());
+    let mut n: i64 = 0;
+    for entry in entries {
+        let (name, description, params) = parts(provider, entry);
+        n += k.func_init;
+        let desc = description.strip_suffix('.').unwrap_or(&description);
+        n += counters.count(tokenizer, &format!("{name}:{desc}"))? as i64;
+        let props = params.get("properties").and_then(Value::as_object);
+        if let Some(props) = props.filter(|p| !p.is_empty()) {
+            n += k.prop_init;
+            for (key, schema) in props {
+                n += k.prop_key;
+                if let Some(items) = schema.get("enum").and_then(Value::as_array) {
+                    n += k.enum_init;
+                    for item in items {
+                        n += k.enum_item;
+                        let text = item.as_str().map_or_else(|| item.to_string(), str::to_string);
+                        n += counters.count(tokenizer, &text)? as i64;
+                    }
+                }
+                let d = schema.get("description").and_then(Value::as_str).unwrap_or_default();
+                let d = d.strip_suffix('.').unwrap_or(d);
+                n += counters.count(tokenizer, &format!("{key}:{}:{d}", type_name(schema)))? as i64;
+            }
+        }
+    }
+    n += k.func_end;
+    Ok(n.max(0) as u64)
+}
+
+/// The tool-use system prompt Anthropic adds for `model` with `tool_choice: auto` (or none),
+/// from its published table; current models when the model is not named.
+pub fn anthropic_tool_system_prompt(model: Option<&str>) -> (u64, &'static str) {
+    let m = model.unwrap_or_default().to_ascii_lowercase();
+    // (auto/none, any/tool) per model family, newest table first.
+    let table: [(&str, u64, &str); 4] = [
+        ("claude-3-opus", 530, "Claude 3 Opus"),
+        ("claude-3-sonnet", 159, "Claude 3 Sonnet"),
+        ("claude-3-haiku", 264, "Claude 3 Haiku"),
+        ("claude-3-5-haiku", 264, "Claude Haiku 3.5"),
+    ];
+    for (prefix, tokens, label) in table {
+        if m.split('/').any(|seg| seg.starts_with(prefix)) {
+            return (tokens, label);
+        }
+    }
+    (346, "current Claude models (Opus 4, Sonnet 4, Sonnet 3.7, …)")
+}
+
+/// The estimated bill of one native cell for `provider`, from its sent prompt and tool counts.
+pub fn bill(
+    provider: Option<Provider>,
+    model: Option<&str>,
+    prompt_tokens: u64,
+    tools_tokens: u64,
+    entries: &[&Value],
+    tokenizer: &Tokenizer,
+    counters: &mut Counters,
+) -> Result<Billed> {
+    let b = match provider {
+        Some(p @ (Provider::OpenAiChat | Provider::OpenAiResponses)) => {
+            let prompt = prompt_tokens + 3 + counters.count(tokenizer, "system")?;
+            let tools = openai_tools(p, entries, tokenizer, counters)?;
+            let api = if p == Provider::OpenAiChat {
+                "Chat Completions"
+            } else {
+                "Responses (recipe published for Chat Completions)"
+            };
+            Billed {
+                prompt,
+                tools,
+                total: prompt + tools,
+                method: format!(
+                    "OpenAI {api}: function definitions in OpenAI's internal format ({} constants), the system \
+                     prompt as one message",
+                    if tokenizer.encoding() == Encoding::O200kBase { "gpt-4o" } else { "gpt-4" }
+                ),
+                source: "OpenAI cookbook, \"How to count tokens with tiktoken\", §7".into(),
+            }
+        }
+        Some(Provider::Anthropic) => {
+            let (system, label) =
+                if entries.is_empty() { (0, "no tools") } else { anthropic_tool_system_prompt(model) };
+            Billed {
+                prompt: prompt_tokens,
+                tools: tools_tokens + system,
+                total: prompt_tokens + tools_tokens + system,
+                method: format!(
+                    "Anthropic: the tool definitions as sent plus the tool-use system prompt ({system} tokens for \
+                     {label}, tool_choice auto)"
+                ),
+                source: "Anthropic pricing, \"Tool use system prompt token count\"".into(),
+            }
+        }
+        Some(Provider::Gemini) => Billed {
+            prompt: prompt_tokens,
+            tools: tools_tokens,
+            total: prompt_tokens + tools_tokens,
+            method: "Gemini: no published overhead; billed as sent".into(),
+            source: "none published".into(),
+        },
+        None => Billed {
+            prompt: prompt_tokens,
+            tools: 0,
+            total: prompt_tokens,
+            method: "tools described in the prompt: billed as the prompt is sent".into(),
+            source: "none".into(),
+        },
+    };
+    Ok(b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// OpenAI's worked example (cookbook §7): one weather function and two messages are 101
+    /// prompt tokens on gpt-4o (o200k_base) and 105 on gpt-4 (cl100k_base), as the API reports.
+    #[test]
+    fn the_openai_recipe_reproduces_the_cookbook_example() {
+        let tool = serde_json::json!({
+            "type": "function",
+            "function": {
+                "name": "get_current_weather",
+                "description": "Get the current weather in a given location",
+                "parameters": {
+                    "type": "object",
+                    "properties": {
+                        "location": {"type": "string", "description": "The city and state, e.g. San Francisco, CA"},
+                        "unit": {"type": "string", "description": "The unit of temperature to return", "enum": ["celsius", "fahrenheit"]}
+                    },
+                    "required": ["location"]
+                }
+            }
+        });
+        let messages = [
+            ("system", "You are a helpful assistant that can answer to questions about the weather."),
+            ("user", "What's the weather like in San Francisco?"),
+        ];
+        for (encoding, expected) in [(Encoding::O200kBase, 101), (Encoding::Cl100kBase, 105)] {
+            let t = Tokenizer::Exact(encoding);
+            let mut c = Counters::new(None);
+            let tools = openai_tools(Provider::OpenAiChat, &[&tool], &t, &mut c).unwrap();
+            let mut msgs = 3; // every reply is primed with <|start|>assistant<|message|>
+            for (role, content) in messages {
+                msgs += 3 + c.count(&t, role).unwrap() + c.count(&t, content).unwrap();
+            }
+            assert_eq!(msgs + tools, expected, "{}", encoding.name());
+        }
+    }
+
+    #[test]
+    fn anthropic_system_prompt_sizes_follow_the_published_table() {
+        assert_eq!(anthropic_tool_system_prompt(Some("claude-3-opus-20240229")).0, 530);
+        assert_eq!(anthropic_tool_system_prompt(Some("anthropic/claude-3-sonnet-20240229")).0, 159);
+        assert_eq!(anthropic_tool_system_prompt(Some("claude-3-haiku-20240307")).0, 264);
+        assert_eq!(anthropic_tool_system_prompt(Some("claude-3-5-haiku-latest")).0, 264);
+        assert_eq!(anthropic_tool_system_prompt(Some("claude-sonnet-4-5")).0, 346);
+        assert_eq!(anthropic_tool_system_prompt(None).0, 346);
+    }
+}
