@@ -49,7 +49,7 @@ pub struct Compiled {
 
 /// Where a prompt stops being the same from one session to the next: the end of its static
 /// prefix, which provider prompt caching can reuse.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct StaticPrefix {
     /// Bytes of the prompt before the first section that changes between sessions (the whole
     /// prompt when none does).

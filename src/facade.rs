@@ -214,9 +214,10 @@ pub fn diff_folders(a: &Path, b: &Path) -> Result<DiffReport> {
     crate::diff::folders(a, b)
 }
 
-/// Freeze the request's cell: the record a running agent keeps, to [`verify`] later.
-/// Sub-agent prompts are never frozen: a sub-agent renders a fresh prompt for each run.
-pub fn freeze(project: &Project, request: &Request) -> Result<FrozenRecord> {
+/// Freeze the request's cell: the record a running agent keeps, to [`verify`] later, with its
+/// account (what it costs, as `report` gives it). Sub-agent prompts are never frozen: a
+/// sub-agent renders a fresh prompt for each run.
+pub fn freeze(project: &Project, request: &Request, tokens: &mut TokenCounter) -> Result<FrozenRecord> {
     if request.subagent.is_some() {
         return Err(Error::usage(
             Diagnostic::error("sub-agent prompts are never frozen")
@@ -224,7 +225,24 @@ pub fn freeze(project: &Project, request: &Request) -> Result<FrozenRecord> {
         ));
     }
     let compiled = compile(project, request)?;
-    Ok(crate::output::freeze::record(project, &compiled, request))
+    let cell = crate::resolve::matrix::Cell {
+        profile: compiled.selection.profile.clone(),
+        case: None,
+        transport: compiled.transport,
+        subagent: None,
+    };
+    let model = request.model.clone().or_else(|| compiled.runtime.model.clone());
+    let (tokenizer, _) = crate::measure::account::tokenizer_for(project, compiled.provider, model.as_deref(), None);
+    let account = crate::measure::account::account(
+        project,
+        &cell,
+        &compiled,
+        compiled.provider,
+        &tokenizer,
+        model.as_deref(),
+        &mut tokens.counters,
+    )?;
+    Ok(crate::output::freeze::record(project, &compiled, request, Some(&account)))
 }
 
 /// Write a frozen record to `path` (atomically: an interrupted write leaves the old file).

@@ -143,3 +143,25 @@ fn the_checker_rejects_broken_projections() {
         assert!(out.contains(&format!("FAIL {}", path.display())), "{name} was accepted:\n{out}");
     }
 }
+
+/// The Anthropic request `render --format json` gives (system blocks and tools with prompt-caching
+/// breakpoints) validates against the anthropic SDK's request types, for every profile and case
+/// of the example, and its system blocks add up to the prompt.
+#[test]
+fn the_cached_anthropic_request_validates_against_the_sdk() {
+    let Some(py) = python() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    for args in [
+        &["render", "--provider", "anthropic", "--format", "json"][..],
+        &["render", "--provider", "anthropic", "--format", "json", "--profile", "lite"],
+        &["render", "--provider", "anthropic", "--format", "json", "--var", "user_rules=Be brief."],
+    ] {
+        let out = common::promptc(args);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let file = dir.path().join("render.json");
+        std::fs::write(&file, &out.stdout).unwrap();
+        let check = Command::new(&py).arg(repo().join("conformance/check_request.py")).arg(&file).output().unwrap();
+        let text = String::from_utf8_lossy(&check.stdout);
+        assert_eq!(check.status.code(), Some(0), "{args:?}: {text}{}", String::from_utf8_lossy(&check.stderr));
+    }
+}

@@ -36,7 +36,10 @@ pub(crate) fn freeze(project: &Project, args: &FreezeArgs) -> Result<ExitCode, E
                 .with_help("a sub-agent renders a fresh prompt for each run; freeze the main prompt (drop --subagent)"),
         ));
     }
-    let rec = promptc::freeze(project, &request(project, &args.cell)?)?;
+    let mut counter = TokenCounter::for_project(project, None, true);
+    let rec = promptc::freeze(project, &request(project, &args.cell)?, &mut counter)?;
+    save_tokens(&mut counter);
+    std::mem::forget(counter); // see report(): no need to free the tokenizer before exit
     promptc::write_record(&rec, &args.out)?;
     let _ = writeln!(
         std::io::stderr(),

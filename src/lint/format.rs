@@ -45,7 +45,7 @@ impl CheckResult {
                 );
                 for p in &self.cache_prefixes {
                     let end = p.ends_at.as_deref().map_or("whole prompt".to_string(), |e| format!("until `{e}`"));
-                    s.push_str(&format!("  {:<44} {:>6} of {:>6}  {end}\n", p.cell, p.cacheable, p.total));
+                    s.push_str(&format!("  {:<48} {:>6} of {:>6}  {end}\n", p.cell, p.cacheable, p.total));
                 }
                 let plural = |n: usize| if n == 1 { "" } else { "s" };
                 s.push_str(&format!(

@@ -53,6 +53,20 @@ impl Check {
     pub fn excess(&self) -> u64 {
         self.actual.saturating_sub(self.limit.limit)
     }
+
+    /// The one way a check is put in words: `tools is 1164 tokens, 264 over its budget of 900
+    /// tokens` (or `… within its budget of …`).
+    pub fn describe(&self) -> String {
+        let actual = match self.limit.unit {
+            crate::model::budget::Unit::Tokens => format!("{} tokens", self.actual),
+            crate::model::budget::Unit::Bytes => format!("{} bytes", self.actual),
+        };
+        if self.exceeded {
+            format!("{} is {actual}, {} over its budget of {}", self.scope, self.excess(), self.limit)
+        } else {
+            format!("{} is {actual}, within its budget of {}", self.scope, self.limit)
+        }
+    }
 }
 
 #[cfg(test)]

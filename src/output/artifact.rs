@@ -84,6 +84,9 @@ pub struct Metadata {
     pub prompt_sha256: String,
     /// SHA-256 of the tools JSON (native only).
     pub tools_sha256: Option<String>,
+    /// Where the prompt's static prefix ends (the cache breakpoint); absent in older records.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache: Option<crate::compile::StaticPrefix>,
     /// In an artifact folder's `metadata.json`: the other files promptc wrote there (what it
     /// may replace or remove on the next `render --out`). Absent elsewhere.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -125,6 +128,7 @@ impl Metadata {
                 .collect(),
             prompt_sha256: sha256_hex(c.prompt.as_bytes()),
             tools_sha256: tools_json.map(|t| sha256_hex(t.as_bytes())),
+            cache: Some(c.static_prefix()),
             files: Vec::new(),
         }
     }
@@ -176,12 +180,41 @@ pub fn owned_files(dir: &Path) -> Result<Option<std::collections::BTreeSet<Strin
 
 /// `render --format json`: metadata, sections, prompt and projection in one document.
 pub fn render_json(project: &Project, c: &Compiled) -> String {
-    crate::json::to_pretty_json(&serde_json::json!({
+    let mut doc = serde_json::json!({
         "metadata": c.metadata(project),
         "sections": c.sections,
         "prompt": c.prompt,
         "tools": c.projection,
-    }))
+        "cache": c.static_prefix(),
+    });
+    if let Some(request) = anthropic_cached_request(c) {
+        doc["anthropic_request"] = request;
+    }
+    crate::json::to_pretty_json(&doc)
+}
+
+/// For an Anthropic cell: the request's `system` blocks and `tools` with prompt caching — a
+/// `cache_control` breakpoint on the last static block of the system prompt (the dynamic rest
+/// follows in its own block) and on the last tool. The blocks' texts add up to the prompt.
+pub fn anthropic_cached_request(c: &Compiled) -> Option<serde_json::Value> {
+    use serde_json::json;
+    if c.provider != Some(crate::model::Provider::Anthropic) {
+        return None;
+    }
+    let cut = c.static_prefix().bytes;
+    let breakpoint = json!({"type": "ephemeral"});
+    let mut system = Vec::new();
+    if cut > 0 {
+        system.push(json!({"type": "text", "text": &c.prompt[..cut], "cache_control": breakpoint}));
+    }
+    if cut < c.prompt.len() {
+        system.push(json!({"type": "text", "text": &c.prompt[cut..]}));
+    }
+    let mut tools = c.projection.clone().unwrap_or_else(|| json!([]));
+    if let Some(last) = tools.as_array_mut().and_then(|a| a.last_mut()) {
+        last["cache_control"] = breakpoint;
+    }
+    Some(json!({"system": system, "tools": tools}))
 }
 
 impl Compiled {

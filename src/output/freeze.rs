@@ -58,6 +58,10 @@ pub struct FrozenRecord {
     pub prompt: String,
     /// The tool projection (native only).
     pub tools: Option<Value>,
+    /// What the frozen prompt costs: the account `report` gives for it (absent in records of
+    /// older promptc versions).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub account: Option<crate::output::snapshot::AccountSummary>,
 }
 
 /// Which runtime values were set explicitly: those that differ from the project defaults or
@@ -82,7 +86,12 @@ fn explicit(project: &Project, req: &Request, rt: &Runtime) -> (BTreeMap<String,
 }
 
 /// Build the record of a compiled cell.
-pub fn record(project: &Project, c: &Compiled, req: &Request) -> FrozenRecord {
+pub fn record(
+    project: &Project,
+    c: &Compiled,
+    req: &Request,
+    account: Option<&crate::measure::account::Account>,
+) -> FrozenRecord {
     let tools_json = c.projection.as_ref().map(crate::json::to_pretty_json);
     let (switches, variables) = explicit(project, req, &c.runtime);
     FrozenRecord {
@@ -100,6 +109,7 @@ pub fn record(project: &Project, c: &Compiled, req: &Request) -> FrozenRecord {
         metadata: Metadata::new(project, c, tools_json.as_deref()),
         prompt: c.prompt.clone(),
         tools: c.projection.clone(),
+        account: account.map(crate::output::snapshot::AccountSummary::from),
     }
 }
 

@@ -469,17 +469,7 @@ pub fn budget_failures(a: &Account) -> Vec<String> {
     a.budgets
         .iter()
         .filter(|c| c.exceeded)
-        .map(|c| {
-            format!(
-                "{}: {} is {}, {} over its budget of {} (counted with {})",
-                a.name,
-                c.scope,
-                unit_value(c.actual, c.limit.unit),
-                c.excess(),
-                c.limit,
-                a.tokenizer.name
-            )
-        })
+        .map(|c| format!("{}: {} (counted with {})", a.name, c.describe(), a.tokenizer.name))
         .collect()
 }
 

@@ -26,13 +26,10 @@ pub(crate) fn check(project: &Project, views: &[CellView], out: &mut Vec<Diagnos
         for a in &v.accounts {
             for c in a.budgets.iter().filter(|c| c.exceeded) {
                 out.push(
-                    finding(
-                        RuleCode::P008,
-                        format!("cell `{}`: {} is {} over its budget of {}", a.name, c.scope, c.excess(), c.limit),
-                    )
-                    .with_label(label.clone())
-                    .with_note(format!("counted with {} ({})", a.tokenizer.name, a.tokenizer.method))
-                    .with_help("shorten the text or raise the budget"),
+                    finding(RuleCode::P008, format!("cell `{}`: {}", a.name, c.describe()))
+                        .with_label(label.clone())
+                        .with_note(format!("counted with {} ({})", a.tokenizer.name, a.tokenizer.method))
+                        .with_help("shorten the text or raise the budget"),
                 );
             }
         }

@@ -1,0 +1,215 @@
+//! One token truth: for every cell and provider of the shipped example and of a real-size
+//! coding agent (34 tools, two profiles, cases, a sub-agent, budgets), `report --matrix`,
+//! a single-cell `report`, `snapshots/summary.json`, `check` (its cacheable prefixes and budget
+//! findings) and `diff` deltas give the same sent figures, item by item.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde_json::Value;
+
+fn run(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    let out = common::promptc_in(dir, args);
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn json(dir: &Path, args: &[&str]) -> Value {
+    let (code, out, err) = run(dir, args);
+    assert!(code == 0 || code == 1, "promptc {args:?} exited {code}: {err}");
+    serde_json::from_str(&out).unwrap_or_else(|e| panic!("promptc {args:?}: {e}\n{out}"))
+}
+
+/// A temporary repository holding a copy of `project` (a folder of the repository) as
+/// `project/`, its snapshot folder beside the manifest.
+fn workspace(project: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join(".git")).unwrap();
+    common::copy_dir(&common::repo().join(project), &dir.path().join("project"));
+    let manifest = dir.path().join("project/promptc.yaml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    // Both projects keep their snapshots inside the copy.
+    std::fs::write(&manifest, text.replace("snapshots: ../snapshots", "snapshots: snapshots")).unwrap();
+    dir
+}
+
+/// Accounts by name from `report --matrix --format json`.
+fn report_accounts(dir: &Path) -> BTreeMap<String, Value> {
+    let r = json(dir, &["-C", "project", "report", "--matrix", "--format", "json", "--no-cache"]);
+    r["accounts"].as_array().unwrap().iter().map(|a| (a["name"].as_str().unwrap().to_string(), a.clone())).collect()
+}
+
+/// Accounts by name from `summary.json`.
+fn summary_accounts(dir: &Path) -> BTreeMap<String, Value> {
+    let text = std::fs::read_to_string(dir.join("project/snapshots/summary.json")).unwrap();
+    let s: Value = serde_json::from_str(&text).unwrap();
+    s["cells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|c| c["accounts"].as_array().unwrap().clone())
+        .map(|a| (a["name"].as_str().unwrap().to_string(), a))
+        .collect()
+}
+
+fn items(list: &Value, key: &str) -> Vec<(String, Value)> {
+    list.as_array().unwrap().iter().map(|i| (i[key].as_str().unwrap().to_string(), i["sent"].clone())).collect()
+}
+
+/// The summary's view of an account equals the report's, item by item.
+fn assert_same(name: &str, report: &Value, summary: &Value) {
+    assert_eq!(report["prompt"], summary["prompt"], "{name}: prompt");
+    assert_eq!(report["tools_sent"], summary["tools"], "{name}: tools");
+    assert_eq!(report["total"], summary["total"], "{name}: total");
+    assert_eq!(report["billed"]["total"], summary["billed"], "{name}: billed");
+    assert_eq!(report["cache"]["cacheable"], summary["cacheable"], "{name}: cacheable");
+    assert_eq!(report["tokenizer"]["name"], summary["tokenizer"], "{name}: tokenizer");
+    let summary_sections: Vec<(String, Value)> = summary["sections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| {
+            (i["name"].as_str().unwrap().to_string(), serde_json::json!({"tokens": i["tokens"], "bytes": i["bytes"]}))
+        })
+        .collect();
+    assert_eq!(items(&report["sections"], "id"), summary_sections, "{name}: sections");
+    let summary_tools: Vec<(String, Value)> = summary["tool_items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| {
+            (i["name"].as_str().unwrap().to_string(), serde_json::json!({"tokens": i["tokens"], "bytes": i["bytes"]}))
+        })
+        .collect();
+    assert_eq!(items(&report["tools"], "name"), summary_tools, "{name}: tools");
+}
+
+/// `edit` = (tool file, text, replacement): a one-phrase change to a tool description.
+fn check_agreement(project: &str, min_accounts: usize, edit: (&str, &str, &str)) {
+    let w = workspace(project);
+    let dir = w.path();
+    let (code, _, err) = run(dir, &["-C", "project", "snapshot"]);
+    assert_eq!(code, 0, "{err}");
+    let report = report_accounts(dir);
+    let summary = summary_accounts(dir);
+    assert!(report.len() >= min_accounts, "{project}: only {} accounts", report.len());
+    assert_eq!(report.keys().collect::<Vec<_>>(), summary.keys().collect::<Vec<_>>(), "{project}: the same cells");
+    for (name, a) in &report {
+        assert_same(name, a, &summary[name]);
+    }
+
+    // A single-cell report of each native default cell equals its matrix account.
+    for provider in ["openai", "openai-responses", "anthropic", "gemini"] {
+        for profile in ["standard", "lite"] {
+            let r = json(
+                dir,
+                &[
+                    "-C",
+                    "project",
+                    "report",
+                    "--profile",
+                    profile,
+                    "--provider",
+                    provider,
+                    "--format",
+                    "json",
+                    "--no-cache",
+                ],
+            );
+            let one = &r["accounts"][0];
+            let name = one["name"].as_str().unwrap();
+            assert_eq!(name, format!("{profile}.native.{provider}"));
+            assert_eq!(one, &report[name], "{project}: single-cell report of {name}");
+        }
+    }
+
+    // check: the cacheable prefix of every account, and every exceeded budget.
+    let c = json(dir, &["-C", "project", "check", "--format", "json"]);
+    let prefixes: BTreeMap<String, (Value, Value)> = c["cache_prefixes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p["cell"].as_str().unwrap().to_string(), (p["cacheable"].clone(), p["total"].clone())))
+        .collect();
+    assert_eq!(prefixes.keys().collect::<Vec<_>>(), report.keys().collect::<Vec<_>>());
+    for (name, (cacheable, total)) in &prefixes {
+        assert_eq!(cacheable, &report[name]["cache"]["cacheable"], "{name}: check's cacheable prefix");
+        assert_eq!(total, &report[name]["total"]["tokens"], "{name}: check's total");
+    }
+    let mut from_report: Vec<String> = Vec::new();
+    for (name, a) in &report {
+        for b in a["budgets"].as_array().unwrap().iter().filter(|b| b["exceeded"] == true) {
+            let unit = if b["limit"]["unit"] == "bytes" { "bytes" } else { "tokens" };
+            from_report.push(format!("{name}: {} {}", b["actual"], unit));
+        }
+    }
+    let mut from_check: Vec<String> = c["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == "P008")
+        .map(|d| {
+            let m = d["message"].as_str().unwrap();
+            let cell = m.split('`').nth(1).unwrap();
+            let actual = m.split(" is ").nth(1).unwrap().split(',').next().unwrap();
+            format!("{cell}: {actual}")
+        })
+        .collect();
+    from_report.sort();
+    from_check.sort();
+    assert_eq!(from_check, from_report, "{project}: check's budget findings are report's exceeded budgets");
+
+    // diff: after an edit, every delta's two sides are the old and new report's figures.
+    let before = report;
+    let tools = dir.join("project").join(edit.0);
+    let text = std::fs::read_to_string(&tools).unwrap();
+    let edited = text.replacen(edit.1, edit.2, 1);
+    assert_ne!(text, edited);
+    std::fs::write(&tools, edited).unwrap();
+    let after = report_accounts(dir);
+    let d = json(dir, &["-C", "project", "diff", "--format", "json"]);
+    assert_eq!(d["drift"], true);
+    let deltas = d["deltas"].as_array().unwrap();
+    assert!(!deltas.is_empty());
+    let figure = |a: &Value, item: &str| -> Value {
+        match item.split_once(' ') {
+            None if item == "prompt" => a["prompt"].clone(),
+            None => a["tools_sent"].clone(),
+            Some(("section", id)) => {
+                a["sections"].as_array().unwrap().iter().find(|s| s["id"] == id).unwrap()["sent"].clone()
+            }
+            Some((_, tool)) => {
+                a["tools"].as_array().unwrap().iter().find(|t| t["name"] == tool).unwrap()["sent"].clone()
+            }
+        }
+    };
+    for delta in deltas {
+        let cell = delta["cell"].as_str().unwrap();
+        let item = delta["item"].as_str().unwrap();
+        assert_eq!(delta["before"], figure(&before[cell], item), "{cell} {item}: before");
+        assert_eq!(delta["after"], figure(&after[cell], item), "{cell} {item}: after");
+    }
+}
+
+#[test]
+fn every_view_of_the_example_gives_the_same_figures() {
+    check_agreement(
+        "profiles",
+        40,
+        ("tools/files.yaml", "Read the contents of a file", "Read the full contents of a file"),
+    );
+}
+
+#[test]
+fn every_view_of_a_real_size_agent_gives_the_same_figures() {
+    check_agreement(
+        "fixtures/good/coding-agent",
+        40,
+        ("tools/files.yaml", "Read a file from the workspace", "Read one file from the workspace"),
+    );
+}
