@@ -45,6 +45,42 @@ pub struct Compiled {
     pub(crate) slots: Vec<SlotUse>,
     /// Problems that did not stop the render (a lenient render's dropped contributions).
     pub(crate) warnings: Vec<Diagnostic>,
+    /// Where each section's text starts in the prompt, by index into `sections` (a layout may
+    /// reorder or drop them): found once, here.
+    pub(crate) offsets: Vec<Option<usize>>,
+    /// The static prefix, computed once from `offsets`.
+    pub(crate) prefix: StaticPrefix,
+}
+
+/// Where each section's text starts in `prompt`. Sections usually appear in order, so each
+/// search starts where the previous one ended: linear in the prompt's size.
+fn place(prompt: &str, sections: &[RenderedSection]) -> Vec<Option<usize>> {
+    let mut from = 0;
+    sections
+        .iter()
+        .map(|s| {
+            let at = prompt
+                .get(from..)
+                .and_then(|rest| rest.find(&s.text))
+                .map(|i| i + from)
+                .or_else(|| prompt.find(&s.text));
+            if let Some(i) = at {
+                from = i + s.text.len();
+            }
+            at
+        })
+        .collect()
+}
+
+/// The static prefix of `prompt` given its sections and their offsets.
+fn static_prefix_of(prompt: &str, sections: &[RenderedSection], offsets: &[Option<usize>]) -> StaticPrefix {
+    let mut placed: Vec<(usize, &RenderedSection)> =
+        sections.iter().zip(offsets).filter_map(|(s, o)| o.map(|i| (i, s))).collect();
+    placed.sort_by_key(|(i, _)| *i);
+    let first = placed.iter().position(|(_, s)| s.dynamic);
+    let bytes = first.map_or(prompt.len(), |i| placed[i].0);
+    let last_static = placed[..first.unwrap_or(placed.len())].last().map(|(_, s)| s.id.clone());
+    StaticPrefix { bytes, last_static, first_dynamic: first.map(|i| placed[i].1.id.clone()) }
 }
 
 /// Where a prompt stops being the same from one session to the next: the end of its static
@@ -147,7 +183,11 @@ pub fn compile_resolved(project: &Project, cell: Resolved) -> Result<Compiled> {
         ),
         Transport::Xml | Transport::Json => (None, None),
     };
+    let offsets = place(&r.prompt, &r.sections);
+    let prefix = static_prefix_of(&r.prompt, &r.sections, &offsets);
     Ok(Compiled {
+        offsets,
+        prefix,
         selection: cell.selection,
         transport: cell.transport,
         provider,
@@ -201,13 +241,15 @@ impl Compiled {
     /// The static prefix of the prompt (see [`StaticPrefix`]), from each section's place in
     /// the prompt (a layout may reorder sections) and whether it is dynamic.
     pub fn static_prefix(&self) -> StaticPrefix {
+        self.prefix.clone()
+    }
+
+    /// The sections in the order they appear in the prompt, with their offsets.
+    pub(crate) fn placed_sections(&self) -> Vec<(usize, &RenderedSection)> {
         let mut placed: Vec<(usize, &RenderedSection)> =
-            self.sections.iter().filter_map(|s| self.prompt.find(&s.text).map(|i| (i, s))).collect();
+            self.sections.iter().zip(&self.offsets).filter_map(|(s, o)| o.map(|i| (i, s))).collect();
         placed.sort_by_key(|(i, _)| *i);
-        let first = placed.iter().position(|(_, s)| s.dynamic);
-        let bytes = first.map_or(self.prompt.len(), |i| placed[i].0);
-        let last_static = placed[..first.unwrap_or(placed.len())].last().map(|(_, s)| s.id.clone());
-        StaticPrefix { bytes, last_static, first_dynamic: first.map(|i| placed[i].1.id.clone()) }
+        placed
     }
 
     /// The profile compiled.

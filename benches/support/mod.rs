@@ -29,6 +29,8 @@ pub fn synthetic_example(dir: &Path, factor: usize) {
     let obj = m.as_object_mut().unwrap();
     obj.remove("layout");
     obj.remove("tokens");
+    // The copy lives outside any repository: its snapshots stay inside it.
+    obj.insert("snapshots".into(), json!("snapshots"));
     let sections = obj["sections"].as_object().unwrap().clone();
     let mut new_sections = serde_json::Map::new();
     for (id, s) in &sections {

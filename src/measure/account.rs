@@ -12,6 +12,8 @@
 //! the model's encoding), Anthropic cells the Claude estimate, Gemini cells the Gemini estimate,
 //! xml and json cells the project's; `--tokenizer` overrides all.
 
+use std::collections::HashMap;
+
 use serde::Serialize;
 use serde_json::Value;
 
@@ -111,7 +113,8 @@ pub struct SlotItem {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct CacheSplit {
     /// Tokens before the first section that changes between sessions: the tools (native) and
-    /// the prompt up to that section.
+    /// the prompt up to that section (the prompt's tokens less the rest's, to within the one
+    /// token that may straddle the cut).
     pub cacheable: u64,
     /// The rest of the prompt.
     pub uncached: u64,
@@ -256,6 +259,18 @@ fn param_text(transport: Transport, entry: Option<&Value>, p: &Property) -> Stri
     }
 }
 
+/// Where each of `tools` is declared, as `file:line` (found once per report: locating a
+/// declaration reads its file).
+fn tool_sources<'a>(project: &Project, tools: impl Iterator<Item = &'a str>) -> HashMap<String, String> {
+    let mut out = HashMap::new();
+    for t in tools {
+        if !out.contains_key(t) {
+            out.insert(t.to_string(), tool_source(project, t));
+        }
+    }
+    out
+}
+
 /// Where `tool` is declared, as `file:line`.
 fn tool_source(project: &Project, tool: &str) -> String {
     match project.catalog.get(tool) {
@@ -270,7 +285,7 @@ fn tool_source(project: &Project, tool: &str) -> String {
     }
 }
 
-/// The projection of `c`'s tools for `provider` (reusing `c`'s own when it is that provider's).
+/// The projection of `c`'s tools for `provider` (`c`'s own when it is that provider's).
 fn projection_for(project: &Project, c: &Compiled, provider: Provider) -> Value {
     match (&c.projection, c.provider) {
         (Some(p), Some(q)) if q == provider => p.clone(),
@@ -278,34 +293,102 @@ fn projection_for(project: &Project, c: &Compiled, provider: Provider) -> Value 
     }
 }
 
-/// Every text an account of `c` for `provider` counts, for priming the counters in one pass.
-pub fn texts(project: &Project, c: &Compiled, provider: Option<Provider>) -> Vec<String> {
-    let mut out = vec![c.prompt.clone()];
-    out.extend(c.sections.iter().map(|s| s.text.clone()));
-    let sp = c.static_prefix();
-    out.push(c.prompt[..sp.bytes].to_string());
-    out.push(c.prompt[sp.bytes..].to_string());
-    match provider.filter(|_| c.transport == Transport::Native) {
-        Some(p) => {
-            let v = projection_for(project, c, p);
-            out.push(compact(&v));
-            let entries = projection::tool_entries(p, &v);
-            for (t, e) in c.tools.iter().zip(&entries) {
-                out.push(compact(e));
-                out.extend(t.params.iter().map(|prm| param_text(Transport::Native, Some(e), prm)));
+/// What an account of one cell for one provider measures, built once: the texts to count
+/// (primed in one parallel pass) and what the account is made of.
+struct Prepared {
+    /// The provider's projection (native).
+    projection: Option<(Provider, Value)>,
+    /// The whole tools JSON, compact (native).
+    tools_json: Option<String>,
+    /// Each tool's text: its compact JSON entry (native) or its part of the prompt.
+    tool_texts: Vec<String>,
+    /// Each tool's parameters' texts.
+    param_texts: Vec<Vec<String>>,
+    /// Texts the billing recipe counts.
+    recipe: Vec<String>,
+}
+
+impl Prepared {
+    fn new(project: &Project, c: &Compiled, provider: Option<Provider>) -> Prepared {
+        match provider.filter(|_| c.transport == Transport::Native) {
+            Some(p) => {
+                let v = projection_for(project, c, p);
+                let entries = projection::tool_entries(p, &v);
+                let tool_texts = entries.iter().map(|e| compact(e)).collect();
+                let param_texts = c
+                    .tools
+                    .iter()
+                    .zip(&entries)
+                    .map(|(t, e)| t.params.iter().map(|prm| param_text(Transport::Native, Some(e), prm)).collect())
+                    .collect();
+                let recipe = match p {
+                    Provider::OpenAiChat | Provider::OpenAiResponses => {
+                        crate::measure::billing::recipe_texts(p, &entries)
+                    }
+                    _ => Vec::new(),
+                };
+                let tools_json = Some(compact(&v));
+                Prepared { projection: Some((p, v)), tools_json, tool_texts, param_texts, recipe }
             }
-            if matches!(p, Provider::OpenAiChat | Provider::OpenAiResponses) {
-                out.extend(crate::measure::billing::recipe_texts(p, &entries));
-            }
-        }
-        None => {
-            for t in &c.tools {
-                out.push(in_prompt_text(c.transport, t));
-                out.extend(t.params.iter().map(|prm| param_text(c.transport, None, prm)));
-            }
+            None => Prepared {
+                projection: None,
+                tools_json: None,
+                tool_texts: c.tools.iter().map(|t| in_prompt_text(c.transport, t)).collect(),
+                param_texts: c
+                    .tools
+                    .iter()
+                    .map(|t| t.params.iter().map(|prm| param_text(c.transport, None, prm)).collect())
+                    .collect(),
+                recipe: Vec::new(),
+            },
         }
     }
-    out
+
+    /// Every text the account counts.
+    fn texts<'a>(&'a self, c: &'a Compiled) -> Vec<&'a str> {
+        let sp = &c.prefix;
+        let mut out = vec![c.prompt.as_str(), &c.prompt[sp.bytes..]];
+        out.extend(c.sections.iter().map(|s| s.text.as_str()));
+        out.extend(self.tools_json.as_deref());
+        out.extend(self.tool_texts.iter().map(String::as_str));
+        out.extend(self.param_texts.iter().flatten().map(String::as_str));
+        out.extend(self.recipe.iter().map(String::as_str));
+        out
+    }
+}
+
+/// [`Prepared::new`] for every (cell, provider), spread over the machine's cores, in order.
+fn prepare_all(project: &Project, work: &[(&Compiled, Option<Provider>)]) -> Vec<Prepared> {
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, work.len().max(1));
+    let mut out: Vec<Option<Prepared>> = (0..work.len()).map(|_| None).collect();
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers)
+            .map(|w| {
+                scope.spawn(move || {
+                    (w..work.len())
+                        .step_by(workers)
+                        .map(|i| (i, Prepared::new(project, work[i].0, work[i].1)))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        for h in handles {
+            for (i, p) in h.join().unwrap_or_default() {
+                out[i] = Some(p);
+            }
+        }
+    });
+    // A worker that died leaves its items empty: prepare them here instead.
+    out.into_iter()
+        .enumerate()
+        .map(|(i, p)| p.unwrap_or_else(|| Prepared::new(project, work[i].0, work[i].1)))
+        .collect()
+}
+
+/// Every text an account of `c` for `provider` counts (for benchmarks and priming).
+pub fn texts(project: &Project, c: &Compiled, provider: Option<Provider>) -> Vec<String> {
+    let p = Prepared::new(project, c, provider);
+    p.texts(c).into_iter().map(str::to_string).collect()
 }
 
 /// The account of compiled cell `c` (whose matrix identity is `cell`) for `provider`,
@@ -320,8 +403,28 @@ pub fn account(
     counters: &mut Counters,
 ) -> Result<Account> {
     let provider = provider.filter(|_| c.transport == Transport::Native);
-    let all = texts(project, c, provider);
-    counters.prime(tokenizer, &all.iter().map(String::as_str).collect::<Vec<_>>())?;
+    let prepared = Prepared::new(project, c, provider);
+    counters.prime(tokenizer, &prepared.texts(c))?;
+    let sources = tool_sources(project, c.tools.iter().map(|t| t.name.as_str()));
+    let ctx = Context { project, cell, c, provider, tokenizer, model, sources: &sources };
+    account_primed(&ctx, &prepared, counters)
+}
+
+/// Everything an account is made from, but the texts.
+struct Context<'a> {
+    project: &'a Project,
+    cell: &'a Cell,
+    c: &'a Compiled,
+    provider: Option<Provider>,
+    tokenizer: &'a Tokenizer,
+    model: Option<&'a str>,
+    sources: &'a HashMap<String, String>,
+}
+
+/// [`account`] once every text of `prepared` has been counted.
+fn account_primed(ctx: &Context, prepared: &Prepared, counters: &mut Counters) -> Result<Account> {
+    let Context { project, cell, c, provider, tokenizer, model, sources } = *ctx;
+    let source = |name: &str| sources.get(name).cloned().unwrap_or_default();
     let mut count = |text: &str| -> Result<Measure> {
         Ok(Measure { tokens: counters.count(tokenizer, text)?, bytes: text.len() as u64 })
     };
@@ -348,55 +451,26 @@ pub fn account(
     .and_then(|origin| c.sections.iter().find(|s| s.origin == origin))
     .map(|s| s.id.clone());
     let mut tools = Vec::new();
-    let mut entries_json: Vec<Value> = Vec::new();
-    let tools_sent = match provider {
-        Some(p) => {
-            let v = projection_for(project, c, p);
-            entries_json = projection::tool_entries(p, &v).into_iter().cloned().collect();
-            for (t, e) in c.tools.iter().zip(&entries_json) {
-                let params = t
-                    .params
-                    .iter()
-                    .map(|prm| {
-                        Ok(ParamItem {
-                            name: prm.name.clone(),
-                            sent: count(&param_text(Transport::Native, Some(e), prm))?,
-                        })
-                    })
-                    .collect::<Result<Vec<_>>>()?;
-                tools.push(ToolItem {
-                    name: t.name.clone(),
-                    toolset: t.toolset.clone(),
-                    sent: count(&compact(e))?,
-                    share: 0.0,
-                    part_of: None,
-                    source: tool_source(project, &t.name),
-                    params,
-                });
-            }
-            count(&compact(&v))?
-        }
-        None => {
-            for t in &c.tools {
-                let params = t
-                    .params
-                    .iter()
-                    .map(|prm| {
-                        Ok(ParamItem { name: prm.name.clone(), sent: count(&param_text(c.transport, None, prm))? })
-                    })
-                    .collect::<Result<Vec<_>>>()?;
-                tools.push(ToolItem {
-                    name: t.name.clone(),
-                    toolset: t.toolset.clone(),
-                    sent: count(&in_prompt_text(c.transport, t))?,
-                    share: 0.0,
-                    part_of: holder.clone(),
-                    source: tool_source(project, &t.name),
-                    params,
-                });
-            }
-            Measure::default()
-        }
+    for (i, t) in c.tools.iter().enumerate() {
+        let params = t
+            .params
+            .iter()
+            .zip(&prepared.param_texts[i])
+            .map(|(prm, text)| Ok(ParamItem { name: prm.name.clone(), sent: count(text)? }))
+            .collect::<Result<Vec<_>>>()?;
+        tools.push(ToolItem {
+            name: t.name.clone(),
+            toolset: t.toolset.clone(),
+            sent: count(&prepared.tool_texts[i])?,
+            share: 0.0,
+            part_of: if provider.is_some() { None } else { holder.clone() },
+            source: source(&t.name),
+            params,
+        });
+    }
+    let tools_sent = match &prepared.tools_json {
+        Some(json) => count(json)?,
+        None => Measure::default(),
     };
     let total = prompt.plus(tools_sent);
     let share = |tokens: u64| if total.tokens == 0 { 0.0 } else { tokens as f64 / total.tokens as f64 };
@@ -411,10 +485,11 @@ pub fn account(
         bytes: prompt.bytes.saturating_sub(in_sections.bytes),
     };
     let sp = c.static_prefix();
-    let prefix = count(&c.prompt[..sp.bytes])?;
+    // Only the (short) dynamic rest is counted: the prefix is the prompt less it, to within
+    // the one token that may straddle the cut.
     let rest = count(&c.prompt[sp.bytes..])?;
     let cache = CacheSplit {
-        cacheable: prefix.tokens + tools_sent.tokens,
+        cacheable: prompt.tokens.saturating_sub(rest.tokens) + tools_sent.tokens,
         uncached: rest.tokens,
         breakpoint_after: sp.last_static,
         ends_at: sp.first_dynamic,
@@ -432,7 +507,10 @@ pub fn account(
             }
         })
         .collect();
-    let entry_refs: Vec<&Value> = entries_json.iter().collect();
+    let entry_refs: Vec<&Value> = match &prepared.projection {
+        Some((p, v)) => projection::tool_entries(*p, v),
+        None => Vec::new(),
+    };
     let billed = bill(provider, model, prompt.tokens, tools_sent.tokens, &entry_refs, tokenizer, counters)?;
     let mut a = Account {
         name: cell_name(&cell.profile, cell.case.as_deref(), c.transport, cell.subagent.as_deref(), provider),
@@ -497,7 +575,7 @@ pub fn accounts(
     let mut warnings: Vec<Diagnostic> = Vec::new();
     let mut plan = Vec::new();
     // Every distinct text of the whole matrix, counted once per encoding in one parallel pass.
-    let mut by_encoding: std::collections::BTreeMap<crate::model::tokenizer::Encoding, (Tokenizer, Vec<String>)> =
+    let mut by_encoding: std::collections::BTreeMap<crate::model::tokenizer::Encoding, (Tokenizer, Vec<&str>)> =
         Default::default();
     for (cell, c) in compiled {
         for provider in providers_of(project, c.transport) {
@@ -507,17 +585,24 @@ pub fn accounts(
                     warnings.push(w);
                 }
             }
-            let entry = by_encoding.entry(tokenizer.encoding()).or_insert_with(|| (tokenizer, Vec::new()));
-            entry.1.extend(texts(project, c, provider));
             plan.push((cell, c, provider, tokenizer));
         }
     }
-    for (tokenizer, list) in by_encoding.values() {
-        counters.prime(tokenizer, &list.iter().map(String::as_str).collect::<Vec<_>>())?;
+    // Projecting and serialising every tool for every provider is the costly part: spread it.
+    let prepared = prepare_all(project, &plan.iter().map(|(_, c, p, _)| (*c, *p)).collect::<Vec<_>>());
+    let plan: Vec<_> = plan.into_iter().zip(prepared).map(|((a, b, c, d), e)| (a, b, c, d, e)).collect();
+    for (_, c, _, tokenizer, prepared) in &plan {
+        let entry = by_encoding.entry(tokenizer.encoding()).or_insert_with(|| (*tokenizer, Vec::new()));
+        entry.1.extend(prepared.texts(c));
     }
+    for (tokenizer, list) in by_encoding.values() {
+        counters.prime(tokenizer, list)?;
+    }
+    let sources = tool_sources(project, compiled.iter().flat_map(|(_, c)| c.tools.iter().map(|t| t.name.as_str())));
     let mut out = Vec::new();
-    for (cell, c, provider, tokenizer) in plan {
-        out.push(account(project, cell, c, provider, &tokenizer, model, counters)?);
+    for (cell, c, provider, tokenizer, prepared) in &plan {
+        let ctx = Context { project, cell, c, provider: *provider, tokenizer, model, sources: &sources };
+        out.push(account_primed(&ctx, prepared, counters)?);
     }
     Ok((out, warnings))
 }

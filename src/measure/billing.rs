@@ -55,13 +55,14 @@ fn openai_constants(encoding: Encoding) -> FunctionConstants {
 }
 
 /// `name`, `description` and `parameters` of one tool entry, whatever the provider's shape.
-fn parts(provider: Provider, entry: &Value) -> (String, String, Value) {
+fn parts(provider: Provider, entry: &Value) -> (&str, &str, &Value) {
+    const NONE: &Value = &Value::Null;
     let f = match provider {
         Provider::OpenAiChat => entry.get("function").unwrap_or(entry),
         _ => entry,
     };
-    let text = |k: &str| f.get(k).and_then(Value::as_str).unwrap_or_default().to_string();
-    let params = f.get("parameters").or_else(|| f.get("input_schema")).cloned().unwrap_or(Value::Null);
+    let text = |k: &str| f.get(k).and_then(Value::as_str).unwrap_or_default();
+    let params = f.get("parameters").or_else(|| f.get("input_schema")).unwrap_or(NONE);
     (text("name"), text("description"), params)
 }
 
@@ -78,7 +79,7 @@ pub fn recipe_texts(provider: Provider, entries: &[&Value]) -> Vec<String> {
     let mut out = vec!["system".to_string()];
     for entry in entries {
         let (name, description, params) = parts(provider, entry);
-        out.push(format!("{name}:{}", description.strip_suffix('.').unwrap_or(&description)));
+        out.push(format!("{name}:{}", description.strip_suffix('.').unwrap_or(description)));
         if let Some(props) = params.get("properties").and_then(Value::as_object) {
             for (key, schema) in props {
                 let d = schema.get("description").and_then(Value::as_str).unwrap_or_default();
@@ -107,7 +108,7 @@ pub fn openai_tools(
     for entry in entries {
         let (name, description, params) = parts(provider, entry);
         n += k.func_init;
-        let desc = description.strip_suffix('.').unwrap_or(&description);
+        let desc = description.strip_suffix('.').unwrap_or(description);
         n += counters.count(tokenizer, &format!("{name}:{desc}"))? as i64;
         let props = params.get("properties").and_then(Value::as_object);
         if let Some(props) = props.filter(|p| !p.is_empty()) {

@@ -29,9 +29,7 @@ pub(crate) fn check(project: &Project, views: &[CellView], out: &mut Vec<Diagnos
     for v in views {
         let c = &v.compiled;
         // Sections in the order they appear in the prompt (a layout may reorder them).
-        let mut placed: Vec<(usize, &crate::render::RenderedSection)> =
-            c.sections.iter().filter_map(|s| c.prompt.find(&s.text).map(|i| (i, s))).collect();
-        placed.sort_by_key(|(i, _)| *i);
+        let placed = c.placed_sections();
         if let Some(i) = placed.iter().position(|(_, s)| s.dynamic) {
             if let Some((_, later)) = placed[i + 1..].iter().find(|(_, s)| !s.dynamic) {
                 let culprit = &placed[i].1.id;
