@@ -61,7 +61,7 @@ mod facade;
 #[doc = include_str!("../README.md")]
 struct ReadmeExamples;
 
-pub use compile::Compiled;
+pub use compile::{Compiled, StaticPrefix};
 pub use diagnostic::known_names_help;
 pub use diagnostic::{Diagnostic, Label, Position, Severity};
 pub use error::{Error, ErrorKind, Result};
