@@ -117,6 +117,10 @@ pub fn compile_matrix_cell(project: &Project, cell: &Cell) -> Result<Compiled> {
     compile_resolved(project, resolve::resolve_matrix_cell(project, cell)?)
 }
 
+/// The stack size of the threads promptc compiles on (template rendering recurses, up to the
+/// project's limits).
+pub(crate) const COMPILE_STACK: usize = 16 << 20;
+
 /// Compile every cell of the project's matrix (profiles × cases × transports, and sub-agents)
 /// with its case's runtime values, spread over the machine's cores; in matrix order.
 pub fn compile_matrix(project: &Project) -> Result<Vec<(Cell, Compiled)>> {
@@ -129,7 +133,7 @@ pub fn compile_matrix(project: &Project) -> Result<Vec<(Cell, Compiled)>> {
                 let cells = &cells;
                 // A larger stack than the default 2 MiB: template rendering recurses.
                 std::thread::Builder::new()
-                    .stack_size(16 << 20)
+                    .stack_size(COMPILE_STACK)
                     .spawn_scoped(scope, move || {
                         (w..cells.len())
                             .step_by(workers)

@@ -23,6 +23,20 @@ pub enum ErrorKind {
     Internal,
 }
 
+impl ErrorKind {
+    /// The kind's name, as the language bindings expose it (`project`, `usage`, ...).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorKind::Project => "project",
+            ErrorKind::Template => "template",
+            ErrorKind::Usage => "usage",
+            ErrorKind::Record => "record",
+            ErrorKind::Io => "io",
+            ErrorKind::Internal => "internal",
+        }
+    }
+}
+
 /// A failure: its kind and one or more diagnostics (located where possible). The CLI prints
 /// the diagnostics and exits with code 2.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

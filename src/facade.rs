@@ -13,7 +13,7 @@ use crate::lint::CheckResult;
 use crate::measure::account::Account;
 use crate::measure::tokens::Counters;
 use crate::model::tokenizer::Tokenizer;
-use crate::model::Project;
+use crate::model::{Project, Provider, Transport};
 use crate::output::freeze::{FrozenRecord, Verdict};
 use crate::output::snapshot::{Matrix, Written};
 use crate::resolve::Request;
@@ -50,6 +50,77 @@ pub fn load(path: &Path) -> Result<Project> {
 /// ```
 pub fn compile(project: &Project, request: &Request) -> Result<Compiled> {
     crate::compile::compile(project, request)
+}
+
+/// One cell of the project's matrix (what `snapshot` writes and `diff` compares), with the
+/// request that compiles it: the case's switches and variables and the cell's derived nonce,
+/// so `compile(project, &cell.request)` gives the snapshot's prompt byte for byte.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct MatrixCell {
+    /// The file-name stem, e.g. `standard.native`, `lite.yolo.xml`,
+    /// `standard.native.subagent-researcher`.
+    pub name: String,
+    /// The profile.
+    pub profile: String,
+    /// The named case, or `None` for the project's defaults.
+    pub case: Option<String>,
+    /// The transport.
+    pub transport: Transport,
+    /// The sub-agent, or `None` for the main prompt.
+    pub subagent: Option<String>,
+    /// The providers whose tool projections are snapshotted (native cells; empty otherwise).
+    pub providers: Vec<Provider>,
+    /// The request that compiles this cell (with the default provider; set another one of
+    /// `providers` for its projection).
+    pub request: Request,
+}
+
+/// Every cell of the project's matrix, in snapshot order.
+///
+/// ```
+/// let project = promptc::load(std::path::Path::new("profiles"))?;
+/// let cells = promptc::matrix(&project);
+/// let yolo = cells.iter().find(|c| c.name == "lite.yolo.xml").expect("the example has it");
+/// let compiled = promptc::compile(&project, &yolo.request)?;
+/// let snapshot = std::fs::read_to_string("snapshots/lite.yolo.xml.prompt.md").unwrap();
+/// assert_eq!(compiled.prompt(), snapshot);
+/// # Ok::<(), promptc::Error>(())
+/// ```
+pub fn matrix(project: &Project) -> Vec<MatrixCell> {
+    crate::resolve::matrix::cells(project)
+        .into_iter()
+        .map(|cell| {
+            let name = cell.stem();
+            let runtime = crate::resolve::matrix::case_runtime(project, cell.case.as_deref(), &name);
+            let mut request =
+                Request::new().profile(cell.profile.clone()).transport(cell.transport).nonce(runtime.nonce);
+            request.switches = runtime.switches.into_iter().collect();
+            request.variables = runtime.variables.into_iter().collect();
+            request.subagent = cell.subagent.clone();
+            let providers = match cell.transport {
+                Transport::Native => project.providers.clone(),
+                Transport::Xml | Transport::Json => Vec::new(),
+            };
+            MatrixCell {
+                name,
+                profile: cell.profile,
+                case: cell.case,
+                transport: cell.transport,
+                subagent: cell.subagent,
+                providers,
+                request,
+            }
+        })
+        .collect()
+}
+
+/// Run `f` with the stack compiling needs (template rendering recurses, up to the project's
+/// limits), whatever thread calls: a host language's threads may have small stacks (Node
+/// workers, Python threads on musl). When less remains, `f` runs on a fresh stack segment
+/// of that size (no thread is started); otherwise it runs as a plain call.
+pub fn on_compile_stack<T>(f: impl FnOnce() -> Result<T>) -> Result<T> {
+    stacker::maybe_grow(crate::compile::COMPILE_STACK, crate::compile::COMPILE_STACK, f)
 }
 
 /// Write the frozen artifact of a compiled cell (`prompt.md`, `tools.json` for native cells,
@@ -255,6 +326,12 @@ pub fn read_record(path: &Path) -> Result<FrozenRecord> {
     crate::output::freeze::read(path)
 }
 
+/// Parse a frozen record from its JSON text, with the checks of [`read_record`]; `display`
+/// names it in messages.
+pub fn parse_record(text: &str, display: &str) -> Result<FrozenRecord> {
+    crate::output::freeze::parse(text, display)
+}
+
 /// Whether a frozen record is still what the project compiles for the same request, and if
 /// not, every reason why.
 pub fn verify(project: &Project, record: &FrozenRecord) -> Result<Verdict> {
@@ -456,7 +533,7 @@ pub mod fuzz {
         }
         let Ok(project) = crate::load(Path::new(dir.path())) else { return };
         let _ = crate::output::snapshot::Matrix::render(&project);
-        let mut counters = Counters::new(None);
+        let mut counters = crate::measure::tokens::Counters::new(None);
         let _ = crate::lint::check(&project, &[], &mut counters);
     }
 }

@@ -68,10 +68,12 @@ pub use error::{Error, ErrorKind, Result};
 #[cfg(fuzzing)]
 pub use facade::fuzz;
 pub use facade::{
-    check, command, compile, diff, diff_folders, discover, editor_schema, explain, freeze, init, load, matrix_texts,
-    read_record, report, rule_code, snapshot, snapshot_files, tokenizer_named, verify, write_artifact, write_record,
-    Drift, Report, ReportOptions, SchemaKind, TokenCounter,
+    check, command, compile, diff, diff_folders, discover, editor_schema, explain, freeze, init, load, matrix,
+    matrix_texts, on_compile_stack, parse_record, read_record, report, rule_code, snapshot, snapshot_files,
+    tokenizer_named, verify, write_artifact, write_record, Drift, MatrixCell, Report, ReportOptions, SchemaKind,
+    TokenCounter,
 };
+pub use model::name::UnknownName;
 pub use model::tokenizer::{Encoding, Family, Tokenizer};
 pub use model::{Project, Provider, Transport};
 pub use render::{RenderedSection, SlotUse};

@@ -5,5 +5,5 @@ use std::process::ExitCode;
 mod cli;
 
 fn main() -> ExitCode {
-    cli::main()
+    ExitCode::from(cli::main(std::env::args_os()) as u8)
 }

@@ -31,7 +31,7 @@ pub(crate) struct CheckArgs {
     pub(crate) explain: Option<String>,
 }
 
-pub(crate) fn explain(code: &str) -> Result<ExitCode, Error> {
+pub(crate) fn explain(code: &str) -> Result<Exit, Error> {
     print(&promptc::explain(code)?)
 }
 
@@ -40,7 +40,7 @@ pub(crate) fn check(
     args: &CheckArgs,
     level_flags: &[(String, Level)],
     color: Color,
-) -> Result<ExitCode, Error> {
+) -> Result<Exit, Error> {
     let mut overrides = Vec::new();
     for (code, level) in level_flags {
         overrides.push((promptc::rule_code(code)?, *level));
@@ -57,7 +57,7 @@ pub(crate) fn check(
         CheckFormat::Github => promptc::check::Format::Github,
     };
     print(&result.render(format))?;
-    Ok(if result.failed() { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    Ok(if result.failed() { Exit::Found } else { Exit::Success })
 }
 
 /// The `-A/-W/-D` flags in command-line order (later wins, as with rustc): clap keeps each

@@ -10,6 +10,6 @@ pub(crate) struct CommandArgs {
     pub(crate) cell: CellArgs,
 }
 
-pub(crate) fn command(project: &Project, args: &CommandArgs) -> Result<ExitCode, Error> {
+pub(crate) fn command(project: &Project, args: &CommandArgs) -> Result<Exit, Error> {
     print(&promptc::command(project, &request(project, &args.cell)?, &args.name)?)
 }

@@ -28,11 +28,7 @@ pub(crate) struct DiffArgs {
     pub(crate) format: DiffFormat,
 }
 
-pub(crate) fn diff_output(
-    r: &promptc::snapshot::DiffReport,
-    format: DiffFormat,
-    color: Color,
-) -> Result<ExitCode, Error> {
+pub(crate) fn diff_output(r: &promptc::snapshot::DiffReport, format: DiffFormat, color: Color) -> Result<Exit, Error> {
     use promptc::snapshot::Format;
     let f = match format {
         DiffFormat::Text => Format::Text,
@@ -40,10 +36,10 @@ pub(crate) fn diff_output(
         DiffFormat::Json => Format::Json,
     };
     print(&promptc::snapshot::render(r, f, wants_color(color, std::io::stdout().is_terminal())))?;
-    Ok(if r.drift() { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    Ok(if r.drift() { Exit::Found } else { Exit::Success })
 }
 
-pub(crate) fn diff(project: &Project, args: &DiffArgs, color: Color) -> Result<ExitCode, Error> {
+pub(crate) fn diff(project: &Project, args: &DiffArgs, color: Color) -> Result<Exit, Error> {
     let mut counter = TokenCounter::for_project(project, None, true);
     let drift = promptc::diff(project, args.dir.as_deref(), &mut counter)?;
     save_tokens(&mut counter);
@@ -60,7 +56,7 @@ pub(crate) fn diff(project: &Project, args: &DiffArgs, color: Color) -> Result<E
             );
         }
         diff_output(&drift.report, args.format, color)?;
-        return Ok(ExitCode::SUCCESS);
+        return Ok(Exit::Success);
     }
     diff_output(&drift.report, args.format, color)
 }

@@ -28,7 +28,7 @@ pub(crate) struct VerifyArgs {
     pub(crate) format: VerifyFormat,
 }
 
-pub(crate) fn freeze(project: &Project, args: &FreezeArgs) -> Result<ExitCode, Error> {
+pub(crate) fn freeze(project: &Project, args: &FreezeArgs) -> Result<Exit, Error> {
     if args.cell.subagent.is_some() {
         // The library refuses too; this says which flag to drop.
         return Err(Error::usage(
@@ -48,12 +48,12 @@ pub(crate) fn freeze(project: &Project, args: &FreezeArgs) -> Result<ExitCode, E
         rec.request.transport,
         args.out.display()
     );
-    Ok(ExitCode::SUCCESS)
+    Ok(Exit::Success)
 }
 
-pub(crate) fn verify(project: &Project, args: &VerifyArgs) -> Result<ExitCode, Error> {
+pub(crate) fn verify(project: &Project, args: &VerifyArgs) -> Result<Exit, Error> {
     let rec = promptc::read_record(&args.file)?;
     let v = promptc::verify(project, &rec)?;
     print(&v.render(&args.file.display().to_string(), args.format == VerifyFormat::Json))?;
-    Ok(if v.fresh { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    Ok(if v.fresh { Exit::Success } else { Exit::Found })
 }

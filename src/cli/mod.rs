@@ -1,9 +1,9 @@
 //! The promptc command line: parse flags, call the library, print, and map results to exit
 //! codes. One file per command; everything else lives in the library.
 
+use std::ffi::OsString;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
-use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
@@ -94,20 +94,36 @@ pub(crate) enum Commands {
 }
 
 pub(crate) fn parse_transport(s: &str) -> Result<Transport, String> {
-    Transport::parse(s).ok_or_else(|| format!("unknown transport `{s}` (expected one of: native, xml, json)"))
+    s.parse().map_err(|e: promptc::UnknownName| e.to_string())
 }
 
 pub(crate) fn parse_provider(s: &str) -> Result<Provider, String> {
-    Provider::parse(s)
-        .ok_or_else(|| format!("unknown provider `{s}` (expected one of: openai, openai-responses, anthropic, gemini)"))
+    s.parse().map_err(|e: promptc::UnknownName| e.to_string())
 }
 
-/// Parse the command line, run the command, print, and map the result to an exit code.
-pub(crate) fn main() -> ExitCode {
-    let matches = <Cli as clap::CommandFactory>::command().get_matches();
+/// How a run ends; the process exit code is the discriminant (see [`EXIT_CODES`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+pub(crate) enum Exit {
+    /// 0: success.
+    Success = 0,
+    /// 1: the check found something (drift, lint error, budget exceeded, stale prompt).
+    Found = 1,
+    /// 2: usage or project error.
+    Error = 2,
+}
+
+/// Parse `args` (the program name first), run the command, print, and say how it ended.
+/// The binary and the Python package's `promptc` command both call this.
+pub(crate) fn main(args: impl IntoIterator<Item = OsString>) -> Exit {
+    let matches = match <Cli as clap::CommandFactory>::command().try_get_matches_from(args) {
+        Ok(m) => m,
+        // Help and version are "errors" that print to stdout and exit 0; usage errors exit 2.
+        Err(e) => return clap_exit(e),
+    };
     let cli = match <Cli as clap::FromArgMatches>::from_arg_matches(&matches) {
         Ok(cli) => cli,
-        Err(e) => e.exit(),
+        Err(e) => return clap_exit(e),
     };
     let level_flags = matches.subcommand_matches("check").map(level_flags_in_order).unwrap_or_default();
     let color = wants_color(cli.color, std::io::stderr().is_terminal());
@@ -118,8 +134,18 @@ pub(crate) fn main() -> ExitCode {
             for d in e.diagnostics() {
                 let _ = write!(err, "{}", d.render(color));
             }
-            ExitCode::from(2)
+            Exit::Error
         }
+    }
+}
+
+/// Print clap's message (help, version or a usage error) and map it to an exit.
+fn clap_exit(e: clap::Error) -> Exit {
+    let _ = e.print();
+    if e.use_stderr() {
+        Exit::Error
+    } else {
+        Exit::Success
     }
 }
 
@@ -132,7 +158,7 @@ pub(crate) fn wants_color(choice: Color, is_terminal: bool) -> bool {
     }
 }
 
-pub(crate) fn run(cli: &Cli, color: bool, level_flags: &[(String, Level)]) -> Result<ExitCode, Error> {
+pub(crate) fn run(cli: &Cli, color: bool, level_flags: &[(String, Level)]) -> Result<Exit, Error> {
     let color = (cli.color, color);
     // Commands that need no project.
     match &cli.command {
@@ -146,7 +172,7 @@ pub(crate) fn run(cli: &Cli, color: bool, level_flags: &[(String, Level)]) -> Re
         Commands::Completions(args) => {
             let mut cmd = <Cli as clap::CommandFactory>::command();
             clap_complete::generate(args.shell, &mut cmd, "promptc", &mut std::io::stdout());
-            return Ok(ExitCode::SUCCESS);
+            return Ok(Exit::Success);
         }
         Commands::Check(args) if args.explain.is_some() => return explain(args.explain.as_deref().unwrap_or_default()),
         _ => {}
@@ -181,7 +207,7 @@ pub(crate) fn run(cli: &Cli, color: bool, level_flags: &[(String, Level)]) -> Re
         Commands::Verify(args) => verify(project, args),
         Commands::Command(args) => command(project, args),
         Commands::Check(args) => check(project, args, level_flags, color.0),
-        Commands::Schema(_) | Commands::Init(_) | Commands::Completions(_) => Ok(ExitCode::SUCCESS),
+        Commands::Schema(_) | Commands::Init(_) | Commands::Completions(_) => Ok(Exit::Success),
     }
 }
 
@@ -194,12 +220,12 @@ pub(crate) fn warn(c: &Compiled, choice: Color) {
     }
 }
 
-pub(crate) fn print(s: &str) -> Result<ExitCode, Error> {
+pub(crate) fn print(s: &str) -> Result<Exit, Error> {
     let mut out = std::io::stdout().lock();
     match out.write_all(s.as_bytes()).and_then(|_| out.flush()) {
-        Ok(()) => Ok(ExitCode::SUCCESS),
+        Ok(()) => Ok(Exit::Success),
         // A closed pipe (`promptc render | head`) is not an error worth reporting.
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(Exit::Success),
         Err(e) => Err(Error::io("write to", std::path::Path::new("stdout"), &e)),
     }
 }

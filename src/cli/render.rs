@@ -25,7 +25,7 @@ pub(crate) struct RenderArgs {
     pub(crate) format: RenderFormat,
 }
 
-pub(crate) fn render(project: &Project, args: &RenderArgs, color: Color) -> Result<ExitCode, Error> {
+pub(crate) fn render(project: &Project, args: &RenderArgs, color: Color) -> Result<Exit, Error> {
     let compiled = promptc::compile(project, &request(project, &args.cell)?)?;
     warn(&compiled, color);
     if let Some(dir) = &args.out {
@@ -34,7 +34,7 @@ pub(crate) fn render(project: &Project, args: &RenderArgs, color: Color) -> Resu
         for p in written {
             let _ = writeln!(err, "wrote {}", p.display());
         }
-        return Ok(ExitCode::SUCCESS);
+        return Ok(Exit::Success);
     }
     let out = match args.format {
         RenderFormat::Text if args.tools => tools_json(&compiled)?,

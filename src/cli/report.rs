@@ -51,7 +51,7 @@ pub(crate) struct ReportArgs {
     pub(crate) no_cache: bool,
 }
 
-pub(crate) fn report(project: &Project, args: &ReportArgs, color: Color) -> Result<ExitCode, Error> {
+pub(crate) fn report(project: &Project, args: &ReportArgs, color: Color) -> Result<Exit, Error> {
     use promptc::report::{self as show, Format, View};
     let req = request(project, &args.cell)?;
     let tokenizer = args.tokenizer.as_deref().map(|n| promptc::tokenizer_named(project, n)).transpose()?;
@@ -87,5 +87,5 @@ pub(crate) fn report(project: &Project, args: &ReportArgs, color: Color) -> Resu
     for f in &failures {
         let _ = writeln!(err, "budget exceeded: {f}");
     }
-    Ok(if failures.is_empty() { code } else { ExitCode::from(1) })
+    Ok(if failures.is_empty() { code } else { Exit::Found })
 }

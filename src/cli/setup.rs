@@ -29,12 +29,12 @@ pub(crate) struct CompletionsArgs {
     pub(crate) shell: clap_complete::Shell,
 }
 
-pub(crate) fn init(dir: &std::path::Path) -> Result<ExitCode, Error> {
+pub(crate) fn init(dir: &std::path::Path) -> Result<Exit, Error> {
     let written = promptc::init(dir)?;
     let mut err = std::io::stderr().lock();
     for p in &written {
         let _ = writeln!(err, "created {}", p.display());
     }
     let _ = writeln!(err, "next: promptc -C {} render", dir.display());
-    Ok(ExitCode::SUCCESS)
+    Ok(Exit::Success)
 }

@@ -9,7 +9,7 @@ pub(crate) struct SnapshotArgs {
     pub(crate) dir: Option<PathBuf>,
 }
 
-pub(crate) fn snapshot(project: &Project, dir: Option<&std::path::Path>) -> Result<ExitCode, Error> {
+pub(crate) fn snapshot(project: &Project, dir: Option<&std::path::Path>) -> Result<Exit, Error> {
     let mut counter = TokenCounter::for_project(project, None, true);
     let (dir, w) = promptc::snapshot(project, dir, &mut counter)?;
     save_tokens(&mut counter);
@@ -29,5 +29,5 @@ pub(crate) fn snapshot(project: &Project, dir: Option<&std::path::Path>) -> Resu
         w.unchanged,
         w.removed.len()
     );
-    Ok(ExitCode::SUCCESS)
+    Ok(Exit::Success)
 }

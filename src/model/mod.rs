@@ -13,6 +13,7 @@ use crate::source::{ProjectFs, SourceFile};
 pub mod budget;
 pub mod catalog;
 pub mod condition;
+pub mod name;
 pub mod params;
 pub mod profile;
 pub mod provider;

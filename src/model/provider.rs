@@ -40,6 +40,14 @@ impl Provider {
     }
 }
 
+impl std::str::FromStr for Provider {
+    type Err = crate::model::name::UnknownName;
+
+    fn from_str(s: &str) -> Result<Provider, Self::Err> {
+        crate::model::name::find("provider", s, &Provider::ALL, Provider::as_str)
+    }
+}
+
 impl std::fmt::Display for Provider {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())

@@ -37,6 +37,14 @@ impl Transport {
     }
 }
 
+impl std::str::FromStr for Transport {
+    type Err = crate::model::name::UnknownName;
+
+    fn from_str(s: &str) -> Result<Transport, Self::Err> {
+        crate::model::name::find("transport", s, &Transport::ALL, Transport::as_str)
+    }
+}
+
 impl std::fmt::Display for Transport {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())

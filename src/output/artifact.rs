@@ -225,6 +225,12 @@ impl Compiled {
         Metadata::new(project, self, tools_json.as_deref())
     }
 
+    /// For an Anthropic cell, the request's `system` blocks and `tools` with prompt-caching
+    /// breakpoints (as `render --format json` gives them); `None` for other providers.
+    pub fn anthropic_request(&self) -> Option<serde_json::Value> {
+        anthropic_cached_request(self)
+    }
+
     /// Prompt, sections, projection and metadata as one JSON document (`render --format json`).
     pub fn to_json(&self, project: &Project) -> String {
         render_json(project, self)

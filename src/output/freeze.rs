@@ -141,6 +141,11 @@ pub fn read(path: &Path) -> Result<FrozenRecord> {
                 .with_help("a frozen record is the JSON file `promptc freeze` writes"),
         )
     })?;
+    parse(&text, &display)
+}
+
+/// Parse a record's JSON text (`display` names it in messages), with the checks of [`read`].
+pub fn parse(text: &str, display: &str) -> Result<FrozenRecord> {
     // serde_json appends " at line L column C"; the label carries the location.
     let plain = |e: &serde_json::Error| {
         let s = e.to_string();
@@ -149,11 +154,11 @@ pub fn read(path: &Path) -> Result<FrozenRecord> {
     let located = |e: &serde_json::Error, msg: String| -> Error {
         let pos = Position::new(e.line().max(1), e.column().max(1), 1);
         Diagnostic::error(msg)
-            .with_label(Label::at(&display, &text, pos))
+            .with_label(Label::at(display, text, pos))
             .with_help("a frozen record is the JSON file `promptc freeze` writes; freeze the prompt again")
             .into_error(crate::error::ErrorKind::Record)
     };
-    let value: Value = serde_json::from_str(&text)
+    let value: Value = serde_json::from_str(text)
         .map_err(|e| located(&e, format!("frozen record is not valid JSON: {}", plain(&e))))?;
     let format = value.get("format").and_then(Value::as_u64);
     match format {
@@ -181,7 +186,7 @@ pub fn read(path: &Path) -> Result<FrozenRecord> {
         }
         _ => {}
     }
-    serde_json::from_str(&text).map_err(|e| located(&e, format!("invalid frozen record: {}", plain(&e))))
+    serde_json::from_str(text).map_err(|e| located(&e, format!("invalid frozen record: {}", plain(&e))))
 }
 
 /// One reason a frozen prompt is stale, or a change that did not affect it.

@@ -71,6 +71,10 @@ impl Templates {
     /// An environment whose `{% include %}` reads through `fs`, with output capped by `limits`.
     pub fn new(fs: ProjectFs, limits: Limits) -> Self {
         let mut env = Environment::new();
+        // minijinja's default follows `debug_assertions`; without it an error's location
+        // differs between debug and release builds. Errors keep their source either way (the
+        // cost is paid only when an error is made).
+        env.set_debug(true);
         env.set_undefined_behavior(UndefinedBehavior::Strict);
         env.set_auto_escape_callback(|_| AutoEscape::None);
         env.set_trim_blocks(WHITESPACE.trim_blocks);

@@ -1,0 +1,82 @@
+"""Errors raise PromptcError with the diagnostics the command line prints: same files,
+lines, columns, messages and help."""
+
+import pathlib
+
+import pytest
+
+import promptc
+
+REPO = pathlib.Path(__file__).resolve().parents[3]
+BAD = sorted(p for p in (REPO / "fixtures" / "bad").iterdir() if p.is_dir())
+
+
+def binding_error(path: str) -> promptc.PromptcError:
+    try:
+        project = promptc.Project.load(path)
+        project.compile()
+    except promptc.PromptcError as e:
+        return e
+    pytest.fail(f"{path}: no error")
+
+
+@pytest.mark.parametrize("fixture", BAD, ids=lambda p: p.name)
+def test_bad_fixture_errors_match_the_cli(fixture, cli, monkeypatch):
+    monkeypatch.chdir(REPO)
+    rel = str(fixture.relative_to(REPO))
+    proc = cli("-C", rel, "render", check=False)
+    if proc.returncode == 0:
+        pytest.skip("renders (the fixture fails `check`, not `render`)")
+    assert proc.returncode == 2, proc.stderr
+    err = binding_error(rel)
+    # The CLI prints load warnings first, then the error's diagnostics.
+    assert proc.stderr.rstrip("\n").endswith(str(err)), f"CLI:\n{proc.stderr}\nbinding:\n{err}"
+    assert err.diagnostics, rel
+    for d in err.diagnostics:
+        if d.file is not None and d.line is not None:
+            assert f"{d.file}:{d.line}:{d.column}" in proc.stderr
+        assert d.message in proc.stderr
+        if d.help:
+            assert d.help.splitlines()[0] in proc.stderr
+    assert err.kind in {"project", "template", "usage", "io"}
+
+
+def test_load_error_is_located(monkeypatch):
+    monkeypatch.chdir(REPO)
+    err = binding_error("fixtures/bad/malformed-yaml")
+    assert err.kind == "project"
+    d = err.diagnostics[0]
+    assert d.severity == "error"
+    assert d.file and d.file.endswith("promptc.yaml")
+    assert d.line and d.column
+    assert repr(d).startswith("<Diagnostic error at ")
+
+
+def test_missing_project_is_an_error():
+    with pytest.raises(promptc.PromptcError) as info:
+        promptc.Project.load("/nonexistent/promptc")
+    assert info.value.kind in {"io", "usage", "project"}
+    assert "nonexistent" in str(info.value)
+
+
+def test_bad_switch_and_variable_values(example):
+    with pytest.raises(promptc.PromptcError, match="must be True or False"):
+        example.compile(switches={"browser": "yes"})
+    with pytest.raises(promptc.PromptcError) as info:
+        example.compile(switches={"no_such_switch": True})
+    assert "no_such_switch" in str(info.value)
+    with pytest.raises(promptc.PromptcError, match="variables take"):
+        example.compile(variables={"cwd": object()})
+    with pytest.raises(promptc.PromptcError, match="not a finite number"):
+        example.compile(variables={"cwd": float("nan")})
+
+
+def test_bad_nonce_and_unknown_names(example):
+    with pytest.raises(promptc.PromptcError, match="invalid nonce"):
+        example.compile(nonce="x")
+    with pytest.raises(promptc.PromptcError, match="unknown profile"):
+        example.compile(profile="no-such-profile")
+    with pytest.raises(promptc.PromptcError, match="unknown sub-agent"):
+        example.compile(subagent="nobody")
+    with pytest.raises(promptc.PromptcError, match="no effect with the xml transport"):
+        example.compile(transport="xml", provider="openai")

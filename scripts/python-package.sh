@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Build, install and test the Python package (bindings/python) on a fresh machine.
+#
+#   scripts/python-package.sh build   # the abi3 wheel into target/wheels (maturin, release)
+#   scripts/python-package.sh test    # build, install into the test venv, run pytest
+#   scripts/python-package.sh bench   # build, install, run the compile benchmark
+#
+# The venv is the conformance venv (scripts/conformance-env.sh: pinned maturin, pytest and the
+# provider SDKs the agent test validates requests with). The tests compare the package with
+# the promptc binary named by PROMPTC_BIN (default: target/debug/promptc, built if missing).
+set -euo pipefail
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$repo"
+log() { printf 'python-package: %s\n' "$*" >&2; }
+
+PY=$(bash scripts/conformance-env.sh | tail -n1)
+
+build() {
+    rm -f target/wheels/promptc-*.whl
+    log "building the wheel (maturin, release)"
+    "$PY" -m maturin build --release --locked --quiet -m bindings/python/Cargo.toml --out target/wheels >&2
+    wheel=$(ls target/wheels/promptc-*.whl)
+    log "built $wheel"
+    printf '%s\n' "$wheel"
+}
+
+install() {
+    local wheel
+    wheel=$(build | tail -n1)
+    "$PY" -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps "$wheel" >&2
+}
+
+binary() {
+    local bin=${PROMPTC_BIN:-$repo/target/debug/promptc}
+    if [ ! -x "$bin" ]; then
+        log "building $bin"
+        cargo build --locked --quiet >&2
+    fi
+    printf '%s\n' "$bin"
+}
+
+case "${1:-test}" in
+    build) build ;;
+    test)
+        install
+        PROMPTC_BIN=$(binary) "$PY" -m pytest -q -p no:cacheprovider bindings/python/tests "${@:2}"
+        ;;
+    bench)
+        install
+        PROMPTC_BIN=$(binary) "$PY" bindings/python/bench.py "${@:2}"
+        ;;
+    *) log "usage: $0 build|test|bench"; exit 2 ;;
+esac
