@@ -267,6 +267,32 @@ impl Drift {
     pub fn accept(&self) -> Result<Written> {
         crate::output::snapshot::write(&self.dir, &self.matrix.all_files())
     }
+
+    /// Accept the drift of the files `accept` says yes to (by file name); every other file
+    /// keeps its committed text. `summary.json` is rewritten only when every drifted file is
+    /// accepted, so it never describes files that were not. The folder is replaced in one step.
+    pub fn accept_files(&self, accept: impl Fn(&str) -> bool) -> Result<Written> {
+        use crate::output::snapshot::{owned_files, read_owned, SUMMARY};
+        let mut files = read_owned(&self.dir, &owned_files)?;
+        let new = self.matrix.all_files();
+        let mut all = true;
+        for change in self.report.files.iter().filter(|f| f.file != SUMMARY) {
+            if !accept(&change.file) {
+                all = false;
+                continue;
+            }
+            match new.get(&change.file) {
+                Some(text) => files.insert(change.file.clone(), text.clone()),
+                None => files.remove(&change.file),
+            };
+        }
+        if all {
+            if let Some(summary) = new.get(SUMMARY) {
+                files.insert(SUMMARY.to_string(), summary.clone());
+            }
+        }
+        crate::output::snapshot::write(&self.dir, &files)
+    }
 }
 
 /// Compare the project with its snapshot folder (`dir`, default the project's). Without drift

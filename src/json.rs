@@ -10,3 +10,21 @@ pub fn to_pretty_json<T: Serialize + ?Sized>(v: &T) -> String {
     s.push('\n');
     s
 }
+
+/// The version of every JSON document promptc prints (`render`, `report`, `diff`, `check`,
+/// `verify` with `--format json`, and errors in those formats); the shapes are described by
+/// the JSON Schemas under `schema/`. A change that removes or retypes a field bumps it.
+pub const OUTPUT_FORMAT: u64 = 1;
+
+/// `v` (an object) as a printed JSON document: `"format"` first, then its own fields.
+pub fn document(v: serde_json::Value) -> String {
+    let mut out = serde_json::Map::new();
+    out.insert("format".into(), serde_json::Value::from(OUTPUT_FORMAT));
+    match v {
+        serde_json::Value::Object(m) => out.extend(m),
+        other => {
+            out.insert("value".into(), other);
+        }
+    }
+    to_pretty_json(&serde_json::Value::Object(out))
+}

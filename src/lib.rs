@@ -73,6 +73,7 @@ pub use facade::{
     tokenizer_named, verify, write_artifact, write_record, Drift, MatrixCell, Report, ReportOptions, SchemaKind,
     TokenCounter,
 };
+pub use json::{document as json_document, OUTPUT_FORMAT};
 pub use model::name::UnknownName;
 pub use model::tokenizer::{Encoding, Family, Tokenizer};
 pub use model::{Project, Provider, Transport};
@@ -94,7 +95,9 @@ pub mod report {
 /// `promptc snapshot` and `promptc diff`'s data: what a snapshot write did, and how the
 /// project (or one folder) differs from a snapshot folder.
 pub mod snapshot {
-    pub use crate::diff::{render, Counts, Delta, DiffReport, FileChange, Format, Status};
+    pub use crate::diff::{
+        render, render_markdown, Counts, Delta, DiffReport, FileChange, Format, Status, DEFAULT_MARKDOWN_BYTES,
+    };
     pub use crate::output::snapshot::Written;
 }
 

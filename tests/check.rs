@@ -431,6 +431,9 @@ fn init_starter_is_clean_and_init_never_overwrites() {
     assert!(!run(&["-C", d, "render"], 0).is_empty());
     assert!(!run(&["-C", d, "render", "--profile", "lite", "--transport", "xml"], 0).is_empty());
     assert!(!run(&["-C", d, "report"], 0).is_empty());
+    // The report wrote the token cache, which the starter's .gitignore covers.
+    assert!(dir.join(".promptc-cache/tokens.json").is_file());
+    assert_eq!(std::fs::read_to_string(dir.join(".gitignore")).unwrap().lines().last(), Some(".promptc-cache/"));
     run(&["-C", d, "snapshot"], 0);
     assert!(dir.join("snapshots/summary.json").is_file());
 
@@ -450,6 +453,15 @@ fn init_starter_is_clean_and_init_never_overwrites() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("refusing to overwrite") && stderr.contains("promptc.yaml"), "{stderr}");
     assert_eq!(tree(&other), BTreeMap::from([(PathBuf::from("promptc.yaml"), b"mine\n".to_vec())]));
+
+    // An existing .gitignore is kept and extended once.
+    let repo_dir = tmp.path().join("repo");
+    std::fs::create_dir(&repo_dir).unwrap();
+    std::fs::write(repo_dir.join(".gitignore"), "node_modules/").unwrap();
+    run(&["init", repo_dir.to_str().unwrap()], 0);
+    let ignore = std::fs::read_to_string(repo_dir.join(".gitignore")).unwrap();
+    assert!(ignore.starts_with("node_modules/\n# promptc's token cache"), "{ignore}");
+    assert_eq!(ignore.matches(".promptc-cache/").count(), 1, "{ignore}");
 }
 
 /// Files `init` writes are source files the user edits: they should get the usual

@@ -101,3 +101,57 @@ fn the_readme_example_project_renders_and_checks_without_errors() {
     assert!(text.contains("## web_search") && text.contains("Use web_search for documentation"), "{text}");
     assert_eq!(run(&["check"]).status.code(), Some(0));
 }
+
+/// A project that does not load still gives machine formats their output: a JSON document
+/// with the error for every `--format json`, workflow commands for `check --format github`
+/// (so a CI job is annotated), and the human diagnostics on stderr; exit 2.
+#[test]
+fn load_errors_reach_the_machine_formats() {
+    let project = "fixtures/bad/malformed-yaml";
+    for args in [
+        &["render", "--format", "json"][..],
+        &["report", "--format", "json"],
+        &["diff", "--format", "json"],
+        &["check", "--format", "json"],
+        &["verify", "fixtures/bad/frozen-not-json.json", "--format", "json"],
+    ] {
+        let mut full = vec!["-C", project];
+        full.extend_from_slice(args);
+        let out = common::promptc(&full);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let doc: serde_json::Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{args:?}: {e}: {}", String::from_utf8_lossy(&out.stdout)));
+        assert_eq!(doc["format"], 1, "{args:?}");
+        assert_eq!(doc["error"]["kind"], "project", "{args:?}");
+        let d = &doc["error"]["diagnostics"][0];
+        assert_eq!(d["severity"], "error");
+        assert!(d["file"].as_str().unwrap().ends_with("malformed-yaml/promptc.yaml"), "{d}");
+        assert_eq!((d["line"].as_u64(), d["column"].as_u64()), (Some(2), Some(10)), "{d}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("promptc.yaml:2:10"), "{args:?}");
+    }
+    let out = common::promptc(&["-C", project, "check", "--format", "github"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.starts_with("::error file=fixtures/bad/malformed-yaml/promptc.yaml,line=2,col=10::"), "{stdout}");
+
+    // A record that is not JSON, with a project that loads: the record error in JSON.
+    let out = common::promptc(&["verify", "fixtures/bad/frozen-not-json.json", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(2));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["error"]["kind"], "record");
+}
+
+/// Every JSON document promptc prints starts with its format version.
+#[test]
+fn json_outputs_carry_their_format_version() {
+    for args in [
+        &["render", "--format", "json"][..],
+        &["report", "--format", "json", "--no-cache"],
+        &["diff", "--format", "json"],
+        &["check", "--format", "json"],
+    ] {
+        let out = common::promptc(args);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.starts_with("{\n  \"format\": 1,"), "{args:?}: {}", &text[..text.len().min(80)]);
+    }
+}

@@ -48,8 +48,10 @@ fn a_one_word_tool_change_shows_in_every_affected_cell_and_provider_only() {
     assert!(files.values().all(|s| s == "modified"));
     let out = w.run(&["diff", "--format", "markdown"]);
     let md = stdout(&out);
-    assert!(md.contains("| standard.native.openai | tools |"), "{md}");
-    assert!(md.contains("<details><summary><code>standard.xml.prompt.md</code>"), "{md}");
+    assert!(md.contains("| `standard.native.openai` | tools |"), "{md}");
+    assert!(md.contains("| `standard.native.openai` | 0 | +1 | +5 | 1 tool |"), "{md}");
+    // The same hunk in every standard XML prompt is shown once.
+    assert!(md.contains("same change in 5 files: <code>standard.all-capabilities.xml.prompt.md</code>"), "{md}");
     insta::assert_snapshot!("one-word-change.markdown", md);
 }
 
@@ -251,4 +253,98 @@ fn diff_compares_two_artifact_folders() {
     // Two snapshot folders compare too.
     assert_eq!(w.run(&["snapshot", "--dir", "s1"]).status.code(), Some(0));
     assert_eq!(w.run(&["diff", "s1", "snapshots"]).status.code(), Some(0));
+}
+
+/// Several one-word edits in tool files and a section (a change repeated in dozens of
+/// snapshot files): the PR comment shows each hunk once, stays within GitHub's comment limit,
+/// and with a small cap says what it left out.
+#[test]
+fn markdown_for_a_pr_groups_identical_hunks_and_stays_within_the_limit() {
+    let w = Workspace::new();
+    w.edit("profiles/tools/shell.yaml", "The command line to run", "The full command line to run");
+    w.edit("profiles/tools/files.yaml", "Path of the file", "Path of the document");
+    w.edit("profiles/tools/web.yaml", "The absolute http(s) URL to fetch.", "The absolute URL to fetch.");
+    w.edit("profiles/sections/rules.md.j2", "Find things out with your tools", "Find things out with tools");
+    let out = w.run(&["-C", "profiles", "diff", "--format", "markdown"]);
+    assert_eq!(out.status.code(), Some(1));
+    let md = stdout(&out);
+    assert!(md.chars().count() <= 65_536, "{} characters", md.chars().count());
+    assert!(md.starts_with("### promptc diff — drift: "), "{md}");
+    assert!(md.contains("| cell | Δ tokens prompt | Δ tokens tools | Δ bytes | changed |"), "{md}");
+    assert!(md.contains("same change in "), "{md}");
+    // Each distinct hunk once: the rules edit changes every lite prompt file, but only as
+    // many blocks as there are distinct contexts around it.
+    let prompts = md.matches(".prompt.md").count();
+    let shown = md.matches("+- Find things out with tools instead").count();
+    assert!(shown >= 1 && shown * 2 < prompts, "{shown} blocks for {prompts} prompt files\n{md}");
+    assert!(!md.contains("Left out"), "{md}");
+
+    let small = stdout(&w.run(&["-C", "profiles", "diff", "--format", "markdown", "--max-bytes", "4000"]));
+    assert!(small.len() <= 4000, "{}", small.len());
+    assert!(small.contains("Left out to stay within 4000 bytes"), "{small}");
+    assert!(small.contains("Run `promptc diff` for everything."), "{small}");
+}
+
+/// `diff --accept GLOB` takes the drift of the matching files only; the rest stay as
+/// committed, and summary.json follows only once everything is accepted.
+#[test]
+fn accept_takes_only_the_matching_files() {
+    let w = Workspace::new();
+    w.edit("profiles/tools/files.yaml", "Read the contents of a file", "Read the full contents of a file");
+    let (_, before) = w.drift();
+    let summary_before = std::fs::read(w.path("snapshots/summary.json")).unwrap();
+    let out = w.run(&["-C", "profiles", "diff", "--accept", "*.openai.tools.json"]);
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    let (_, after) = w.drift();
+    let accepted: Vec<&String> = before.keys().filter(|f| !after.contains_key(*f)).collect();
+    assert!(!accepted.is_empty() && accepted.iter().all(|f| f.ends_with(".openai.tools.json")), "{accepted:?}");
+    assert!(after.contains_key("standard.native.anthropic.tools.json"));
+    assert_eq!(std::fs::read(w.path("snapshots/summary.json")).unwrap(), summary_before);
+
+    // Accepting the rest leaves no drift, summary included.
+    let out = w.run(&["-C", "profiles", "diff", "--accept", "*"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(w.drift().0, 0);
+}
+
+/// `diff --review` reads one answer per changed file: accept, keep, accept the rest, quit.
+#[test]
+fn review_accepts_and_keeps_as_answered() {
+    use std::io::Write;
+    let w = Workspace::new();
+    w.edit("profiles/tools/files.yaml", "Read the contents of a file", "Read the full contents of a file");
+    let (_, before) = w.drift();
+    let changed: Vec<String> = before.keys().filter(|f| *f != "summary.json").cloned().collect();
+    let review = |answers: &str| {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_promptc"))
+            .current_dir(w.dir.path())
+            .env("NO_COLOR", "1")
+            .args(["-C", "profiles", "diff", "--review"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(answers.as_bytes()).unwrap();
+        child.wait_with_output().unwrap()
+    };
+    // Accept the first, keep the second, an unknown answer is asked again, then quit.
+    let out = review("a\nk\nwhat\nq\n");
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains(&format!("[1/{}] {}", changed.len(), changed[0])), "{text}");
+    assert!(text.contains("+++ "), "the diff is shown: {text}");
+    assert!(text.contains("unknown answer `what`"), "{text}");
+    assert!(text.contains(&format!("accepted 1, kept {} as committed", changed.len() - 1)), "{text}");
+    let (_, after) = w.drift();
+    assert!(!after.contains_key(&changed[0]) && after.contains_key(&changed[1]), "{after:?}");
+
+    // Accept the rest: no drift remains.
+    let out = review("A\n");
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stdout));
+    assert_eq!(w.drift().0, 0);
+    // End of input is a quit: nothing changes, drift stays reported.
+    w.edit("profiles/tools/files.yaml", "Read the full contents of a file", "Read a file");
+    assert_eq!(review("").status.code(), Some(1));
+    assert_eq!(w.drift().0, 1);
 }

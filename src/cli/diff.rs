@@ -20,23 +20,47 @@ pub(crate) struct DiffArgs {
     /// Accept the drift: rewrite the snapshots (same as `promptc snapshot`).
     #[arg(long, conflicts_with = "folders")]
     pub(crate) update: bool,
+    /// Accept the drift of the snapshot files matching GLOB (`*` and `?`; repeatable), keep
+    /// the others as committed.
+    #[arg(long, value_name = "GLOB", conflicts_with_all = ["folders", "update"])]
+    pub(crate) accept: Vec<String>,
+    /// Review each changed file: show its diff, then accept, keep, accept the rest, or quit
+    /// (answers are read from stdin, one per line).
+    #[arg(long, conflicts_with_all = ["folders", "update", "accept"])]
+    pub(crate) review: bool,
     /// Snapshot folder (default: the project's `snapshots:` setting).
     #[arg(long, value_name = "DIR", conflicts_with = "folders")]
     pub(crate) dir: Option<PathBuf>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = DiffFormat::Text)]
     pub(crate) format: DiffFormat,
+    /// Cap of the markdown output in bytes, at least 1000 (the default fits a GitHub comment
+    /// with margin).
+    #[arg(long, value_name = "N", default_value_t = promptc::snapshot::DEFAULT_MARKDOWN_BYTES as u64,
+          value_parser = clap::value_parser!(u64).range(1000..))]
+    pub(crate) max_bytes: u64,
 }
 
-pub(crate) fn diff_output(r: &promptc::snapshot::DiffReport, format: DiffFormat, color: Color) -> Result<Exit, Error> {
+pub(crate) fn diff_output(r: &promptc::snapshot::DiffReport, args: &DiffArgs, color: Color) -> Result<Exit, Error> {
     use promptc::snapshot::Format;
-    let f = match format {
+    let f = match args.format {
         DiffFormat::Text => Format::Text,
-        DiffFormat::Markdown => Format::Markdown,
+        DiffFormat::Markdown => {
+            return print(&promptc::snapshot::render_markdown(r, usize::try_from(args.max_bytes).unwrap_or(usize::MAX)))
+                .map(|_| drift(r))
+        }
         DiffFormat::Json => Format::Json,
     };
     print(&promptc::snapshot::render(r, f, wants_color(color, std::io::stdout().is_terminal())))?;
-    Ok(if r.drift() { Exit::Found } else { Exit::Success })
+    Ok(drift(r))
+}
+
+fn drift(r: &promptc::snapshot::DiffReport) -> Exit {
+    if r.drift() {
+        Exit::Found
+    } else {
+        Exit::Success
+    }
 }
 
 pub(crate) fn diff(project: &Project, args: &DiffArgs, color: Color) -> Result<Exit, Error> {
@@ -55,8 +79,146 @@ pub(crate) fn diff(project: &Project, args: &DiffArgs, color: Color) -> Result<E
                 w.removed.len()
             );
         }
-        diff_output(&drift.report, args.format, color)?;
+        diff_output(&drift.report, args, color)?;
         return Ok(Exit::Success);
     }
-    diff_output(&drift.report, args.format, color)
+    if args.review {
+        return review(&drift, color);
+    }
+    if !args.accept.is_empty() {
+        let matching = |name: &str| args.accept.iter().any(|g| glob_match(g, name));
+        let changed: Vec<&str> = changed_files(&drift.report);
+        let accepted: Vec<&str> = changed.iter().copied().filter(|f| matching(f)).collect();
+        if !accepted.is_empty() {
+            drift.accept_files(matching)?;
+        }
+        let kept = changed.len() - accepted.len();
+        let _ = writeln!(std::io::stderr(), "accepted {} changed file(s), kept {kept} as committed", accepted.len());
+        return Ok(if kept > 0 { Exit::Found } else { Exit::Success });
+    }
+    diff_output(&drift.report, args, color)
+}
+
+/// The drifted snapshot files a user decides on (summary.json follows them).
+fn changed_files(r: &promptc::snapshot::DiffReport) -> Vec<&str> {
+    r.files.iter().map(|f| f.file.as_str()).filter(|f| *f != "summary.json").collect()
+}
+
+/// A review decision.
+enum Answer {
+    Accept,
+    Keep,
+    AcceptRest,
+    Quit,
+}
+
+/// `cargo insta review` for snapshots: each changed file's diff, then a decision.
+fn review(drift: &promptc::Drift, color: Color) -> Result<Exit, Error> {
+    use std::io::BufRead;
+    let paint = wants_color(color, std::io::stdout().is_terminal());
+    let files: Vec<&promptc::snapshot::FileChange> =
+        drift.report.files.iter().filter(|f| f.file != "summary.json").collect();
+    let mut accepted: Vec<String> = Vec::new();
+    let mut all = false;
+    let stdin = std::io::stdin();
+    let mut lines = stdin.lock().lines();
+    let mut out = std::io::stdout().lock();
+    for (i, f) in files.iter().enumerate() {
+        if all {
+            accepted.push(f.file.clone());
+            continue;
+        }
+        let what = match f.status {
+            promptc::snapshot::Status::Modified => f.diff.clone(),
+            promptc::snapshot::Status::Added => format!("new file, {} lines\n", f.added_lines),
+            promptc::snapshot::Status::Removed => format!("no longer rendered, {} lines\n", f.removed_lines),
+        };
+        let what = if paint { colorize_diff(&what) } else { what };
+        let _ = write!(out, "\n[{}/{}] {}\n{what}", i + 1, files.len(), f.file);
+        let answer = loop {
+            let _ = write!(out, "a accept · k keep · A accept this and the rest · q quit: ");
+            let _ = out.flush();
+            match lines.next() {
+                None => break Answer::Quit,
+                Some(Err(e)) => return Err(Error::io("read the answer", std::path::Path::new("stdin"), &e)),
+                Some(Ok(l)) => match l.trim() {
+                    "a" | "accept" | "y" => break Answer::Accept,
+                    "k" | "keep" | "s" | "skip" | "r" | "reject" | "n" => break Answer::Keep,
+                    "A" => break Answer::AcceptRest,
+                    "q" | "quit" => break Answer::Quit,
+                    other => {
+                        let _ = writeln!(out, "unknown answer `{other}`");
+                    }
+                },
+            }
+        };
+        match answer {
+            Answer::Accept => accepted.push(f.file.clone()),
+            Answer::AcceptRest => {
+                accepted.push(f.file.clone());
+                all = true;
+            }
+            Answer::Quit => break,
+            Answer::Keep => {}
+        }
+    }
+    if !accepted.is_empty() {
+        drift.accept_files(|name| accepted.iter().any(|a| a == name))?;
+    }
+    let kept = files.len() - accepted.len();
+    let _ = writeln!(out, "\naccepted {}, kept {kept} as committed", accepted.len());
+    Ok(if kept > 0 { Exit::Found } else { Exit::Success })
+}
+
+/// Red and green lines of a unified diff.
+fn colorize_diff(diff: &str) -> String {
+    diff.lines()
+        .map(|l| match l.as_bytes().first() {
+            Some(b'+') if !l.starts_with("+++") => format!("\x1b[32m{l}\x1b[0m\n"),
+            Some(b'-') if !l.starts_with("---") => format!("\x1b[31m{l}\x1b[0m\n"),
+            Some(b'@') => format!("\x1b[36m{l}\x1b[0m\n"),
+            _ => format!("{l}\n"),
+        })
+        .collect()
+}
+
+/// A file-name glob: `*` any run of characters, `?` one character, everything else literal.
+pub(crate) fn glob_match(pattern: &str, name: &str) -> bool {
+    let (p, n): (Vec<char>, Vec<char>) = (pattern.chars().collect(), name.chars().collect());
+    // Iterative matching with backtracking to the last `*` (linear in practice).
+    let (mut pi, mut ni, mut star, mut mark) = (0, 0, None, 0);
+    while ni < n.len() {
+        if pi < p.len() && (p[pi] == '?' || p[pi] == n[ni]) {
+            pi += 1;
+            ni += 1;
+        } else if pi < p.len() && p[pi] == '*' {
+            star = Some(pi);
+            mark = ni;
+            pi += 1;
+        } else if let Some(s) = star {
+            pi = s + 1;
+            mark += 1;
+            ni = mark;
+        } else {
+            return false;
+        }
+    }
+    p[pi..].iter().all(|c| *c == '*')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::glob_match;
+
+    #[test]
+    fn globs_match_file_names() {
+        assert!(glob_match("*.openai.tools.json", "standard.native.openai.tools.json"));
+        assert!(!glob_match("*.openai.tools.json", "standard.native.openai-responses.tools.json"));
+        assert!(glob_match("lite.*", "lite.xml.prompt.md"));
+        assert!(glob_match("lite.?ml.prompt.md", "lite.xml.prompt.md"));
+        assert!(glob_match("*", "anything"));
+        assert!(!glob_match("standard.*", "lite.xml.prompt.md"));
+        assert!(glob_match("*a*b*", "xxaxxbxx"));
+        assert!(!glob_match("*a*b", "xxaxxbxx"));
+    }
 }

@@ -130,13 +130,44 @@ pub(crate) fn main(args: impl IntoIterator<Item = OsString>) -> Exit {
     match run(&cli, color, &level_flags) {
         Ok(code) => code,
         Err(e) => {
-            let mut err = std::io::stderr().lock();
-            for d in e.diagnostics() {
-                let _ = write!(err, "{}", d.render(color));
+            {
+                let mut err = std::io::stderr().lock();
+                for d in e.diagnostics() {
+                    let _ = write!(err, "{}", d.render(color));
+                }
+            }
+            // A machine format gets the error too, so a CI job is annotated and a script
+            // reading JSON sees what failed rather than empty output.
+            if let Some(out) = machine_error(&cli.command, &e) {
+                let _ = print(&out);
             }
             Exit::Error
         }
     }
+}
+
+/// The error in the machine format the command asked for: `{"format": 1, "error": …}` for
+/// `--format json`, workflow commands for `--format github`; `None` for human formats.
+fn machine_error(command: &Commands, e: &Error) -> Option<String> {
+    let json = match command {
+        Commands::Render(a) => a.format == RenderFormat::Json,
+        Commands::Report(a) => a.format == ReportFormat::Json,
+        Commands::Diff(a) => a.format == DiffFormat::Json,
+        Commands::Verify(a) => a.format == VerifyFormat::Json,
+        Commands::Check(a) if a.format == CheckFormat::Github => {
+            return Some(e.diagnostics().iter().map(|d| format!("{}\n", d.github_line())).collect());
+        }
+        Commands::Check(a) => a.format == CheckFormat::Json,
+        _ => false,
+    };
+    json.then(|| {
+        promptc::json_document(serde_json::json!({
+            "error": {
+                "kind": e.kind().as_str(),
+                "diagnostics": e.diagnostics().iter().map(Diagnostic::to_json).collect::<Vec<_>>(),
+            }
+        }))
+    })
 }
 
 /// Print clap's message (help, version or a usage error) and map it to an exit.
@@ -181,7 +212,7 @@ pub(crate) fn run(cli: &Cli, color: bool, level_flags: &[(String, Level)]) -> Re
     if let Commands::Diff(args) = &cli.command {
         if let [a, b] = args.folders.as_slice() {
             let r = promptc::diff_folders(a, b)?;
-            return diff_output(&r, args.format, color.0);
+            return diff_output(&r, args, color.0);
         }
     }
     let manifest = promptc::discover(cli.project.as_deref())?;

@@ -260,6 +260,40 @@ impl Diagnostic {
         out
     }
 
+    /// The diagnostic as a GitHub Actions workflow command (`::error file=…,line=…::message`),
+    /// for `--format github`.
+    pub fn github_line(&self) -> String {
+        let d = self;
+        let kind = match d.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Note => "notice",
+        };
+        // Workflow commands escape %, CR and LF in the message, and also , and : in properties.
+        let esc_msg = |s: &str| s.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A");
+        let esc_prop = |s: &str| esc_msg(s).replace(':', "%3A").replace(',', "%2C");
+        let mut props = Vec::new();
+        if let Some(l) = &d.label {
+            props.push(format!("file={}", esc_prop(&l.file)));
+            if let Some(p) = l.position {
+                props.push(format!("line={}", p.line));
+                props.push(format!("col={}", p.column));
+            }
+        }
+        if let Some(code) = &d.code {
+            props.push(format!("title={}", esc_prop(code.as_str())));
+        }
+        let mut msg = d.message.clone();
+        if let Some(h) = &d.help {
+            msg.push_str(&format!("\nhelp: {h}"));
+        }
+        if props.is_empty() {
+            format!("::{kind}::{}", esc_msg(&msg))
+        } else {
+            format!("::{kind} {}::{}", props.join(","), esc_msg(&msg))
+        }
+    }
+
     /// A JSON view of the diagnostic for `--format json`.
     pub fn to_json(&self) -> serde_json::Value {
         let (file, line, column) = match &self.label {

@@ -10,7 +10,8 @@ use super::{Counts, DiffReport, Status};
 pub enum Format {
     /// Unified diffs and a delta table for terminals.
     Text,
-    /// A PR comment: delta table and collapsed diffs.
+    /// A PR comment: a summary, identical hunks once, within a byte cap (see
+    /// [`render_markdown`](crate::snapshot::render_markdown)).
     Markdown,
     /// Machines.
     Json,
@@ -49,7 +50,7 @@ fn delta_rows(r: &DiffReport) -> Vec<Vec<String>> {
 const DELTA_HEADER: [&str; 8] =
     ["cell", "item", "tokens before", "tokens after", "Δ tokens", "bytes before", "bytes after", "Δ bytes"];
 
-fn headline(r: &DiffReport) -> String {
+pub(super) fn headline(r: &DiffReport) -> String {
     if !r.drift() {
         return format!("no drift: {} matches {}", r.new, r.old);
     }
@@ -85,8 +86,8 @@ fn colorize(diff: &str) -> String {
 /// Render a comparison.
 pub fn render(r: &DiffReport, format: Format, color: bool) -> String {
     match format {
-        Format::Json => crate::json::to_pretty_json(
-            &serde_json::json!({"drift": r.drift(), "old": r.old, "new": r.new, "files": r.files, "deltas": r.deltas}),
+        Format::Json => crate::json::document(
+            serde_json::json!({"drift": r.drift(), "old": r.old, "new": r.new, "files": r.files, "deltas": r.deltas}),
         ),
         Format::Text => {
             let mut out = format!("{}\n", headline(r));
@@ -114,32 +115,6 @@ pub fn render(r: &DiffReport, format: Format, color: bool) -> String {
             }
             out
         }
-        Format::Markdown => {
-            let mut out = format!("### promptc diff — {}\n", headline(r));
-            if !r.deltas.is_empty() {
-                let _ = writeln!(out, "\n| {} |", DELTA_HEADER.join(" | "));
-                let _ = writeln!(out, "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |");
-                for row in delta_rows(r) {
-                    let _ = writeln!(out, "| {} |", row.join(" | "));
-                }
-            }
-            for f in &r.files {
-                let what = match f.status {
-                    Status::Modified => format!("modified, +{} −{} lines", f.added_lines, f.removed_lines),
-                    Status::Added => format!("missing from {}", r.old),
-                    Status::Removed => "no longer rendered".into(),
-                };
-                if f.status == Status::Modified && f.file != crate::output::snapshot::SUMMARY {
-                    let _ = write!(
-                        out,
-                        "\n<details><summary><code>{}</code> ({what})</summary>\n\n```diff\n{}```\n\n</details>\n",
-                        f.file, f.diff
-                    );
-                } else {
-                    let _ = writeln!(out, "\n- `{}` ({what})", f.file);
-                }
-            }
-            out
-        }
+        Format::Markdown => super::markdown::render(r, super::markdown::DEFAULT_MAX_BYTES),
     }
 }

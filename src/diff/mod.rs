@@ -9,8 +9,10 @@ use similar::TextDiff;
 use crate::output::snapshot::{CellSummary, Measured, Summary};
 
 mod format;
+mod markdown;
 
 pub use format::{render, Format};
+pub use markdown::{render as render_markdown, DEFAULT_MAX_BYTES as DEFAULT_MARKDOWN_BYTES};
 
 /// How a file differs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

@@ -2,7 +2,6 @@
 //! workflow commands for annotations.
 
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::json::to_pretty_json;
 use crate::lint::CheckResult;
 
 /// How `check` prints its result.
@@ -30,7 +29,7 @@ impl CheckResult {
     pub fn render(&self, format: Format) -> String {
         let (errors, warnings) = self.counts();
         match format {
-            Format::Json => to_pretty_json(&serde_json::json!({
+            Format::Json => crate::json::document(serde_json::json!({
                 "errors": errors,
                 "warnings": warnings,
                 "diagnostics": self.diagnostics.iter().map(Diagnostic::to_json).collect::<Vec<_>>(),
@@ -60,36 +59,9 @@ impl CheckResult {
     }
 }
 
-/// A `--format github` workflow command for a diagnostic.
+/// A `--format github` workflow command for a diagnostic (see [`Diagnostic::github_line`]).
 pub fn github_line(d: &Diagnostic) -> String {
-    let kind = match d.severity {
-        Severity::Error => "error",
-        Severity::Warning => "warning",
-        Severity::Note => "notice",
-    };
-    // Workflow commands escape %, CR and LF in the message, and also , and : in properties.
-    let esc_msg = |s: &str| s.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A");
-    let esc_prop = |s: &str| esc_msg(s).replace(':', "%3A").replace(',', "%2C");
-    let mut props = Vec::new();
-    if let Some(l) = &d.label {
-        props.push(format!("file={}", esc_prop(&l.file)));
-        if let Some(p) = l.position {
-            props.push(format!("line={}", p.line));
-            props.push(format!("col={}", p.column));
-        }
-    }
-    if let Some(code) = &d.code {
-        props.push(format!("title={}", esc_prop(code.as_str())));
-    }
-    let mut msg = d.message.clone();
-    if let Some(h) = &d.help {
-        msg.push_str(&format!("\nhelp: {h}"));
-    }
-    if props.is_empty() {
-        format!("::{kind}::{}", esc_msg(&msg))
-    } else {
-        format!("::{kind} {}::{}", props.join(","), esc_msg(&msg))
-    }
+    d.github_line()
 }
 
 #[cfg(test)]

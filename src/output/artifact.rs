@@ -190,7 +190,7 @@ pub fn render_json(project: &Project, c: &Compiled) -> String {
     if let Some(request) = anthropic_cached_request(c) {
         doc["anthropic_request"] = request;
     }
-    crate::json::to_pretty_json(&doc)
+    crate::json::document(doc)
 }
 
 /// For an Anthropic cell: the request's `system` blocks and `tools` with prompt caching — a

@@ -268,7 +268,7 @@ impl Verdict {
     /// as JSON.
     pub fn render(&self, record: &str, json: bool) -> String {
         if json {
-            return crate::json::to_pretty_json(&serde_json::to_value(self).unwrap_or_default());
+            return crate::json::document(serde_json::to_value(self).unwrap_or_default());
         }
         let mut s = if self.fresh {
             format!("fresh: {record} is what the project compiles\n")

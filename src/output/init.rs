@@ -13,6 +13,10 @@ promptc: 1
 name: starter
 contract_version: 1
 
+# Token counts are cached by content hash (the starter's .gitignore keeps the cache out of git).
+tokens:
+  cache: .promptc-cache/tokens.json
+
 switches:
   web:
     description: The agent may search the web.
@@ -96,9 +100,13 @@ const TOOLS: &str = r#"# yaml-language-server: $schema=../tools.schema.json
       description: What to search for.
 "#;
 
+/// Keeps the token cache out of version control (`report`, `check` and `diff` write it).
+const GITIGNORE: &str = "# promptc's token cache (see `tokens.cache` in promptc.yaml)\n.promptc-cache/\n";
+
 /// The starter files, by path relative to the project folder.
-pub const FILES: [(&str, &str); 4] = [
+pub const FILES: [(&str, &str); 5] = [
     ("promptc.yaml", MANIFEST),
+    (".gitignore", GITIGNORE),
     ("sections/role.md.j2", ROLE),
     ("sections/rules.md.j2", RULES),
     ("tools/tools.yaml", TOOLS),
@@ -109,6 +117,8 @@ pub fn write_starter(dir: &Path) -> Result<Vec<PathBuf>> {
     let existing: Vec<String> = FILES
         .iter()
         .map(|(p, _)| *p)
+        // An existing .gitignore is extended, not refused (init often runs inside a repository).
+        .filter(|p| *p != ".gitignore")
         .chain(["promptc.schema.json", "tools.schema.json"])
         .map(|p| dir.join(p))
         .filter(|p| p.exists())
@@ -126,6 +136,19 @@ pub fn write_starter(dir: &Path) -> Result<Vec<PathBuf>> {
     let mut written = Vec::new();
     for (rel, text) in FILES.iter().map(|(p, t)| (*p, t.to_string())).chain(schemas) {
         let p = dir.join(rel);
+        let text = if rel == ".gitignore" {
+            match std::fs::read_to_string(&p) {
+                Ok(old) if old.lines().any(|l| l.trim() == ".promptc-cache/" || l.trim() == ".promptc-cache") => {
+                    continue
+                }
+                Ok(old) if old.is_empty() || old.ends_with('\n') => format!("{old}{text}"),
+                Ok(old) => format!("{old}\n{text}"),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => text,
+                Err(e) => return Err(crate::error::Error::io("read", &p, &e)),
+            }
+        } else {
+            text
+        };
         crate::source::atomic::write(&p, text.as_bytes())?;
         written.push(p);
     }

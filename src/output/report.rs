@@ -1,17 +1,11 @@
 //! Rendering accounts: one cell as a table (at most 100 columns), markdown, CSV (every table)
 //! or JSON; the matrix side by side; budget and cache lines for stderr.
 
-use serde::Serialize;
-
-use crate::json::to_pretty_json;
 use crate::measure::account::Account;
 use crate::measure::tokens::CacheStats;
 use crate::measure::Measure;
 use crate::model::budget::Unit;
 use crate::output::table::{csv, markdown, table};
-
-/// Version of the report JSON (`"format"`); its shape is in `schema/report.schema.json`.
-pub const REPORT_FORMAT: u32 = 1;
 
 /// Output formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -406,14 +400,9 @@ fn csv_all(accounts: &[Account], view: View) -> String {
     csv(&header, &rows)
 }
 
-/// The JSON of a report: `{"format": 1, "accounts": [...]}`.
+/// The JSON of a report: `{"format": 1, "accounts": [...]}` (`schema/report.schema.json`).
 fn json(accounts: &[Account]) -> String {
-    #[derive(Serialize)]
-    struct Out<'a> {
-        format: u32,
-        accounts: &'a [Account],
-    }
-    to_pretty_json(&serde_json::to_value(Out { format: REPORT_FORMAT, accounts }).unwrap_or_default())
+    crate::json::document(serde_json::json!({ "accounts": accounts }))
 }
 
 /// Render the matrix: one row per account, side by side.

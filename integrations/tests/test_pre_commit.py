@@ -1,0 +1,162 @@
+"""The pre-commit hooks (.pre-commit-hooks.yaml), run with `pre-commit try-repo`.
+
+try-repo clones the hooks repository at HEAD, so the hooks file is committed into a
+temporary hooks repository first (the working copy's file may not be committed yet). The
+project is a temporary git repository holding a copy of the example; the promptc binary's
+folder comes first on PATH (`language: system`).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from conftest import DRIFT_LINE, REPO, ROLE, copy_example, hermetic_env, make_drift, make_lint_error
+
+HOOKS_FILE = REPO / ".pre-commit-hooks.yaml"
+
+pytest.importorskip("pre_commit", reason="pre-commit is not installed (scripts/integrations-test.sh installs it)")
+
+
+def git_env(tmp: Path) -> dict:
+    gitconfig = tmp / "gitconfig"
+    gitconfig.write_text("[init]\n\tdefaultBranch = main\n[commit]\n\tgpgsign = false\n")
+    return hermetic_env(
+        GIT_CONFIG_GLOBAL=str(gitconfig),
+        GIT_CONFIG_NOSYSTEM="1",
+        GIT_AUTHOR_NAME="Test",
+        GIT_AUTHOR_EMAIL="test@example.com",
+        GIT_COMMITTER_NAME="Test",
+        GIT_COMMITTER_EMAIL="test@example.com",
+        GIT_AUTHOR_DATE="2025-01-01T00:00:00Z",
+        GIT_COMMITTER_DATE="2025-01-01T00:00:00Z",
+    )
+
+
+def git(cwd: Path, env: dict, *args: str) -> str:
+    done = subprocess.run(["git", *args], cwd=cwd, env=env, capture_output=True, text=True)
+    assert done.returncode == 0, f"git {' '.join(args)}: {done.stderr}"
+    return done.stdout
+
+
+@pytest.fixture(scope="module")
+def env(tmp_path_factory, promptc_bin) -> dict:
+    tmp = tmp_path_factory.mktemp("pre-commit-env")
+    environment = git_env(tmp)
+    environment["PATH"] = os.pathsep.join([str(promptc_bin.parent), environment.get("PATH", "")])
+    environment["PRE_COMMIT_HOME"] = str(tmp / "pre-commit-home")
+    environment["PRE_COMMIT_COLOR"] = "never"
+    environment["HOME"] = str(tmp)
+    return environment
+
+
+@pytest.fixture(scope="module")
+def hooks_repo(tmp_path_factory, env) -> Path:
+    repo = tmp_path_factory.mktemp("hooks-repo")
+    git(repo, env, "init", "--quiet")
+    shutil.copy2(HOOKS_FILE, repo / ".pre-commit-hooks.yaml")
+    git(repo, env, "add", ".pre-commit-hooks.yaml")
+    git(repo, env, "commit", "--quiet", "-m", "promptc hooks")
+    return repo
+
+
+@pytest.fixture
+def project(tmp_path, env) -> Path:
+    repo = tmp_path / "project"
+    copy_example(repo)
+    (repo / ".git").rmdir()  # a real repository this time
+    git(repo, env, "init", "--quiet")
+    git(repo, env, "add", "-A")
+    git(repo, env, "commit", "--quiet", "-m", "the example")
+    return repo
+
+
+def try_repo(project: Path, hooks_repo: Path, env: dict, hook: str, *extra: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "pre_commit", "try-repo", str(hooks_repo), hook, "--verbose", *extra],
+        cwd=project, env=env, capture_output=True, text=True, timeout=300,
+    )
+
+
+def hook_status(output: str, name: str) -> str:
+    """Passed / Failed / (no files to check)Skipped, from pre-commit's result line."""
+    for line in output.splitlines():
+        if line.startswith(name + "."):
+            return line.rsplit(".", 1)[-1].strip()
+    raise AssertionError(f"no result line for {name!r} in:\n{output}")
+
+
+def test_hooks_file_declares_both_hooks():
+    hooks = {hook["id"]: hook for hook in yaml.safe_load(HOOKS_FILE.read_text(encoding="utf-8"))}
+    assert set(hooks) == {"promptc-check", "promptc-diff"}
+    assert hooks["promptc-check"]["entry"] == "promptc check"
+    assert hooks["promptc-diff"]["entry"] == "promptc diff"
+    for hook in hooks.values():
+        assert hook["language"] == "system"
+        assert hook["pass_filenames"] is False
+        assert hook["name"] and hook["description"]
+    for name in ("profiles/promptc.yaml", "profiles/tools/files.yaml", "tools.yml",
+                 "profiles/sections/role.md.j2", "profiles/layout.md.j2", "snapshots/lite.native.prompt.md"):
+        assert re.search(hooks["promptc-check"]["files"], name), name
+        assert re.search(hooks["promptc-diff"]["files"], name), name
+    assert re.search(hooks["promptc-diff"]["files"], "snapshots/summary.json")
+    for name in ("src/main.rs", "README.txt", "profiles/image.png"):
+        assert not re.search(hooks["promptc-check"]["files"], name), name
+
+
+@pytest.mark.parametrize("hook, name", [("promptc-check", "promptc check"), ("promptc-diff", "promptc diff")])
+def test_clean_copy_passes(project, hooks_repo, env, hook, name):
+    done = try_repo(project, hooks_repo, env, hook, "--all-files")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert hook_status(done.stdout, name) == "Passed"
+
+
+def test_drift_fails_promptc_diff(project, hooks_repo, env):
+    make_drift(project)
+    done = try_repo(project, hooks_repo, env, "promptc-diff", "--all-files")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert hook_status(done.stdout, "promptc diff") == "Failed"
+    assert DRIFT_LINE in done.stdout  # the unified diff is shown
+    # Plain prose: the lint hook still passes.
+    check = try_repo(project, hooks_repo, env, "promptc-check", "--all-files")
+    assert check.returncode == 0, check.stdout + check.stderr
+
+
+def test_staged_edit_fails_at_commit_time(project, hooks_repo, env):
+    # Without --all-files pre-commit looks at the staged files, as in `git commit`.
+    make_drift(project)
+    git(project, env, "add", str(ROLE))
+    done = try_repo(project, hooks_repo, env, "promptc-diff")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert hook_status(done.stdout, "promptc diff") == "Failed"
+
+
+def test_unrelated_change_skips_the_hooks(project, hooks_repo, env):
+    (project / "notes.txt").write_text("not a prompt input\n")
+    git(project, env, "add", "notes.txt")
+    done = try_repo(project, hooks_repo, env, "promptc-diff")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Skipped" in hook_status(done.stdout, "promptc diff")
+
+
+def test_lint_error_fails_promptc_check(project, hooks_repo, env):
+    make_lint_error(project)
+    done = try_repo(project, hooks_repo, env, "promptc-check", "--all-files")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert hook_status(done.stdout, "promptc check") == "Failed"
+    assert "web_search" in done.stdout and "P001" in done.stdout
+
+
+def test_accepted_drift_passes_again(project, hooks_repo, env, promptc_bin):
+    make_drift(project)
+    update = subprocess.run([str(promptc_bin), "diff", "--update"], cwd=project, env=env, capture_output=True, text=True)
+    assert update.returncode == 0, update.stderr
+    done = try_repo(project, hooks_repo, env, "promptc-diff", "--all-files")
+    assert done.returncode == 0, done.stdout + done.stderr
