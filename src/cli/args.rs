@@ -15,10 +15,10 @@ pub(crate) struct CellArgs {
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     pub(crate) context_window: Option<String>,
     /// Tool transport.
-    #[arg(long, value_parser = parse_transport)]
+    #[arg(long, value_parser = transport_values())]
     pub(crate) transport: Option<Transport>,
     /// Provider of the native tool projection.
-    #[arg(long, value_parser = parse_provider)]
+    #[arg(long, value_parser = provider_values())]
     pub(crate) provider: Option<Provider>,
     /// Set a switch: NAME, NAME=true or NAME=false (repeatable).
     #[arg(long = "set", value_name = "NAME[=BOOL]")]

@@ -80,7 +80,9 @@ pub(crate) enum Commands {
     #[command(after_help = EXIT_CODES)]
     Verify(VerifyArgs),
     /// Render a slash command's instruction text for the resolved profile.
-    #[command(after_help = EXIT_CODES)]
+    // A command's text sees the profile, transport, switches, variables and tools, never the
+    // provider's projection or tool contributions: those flags are hidden (and refused).
+    #[command(after_help = EXIT_CODES, mut_arg("provider", |a| a.hide(true)), mut_arg("lenient", |a| a.hide(true)))]
     Command(CommandArgs),
     /// Lint every cell of the project (exit 1 when an error remains).
     #[command(after_help = EXIT_CODES)]
@@ -93,12 +95,18 @@ pub(crate) enum Commands {
     Completions(CompletionsArgs),
 }
 
-pub(crate) fn parse_transport(s: &str) -> Result<Transport, String> {
-    s.parse().map_err(|e: promptc::UnknownName| e.to_string())
+/// `--transport`'s values, listed in help and completed by shells.
+pub(crate) fn transport_values() -> impl clap::builder::TypedValueParser<Value = Transport> {
+    use clap::builder::TypedValueParser;
+    let names: Vec<&'static str> = Transport::ALL.iter().map(|t| t.as_str()).collect();
+    clap::builder::PossibleValuesParser::new(names).try_map(|s| s.parse::<Transport>())
 }
 
-pub(crate) fn parse_provider(s: &str) -> Result<Provider, String> {
-    s.parse().map_err(|e: promptc::UnknownName| e.to_string())
+/// `--provider`'s values, listed in help and completed by shells.
+pub(crate) fn provider_values() -> impl clap::builder::TypedValueParser<Value = Provider> {
+    use clap::builder::TypedValueParser;
+    let names: Vec<&'static str> = Provider::ALL.iter().map(|p| p.as_str()).collect();
+    clap::builder::PossibleValuesParser::new(names).try_map(|s| s.parse::<Provider>())
 }
 
 /// How a run ends; the process exit code is the discriminant (see [`EXIT_CODES`]).

@@ -108,6 +108,14 @@ impl Runtime {
             });
             rt.context_file = Some(file);
         }
+        // The request's own model facts win over the context file's (as its switches and
+        // variables do), and are recorded with the cell.
+        if let Some(m) = &req.model {
+            rt.model = Some(m.clone());
+        }
+        if let Some(w) = &req.context_window {
+            rt.context_window = Some(w.clone());
+        }
         for (name, on) in &req.switches {
             if project.switches.contains_key(name) {
                 rt.switches.insert(name.clone(), *on);

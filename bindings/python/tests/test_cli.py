@@ -27,7 +27,7 @@ def test_version_help_and_exit_codes(cli):
     assert run(["--version"]).stdout == cli("--version").stdout
     assert run(["--help"]).returncode == 0
     bad = run(["render", "--transport", "nativ"])
-    assert bad.returncode == 2 and "unknown transport" in bad.stderr
+    assert bad.returncode == 2 and "invalid value 'nativ' for '--transport" in bad.stderr and "native" in bad.stderr
     broken = run(["-C", "fixtures/bad/malformed-yaml", "render"])
     assert broken.returncode == 2 and "promptc.yaml" in broken.stderr
 
