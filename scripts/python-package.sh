@@ -43,6 +43,15 @@ case "${1:-test}" in
     build) build ;;
     test)
         install
+        # What a user does: the wheel into a fresh venv, then the command and the library.
+        fresh=$repo/target/python-fresh-venv
+        rm -rf "$fresh"
+        "$PY" -m venv "$fresh" >&2
+        "$fresh/bin/python" -m pip install --quiet --disable-pip-version-check --no-index "$(ls target/wheels/promptc-*.whl)" >&2
+        "$fresh/bin/promptc" --version
+        "$fresh/bin/promptc" -C profiles render --nonce abcd1234 | cmp - <("$(binary)" -C profiles render --nonce abcd1234)
+        "$fresh/bin/python" -c 'import promptc; print("import promptc:", promptc.Project.load("profiles").name)'
+        rm -rf "$fresh"
         PROMPTC_BIN=$(binary) "$PY" -m pytest -q -p no:cacheprovider bindings/python/tests "${@:2}"
         ;;
     bench)

@@ -155,3 +155,95 @@ fn json_outputs_carry_their_format_version() {
         assert!(text.starts_with("{\n  \"format\": 1,"), "{args:?}: {}", &text[..text.len().min(80)]);
     }
 }
+
+/// `watch render` re-renders when a project file changes, shows errors without exiting, and
+/// does not react to writes outside the project's inputs (the token cache).
+#[test]
+fn watch_reruns_on_changes_and_survives_errors() {
+    use std::io::BufRead;
+    use std::sync::mpsc;
+    use std::time::Duration;
+    let w = common::Workspace::new();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_promptc"))
+        .current_dir(w.dir.path())
+        .env("NO_COLOR", "1")
+        .args(["-C", "profiles", "watch", "--interval", "50", "render", "--nonce", "abcd1234"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (tx, rx) = mpsc::channel::<(bool, String)>();
+    for (is_err, stream) in [
+        (false, Box::new(child.stdout.take().unwrap()) as Box<dyn std::io::Read + Send>),
+        (true, Box::new(child.stderr.take().unwrap())),
+    ] {
+        let tx = tx.clone();
+        std::thread::spawn(move || {
+            for line in std::io::BufReader::new(stream).lines().map_while(Result::ok) {
+                let _ = tx.send((is_err, line));
+            }
+        });
+    }
+    // Wait until a line of stdout (or stderr, with `err`) after the last one matched contains
+    // `until`, within 20 s. The streams are read apart: their lines interleave in any order.
+    let mut lines: [Vec<String>; 2] = [Vec::new(), Vec::new()];
+    let mut cursor = [0usize; 2];
+    let mut wait_for = |err: bool, until: &str| {
+        let s = usize::from(err);
+        loop {
+            if let Some(i) = lines[s][cursor[s]..].iter().position(|l| l.contains(until)) {
+                cursor[s] += i + 1;
+                return;
+            }
+            match rx.recv_timeout(Duration::from_secs(20)) {
+                Ok((is_err, line)) => lines[usize::from(is_err)].push(line),
+                Err(_) => panic!("no `{until}` within 20 s; stderr:\n{}", lines[1].join("\n")),
+            }
+        }
+    };
+    wait_for(true, "── promptc watch: run 1 (first run) ──");
+    wait_for(false, "You are Forge");
+    let role = w.path("profiles/sections/role.md.j2");
+    std::fs::write(&role, std::fs::read_to_string(&role).unwrap().replace("You are Forge", "You are Anvil")).unwrap();
+    wait_for(true, "run 2 (sections/role.md.j2 changed)");
+    wait_for(false, "You are Anvil");
+    // A broken manifest: the error is shown, the watch goes on.
+    w.edit("profiles/promptc.yaml", "name: forge", "name: [forge");
+    wait_for(true, "run 3 (promptc.yaml changed)");
+    wait_for(true, "promptc.yaml:");
+    w.edit("profiles/promptc.yaml", "name: [forge", "name: forge");
+    wait_for(true, "run 4 (promptc.yaml changed)");
+    wait_for(false, "You are Anvil");
+    assert!(child.try_wait().unwrap().is_none(), "watch exited");
+    child.kill().unwrap();
+    let _ = child.wait();
+}
+
+/// The README's quick start, followed verbatim in a fresh folder (the install line aside:
+/// the binary under test stands in for the installed one).
+#[test]
+fn the_readme_quick_start_works_as_written() {
+    let readme = std::fs::read_to_string(repo().join("README.md")).unwrap();
+    let section = readme.split("## Quick start").nth(1).expect("a quick start section");
+    let block = section.split("```sh\n").nth(1).and_then(|b| b.split("```").next()).expect("a code block");
+    let tmp = tempfile::tempdir().unwrap();
+    let mut cwd = tmp.path().to_path_buf();
+    let mut ran = 0;
+    for line in block.lines().skip(1) {
+        let command = line.split("  #").next().unwrap().trim();
+        for step in command.split("&&").map(str::trim) {
+            let words: Vec<&str> = step.split_whitespace().collect();
+            match words.as_slice() {
+                ["cd", dir] => cwd = cwd.join(dir),
+                ["promptc", args @ ..] => {
+                    let out = common::promptc_in(&cwd, args);
+                    assert!(out.status.success(), "`{step}` failed:\n{}", String::from_utf8_lossy(&out.stderr));
+                    ran += 1;
+                }
+                other => panic!("the quick start has a step this test cannot follow: {other:?}"),
+            }
+        }
+    }
+    assert_eq!(ran, 5);
+    assert!(cwd.join("snapshots/summary.json").is_file());
+}

@@ -19,6 +19,7 @@ mod render;
 mod report;
 mod setup;
 mod snapshot;
+mod watch;
 
 use args::*;
 use check::*;
@@ -29,6 +30,7 @@ use render::*;
 use report::*;
 use setup::*;
 use snapshot::*;
+use watch::*;
 
 pub(crate) const EXIT_CODES: &str = "\
 Exit codes:
@@ -91,6 +93,8 @@ pub(crate) enum Commands {
     Schema(SchemaArgs),
     /// Write a small, working starter project (refuses to overwrite files).
     Init(InitArgs),
+    /// Run render, report or check again whenever a project file changes (Ctrl-C stops).
+    Watch(WatchArgs),
     /// Print shell completions.
     Completions(CompletionsArgs),
 }
@@ -133,7 +137,10 @@ pub(crate) fn main(args: impl IntoIterator<Item = OsString>) -> Exit {
         Ok(cli) => cli,
         Err(e) => return clap_exit(e),
     };
-    let level_flags = matches.subcommand_matches("check").map(level_flags_in_order).unwrap_or_default();
+    let check_matches = matches
+        .subcommand_matches("check")
+        .or_else(|| matches.subcommand_matches("watch").and_then(|w| w.subcommand_matches("check")));
+    let level_flags = check_matches.map(level_flags_in_order).unwrap_or_default();
     let color = wants_color(cli.color, std::io::stderr().is_terminal());
     match run(&cli, color, &level_flags) {
         Ok(code) => code,
@@ -214,6 +221,7 @@ pub(crate) fn run(cli: &Cli, color: bool, level_flags: &[(String, Level)]) -> Re
             return Ok(Exit::Success);
         }
         Commands::Check(args) if args.explain.is_some() => return explain(args.explain.as_deref().unwrap_or_default()),
+        Commands::Watch(args) => return watch(cli, args, level_flags),
         _ => {}
     }
     // Comparing two folders needs no project.
@@ -246,7 +254,7 @@ pub(crate) fn run(cli: &Cli, color: bool, level_flags: &[(String, Level)]) -> Re
         Commands::Verify(args) => verify(project, args),
         Commands::Command(args) => command(project, args),
         Commands::Check(args) => check(project, args, level_flags, color.0),
-        Commands::Schema(_) | Commands::Init(_) | Commands::Completions(_) => Ok(Exit::Success),
+        Commands::Schema(_) | Commands::Init(_) | Commands::Completions(_) | Commands::Watch(_) => Ok(Exit::Success),
     }
 }
 

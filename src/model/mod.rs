@@ -194,6 +194,16 @@ impl Project {
         &self.root
     }
 
+    /// The snapshot folder the project names (`snapshots:`), under the project folder.
+    pub fn snapshot_folder(&self) -> Option<std::path::PathBuf> {
+        Some(crate::source::clean_path(&self.root.join(&self.snapshots)))
+    }
+
+    /// The token cache file (`tokens.cache`), if the project keeps one.
+    pub fn token_cache(&self) -> Option<std::path::PathBuf> {
+        self.tokens.cache.as_ref().map(|c| crate::source::clean_path(&self.root.join(c)))
+    }
+
     /// The profile called `name`, or an error listing the known ones.
     pub(crate) fn profile(&self, name: &str) -> Result<&Profile> {
         self.profiles.get(name).ok_or_else(|| {
