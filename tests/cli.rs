@@ -134,6 +134,16 @@ fn load_errors_reach_the_machine_formats() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.starts_with("::error file=fixtures/bad/malformed-yaml/promptc.yaml,line=2,col=10::"), "{stdout}");
 
+    // A flag value clap refuses: a usage error document, and an annotation for github.
+    let out = common::promptc(&["render", "--format", "json", "--transport", "nope"]);
+    assert_eq!(out.status.code(), Some(2));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["error"]["kind"], "usage");
+    assert!(doc["error"]["diagnostics"][0]["message"].as_str().unwrap().contains("'nope'"), "{doc}");
+    let out = common::promptc(&["check", "--format=github", "--deny", "P001", "--bogus"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("::error::"), "{}", String::from_utf8_lossy(&out.stdout));
+
     // A record that is not JSON, with a project that loads: the record error in JSON.
     let out = common::promptc(&["verify", "fixtures/bad/frozen-not-json.json", "--format", "json"]);
     assert_eq!(out.status.code(), Some(2));

@@ -128,14 +128,15 @@ pub(crate) enum Exit {
 /// Parse `args` (the program name first), run the command, print, and say how it ended.
 /// The binary and the Python package's `promptc` command both call this.
 pub(crate) fn main(args: impl IntoIterator<Item = OsString>) -> Exit {
-    let matches = match <Cli as clap::CommandFactory>::command().try_get_matches_from(args) {
+    let args: Vec<OsString> = args.into_iter().collect();
+    let matches = match <Cli as clap::CommandFactory>::command().try_get_matches_from(&args) {
         Ok(m) => m,
         // Help and version are "errors" that print to stdout and exit 0; usage errors exit 2.
-        Err(e) => return clap_exit(e),
+        Err(e) => return clap_exit(e, &args),
     };
     let cli = match <Cli as clap::FromArgMatches>::from_arg_matches(&matches) {
         Ok(cli) => cli,
-        Err(e) => return clap_exit(e),
+        Err(e) => return clap_exit(e, &args),
     };
     let check_matches = matches
         .subcommand_matches("check")
@@ -186,13 +187,31 @@ fn machine_error(command: &Commands, e: &Error) -> Option<String> {
 }
 
 /// Print clap's message (help, version or a usage error) and map it to an exit.
-fn clap_exit(e: clap::Error) -> Exit {
+/// A usage error clap found still reaches a machine format named on the command line
+/// (`--format json` / `--format github`), as every other error does.
+fn clap_exit(e: clap::Error, args: &[OsString]) -> Exit {
     let _ = e.print();
-    if e.use_stderr() {
-        Exit::Error
-    } else {
-        Exit::Success
+    if !e.use_stderr() {
+        return Exit::Success;
     }
+    let args: Vec<String> = args.iter().map(|a| a.to_string_lossy().into_owned()).collect();
+    let format = args.iter().enumerate().find_map(|(i, a)| match a.strip_prefix("--format=") {
+        Some(f) => Some(f.to_string()),
+        None if a == "--format" => args.get(i + 1).cloned(),
+        None => None,
+    });
+    let text = e.to_string();
+    let message = text.lines().next().unwrap_or_default().trim_start_matches("error: ").to_string();
+    let d = Diagnostic::error(message).with_help("run with --help for the flags and their values");
+    let out = match format.as_deref() {
+        Some("json") => promptc::json_document(serde_json::json!({
+            "error": {"kind": "usage", "diagnostics": [d.to_json()]}
+        })),
+        Some("github") => format!("{}\n", d.github_line()),
+        _ => return Exit::Error,
+    };
+    let _ = print(&out);
+    Exit::Error
 }
 
 /// Colour for a stream: forced by --color, else only on a terminal and never with NO_COLOR.

@@ -77,7 +77,9 @@ impl Runtime {
         let var_names: Vec<&str> = project.variables.keys().map(String::as_str).collect();
         if let Some(path) = &req.context_file {
             let (text, file) = read_context(path)?;
-            let raw: RawContext = crate::source::yaml::parse_str(&text, &file.display)?;
+            // A bad context file is a bad request (the project itself is fine).
+            let raw: RawContext = crate::source::yaml::parse_str(&text, &file.display)
+                .map_err(|e| Error::new(ErrorKind::Usage, e.into_diagnostics()))?;
             let label = |loc: &serde_saphyr::Location| crate::source::yaml::label(&file.display, &text, loc);
             for (k, v) in &raw.switches {
                 if project.switches.contains_key(&k.value) {
