@@ -97,6 +97,7 @@ pub mod report {
 pub mod snapshot {
     pub use crate::diff::{
         render, render_markdown, Counts, Delta, DiffReport, FileChange, Format, Status, DEFAULT_MARKDOWN_BYTES,
+        MIN_MARKDOWN_BYTES,
     };
     pub use crate::output::snapshot::Written;
 }

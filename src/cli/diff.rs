@@ -37,7 +37,7 @@ pub(crate) struct DiffArgs {
     /// Cap of the markdown output in bytes, at least 1000 (the default fits a GitHub comment
     /// with margin).
     #[arg(long, value_name = "N", default_value_t = promptc::snapshot::DEFAULT_MARKDOWN_BYTES as u64,
-          value_parser = clap::value_parser!(u64).range(1000..))]
+          value_parser = clap::value_parser!(u64).range(promptc::snapshot::MIN_MARKDOWN_BYTES as u64..))]
     pub(crate) max_bytes: u64,
 }
 

@@ -184,7 +184,7 @@ fn group_block(g: &Group<'_>, room: Option<usize>) -> String {
     format!("\n<details><summary>{title}</summary>\n\n{fence}diff\n{body}{fence}\n\n</details>\n")
 }
 
-/// The PR comment for a comparison, at most `max_bytes` long (at least [`MIN_MAX_BYTES`]):
+/// The PR comment for a comparison, at most `max_bytes` long (at least [`MIN_MARKDOWN_BYTES`](crate::snapshot::MIN_MARKDOWN_BYTES)):
 /// the headline and a note are always there; the summary table, the full delta table and the
 /// changes follow while they fit, a change too long for the room left is cut at a line.
 pub fn render(r: &DiffReport, max_bytes: usize) -> String {

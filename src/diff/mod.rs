@@ -12,7 +12,9 @@ mod format;
 mod markdown;
 
 pub use format::{render, Format};
-pub use markdown::{render as render_markdown, DEFAULT_MAX_BYTES as DEFAULT_MARKDOWN_BYTES};
+pub use markdown::{
+    render as render_markdown, DEFAULT_MAX_BYTES as DEFAULT_MARKDOWN_BYTES, MIN_MAX_BYTES as MIN_MARKDOWN_BYTES,
+};
 
 /// How a file differs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
