@@ -80,11 +80,11 @@ pub struct MatrixCell {
 ///
 /// ```
 /// let project = promptc::load(std::path::Path::new("profiles"))?;
-/// let cells = promptc::matrix(&project);
-/// let yolo = cells.iter().find(|c| c.name == "lite.yolo.xml").expect("the example has it");
-/// let compiled = promptc::compile(&project, &yolo.request)?;
-/// let snapshot = std::fs::read_to_string("snapshots/lite.yolo.xml.prompt.md").unwrap();
-/// assert_eq!(compiled.prompt(), snapshot);
+/// let files = promptc::snapshot_files(&project)?;
+/// for cell in promptc::matrix(&project) {
+///     let compiled = promptc::compile(&project, &cell.request)?;
+///     assert_eq!(compiled.prompt(), files[&format!("{}.prompt.md", cell.name)]);
+/// }
 /// # Ok::<(), promptc::Error>(())
 /// ```
 pub fn matrix(project: &Project) -> Vec<MatrixCell> {

@@ -36,6 +36,9 @@ const MAX_FILES: usize = 20_000;
 /// "racy" files).
 type Stamp = BTreeMap<PathBuf, (u64, Option<SystemTime>, Option<u64>)>;
 
+/// Largest file whose content is hashed.
+const HASHED_BYTES: u64 = 16 << 20;
+
 /// Files modified this recently are hashed as well.
 const RACY: Duration = Duration::from_secs(2);
 
@@ -66,7 +69,8 @@ fn stamp(root: &Path, skip: &[PathBuf]) -> Stamp {
             } else if meta.is_file() && out.len() < MAX_FILES {
                 let modified = meta.modified().ok();
                 let racy = modified.is_none_or(|m| m.elapsed().map_or(true, |age| age < RACY));
-                let hash = if racy { content_hash(&path) } else { None };
+                // Only files a project could read are hashed (a huge file is judged by size).
+                let hash = if racy && meta.len() <= HASHED_BYTES { content_hash(&path) } else { None };
                 out.insert(path, (meta.len(), modified, hash));
             }
         }
