@@ -173,6 +173,47 @@ pub fn report(
     options: &ReportOptions,
     tokens: &mut TokenCounter,
 ) -> Result<Report> {
+    measured(project, request, options, tokens).map(|(_, report)| report)
+}
+
+/// A report as a self-contained HTML page, and the report it shows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HtmlReport {
+    /// The accounts the page shows (budgets and warnings for the caller to act on).
+    pub report: Report,
+    /// The page: one file with inline CSS, script and data, loading nothing.
+    pub html: String,
+}
+
+/// [`report`] as a page to open in a browser: the matrix overview (every cell's sent and
+/// billed tokens and budget status, sortable), per cell a treemap of sections, tools and
+/// parameters sized by tokens with the cacheable prefix marked, the rendered prompt by
+/// section and the tool JSON per provider, and a comparison of any two cells. The page embeds
+/// the document `report --format json` prints for the same cells, so its numbers are those.
+pub fn report_html(
+    project: &Project,
+    request: &Request,
+    options: &ReportOptions,
+    tokens: &mut TokenCounter,
+) -> Result<HtmlReport> {
+    let (compiled, report) = measured(project, request, options, tokens)?;
+    let html = crate::output::html::report::render(project, &compiled, &report.accounts);
+    Ok(HtmlReport { report, html })
+}
+
+/// Write `text` (a report, a page, a diff) to `path` atomically, creating its folder: a
+/// reader never sees a half-written file, and a failed write leaves the old one.
+pub fn write_output(path: &Path, text: &str) -> Result<()> {
+    crate::source::atomic::write(path, text.as_bytes())
+}
+
+/// The cells a report covers, compiled, and their accounts.
+fn measured(
+    project: &Project,
+    request: &Request,
+    options: &ReportOptions,
+    tokens: &mut TokenCounter,
+) -> Result<(Vec<(crate::resolve::matrix::Cell, Compiled)>, Report)> {
     let runtime = crate::resolve::runtime::Runtime::resolve(project, request)?;
     let model = request.model.clone().or_else(|| runtime.model.clone());
     // Build the tokenizer while the cells compile (unless the disk cache answers everything).
@@ -203,7 +244,8 @@ pub fn report(
             model.as_deref(),
             &mut tokens.counters,
         )?;
-        return Ok(Report { accounts: vec![a], warnings: warning.into_iter().collect() });
+        let report = Report { accounts: vec![a], warnings: warning.into_iter().collect() };
+        return Ok((vec![(id, c)], report));
     };
     let (accounts, warnings) = crate::measure::account::accounts(
         project,
@@ -212,7 +254,7 @@ pub fn report(
         options.tokenizer,
         &mut tokens.counters,
     )?;
-    Ok(Report { accounts, warnings })
+    Ok((compiled, Report { accounts, warnings }))
 }
 
 /// Every distinct text `report --matrix` counts (for benchmarks that compare a report with

@@ -18,6 +18,11 @@ pub const OUTPUT_FORMAT: u64 = 1;
 
 /// `v` (an object) as a printed JSON document: `"format"` first, then its own fields.
 pub fn document(v: serde_json::Value) -> String {
+    to_pretty_json(&document_value(v))
+}
+
+/// The value [`document`] prints (the HTML report embeds it, so its figures are the JSON's).
+pub fn document_value(v: serde_json::Value) -> serde_json::Value {
     let mut out = serde_json::Map::new();
     out.insert("format".into(), serde_json::Value::from(OUTPUT_FORMAT));
     match v {
@@ -26,5 +31,5 @@ pub fn document(v: serde_json::Value) -> String {
             out.insert("value".into(), other);
         }
     }
-    to_pretty_json(&serde_json::Value::Object(out))
+    serde_json::Value::Object(out)
 }

@@ -69,9 +69,9 @@ pub use error::{Error, ErrorKind, Result};
 pub use facade::fuzz;
 pub use facade::{
     check, command, compile, diff, diff_folders, discover, editor_schema, explain, freeze, init, load, matrix,
-    matrix_texts, on_compile_stack, parse_record, read_record, report, rule_code, snapshot, snapshot_files,
-    tokenizer_named, verify, write_artifact, write_record, Drift, MatrixCell, Report, ReportOptions, SchemaKind,
-    TokenCounter,
+    matrix_texts, on_compile_stack, parse_record, read_record, report, report_html, rule_code, snapshot,
+    snapshot_files, tokenizer_named, verify, write_artifact, write_output, write_record, Drift, HtmlReport, MatrixCell,
+    Report, ReportOptions, SchemaKind, TokenCounter,
 };
 pub use json::{document as json_document, OUTPUT_FORMAT};
 pub use model::name::UnknownName;
@@ -96,8 +96,8 @@ pub mod report {
 /// project (or one folder) differs from a snapshot folder.
 pub mod snapshot {
     pub use crate::diff::{
-        render, render_markdown, Counts, Delta, DiffReport, FileChange, Format, Status, DEFAULT_MARKDOWN_BYTES,
-        MIN_MARKDOWN_BYTES,
+        render, render_html, render_markdown, Counts, Delta, DiffReport, FileChange, Format, Status,
+        DEFAULT_MARKDOWN_BYTES, MIN_MARKDOWN_BYTES,
     };
     pub use crate::output::snapshot::Written;
 }

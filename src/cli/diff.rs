@@ -10,6 +10,8 @@ pub(crate) enum DiffFormat {
     Markdown,
     /// JSON for machines.
     Json,
+    /// One self-contained HTML page: deltas per cell and every file's diff.
+    Html,
 }
 
 #[derive(Debug, Args)]
@@ -39,19 +41,26 @@ pub(crate) struct DiffArgs {
     #[arg(long, value_name = "N", default_value_t = promptc::snapshot::DEFAULT_MARKDOWN_BYTES as u64,
           value_parser = clap::value_parser!(u64).range(promptc::snapshot::MIN_MARKDOWN_BYTES as u64..))]
     pub(crate) max_bytes: u64,
+    /// Write the output to FILE (atomically) instead of stdout.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) out: Option<PathBuf>,
 }
 
 pub(crate) fn diff_output(r: &promptc::snapshot::DiffReport, args: &DiffArgs, color: Color) -> Result<Exit, Error> {
     use promptc::snapshot::Format;
-    let f = match args.format {
-        DiffFormat::Text => Format::Text,
-        DiffFormat::Markdown => {
-            return print(&promptc::snapshot::render_markdown(r, usize::try_from(args.max_bytes).unwrap_or(usize::MAX)))
-                .map(|_| drift(r))
+    let out = args.out.as_deref();
+    let text = match args.format {
+        DiffFormat::Text => {
+            let paint = out.is_none() && wants_color(color, std::io::stdout().is_terminal());
+            promptc::snapshot::render(r, Format::Text, paint)
         }
-        DiffFormat::Json => Format::Json,
+        DiffFormat::Markdown => {
+            promptc::snapshot::render_markdown(r, usize::try_from(args.max_bytes).unwrap_or(usize::MAX))
+        }
+        DiffFormat::Json => promptc::snapshot::render(r, Format::Json, false),
+        DiffFormat::Html => promptc::snapshot::render_html(r),
     };
-    print(&promptc::snapshot::render(r, f, wants_color(color, std::io::stdout().is_terminal())))?;
+    emit(&text, out)?;
     Ok(drift(r))
 }
 

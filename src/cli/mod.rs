@@ -286,6 +286,14 @@ pub(crate) fn warn(c: &Compiled, choice: Color) {
     }
 }
 
+/// Print `s`, or with `out` write it to that file.
+pub(crate) fn emit(s: &str, out: Option<&std::path::Path>) -> Result<Exit, Error> {
+    match out {
+        Some(path) => promptc::write_output(path, s).map(|()| Exit::Success),
+        None => print(s),
+    }
+}
+
 pub(crate) fn print(s: &str) -> Result<Exit, Error> {
     let mut out = std::io::stdout().lock();
     match out.write_all(s.as_bytes()).and_then(|_| out.flush()) {

@@ -12,6 +12,8 @@ pub(crate) enum ReportFormat {
     Markdown,
     /// CSV for spreadsheets.
     Csv,
+    /// One self-contained HTML page: matrix overview, treemaps, prompts, comparison.
+    Html,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -46,6 +48,9 @@ pub(crate) struct ReportArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = ReportFormat::Table)]
     pub(crate) format: ReportFormat,
+    /// Write the output to FILE (atomically) instead of stdout.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) out: Option<PathBuf>,
     /// Do not read or write the project's on-disk token cache.
     #[arg(long)]
     pub(crate) no_cache: bool,
@@ -57,7 +62,12 @@ pub(crate) fn report(project: &Project, args: &ReportArgs, color: Color) -> Resu
     let tokenizer = args.tokenizer.as_deref().map(|n| promptc::tokenizer_named(project, n)).transpose()?;
     let mut counter = TokenCounter::for_project(project, None, !args.no_cache);
     let options = promptc::ReportOptions { tokenizer, matrix: args.matrix };
-    let report = promptc::report(project, &req, &options, &mut counter)?;
+    let (report, page) = if args.format == ReportFormat::Html {
+        let page = promptc::report_html(project, &req, &options, &mut counter)?;
+        (page.report, Some(page.html))
+    } else {
+        (promptc::report(project, &req, &options, &mut counter)?, None)
+    };
     save_tokens(&mut counter);
     let stats = counter.cache_stats();
     // The tokenizer's tables take a tenth of a second to free; the process is about to exit.
@@ -67,14 +77,15 @@ pub(crate) fn report(project: &Project, args: &ReportArgs, color: Color) -> Resu
         ReportFormat::Json => Format::Json,
         ReportFormat::Markdown => Format::Markdown,
         ReportFormat::Csv => Format::Csv,
+        ReportFormat::Html => Format::Json, // the page is already built
     };
     let view = View { by_tokens: args.sort == SortOrder::Tokens, top: args.top, params: args.params };
-    let out = if args.matrix {
-        show::render_matrix(&report.accounts, format, view)
-    } else {
-        show::render(&report.accounts[0], format, view)
+    let out = match page {
+        Some(html) => html,
+        None if args.matrix => show::render_matrix(&report.accounts, format, view),
+        None => show::render(&report.accounts[0], format, view),
     };
-    let code = print(&out)?;
+    let code = emit(&out, args.out.as_deref())?;
     let mut err = std::io::stderr().lock();
     let paint = wants_color(color, std::io::stderr().is_terminal());
     for w in &report.warnings {

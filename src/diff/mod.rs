@@ -9,9 +9,11 @@ use similar::TextDiff;
 use crate::output::snapshot::{CellSummary, Measured, Summary};
 
 mod format;
+mod html;
 mod markdown;
 
 pub use format::{render, Format};
+pub use html::render as render_html;
 pub use markdown::{
     render as render_markdown, DEFAULT_MAX_BYTES as DEFAULT_MARKDOWN_BYTES, MIN_MAX_BYTES as MIN_MARKDOWN_BYTES,
 };

@@ -286,7 +286,7 @@ fn tool_source(project: &Project, tool: &str) -> String {
 }
 
 /// The projection of `c`'s tools for `provider` (`c`'s own when it is that provider's).
-fn projection_for(project: &Project, c: &Compiled, provider: Provider) -> Value {
+pub(crate) fn projection_for(project: &Project, c: &Compiled, provider: Provider) -> Value {
     match (&c.projection, c.provider) {
         (Some(p), Some(q)) if q == provider => p.clone(),
         _ => projection::project(provider, &c.tools, ProjectionOptions { strict: project.strict_tools }),

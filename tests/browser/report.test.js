@@ -1,0 +1,271 @@
+// The report page in headless chromium: it loads with no console error and no request, its
+// treemap areas are proportional to tokens (measured on the elements), selecting a cell or an
+// item shows its figures, the comparison shows the right deltas, and it reads in light, dark
+// and print. A screenshot of each view goes to target/browser-artifacts.
+"use strict";
+const test = require("node:test");
+const assert = require("node:assert/strict");
+const fs = require("node:fs");
+const path = require("node:path");
+const { execFileSync } = require("node:child_process");
+const { launch, open, screenshot, pages, artifacts } = require("./browser.js");
+
+const repo = path.join(__dirname, "..", "..");
+const bin = path.resolve(process.env.PROMPTC_BIN || path.join(repo, "target", "debug", "promptc"));
+const example = path.join(repo, "profiles");
+
+function promptc(cwd, args) {
+  return execFileSync(bin, args, { cwd, encoding: "utf8", maxBuffer: 1 << 28, stdio: ["ignore", "pipe", "pipe"] });
+}
+
+fs.mkdirSync(pages, { recursive: true });
+const matrixPage = path.join(pages, "report-matrix.html");
+promptc(example, ["report", "--matrix", "--no-cache", "--format", "html", "--out", matrixPage]);
+const json = JSON.parse(promptc(example, ["report", "--matrix", "--no-cache", "--format", "json"]));
+const accounts = json.accounts;
+const byName = new Map(accounts.map((a) => [a.name, a]));
+const hostilePage = path.join(pages, "report-hostile.html");
+promptc(path.join(repo, "fixtures", "good", "html-hostile"), ["report", "--matrix", "--format", "html", "--out", hostilePage]);
+
+let browser;
+test.before(async () => { browser = await launch(); });
+test.after(async () => { await browser.close(); });
+
+// Open the matrix page and check it did nothing it should not have.
+async function load(t, options) {
+  const o = await open(browser, matrixPage, options);
+  t.after(async () => {
+    assert.deepEqual(o.seen.errors, [], "page errors");
+    assert.deepEqual(o.seen.console, [], "console errors or warnings");
+    assert.deepEqual(o.seen.requests, [o.url.split("#")[0]], "the page requested only itself");
+    await o.context.close();
+  });
+  return o.page;
+}
+
+// Every treemap rectangle's area over the map's, against its tokens over the level's.
+async function treemapShares(page) {
+  return page.evaluate(() => {
+    const map = document.getElementById("treemap");
+    const box = map.getBoundingClientRect();
+    const inner = { w: map.clientWidth, h: map.clientHeight, left: box.left + map.clientLeft, top: box.top + map.clientTop };
+    const total = Number(map.dataset.tokens);
+    return [...map.querySelectorAll(".node")].map((n) => {
+      const r = n.getBoundingClientRect();
+      return {
+        id: n.dataset.id, tokens: Number(n.dataset.tokens), area: (r.width * r.height) / (inner.w * inner.h),
+        share: Number(n.dataset.tokens) / total,
+        inside: r.left >= inner.left - 0.5 && r.top >= inner.top - 0.5 &&
+          r.right <= inner.left + inner.w + 0.5 && r.bottom <= inner.top + inner.h + 0.5,
+      };
+    });
+  });
+}
+
+function assertProportional(shares, label) {
+  assert.ok(shares.length > 0, `${label}: rectangles drawn`);
+  let sum = 0;
+  for (const s of shares) {
+    assert.ok(s.inside, `${label}: ${s.id} lies inside the map`);
+    assert.ok(Math.abs(s.area - s.share) < 0.002, `${label}: ${s.id} covers ${s.area.toFixed(4)} of the map for ${s.share.toFixed(4)} of the tokens`);
+    sum += s.area;
+  }
+  assert.ok(Math.abs(sum - 1) < 0.003, `${label}: the rectangles tile the map (${sum})`);
+}
+
+test("the page's data is report --format json, and the overview lists every cell", async (t) => {
+  const page = await load(t);
+  const embedded = await page.evaluate(() => JSON.parse(document.getElementById("promptc-data").textContent).report);
+  assert.deepEqual(embedded, json);
+  const rows = await page.$$eval("#matrix tbody tr", (trs) => trs.map((tr) => ({
+    name: tr.dataset.account, sent: tr.querySelector('[data-col="sent"]').textContent,
+    billed: tr.querySelector('[data-col="billed"]').textContent, budget: tr.querySelector('[data-col="budget"]').textContent,
+  })));
+  assert.equal(rows.length, accounts.length);
+  for (const [i, r] of rows.entries()) {
+    const a = accounts[i];
+    assert.equal(r.name, a.name);
+    assert.equal(r.sent.replace(/[,≈]/g, ""), String(a.total.tokens));
+    assert.equal(r.billed.replace(/,/g, ""), String(a.billed.total));
+    assert.equal(r.budget, a.budgets.length ? (a.budgets.some((b) => b.exceeded) ? `${a.budgets.filter((b) => b.exceeded).length} over` : "ok") : "—");
+  }
+  await screenshot(page, "report-overview", "#overview");
+});
+
+test("sorting by a column orders the rows and says so", async (t) => {
+  const page = await load(t);
+  await page.click('#matrix button[data-sort="sent"]');
+  const sorted = await page.$$eval("#matrix tbody tr", (trs) => trs.map((tr) => tr.dataset.account));
+  const expected = accounts.map((a, i) => [a, i]).sort(([a, i], [b, j]) => b.total.tokens - a.total.tokens || i - j).map(([a]) => a.name);
+  assert.deepEqual(sorted, expected);
+  assert.equal(await page.getAttribute('#matrix th:has(button[data-sort="sent"])', "aria-sort"), "descending");
+  await page.keyboard.press("Enter"); // the heading's button keeps focus: Enter reverses
+  const reversed = await page.$$eval("#matrix tbody tr", (trs) => trs.map((tr) => tr.dataset.account));
+  assert.deepEqual(reversed[0], expected[expected.length - 1]);
+  assert.equal(await page.getAttribute('#matrix th:has(button[data-sort="sent"])', "aria-sort"), "ascending");
+});
+
+test("treemap areas are proportional to tokens at every level", async (t) => {
+  const page = await load(t);
+  const a = accounts[0];
+  assertProportional(await treemapShares(page), "top level");
+  // The top level is the sections, the text outside them and the tools JSON.
+  const ids = (await treemapShares(page)).map((s) => s.id).sort();
+  const want = [...a.sections.map((s) => "section:" + s.id), "layout", "tools"].sort();
+  assert.deepEqual(ids, want);
+  await screenshot(page, "report-treemap", "#cell");
+  await page.click('#treemap .node[data-id="tools"]');
+  assert.equal(await page.getAttribute("#treemap", "data-level"), "tools");
+  const tools = await treemapShares(page);
+  assertProportional(tools, "tools");
+  for (const tool of a.tools) {
+    const s = tools.find((x) => x.id === "tool:" + tool.name);
+    assert.ok(s, `tool ${tool.name} drawn`);
+    assert.equal(s.tokens, tool.sent.tokens);
+  }
+  await screenshot(page, "report-treemap-tools", ".treemap-wrap");
+  const biggest = [...a.tools].sort((x, y) => y.sent.tokens - x.sent.tokens)[0];
+  await page.click(`#treemap .node[data-id="tool:${biggest.name}"]`);
+  const params = await treemapShares(page);
+  assertProportional(params, biggest.name);
+  for (const p of biggest.params) assert.ok(params.some((x) => x.id === `param:${biggest.name}.${p.name}`));
+  // The breadcrumb goes back up.
+  await page.click("#crumbs button >> nth=0");
+  assert.equal(await page.getAttribute("#treemap", "data-level"), "all");
+});
+
+test("selecting a cell and an item shows their figures", async (t) => {
+  const page = await load(t);
+  const a = byName.get("lite.xml");
+  await page.click('#matrix tbody tr[data-account="lite.xml"]');
+  assert.equal(await page.textContent("#cell-title"), "lite.xml");
+  assert.equal(await page.getAttribute('#matrix tr[data-account="lite.xml"]', "aria-selected"), "true");
+  assert.match(await page.textContent("#cell-summary"), new RegExp(`${a.total.tokens.toLocaleString("en-US")} tokens`));
+  assert.match(page.url(), /#cell=lite\.xml/);
+  // xml: no tools JSON; the tools sit inside the section that describes them.
+  const top = await treemapShares(page);
+  assert.ok(!top.some((s) => s.id === "tools"));
+  const docs = a.tools[0].part_of;
+  const sec = a.sections.find((s) => s.id === docs);
+  await page.hover(`#treemap .node[data-id="section:${docs}"]`);
+  const field = (k) => page.textContent(`#details dd[data-field="${k}"]`);
+  assert.equal(await page.textContent("#details-title"), docs);
+  assert.equal((await field("tokens")).replace(/[,≈]/g, ""), String(sec.sent.tokens));
+  assert.equal((await field("bytes")).replace(/,/g, ""), String(sec.sent.bytes));
+  assert.equal(await field("share of the cell"), (sec.sent.tokens / a.total.tokens * 100).toFixed(1) + "%");
+  assert.equal(await field("source"), sec.source);
+  await page.click(`#treemap .node[data-id="section:${docs}"]`);
+  const inDocs = await treemapShares(page);
+  assertProportional(inDocs, docs);
+  assert.equal(inDocs.filter((s) => s.id.startsWith("tool:")).length, a.tools.length);
+  const tool = a.tools[0];
+  await page.hover(`#treemap .node[data-id="tool:${tool.name}"]`);
+  assert.equal(await field("source"), tool.source);
+  assert.match(tool.source, /^tools\/[a-z_]+\.yaml:\d+$/);
+  await screenshot(page, "report-xml-tool-docs", ".treemap-wrap");
+  // The prompt panel shows each section with its source; a dynamic section sits after the cut.
+  const segs = await page.$$eval("#panel-prompt section.seg", (s) => s.map((x) => x.dataset.section));
+  assert.deepEqual(segs, a.sections.map((s) => s.id));
+  const order = await page.$$eval("#panel-prompt > *", (els) => els.map((e) => e.id || e.className));
+  const cut = order.indexOf("cache-break");
+  const firstDynamic = a.sections.findIndex((s) => s.dynamic);
+  assert.ok(cut >= 0 && order.indexOf("seg-" + firstDynamic) > cut, "the cache marker precedes the first dynamic section");
+  await screenshot(page, "report-prompt", "#panel-prompt");
+});
+
+test("the keyboard reaches every part", async (t) => {
+  const page = await load(t);
+  await page.focus('#matrix tbody tr[data-account="standard.native.openai"]');
+  await page.keyboard.press("ArrowDown");
+  await page.keyboard.press("Enter");
+  assert.equal(await page.textContent("#cell-title"), accounts[1].name);
+  await page.focus('#treemap .node[tabindex="0"]');
+  const first = await page.evaluate(() => document.activeElement.dataset.id);
+  await page.keyboard.press("ArrowRight");
+  const second = await page.evaluate(() => document.activeElement.dataset.id);
+  assert.notEqual(first, second);
+  assert.equal(await page.textContent("#details-title"), await page.evaluate(() => document.activeElement.querySelector(".label").textContent));
+  await page.focus('#treemap .node[data-id="tools"]');
+  await page.keyboard.press("Enter");
+  assert.equal(await page.getAttribute("#treemap", "data-level"), "tools");
+  await page.keyboard.press("Escape");
+  assert.equal(await page.getAttribute("#treemap", "data-level"), "all");
+  assert.equal(await page.evaluate(() => document.activeElement.dataset.id), "tools", "focus returns to the item left");
+  await page.focus("#tab-prompt");
+  await page.keyboard.press("ArrowRight");
+  assert.equal(await page.getAttribute("#tab-tools", "aria-selected"), "true");
+  assert.equal(await page.isVisible("#panel-tools"), true);
+});
+
+test("the tool JSON tab shows each provider's definitions", async (t) => {
+  const page = await load(t, { hash: "#cell=standard.native.anthropic" });
+  await page.click("#tab-tools");
+  const providers = await page.$$eval("#panel-tools .providers button", (b) => b.map((x) => x.textContent));
+  assert.deepEqual(providers, accounts.filter((a) => a.cell === "standard.native").map((a) => a.provider));
+  assert.equal(await page.getAttribute('#panel-tools .providers button[aria-pressed="true"]', "data-account"), "standard.native.anthropic");
+  const committed = JSON.parse(fs.readFileSync(path.join(repo, "snapshots", "standard.native.anthropic.tools.json"), "utf8"));
+  const shown = await page.$$eval("#panel-tools .tool-list pre", (p) => p.map((x) => x.textContent));
+  assert.deepEqual(shown.map((s) => JSON.parse(s)), committed);
+  await page.click('#panel-tools .providers button[data-account="standard.native.gemini"]');
+  const gemini = JSON.parse(fs.readFileSync(path.join(repo, "snapshots", "standard.native.gemini.tools.json"), "utf8"));
+  const shownGemini = await page.$$eval("#panel-tools .tool-list pre", (p) => p.map((x) => JSON.parse(x.textContent)));
+  assert.deepEqual(shownGemini, gemini[0].functionDeclarations);
+  await page.click("#panel-tools .tool-list summary >> nth=0");
+  await screenshot(page, "report-tool-json", "#cell");
+});
+
+test("the comparison shows B − A for every item", async (t) => {
+  const page = await load(t, { hash: "#compare=standard.native.openai,lite.native.openai" });
+  const A = byName.get("standard.native.openai"), B = byName.get("lite.native.openai");
+  const row = async (item) => page.$eval(`#compare-table tr[data-item="${item}"]`, (tr) => [...tr.children].map((c) => c.textContent));
+  const n = (s) => Number(s.replace(/[,≈]/g, "").replace("−", "-").replace("±", ""));
+  const sent = await row("sent");
+  assert.equal(n(sent[1]), A.total.tokens);
+  assert.equal(n(sent[2]), B.total.tokens);
+  assert.equal(n(sent[3]), B.total.tokens - A.total.tokens);
+  assert.equal(n(sent[6]), B.total.bytes - A.total.bytes);
+  for (const s of A.sections) {
+    const r = await row("section " + s.id);
+    const b = B.sections.find((x) => x.id === s.id);
+    assert.equal(n(r[3]), (b ? b.sent.tokens : 0) - s.sent.tokens, "section " + s.id);
+  }
+  for (const tool of A.tools.filter((x) => !B.tools.some((y) => y.name === x.name))) {
+    const r = await row("tool " + tool.name);
+    assert.equal(r[2], "—");
+    assert.equal(n(r[3]), -tool.sent.tokens);
+  }
+  // Changing a side redraws and records the pair in the address.
+  await page.selectOption("#compare-b", "standard.xml");
+  const xml = byName.get("standard.xml");
+  assert.equal(n((await row("sent"))[3]), xml.total.tokens - A.total.tokens);
+  assert.match(page.url(), /compare=standard\.native\.openai%2Cstandard\.xml/);
+  await screenshot(page, "report-compare", "#compare");
+});
+
+test("dark scheme and print read well", async (t) => {
+  const page = await load(t, { colorScheme: "dark" });
+  const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  const [r, g, b] = bg.match(/\d+/g).map(Number);
+  assert.ok(r + g + b < 120, `a dark background (${bg})`);
+  const fg = await page.evaluate(() => getComputedStyle(document.body).color);
+  assert.ok(fg.match(/\d+/g).map(Number).reduce((x, y) => x + y) > 600, `light text (${fg})`);
+  await screenshot(page, "report-dark", "#cell");
+  await page.emulateMedia({ media: "print", colorScheme: "light" });
+  assert.equal(await page.isVisible(".tabs"), false, "print hides the controls");
+  assert.equal(await page.isVisible("#panel-tools"), true, "print shows both panels");
+  await page.pdf({ path: path.join(artifacts, "report-print.pdf") });
+});
+
+test("a hostile project's text stays text and the page still loads nothing", async () => {
+  const o = await open(browser, hostilePage);
+  const { page, seen } = o;
+  assert.equal(await page.evaluate(() => window.pwned), undefined);
+  assert.deepEqual(seen.errors, []);
+  assert.deepEqual(seen.requests, [o.url]);
+  assert.equal(await page.$$eval("img, iframe, link, body style", (x) => x.length), 0);
+  assert.match(await page.textContent("#panel-prompt"), /<\/script><script>window\.pwned = 1<\/script>/);
+  await page.click("#tab-tools");
+  assert.match(await page.textContent("#panel-tools"), /<script>window\.pwned = 4<\/script>/);
+  assert.equal(await page.evaluate(() => window.pwned), undefined);
+  await o.context.close();
+});
