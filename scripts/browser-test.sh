@@ -4,7 +4,9 @@
 # downloads a browser of its own.
 #
 #   scripts/browser-test.sh          # install what is missing, then node --test tests/browser
-#   scripts/browser-test.sh bench    # the 1,000-tool page's time to interactive (tests/browser/bench.js)
+#   scripts/browser-test.sh bench PAGE   # a page's time to interactive (tests/browser/bench.js;
+#                                        # cargo bench --bench html runs it on its pages)
+#   scripts/browser-test.sh screenshots  # the README's pictures of the example, in docs/images
 #
 # Installs chromium with apt-get when /usr/bin/chromium is missing (needs root or sudo; set
 # PROMPTC_CHROMIUM to use another build). The pages come from the binary PROMPTC_BIN (default
@@ -27,7 +29,7 @@ if [ ! -x "$chromium" ]; then
         $sudo apt-get update -qq >/dev/null && $sudo apt-get install -y --no-install-recommends chromium >/dev/null
     }
 fi
-"$chromium" --version >&2
+"$chromium" --version 2>/dev/null >&2 || log "warning: $chromium --version failed"
 
 cd "$dir"
 # npm ci is skipped while node_modules matches the lockfile.
@@ -47,5 +49,6 @@ export PROMPTC_BIN=$bin PROMPTC_CHROMIUM=$chromium
 case "${1:-test}" in
     test) node --test report.test.js diff.test.js ;;
     bench) node bench.js "${@:2}" ;;
-    *) log "usage: scripts/browser-test.sh [test|bench]"; exit 2 ;;
+    screenshots) node screenshots.js ;;
+    *) log "usage: scripts/browser-test.sh [test|bench PAGE|screenshots]"; exit 2 ;;
 esac

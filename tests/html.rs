@@ -15,12 +15,15 @@ fn run_ok(dir: &std::path::Path, args: &[&str]) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
-/// The page's JSON island.
+/// The page's data island, decoded (base64, then raw DEFLATE, then JSON).
 fn island(html: &str) -> Value {
-    let start = html.find("<script type=\"application/json\" id=\"promptc-data\">").expect("a data island");
-    let rest = &html[start..];
-    let body = &rest[rest.find('>').unwrap() + 1..rest.find("</script>").unwrap()];
-    serde_json::from_str(body).expect("the island is JSON")
+    use base64::Engine as _;
+    let tag = "<script type=\"application/octet-stream\" id=\"promptc-data\" data-encoding=\"deflate-raw;base64\">";
+    let start = html.find(tag).expect("a data island") + tag.len();
+    let body = &html[start..start + html[start..].find("</script>").unwrap()];
+    let bytes = base64::engine::general_purpose::STANDARD.decode(body).expect("base64");
+    let json = miniz_oxide::inflate::decompress_to_vec(&bytes).expect("raw DEFLATE");
+    serde_json::from_slice(&json).expect("the island is JSON")
 }
 
 #[test]
@@ -93,7 +96,7 @@ fn pages_are_byte_identical_from_run_to_run() {
     assert_eq!(a, b);
     assert!(a.starts_with("<!doctype html>"));
     // Outside the data (where the prompts' own text is), the page names no address.
-    let start = a.find("<script type=\"application/json\"").unwrap();
+    let start = a.find("<script type=\"application/octet-stream\"").unwrap();
     let markup = format!("{}{}", &a[..start], &a[start + a[start..].find("</script>").unwrap()..]);
     assert!(!markup.contains("http://") && !markup.contains("https://"), "an address in the page's markup");
 }

@@ -11,10 +11,23 @@ use crate::output::html::{document, escape, Page};
 /// Files whose diffs the page shows unfolded; with more, each starts folded.
 const OPEN_FILES: usize = 10;
 
+/// `n` with thousands separators (`12,345`), as the report page writes numbers.
+fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 fn signed(n: i64) -> String {
     match n {
-        n if n > 0 => format!("+{n}"),
-        n if n < 0 => format!("−{}", n.unsigned_abs()),
+        n if n > 0 => format!("+{}", grouped(n.unsigned_abs())),
+        n if n < 0 => format!("−{}", grouped(n.unsigned_abs())),
         _ => "±0".into(),
     }
 }
@@ -29,7 +42,7 @@ fn class_of(n: i64) -> &'static str {
 
 fn counts_cells(c: Option<Counts>) -> (String, String) {
     match c {
-        Some(c) => (c.tokens.map_or("?".into(), |t| t.to_string()), c.bytes.to_string()),
+        Some(c) => (c.tokens.map_or("?".into(), grouped), grouped(c.bytes)),
         None => ("—".into(), "—".into()),
     }
 }
@@ -162,7 +175,7 @@ pub fn render(r: &DiffReport) -> String {
         body.push_str("</section>\n");
     }
     let _ = writeln!(body, "</main>\n<footer class=\"muted\">promptc {}</footer>", env!("CARGO_PKG_VERSION"));
-    document(&Page { kind: "diff", title: &title, body: &body, data: None, script: None })
+    document(&Page { kind: "diff", title: &title, body: &body, island: None, script: None })
 }
 
 #[cfg(test)]
@@ -199,6 +212,15 @@ mod tests {
         assert!(html.contains("<code>a&lt;b&gt;.prompt.md</code>"));
         assert!(html.contains("&lt;project&gt;"));
         assert!(!html.contains("<script"));
+    }
+
+    #[test]
+    fn numbers_are_grouped() {
+        assert_eq!(grouped(0), "0");
+        assert_eq!(grouped(999), "999");
+        assert_eq!(grouped(1000), "1,000");
+        assert_eq!(grouped(1234567), "1,234,567");
+        assert_eq!(signed(-12345), "−12,345");
     }
 
     #[test]

@@ -6,6 +6,7 @@
 const test = require("node:test");
 const assert = require("node:assert/strict");
 const fs = require("node:fs");
+const zlib = require("node:zlib");
 const path = require("node:path");
 const { execFileSync } = require("node:child_process");
 const { launch, open, screenshot, pages, artifacts } = require("./browser.js");
@@ -75,8 +76,11 @@ function assertProportional(shares, label) {
 
 test("the page's data is report --format json, and the overview lists every cell", async (t) => {
   const page = await load(t);
-  const embedded = await page.evaluate(() => JSON.parse(document.getElementById("promptc-data").textContent).report);
-  assert.deepEqual(embedded, json);
+  // Decoded here with Node's zlib, not by the page's own code.
+  const island = await page.$eval("#promptc-data", (s) => ({ text: s.textContent, encoding: s.dataset.encoding }));
+  assert.equal(island.encoding, "deflate-raw;base64");
+  const embedded = JSON.parse(zlib.inflateRawSync(Buffer.from(island.text, "base64")).toString("utf8"));
+  assert.deepEqual(embedded.report, json);
   const rows = await page.$$eval("#matrix tbody tr", (trs) => trs.map((tr) => ({
     name: tr.dataset.account, sent: tr.querySelector('[data-col="sent"]').textContent,
     billed: tr.querySelector('[data-col="billed"]').textContent, budget: tr.querySelector('[data-col="budget"]').textContent,

@@ -4,473 +4,496 @@
 // textContent only; the page loads nothing (its Content-Security-Policy forbids it).
 "use strict";
 (function () {
-  const D = JSON.parse(document.getElementById("promptc-data").textContent);
-  const accounts = D.report.accounts;
-  const byName = new Map(accounts.map((a) => [a.name, a]));
-  const text = (i) => D.texts[i];
-
-  // ---- small helpers -------------------------------------------------------------------
-  function el(tag, attrs, ...kids) {
-    const e = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (v === null || v === undefined || v === false) continue;
-      if (k === "class") e.className = v;
-      else if (k === "text") e.textContent = v;
-      else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
-      else e.setAttribute(k, v === true ? "" : String(v));
-    }
-    for (const kid of kids) {
-      if (kid === null || kid === undefined) continue;
-      e.append(kid instanceof Node ? kid : String(kid));
-    }
-    return e;
+  // The data island is JSON, deflated and base64-encoded (a 1,000-tool matrix is 25 MB of
+  // JSON and 1 MB of island): decoded with the browser's own DecompressionStream.
+  async function load() {
+    const island = document.getElementById("promptc-data");
+    const bin = atob(island.textContent);
+    const bytes = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    const inflated = new Blob([bytes]).stream().pipeThrough(new DecompressionStream(island.dataset.encoding.split(";")[0]));
+    return JSON.parse(await new Response(inflated).text());
   }
-  const num = (n) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-  const tok = (a, n) => (a.tokenizer.exact ? "" : "≈") + num(n);
-  const pct = (x) => (x * 100).toFixed(1) + "%";
-  const signed = (n) => (n > 0 ? "+" : n < 0 ? "−" : "±") + num(Math.abs(n));
-  const budgetState = (a) => {
-    if (!a.budgets.length) return { label: "—", cls: "none", order: 0 };
-    const over = a.budgets.filter((b) => b.exceeded).length;
-    return over ? { label: over + " over", cls: "over", order: 2 } : { label: "ok", cls: "ok", order: 1 };
-  };
-  const scopeName = (b) => (b.scope === "section" ? "section " + b.id : b.scope);
+  function fail(e) {
+    const p = document.createElement("p");
+    p.className = "warn";
+    p.textContent = "This page could not read its data (" + e + "); it needs a browser with DecompressionStream " +
+      "(Chrome 103, Firefox 113, Safari 16.4 or newer).";
+    document.querySelector("main").prepend(p);
+    throw e;
+  }
+  load().then(start, fail);
 
-  // ---- matrix overview -----------------------------------------------------------------
-  const columns = [
-    { key: "name", label: "cell", get: (a) => a.name, text: true },
-    { key: "profile", label: "profile", get: (a) => a.profile, text: true },
-    { key: "case", label: "case", get: (a) => a.case || "", text: true },
-    { key: "transport", label: "transport", get: (a) => a.transport, text: true },
-    { key: "provider", label: "provider", get: (a) => a.provider || "", text: true },
-    { key: "subagent", label: "sub-agent", get: (a) => a.subagent || "", text: true },
-    { key: "sent", label: "sent tokens", get: (a) => a.total.tokens, show: (a) => tok(a, a.total.tokens) },
-    { key: "billed", label: "billed ≈", get: (a) => a.billed.total, show: (a) => num(a.billed.total) },
-    { key: "prompt", label: "prompt", get: (a) => a.prompt.tokens, show: (a) => tok(a, a.prompt.tokens) },
-    {
-      key: "tools", label: "tools JSON", get: (a) => a.tools_sent.tokens,
-      show: (a) => (a.transport === "native" ? tok(a, a.tools_sent.tokens) : "in prompt"),
-    },
-    { key: "cacheable", label: "cacheable", get: (a) => a.cache.cacheable, show: (a) => tok(a, a.cache.cacheable) },
-    { key: "bytes", label: "bytes", get: (a) => a.total.bytes, show: (a) => num(a.total.bytes) },
-    { key: "budget", label: "budget", get: (a) => budgetState(a).order, show: (a) => budgetState(a).label },
-  ];
-  const sort = { key: null, dir: 1 };
-  const largest = Math.max(1, ...accounts.map((a) => a.total.tokens));
-  let current = null;
+  function start(D) {
+    const accounts = D.report.accounts;
+    const byName = new Map(accounts.map((a) => [a.name, a]));
+    const text = (i) => D.texts[i];
 
-  function drawMatrix() {
-    const table = document.getElementById("matrix");
-    const head = el("tr");
-    for (const c of columns) {
-      const state = sort.key === c.key ? (sort.dir > 0 ? "ascending" : "descending") : "none";
-      head.append(el("th", { scope: "col", "aria-sort": state, class: c.text ? "" : "n" },
-        el("button", { type: "button", "data-sort": c.key, onclick: () => sortBy(c.key) }, c.label)));
+    // ---- small helpers -------------------------------------------------------------------
+    function el(tag, attrs, ...kids) {
+      const e = document.createElement(tag);
+      for (const [k, v] of Object.entries(attrs || {})) {
+        if (v === null || v === undefined || v === false) continue;
+        if (k === "class") e.className = v;
+        else if (k === "text") e.textContent = v;
+        else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+        else e.setAttribute(k, v === true ? "" : String(v));
+      }
+      for (const kid of kids) {
+        if (kid === null || kid === undefined) continue;
+        e.append(kid instanceof Node ? kid : String(kid));
+      }
+      return e;
     }
-    table.tHead.replaceChildren(head);
-    let order = accounts.map((a, i) => [a, i]);
-    if (sort.key) {
-      const c = columns.find((x) => x.key === sort.key);
-      order.sort(([a, i], [b, j]) => {
-        const x = c.get(a), y = c.get(b);
-        const cmp = c.text ? String(x).localeCompare(String(y), "en") : x - y;
-        return cmp * sort.dir || i - j;
-      });
-    }
-    const rows = order.map(([a]) => {
-      const tr = el("tr", {
-        tabindex: "0", "data-account": a.name, "aria-selected": String(a.name === current),
-        onclick: () => select(a.name, true),
-        onkeydown: (ev) => {
-          if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); select(a.name, true); }
-          else if (ev.key === "ArrowDown" && tr.nextElementSibling) { ev.preventDefault(); tr.nextElementSibling.focus(); }
-          else if (ev.key === "ArrowUp" && tr.previousElementSibling) { ev.preventDefault(); tr.previousElementSibling.focus(); }
-        },
-      });
-      tr.style.setProperty("--heat", (a.total.tokens / largest).toFixed(3));
+    const num = (n) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+    const tok = (a, n) => (a.tokenizer.exact ? "" : "≈") + num(n);
+    const pct = (x) => (x * 100).toFixed(1) + "%";
+    const signed = (n) => (n > 0 ? "+" : n < 0 ? "−" : "±") + num(Math.abs(n));
+    const budgetState = (a) => {
+      if (!a.budgets.length) return { label: "—", cls: "none", order: 0 };
+      const over = a.budgets.filter((b) => b.exceeded).length;
+      return over ? { label: over + " over", cls: "over", order: 2 } : { label: "ok", cls: "ok", order: 1 };
+    };
+    const scopeName = (b) => (b.scope === "section" ? "section " + b.id : b.scope);
+
+    // ---- matrix overview -----------------------------------------------------------------
+    const columns = [
+      { key: "name", label: "cell", get: (a) => a.name, text: true },
+      { key: "profile", label: "profile", get: (a) => a.profile, text: true },
+      { key: "case", label: "case", get: (a) => a.case || "", text: true },
+      { key: "transport", label: "transport", get: (a) => a.transport, text: true },
+      { key: "provider", label: "provider", get: (a) => a.provider || "", text: true },
+      { key: "subagent", label: "sub-agent", get: (a) => a.subagent || "", text: true },
+      { key: "sent", label: "sent tokens", get: (a) => a.total.tokens, show: (a) => tok(a, a.total.tokens) },
+      { key: "billed", label: "billed ≈", get: (a) => a.billed.total, show: (a) => num(a.billed.total) },
+      { key: "prompt", label: "prompt", get: (a) => a.prompt.tokens, show: (a) => tok(a, a.prompt.tokens) },
+      {
+        key: "tools", label: "tools JSON", get: (a) => a.tools_sent.tokens,
+        show: (a) => (a.transport === "native" ? tok(a, a.tools_sent.tokens) : "in prompt"),
+      },
+      { key: "cacheable", label: "cacheable", get: (a) => a.cache.cacheable, show: (a) => tok(a, a.cache.cacheable) },
+      { key: "bytes", label: "bytes", get: (a) => a.total.bytes, show: (a) => num(a.total.bytes) },
+      { key: "budget", label: "budget", get: (a) => budgetState(a).order, show: (a) => budgetState(a).label },
+    ];
+    const sort = { key: null, dir: 1 };
+    const largest = Math.max(1, ...accounts.map((a) => a.total.tokens));
+    let current = null;
+
+    function drawMatrix() {
+      const table = document.getElementById("matrix");
+      const head = el("tr");
       for (const c of columns) {
-        const td = el("td", { class: (c.text ? "" : "n") + (c.key === "sent" ? " heat" : "") + (c.key === "budget" ? " b-" + budgetState(a).cls : ""), "data-col": c.key },
-          c.show ? c.show(a) : c.get(a));
-        if (c.key === "name") td.prepend(el("span", { class: "sr" }, "select "));
-        tr.append(td);
+        const state = sort.key === c.key ? (sort.dir > 0 ? "ascending" : "descending") : "none";
+        head.append(el("th", { scope: "col", "aria-sort": state, class: c.text ? "" : "n" },
+          el("button", { type: "button", "data-sort": c.key, onclick: () => sortBy(c.key) }, c.label)));
       }
-      return tr;
-    });
-    table.tBodies[0].replaceChildren(...rows);
-  }
-
-  function sortBy(key) {
-    if (sort.key === key) sort.dir = -sort.dir;
-    else { sort.key = key; sort.dir = columns.find((c) => c.key === key).text ? 1 : -1; }
-    drawMatrix();
-    const b = document.querySelector(`#matrix button[data-sort="${key}"]`);
-    if (b) b.focus();
-  }
-
-  // ---- one cell: summary, treemap, prompt, tools ---------------------------------------
-  function summary(a) {
-    const dl = document.getElementById("cell-summary");
-    const item = (k, v, title) => [el("dt", {}, k), el("dd", { title: title || null }, v)];
-    const parts = [
-      ...item("sent", `${tok(a, a.total.tokens)} tokens · ${num(a.total.bytes)} bytes`),
-      ...item("prompt", `${tok(a, a.prompt.tokens)} tokens · ${num(a.prompt.bytes)} bytes`),
-      ...item("tools JSON", a.transport === "native" ? `${tok(a, a.tools_sent.tokens)} tokens · ${num(a.tools_sent.bytes)} bytes` : "described in the prompt"),
-      ...item("billed ≈", `${num(a.billed.total)} tokens (prompt ${num(a.billed.prompt)}, tools ${num(a.billed.tools)})`, a.billed.method),
-      ...item("cacheable prefix", `${tok(a, a.cache.cacheable)} tokens; ${tok(a, a.cache.uncached)} after it` +
-        (a.cache.breakpoint_after ? ` (breakpoint after ${a.cache.breakpoint_after})` : "")),
-      ...item("tokenizer", a.tokenizer.name + (a.tokenizer.exact ? "" : " (estimate)"), a.tokenizer.method),
-    ];
-    if (a.budgets.length) {
-      const ul = el("ul", { class: "budgets" });
-      for (const b of a.budgets) {
-        ul.append(el("li", { class: b.exceeded ? "b-over" : "b-ok" },
-          `${scopeName(b)}: ${num(b.actual)} / ${num(b.limit.limit)} ${b.limit.unit}${b.exceeded ? " — exceeded" : ""}`));
+      table.tHead.replaceChildren(head);
+      let order = accounts.map((a, i) => [a, i]);
+      if (sort.key) {
+        const c = columns.find((x) => x.key === sort.key);
+        order.sort(([a, i], [b, j]) => {
+          const x = c.get(a), y = c.get(b);
+          const cmp = c.text ? String(x).localeCompare(String(y), "en") : x - y;
+          return cmp * sort.dir || i - j;
+        });
       }
-      parts.push(el("dt", {}, "budgets"), el("dd", {}, ul));
-    }
-    dl.replaceChildren(...parts);
-  }
-
-  // The treemap's tree: sections, the text outside them and the tools (native: one group of
-  // the tools JSON; xml/json: inside the section that describes them), then parameters.
-  function tree(a) {
-    const cell = D.cells[a.cell];
-    const segOf = new Map();
-    (cell ? cell.segments : []).forEach(([s], k) => { if (s !== null) segOf.set(s, k); });
-    const after = (i) => cell && segOf.has(i) && segOf.get(i) >= cell.cache_segment;
-    const toolNode = (t, uncached) => ({
-      id: "tool:" + t.name, label: t.name, kind: "tool", tokens: t.sent.tokens, bytes: t.sent.bytes,
-      source: t.source, extra: `toolset ${t.toolset}` + (t.part_of ? ` · part of section ${t.part_of}` : ""), uncached,
-      children: t.params.map((p) => ({
-        id: "param:" + t.name + "." + p.name, label: p.name, kind: "param", tokens: p.sent.tokens, bytes: p.sent.bytes,
-        source: t.source, extra: `parameter of ${t.name}`, uncached, children: [],
-      })),
-      restLabel: `${t.name}: name, description, framing`,
-    });
-    const kids = a.sections.map((s, i) => ({
-      id: "section:" + s.id, label: s.id, kind: s.dynamic ? "dynamic" : "static", tokens: s.sent.tokens,
-      bytes: s.sent.bytes, source: s.source, section: i, uncached: after(i),
-      extra: s.dynamic ? "dynamic: changes between sessions" : "static",
-      children: a.tools.filter((t) => t.part_of === s.id).map((t) => toolNode(t, after(i))),
-      restLabel: `${s.id}: text around the tools`,
-    }));
-    if (a.layout.bytes > 0) {
-      kids.push({ id: "layout", label: "(outside sections)", kind: "layout", tokens: a.layout.tokens, bytes: a.layout.bytes,
-        source: a.layout_source, extra: "separators and layout text", children: [] });
-    }
-    if (a.transport === "native" && a.tools_sent.bytes > 0) {
-      kids.push({ id: "tools", label: `tools JSON (${a.provider})`, kind: "tools", tokens: a.tools_sent.tokens,
-        bytes: a.tools_sent.bytes, source: "", extra: `${a.tools.length} tools, sent before the prompt (cacheable)`,
-        children: a.tools.map((t) => toolNode(t, false)), restLabel: "tools JSON: brackets and separators" });
-    }
-    return { id: "all", label: a.name, kind: "root", tokens: a.total.tokens, bytes: a.total.bytes, source: "",
-      extra: "the whole request", children: kids, restLabel: "" };
-  }
-
-  // Squarified treemap (Bruls, Huizing, van Wijk): rectangles with areas proportional to the
-  // values, as close to square as the order allows. Values and the box are in any unit.
-  function squarify(items, x, y, w, h) {
-    const total = items.reduce((s, it) => s + it.value, 0);
-    const out = [];
-    if (total <= 0 || w <= 0 || h <= 0) return out;
-    const scale = (w * h) / total;
-    const list = items.filter((it) => it.value > 0).map((it, i) => ({ it, area: it.value * scale, i }))
-      .sort((p, q) => q.area - p.area || p.i - q.i);
-    let box = { x, y, w, h };
-    let row = [], sum = 0, min = Infinity, max = 0;
-    const worst = (s, mn, mx, side) => Math.max((side * side * mx) / (s * s), (s * s) / (side * side * mn));
-    const place = () => {
-      if (box.w >= box.h) {
-        const cw = sum / box.h; let yy = box.y;
-        for (const r of row) { const hh = r.area / cw; out.push({ it: r.it, x: box.x, y: yy, w: cw, h: hh }); yy += hh; }
-        box = { x: box.x + cw, y: box.y, w: Math.max(0, box.w - cw), h: box.h };
-      } else {
-        const rh = sum / box.w; let xx = box.x;
-        for (const r of row) { const ww = r.area / rh; out.push({ it: r.it, x: xx, y: box.y, w: ww, h: rh }); xx += ww; }
-        box = { x: box.x, y: box.y + rh, w: box.w, h: Math.max(0, box.h - rh) };
-      }
-      row = []; sum = 0; min = Infinity; max = 0;
-    };
-    for (const r of list) {
-      const side = Math.min(box.w, box.h);
-      if (row.length && worst(sum + r.area, Math.min(min, r.area), Math.max(max, r.area), side) > worst(sum, min, max, side)) place();
-      row.push(r); sum += r.area; min = Math.min(min, r.area); max = Math.max(max, r.area);
-    }
-    if (row.length) place();
-    return out;
-  }
-
-  let path = [];       // the tree nodes from the root to the level shown
-  let pinned = null;   // the node whose details stay shown
-
-  function details(n, a) {
-    const box = document.getElementById("details");
-    if (!n) { box.replaceChildren(el("p", { class: "muted" }, "Hover or focus an item for its figures.")); return; }
-    const rows = [
-      ["tokens", tok(a, n.tokens)], ["bytes", num(n.bytes)],
-      ["share of the cell", a.total.tokens ? pct(n.tokens / a.total.tokens) : "—"],
-    ];
-    if (n.source) rows.push(["source", n.source]);
-    if (n.extra) rows.push(["kind", n.extra]);
-    rows.push(["cache", n.uncached ? "after the cacheable prefix" : "in the cacheable prefix"]);
-    if (n.children && n.children.length) rows.push(["contains", `${n.children.length} items (Enter to open)`]);
-    const dl = el("dl", {});
-    for (const [k, v] of rows) dl.append(el("dt", {}, k), el("dd", { "data-field": k }, v));
-    const kids = [el("h3", { id: "details-title" }, n.label), dl];
-    if (n.section !== undefined) {
-      kids.push(el("button", { type: "button", class: "link", onclick: () => showSegment(n.section) }, "Show in the prompt"));
-    }
-    box.replaceChildren(...kids);
-  }
-
-  function drawTreemap(a, focusId) {
-    const map = document.getElementById("treemap");
-    const node = path[path.length - 1];
-    const childSum = node.children.reduce((s, c) => s + c.tokens, 0);
-    const items = node.children.map((c) => ({ value: c.tokens, node: c }));
-    if (node.tokens > childSum && node.children.length) {
-      items.push({ value: node.tokens - childSum, node: { id: node.id + ":rest", label: node.restLabel || "rest", kind: "rest",
-        tokens: node.tokens - childSum, bytes: Math.max(0, node.bytes - node.children.reduce((s, c) => s + c.bytes, 0)),
-        source: node.source, extra: "not in any item below", uncached: node.uncached, children: [] } });
-    }
-    const W = 1000, H = 1000 * (map.clientHeight || 420) / (map.clientWidth || 1000);
-    const rects = squarify(items, 0, 0, W, H);
-    map.dataset.level = node.id;
-    map.dataset.tokens = String(Math.max(node.tokens, childSum));
-    const els = rects.map((r, k) => {
-      const n = r.it.node;
-      const d = el("div", {
-        class: `node k-${n.kind}${n.uncached ? " uncached" : ""}${n.children.length ? " has-kids" : ""}`,
-        role: "button", tabindex: k === 0 ? "0" : "-1", "data-id": n.id, "data-tokens": n.tokens,
-        "aria-label": `${n.label}: ${n.tokens} tokens`,
-      }, el("span", { class: "label" }, n.label), el("span", { class: "num" }, tok(a, n.tokens)));
-      d.style.left = (r.x / W * 100).toFixed(4) + "%";
-      d.style.top = (r.y / H * 100).toFixed(4) + "%";
-      d.style.width = (r.w / W * 100).toFixed(4) + "%";
-      d.style.height = (r.h / H * 100).toFixed(4) + "%";
-      d.addEventListener("mouseenter", () => details(n, a));
-      d.addEventListener("mouseleave", () => details(pinned, a));
-      d.addEventListener("focus", () => details(n, a));
-      d.addEventListener("click", () => open(n, a));
-      d.addEventListener("keydown", (ev) => {
-        const all = [...map.children];
-        const k2 = all.indexOf(d);
-        let next = null;
-        if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); open(n, a); return; }
-        if (ev.key === "Escape" || ev.key === "Backspace") { ev.preventDefault(); up(a); return; }
-        if (ev.key === "ArrowRight" || ev.key === "ArrowDown") next = all[k2 + 1];
-        if (ev.key === "ArrowLeft" || ev.key === "ArrowUp") next = all[k2 - 1];
-        if (ev.key === "Home") next = all[0];
-        if (ev.key === "End") next = all[all.length - 1];
-        if (next) { ev.preventDefault(); d.tabIndex = -1; next.tabIndex = 0; next.focus(); }
+      const rows = order.map(([a]) => {
+        const tr = el("tr", {
+          tabindex: "0", "data-account": a.name, "aria-selected": String(a.name === current),
+          onclick: () => select(a.name, true),
+          onkeydown: (ev) => {
+            if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); select(a.name, true); }
+            else if (ev.key === "ArrowDown" && tr.nextElementSibling) { ev.preventDefault(); tr.nextElementSibling.focus(); }
+            else if (ev.key === "ArrowUp" && tr.previousElementSibling) { ev.preventDefault(); tr.previousElementSibling.focus(); }
+          },
+        });
+        tr.style.setProperty("--heat", (a.total.tokens / largest).toFixed(3));
+        for (const c of columns) {
+          const td = el("td", { class: (c.text ? "" : "n") + (c.key === "sent" ? " heat" : "") + (c.key === "budget" ? " b-" + budgetState(a).cls : ""), "data-col": c.key },
+            c.show ? c.show(a) : c.get(a));
+          if (c.key === "name") td.prepend(el("span", { class: "sr" }, "select "));
+          tr.append(td);
+        }
+        return tr;
       });
-      return d;
-    });
-    map.replaceChildren(...els);
-    const crumbs = document.getElementById("crumbs");
-    crumbs.replaceChildren(...path.map((p, i) => i === path.length - 1
-      ? el("span", { "aria-current": "location" }, p.label)
-      : el("button", { type: "button", class: "link", onclick: () => { path = path.slice(0, i + 1); drawTreemap(a); } }, p.label)));
-    if (focusId) {
-      const f = [...map.children].find((x) => x.dataset.id === focusId);
-      if (f) { map.querySelector('[tabindex="0"]').tabIndex = -1; f.tabIndex = 0; f.focus(); }
+      table.tBodies[0].replaceChildren(...rows);
     }
-  }
 
-  function open(n, a) {
-    pinned = n;
-    details(n, a);
-    if (n.children && n.children.length) {
-      path.push(n);
-      drawTreemap(a);
-      const first = document.querySelector("#treemap .node");
-      if (first) first.focus();
+    function sortBy(key) {
+      if (sort.key === key) sort.dir = -sort.dir;
+      else { sort.key = key; sort.dir = columns.find((c) => c.key === key).text ? 1 : -1; }
+      drawMatrix();
+      const b = document.querySelector(`#matrix button[data-sort="${key}"]`);
+      if (b) b.focus();
     }
-  }
 
-  function up(a) {
-    if (path.length < 2) return;
-    const left = path.pop();
-    drawTreemap(a, left.id);
-  }
-
-  function drawPrompt(a) {
-    const panel = document.getElementById("panel-prompt");
-    const cell = D.cells[a.cell];
-    if (!cell) { panel.replaceChildren(el("p", { class: "muted" }, "No prompt for this cell.")); return; }
-    const out = [];
-    cell.segments.forEach(([s, t], k) => {
-      if (k === cell.cache_segment) {
-        out.push(el("div", { class: "cache-break", role: "separator", id: "cache-break" },
-          `▲ cacheable prefix: ${tok(a, a.cache.cacheable)} tokens with the tools · ▼ changes between sessions: ${tok(a, a.cache.uncached)} tokens`));
+    // ---- one cell: summary, treemap, prompt, tools ---------------------------------------
+    function summary(a) {
+      const dl = document.getElementById("cell-summary");
+      const item = (k, v, title) => [el("dt", {}, k), el("dd", { title: title || null }, v)];
+      const parts = [
+        ...item("sent", `${tok(a, a.total.tokens)} tokens · ${num(a.total.bytes)} bytes`),
+        ...item("prompt", `${tok(a, a.prompt.tokens)} tokens · ${num(a.prompt.bytes)} bytes`),
+        ...item("tools JSON", a.transport === "native" ? `${tok(a, a.tools_sent.tokens)} tokens · ${num(a.tools_sent.bytes)} bytes` : "described in the prompt"),
+        ...item("billed ≈", `${num(a.billed.total)} tokens (prompt ${num(a.billed.prompt)}, tools ${num(a.billed.tools)})`, a.billed.method),
+        ...item("cacheable prefix", `${tok(a, a.cache.cacheable)} tokens; ${tok(a, a.cache.uncached)} after it` +
+          (a.cache.breakpoint_after ? ` (breakpoint after ${a.cache.breakpoint_after})` : "")),
+        ...item("tokenizer", a.tokenizer.name + (a.tokenizer.exact ? "" : " (estimate)"), a.tokenizer.method),
+      ];
+      if (a.budgets.length) {
+        const ul = el("ul", { class: "budgets" });
+        for (const b of a.budgets) {
+          ul.append(el("li", { class: b.exceeded ? "b-over" : "b-ok" },
+            `${scopeName(b)}: ${num(b.actual)} / ${num(b.limit.limit)} ${b.limit.unit}${b.exceeded ? " — exceeded" : ""}`));
+        }
+        parts.push(el("dt", {}, "budgets"), el("dd", {}, ul));
       }
-      if (s === null) { out.push(el("pre", { class: "seg-layout" }, text(t))); return; }
-      const sec = a.sections[s];
-      out.push(el("section", { class: `seg k-${sec.dynamic ? "dynamic" : "static"}`, id: "seg-" + s, "data-section": sec.id, tabindex: "-1" },
-        el("header", {}, el("b", {}, sec.id), ` · ${sec.source} · ${tok(a, sec.sent.tokens)} tokens · ${num(sec.sent.bytes)} bytes · ${sec.dynamic ? "dynamic" : "static"}`),
-        el("pre", {}, text(t))));
-    });
-    panel.replaceChildren(...out);
-  }
-
-  let toolsDrawnFor = null;
-  function drawTools(a) {
-    const panel = document.getElementById("panel-tools");
-    if (toolsDrawnFor === a.name) return;
-    toolsDrawnFor = a.name;
-    const siblings = accounts.filter((b) => b.cell === a.cell && b.provider && D.tools[b.name]);
-    if (!siblings.length) {
-      const holder = a.tools.find((t) => t.part_of);
-      panel.replaceChildren(el("p", { class: "muted" }, `This ${a.transport} cell sends no tools JSON: its tools are described in the prompt` +
-        (holder ? ` (section ${holder.part_of}).` : ".")));
-      return;
+      dl.replaceChildren(...parts);
     }
-    let shown = siblings.find((b) => b.name === a.name) || siblings[0];
-    const bar = el("div", { class: "providers", role: "group", "aria-label": "Provider" });
-    const list = el("div", { class: "tool-list" });
-    const show = (b) => {
-      shown = b;
-      for (const btn of bar.children) btn.setAttribute("aria-pressed", String(btn.dataset.account === b.name));
-      list.replaceChildren(...D.tools[b.name].map((t, i) => {
-        const tool = b.tools[i];
-        return el("details", { "data-tool": tool ? tool.name : "" },
-          el("summary", {}, `${tool ? tool.name : "tool " + i} · ${tool ? tok(b, tool.sent.tokens) : ""} tokens · ${tool ? tool.source : ""}`),
-          el("pre", {}, text(t)));
+
+    // The treemap's tree: sections, the text outside them and the tools (native: one group of
+    // the tools JSON; xml/json: inside the section that describes them), then parameters.
+    function tree(a) {
+      const cell = D.cells[a.cell];
+      const segOf = new Map();
+      (cell ? cell.segments : []).forEach(([s], k) => { if (s !== null) segOf.set(s, k); });
+      const after = (i) => cell && segOf.has(i) && segOf.get(i) >= cell.cache_segment;
+      const toolNode = (t, uncached) => ({
+        id: "tool:" + t.name, label: t.name, kind: "tool", tokens: t.sent.tokens, bytes: t.sent.bytes,
+        source: t.source, extra: `toolset ${t.toolset}` + (t.part_of ? ` · part of section ${t.part_of}` : ""), uncached,
+        children: t.params.map((p) => ({
+          id: "param:" + t.name + "." + p.name, label: p.name, kind: "param", tokens: p.sent.tokens, bytes: p.sent.bytes,
+          source: t.source, extra: `parameter of ${t.name}`, uncached, children: [],
+        })),
+        restLabel: `${t.name}: name, description, framing`,
+      });
+      const kids = a.sections.map((s, i) => ({
+        id: "section:" + s.id, label: s.id, kind: s.dynamic ? "dynamic" : "static", tokens: s.sent.tokens,
+        bytes: s.sent.bytes, source: s.source, section: i, uncached: after(i),
+        extra: s.dynamic ? "dynamic: changes between sessions" : "static",
+        children: a.tools.filter((t) => t.part_of === s.id).map((t) => toolNode(t, after(i))),
+        restLabel: `${s.id}: text around the tools`,
       }));
-    };
-    for (const b of siblings) {
-      bar.append(el("button", { type: "button", "data-account": b.name, onclick: () => show(b) }, b.provider));
+      if (a.layout.bytes > 0) {
+        kids.push({ id: "layout", label: "(outside sections)", kind: "layout", tokens: a.layout.tokens, bytes: a.layout.bytes,
+          source: a.layout_source, extra: "separators and layout text", children: [] });
+      }
+      if (a.transport === "native" && a.tools_sent.bytes > 0) {
+        kids.push({ id: "tools", label: `tools JSON (${a.provider})`, kind: "tools", tokens: a.tools_sent.tokens,
+          bytes: a.tools_sent.bytes, source: "", extra: `${a.tools.length} tools, sent before the prompt (cacheable)`,
+          children: a.tools.map((t) => toolNode(t, false)), restLabel: "tools JSON: brackets and separators" });
+      }
+      return { id: "all", label: a.name, kind: "root", tokens: a.total.tokens, bytes: a.total.bytes, source: "",
+        extra: "the whole request", children: kids, restLabel: "" };
     }
-    panel.replaceChildren(bar, list);
-    show(shown);
-  }
 
-  function tab(which) {
-    for (const [id, panel] of [["tab-prompt", "panel-prompt"], ["tab-tools", "panel-tools"]]) {
-      const on = id === which;
-      const t = document.getElementById(id);
-      t.setAttribute("aria-selected", String(on));
-      t.tabIndex = on ? 0 : -1;
-      document.getElementById(panel).hidden = !on;
+    // Squarified treemap (Bruls, Huizing, van Wijk): rectangles with areas proportional to the
+    // values, as close to square as the order allows. Values and the box are in any unit.
+    function squarify(items, x, y, w, h) {
+      const total = items.reduce((s, it) => s + it.value, 0);
+      const out = [];
+      if (total <= 0 || w <= 0 || h <= 0) return out;
+      const scale = (w * h) / total;
+      const list = items.filter((it) => it.value > 0).map((it, i) => ({ it, area: it.value * scale, i }))
+        .sort((p, q) => q.area - p.area || p.i - q.i);
+      let box = { x, y, w, h };
+      let row = [], sum = 0, min = Infinity, max = 0;
+      const worst = (s, mn, mx, side) => Math.max((side * side * mx) / (s * s), (s * s) / (side * side * mn));
+      const place = () => {
+        if (box.w >= box.h) {
+          const cw = sum / box.h; let yy = box.y;
+          for (const r of row) { const hh = r.area / cw; out.push({ it: r.it, x: box.x, y: yy, w: cw, h: hh }); yy += hh; }
+          box = { x: box.x + cw, y: box.y, w: Math.max(0, box.w - cw), h: box.h };
+        } else {
+          const rh = sum / box.w; let xx = box.x;
+          for (const r of row) { const ww = r.area / rh; out.push({ it: r.it, x: xx, y: box.y, w: ww, h: rh }); xx += ww; }
+          box = { x: box.x, y: box.y + rh, w: box.w, h: Math.max(0, box.h - rh) };
+        }
+        row = []; sum = 0; min = Infinity; max = 0;
+      };
+      for (const r of list) {
+        const side = Math.min(box.w, box.h);
+        if (row.length && worst(sum + r.area, Math.min(min, r.area), Math.max(max, r.area), side) > worst(sum, min, max, side)) place();
+        row.push(r); sum += r.area; min = Math.min(min, r.area); max = Math.max(max, r.area);
+      }
+      if (row.length) place();
+      return out;
     }
-    if (which === "tab-tools" && current) drawTools(byName.get(current));
-  }
 
-  function showSegment(i) {
-    tab("tab-prompt");
-    const s = document.getElementById("seg-" + i);
-    if (s) { s.scrollIntoView({ block: "start" }); s.focus({ preventScroll: true }); }
-  }
+    let path = [];       // the tree nodes from the root to the level shown
+    let pinned = null;   // the node whose details stay shown
 
-  function select(name, fromUser) {
-    const a = byName.get(name);
-    if (!a) return;
-    current = name;
-    for (const tr of document.querySelectorAll("#matrix tbody tr")) tr.setAttribute("aria-selected", String(tr.dataset.account === name));
-    document.getElementById("cell-title").textContent = a.name;
-    summary(a);
-    path = [tree(a)];
-    pinned = null;
-    details(null, a);
-    drawTreemap(a);
-    drawPrompt(a);
-    toolsDrawnFor = null;
-    if (!document.getElementById("panel-tools").hidden) drawTools(a);
-    if (fromUser) {
-      writeHash();
-      document.getElementById("cell").scrollIntoView({ block: "start" });
+    function details(n, a) {
+      const box = document.getElementById("details");
+      if (!n) { box.replaceChildren(el("p", { class: "muted" }, "Hover or focus an item for its figures.")); return; }
+      const rows = [
+        ["tokens", tok(a, n.tokens)], ["bytes", num(n.bytes)],
+        ["share of the cell", a.total.tokens ? pct(n.tokens / a.total.tokens) : "—"],
+      ];
+      if (n.source) rows.push(["source", n.source]);
+      if (n.extra) rows.push(["kind", n.extra]);
+      rows.push(["cache", n.uncached ? "after the cacheable prefix" : "in the cacheable prefix"]);
+      if (n.children && n.children.length) rows.push(["contains", `${n.children.length} items (Enter to open)`]);
+      const dl = el("dl", {});
+      for (const [k, v] of rows) dl.append(el("dt", {}, k), el("dd", { "data-field": k }, v));
+      const kids = [el("h3", { id: "details-title" }, n.label), dl];
+      if (n.section !== undefined) {
+        kids.push(el("button", { type: "button", class: "link", onclick: () => showSegment(n.section) }, "Show in the prompt"));
+      }
+      box.replaceChildren(...kids);
     }
-  }
 
-  // ---- comparison ----------------------------------------------------------------------
-  function compareRows(a, b) {
-    const rows = [];
-    const add = (label, x, y, kind) => rows.push({ label, x, y, kind });
-    const ids = [...a.sections.map((s) => s.id), ...b.sections.map((s) => s.id).filter((id) => !a.sections.some((s) => s.id === id))];
-    for (const id of ids) {
-      add("section " + id, a.sections.find((s) => s.id === id)?.sent, b.sections.find((s) => s.id === id)?.sent, "section");
+    function drawTreemap(a, focusId) {
+      const map = document.getElementById("treemap");
+      const node = path[path.length - 1];
+      const childSum = node.children.reduce((s, c) => s + c.tokens, 0);
+      const items = node.children.map((c) => ({ value: c.tokens, node: c }));
+      if (node.tokens > childSum && node.children.length) {
+        items.push({ value: node.tokens - childSum, node: { id: node.id + ":rest", label: node.restLabel || "rest", kind: "rest",
+          tokens: node.tokens - childSum, bytes: Math.max(0, node.bytes - node.children.reduce((s, c) => s + c.bytes, 0)),
+          source: node.source, extra: "not in any item below", uncached: node.uncached, children: [] } });
+      }
+      const W = 1000, H = 1000 * (map.clientHeight || 420) / (map.clientWidth || 1000);
+      const rects = squarify(items, 0, 0, W, H);
+      map.dataset.level = node.id;
+      map.dataset.tokens = String(Math.max(node.tokens, childSum));
+      const els = rects.map((r, k) => {
+        const n = r.it.node;
+        const d = el("div", {
+          class: `node k-${n.kind}${n.uncached ? " uncached" : ""}${n.children.length ? " has-kids" : ""}`,
+          role: "button", tabindex: k === 0 ? "0" : "-1", "data-id": n.id, "data-tokens": n.tokens,
+          "aria-label": `${n.label}: ${n.tokens} tokens`,
+        }, el("span", { class: "label" }, n.label), el("span", { class: "num" }, tok(a, n.tokens)));
+        d.style.left = (r.x / W * 100).toFixed(4) + "%";
+        d.style.top = (r.y / H * 100).toFixed(4) + "%";
+        d.style.width = (r.w / W * 100).toFixed(4) + "%";
+        d.style.height = (r.h / H * 100).toFixed(4) + "%";
+        d.addEventListener("mouseenter", () => details(n, a));
+        d.addEventListener("mouseleave", () => details(pinned, a));
+        d.addEventListener("focus", () => details(n, a));
+        d.addEventListener("click", () => open(n, a));
+        d.addEventListener("keydown", (ev) => {
+          const all = [...map.children];
+          const k2 = all.indexOf(d);
+          let next = null;
+          if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); open(n, a); return; }
+          if (ev.key === "Escape" || ev.key === "Backspace") { ev.preventDefault(); up(a); return; }
+          if (ev.key === "ArrowRight" || ev.key === "ArrowDown") next = all[k2 + 1];
+          if (ev.key === "ArrowLeft" || ev.key === "ArrowUp") next = all[k2 - 1];
+          if (ev.key === "Home") next = all[0];
+          if (ev.key === "End") next = all[all.length - 1];
+          if (next) { ev.preventDefault(); d.tabIndex = -1; next.tabIndex = 0; next.focus(); }
+        });
+        return d;
+      });
+      map.replaceChildren(...els);
+      const crumbs = document.getElementById("crumbs");
+      crumbs.replaceChildren(...path.map((p, i) => i === path.length - 1
+        ? el("span", { "aria-current": "location" }, p.label)
+        : el("button", { type: "button", class: "link", onclick: () => { path = path.slice(0, i + 1); drawTreemap(a); } }, p.label)));
+      if (focusId) {
+        const f = [...map.children].find((x) => x.dataset.id === focusId);
+        if (f) { map.querySelector('[tabindex="0"]').tabIndex = -1; f.tabIndex = 0; f.focus(); }
+      }
     }
-    add("(outside sections)", a.layout, b.layout, "section");
-    const names = [...a.tools.map((t) => t.name), ...b.tools.map((t) => t.name).filter((n) => !a.tools.some((t) => t.name === n))];
-    for (const n of names) {
-      const ta = a.tools.find((t) => t.name === n), tb = b.tools.find((t) => t.name === n);
-      add("tool " + n + ((ta || tb).part_of ? " (in the prompt)" : ""), ta?.sent, tb?.sent, "tool");
+
+    function open(n, a) {
+      pinned = n;
+      details(n, a);
+      if (n.children && n.children.length) {
+        path.push(n);
+        drawTreemap(a);
+        const first = document.querySelector("#treemap .node");
+        if (first) first.focus();
+      }
     }
-    add("prompt", a.prompt, b.prompt, "total");
-    add("tools JSON", a.tools_sent, b.tools_sent, "total");
-    add("sent", a.total, b.total, "total");
-    add("billed ≈", { tokens: a.billed.total, bytes: null }, { tokens: b.billed.total, bytes: null }, "total");
-    add("cacheable", { tokens: a.cache.cacheable, bytes: null }, { tokens: b.cache.cacheable, bytes: null }, "total");
-    return rows;
-  }
 
-  function drawCompare() {
-    const A = byName.get(document.getElementById("compare-a").value);
-    const B = byName.get(document.getElementById("compare-b").value);
-    const table = document.getElementById("compare-table");
-    table.tHead.replaceChildren(el("tr", {}, ...["item", "A tokens", "B tokens", "Δ tokens", "A bytes", "B bytes", "Δ bytes"]
-      .map((h, i) => el("th", { scope: "col", class: i ? "n" : "" }, h))));
-    if (!A || !B) return;
-    const cell = (v) => el("td", { class: "n" }, v === undefined || v === null ? "—" : num(v));
-    const delta = (x, y) => {
-      if ((x === undefined || x === null) && (y === undefined || y === null)) return el("td", { class: "n" }, "—");
-      const d = (y || 0) - (x || 0);
-      return el("td", { class: "n d " + (d > 0 ? "up" : d < 0 ? "down" : "same"), "data-delta": d }, signed(d));
-    };
-    table.tBodies[0].replaceChildren(...compareRows(A, B).map((r) => el("tr", {
-      class: "r-" + r.kind + (!r.x ? " only-b" : !r.y ? " only-a" : ""), "data-item": r.label,
-    }, el("th", { scope: "row" }, r.label), cell(r.x?.tokens), cell(r.y?.tokens), delta(r.x?.tokens, r.y?.tokens),
-      cell(r.x?.bytes), cell(r.y?.bytes), r.x?.bytes === null || r.y?.bytes === null ? el("td", { class: "n" }, "—") : delta(r.x?.bytes, r.y?.bytes))));
-  }
-
-  function setupCompare(pair) {
-    const sa = document.getElementById("compare-a"), sb = document.getElementById("compare-b");
-    for (const s of [sa, sb]) {
-      s.replaceChildren(...accounts.map((a) => el("option", { value: a.name }, a.name)));
-      s.addEventListener("change", () => { drawCompare(); writeHash(); });
+    function up(a) {
+      if (path.length < 2) return;
+      const left = path.pop();
+      drawTreemap(a, left.id);
     }
-    const first = accounts[0];
-    const counterpart = accounts.find((b) => b.profile !== first.profile && b.transport === first.transport &&
-      b.provider === first.provider && b.case === first.case && b.subagent === first.subagent) || accounts[1] || first;
-    sa.value = pair && byName.has(pair[0]) ? pair[0] : first.name;
-    sb.value = pair && byName.has(pair[1]) ? pair[1] : counterpart.name;
-    drawCompare();
-  }
 
-  // ---- state in the address: #cell=NAME&compare=A,B ----------------------------------------
-  function readHash() {
-    const p = new URLSearchParams(location.hash.slice(1));
-    return { cell: p.get("cell"), compare: p.get("compare") ? p.get("compare").split(",") : null };
-  }
-  function writeHash() {
-    const p = new URLSearchParams();
-    if (current) p.set("cell", current);
-    p.set("compare", document.getElementById("compare-a").value + "," + document.getElementById("compare-b").value);
-    history.replaceState(null, "", "#" + p.toString());
-  }
-
-  // ---- start ---------------------------------------------------------------------------
-  const names = [...new Set(accounts.map((a) => a.tokenizer.name))];
-  document.getElementById("subtitle").textContent =
-    `project ${D.project} · ${accounts.length} ${accounts.length === 1 ? "cell" : "cells"} · tokens counted with ${names.join(", ")}`;
-  document.getElementById("footer").textContent =
-    `${D.generator} · figures as in promptc report --format json · billed figures are estimates`;
-  document.getElementById("tab-prompt").addEventListener("click", () => tab("tab-prompt"));
-  document.getElementById("tab-tools").addEventListener("click", () => tab("tab-tools"));
-  document.querySelector(".tabs").addEventListener("keydown", (ev) => {
-    if (ev.key === "ArrowRight" || ev.key === "ArrowLeft") {
-      const next = document.getElementById("tab-prompt").getAttribute("aria-selected") === "true" ? "tab-tools" : "tab-prompt";
-      tab(next);
-      document.getElementById(next).focus();
+    function drawPrompt(a) {
+      const panel = document.getElementById("panel-prompt");
+      const cell = D.cells[a.cell];
+      if (!cell) { panel.replaceChildren(el("p", { class: "muted" }, "No prompt for this cell.")); return; }
+      const out = [];
+      cell.segments.forEach(([s, t], k) => {
+        if (k === cell.cache_segment) {
+          out.push(el("div", { class: "cache-break", role: "separator", id: "cache-break" },
+            `▲ cacheable prefix: ${tok(a, a.cache.cacheable)} tokens with the tools · ▼ changes between sessions: ${tok(a, a.cache.uncached)} tokens`));
+        }
+        if (s === null) { out.push(el("pre", { class: "seg-layout" }, text(t))); return; }
+        const sec = a.sections[s];
+        out.push(el("section", { class: `seg k-${sec.dynamic ? "dynamic" : "static"}`, id: "seg-" + s, "data-section": sec.id, tabindex: "-1" },
+          el("header", {}, el("b", {}, sec.id), ` · ${sec.source} · ${tok(a, sec.sent.tokens)} tokens · ${num(sec.sent.bytes)} bytes · ${sec.dynamic ? "dynamic" : "static"}`),
+          el("pre", {}, text(t))));
+      });
+      panel.replaceChildren(...out);
     }
-  });
-  const start = readHash();
-  drawMatrix();
-  setupCompare(start.compare);
-  if (accounts.length) select(start.cell && byName.has(start.cell) ? start.cell : accounts[0].name, false);
-  window.addEventListener("hashchange", () => {
-    const h = readHash();
-    if (h.cell && h.cell !== current && byName.has(h.cell)) select(h.cell, false);
-  });
-  document.documentElement.dataset.ready = "true";
+
+    let toolsDrawnFor = null;
+    function drawTools(a) {
+      const panel = document.getElementById("panel-tools");
+      if (toolsDrawnFor === a.name) return;
+      toolsDrawnFor = a.name;
+      const siblings = accounts.filter((b) => b.cell === a.cell && b.provider && D.tools[b.name]);
+      if (!siblings.length) {
+        const holder = a.tools.find((t) => t.part_of);
+        panel.replaceChildren(el("p", { class: "muted" }, `This ${a.transport} cell sends no tools JSON: its tools are described in the prompt` +
+          (holder ? ` (section ${holder.part_of}).` : ".")));
+        return;
+      }
+      let shown = siblings.find((b) => b.name === a.name) || siblings[0];
+      const bar = el("div", { class: "providers", role: "group", "aria-label": "Provider" });
+      const list = el("div", { class: "tool-list" });
+      const show = (b) => {
+        shown = b;
+        for (const btn of bar.children) btn.setAttribute("aria-pressed", String(btn.dataset.account === b.name));
+        list.replaceChildren(...D.tools[b.name].map((t, i) => {
+          const tool = b.tools[i];
+          return el("details", { "data-tool": tool ? tool.name : "" },
+            el("summary", {}, `${tool ? tool.name : "tool " + i} · ${tool ? tok(b, tool.sent.tokens) : ""} tokens · ${tool ? tool.source : ""}`),
+            el("pre", {}, text(t)));
+        }));
+      };
+      for (const b of siblings) {
+        bar.append(el("button", { type: "button", "data-account": b.name, onclick: () => show(b) }, b.provider));
+      }
+      panel.replaceChildren(bar, list);
+      show(shown);
+    }
+
+    function tab(which) {
+      for (const [id, panel] of [["tab-prompt", "panel-prompt"], ["tab-tools", "panel-tools"]]) {
+        const on = id === which;
+        const t = document.getElementById(id);
+        t.setAttribute("aria-selected", String(on));
+        t.tabIndex = on ? 0 : -1;
+        document.getElementById(panel).hidden = !on;
+      }
+      if (which === "tab-tools" && current) drawTools(byName.get(current));
+    }
+
+    function showSegment(i) {
+      tab("tab-prompt");
+      const s = document.getElementById("seg-" + i);
+      if (s) { s.scrollIntoView({ block: "start" }); s.focus({ preventScroll: true }); }
+    }
+
+    function select(name, fromUser) {
+      const a = byName.get(name);
+      if (!a) return;
+      current = name;
+      for (const tr of document.querySelectorAll("#matrix tbody tr")) tr.setAttribute("aria-selected", String(tr.dataset.account === name));
+      document.getElementById("cell-title").textContent = a.name;
+      summary(a);
+      path = [tree(a)];
+      pinned = null;
+      details(null, a);
+      drawTreemap(a);
+      drawPrompt(a);
+      toolsDrawnFor = null;
+      if (!document.getElementById("panel-tools").hidden) drawTools(a);
+      if (fromUser) {
+        writeHash();
+        document.getElementById("cell").scrollIntoView({ block: "start" });
+      }
+    }
+
+    // ---- comparison ----------------------------------------------------------------------
+    function compareRows(a, b) {
+      const rows = [];
+      const add = (label, x, y, kind) => rows.push({ label, x, y, kind });
+      const ids = [...a.sections.map((s) => s.id), ...b.sections.map((s) => s.id).filter((id) => !a.sections.some((s) => s.id === id))];
+      for (const id of ids) {
+        add("section " + id, a.sections.find((s) => s.id === id)?.sent, b.sections.find((s) => s.id === id)?.sent, "section");
+      }
+      add("(outside sections)", a.layout, b.layout, "section");
+      const names = [...a.tools.map((t) => t.name), ...b.tools.map((t) => t.name).filter((n) => !a.tools.some((t) => t.name === n))];
+      for (const n of names) {
+        const ta = a.tools.find((t) => t.name === n), tb = b.tools.find((t) => t.name === n);
+        add("tool " + n + ((ta || tb).part_of ? " (in the prompt)" : ""), ta?.sent, tb?.sent, "tool");
+      }
+      add("prompt", a.prompt, b.prompt, "total");
+      add("tools JSON", a.tools_sent, b.tools_sent, "total");
+      add("sent", a.total, b.total, "total");
+      add("billed ≈", { tokens: a.billed.total, bytes: null }, { tokens: b.billed.total, bytes: null }, "total");
+      add("cacheable", { tokens: a.cache.cacheable, bytes: null }, { tokens: b.cache.cacheable, bytes: null }, "total");
+      return rows;
+    }
+
+    function drawCompare() {
+      const A = byName.get(document.getElementById("compare-a").value);
+      const B = byName.get(document.getElementById("compare-b").value);
+      const table = document.getElementById("compare-table");
+      table.tHead.replaceChildren(el("tr", {}, ...["item", "A tokens", "B tokens", "Δ tokens", "A bytes", "B bytes", "Δ bytes"]
+        .map((h, i) => el("th", { scope: "col", class: i ? "n" : "" }, h))));
+      if (!A || !B) return;
+      const cell = (v) => el("td", { class: "n" }, v === undefined || v === null ? "—" : num(v));
+      const delta = (x, y) => {
+        if ((x === undefined || x === null) && (y === undefined || y === null)) return el("td", { class: "n" }, "—");
+        const d = (y || 0) - (x || 0);
+        return el("td", { class: "n d " + (d > 0 ? "up" : d < 0 ? "down" : "same"), "data-delta": d }, signed(d));
+      };
+      table.tBodies[0].replaceChildren(...compareRows(A, B).map((r) => el("tr", {
+        class: "r-" + r.kind + (!r.x ? " only-b" : !r.y ? " only-a" : ""), "data-item": r.label,
+      }, el("th", { scope: "row" }, r.label), cell(r.x?.tokens), cell(r.y?.tokens), delta(r.x?.tokens, r.y?.tokens),
+        cell(r.x?.bytes), cell(r.y?.bytes), r.x?.bytes === null || r.y?.bytes === null ? el("td", { class: "n" }, "—") : delta(r.x?.bytes, r.y?.bytes))));
+    }
+
+    function setupCompare(pair) {
+      const sa = document.getElementById("compare-a"), sb = document.getElementById("compare-b");
+      for (const s of [sa, sb]) {
+        s.replaceChildren(...accounts.map((a) => el("option", { value: a.name }, a.name)));
+        s.addEventListener("change", () => { drawCompare(); writeHash(); });
+      }
+      const first = accounts[0];
+      const counterpart = accounts.find((b) => b.profile !== first.profile && b.transport === first.transport &&
+        b.provider === first.provider && b.case === first.case && b.subagent === first.subagent) || accounts[1] || first;
+      sa.value = pair && byName.has(pair[0]) ? pair[0] : first.name;
+      sb.value = pair && byName.has(pair[1]) ? pair[1] : counterpart.name;
+      drawCompare();
+    }
+
+    // ---- state in the address: #cell=NAME&compare=A,B ----------------------------------------
+    function readHash() {
+      const p = new URLSearchParams(location.hash.slice(1));
+      return { cell: p.get("cell"), compare: p.get("compare") ? p.get("compare").split(",") : null };
+    }
+    function writeHash() {
+      const p = new URLSearchParams();
+      if (current) p.set("cell", current);
+      p.set("compare", document.getElementById("compare-a").value + "," + document.getElementById("compare-b").value);
+      history.replaceState(null, "", "#" + p.toString());
+    }
+
+    // ---- start ---------------------------------------------------------------------------
+    const names = [...new Set(accounts.map((a) => a.tokenizer.name))];
+    document.getElementById("subtitle").textContent =
+      `project ${D.project} · ${accounts.length} ${accounts.length === 1 ? "cell" : "cells"} · tokens counted with ${names.join(", ")}`;
+    document.getElementById("footer").textContent =
+      `${D.generator} · figures as in promptc report --format json · billed figures are estimates`;
+    document.getElementById("tab-prompt").addEventListener("click", () => tab("tab-prompt"));
+    document.getElementById("tab-tools").addEventListener("click", () => tab("tab-tools"));
+    document.querySelector(".tabs").addEventListener("keydown", (ev) => {
+      if (ev.key === "ArrowRight" || ev.key === "ArrowLeft") {
+        const next = document.getElementById("tab-prompt").getAttribute("aria-selected") === "true" ? "tab-tools" : "tab-prompt";
+        tab(next);
+        document.getElementById(next).focus();
+      }
+    });
+    const hash = readHash();
+    drawMatrix();
+    if (accounts.length) select(hash.cell && byName.has(hash.cell) ? hash.cell : accounts[0].name, false);
+    window.addEventListener("hashchange", () => {
+      const h = readHash();
+      if (h.cell && h.cell !== current && byName.has(h.cell)) select(h.cell, false);
+    });
+    // The comparison (below the fold, one row per section and tool) is drawn after the first
+    // cell, so the page answers sooner on large projects.
+    setupCompare(hash.compare);
+    document.documentElement.dataset.ready = "true";
+  }
 })();

@@ -9,12 +9,13 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use serde_json::{json, Value};
+use indexmap::IndexMap;
+use serde::Serialize;
 
 use crate::compile::Compiled;
 use crate::measure::account::{projection_for, Account};
 use crate::model::Project;
-use crate::output::html::{document, escape, Page};
+use crate::output::html::{document, escape, island, Page};
 use crate::projection;
 use crate::resolve::matrix::Cell;
 
@@ -79,43 +80,69 @@ fn segments(c: &Compiled, texts: &mut Texts) -> (Vec<Segment>, usize) {
     (out, cache_segment.unwrap_or(if c.prefix.bytes >= prompt.len() { n } else { n.saturating_sub(1) }))
 }
 
+/// The report document as `report --format json` prints it (`"format"` first).
+#[derive(Serialize)]
+struct ReportDocument<'a> {
+    format: u64,
+    accounts: &'a [Account],
+}
+
+/// One cell's prompt: its segments and where the cacheable prefix ends.
+#[derive(Serialize)]
+struct CellPrompt {
+    segments: Vec<Segment>,
+    cache_segment: usize,
+}
+
+/// The page's data, serialised straight to the island (no intermediate `Value`).
+#[derive(Serialize)]
+pub struct Data<'a> {
+    format: u64,
+    kind: &'static str,
+    project: &'a str,
+    generator: String,
+    report: ReportDocument<'a>,
+    texts: Vec<String>,
+    cells: BTreeMap<String, CellPrompt>,
+    tools: IndexMap<String, Vec<usize>>,
+}
+
 /// The page's data: the report document, the text table, each cell's segments and each native
 /// account's tool definitions (pretty JSON, one entry per tool, in order).
-pub fn data(project: &Project, compiled: &[(Cell, Compiled)], accounts: &[Account]) -> Value {
+pub fn data<'a>(project: &'a Project, compiled: &[(Cell, Compiled)], accounts: &'a [Account]) -> Data<'a> {
     let mut texts = Texts::default();
     let by_stem: BTreeMap<String, &Compiled> = compiled.iter().map(|(cell, c)| (cell.stem(), c)).collect();
-    let mut cells = serde_json::Map::new();
+    let mut cells = BTreeMap::new();
     for (stem, c) in &by_stem {
-        let (segs, cache_segment) = segments(c, &mut texts);
-        let segs: Vec<Value> = segs.iter().map(|(s, t)| json!([s, t])).collect();
-        cells.insert(stem.clone(), json!({ "segments": segs, "cache_segment": cache_segment }));
+        let (segments, cache_segment) = segments(c, &mut texts);
+        cells.insert(stem.clone(), CellPrompt { segments, cache_segment });
     }
-    let mut tools = serde_json::Map::new();
+    let mut tools = IndexMap::new();
     for a in accounts {
         let (Some(provider), Some(c)) = (a.provider, by_stem.get(&a.cell)) else { continue };
         let v = projection_for(project, c, provider);
-        let entries: Vec<Value> = projection::tool_entries(provider, &v)
+        let entries = projection::tool_entries(provider, &v)
             .into_iter()
-            .map(|e| Value::from(texts.id(crate::json::to_pretty_json(e).trim_end())))
+            .map(|e| texts.id(crate::json::to_pretty_json(e).trim_end()))
             .collect();
-        tools.insert(a.name.clone(), Value::Array(entries));
+        tools.insert(a.name.clone(), entries);
     }
-    json!({
-        "format": crate::json::OUTPUT_FORMAT,
-        "kind": "report",
-        "project": project.name,
-        "generator": format!("promptc {}", env!("CARGO_PKG_VERSION")),
-        "report": crate::json::document_value(json!({ "accounts": accounts })),
-        "texts": texts.list,
-        "cells": cells,
-        "tools": tools,
-    })
+    Data {
+        format: crate::json::OUTPUT_FORMAT,
+        kind: "report",
+        project: &project.name,
+        generator: format!("promptc {}", env!("CARGO_PKG_VERSION")),
+        report: ReportDocument { format: crate::json::OUTPUT_FORMAT, accounts },
+        texts: texts.list,
+        cells,
+        tools,
+    }
 }
 
 /// The report page of `accounts` (with the compiled cells they measure).
 pub fn render(project: &Project, compiled: &[(Cell, Compiled)], accounts: &[Account]) -> String {
-    let data = data(project, compiled, accounts);
+    let data = island(&data(project, compiled, accounts));
     let title = format!("promptc report: {}", project.name);
     let body = BODY.replace("{{title}}", &escape(&title));
-    document(&Page { kind: "report", title: &title, body: &body, data: Some(&data), script: Some(SCRIPT) })
+    document(&Page { kind: "report", title: &title, body: &body, island: Some(&data), script: Some(SCRIPT) })
 }
