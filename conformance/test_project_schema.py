@@ -1,5 +1,5 @@
-"""The JSON Schemas in schema/ (printed by `promptc schema`) accept the shipped example and
-the good fixtures, and reject a manifest with an unknown key: editors using them through
+"""The JSON Schemas in schema/ (printed by `promptc schema`) accept the shipped example, the
+good fixtures and the design-note fixtures, and reject a manifest with an unknown key: editors using them through
 yaml-language-server see the same rules promptc enforces."""
 
 import json
@@ -27,9 +27,10 @@ class ProjectSchemaTest(unittest.TestCase):
 
     def projects(self):
         yield REPO / "profiles"
-        for p in sorted((REPO / "fixtures" / "good").iterdir()):
-            if (p / "promptc.yaml").is_file():
-                yield p
+        for kind in ("good", "design"):
+            for p in sorted((REPO / "fixtures" / kind).iterdir()):
+                if (p / "promptc.yaml").is_file():
+                    yield p
 
     def test_example_and_good_fixtures_validate(self):
         checked = 0

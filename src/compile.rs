@@ -173,6 +173,7 @@ pub fn compile_resolved(project: &Project, cell: Resolved) -> Result<Compiled> {
             (Generator::ActionSchema, Transport::Json) => {
                 projection::actions::prompt_block(&cell.tools).map_err(|e| point_at_clashing_tool(project, e))?
             }
+            (Generator::ToolExamples, transport) => projection::examples::examples(transport, &cell.tools),
             (Generator::ToolGuidance, _) => {
                 cell.tools.iter().filter_map(|t| t.guidance.as_deref()).collect::<Vec<_>>().join("\n\n")
             }

@@ -358,6 +358,23 @@ cases! {
         &[],
         "tool `take_note` contributes to slot `working_notes` twice",
         Some("fixtures/bad/contribution-twice-same-slot/tools.yaml:21:13"), &["different `profiles:`"]);
+    contribution_profiles_empty => case("contribution-profiles-empty", "fixtures/bad/contribution-profiles-empty", &[],
+        "contribution of tool `take_note` to slot `working_notes` has an empty `profiles:` list",
+        Some("fixtures/bad/contribution-profiles-empty/tools.yaml:20:17"), &["leave `profiles:` out to mean every"]);
+    contribution_slot_not_shown => case("contribution-slot-not-shown", "fixtures/bad/contribution-slot-not-shown", &[],
+        "tool `take_note` contributes to slot `working_notes`, which profile `lite` does not show",
+        Some("fixtures/bad/contribution-slot-not-shown/tools.yaml:19:13"),
+        &["its sections: role", "`profiles: [standard]`"]);
+    description_part_unknown_tool => case("description-part-unknown-tool",
+        "fixtures/bad/description-part-unknown-tool", &[],
+        "unknown tool `take_notes` in a description part of tool `read_file`",
+        Some("fixtures/bad/description-part-unknown-tool/tools.yaml:6:15"), &["did you mean `take_note`?"]);
+    param_profiles_nested => case("param-profiles-nested", "fixtures/bad/param-profiles-nested", &[],
+        "`profiles` is only allowed on top-level tool parameters",
+        Some("fixtures/bad/param-profiles-nested/tools.yaml:11:21"), &[]);
+    param_profiles_unknown => case("param-profiles-unknown", "fixtures/bad/param-profiles-unknown", &[],
+        "unknown profile `standrad` in parameter `path` of tool `read_file`",
+        Some("fixtures/bad/param-profiles-unknown/tools.yaml:9:18"), &["did you mean `standard`?"]);
     contribution_unknown_profile => case("contribution-unknown-profile", "fixtures/bad/contribution-unknown-profile",
         &[],
         "unknown profile `nosuch` in contribution of tool `take_note`",
@@ -424,11 +441,6 @@ cases! {
         Some("fixtures/bad/command-without-text/promptc.yaml:32:3"), &[]);
     // The json transport. Both fixtures render with native and xml; only the action schema
     // fails, pointing at the second tool of the clash.
-    json_param_type_clash => case("json-param-type-clash", "fixtures/bad/json-param-type-clash", &["--transport",
-        "json"],
-        "parameter `path` clashes in the json action schema: tool `read_file` declares it as string, \
-         tool `read_lines` as integer",
-        Some("fixtures/bad/json-param-type-clash/tools.yaml:10:9"), &["rename one of them or give both the same type"]);
     json_param_reserved_name => case("json-param-reserved-name", "fixtures/bad/json-param-reserved-name",
         &["--transport", "json"],
         "parameter `identifier` of tool `finish` clashes with the common action field of the same name",

@@ -475,3 +475,40 @@ fn init_files_are_not_private() {
     let mode = std::fs::metadata(tmp.path().join("promptc.yaml")).unwrap().permissions().mode() & 0o777;
     assert_ne!(mode, 0o600, "promptc.yaml is {mode:o}");
 }
+
+/// Ordinary English words a catalog could use as tool names.
+const DECOYS: &[&str] = &[
+    "read", "write", "search", "list", "edit", "run", "ask", "open", "find", "test", "plan", "note", "fix", "build",
+    "replace", "execute", "browse", "complete", "update", "delete", "rename", "check", "use", "call", "respond",
+    "think", "answer", "patch", "todo", "clarify", "bash", "task", "review", "debug", "commit", "diff", "grep",
+    "shell", "fetch", "remember",
+];
+
+/// P001's false positives on real prose: 40 ordinary words added to the catalog as tools no
+/// profile registers; every one of their occurrences in the prompts (2,261 in the example's
+/// 20 cells) is English, not a call, so P001 must find nothing. Measured on the shipped example
+/// and on the coding-agent fixture, each with its own tools' plain names left out.
+#[test]
+fn p001_stays_quiet_on_ordinary_words_in_real_prompts() {
+    for project in ["profiles", "fixtures/good/coding-agent"] {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join(".git")).unwrap();
+        let root = dir.path().join("p");
+        common::copy_dir(&common::repo().join(project), &root);
+        let existing: Vec<String> = promptc::load(&root).unwrap().tool_names().iter().map(|s| s.to_string()).collect();
+        let decoys: Vec<&str> = DECOYS.iter().copied().filter(|d| !existing.iter().any(|e| e == d)).collect();
+        let catalog: String = decoys
+            .iter()
+            .map(|w| format!("- name: {w}\n  toolset: decoy\n  description: A decoy tool named {w}.\n"))
+            .collect();
+        std::fs::write(root.join("tools/decoy.yaml"), catalog).unwrap();
+        let manifest = root.join("promptc.yaml");
+        let text = std::fs::read_to_string(&manifest).unwrap();
+        std::fs::write(&manifest, text.replacen("tools:\n  - tools/", "tools:\n  - tools/decoy.yaml\n  - tools/", 1))
+            .unwrap();
+        let out = common::promptc_in(&root, &["check", "--format", "json"]);
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let p001: Vec<&Value> = v["diagnostics"].as_array().unwrap().iter().filter(|d| d["code"] == "P001").collect();
+        assert!(p001.is_empty(), "{project}: {} decoys, P001 false positives: {p001:#?}", decoys.len());
+    }
+}

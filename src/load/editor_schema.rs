@@ -32,6 +32,11 @@ fn names(description: &str) -> Value {
     json!({"type": "array", "description": description, "items": {"type": "string"}})
 }
 
+/// A `profiles:` list: never empty (leaving it out means every profile).
+fn profile_names(description: &str) -> Value {
+    json!({"type": "array", "description": description, "items": {"type": "string"}, "minItems": 1})
+}
+
 fn parameter() -> Value {
     json!({
         "type": "object",
@@ -54,7 +59,8 @@ fn parameter() -> Value {
             "min_items": {"type": "integer", "minimum": 0},
             "max_items": {"type": "integer", "minimum": 0},
             "properties": {"type": "object", "additionalProperties": {"$ref": "#/$defs/parameter"}},
-            "when": when()
+            "when": when(),
+            "profiles": profile_names("Top-level parameters: sent only in these profiles (default: all).")
         }
     })
 }
@@ -69,6 +75,20 @@ fn tool() -> Value {
                 and id."},
             "toolset": {"type": "string"},
             "description": {"type": "string"},
+            "description_parts": {
+                "type": "array", "minItems": 1,
+                "description": "Sentences appended to the description, each on a new line, only where their \
+                    conditions hold.",
+                "items": {
+                    "type": "object", "additionalProperties": false, "required": ["text"],
+                    "properties": {
+                        "text": {"type": "string"},
+                        "tools": names("Sent only while all of these tools are active."),
+                        "when": when(),
+                        "profiles": profile_names("Sent only in these profiles.")
+                    }
+                }
+            },
             "when": when(),
             "parameters": {"type": "object", "additionalProperties": {"$ref": "#/$defs/parameter"}},
             "overrides": ident_map("Per-profile wording.", json!({
@@ -82,6 +102,17 @@ fn tool() -> Value {
                 }
             })),
             "spawns_subagents": {"type": "boolean"},
+            "examples": {
+                "type": "array", "minItems": 1,
+                "description": "Example calls, shown by a `generate: tool_examples` section while the tool is active.",
+                "items": {
+                    "type": "object", "additionalProperties": false, "required": ["arguments"],
+                    "properties": {
+                        "description": {"type": "string"},
+                        "arguments": {"type": "object", "description": "Parameter name → value."}
+                    }
+                }
+            },
             "guidance": str_desc("Usage guidance shown only while the tool is active (generate: tool_guidance)."),
             "contributes": {
                 "type": "array", "minItems": 1,
@@ -91,7 +122,7 @@ fn tool() -> Value {
                         "slot": {"type": "string"},
                         "text": str_desc("Literal text, inserted verbatim."),
                         "template": str_desc("A template rendered with the prompt context."),
-                        "profiles": names("Only in these profiles.")
+                        "profiles": profile_names("Only in these profiles.")
                     }
                 }
             }
@@ -122,7 +153,7 @@ pub fn manifest() -> String {
         "properties": {
             "template": str_desc("A template file."),
             "text": str_desc("An inline template."),
-            "generate": {"enum": ["tool_docs", "tool_guidance", "action_schema"]},
+            "generate": {"enum": ["tool_docs", "tool_guidance", "action_schema", "tool_examples"]},
             "slot": str_desc("Show the active tools' contributions to this slot."),
             "when": when(),
             "untrusted": str_desc("Delimiter tag (e.g. MEMORY): the rendered section is wrapped and neutralised."),

@@ -317,6 +317,8 @@ impl Project {
                 .insert(name.value.clone(), build_profile(&mut ck, &name.value, span, p, &section_ids, catalog_refs));
         }
 
+        tools::check_catalog_references(ck.diags, &catalog, &profiles, &sections, &files);
+
         // Defaults and selection policy.
         let default_profile = match &raw.defaults.profile {
             Some(p) => {

@@ -62,8 +62,21 @@ impl<'a> SchemaBuilder<'a> {
                 Some(w) => parse_when(w).unwrap_or(Condition::Always),
                 None => Condition::Always,
             };
+            if let Some(p) = param.profiles.as_ref().filter(|_| !allow_when) {
+                self.fail(
+                    &p.referenced,
+                    "`profiles` is only allowed on top-level tool parameters".into(),
+                    "move the list to the top-level parameter that contains this property",
+                );
+            }
             let schema = self.schema(param, parse_when);
-            out.push(Property { name: name.value.clone(), required: param.required, schema, when });
+            out.push(Property {
+                name: name.value.clone(),
+                required: param.required,
+                schema,
+                when,
+                profiles: Vec::new(),
+            });
         }
         out
     }

@@ -187,6 +187,8 @@ pub struct RawTool {
     pub name: S,
     pub toolset: S,
     pub description: S,
+    /// Sentences appended to the description only where their conditions hold.
+    pub description_parts: Option<Spanned<Vec<RawDescriptionPart>>>,
     pub when: Option<S>,
     #[serde(default)]
     pub parameters: IndexMap<S, RawParam>,
@@ -196,6 +198,32 @@ pub struct RawTool {
     pub spawns_subagents: bool,
     pub guidance: Option<S>,
     pub contributes: Option<Spanned<Vec<RawContribution>>>,
+    /// Example calls, shown by a `generate: tool_examples` section while the tool is active.
+    pub examples: Option<Spanned<Vec<RawExample>>>,
+}
+
+/// An example call of a tool.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawExample {
+    /// What the example shows (one line).
+    pub description: Option<S>,
+    /// The arguments, by parameter name.
+    pub arguments: Spanned<serde_json::Value>,
+}
+
+/// A part of a tool's description sent only where its conditions hold.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawDescriptionPart {
+    pub text: S,
+    /// Only while every one of these tools is active in the cell.
+    #[serde(default)]
+    pub tools: Vec<S>,
+    /// Only when this switch expression holds.
+    pub when: Option<S>,
+    /// Only in these profiles (default: all).
+    pub profiles: Option<Spanned<Vec<S>>>,
 }
 
 /// Text a tool contributes to a prompt slot while it is active.
@@ -208,8 +236,7 @@ pub struct RawContribution {
     /// A template rendered with the cell's context.
     pub template: Option<S>,
     /// Only in these profiles (default: all).
-    #[serde(default)]
-    pub profiles: Vec<S>,
+    pub profiles: Option<Spanned<Vec<S>>>,
 }
 
 /// A named slot of the prompt that tools may (or may not) contribute to.
@@ -280,6 +307,8 @@ pub struct RawParam {
     pub max_items: Option<Spanned<u64>>,
     pub properties: Option<IndexMap<S, RawParam>>,
     pub when: Option<S>,
+    /// For top-level parameters: only in these profiles (default: all).
+    pub profiles: Option<Spanned<Vec<S>>>,
 }
 
 /// The `type:` of a parameter.

@@ -9,6 +9,164 @@ pub(super) struct ToolEnv<'a> {
     pub(super) slots: &'a IndexMap<String, Slot>,
 }
 
+/// A `profiles:` list of `what`: every name a declared profile, and never empty (leaving the key
+/// out means every profile; an empty list would mean none, which is never what was meant).
+pub(super) fn profile_list(
+    ck: &mut Checker<'_>,
+    raw: Option<&Spanned<Vec<S>>>,
+    what: &str,
+    env: &ToolEnv<'_>,
+) -> Option<Vec<String>> {
+    let Some(raw) = raw else { return Some(Vec::new()) };
+    if raw.value.is_empty() {
+        ck.error(
+            &raw.referenced,
+            format!("{what} has an empty `profiles:` list"),
+            "leave `profiles:` out to mean every profile, or name the profiles (an empty list would mean none)",
+        );
+        return None;
+    }
+    let mut ok = true;
+    let mut out = Vec::new();
+    for p in &raw.value {
+        if env.profiles.contains(&p.value.as_str()) {
+            out.push(p.value.clone());
+        } else {
+            ok = false;
+            ck.error(
+                &p.referenced,
+                format!("unknown profile `{}` in {what}", p.value),
+                known_names_help("profile", &p.value, env.profiles),
+            );
+        }
+    }
+    ok.then_some(out)
+}
+
+/// Validate a tool's `description_parts:` (tool names are checked once the catalog is whole).
+fn build_description_parts(
+    ck: &mut Checker<'_>,
+    tool: &str,
+    raw: &Spanned<Vec<crate::load::raw::RawDescriptionPart>>,
+    env: &ToolEnv<'_>,
+) -> Option<Vec<crate::model::catalog::DescriptionPart>> {
+    if raw.value.is_empty() {
+        ck.error(
+            &raw.referenced,
+            format!("tool `{tool}` has an empty `description_parts:` list"),
+            "remove the key, or add parts: `- text: …` with `tools:`, `when:` or `profiles:` saying where each is sent",
+        );
+        return None;
+    }
+    let mut ok = true;
+    let mut out = Vec::new();
+    for (i, part) in raw.value.iter().enumerate() {
+        let what = format!("description part {} of tool `{tool}`", i + 1);
+        if part.text.value.trim().is_empty() {
+            ok = false;
+            ck.error(
+                &part.text.referenced,
+                format!("{what} is empty"),
+                "give the sentence to send, or remove the part",
+            );
+        }
+        let when = match &part.when {
+            Some(w) => match ck.when(w, env.switches) {
+                Some(c) => c,
+                None => {
+                    ok = false;
+                    Condition::Always
+                }
+            },
+            None => Condition::Always,
+        };
+        let profiles = profile_list(ck, part.profiles.as_ref(), &what, env);
+        ok &= profiles.is_some();
+        out.push(crate::model::catalog::DescriptionPart {
+            text: part.text.value.clone(),
+            tools: part.tools.iter().map(|t| t.value.clone()).collect(),
+            tool_spans: part.tools.iter().map(|t| ck.span(&t.referenced)).collect(),
+            when,
+            profiles: profiles.unwrap_or_default(),
+        });
+    }
+    ok.then_some(out)
+}
+
+/// Validate a tool's `examples:` against its parameters: known names, values of the declared
+/// types, every always-required parameter given.
+fn build_examples(
+    ck: &mut Checker<'_>,
+    tool: &str,
+    raw: &Spanned<Vec<crate::load::raw::RawExample>>,
+    params: &[crate::model::params::Property],
+) -> Option<Vec<crate::model::catalog::ToolExample>> {
+    if raw.value.is_empty() {
+        ck.error(
+            &raw.referenced,
+            format!("tool `{tool}` has an empty `examples:` list"),
+            "remove the key, or add an \
+            example: `- arguments: {NAME: VALUE}`",
+        );
+        return None;
+    }
+    let names: Vec<&str> = params.iter().map(|p| p.name.as_str()).collect();
+    let mut ok = true;
+    let mut out = Vec::new();
+    for (i, e) in raw.value.iter().enumerate() {
+        let what = format!("example {} of tool `{tool}`", i + 1);
+        let at = &e.arguments.referenced;
+        let Some(args) = e.arguments.value.as_object() else {
+            ok = false;
+            ck.error(
+                at,
+                format!("the arguments of {what} are not a mapping"),
+                "give `arguments:` as a mapping of \
+                parameter names to values, e.g. `{path: src/main.rs}`",
+            );
+            continue;
+        };
+        for (k, v) in args {
+            match params.iter().find(|p| &p.name == k) {
+                None => {
+                    ok = false;
+                    ck.error(
+                        at,
+                        format!("{what} uses unknown parameter `{k}`"),
+                        known_names_help("parameter", k, &names),
+                    );
+                }
+                Some(p) if !crate::model::params::value_matches(&p.schema, v) => {
+                    ok = false;
+                    ck.error(
+                        at,
+                        format!("argument `{k}` of {what} is not a valid {}", p.schema.kind.type_name()),
+                        "an example must be a call the tool accepts: give a value of the parameter's type (and one of \
+                            its `enum:` values, if it has them)",
+                    );
+                }
+                Some(_) => {}
+            }
+        }
+        for p in params.iter().filter(|p| p.required && p.when == Condition::Always && p.profiles.is_empty()) {
+            if !args.contains_key(&p.name) {
+                ok = false;
+                ck.error(
+                    at,
+                    format!("{what} leaves out required parameter `{}`", p.name),
+                    "an example must be a \
+                    call the tool accepts: give every required parameter",
+                );
+            }
+        }
+        out.push(crate::model::catalog::ToolExample {
+            description: e.description.as_ref().map(|d| d.value.clone()),
+            arguments: args.clone(),
+        });
+    }
+    ok.then_some(out)
+}
+
 /// Validate a tool's `contributes:` list.
 pub(super) fn build_contributions(
     ck: &mut Checker<'_>,
@@ -110,19 +268,15 @@ pub(super) fn build_contributions(
                 ContributionBody::Template(name)
             }
         };
-        let mut profiles = Vec::new();
-        for p in &c.profiles {
-            if env.profiles.contains(&p.value.as_str()) {
-                profiles.push(p.value.clone());
-            } else {
-                ok = false;
-                ck.error(
-                    &p.referenced,
-                    format!("unknown profile `{}` in contribution of tool `{tool}`", p.value),
-                    known_names_help("profile", &p.value, env.profiles),
-                );
-            }
-        }
+        let Some(profiles) = profile_list(
+            ck,
+            c.profiles.as_ref(),
+            &format!("contribution of tool `{tool}` to slot `{}`", slot.value),
+            env,
+        ) else {
+            ok = false;
+            continue;
+        };
         let overlaps = |a: &[String], b: &[String]| a.is_empty() || b.is_empty() || a.iter().any(|x| b.contains(x));
         if out.iter().any(|o| o.slot == slot.value && overlaps(&o.profiles, &profiles)) {
             ok = false;
@@ -133,7 +287,7 @@ pub(super) fn build_contributions(
             );
             continue;
         }
-        out.push(Contribution { slot: slot.value.clone(), body, profiles });
+        out.push(Contribution { slot: slot.value.clone(), slot_span: ck.span(&slot.referenced), body, profiles });
     }
     ok.then_some(out)
 }
@@ -241,6 +395,31 @@ pub(super) fn build_tool(
         }),
         None => Vec::new(),
     };
+    let description_parts = match &rt.description_parts {
+        Some(parts) => build_description_parts(ck, &name.value, parts, env).unwrap_or_else(|| {
+            ok = false;
+            Vec::new()
+        }),
+        None => Vec::new(),
+    };
+    // Per-profile parameters: `profiles:` on a top-level parameter (the builder refuses it on
+    // nested ones).
+    let mut params = params;
+    for p in &mut params {
+        let Some(raw) = rt.parameters.iter().find(|(k, _)| k.value == p.name).map(|(_, v)| v) else { continue };
+        match profile_list(ck, raw.profiles.as_ref(), &format!("parameter `{}` of tool `{}`", p.name, name.value), env)
+        {
+            Some(list) => p.profiles = list,
+            None => ok = false,
+        }
+    }
+    let examples = match &rt.examples {
+        Some(list) => build_examples(ck, &name.value, list, &params).unwrap_or_else(|| {
+            ok = false;
+            Vec::new()
+        }),
+        None => Vec::new(),
+    };
     let guidance = rt.guidance.as_ref().map(|g| g.value.trim().to_string()).filter(|g| !g.is_empty());
     let name_span = ck.span(&name.referenced);
     let decl_span = ck.entry_span(&name.referenced, "name");
@@ -250,6 +429,7 @@ pub(super) fn build_tool(
         name: name.value.clone(),
         toolset: rt.toolset.value.clone(),
         description: rt.description.value.clone(),
+        description_parts,
         when,
         params,
         overrides,
@@ -257,5 +437,88 @@ pub(super) fn build_tool(
         spawns_subagents: rt.spawns_subagents,
         guidance,
         contributions,
+        examples,
     })
+}
+
+/// A label for `span` in one of the loaded `files`.
+fn span_label(files: &BTreeMap<String, SourceFile>, span: &Span) -> Label {
+    files.get(&span.file).map_or_else(|| Label::file(&span.file), |f| f.label_bytes(span.start, span.end))
+}
+
+/// Checks that need the whole catalog and every profile: description parts name tools that
+/// exist, and no contribution goes to a slot its profile never shows (it would vanish).
+pub(super) fn check_catalog_references(
+    diags: &mut Diagnostics,
+    catalog: &Catalog,
+    profiles: &IndexMap<String, crate::model::profile::Profile>,
+    sections: &IndexMap<String, Section>,
+    files: &BTreeMap<String, SourceFile>,
+) {
+    let names: Vec<&str> = catalog.tools().iter().map(|t| t.name.as_str()).collect();
+    for t in catalog.tools() {
+        for part in &t.description_parts {
+            for (name, span) in part.tools.iter().zip(&part.tool_spans) {
+                if !names.contains(&name.as_str()) {
+                    diags.push(
+                        Diagnostic::error(format!("unknown tool `{name}` in a description part of tool `{}`", t.name))
+                            .with_label(span_label(files, span))
+                            .with_help(known_names_help("tool", name, &names)),
+                    );
+                }
+            }
+        }
+    }
+    for (pname, p) in profiles {
+        let shown: Vec<&str> = p
+            .sections
+            .iter()
+            .filter_map(|id| match sections.get(id).map(|s| &s.source) {
+                Some(SectionSource::Slot(slot)) => Some(slot.as_str()),
+                _ => None,
+            })
+            .collect();
+        for t in catalog.registered(&p.tools) {
+            for c in &t.contributions {
+                if !(c.profiles.is_empty() || c.profiles.contains(pname)) || shown.contains(&c.slot.as_str()) {
+                    continue;
+                }
+                let showing: Vec<&str> = profiles
+                    .iter()
+                    .filter(|(_, q)| {
+                        q.sections.iter().any(|id| {
+                            matches!(sections.get(id).map(|s| &s.source), Some(SectionSource::Slot(s)) if *s == c.slot)
+                        })
+                    })
+                    .map(|(n, _)| n.as_str())
+                    .collect();
+                let help = if showing.is_empty() {
+                    format!(
+                        "no profile shows slot `{}`: add a section with `slot: {}` to profile `{pname}`'s sections",
+                        c.slot, c.slot
+                    )
+                } else {
+                    format!(
+                        "add the slot's section to profile `{pname}`'s sections, or restrict the contribution with \
+                         `profiles: [{}]` (the profiles that show it)",
+                        showing.join(", ")
+                    )
+                };
+                diags.push(
+                    Diagnostic::error(format!(
+                        "tool `{}` contributes to slot `{}`, which profile `{pname}` does not show: the text would \
+                         vanish",
+                        t.name, c.slot
+                    ))
+                    .with_label(span_label(files, &c.slot_span))
+                    .with_note(format!(
+                        "profile `{pname}` registers tool `{}`; its sections: {}",
+                        t.name,
+                        p.sections.join(", ")
+                    ))
+                    .with_help(help),
+                );
+            }
+        }
+    }
 }

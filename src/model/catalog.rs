@@ -15,6 +15,9 @@ pub struct Tool {
     pub toolset: String,
     /// Text shown to the model.
     pub description: String,
+    /// Sentences appended to the description (each on a new line) only in the cells whose
+    /// conditions they meet: how a description mentions another tool only where it exists.
+    pub description_parts: Vec<DescriptionPart>,
     /// The tool exists only when this holds.
     pub when: Condition,
     /// Its parameters, in order.
@@ -29,10 +32,46 @@ pub struct Tool {
     pub guidance: Option<String>,
     /// Text it contributes to prompt slots while active.
     pub contributions: Vec<Contribution>,
+    /// Example calls (checked against its parameters at load).
+    pub examples: Vec<ToolExample>,
     /// Its name's value in its catalog file.
     pub name_span: Span,
     /// Its declaration, `name: NAME`.
     pub decl_span: Span,
+}
+
+/// An example call of a tool: shown (`generate: tool_examples`) in the cells where the tool and
+/// every parameter the example uses are active, in each transport's call format.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolExample {
+    /// What it shows, if said.
+    pub description: Option<String>,
+    /// The arguments, by parameter name, in declaration order.
+    pub arguments: serde_json::Map<String, serde_json::Value>,
+}
+
+/// A part of a tool's description with the conditions under which it is sent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DescriptionPart {
+    /// The sentence, sent as written.
+    pub text: String,
+    /// Sent only while every one of these tools is active in the cell.
+    pub tools: Vec<String>,
+    /// Where each of `tools` is named.
+    pub tool_spans: Vec<Span>,
+    /// Sent only when this switch expression holds.
+    pub when: Condition,
+    /// Sent only in these profiles (empty: every profile).
+    pub profiles: Vec<String>,
+}
+
+impl DescriptionPart {
+    /// Whether the part is sent in a cell of `profile` with `switches` and these active tools.
+    pub fn applies(&self, profile: &str, switches: &std::collections::BTreeMap<String, bool>, active: &[&str]) -> bool {
+        self.when.eval(switches)
+            && (self.profiles.is_empty() || self.profiles.iter().any(|p| p == profile))
+            && self.tools.iter().all(|t| active.contains(&t.as_str()))
+    }
 }
 
 /// What a contribution inserts.
@@ -49,6 +88,8 @@ pub enum ContributionBody {
 pub struct Contribution {
     /// The slot.
     pub slot: String,
+    /// Its `slot:` value in the catalog file.
+    pub slot_span: Span,
     /// The text.
     pub body: ContributionBody,
     /// Only in these profiles (empty: all).
@@ -136,6 +177,7 @@ pub(crate) mod tests {
                 kind: Kind::Boolean,
             },
             when,
+            profiles: Vec::new(),
         }
     }
 
@@ -144,6 +186,7 @@ pub(crate) mod tests {
             name: name.into(),
             toolset: toolset.into(),
             description: format!("{name} does things"),
+            description_parts: Vec::new(),
             when,
             params: vec![param("a", Condition::Always), param("b", Condition::Switch("yolo".into()))],
             overrides: IndexMap::new(),
@@ -151,6 +194,7 @@ pub(crate) mod tests {
             spawns_subagents: false,
             guidance: None,
             contributions: Vec::new(),
+            examples: Vec::new(),
             name_span: Span::default(),
             decl_span: Span::default(),
         }

@@ -101,6 +101,8 @@ pub struct Property {
     pub schema: Schema,
     /// For top-level parameters: the switch expression that keeps it.
     pub when: Condition,
+    /// For top-level parameters: the profiles that send it (empty: every profile).
+    pub profiles: Vec<String>,
 }
 
 /// Whether `name` is a valid parameter name for every provider.

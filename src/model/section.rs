@@ -12,14 +12,17 @@ pub enum Generator {
     ToolGuidance,
     /// The JSON action schema (json transport only).
     ActionSchema,
+    /// Example calls of the active tools, in the cell's call format.
+    ToolExamples,
 }
 
 impl Generator {
     /// Every generator with its name in `generate:`.
-    pub const ALL: [(&'static str, Generator); 3] = [
+    pub const ALL: [(&'static str, Generator); 4] = [
         ("tool_docs", Generator::ToolDocs),
         ("tool_guidance", Generator::ToolGuidance),
         ("action_schema", Generator::ActionSchema),
+        ("tool_examples", Generator::ToolExamples),
     ];
 }
 

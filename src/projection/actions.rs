@@ -1,6 +1,13 @@
 //! The JSON action transport (ReAct loops without native tool calls): one JSON Schema in the
-//! prompt whose `@action` enum lists the active tools, with common fields, every tool's
-//! parameters flattened into one object, and the tools' descriptions as `x-@action-rules`.
+//! prompt whose `@action` enum lists the active tools, with common fields, the tools'
+//! parameters, and the tools' descriptions as `x-@action-rules`.
+//!
+//! Parameters are never merged unless they are the same: a parameter several tools declare
+//! with exactly the same schema is one property (its `x-@actions` lists the tools); one whose
+//! schema differs between tools in anything (type, enum, properties, constraints, description)
+//! is described per action. Each action's required parameters, and its own schema of every
+//! parameter that differs, are in an `allOf` entry `if @action is T then …`, so a JSON Schema
+//! validator enforces exactly what each tool declares.
 
 use serde_json::{json, Map, Value};
 
@@ -12,8 +19,10 @@ use crate::resolve::tools::ActiveTool;
 /// Fields every action has; tool parameters may not reuse these names.
 pub const COMMON_FIELDS: [&str; 3] = ["@action", "identifier", "human_readable_thought"];
 
-/// The action schema of the active tools. Two tools whose parameters share a name but not a
-/// type cannot be flattened into one object: that is an error naming both.
+/// What the shared property of a parameter whose schema differs between actions says.
+const PER_ACTION: &str = "Differs by action: see the `allOf` entry of each action in `x-@actions`.";
+
+/// The action schema of the active tools.
 pub fn action_schema(tools: &[ActiveTool]) -> Result<Value> {
     let mut props = Map::new();
     let names: Vec<&str> = tools.iter().map(|t| t.name.as_str()).collect();
@@ -25,9 +34,8 @@ pub fn action_schema(tools: &[ActiveTool]) -> Result<Value> {
         "human_readable_thought".into(),
         json!({"type": "string", "description": "Optional: one or two sentences on why you take this action."}),
     );
-    // Parameter name → (type, tools using it).
-    let mut owners: Map<String, Value> = Map::new();
-    let mut types: Vec<(String, String, String)> = Vec::new(); // (param, type, first tool)
+    // Parameter name → each tool's schema of it, in first-use order.
+    let mut uses: Vec<(String, Vec<(&str, Value)>)> = Vec::new();
     for t in tools {
         for p in &t.params {
             if COMMON_FIELDS.contains(&p.name.as_str()) {
@@ -42,45 +50,62 @@ pub fn action_schema(tools: &[ActiveTool]) -> Result<Value> {
                 )
                 .into_error(crate::error::ErrorKind::Project));
             }
-            let ty = type_label(p);
-            match types.iter().find(|(n, _, _)| n == &p.name) {
-                Some((_, other_ty, other_tool)) if other_ty != &ty => {
-                    return Err(Diagnostic::error(format!(
-                        "parameter `{}` clashes in the json action schema: tool `{other_tool}` declares it as \
-                            {other_ty}, tool `{}` as {ty}",
-                        p.name, t.name
-                    ))
-                    .with_help(
-                        "the json transport flattens every tool's parameters into one object; rename one of \
-                        them or give both the same type",
-                    )
-                    .into_error(crate::error::ErrorKind::Project));
-                }
-                Some(_) => {
-                    if let Some(Value::Array(list)) = owners.get_mut(&p.name) {
-                        list.push(json!(t.name));
-                    }
-                }
-                None => {
-                    types.push((p.name.clone(), ty, t.name.clone()));
-                    owners.insert(p.name.clone(), json!([t.name]));
-                    props.insert(p.name.clone(), schema(&p.schema, Dialect::Standard, false));
-                }
+            let v = schema(&p.schema, Dialect::Standard, false);
+            match uses.iter_mut().find(|(n, _)| n == &p.name) {
+                Some((_, list)) => list.push((t.name.as_str(), v)),
+                None => uses.push((p.name.clone(), vec![(t.name.as_str(), v)])),
             }
         }
     }
-    for (name, owners) in owners {
-        if let Some(Value::Object(prop)) = props.get_mut(&name) {
-            prop.insert("x-@actions".into(), owners);
+    let mut differing: Vec<&str> = Vec::new();
+    for (name, list) in &uses {
+        let owners: Vec<&str> = list.iter().map(|(t, _)| *t).collect();
+        let same = list.windows(2).all(|w| w[0].1 == w[1].1);
+        let mut prop = if same {
+            list[0].1.clone()
+        } else {
+            differing.push(name);
+            json!({ "description": PER_ACTION })
+        };
+        if let Value::Object(m) = &mut prop {
+            m.insert("x-@actions".into(), json!(owners));
         }
+        props.insert(name.clone(), prop);
+    }
+    let mut all_of = Vec::new();
+    for t in tools {
+        let required: Vec<&str> = t.params.iter().filter(|p| p.required).map(|p| p.name.as_str()).collect();
+        let own: Map<String, Value> = t
+            .params
+            .iter()
+            .filter(|p| differing.contains(&p.name.as_str()))
+            .map(|p| (p.name.clone(), schema(&p.schema, Dialect::Standard, false)))
+            .collect();
+        if required.is_empty() && own.is_empty() {
+            continue;
+        }
+        let mut then = Map::new();
+        if !required.is_empty() {
+            then.insert("required".into(), json!(required));
+        }
+        if !own.is_empty() {
+            then.insert("properties".into(), Value::Object(own));
+        }
+        all_of.push(json!({
+            "if": {"properties": {"@action": {"const": t.name}}, "required": ["@action"]},
+            "then": then,
+        }));
     }
     let rules: Vec<Value> = tools.iter().map(|t| json!({"@action": t.name, "rule": t.description.trim()})).collect();
-    Ok(json!({
-        "type": "object",
-        "required": ["@action", "identifier"],
-        "properties": props,
-        "x-@action-rules": rules,
-    }))
+    let mut out = Map::new();
+    out.insert("type".into(), json!("object"));
+    out.insert("required".into(), json!(["@action", "identifier"]));
+    out.insert("properties".into(), Value::Object(props));
+    if !all_of.is_empty() {
+        out.insert("allOf".into(), Value::Array(all_of));
+    }
+    out.insert("x-@action-rules".into(), Value::Array(rules));
+    Ok(Value::Object(out))
 }
 
 /// One tool's share of the action schema: its rule and its parameters (for reports).
@@ -94,15 +119,6 @@ pub fn tool_fragment(t: &ActiveTool) -> Value {
 pub fn param_fragment(p: &crate::model::params::Property) -> String {
     let v = schema(&p.schema, Dialect::Standard, false);
     format!("{}:{}", serde_json::to_string(&p.name).unwrap_or_default(), serde_json::to_string(&v).unwrap_or_default())
-}
-
-fn type_label(p: &crate::model::params::Property) -> String {
-    let base = p.schema.kind.type_name();
-    if p.schema.nullable {
-        format!("{base} or null")
-    } else {
-        base.to_string()
-    }
 }
 
 /// The schema as it appears in the prompt: a fenced JSON block.
@@ -123,6 +139,7 @@ mod tests {
             required: true,
             schema: Schema { description: Some(format!("{name}.")), nullable: false, default: None, kind },
             when: Condition::Always,
+            profiles: Vec::new(),
         }
     }
 
@@ -137,7 +154,7 @@ mod tests {
     }
 
     #[test]
-    fn flattens_parameters_and_lists_actions() {
+    fn shares_identical_parameters_and_requires_per_action() {
         let v = action_schema(&[
             tool("read", vec![prop("path", Kind::string())]),
             tool("write", vec![prop("path", Kind::string()), prop("content", Kind::string())]),
@@ -146,22 +163,38 @@ mod tests {
         .unwrap();
         assert_eq!(v["properties"]["@action"]["enum"], json!(["read", "write", "finish"]));
         assert_eq!(v["properties"]["path"]["x-@actions"], json!(["read", "write"]));
+        assert_eq!(v["properties"]["path"]["type"], "string", "the same schema is shared");
         assert_eq!(v["properties"]["content"]["x-@actions"], json!(["write"]));
         assert_eq!(v["required"], json!(["@action", "identifier"]));
         assert_eq!(v["x-@action-rules"][2], json!({"@action": "finish", "rule": "Use finish."}));
         let keys: Vec<&String> = v["properties"].as_object().unwrap().keys().collect();
         assert_eq!(keys, ["@action", "identifier", "human_readable_thought", "path", "content"]);
+        // Each action's required parameters, and nothing for an action without any.
+        assert_eq!(v["allOf"][0]["if"]["properties"]["@action"]["const"], "read");
+        assert_eq!(v["allOf"][0]["then"], json!({"required": ["path"]}));
+        assert_eq!(v["allOf"][1]["then"], json!({"required": ["path", "content"]}));
+        assert_eq!(v["allOf"].as_array().unwrap().len(), 2);
     }
 
     #[test]
-    fn type_clashes_name_both_tools() {
-        let e = action_schema(&[
-            tool("read", vec![prop("limit", Kind::string())]),
-            tool("list", vec![prop("limit", Kind::Boolean)]),
+    fn parameters_that_differ_in_anything_are_kept_per_action() {
+        let colour = |values: &[&str]| Kind::String {
+            enum_values: values.iter().map(|s| s.to_string()).collect(),
+            format: None,
+            pattern: None,
+            min_length: None,
+            max_length: None,
+        };
+        let v = action_schema(&[
+            tool("a", vec![prop("mode", colour(&["fast", "slow"])), prop("limit", Kind::string())]),
+            tool("b", vec![prop("mode", colour(&["red", "blue"])), prop("limit", Kind::Boolean)]),
         ])
-        .unwrap_err();
-        let m = &e.diagnostics()[0].message;
-        assert!(m.contains("tool `read` declares it as string, tool `list` as boolean"), "{m}");
+        .unwrap();
+        assert_eq!(v["properties"]["mode"], json!({"description": PER_ACTION, "x-@actions": ["a", "b"]}));
+        assert_eq!(v["allOf"][0]["then"]["properties"]["mode"]["enum"], json!(["fast", "slow"]));
+        assert_eq!(v["allOf"][1]["then"]["properties"]["mode"]["enum"], json!(["red", "blue"]));
+        assert_eq!(v["allOf"][0]["then"]["properties"]["limit"]["type"], "string");
+        assert_eq!(v["allOf"][1]["then"]["properties"]["limit"]["type"], "boolean");
     }
 
     #[test]

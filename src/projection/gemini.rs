@@ -164,6 +164,7 @@ mod tests {
             required,
             schema: Schema { description: Some("D.".into()), nullable, default: None, kind },
             when: Condition::Always,
+            profiles: Vec::new(),
         }
     }
 

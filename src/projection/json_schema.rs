@@ -131,6 +131,7 @@ mod tests {
             required,
             schema: Schema { description: None, nullable: false, default: None, kind },
             when: Condition::Always,
+            profiles: Vec::new(),
         }
     }
 

@@ -4,6 +4,7 @@
 
 pub mod actions;
 pub mod anthropic;
+pub mod examples;
 pub mod gemini;
 pub mod json_schema;
 pub mod limits;

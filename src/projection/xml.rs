@@ -180,6 +180,7 @@ mod tests {
             required,
             schema: Schema { description: Some(desc.into()), nullable: false, default: None, kind },
             when: Condition::Always,
+            profiles: Vec::new(),
         }
     }
 

@@ -235,10 +235,10 @@ pub fn resolve_subagent(
     };
     let profile = project.profile(&selection.profile)?;
     runtime.switches.insert(SUBAGENT_SWITCH.to_string(), true);
-    let tools: Vec<ActiveTool> = active_tools(&project.catalog, &profile.name, &profile.tools, &runtime.switches)
-        .into_iter()
-        .filter(|t| sub.tools.contains(&t.name) && !t.spawns_subagents)
-        .collect();
+    let tools: Vec<ActiveTool> =
+        tools::active_tools_where(&project.catalog, &profile.name, &profile.tools, &runtime.switches, |t| {
+            sub.tools.contains(&t.name) && !t.spawns_subagents
+        });
     let sections = sub.sections.clone().unwrap_or_else(|| profile.sections.clone());
     Ok(Resolved { selection, transport, provider, runtime, tools, sections, subagent: Some(name.to_string()) })
 }

@@ -23,26 +23,59 @@ pub struct ActiveTool {
     pub spawns_subagents: bool,
     /// Its contributions that apply to this profile.
     pub contributions: Vec<Contribution>,
+    /// Its examples whose every argument is an active parameter here.
+    pub examples: Vec<crate::model::catalog::ToolExample>,
+}
+
+/// A tool's description in one cell: the profile's wording (or the tool's), then each
+/// description part whose conditions hold there, each on a new line.
+fn describe(
+    t: &crate::model::catalog::Tool,
+    wording: Option<&str>,
+    profile: &str,
+    switches: &BTreeMap<String, bool>,
+    active: &[&str],
+) -> String {
+    let mut out = wording.unwrap_or(&t.description).to_string();
+    for part in t.description_parts.iter().filter(|p| p.applies(profile, switches, active)) {
+        if !out.is_empty() && !out.ends_with('\n') {
+            out.push('\n');
+        }
+        out.push_str(&part.text);
+    }
+    out
 }
 
 /// The tools active in one cell: registered by the profile, switched on, with the
-/// profile's wording and only the parameters whose switches hold.
+/// profile's wording and only the parameters whose switches and profiles hold.
 pub fn active_tools(
     catalog: &Catalog,
     profile: &str,
     sel: &ToolSelection,
     switches: &BTreeMap<String, bool>,
 ) -> Vec<ActiveTool> {
-    catalog
-        .registered(sel)
-        .into_iter()
-        .filter(|t| t.when.eval(switches))
+    active_tools_where(catalog, profile, sel, switches, |_| true)
+}
+
+/// [`active_tools`] of the tools `keep` accepts (a sub-agent's allowlist): description parts
+/// see exactly the tools the cell ends up with.
+pub fn active_tools_where(
+    catalog: &Catalog,
+    profile: &str,
+    sel: &ToolSelection,
+    switches: &BTreeMap<String, bool>,
+    keep: impl Fn(&crate::model::catalog::Tool) -> bool,
+) -> Vec<ActiveTool> {
+    let on: Vec<&crate::model::catalog::Tool> =
+        catalog.registered(sel).into_iter().filter(|t| t.when.eval(switches) && keep(t)).collect();
+    let names: Vec<&str> = on.iter().map(|t| t.name.as_str()).collect();
+    on.into_iter()
         .map(|t| {
             let ov = t.overrides.get(profile);
-            let params = t
+            let params: Vec<Property> = t
                 .params
                 .iter()
-                .filter(|p| p.when.eval(switches))
+                .filter(|p| p.when.eval(switches) && (p.profiles.is_empty() || p.profiles.iter().any(|x| x == profile)))
                 .map(|p| {
                     let mut p = p.clone();
                     if let Some(d) = ov.and_then(|o| o.params.get(&p.name)) {
@@ -51,10 +84,17 @@ pub fn active_tools(
                     p
                 })
                 .collect();
+            let examples = t
+                .examples
+                .iter()
+                .filter(|e| e.arguments.keys().all(|k| params.iter().any(|p| &p.name == k)))
+                .cloned()
+                .collect();
             ActiveTool {
+                examples,
                 name: t.name.clone(),
                 toolset: t.toolset.clone(),
-                description: ov.and_then(|o| o.description.clone()).unwrap_or_else(|| t.description.clone()),
+                description: describe(t, ov.and_then(|o| o.description.as_deref()), profile, switches, &names),
                 params,
                 guidance: t.guidance.clone(),
                 spawns_subagents: t.spawns_subagents,

@@ -178,6 +178,24 @@ impl Templates {
         self.sources.values().map(String::as_str)
     }
 
+    /// The source text of template `name`.
+    pub fn source(&self, name: &str) -> Option<&str> {
+        self.sources.get(name).map(String::as_str)
+    }
+
+    /// Where template `name`'s text starts: its file (project-relative) and the byte offset of
+    /// its first line there (0 for a whole file).
+    pub fn start(&self, name: &str) -> Option<(&str, usize)> {
+        let o = self.origins.get(name)?;
+        let text = &o.file.text;
+        let at = if o.line_offset == 0 {
+            0
+        } else {
+            text.match_indices('\n').nth(o.line_offset - 1).map_or(text.len(), |(i, _)| i + 1)
+        };
+        Some((o.file.rel.as_str(), at))
+    }
+
     /// Files pulled in through `{% include %}` / `{% import %}` so far.
     pub fn included_files(&self) -> Vec<SourceFile> {
         self.included.lock().map(|m| m.values().cloned().collect()).unwrap_or_default()
