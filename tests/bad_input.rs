@@ -271,6 +271,18 @@ cases! {
         &["--context", "fixtures/bad/context-unknown-switch.yaml"],
         "unknown switch `brwoser` in context file",
         Some("fixtures/bad/context-unknown-switch.yaml:3:3"), &["did you mean `browser`?"]);
+    context_window_nan => case("context-window-nan", MINIMAL,
+        &["--context", "fixtures/bad/context-window-nan.yaml"],
+        "value `.nan` is not a finite number",
+        Some("fixtures/bad/context-window-nan.yaml:3:17"), &[]);
+    context_window_word => case("context-window-word", MINIMAL,
+        &["--context", "fixtures/bad/context-window-word.yaml"],
+        "`lots` is not a context window: expected a positive number of tokens",
+        Some("fixtures/bad/context-window-word.yaml:3:17"), &["context_window: 32000"]);
+    flag_context_window_word => case("flag-context-window-word", MINIMAL, &["--context-window", "32kk"],
+        "invalid --context-window: `32kk` is not a context window", None, &["(or 32k, 1M"]);
+    flag_context_window_nan => case("flag-context-window-nan", MINIMAL, &["--context-window", "NaN"],
+        "invalid --context-window: `NaN` is not a context window", None, &[]);
     context_malformed => case("context-malformed", MINIMAL,
         &["--context", "fixtures/bad/context-malformed.yaml"],
         "unclosed bracket",

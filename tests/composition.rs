@@ -82,7 +82,8 @@ fn several_tools_merge_in_active_tool_order_and_inactive_tools_contribute_nothin
         + &tool("a_second", "  when: extra\n  contributes:\n    - slot: notes\n      text: from a\n")
         + &tool(
             "c_third",
-            "  contributes:\n    - slot: notes\n      text: from c\n    - slot: other\n      text: other from c\n",
+            "  contributes:\n    - slot: notes\n      text: from c\n    - slot: other\n      profiles: [standard]\n      \
+             text: other from c\n",
         );
     let (_d, p) = project(&tools, "");
     let p = p.unwrap();
@@ -120,7 +121,7 @@ fn a_tool_registered_twice_contributes_once() {
 fn empty_contributions_leave_no_empty_block() {
     let tools =
         tool("empty_tpl", "  contributes:\n    - slot: notes\n      template: \"{% if false %}never{% endif %}\"\n")
-            + &tool("blank", "  contributes:\n    - slot: other\n      text: \"   \"\n");
+            + &tool("blank", "  contributes:\n    - slot: other\n      profiles: [standard]\n      text: \"   \"\n");
     let (_d, p) = project(&tools, "");
     let c = prompt(&p.unwrap(), "standard", &[], false).unwrap();
     assert_eq!(c.prompt(), "Head text.\n\nTail text.\n");

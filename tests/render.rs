@@ -105,9 +105,11 @@ fn profile_selection_follows_the_policy() {
     assert_eq!(profile(&["--model", "o1x"]), "standard");
     assert_eq!(profile(&["--context-window", "63999"]), "lite");
     assert_eq!(profile(&["--context-window", "64000"]), "standard");
-    assert_eq!(profile(&["--context-window", "0"]), "standard");
-    assert_eq!(profile(&["--context-window", "-1"]), "standard");
-    assert_eq!(profile(&["--context-window", "big"]), "standard");
+    assert_eq!(profile(&["--context-window", "32k"]), "lite");
+    // Not a window: an error, never the assumed default (tests/requests.rs has the rest).
+    for bad in ["0", "-1", "big"] {
+        assert_eq!(common::promptc(&["render", "--context-window", bad]).status.code(), Some(2), "{bad}");
+    }
     assert_eq!(profile(&["--profile", "standard", "--model", "o1"]), "standard");
     assert!(metadata(&["--model", "openai/o1-mini"])["profile_reason"].as_str().unwrap().contains("o1-mini"));
 }

@@ -11,7 +11,8 @@ pub(crate) struct CellArgs {
     /// Model id, used by the selection policy (e.g. openai/o1-mini).
     #[arg(long, value_name = "ID")]
     pub(crate) model: Option<String>,
-    /// Context window in tokens, used by the selection policy; invalid values count as unknown.
+    /// Context window in tokens, used by the selection policy: 32000, 32_000, 32k, 1M (a fraction is
+    /// rounded down; anything else is an error).
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     pub(crate) context_window: Option<String>,
     /// Tool transport.
@@ -92,6 +93,13 @@ pub(crate) fn request(project: &Project, cell: &CellArgs) -> Result<Request, Err
                 Diagnostic::error(format!("unknown variable `{name}` in --var {v}"))
                     .with_help(promptc::known_names_help("variable", name, &variables)),
             );
+        }
+    }
+    if let Some(w) = &cell.context_window {
+        if let Err(e) = promptc::parse_context_window(w) {
+            problems.push(Diagnostic::error(format!("invalid --context-window: {e}")).with_help(
+                "give the window in tokens: --context-window 32000 (or 32k, 1M; a fraction is rounded down)",
+            ));
         }
     }
     if !problems.is_empty() {

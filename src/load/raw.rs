@@ -348,7 +348,7 @@ pub struct RawContext {
     #[serde(default)]
     pub variables: IndexMap<S, serde_json::Value>,
     pub model: Option<String>,
-    pub context_window: Option<serde_json::Value>,
+    pub context_window: Option<Spanned<serde_json::Value>>,
 }
 
 impl RawType {

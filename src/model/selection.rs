@@ -11,7 +11,8 @@ pub enum SegmentPattern {
 }
 
 impl SegmentPattern {
-    /// Parse `o1` (exact) or `o1-*` (prefix). A `*` anywhere else is rejected.
+    /// Parse `o1` (exact) or `o1-*` (prefix). A `*` anywhere else is rejected. Patterns match
+    /// case-insensitively (`O1-Mini` is `o1-mini`): they are stored lower-cased.
     pub fn parse(s: &str) -> Result<Self, String> {
         let (body, prefix) = match s.strip_suffix('*') {
             Some(b) => (b, true),
@@ -22,13 +23,15 @@ impl SegmentPattern {
                 "invalid model segment pattern `{s}`: use a segment such as `o1`, or a prefix such as `o1-*`"
             ));
         }
-        Ok(if prefix { SegmentPattern::Prefix(body.into()) } else { SegmentPattern::Exact(body.into()) })
+        let body = body.to_ascii_lowercase();
+        Ok(if prefix { SegmentPattern::Prefix(body) } else { SegmentPattern::Exact(body) })
     }
 
-    /// Whether one segment matches.
+    /// Whether one segment matches, ignoring ASCII case.
     pub fn matches(&self, segment: &str) -> bool {
+        let segment = segment.to_ascii_lowercase();
         match self {
-            SegmentPattern::Exact(s) => segment == s,
+            SegmentPattern::Exact(s) => segment == *s,
             SegmentPattern::Prefix(p) => segment.starts_with(p.as_str()),
         }
     }
@@ -78,11 +81,32 @@ pub struct Selection {
     pub reason: String,
 }
 
-/// A context window as given by a user: a positive integer, or the assumed default.
+/// Parse a context window as a user gives it, on the command line or in a context file: a
+/// number of tokens, possibly with `_` or `,` separators, a fraction (rounded down), an
+/// exponent (`3.2e4`) or a `k` / `M` suffix (thousands, millions: `32k` is 32,000). Anything
+/// else — zero, a negative or non-finite number, a word — is an error saying what was expected,
+/// never silently the assumed window.
+pub fn parse_window(raw: &str) -> Result<u64, String> {
+    let expected = "a positive number of tokens, such as 32000, 32_000, 32k or 1M";
+    let text = raw.trim().replace(['_', ','], "");
+    let (digits, scale) = match text.strip_suffix(['k', 'K']) {
+        Some(d) => (d, 1e3),
+        None => match text.strip_suffix(['m', 'M']) {
+            Some(d) => (d, 1e6),
+            None => (text.as_str(), 1.0),
+        },
+    };
+    let n: f64 = digits.trim().parse().map_err(|_| format!("`{raw}` is not a context window: expected {expected}"))?;
+    let tokens = (n * scale).floor();
+    if !tokens.is_finite() || tokens < 1.0 {
+        return Err(format!("`{raw}` is not a context window: expected {expected}"));
+    }
+    Ok(if tokens >= u64::MAX as f64 { u64::MAX } else { tokens as u64 })
+}
+
+/// The window a request's (already validated) context window gives, or the assumed default.
 pub fn effective_window(raw: Option<&str>, assumed: u64) -> u64 {
-    raw.and_then(|s| s.trim().replace('_', "").parse::<i128>().ok())
-        .filter(|n| *n > 0)
-        .map_or(assumed, |n| n.min(u64::MAX as i128) as u64)
+    raw.and_then(|s| parse_window(s).ok()).unwrap_or(assumed)
 }
 
 impl SelectionPolicy {
@@ -148,12 +172,43 @@ mod tests {
     }
 
     #[test]
+    fn windows_parse_as_users_write_them() {
+        for (raw, want) in [
+            ("32000", 32_000),
+            (" 32_000 ", 32_000),
+            ("32,000", 32_000),
+            ("32000.0", 32_000),
+            ("32000.9", 32_000),
+            ("3.2e4", 32_000),
+            ("32k", 32_000),
+            ("32K", 32_000),
+            ("1.5k", 1_500),
+            ("1M", 1_000_000),
+            ("2m", 2_000_000),
+            ("1e30", u64::MAX),
+        ] {
+            assert_eq!(parse_window(raw), Ok(want), "{raw}");
+        }
+        for raw in ["", "0", "-5", "0.5", "NaN", "nan", "inf", "-inf", "lots", "32kk", "k", "1e-3"] {
+            let e = parse_window(raw).unwrap_err();
+            assert!(e.contains("expected a positive number of tokens"), "{raw}: {e}");
+        }
+    }
+
+    #[test]
+    fn model_patterns_ignore_case() {
+        assert_eq!(pick(Some("O1-Mini"), None), "lite");
+        assert_eq!(pick(Some("OpenAI/O1"), None), "lite");
+        assert_eq!(SegmentPattern::parse("O1-*").unwrap(), SegmentPattern::Prefix("o1-".into()));
+    }
+
+    #[test]
     fn window_boundaries() {
         assert_eq!(pick(None, Some("63999")), "lite");
         assert_eq!(pick(None, Some("64000")), "standard");
         assert_eq!(pick(None, Some("0")), "standard");
         assert_eq!(pick(None, Some("-5")), "standard");
-        assert_eq!(pick(None, Some("lots")), "standard");
+        assert_eq!(pick(None, Some("lots")), "standard", "invalid windows are refused earlier, in Runtime");
         assert_eq!(pick(None, None), "standard");
         assert_eq!(pick(None, Some("99999999999999999999999999")), "standard");
     }

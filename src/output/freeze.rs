@@ -18,7 +18,6 @@ use crate::model::transport::Transport;
 use crate::model::Project;
 use crate::output::artifact::{Metadata, PROMPTC_VERSION};
 use crate::resolve::runtime::Runtime;
-use crate::resolve::Request;
 
 /// Version of the frozen-record format this promptc writes and reads.
 pub const RECORD_FORMAT: u32 = 1;
@@ -65,35 +64,29 @@ pub struct FrozenRecord {
 }
 
 /// Which runtime values were set explicitly: those that differ from the project defaults or
-/// were named by flags or the context file.
-fn explicit(project: &Project, req: &Request, rt: &Runtime) -> (BTreeMap<String, bool>, IndexMap<String, Value>) {
+/// were named, by flags or in the context file alike (the same request records the same
+/// values whichever way it was given).
+fn explicit(project: &Project, rt: &Runtime) -> (BTreeMap<String, bool>, IndexMap<String, Value>) {
     let defaults = Runtime::defaults(project);
-    let named_switch = |k: &str| req.switches.iter().any(|(n, _)| n == k);
-    let named_var = |k: &str| req.variables.iter().any(|(n, _)| n == k);
     let switches = rt
         .switches
         .iter()
-        .filter(|(k, v)| defaults.switches.get(*k) != Some(v) || named_switch(k) || req.context_file.is_some())
+        .filter(|(k, v)| defaults.switches.get(*k) != Some(v) || rt.named.contains(*k))
         .map(|(k, v)| (k.clone(), *v))
         .collect();
     let variables = rt
         .variables
         .iter()
-        .filter(|(k, v)| defaults.variables.get(*k) != Some(v) || named_var(k) || req.context_file.is_some())
+        .filter(|(k, v)| defaults.variables.get(*k) != Some(v) || rt.named.contains(*k))
         .map(|(k, v)| (k.clone(), v.clone()))
         .collect();
     (switches, variables)
 }
 
 /// Build the record of a compiled cell.
-pub fn record(
-    project: &Project,
-    c: &Compiled,
-    req: &Request,
-    account: Option<&crate::measure::account::Account>,
-) -> FrozenRecord {
+pub fn record(project: &Project, c: &Compiled, account: Option<&crate::measure::account::Account>) -> FrozenRecord {
     let tools_json = c.projection.as_ref().map(crate::json::to_pretty_json);
-    let (switches, variables) = explicit(project, req, &c.runtime);
+    let (switches, variables) = explicit(project, &c.runtime);
     FrozenRecord {
         format: RECORD_FORMAT,
         promptc_version: PROMPTC_VERSION.to_string(),

@@ -37,7 +37,8 @@ pub struct Request {
     pub profile: Option<String>,
     /// The model id the selection policy looks at (and the report's tokenizer follows).
     pub model: Option<String>,
-    /// The context window as given; a value that is not a positive integer counts as unknown.
+    /// Context window in tokens, for profile selection: `32000`, `32_000`, `3.2e4`, `32k`, `1M`
+    /// (a fraction is rounded down; anything else is a usage error).
     pub context_window: Option<String>,
     /// The transport.
     pub transport: Option<Transport>,

@@ -33,8 +33,11 @@ pub struct Runtime {
     pub variables: IndexMap<String, Value>,
     /// Model id from the context file.
     pub model: Option<String>,
-    /// Context window from the context file, as given.
+    /// The context window (context file or request), validated and normalised to digits.
     pub context_window: Option<String>,
+    /// Switches and variables the request set by name (flags or the context file): what a
+    /// frozen record keeps, whichever way they were given.
+    pub named: std::collections::BTreeSet<String>,
     /// The context file, if one was used.
     pub context_file: Option<ContextFile>,
     /// Nonce of the untrusted-content delimiters.
@@ -51,6 +54,7 @@ impl Runtime {
             variables: project.variables.iter().map(|(k, v)| (k.clone(), v.default.clone())).collect(),
             model: None,
             context_window: None,
+            named: Default::default(),
             context_file: None,
             nonce: crate::model::untrusted::derived_nonce(&[&project.name, &project.contract_version.to_string()]),
             lenient: false,
@@ -104,10 +108,21 @@ impl Runtime {
                 }
             }
             rt.model = raw.model.clone();
-            rt.context_window = raw.context_window.as_ref().map(|v| match v {
-                Value::String(s) => s.clone(),
-                other => other.to_string(),
-            });
+            if let Some(v) = &raw.context_window {
+                let given = match &v.value {
+                    Value::String(s) => s.clone(),
+                    other => other.to_string(),
+                };
+                match crate::model::selection::parse_window(&given) {
+                    Ok(n) => rt.context_window = Some(n.to_string()),
+                    Err(e) => diags.push(
+                        Diagnostic::error(format!("{e} (in the context file)"))
+                            .with_label(label(&v.referenced))
+                            .with_help("write `context_window: 32000` (or 32k, 1M)"),
+                    ),
+                }
+            }
+            rt.named.extend(raw.switches.keys().chain(raw.variables.keys()).map(|k| k.value.clone()));
             rt.context_file = Some(file);
         }
         // The request's own model facts win over the context file's (as its switches and
@@ -116,8 +131,13 @@ impl Runtime {
             rt.model = Some(m.clone());
         }
         if let Some(w) = &req.context_window {
-            rt.context_window = Some(w.clone());
+            match crate::model::selection::parse_window(w) {
+                Ok(n) => rt.context_window = Some(n.to_string()),
+                Err(e) => diags.push(Diagnostic::error(e).with_help("give the window in tokens: 32000, 32k or 1M")),
+            }
         }
+        rt.named
+            .extend(req.switches.iter().map(|(k, _)| k.clone()).chain(req.variables.iter().map(|(k, _)| k.clone())));
         for (name, on) in &req.switches {
             if project.switches.contains_key(name) {
                 rt.switches.insert(name.clone(), *on);

@@ -83,13 +83,11 @@ impl CompileOptions {
         if let Some(m) = &self.model {
             r = r.model(m.clone());
         }
+        // Numbers and strings go to the library as text, so a window reads as it does on the
+        // command line and in a context file (fractions rounded down; NaN, zero or negative
+        // refused there).
         match &self.context_window {
-            Some(Either::A(n)) if n.fract() == 0.0 && *n >= 0.0 && *n < 9.0e15 => {
-                r = r.context_window((*n as u64).to_string())
-            }
-            Some(Either::A(n)) => {
-                return Err(usage(format!("contextWindow {n} is not a whole number"), "pass the window in tokens"))
-            }
+            Some(Either::A(n)) => r = r.context_window(n.to_string()),
             Some(Either::B(s)) => r = r.context_window(s.clone()),
             None => {}
         }

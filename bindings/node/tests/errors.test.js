@@ -52,7 +52,8 @@ test('bad options are usage errors with help', () => {
     [{ nonce: 'x' }, /invalid nonce/],
     [{ switches: { no_such_switch: true } }, /no_such_switch/],
     [{ transport: 'xml', provider: 'openai' }, /no effect with the xml transport/],
-    [{ contextWindow: 1.5 }, /not a whole number/],
+    [{ contextWindow: 0.5 }, /not a context window/],
+    [{ contextWindow: 'lots' }, /not a context window/],
   ]) {
     assert.throws(() => example.compile(options), (e) => {
       assert.ok(e instanceof promptc.PromptcError, String(e))

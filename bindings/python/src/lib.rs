@@ -224,11 +224,25 @@ impl Options<'_> {
             r = r.model(m.clone());
         }
         if let Some(w) = &self.context_window {
-            let text = match w.extract::<u64>() {
-                Ok(n) => n.to_string(),
-                Err(_) => w.extract::<String>().map_err(|_| {
-                    usage(py, "context_window must be an int or a str".into(), "pass the window in tokens, e.g. 200000")
-                })?,
+            // As text, so the library reads it as it reads the command line and context files.
+            let text = if w.is_instance_of::<PyBool>() {
+                return Err(usage(
+                    py,
+                    "context_window must be a number or a str, not a bool".into(),
+                    "pass the window in tokens, e.g. 200000",
+                ));
+            } else if let Ok(n) = w.extract::<i128>() {
+                n.to_string()
+            } else if let Ok(f) = w.extract::<f64>() {
+                f.to_string()
+            } else {
+                w.extract::<String>().map_err(|_| {
+                    usage(
+                        py,
+                        "context_window must be a number or a str".into(),
+                        "pass the window in tokens, e.g. 200000 or \"200k\"",
+                    )
+                })?
             };
             r = r.context_window(text);
         }

@@ -80,3 +80,13 @@ def test_bad_nonce_and_unknown_names(example):
         example.compile(subagent="nobody")
     with pytest.raises(promptc.PromptcError, match="no effect with the xml transport"):
         example.compile(transport="xml", provider="openai")
+
+
+def test_context_windows_read_as_on_the_command_line(example):
+    # Fractions round down, suffixes scale; the same profile as the CLI would pick.
+    for window in (32000.7, "32k", "3.2e4", 32000):
+        assert example.compile(context_window=window).profile == "lite", window
+    for bad in (0, -1, float("nan"), "lots", True):
+        with pytest.raises(promptc.PromptcError) as info:
+            example.compile(context_window=bad)
+        assert info.value.kind == "usage", bad
