@@ -387,6 +387,12 @@ cases! {
     param_profiles_unknown => case("param-profiles-unknown", "fixtures/bad/param-profiles-unknown", &[],
         "unknown profile `standrad` in parameter `path` of tool `read_file`",
         Some("fixtures/bad/param-profiles-unknown/tools.yaml:9:18"), &["did you mean `standard`?"]);
+    untrusted_sliced => case("untrusted-sliced", "fixtures/bad/untrusted-sliced", &[],
+        "slicing untrusted text from `user_rules` cuts it out of its wrapper",
+        Some("fixtures/bad/untrusted-sliced/promptc.yaml:32:38"), &["emit it whole with {{ user_rules }}"]);
+    untrusted_upper => case("untrusted-upper", "fixtures/bad/untrusted-upper", &[],
+        "filter `upper` would change untrusted text from `user_rules` and break its wrapper",
+        Some("fixtures/bad/untrusted-upper/sections/role.md.j2:4:17"), &[]);
     contribution_unknown_profile => case("contribution-unknown-profile", "fixtures/bad/contribution-unknown-profile",
         &[],
         "unknown profile `nosuch` in contribution of tool `take_note`",

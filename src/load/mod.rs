@@ -385,6 +385,32 @@ impl Project {
             check_undeclared(&mut diags, &templates_origin_file(&files, &mfile, name), name, &used, &with_layout);
         }
 
+        // Untrusted values stay inside their wrappers: no template may transform them.
+        let untrusted: BTreeSet<&str> =
+            variables.iter().filter(|(_, v)| v.untrusted.is_some()).map(|(k, _)| k.as_str()).collect();
+        if !untrusted.is_empty() {
+            let mut names: BTreeSet<String> = sections
+                .values()
+                .filter_map(|s| match &s.source {
+                    SectionSource::Template(n) => Some(n.clone()),
+                    _ => None,
+                })
+                .collect();
+            names.extend(layout.iter().cloned());
+            names.extend(catalog.tools().iter().flat_map(|t| t.contributions.iter()).filter_map(|c| match &c.body {
+                crate::model::catalog::ContributionBody::Template(n) => Some(n.clone()),
+                crate::model::catalog::ContributionBody::Literal(_) => None,
+            }));
+            names.extend(
+                commands.values().flat_map(|c| std::iter::once(c.template.clone()).chain(c.variants.values().cloned())),
+            );
+            for name in &names {
+                if let Some(d) = templates.untrusted_misuse(name, &untrusted) {
+                    diags.push(d);
+                }
+            }
+        }
+
         let manifest_rel = mfile.rel.clone();
         files.insert(mfile.rel.clone(), mfile);
         let warnings = diags.warnings();

@@ -14,6 +14,7 @@ use crate::source::{ProjectFs, SourceFile};
 
 mod filters;
 pub mod guard;
+pub mod opaque;
 
 /// How the environment treats whitespace around tags (the guard parses with the same).
 const WHITESPACE: minijinja::machinery::WhitespaceConfig =
@@ -176,6 +177,19 @@ impl Templates {
     /// commands), for rules that scan what templates read.
     pub fn sources(&self) -> impl Iterator<Item = &str> {
         self.sources.values().map(String::as_str)
+    }
+
+    /// The first use of the `untrusted` variables in template `name` that could take part of
+    /// their text out of its wrapper (see `opaque`), as a located diagnostic.
+    pub fn untrusted_misuse(&self, name: &str, untrusted: &BTreeSet<&str>) -> Option<Diagnostic> {
+        let (source, origin) = (self.sources.get(name)?, self.origins.get(name)?);
+        opaque::check(source, WHITESPACE, untrusted).err().map(|r| {
+            let p = Position::from_byte_range(source, r.start, r.end);
+            let pos = Position::new(p.line + origin.line_offset, p.column + origin.column_offset, p.len);
+            Diagnostic::error(r.message)
+                .with_label(Label::at(&origin.file.display, &origin.file.text, pos))
+                .with_help(r.help)
+        })
     }
 
     /// The source text of template `name`.

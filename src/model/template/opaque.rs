@@ -1,0 +1,344 @@
+//! Untrusted values are opaque to templates. Such a value reaches a template already wrapped
+//! (`<|TAG_nonce|>` … `<|TAG_END_nonce|>`), so anything that transforms it could leave part of
+//! it outside an intact wrapper: `q[:25]` drops the closing tag, `upper` changes the nonce's
+//! case, `replace` can rewrite the closing tag, iterating walks its characters. A static pass
+//! over the syntax tree refuses every such use, at load, with a located error; what remains —
+//! emitting the value, concatenating it, testing or comparing it, `default`, `length` — keeps
+//! the wrapper whole. Names assigned from an untrusted value (`set`, `with`, a set block, a
+//! `for` target) are untrusted too.
+
+use std::collections::BTreeSet;
+
+use minijinja::machinery::ast::{CallArg, Expr, Stmt};
+use minijinja::machinery::WhitespaceConfig;
+use minijinja::syntax::SyntaxConfig;
+
+use crate::model::template::guard::Refusal;
+
+/// Filters that return the value unchanged or only measure it.
+const KEEPS_WRAPPER: &[&str] = &["default", "d", "length", "count", "string"];
+
+fn refusal(span: minijinja::machinery::Span, message: String, name: &str) -> Refusal {
+    Refusal {
+        start: span.start_offset as usize,
+        end: span.end_offset as usize,
+        message,
+        help: format!(
+            "untrusted text is sent as it is, inside its delimiter wrapper: emit it whole with {{{{ {name} }}}}, test \
+             it with {{% if {name} %}}, or concatenate it; prepare the text before it reaches promptc"
+        ),
+    }
+}
+
+/// The walk: the names whose values are untrusted so far.
+struct Taint {
+    names: BTreeSet<String>,
+}
+
+impl Taint {
+    /// The untrusted name `e` reads, if any (nested anywhere in it).
+    fn reads<'e>(&self, e: &'e Expr<'_>) -> Option<String> {
+        let arg = |a: &'e CallArg<'_>| match a {
+            CallArg::Pos(x) | CallArg::Kwarg(_, x) | CallArg::PosSplat(x) | CallArg::KwargSplat(x) => self.reads(x),
+        };
+        match e {
+            Expr::Var(v) => self.names.contains(v.id).then(|| v.id.to_string()),
+            Expr::Const(_) => None,
+            Expr::Slice(s) => self.reads(&s.expr),
+            Expr::UnaryOp(u) => self.reads(&u.expr),
+            Expr::BinOp(b) => self.reads(&b.left).or_else(|| self.reads(&b.right)),
+            Expr::Compare(c) => self.reads(&c.expr).or_else(|| c.ops.iter().find_map(|o| self.reads(&o.expr))),
+            Expr::IfExpr(i) => self
+                .reads(&i.true_expr)
+                .or_else(|| i.false_expr.as_ref().and_then(|x| self.reads(x)))
+                .or_else(|| self.reads(&i.test_expr)),
+            Expr::Filter(f) => f.expr.as_ref().and_then(|x| self.reads(x)).or_else(|| f.args.iter().find_map(arg)),
+            Expr::Test(t) => self.reads(&t.expr),
+            Expr::GetAttr(a) => self.reads(&a.expr),
+            Expr::GetItem(g) => self.reads(&g.expr).or_else(|| self.reads(&g.subscript_expr)),
+            Expr::Call(c) => self.reads(&c.expr).or_else(|| c.args.iter().find_map(arg)),
+            Expr::List(l) => l.items.iter().find_map(|x| self.reads(x)),
+            Expr::Map(m) => m.keys.iter().chain(m.values.iter()).find_map(|x| self.reads(x)),
+        }
+    }
+
+    /// Whether `e`'s value is (or holds) untrusted text, as opposed to a number or a boolean
+    /// derived from it.
+    fn carries(&self, e: &Expr<'_>) -> bool {
+        match e {
+            Expr::Compare(_) | Expr::Test(_) | Expr::UnaryOp(_) => false,
+            Expr::Filter(f) if ["length", "count"].contains(&f.name) => false,
+            _ => self.reads(e).is_some(),
+        }
+    }
+
+    fn expr(&self, e: &Expr<'_>) -> Result<(), Refusal> {
+        let arg = |a: &CallArg<'_>| match a {
+            CallArg::Pos(x) | CallArg::Kwarg(_, x) | CallArg::PosSplat(x) | CallArg::KwargSplat(x) => self.expr(x),
+        };
+        match e {
+            Expr::Var(_) | Expr::Const(_) => Ok(()),
+            Expr::Filter(f) => {
+                if let Some(name) = f.expr.as_ref().filter(|x| self.carries(x)).and_then(|x| self.reads(x)) {
+                    if !KEEPS_WRAPPER.contains(&f.name) {
+                        return Err(refusal(
+                            f.span(),
+                            format!(
+                                "filter `{}` would change untrusted text from `{name}` and break its wrapper",
+                                f.name
+                            ),
+                            &name,
+                        ));
+                    }
+                }
+                if let Some(name) = f.args.iter().find_map(|a| match a {
+                    CallArg::Pos(x) | CallArg::Kwarg(_, x) | CallArg::PosSplat(x) | CallArg::KwargSplat(x) => {
+                        self.carries(x).then(|| self.reads(x)).flatten()
+                    }
+                }) {
+                    return Err(refusal(
+                        f.span(),
+                        format!("untrusted text from `{name}` is an argument of filter `{}`", f.name),
+                        &name,
+                    ));
+                }
+                f.expr.as_ref().map_or(Ok(()), |x| self.expr(x))?;
+                f.args.iter().try_for_each(arg)
+            }
+            Expr::Slice(s) => match self.reads(&s.expr) {
+                Some(name) => Err(refusal(
+                    s.span(),
+                    format!("slicing untrusted text from `{name}` cuts it out of its wrapper"),
+                    &name,
+                )),
+                None => self.expr(&s.expr),
+            },
+            Expr::GetItem(g) => match self.reads(&g.expr) {
+                Some(name) => Err(refusal(
+                    g.span(),
+                    format!("indexing untrusted text from `{name}` takes it out of its wrapper"),
+                    &name,
+                )),
+                None => self.expr(&g.expr).and_then(|_| self.expr(&g.subscript_expr)),
+            },
+            Expr::GetAttr(a) => match self.reads(&a.expr) {
+                Some(name) => Err(refusal(
+                    a.span(),
+                    format!("`.{}` on untrusted text from `{name}` would change it", a.name),
+                    &name,
+                )),
+                None => self.expr(&a.expr),
+            },
+            Expr::Call(c) => self.call(c, c.span()),
+            Expr::UnaryOp(u) => self.expr(&u.expr),
+            Expr::BinOp(b) => self.expr(&b.left).and_then(|_| self.expr(&b.right)),
+            Expr::Compare(c) => {
+                self.expr(&c.expr)?;
+                c.ops.iter().try_for_each(|o| self.expr(&o.expr))
+            }
+            Expr::IfExpr(i) => {
+                self.expr(&i.test_expr)?;
+                self.expr(&i.true_expr)?;
+                i.false_expr.as_ref().map_or(Ok(()), |x| self.expr(x))
+            }
+            Expr::Test(t) => self.expr(&t.expr),
+            Expr::List(l) => l.items.iter().try_for_each(|x| self.expr(x)),
+            Expr::Map(m) => m.keys.iter().chain(m.values.iter()).try_for_each(|x| self.expr(x)),
+        }
+    }
+
+    /// A call (a macro, a function, a method): untrusted text may not be an argument.
+    fn call(&self, c: &minijinja::machinery::ast::Call<'_>, span: minijinja::machinery::Span) -> Result<(), Refusal> {
+        self.expr(&c.expr)?;
+        if let Some(name) = c.args.iter().find_map(|a| match a {
+            CallArg::Pos(x) | CallArg::Kwarg(_, x) | CallArg::PosSplat(x) | CallArg::KwargSplat(x) => {
+                self.carries(x).then(|| self.reads(x)).flatten()
+            }
+        }) {
+            return Err(refusal(
+                span,
+                format!("untrusted text from `{name}` is passed to a call, which may change it"),
+                &name,
+            ));
+        }
+        c.args.iter().try_for_each(|a| match a {
+            CallArg::Pos(x) | CallArg::Kwarg(_, x) | CallArg::PosSplat(x) | CallArg::KwargSplat(x) => self.expr(x),
+        })
+    }
+
+    fn taint_target(&mut self, target: &Expr<'_>) {
+        match target {
+            Expr::Var(v) => {
+                self.names.insert(v.id.to_string());
+            }
+            Expr::List(l) => l.items.iter().for_each(|x| self.taint_target(x)),
+            _ => {}
+        }
+    }
+
+    /// Whether `stmts` emit untrusted text.
+    fn emits(&self, stmts: &[Stmt<'_>]) -> bool {
+        stmts.iter().any(|s| match s {
+            Stmt::EmitExpr(e) => self.carries(&e.expr),
+            Stmt::IfCond(c) => self.emits(&c.true_body) || self.emits(&c.false_body),
+            Stmt::ForLoop(l) => self.emits(&l.body) || self.emits(&l.else_body),
+            Stmt::WithBlock(w) => self.emits(&w.body),
+            Stmt::FilterBlock(b) => self.emits(&b.body),
+            Stmt::AutoEscape(a) => self.emits(&a.body),
+            Stmt::Block(b) => self.emits(&b.body),
+            _ => false,
+        })
+    }
+
+    fn body(&mut self, stmts: &[Stmt<'_>]) -> Result<(), Refusal> {
+        stmts.iter().try_for_each(|s| self.stmt(s))
+    }
+
+    fn stmt(&mut self, s: &Stmt<'_>) -> Result<(), Refusal> {
+        match s {
+            Stmt::Template(t) => self.body(&t.children),
+            Stmt::EmitExpr(e) => self.expr(&e.expr),
+            Stmt::EmitRaw(_) => Ok(()),
+            Stmt::ForLoop(l) => {
+                if let Some(name) = self.reads(&l.iter).filter(|_| self.carries(&l.iter)) {
+                    return Err(refusal(
+                        l.span(),
+                        format!("a loop over untrusted text from `{name}` walks it piece by piece, out of its wrapper"),
+                        &name,
+                    ));
+                }
+                self.expr(&l.iter)?;
+                if let Some(f) = &l.filter_expr {
+                    self.expr(f)?;
+                }
+                self.body(&l.body)?;
+                self.body(&l.else_body)
+            }
+            Stmt::IfCond(c) => {
+                self.expr(&c.expr)?;
+                self.body(&c.true_body)?;
+                self.body(&c.false_body)
+            }
+            Stmt::WithBlock(w) => {
+                for (target, value) in &w.assignments {
+                    self.expr(value)?;
+                    if self.carries(value) {
+                        self.taint_target(target);
+                    }
+                }
+                self.body(&w.body)
+            }
+            Stmt::Set(x) => {
+                self.expr(&x.expr)?;
+                if self.carries(&x.expr) {
+                    self.taint_target(&x.target);
+                }
+                Ok(())
+            }
+            Stmt::SetBlock(x) => {
+                self.body(&x.body)?;
+                if let Some(f) = &x.filter {
+                    if self.emits(&x.body) {
+                        return Err(refusal(
+                            x.span(),
+                            "a filtered set block would change the untrusted text it captures".into(),
+                            "NAME",
+                        ));
+                    }
+                    self.expr(f)?;
+                }
+                if self.emits(&x.body) {
+                    self.taint_target(&x.target);
+                }
+                Ok(())
+            }
+            Stmt::FilterBlock(b) => {
+                if self.emits(&b.body) {
+                    return Err(refusal(
+                        b.span(),
+                        "a filter block would change the untrusted text inside it".into(),
+                        "NAME",
+                    ));
+                }
+                self.body(&b.body)
+            }
+            Stmt::AutoEscape(a) => self.body(&a.body),
+            Stmt::Block(b) => self.body(&b.body),
+            Stmt::Macro(m) => self.body(&m.body),
+            Stmt::CallBlock(c) => {
+                self.call(&c.call, c.call.span())?;
+                self.body(&c.macro_decl.body)
+            }
+            Stmt::Do(d) => self.call(&d.call, d.call.span()),
+            Stmt::Import(_) | Stmt::FromImport(_) | Stmt::Extends(_) | Stmt::Include(_) => Ok(()),
+        }
+    }
+}
+
+/// Refuse any use of the `untrusted` names in `source` that could take part of their text
+/// out of its wrapper. A syntax error is left to the compiler to report.
+pub fn check(source: &str, ws: WhitespaceConfig, untrusted: &BTreeSet<&str>) -> Result<(), Refusal> {
+    if untrusted.is_empty() || !untrusted.iter().any(|n| source.contains(n)) {
+        return Ok(());
+    }
+    let Ok(tree) = minijinja::machinery::parse(source, "<opaque>", SyntaxConfig, ws) else { return Ok(()) };
+    let mut t = Taint { names: untrusted.iter().map(|s| s.to_string()).collect() };
+    t.stmt(&tree)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const WS: WhitespaceConfig =
+        WhitespaceConfig { keep_trailing_newline: false, lstrip_blocks: true, trim_blocks: true };
+
+    fn refused(src: &str) -> Option<String> {
+        let names: BTreeSet<&str> = ["q"].into_iter().collect();
+        check(src, WS, &names).err().map(|r| r.message)
+    }
+
+    #[test]
+    fn transforming_untrusted_text_is_refused_at_the_operation() {
+        for (src, says) in [
+            ("{{ q[:25] }}", "slicing"),
+            ("{{ q[0] }}", "indexing"),
+            ("{{ q | upper }}", "filter `upper`"),
+            ("{{ q | replace('END', 'x') }}", "filter `replace`"),
+            ("{{ q | truncate(10) }}", "filter `truncate`"),
+            ("{{ q | indent(2) }}", "filter `indent`"),
+            ("{{ (q ~ '!') | lower }}", "filter `lower`"),
+            ("{{ [q, 'x'] | join(', ') }}", "filter `join`"),
+            ("{{ 'a,b' | replace(',', q) }}", "argument of filter `replace`"),
+            ("{{ q.upper() }}", "`.upper`"),
+            ("{% for c in q %}{{ c }}{% endfor %}", "a loop over"),
+            ("{% set y = q %}{{ y | title }}", "filter `title`"),
+            ("{% set y %}[{{ q }}]{% endset %}{{ y[:3] }}", "slicing"),
+            ("{% filter upper %}{{ q }}{% endfilter %}", "a filter block"),
+            ("{% macro m(s) %}{{ s }}{% endmacro %}{{ m(q) }}", "passed to a call"),
+            ("{% with y = q %}{{ y | trim }}{% endwith %}", "filter `trim`"),
+        ] {
+            let m = refused(src).unwrap_or_else(|| panic!("{src} was accepted"));
+            assert!(m.contains(says), "{src}: {m}");
+        }
+    }
+
+    #[test]
+    fn emitting_testing_and_measuring_keep_the_wrapper() {
+        for src in [
+            "{{ q }}",
+            "Rules:\n{{ q }}\n",
+            "{% if q %}{{ q }}{% endif %}",
+            "{{ 'before ' ~ q ~ ' after' }}",
+            "{{ q | default('none') }}",
+            "{{ q | length }} characters",
+            "{% if q | length > 10 %}long{% endif %}",
+            "{% if q == '' %}empty{% endif %}",
+            "{{ other | upper }}",
+            "{% set y = q %}{{ y }}",
+            "{% for x in items %}{{ x | upper }}{% endfor %}",
+        ] {
+            assert_eq!(refused(src), None, "{src}");
+        }
+    }
+}
