@@ -171,9 +171,10 @@ cases! {
     layout_undefined_variable => case("layout-undefined-variable", "fixtures/bad/layout-undefined-variable", &[],
         "template `layout.md.j2` uses undefined variable `footer`",
         Some("fixtures/bad/layout-undefined-variable/layout.md.j2:3:4"), &[]);
+    // An unclosed block is reported at the tag that opened it, not where the input ends.
     template_syntax_error => case("template-syntax-error", "fixtures/bad/template-syntax-error", &[],
-        "template syntax error: unexpected end of input",
-        Some("fixtures/bad/template-syntax-error/role.md.j2:3:1"), &[]);
+        "template syntax error: `{% if %}` is never closed",
+        Some("fixtures/bad/template-syntax-error/role.md.j2:2:1"), &["add `{% endif %}`"]);
     include_escapes_project => case("include-escapes-project", "fixtures/bad/include-escapes-project/project", &[],
         "cannot include `../outside.md`: invalid path `../outside.md`: the path leaves the project folder",
         Some("fixtures/bad/include-escapes-project/project/role.md.j2:2:4"), &[]);
@@ -393,6 +394,36 @@ cases! {
     untrusted_upper => case("untrusted-upper", "fixtures/bad/untrusted-upper", &[],
         "filter `upper` would change untrusted text from `user_rules` and break its wrapper",
         Some("fixtures/bad/untrusted-upper/sections/role.md.j2:4:17"), &[]);
+    tool_listed_and_excluded => case("tool-listed-and-excluded", "fixtures/bad/tool-listed-and-excluded", &[],
+        "tool `write_file` is both listed in `tools:` and excluded by profile `lite`",
+        Some("fixtures/bad/tool-listed-and-excluded/promptc.yaml:42:15"), &["keep it in one of the lists"]);
+    param_minimum_not_a_number => case("param-minimum-not-a-number", "fixtures/bad/param-minimum-not-a-number", &[],
+        "invalid value `one` for `minimum`: expected a number",
+        Some("fixtures/bad/param-minimum-not-a-number/tools/files.yaml:7:16"), &["such as 1 or 0.5"]);
+    layout_section_not_in_profile => case("layout-section-not-in-profile",
+        "fixtures/bad/layout-section-not-in-profile", &["--profile", "lite"],
+        "the layout uses section `environment`, which this cell has no text for: profile `lite` does not include it",
+        Some("fixtures/bad/layout-section-not-in-profile/layout.md.j2:3:4"), &["{% if sections.environment is defined %}"]);
+    layout_section_undeclared => case("layout-section-undeclared", "fixtures/bad/layout-section-undeclared", &[],
+        "the layout uses section `enviroment`, which the project does not declare",
+        Some("fixtures/bad/layout-section-undeclared/layout.md.j2:3:4"), &["did you mean `environment`?"]);
+    yaml_indent_dedented_key => case("yaml-indent-dedented-key", "fixtures/bad/yaml-indent-dedented-key", &[],
+        "line 38 is not indented like the mapping or list it belongs to",
+        Some("fixtures/bad/yaml-indent-dedented-key/promptc.yaml:38:4"), &["starts after 3 spaces", "4 or 2 or 0"]);
+    yaml_indent_tab => case("yaml-indent-tab", "fixtures/bad/yaml-indent-tab", &[], "a tab in the indentation",
+        Some("fixtures/bad/yaml-indent-tab/promptc.yaml:36:2"), &["spaces only"]);
+    yaml_indent_list_item => case("yaml-indent-list-item", "fixtures/bad/yaml-indent-list-item", &[],
+        "line 32 is not indented like the mapping or list it belongs to",
+        Some("fixtures/bad/yaml-indent-list-item/promptc.yaml:32:2"), &["starts after 1 space;"]);
+    yaml_indent_under_value => case("yaml-indent-under-value", "fixtures/bad/yaml-indent-under-value", &[],
+        "this line is indented under `name` (line 4), which already has a value",
+        Some("fixtures/bad/yaml-indent-under-value/promptc.yaml:5:19"), &["line it up with `name`"]);
+    yaml_indent_misplaced_key => case("yaml-indent-misplaced-key", "fixtures/bad/yaml-indent-misplaced-key", &[],
+        "missing required key `sections`",
+        Some("fixtures/bad/yaml-indent-misplaced-key/promptc.yaml:41:3"), &["indent it 4 spaces"]);
+    yaml_indent_empty_key => case("yaml-indent-empty-key", "fixtures/bad/yaml-indent-empty-key", &[],
+        "`role:` has no value: the lines below it are not indented under it",
+        Some("fixtures/bad/yaml-indent-empty-key/promptc.yaml:24:7"), &[]);
     contribution_unknown_profile => case("contribution-unknown-profile", "fixtures/bad/contribution-unknown-profile",
         &[],
         "unknown profile `nosuch` in contribution of tool `take_note`",

@@ -233,3 +233,12 @@ fn json_cells_measure_each_tools_share_of_the_action_schema() {
         "{tools:?}"
     );
 }
+
+#[test]
+fn a_sub_agent_report_names_the_sub_agent() {
+    let table = ok(&["report", "--subagent", "researcher"]);
+    assert!(table.lines().next().unwrap().contains("standard.native.subagent-researcher.openai"), "{table}");
+    let a = account(&["--subagent", "researcher"]);
+    assert_eq!(a["subagent"], "researcher");
+    assert_eq!(a["name"], "standard.native.subagent-researcher.openai");
+}

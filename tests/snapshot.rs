@@ -348,3 +348,19 @@ fn review_accepts_and_keeps_as_answered() {
     assert_eq!(review("").status.code(), Some(1));
     assert_eq!(w.drift().0, 1);
 }
+
+#[test]
+fn diff_before_any_snapshot_says_to_run_snapshot() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join(".git")).unwrap();
+    common::copy_dir(&common::repo().join("profiles"), &dir.path().join("profiles"));
+    let out = common::promptc_in(&dir.path().join("profiles"), &["diff"]);
+    assert_eq!(out.status.code(), Some(1), "everything is missing: drift");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("holds no snapshots of this project yet: run `promptc snapshot`"), "{err}");
+    // With snapshots written, no such note.
+    assert_eq!(common::promptc_in(&dir.path().join("profiles"), &["snapshot"]).status.code(), Some(0));
+    let out = common::promptc_in(&dir.path().join("profiles"), &["diff"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("no snapshots"));
+}

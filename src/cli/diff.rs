@@ -105,7 +105,17 @@ pub(crate) fn diff(project: &Project, args: &DiffArgs, color: Color) -> Result<E
         let _ = writeln!(std::io::stderr(), "accepted {} changed file(s), kept {kept} as committed", accepted.len());
         return Ok(if kept > 0 { Exit::Found } else { Exit::Success });
     }
-    diff_output(&drift.report, args, color)
+    let code = diff_output(&drift.report, args, color)?;
+    let r = &drift.report;
+    if !r.files.is_empty() && r.files.iter().all(|f| f.status == promptc::snapshot::Status::Added) {
+        let _ = writeln!(
+            std::io::stderr(),
+            "note: {} holds no snapshots of this project yet: run `promptc snapshot` to write them, then commit \
+             them",
+            drift.dir.display()
+        );
+    }
+    Ok(code)
 }
 
 /// The drifted snapshot files a user decides on (summary.json follows them).

@@ -177,6 +177,16 @@ pub(super) fn build_profile(
         },
         None => ToolSelection { toolsets: values(&p.toolsets), tools: values(&p.tools), exclude: values(&p.exclude) },
     };
+    // Listed by name and excluded by name: a contradiction, not a quiet removal.
+    for x in &p.exclude {
+        if p.tools.iter().any(|t| t.value == x.value) {
+            ck.error(
+                &x.referenced,
+                format!("tool `{}` is both listed in `tools:` and excluded by {ctx}", x.value),
+                "keep it in one of the lists: `exclude:` removes tools a listed toolset brings in",
+            );
+        }
+    }
     let sections = ck.refs(&p.sections, sections, "section", &ctx);
     let budget = p.budget.as_ref().map(|b| build_budget(ck, name, &b.value, &sections)).unwrap_or_default();
     // The `budget:` key with its colon, as diagnostics have always underlined it.

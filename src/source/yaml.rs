@@ -54,6 +54,20 @@ fn to_diagnostic(err: &serde_saphyr::Error, text: &str, display: &str) -> Diagno
     let raw_message = strip_location_suffix(plain.lines().next().unwrap_or("invalid YAML")).to_string();
     let (message, help) = explain(&raw_message, text, err.location());
     let mut d = Diagnostic::error(message);
+    // A required key written at the wrong indentation: point at it, not at the mapping.
+    let misplaced = raw_message.strip_prefix("missing field ").and_then(|f| {
+        let l = err.location()?;
+        misplaced_key(text, l.line() as usize, f.trim_matches('`')).map(|(line, _)| line)
+    });
+    if let Some(line) = misplaced {
+        let l = text.split('\n').nth(line - 1).unwrap_or("");
+        let pos = Position::new(line, indent_of(l) + 1, token_len(text, line, indent_of(l) + 1));
+        d = d.with_label(Label::at(display, text, pos));
+        if let Some(h) = help {
+            d = d.with_help(h);
+        }
+        return d;
+    }
     match err.location() {
         Some(loc) if loc.line() > 0 => {
             let pos = Position::new(
@@ -116,12 +130,149 @@ fn explain(message: &str, text: &str, loc: Option<serde_saphyr::Location>) -> (S
     }
     if let Some(field) = m.strip_prefix("missing field ") {
         let field = field.trim_matches('`');
-        return (
-            format!("missing required key `{field}`"),
-            Some(format!("add `{field}:` to the mapping that ends here")),
-        );
+        let help = loc
+            .and_then(|l| misplaced_key(text, l.line() as usize, field))
+            .map(|(_, help)| help)
+            .unwrap_or_else(|| format!("add `{field}:` to the mapping that ends here"));
+        return (format!("missing required key `{field}`"), Some(help));
+    }
+    if let Some(explained) = loc.and_then(|l| indentation(&m, text, l.line() as usize)) {
+        return explained;
     }
     (message.to_string(), help_for(message))
+}
+
+/// `1 space`, `4 spaces`.
+fn spaces(n: usize) -> String {
+    if n == 1 {
+        "1 space".into()
+    } else {
+        format!("{n} spaces")
+    }
+}
+
+/// Spaces before a line's content.
+fn indent_of(line: &str) -> usize {
+    line.len() - line.trim_start_matches(' ').len()
+}
+
+/// Whether a line holds YAML content (not blank, not only a comment).
+fn is_content(line: &str) -> bool {
+    let t = line.trim();
+    !t.is_empty() && !t.starts_with('#')
+}
+
+/// The 1-based line number and text of the last content line before line `line`.
+fn content_before(text: &str, line: usize) -> Option<(usize, &str)> {
+    let lines: Vec<&str> = text.split('\n').collect();
+    (1..line.min(lines.len() + 1)).rev().map(|n| (n, lines[n - 1])).find(|(_, l)| is_content(l))
+}
+
+/// The indentations of the mappings around line `line`: the previous content line's, then
+/// each smaller one going up (the parents).
+fn enclosing_indents(text: &str, line: usize) -> Vec<usize> {
+    let lines: Vec<&str> = text.split('\n').collect();
+    let mut out: Vec<usize> = Vec::new();
+    for n in (1..line.min(lines.len() + 1)).rev() {
+        let l = lines[n - 1];
+        if !is_content(l) {
+            continue;
+        }
+        let i = indent_of(l);
+        if out.last().is_none_or(|last| i < *last) {
+            out.push(i);
+        }
+        if i == 0 {
+            break;
+        }
+    }
+    out
+}
+
+/// A parser error caused by indentation, explained in those terms: which line is off, how far,
+/// and what it would line up with (the messages of libyaml-style parsers name the grammar, not
+/// the mistake).
+fn indentation(m: &str, text: &str, line: usize) -> Option<(String, Option<String>)> {
+    let lines: Vec<&str> = text.split('\n').collect();
+    let here = *lines.get(line.checked_sub(1)?)?;
+    if m.contains("tab") {
+        return Some((
+            "a tab in the indentation".into(),
+            Some("YAML indents with spaces only: replace the tab with spaces lined up with the keys around it".into()),
+        ));
+    }
+    if m.contains("did not find expected key")
+        || m.contains("expected <block end>")
+        || m.contains("did not find expected")
+    {
+        let cur = indent_of(here);
+        let around = enclosing_indents(text, line);
+        let list: Vec<String> = around.iter().map(|i| i.to_string()).collect();
+        return Some((
+            format!("line {line} is not indented like the mapping or list it belongs to"),
+            Some(format!(
+                "it starts after {}; the lines above start after {} spaces: keys of one mapping (and items of one \
+                 list) line up in one column, so indent it to match the one it belongs to",
+                spaces(cur),
+                list.join(" or ")
+            )),
+        ));
+    }
+    if m.contains("mapping values are not allowed") {
+        let (n, prev) = content_before(text, line)?;
+        let (key, value) = prev.split_once(':')?;
+        if indent_of(here) > indent_of(prev) && !value.trim().is_empty() {
+            let key = key.trim().trim_start_matches("- ");
+            return Some((
+                format!("this line is indented under `{key}` (line {n}), which already has a value"),
+                Some(format!(
+                    "line it up with `{key}` to make it a key of the same mapping (or quote a value that spans lines)"
+                )),
+            ));
+        }
+    }
+    if m.contains("expected mapping") || m.contains("expected a mapping") || m.contains("invalid type: unit") {
+        let key = here.trim().strip_suffix(':')?.trim_start_matches("- ");
+        let next = lines.iter().skip(line).find(|l| is_content(l))?;
+        if indent_of(next) <= indent_of(here) {
+            return Some((
+                format!("`{key}:` has no value: the lines below it are not indented under it"),
+                Some(format!(
+                    "indent the keys that belong to `{key}` further than `{key}` itself (by two spaces, say)"
+                )),
+            ));
+        }
+    }
+    None
+}
+
+/// Help for a required key that is missing from the mapping at line `line` but written
+/// further down at another indentation (so it belongs to another mapping).
+fn misplaced_key(text: &str, line: usize, field: &str) -> Option<(usize, String)> {
+    let lines: Vec<&str> = text.split('\n').collect();
+    let start = line.checked_sub(1)?;
+    let want = indent_of(lines.get(start)?);
+    for (i, l) in lines.iter().enumerate().skip(start + 1) {
+        if !is_content(l) {
+            continue;
+        }
+        let ind = indent_of(l);
+        let t = l.trim_start().trim_start_matches("- ");
+        if t.starts_with(&format!("{field}:")) && ind != want {
+            let help = format!(
+                "`{field}:` on line {} is indented {}, so it belongs to another mapping: indent it {}, like the keys \
+                 of this one",
+                i + 1,
+                spaces(ind),
+                spaces(want)
+            );
+            return Some((i + 1, help));
+        }
+        if ind < want {
+            break;
+        }
+    }
+    None
 }
 
 /// What a failed scalar conversion wanted, from serde's "invalid u64"-style messages.
@@ -130,7 +281,8 @@ fn scalar_expectation(m: &str) -> Option<&'static str> {
     Some(match kind {
         "u8" | "u16" | "u32" | "u64" | "u128" | "usize" => "a whole number of 0 or more",
         "i8" | "i16" | "i32" | "i64" | "i128" | "isize" => "a whole number",
-        "f32" | "f64" => "a number",
+        "f32" | "f64" | "floating" | "float" | "number" => "a number, such as 1 or 0.5",
+        "integer" | "int" => "a whole number",
         "bool" | "boolean" => "true or false",
         _ => return None,
     })

@@ -81,6 +81,38 @@ fn check_tags(source: &str, ws: WhitespaceConfig) -> Result<(), Refusal> {
     Ok(())
 }
 
+/// The innermost block tag left open at the end of `source` (`{% if %}` without `{% endif %}`):
+/// its byte range and keyword. minijinja reports such a template where its input ends; the
+/// opening tag is what the author needs to see.
+pub fn unclosed_block(source: &str, ws: WhitespaceConfig) -> Option<(usize, usize, String)> {
+    use minijinja::machinery::Token;
+    const OPENERS: &[&str] = &["if", "for", "macro", "call", "filter", "with", "block", "autoescape", "set"];
+    let mut open: Vec<(usize, usize, String)> = Vec::new();
+    // The tag being read: its start, its keyword, whether it assigns (`{% set x = … %}` opens nothing).
+    let mut tag: Option<(usize, Option<String>, bool)> = None;
+    for item in minijinja::machinery::tokenize(source, false, SyntaxConfig, ws) {
+        let Ok((token, span)) = item else { return None };
+        match (token, tag.as_mut()) {
+            (Token::BlockStart, _) => tag = Some((span.start_offset as usize, None, false)),
+            (Token::Ident(kw), Some((_, word @ None, _))) => *word = Some(kw.to_string()),
+            (Token::Assign, Some((_, _, assigns))) => *assigns = true,
+            (Token::BlockEnd, Some(_)) => {
+                let Some((start, Some(kw), assigns)) = tag.take() else { continue };
+                let end = span.end_offset as usize;
+                if let Some(base) = kw.strip_prefix("end") {
+                    if let Some(i) = open.iter().rposition(|(_, _, k)| k == base) {
+                        open.truncate(i);
+                    }
+                } else if OPENERS.contains(&kw.as_str()) && !(kw == "set" && assigns) {
+                    open.push((start, end, kw));
+                }
+            }
+            _ => {}
+        }
+    }
+    open.pop()
+}
+
 /// The static growth estimate: for each name assigned so far, how many times its value can
 /// hold the template's inputs (a context value or a literal counts once).
 struct Growth<'a> {
@@ -453,6 +485,23 @@ fn calls_in_expr<'s, 'a>(e: &'s Expr<'a>, name: &str, out: &mut Vec<&'s ast::Cal
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn the_innermost_unclosed_block_is_found_at_its_tag() {
+        let ws = WhitespaceConfig::default();
+        let find = |src: &str| unclosed_block(src, ws).map(|(s, e, k)| (src[s..e].to_string(), k));
+        assert_eq!(find("a {% if x %} b"), Some(("{% if x %}".into(), "if".into())));
+        assert_eq!(find("{% if x %}{% for y in z %}{{ y }}{% endfor %}"), Some(("{% if x %}".into(), "if".into())));
+        assert_eq!(
+            find("{% if x %}{% for y in z %}{{ y }}{% endif %}"),
+            None,
+            "a mismatched end is minijinja's to report"
+        );
+        assert_eq!(find("{% set a = 1 %}{% set b %}text"), Some(("{% set b %}".into(), "set".into())));
+        assert_eq!(find("{% if x %}{% else %}{% endif %}"), None);
+        assert_eq!(find("{% macro m() %}{% if a %}{% endif %}"), Some(("{% macro m() %}".into(), "macro".into())));
+    }
+
     use super::*;
 
     fn ws() -> WhitespaceConfig {

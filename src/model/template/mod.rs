@@ -14,6 +14,7 @@ use crate::source::{ProjectFs, SourceFile};
 
 mod filters;
 pub mod guard;
+use guard::unclosed_block;
 pub mod opaque;
 
 /// How the environment treats whitespace around tags (the guard parses with the same).
@@ -126,9 +127,21 @@ impl Templates {
         }
         self.origins.insert(name.to_string(), origin);
         self.sources.insert(name.to_string(), source.to_string());
-        self.env
-            .add_template_owned(name.to_string(), source.to_string())
-            .map_err(|e| self.diagnostic(&e, "template syntax error").into_error(crate::error::ErrorKind::Project))
+        self.env.add_template_owned(name.to_string(), source.to_string()).map_err(|e| {
+            let mut d = self.diagnostic(&e, "template syntax error");
+            // An unclosed block is reported where the input ends: point at the tag that opened it.
+            let at_end = e.detail().is_some_and(|m| m.contains("unexpected end of input"));
+            if let Some((start, end, kw)) = unclosed_block(source, WHITESPACE).filter(|_| at_end) {
+                if let Some(o) = self.origins.get(name) {
+                    let p = Position::from_byte_range(source, start, end);
+                    let pos = Position::new(p.line + o.line_offset, p.column + o.column_offset, p.len);
+                    d.message = format!("template syntax error: `{{% {kw} %}}` is never closed");
+                    d.label = Some(Label::at(&o.file.display, &o.file.text, pos));
+                    d.help = Some(format!("add `{{% end{kw} %}}` where the block ends"));
+                }
+            }
+            d.into_error(crate::error::ErrorKind::Project)
+        })
     }
 
     /// Top-level variable names a template reads that it does not define itself.
