@@ -24,7 +24,7 @@ CASES = {
     "yaml-indent-list-item": (32, 32),
     "yaml-indent-under-value": (5, 5),
     "yaml-indent-misplaced-key": (41, 42),
-    "yaml-indent-empty-key": (24, None),
+    "yaml-indent-empty-key": (25, None),
 }
 
 

@@ -422,8 +422,8 @@ cases! {
         "missing required key `sections`",
         Some("fixtures/bad/yaml-indent-misplaced-key/promptc.yaml:41:3"), &["indent it 4 spaces"]);
     yaml_indent_empty_key => case("yaml-indent-empty-key", "fixtures/bad/yaml-indent-empty-key", &[],
-        "`role:` has no value: the lines below it are not indented under it",
-        Some("fixtures/bad/yaml-indent-empty-key/promptc.yaml:24:7"), &[]);
+        "line 25 is not indented under `role:` (line 24), so `role` has no value",
+        Some("fixtures/bad/yaml-indent-empty-key/promptc.yaml:25:3"), &["further than `role` itself"]);
     contribution_unknown_profile => case("contribution-unknown-profile", "fixtures/bad/contribution-unknown-profile",
         &[],
         "unknown profile `nosuch` in contribution of tool `take_note`",

@@ -54,11 +54,19 @@ fn to_diagnostic(err: &serde_saphyr::Error, text: &str, display: &str) -> Diagno
     let raw_message = strip_location_suffix(plain.lines().next().unwrap_or("invalid YAML")).to_string();
     let (message, help) = explain(&raw_message, text, err.location());
     let mut d = Diagnostic::error(message);
-    // A required key written at the wrong indentation: point at it, not at the mapping.
-    let misplaced = raw_message.strip_prefix("missing field ").and_then(|f| {
-        let l = err.location()?;
-        misplaced_key(text, l.line() as usize, f.trim_matches('`')).map(|(line, _)| line)
-    });
+    // A required key written at the wrong indentation, or the line that should have been
+    // indented under an empty key: point at it, not at the mapping.
+    let misplaced = raw_message
+        .strip_prefix("missing field ")
+        .and_then(|f| {
+            let l = err.location()?;
+            misplaced_key(text, l.line() as usize, f.trim_matches('`')).map(|(line, _)| line)
+        })
+        .or_else(|| {
+            let rest = d.message.strip_prefix("line ")?;
+            let (n, _) = rest.split_once(" is not indented under `")?;
+            n.parse::<usize>().ok()
+        });
     if let Some(line) = misplaced {
         let l = text.split('\n').nth(line - 1).unwrap_or("");
         let pos = Position::new(line, indent_of(l) + 1, token_len(text, line, indent_of(l) + 1));
@@ -233,10 +241,10 @@ fn indentation(m: &str, text: &str, line: usize) -> Option<(String, Option<Strin
     }
     if m.contains("expected mapping") || m.contains("expected a mapping") || m.contains("invalid type: unit") {
         let key = here.trim().strip_suffix(':')?.trim_start_matches("- ");
-        let next = lines.iter().skip(line).find(|l| is_content(l))?;
+        let (n, next) = lines.iter().enumerate().skip(line).find(|(_, l)| is_content(l))?;
         if indent_of(next) <= indent_of(here) {
             return Some((
-                format!("`{key}:` has no value: the lines below it are not indented under it"),
+                format!("line {} is not indented under `{key}:` (line {line}), so `{key}` has no value", n + 1),
                 Some(format!(
                     "indent the keys that belong to `{key}` further than `{key}` itself (by two spaces, say)"
                 )),
