@@ -356,28 +356,88 @@ fn record(found: &mut BTreeMap<(String, String), (Label, String, Vec<String>)>, 
     }
 }
 
+/// Which catalog tool names occur in a text at all (as substrings), found in one pass: only
+/// those are then read closely with [`mentions`].
+struct Names<'a> {
+    names: Vec<&'a str>,
+    finder: Option<aho_corasick::AhoCorasick>,
+}
+
+impl<'a> Names<'a> {
+    fn new(names: Vec<&'a str>) -> Self {
+        let finder = aho_corasick::AhoCorasick::new(&names).ok();
+        Names { names, finder }
+    }
+
+    /// The names occurring in `text` that `keep` accepts, in catalog order.
+    fn in_text(&self, text: &str, keep: impl Fn(&str) -> bool) -> Vec<&'a str> {
+        let Some(f) = &self.finder else {
+            return self.names.iter().copied().filter(|n| keep(n) && text.contains(n)).collect();
+        };
+        let mut seen = vec![false; self.names.len()];
+        for m in f.find_overlapping_iter(text) {
+            seen[m.pattern().as_usize()] = true;
+        }
+        self.names.iter().zip(seen).filter(|(n, s)| *s && keep(n)).map(|(n, _)| *n).collect()
+    }
+}
+
+/// Every text of `t` the tools JSON carries, joined: what [`tool_text_places`] reads with
+/// `DESCRIPTIONS`.
+fn description_texts(t: &ActiveTool) -> String {
+    fn params(ps: &[Property], out: &mut String) {
+        for p in ps {
+            let mut schema = &p.schema;
+            loop {
+                if let Some(d) = &schema.description {
+                    out.push_str(d);
+                    out.push('\n');
+                }
+                match &schema.kind {
+                    Kind::Array { items, .. } => schema = items,
+                    Kind::Object { properties } => {
+                        params(properties, out);
+                        break;
+                    }
+                    _ => break,
+                }
+            }
+        }
+    }
+    let mut out = format!("{}\n", t.description);
+    params(&t.params, &mut out);
+    for e in &t.examples {
+        out.push_str(e.description.as_deref().unwrap_or(""));
+        out.push_str(&serde_json::Value::Object(e.arguments.clone()).to_string());
+        out.push('\n');
+    }
+    out
+}
+
 /// Find every catalog tool named in a text a cell sends while it is inactive there.
 pub(crate) fn check(project: &Project, views: &[CellView], out: &mut Vec<Diagnostic>) {
     // (where, tool) → (label, help, cells)
     let mut found: BTreeMap<(String, String), (Label, String, Vec<String>)> = BTreeMap::new();
-    let names: Vec<&str> = project.catalog.tools().iter().map(|t| t.name.as_str()).collect();
+    let names = Names::new(project.catalog.tools().iter().map(|t| t.name.as_str()).collect());
     for v in views {
         let c = &v.compiled;
         let stem = v.cell.stem();
         let active: BTreeSet<&str> = c.tools.iter().map(|t| t.name.as_str()).collect();
-        let inactive: Vec<&str> = names.iter().copied().filter(|n| !active.contains(n)).collect();
+        let is_inactive = |n: &str| !active.contains(n);
         // A parameter's tags in the tool docs (`<note>…</note>`) are not calls of a tool `note`.
         let param_names: BTreeSet<&str> =
             c.tools.iter().flat_map(|t| t.params.iter().map(|p| p.name.as_str())).collect();
-        for name in &inactive {
+        for name in names.in_text(&c.prompt, is_inactive) {
             for at in mentions(&c.prompt, name, !param_names.contains(name)) {
                 for place in prompt_places(project, c, at, name) {
                     record(&mut found, place, name, &stem);
                 }
             }
-            // The tools JSON of a native cell carries every description as written.
-            if c.transport == Transport::Native {
-                for t in &c.tools {
+        }
+        // The tools JSON of a native cell carries every description as written.
+        if c.transport == Transport::Native {
+            for t in &c.tools {
+                for name in names.in_text(&description_texts(t), is_inactive) {
                     for place in tool_text_places(project, t, name, DESCRIPTIONS) {
                         record(&mut found, place, name, &stem);
                     }
@@ -390,7 +450,7 @@ pub(crate) fn check(project: &Project, views: &[CellView], out: &mut Vec<Diagnos
             let Ok(resolved) = crate::resolve::resolve_matrix_cell(project, &v.cell) else { continue };
             for (cmd_name, cmd) in &project.commands {
                 let Ok(text) = crate::render::command::render(project, &resolved, cmd_name) else { continue };
-                for name in &inactive {
+                for name in names.in_text(&text, is_inactive) {
                     if tool_mentions(&text, name).is_empty() {
                         continue;
                     }
