@@ -110,53 +110,5 @@ fn printf_widths(f: &str) -> u128 {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn env(cap: usize) -> Environment<'static> {
-        let mut env = Environment::new();
-        register(&mut env, cap);
-        env
-    }
-
-    fn render(env: &Environment, src: &str) -> Result<String, Error> {
-        env.render_str(src, minijinja::context! { s => "a\nb\n\nc", items => vec!["x", "y", "z"] })
-    }
-
-    #[test]
-    fn below_the_cap_the_filters_behave_as_minijinja_s() {
-        let plain = Environment::new();
-        let checked = env(1 << 20);
-        for src in [
-            "{{ s|replace('b', 'BB') }}",
-            "{{ s|replace('', '-') }}",
-            "{{ s|indent(2) }}|{{ s|indent(width=3, first=true, blank=true) }}",
-            "{{ items|join(', ') }}{{ items|join }}",
-            "{{ '%s=%5d|%-4s|%.2f'|format('k', 42, 'ab', 3.14159) }}",
-            "{% for b in items|batch(2, '-') %}{{ b|join }};{% endfor %}",
-        ] {
-            assert_eq!(render(&checked, src).unwrap(), render(&plain, src).unwrap(), "{src}");
-        }
-    }
-
-    #[test]
-    fn blow_ups_fail_before_allocating() {
-        let e = env(1000);
-        for (src, filter) in [
-            ("{{ s|replace('', 'x' * 500) }}", "replace"),
-            ("{{ s|indent(1000000000) }}", "indent"),
-            ("{{ range(100)|join('x' * 20) }}", "join"),
-            ("{{ '%999999999s'|format('a') }}", "format"),
-            ("{{ items|batch(100000000, 'x')|list }}", "batch"),
-        ] {
-            let err = render(&e, src).unwrap_err();
-            assert!(err.to_string().contains(&format!("the result of `{filter}` would be")), "{src}: {err}");
-        }
-    }
-
-    #[test]
-    fn printf_widths_add_up() {
-        assert_eq!(printf_widths("%10.3f and %-5s and %%"), 18);
-        assert_eq!(printf_widths("no widths"), 0);
-    }
-}
+#[path = "filters_tests.rs"]
+mod tests;

@@ -1,0 +1,93 @@
+//! Unit tests of `model::selection`.
+
+use super::*;
+
+fn policy() -> SelectionPolicy {
+    SelectionPolicy {
+        default_profile: "standard".into(),
+        profile: "lite".into(),
+        model_segments: vec![SegmentPattern::parse("o1").unwrap(), SegmentPattern::parse("o1-*").unwrap()],
+        below_context_window: 64_000,
+        assumed_context_window: 128_000,
+    }
+}
+
+fn pick(model: Option<&str>, window: Option<&str>) -> String {
+    policy()
+        .select(&SelectionInput {
+            explicit: None,
+            model: model.map(Into::into),
+            context_window: window.map(Into::into),
+        })
+        .profile
+}
+
+#[test]
+fn model_segments() {
+    assert_eq!(pick(Some("openai/o1-mini"), None), "lite");
+    assert_eq!(pick(Some("foo/o1"), None), "lite");
+    assert_eq!(pick(Some("o1"), None), "lite");
+    assert_eq!(pick(Some("o10"), None), "standard");
+    assert_eq!(pick(Some("o1x"), None), "standard");
+    assert_eq!(pick(Some("gpt-4o"), None), "standard");
+    assert_eq!(pick(Some("my-o1-model"), None), "standard");
+}
+
+#[test]
+fn windows_parse_as_users_write_them() {
+    for (raw, want) in [
+        ("32000", 32_000),
+        (" 32_000 ", 32_000),
+        ("32,000", 32_000),
+        ("32000.0", 32_000),
+        ("32000.9", 32_000),
+        ("3.2e4", 32_000),
+        ("32k", 32_000),
+        ("32K", 32_000),
+        ("1.5k", 1_500),
+        ("1M", 1_000_000),
+        ("2m", 2_000_000),
+        ("1e30", u64::MAX),
+    ] {
+        assert_eq!(parse_window(raw), Ok(want), "{raw}");
+    }
+    for raw in ["", "0", "-5", "0.5", "NaN", "nan", "inf", "-inf", "lots", "32kk", "k", "1e-3"] {
+        let e = parse_window(raw).unwrap_err();
+        assert!(e.contains("expected a positive number of tokens"), "{raw}: {e}");
+    }
+}
+
+#[test]
+fn model_patterns_ignore_case() {
+    assert_eq!(pick(Some("O1-Mini"), None), "lite");
+    assert_eq!(pick(Some("OpenAI/O1"), None), "lite");
+    assert_eq!(SegmentPattern::parse("O1-*").unwrap(), SegmentPattern::Prefix("o1-".into()));
+}
+
+#[test]
+fn window_boundaries() {
+    assert_eq!(pick(None, Some("63999")), "lite");
+    assert_eq!(pick(None, Some("64000")), "standard");
+    assert_eq!(pick(None, Some("0")), "standard");
+    assert_eq!(pick(None, Some("-5")), "standard");
+    assert_eq!(pick(None, Some("lots")), "standard", "invalid windows are refused earlier, in Runtime");
+    assert_eq!(pick(None, None), "standard");
+    assert_eq!(pick(None, Some("99999999999999999999999999")), "standard");
+}
+
+#[test]
+fn explicit_wins() {
+    let s = policy().select(&SelectionInput {
+        explicit: Some("standard".into()),
+        model: Some("o1".into()),
+        context_window: Some("10".into()),
+    });
+    assert_eq!(s.profile, "standard");
+}
+
+#[test]
+fn invalid_patterns() {
+    assert!(SegmentPattern::parse("*").is_err());
+    assert!(SegmentPattern::parse("o*1").is_err());
+    assert!(SegmentPattern::parse("a/b").is_err());
+}

@@ -1,0 +1,94 @@
+//! Unit tests of `source::folder`.
+
+use super::*;
+
+/// A manifest that lists its folder's files, one per line.
+const MANIFEST: &str = "owned.txt";
+
+fn owned(dir: &Path) -> Result<Option<BTreeSet<String>>> {
+    match std::fs::read_to_string(dir.join(MANIFEST)) {
+        Ok(t) => Ok(Some(t.lines().map(str::to_string).chain([MANIFEST.to_string()]).collect())),
+        Err(_) => Ok(None),
+    }
+}
+
+fn files(names: &[(&str, &str)]) -> BTreeMap<String, Vec<u8>> {
+    let list: String = names.iter().map(|(n, _)| format!("{n}\n")).collect();
+    let mut m: BTreeMap<String, Vec<u8>> = names.iter().map(|(n, t)| (n.to_string(), t.as_bytes().to_vec())).collect();
+    m.insert(MANIFEST.into(), list.into_bytes());
+    m
+}
+
+fn listing(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> =
+        std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn creates_replaces_and_removes_only_its_own_files() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("snap");
+    let r = replace(&dir, &files(&[("a", "1"), ("b", "2")]), &owned).unwrap();
+    assert_eq!(r.written, ["a", "b", MANIFEST]);
+    std::fs::write(dir.join("README"), "mine").unwrap();
+    let r = replace(&dir, &files(&[("a", "1"), ("c", "3")]), &owned).unwrap();
+    assert_eq!(
+        (r.written.clone(), r.unchanged, r.removed.clone()),
+        (vec!["c".into(), MANIFEST.into()], 1, vec!["b".into()])
+    );
+    assert_eq!(listing(&dir), ["README", "a", "c", MANIFEST]);
+    assert_eq!(std::fs::read_to_string(dir.join("README")).unwrap(), "mine", "a foreign file is carried over");
+    // Nothing beside the folder but the folder itself.
+    assert_eq!(listing(root.path()), ["snap"]);
+    // Unchanged content writes nothing.
+    let r = replace(&dir, &files(&[("a", "1"), ("c", "3")]), &owned).unwrap();
+    assert!(r.written.is_empty() && r.removed.is_empty());
+}
+
+#[test]
+fn refuses_folders_it_does_not_own() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("docs");
+    std::fs::create_dir(&dir).unwrap();
+    std::fs::write(dir.join("notes.md"), "keep me").unwrap();
+    let e = replace(&dir, &files(&[("a", "1")]), &owned).unwrap_err();
+    assert!(e.to_string().contains("holds files promptc did not write (notes.md)"), "{e}");
+    assert_eq!(listing(&dir), ["notes.md"]);
+    let file = root.path().join("plain");
+    std::fs::write(&file, "x").unwrap();
+    assert!(replace(&file, &files(&[("a", "1")]), &owned).unwrap_err().to_string().contains("is not a folder"));
+}
+
+#[test]
+fn a_failed_build_leaves_the_old_folder() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("snap");
+    replace(&dir, &files(&[("a", "1")]), &owned).unwrap();
+    // A name that cannot be a file fails the build half-way.
+    let mut bad = files(&[("b", "2")]);
+    bad.insert("no/such/folder".into(), b"x".to_vec());
+    assert!(replace(&dir, &bad, &owned).is_err());
+    assert_eq!(listing(&dir), ["a", MANIFEST]);
+    assert_eq!(listing(root.path()), ["snap"], "the temporary folder is gone");
+}
+
+#[test]
+fn leftovers_of_killed_runs_are_cleaned_and_a_cut_swap_is_undone() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("snap");
+    replace(&dir, &files(&[("a", "1")]), &owned).unwrap();
+    // A run killed while building: a marked temporary folder.
+    let partial = root.path().join(".snap.promptc-new-1-abc");
+    std::fs::create_dir(&partial).unwrap();
+    std::fs::write(partial.join(PARTIAL_MARKER), "").unwrap();
+    // A run killed between the two renames of the fallback: the folder is missing and
+    // the old one waits under its temporary name.
+    std::fs::rename(&dir, root.path().join(".snap.promptc-old-1-def")).unwrap();
+    // A folder of the user's with a similar name but no marker is left alone.
+    std::fs::create_dir(root.path().join(".snap.promptc-mine")).unwrap();
+    replace(&dir, &files(&[("a", "1")]), &owned).unwrap();
+    assert_eq!(listing(&dir), ["a", MANIFEST]);
+    assert_eq!(listing(root.path()), [".snap.promptc-mine", "snap"]);
+}
