@@ -2,6 +2,50 @@
 
 use super::*;
 
+/// `tool_docs:`: each template given once, as a file or inline.
+pub(super) fn build_tool_docs(
+    ck: &mut Checker<'_>,
+    raw: Option<&Spanned<raw::RawToolDocs>>,
+    fs: &ProjectFs,
+    templates: &mut Templates,
+    files: &mut BTreeMap<String, SourceFile>,
+) -> crate::model::settings::ToolDocFormat {
+    let mut out = crate::model::settings::ToolDocFormat::default();
+    let Some(raw) = raw else { return out };
+    if raw.value.tool.is_none() && raw.value.call.is_none() {
+        ck.error(
+            &raw.referenced,
+            "`tool_docs:` sets neither `tool` nor `call`",
+            "give `tool: {template: FILE}` (one tool's documentation) and/or `call: {text: …}` (one call), or leave \
+                `tool_docs:` out for the built-in format",
+        );
+    }
+    let mut one = |ck: &mut Checker<'_>, t: &Option<raw::RawTemplateText>, key: &str| -> Option<String> {
+        let t = t.as_ref()?;
+        match (&t.template, &t.text) {
+            (Some(path), None) => add_file(ck, fs, templates, files, path),
+            (None, Some(text)) => {
+                let name = format!("{}#tool_docs.{key}", ck.file.rel);
+                add_inline(ck, templates, &name, &text.value, &text.referenced, "text", true).then_some(name)
+            }
+            _ => {
+                ck.error(
+                    &raw.referenced,
+                    format!("`tool_docs.{key}` needs exactly one of `template` or `text`"),
+                    "use `template: FILE` for a template file or `text: |` for inline text",
+                );
+                None
+            }
+        }
+    };
+    out.tool = one(ck, &raw.value.tool, "tool");
+    out.call = one(ck, &raw.value.call, "call");
+    if let Some(sep) = &raw.value.separator {
+        out.separator = sep.clone();
+    }
+    out
+}
+
 pub(super) fn build_lint(ck: &mut Checker<'_>, raw: &RawManifest, profiles: &[&str]) -> LintSettings {
     let mut out = LintSettings::default();
     let codes: Vec<&str> = RuleCode::ALL.iter().map(|c| c.as_str()).collect();

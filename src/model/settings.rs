@@ -3,6 +3,24 @@
 use crate::code::{Level, RuleCode};
 use crate::model::tokenizer::{Factors, Tokenizer};
 
+/// The xml transport's tool documentation format (`tool_docs:`): templates by name, the
+/// built-in format where absent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolDocFormat {
+    /// Renders one tool's documentation (context: the cell's, plus `tool` and `index`).
+    pub tool: Option<String>,
+    /// Between two tools' documentation.
+    pub separator: String,
+    /// Renders one call (context: the cell's, plus `tool` and `arguments`).
+    pub call: Option<String>,
+}
+
+impl Default for ToolDocFormat {
+    fn default() -> Self {
+        ToolDocFormat { tool: None, separator: "\n\n".into(), call: None }
+    }
+}
+
 /// Lint settings from `check:`.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct LintSettings {
