@@ -382,7 +382,7 @@ fn transport_parity_checks_a_projects_own_tool_format() {
     let printed = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{printed}");
     assert!(
-        stderr.contains("error[P006]: cell `standard.xml` does not describe 1 of its 2 tools (e.g. `reorder`: its parameter `rush`)"),
+        printed.contains("error[P006]: cell `standard.xml` does not describe 1 of its 2 tools (e.g. `reorder`: its parameter `rush`)"),
         "{printed}"
     );
 }
