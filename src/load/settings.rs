@@ -401,12 +401,13 @@ pub(super) fn build_selection(
                     Err(msg) => ck.error(
                         &s.referenced,
                         msg,
-                        "patterns match one `/`-separated segment of a model id: `o1` exactly, or `o1-*` as a prefix",
+                        "patterns match one `/`-separated segment of a model id, ignoring case: `o1` exactly, `o1-*` as \
+                         a prefix, `*gpt-4*` anywhere in it",
                     ),
                 }
             }
         }
-        None => model_segments = vec![SegmentPattern::Exact("o1".into()), SegmentPattern::Prefix("o1-".into())],
+        None => model_segments = ["o1", "o1-*"].into_iter().filter_map(|p| SegmentPattern::parse(p).ok()).collect(),
     }
     SelectionPolicy {
         default_profile: default_profile.to_string(),
