@@ -273,7 +273,10 @@ pub fn manifest() -> String {
             })),
             "check": {"type": "object", "additionalProperties": false, "properties": {
                 "levels": {"type": "object", "additionalProperties": {"enum": ["allow", "warn", "deny"]}},
-                "subsets": {"type": "object", "additionalProperties": {"type": "string"}}
+                "subsets": {"type": "object", "additionalProperties": {"type": "string"}},
+                "profile_levels": {"type": "object", "description": "Profile → rule → level, for that profile's \
+                    cells only (P001–P004, P006, P008).", "additionalProperties": {"type": "object",
+                    "additionalProperties": {"enum": ["allow", "warn", "deny"]}}}
             }},
             "switches": ident_map("Runtime capabilities.", json!({
                 "type": "object", "additionalProperties": false,

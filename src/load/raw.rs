@@ -193,6 +193,9 @@ pub struct RawCheck {
     pub levels: IndexMap<S, S>,
     /// Smaller profile → the profile it must be a subset of (default: lite → standard).
     pub subsets: Option<IndexMap<S, S>>,
+    /// Profile → rule code → level, for that profile's cells only.
+    #[serde(default)]
+    pub profile_levels: IndexMap<S, IndexMap<S, S>>,
 }
 
 /// `tokens:` — how reports count.

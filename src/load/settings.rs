@@ -49,22 +49,45 @@ pub(super) fn build_tool_docs(
 pub(super) fn build_lint(ck: &mut Checker<'_>, raw: &RawManifest, profiles: &[&str]) -> LintSettings {
     let mut out = LintSettings::default();
     let codes: Vec<&str> = RuleCode::ALL.iter().map(|c| c.as_str()).collect();
-    for (code, level) in &raw.check.levels {
+    let parse = |ck: &mut Checker<'_>, code: &S, level: &S| {
         let Some(rule) = RuleCode::parse(&code.value) else {
             ck.error(
                 &code.referenced,
                 format!("unknown lint rule `{}`", code.value),
                 known_names_help("rule", &code.value, &codes),
             );
-            continue;
+            return None;
         };
         match Level::parse(&level.value) {
-            Some(l) => out.levels.push((rule, l)),
-            None => ck.error(
-                &level.referenced,
-                format!("invalid level `{}` for rule {}", level.value, code.value),
-                "levels are allow, warn or deny",
-            ),
+            Some(l) => Some((rule, l)),
+            None => {
+                ck.error(
+                    &level.referenced,
+                    format!("invalid level `{}` for rule {}", level.value, code.value),
+                    "levels are allow, warn or deny",
+                );
+                None
+            }
+        }
+    };
+    for (code, level) in &raw.check.levels {
+        out.levels.extend(parse(ck, code, level));
+    }
+    for (profile, levels) in &raw.check.profile_levels {
+        if ck.refs(std::slice::from_ref(profile), profiles, "profile", "check.profile_levels").is_empty() {
+            continue;
+        }
+        for (code, level) in levels {
+            let Some((rule, l)) = parse(ck, code, level) else { continue };
+            if !rule.per_cell() {
+                ck.error(
+                    &code.referenced,
+                    format!("{} cannot be set for one profile: it judges the project as a whole", code.value),
+                    "set it under `check.levels` instead; per profile: P001, P002, P003, P004, P006, P008",
+                );
+                continue;
+            }
+            out.profile_levels.push((profile.value.clone(), rule, l));
         }
     }
     match &raw.check.subsets {

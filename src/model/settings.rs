@@ -28,6 +28,9 @@ pub struct LintSettings {
     pub levels: Vec<(RuleCode, Level)>,
     /// (smaller, larger) profile pairs for the subset rule.
     pub subsets: Vec<(String, String)>,
+    /// Levels for one profile's cells (`check.profile_levels`), in order: only rules that judge
+    /// cells one by one.
+    pub profile_levels: Vec<(String, RuleCode, Level)>,
 }
 
 /// How reports count tokens.
