@@ -29,7 +29,8 @@ pub(crate) fn check(project: &Project, views: &[CellView], out: &mut Vec<Diagnos
     let described: Vec<(Provider, usize)> =
         project.providers.iter().filter_map(|p| max_description_chars(*p).map(|n| (*p, n))).collect();
     // Tool → (length, the providers' limit, rejecting providers, profiles that send it).
-    let mut long: BTreeMap<String, (usize, usize, Vec<&str>, BTreeSet<String>)> = BTreeMap::new();
+    type Long<'a> = (usize, usize, Vec<&'a str>, BTreeSet<String>);
+    let mut long: BTreeMap<String, Long<'_>> = BTreeMap::new();
     for v in views.iter().filter(|v| v.cell.transport == Transport::Native) {
         let n = v.compiled.tools.len();
         let over: Vec<&str> = limited.iter().filter(|(_, max)| n > *max).map(|(p, _)| p.as_str()).collect();
