@@ -386,3 +386,11 @@ fn transport_parity_checks_a_projects_own_tool_format() {
         "{printed}"
     );
 }
+
+/// A layout iterating `sections|items` sees the profile's order, and maps keep the order they
+/// were written in (Jinja2's dicts do), rather than sorted keys.
+#[test]
+fn layouts_iterate_sections_in_profile_order() {
+    let prompt = ok(&["render", "-C", repo().join("fixtures/good/layout-order").to_str().unwrap()]);
+    assert_eq!(prompt, "[zeta] Z text.\n[alpha] A text.\n[mid] M text.\nba\n");
+}
