@@ -53,6 +53,8 @@ pub struct Compiled {
     /// Each active tool's text in the prompt of an xml or json cell (its documentation block, its
     /// action fragment), whether or not a section shows it; empty for native cells.
     pub(crate) tool_texts: Vec<ToolText>,
+    /// The harness messages sent besides the system prompt (the profile's `messages:`).
+    pub(crate) messages: Vec<render::RenderedMessage>,
     /// The templates rendered for this cell (sections, contributions, layout, the tool docs
     /// format): what its variables could shape.
     pub(crate) templates: Vec<String>,
@@ -331,6 +333,7 @@ pub fn compile_resolved(project: &Project, cell: Resolved) -> Result<Compiled> {
         warnings: r.warnings,
         tool_texts,
         templates,
+        messages: r.messages,
     })
 }
 
@@ -349,6 +352,16 @@ impl Compiled {
     /// The full system prompt.
     pub fn prompt(&self) -> &str {
         &self.prompt
+    }
+
+    /// The harness messages as a provider's `messages` list: `[{"role", "content"}]`, or
+    /// `None` when the profile declares none.
+    pub fn messages_json(&self) -> Option<Value> {
+        (!self.messages.is_empty()).then(|| {
+            Value::Array(
+                self.messages.iter().map(|m| serde_json::json!({"role": m.role.as_str(), "content": m.text})).collect(),
+            )
+        })
     }
 
     /// The value of the request's `tools` field (native cells only).

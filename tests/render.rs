@@ -414,3 +414,69 @@ fn metadata_hashes_only_the_variables_that_shaped_the_cell() {
     assert_eq!(lite, serde_json::json!({}), "no template of the lite cell reads a variable");
     assert_eq!(lite, inputs(&["--profile", "lite", "--var", "cwd=/elsewhere"]));
 }
+
+/// Harness messages (`fixtures/good/harness-messages`): the first user message and an assistant
+/// example rendered per cell with the cell's context and call format, in the artifact, the
+/// snapshot matrix, the report (counted in the total) and frozen records.
+#[test]
+fn harness_messages_are_rendered_snapshotted_measured_and_frozen() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join(".git")).unwrap();
+    copy_dir(&repo().join("fixtures/good/harness-messages"), dir.path());
+    let run = |args: &[&str]| promptc_in(dir.path(), args);
+    let json = |args: &[&str]| -> serde_json::Value {
+        let out = run(args);
+        assert!(out.status.code().is_some_and(|c| c <= 1), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let doc = json(&["render", "--format", "json", "--set", "tests_failing"]);
+    assert_eq!(
+        doc["messages"],
+        serde_json::json!([
+            {"role": "user", "content": "<workspace>\nRepository: acme/garden-planner\nDate: 2026-12-02\nTools available: run_tests\n</workspace>\n\nThe last CI run failed. Look at the failing tests before anything else."},
+            {"role": "assistant", "content": "Example (run_tests): Run the planner's tests.\n{\"name\":\"run_tests\",\"arguments\":{\"path\":\"tests/test_planner.py\"}}"}
+        ])
+    );
+    // The xml cell shows its own call format; the switch's section is left out when off.
+    let xml = json(&["render", "--format", "json", "--transport", "xml"]);
+    assert_eq!(xml["messages"][0]["content"].as_str().unwrap().matches("CI run").count(), 0);
+    assert!(xml["messages"][1]["content"]
+        .as_str()
+        .unwrap()
+        .ends_with("<run_tests>\n<path>tests/test_planner.py</path>\n</run_tests>"));
+
+    // The artifact has messages.json, listed and hashed in its metadata.
+    assert_eq!(run(&["render", "--out", "art"]).status.code(), Some(0));
+    let meta: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("art/metadata.json")).unwrap()).unwrap();
+    assert!(meta["files"].as_array().unwrap().contains(&serde_json::json!("messages.json")), "{meta}");
+    let written = std::fs::read(dir.path().join("art/messages.json")).unwrap();
+    assert_eq!(meta["messages_sha256"], common::sha256_hex(&written));
+
+    // The report counts them, and the total is prompt + tools + messages.
+    let report = json(&["report", "--format", "json"]);
+    let a = &report["accounts"][0];
+    let messages: u64 = a["messages"].as_array().unwrap().iter().map(|m| m["sent"]["tokens"].as_u64().unwrap()).sum();
+    assert!(messages > 0);
+    let sum = a["prompt"]["tokens"].as_u64().unwrap() + a["tools_sent"]["tokens"].as_u64().unwrap() + messages;
+    assert_eq!(a["total"]["tokens"].as_u64().unwrap(), sum);
+
+    // Snapshots hold them; a changed message is drift, named as such.
+    assert_eq!(run(&["diff"]).status.code(), Some(0), "the committed snapshots are current");
+    assert_eq!(run(&["freeze", "--out", "frozen.json"]).status.code(), Some(0));
+    let template = dir.path().join("messages/workspace.md.j2");
+    let text = std::fs::read_to_string(&template).unwrap();
+    std::fs::write(&template, text.replace("Repository:", "Repo:")).unwrap();
+    let drift = json(&["diff", "--format", "json"]);
+    let changed: Vec<&str> = drift["files"].as_array().unwrap().iter().map(|f| f["file"].as_str().unwrap()).collect();
+    assert_eq!(changed, ["standard.native.messages.json", "standard.xml.messages.json", "summary.json"], "{drift}");
+    let items: Vec<&str> = drift["deltas"].as_array().unwrap().iter().map(|d| d["item"].as_str().unwrap()).collect();
+    assert_eq!(items, ["messages", "messages"], "{drift}");
+    let out = run(&["verify", "frozen.json"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("harness messages changed"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}

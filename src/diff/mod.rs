@@ -217,6 +217,7 @@ fn account_deltas(old: &Summary, new: &Summary) -> Vec<Delta> {
         if o.as_ref().or(n.as_ref()).is_some_and(|a| a.provider.is_some()) {
             push("tools".into(), o.as_ref().map(|a| a.tools), n.as_ref().map(|a| a.tools));
         }
+        push("messages".into(), o.as_ref().and_then(|a| a.messages), n.as_ref().and_then(|a| a.messages));
         let items = |a: &Option<AccountSummary>, f: fn(&AccountSummary) -> &Vec<Item>| -> Vec<Item> {
             a.as_ref().map(|a| f(a).clone()).unwrap_or_default()
         };
@@ -269,6 +270,7 @@ fn file_deltas(old: &Summary, new: &Summary) -> Vec<Delta> {
         for p in providers {
             push(format!("tools {p}"), o.and_then(|c| c.tools.get(p)), n.and_then(|c| c.tools.get(p)));
         }
+        push("messages".into(), o.and_then(|c| c.messages.as_ref()), n.and_then(|c| c.messages.as_ref()));
     }
     out
 }
@@ -356,6 +358,11 @@ fn summary_from_artifact(files: &BTreeMap<String, String>) -> Option<Summary> {
                 .map(|s| Measured { name: s.id.clone(), bytes: s.bytes as u64, sha256: s.sha256.clone() })
                 .collect(),
             tools,
+            messages: files.get("messages.json").map(|m| Measured {
+                name: "messages.json".into(),
+                bytes: m.len() as u64,
+                sha256: crate::hash::sha256_hex(m.as_bytes()),
+            }),
             accounts: Vec::new(),
         }],
     })
@@ -443,6 +450,7 @@ mod tests {
             cacheable: prompt,
             sections,
             tool_items: vec![item("read", 100)],
+            messages: None,
         };
         let file = |name: &str, sha: &str| Measured { name: name.into(), bytes: 1, sha256: sha.into() };
         let sum = |a: AccountSummary| Summary {
@@ -457,6 +465,7 @@ mod tests {
                 prompt: file("s.native.prompt.md", "x"),
                 sections: Vec::new(),
                 tools: BTreeMap::new(),
+                messages: None,
                 accounts: vec![a],
             }],
             files: Vec::new(),

@@ -189,6 +189,11 @@ pub fn manifest() -> String {
             "toolsets": names("Every tool of these toolsets."),
             "tools": names("Plus these tool ids."),
             "exclude": names("Minus these tool ids."),
+            "messages": {
+                "type": "array", "description": "Messages the harness sends besides the system prompt, in order.",
+                "items": {"type": "object", "additionalProperties": false, "required": ["role", "sections"],
+                    "properties": {"role": {"enum": ["user", "assistant"]}, "sections": names("Its sections.")}}
+            },
             "budget": {
                 "type": "object", "additionalProperties": false,
                 "properties": {"total": amount(), "prompt": amount(), "tools": amount(),

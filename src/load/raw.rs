@@ -159,6 +159,17 @@ pub struct RawProfile {
     #[serde(default)]
     pub exclude: Vec<S>,
     pub budget: Option<Spanned<RawBudget>>,
+    /// Messages the harness sends besides the system prompt.
+    #[serde(default)]
+    pub messages: Vec<RawMessage>,
+}
+
+/// One harness message of a profile.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawMessage {
+    pub role: crate::model::profile::Role,
+    pub sections: Spanned<Vec<S>>,
 }
 
 /// A profile's `budget:`; each amount is a number of tokens or `{tokens: N}` / `{bytes: N}`.

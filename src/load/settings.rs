@@ -254,6 +254,7 @@ pub(super) fn build_profile(
             );
         }
     }
+    let sections_known = sections;
     let sections = ck.refs(&p.sections, sections, "section", &ctx);
     let budget = p.budget.as_ref().map(|b| build_budget(ck, name, &b.value, &sections)).unwrap_or_default();
     // The `budget:` key with its colon, as diagnostics have always underlined it.
@@ -261,7 +262,29 @@ pub(super) fn build_profile(
         let key = ck.key_span(&b.referenced, "budget");
         Span { end: key.end + 1, ..key }
     });
-    Profile { name: name.to_string(), description: p.description.clone(), sections, tools, budget, span, budget_span }
+    let mut messages = Vec::new();
+    for m in &p.messages {
+        if m.sections.value.is_empty() {
+            ck.error(
+                &m.sections.referenced,
+                format!("a message of {ctx} has no sections"),
+                "list the sections the message is made of, or leave the message out",
+            );
+            continue;
+        }
+        let ids = ck.refs(&m.sections.value, sections_known, "section", &format!("a message of {ctx}"));
+        messages.push(crate::model::profile::Message { role: m.role, sections: ids });
+    }
+    Profile {
+        name: name.to_string(),
+        description: p.description.clone(),
+        sections,
+        tools,
+        budget,
+        span,
+        budget_span,
+        messages,
+    }
 }
 
 pub(super) fn build_budget(ck: &mut Checker<'_>, profile: &str, raw: &RawBudget, sections: &[String]) -> Budget {

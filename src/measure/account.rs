@@ -123,6 +123,17 @@ pub struct CacheSplit {
     pub ends_at: Option<String>,
 }
 
+/// One harness message: who sends it and what it costs.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MessageItem {
+    /// `user` or `assistant`.
+    pub role: crate::model::profile::Role,
+    /// Its sections' ids, in order.
+    pub sections: Vec<String>,
+    /// Its text as sent.
+    pub sent: Measure,
+}
+
 /// What one cell costs for one provider.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Account {
@@ -158,7 +169,10 @@ pub struct Account {
     pub prompt: Measure,
     /// The tools JSON as sent (compact); zero for xml and json, whose tools are in the prompt.
     pub tools_sent: Measure,
-    /// Prompt plus tools, as sent.
+    /// The harness messages (the profile's `messages:`), each as sent; absent when none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub messages: Vec<MessageItem>,
+    /// Prompt plus tools (plus harness messages), as sent.
     pub total: Measure,
     /// What the provider bills, estimated.
     pub billed: Billed,
@@ -453,7 +467,12 @@ fn account_primed(ctx: &Context, prepared: &Prepared, counters: &mut Counters) -
         Some(json) => count(json)?,
         None => Measure::default(),
     };
-    let total = prompt.plus(tools_sent);
+    let mut messages = Vec::new();
+    for m in &c.messages {
+        let sections = m.sections.iter().map(|s| s.id.clone()).collect();
+        messages.push(MessageItem { role: m.role, sections, sent: count(&m.text)? });
+    }
+    let total = messages.iter().fold(prompt.plus(tools_sent), |t, m| t.plus(m.sent));
     let share = |tokens: u64| if total.tokens == 0 { 0.0 } else { tokens as f64 / total.tokens as f64 };
     for s in &mut sections {
         s.share = share(s.sent.tokens);
@@ -492,7 +511,14 @@ fn account_primed(ctx: &Context, prepared: &Prepared, counters: &mut Counters) -
         Some((p, v)) => projection::tool_entries(*p, v),
         None => Vec::new(),
     };
-    let billed = bill(provider, model, prompt.tokens, tools_sent.tokens, &entry_refs, tokenizer, counters)?;
+    let mut billed = bill(provider, model, prompt.tokens, tools_sent.tokens, &entry_refs, tokenizer, counters)?;
+    // Harness messages are input too: billed as sent (each message's few tokens of framing are
+    // not modelled).
+    let in_messages: u64 = messages.iter().map(|m| m.sent.tokens).sum();
+    if in_messages > 0 {
+        billed.total += in_messages;
+        billed.method.push_str("; harness messages as sent");
+    }
     let mut a = Account {
         name: cell_name(&cell.profile, cell.case.as_deref(), c.transport, cell.subagent.as_deref(), provider),
         cell: cell.stem(),
@@ -510,6 +536,7 @@ fn account_primed(ctx: &Context, prepared: &Prepared, counters: &mut Counters) -
         slots,
         prompt,
         tools_sent,
+        messages,
         total,
         billed,
         cache,

@@ -60,6 +60,38 @@ pub struct Profile {
     pub span: Span,
     /// Its `budget:` key, if it has one.
     pub budget_span: Option<Span>,
+    /// The messages the harness sends besides the system prompt, in order.
+    pub messages: Vec<Message>,
+}
+
+/// Who sends a harness message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    /// The user turn (workspace context, triggered instructions in the first user message).
+    User,
+    /// An assistant turn (an in-context example of a tool call).
+    Assistant,
+}
+
+impl Role {
+    /// The role as providers write it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::User => "user",
+            Role::Assistant => "assistant",
+        }
+    }
+}
+
+/// A message the harness sends besides the system prompt: sections rendered like the prompt's
+/// (same context, same slot rules), joined with blank lines.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Message {
+    /// Who sends it.
+    pub role: Role,
+    /// Its section ids, in order.
+    pub sections: Vec<String>,
 }
 
 /// A named switch/variable set in the snapshot matrix.

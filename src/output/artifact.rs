@@ -84,6 +84,9 @@ pub struct Metadata {
     pub prompt_sha256: String,
     /// SHA-256 of the tools JSON (native only).
     pub tools_sha256: Option<String>,
+    /// SHA-256 of `messages.json`, when the profile declares harness messages.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub messages_sha256: Option<String>,
     /// Where the prompt's static prefix ends (the cache breakpoint); absent in older records.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cache: Option<crate::compile::StaticPrefix>,
@@ -128,6 +131,7 @@ impl Metadata {
                 .collect(),
             prompt_sha256: sha256_hex(c.prompt.as_bytes()),
             tools_sha256: tools_json.map(|t| sha256_hex(t.as_bytes())),
+            messages_sha256: c.messages_json().map(|m| sha256_hex(crate::json::to_pretty_json(&m).as_bytes())),
             cache: Some(c.static_prefix()),
             files: Vec::new(),
         }
@@ -142,6 +146,9 @@ pub fn artifact_files(project: &Project, c: &Compiled) -> Vec<(String, String)> 
     if let Some(t) = tools_json {
         files.push((TOOLS_FILE.to_string(), t));
     }
+    if let Some(m) = c.messages_json() {
+        files.push((MESSAGES_FILE.to_string(), crate::json::to_pretty_json(&m)));
+    }
     meta.files = files.iter().map(|(n, _)| n.clone()).collect();
     let mut meta_json = serde_json::to_string_pretty(&meta).unwrap_or_default(); // ok: plain data always serialises
     meta_json.push('\n');
@@ -153,6 +160,8 @@ pub fn artifact_files(project: &Project, c: &Compiled) -> Vec<(String, String)> 
 pub const PROMPT_FILE: &str = "prompt.md";
 /// The artifact's tools file (native only).
 pub const TOOLS_FILE: &str = "tools.json";
+/// The artifact's harness messages (only when the profile declares some).
+pub const MESSAGES_FILE: &str = "messages.json";
 /// The artifact's metadata file, which lists the artifact's other files.
 pub const METADATA_FILE: &str = "metadata.json";
 
@@ -187,6 +196,9 @@ pub fn render_json(project: &Project, c: &Compiled) -> String {
         "tools": c.projection,
         "cache": c.static_prefix(),
     });
+    if let Some(m) = c.messages_json() {
+        doc["messages"] = m;
+    }
     if let Some(request) = anthropic_cached_request(c) {
         doc["anthropic_request"] = request;
     }

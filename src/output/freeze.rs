@@ -57,6 +57,9 @@ pub struct FrozenRecord {
     pub prompt: String,
     /// The tool projection (native only).
     pub tools: Option<Value>,
+    /// The harness messages (when the profile declares some).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub messages: Option<Value>,
     /// What the frozen prompt costs: the account `report` gives for it (absent in records of
     /// older promptc versions).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -102,6 +105,7 @@ pub fn record(project: &Project, c: &Compiled, account: Option<&crate::measure::
         metadata: Metadata::new(project, c, tools_json.as_deref()),
         prompt: c.prompt.clone(),
         tools: c.projection.clone(),
+        messages: c.messages_json(),
         account: account.map(crate::output::snapshot::AccountSummary::from),
     }
 }
@@ -218,6 +222,8 @@ pub enum Finding {
     },
     /// The tool projection changed.
     Tools,
+    /// The harness messages changed.
+    Messages,
     /// The promptc version differs (informational).
     PromptcVersion {
         /// Frozen value.
@@ -240,6 +246,7 @@ impl std::fmt::Display for Finding {
             }
             Finding::Section { id, change } => write!(f, "section {change}: {id}"),
             Finding::Tools => f.write_str("tool projection changed"),
+            Finding::Messages => f.write_str("harness messages changed"),
             Finding::PromptcVersion { frozen, current } => write!(f, "promptc version {frozen} → {current}"),
         }
     }
@@ -316,6 +323,11 @@ pub fn check_record(project: &Project, rec: &FrozenRecord) -> Result<()> {
     if tools_sha != m.tools_sha256 {
         return Err(tampered("its tools do not match `metadata.tools_sha256`".into()));
     }
+    let messages_sha =
+        rec.messages.as_ref().map(|v| crate::hash::sha256_hex(crate::json::to_pretty_json(v).as_bytes()));
+    if messages_sha != m.messages_sha256 {
+        return Err(tampered("its messages do not match `metadata.messages_sha256`".into()));
+    }
     let r = &rec.request;
     if r.profile != m.profile || r.transport != m.transport || r.provider != m.provider {
         return Err(tampered("its request names another profile, transport or provider than its metadata".into()));
@@ -385,7 +397,9 @@ pub fn verify(project: &Project, rec: &FrozenRecord) -> Result<Verdict> {
     if old.contract_version != meta.contract_version {
         reasons.push(Finding::ContractVersion { frozen: old.contract_version, current: meta.contract_version });
     }
-    let output_changed = old.prompt_sha256 != meta.prompt_sha256 || old.tools_sha256 != meta.tools_sha256;
+    let messages_changed = old.messages_sha256 != meta.messages_sha256;
+    let output_changed =
+        old.prompt_sha256 != meta.prompt_sha256 || old.tools_sha256 != meta.tools_sha256 || messages_changed;
     let file_findings: Vec<Finding> = compare_maps(&old.inputs.files, &meta.inputs.files)
         .into_iter()
         .map(|(file, change)| Finding::InputFile { file, change: change.into() })
@@ -418,6 +432,9 @@ pub fn verify(project: &Project, rec: &FrozenRecord) -> Result<Verdict> {
     reasons.extend(section_findings);
     if tools_changed {
         reasons.push(Finding::Tools);
+    }
+    if messages_changed {
+        reasons.push(Finding::Messages);
     }
     if old.promptc_version != meta.promptc_version {
         notes.push(Finding::PromptcVersion {

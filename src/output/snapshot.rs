@@ -73,6 +73,9 @@ pub struct AccountSummary {
     pub sections: Vec<Item>,
     /// Each tool as sent (native: its JSON entry; xml and json: its part of the prompt).
     pub tool_items: Vec<Item>,
+    /// The harness messages as sent, all together (absent when the profile has none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub messages: Option<crate::measure::Measure>,
 }
 
 impl From<&Account> for AccountSummary {
@@ -88,6 +91,8 @@ impl From<&Account> for AccountSummary {
             cacheable: a.cache.cacheable,
             sections: a.sections.iter().map(|s| Item { name: s.id.clone(), sent: s.sent }).collect(),
             tool_items: a.tools.iter().map(|t| Item { name: t.name.clone(), sent: t.sent }).collect(),
+            messages: (!a.messages.is_empty())
+                .then(|| a.messages.iter().fold(crate::measure::Measure::default(), |t, m| t.plus(m.sent))),
         }
     }
 }
@@ -109,6 +114,9 @@ pub struct CellSummary {
     pub sections: Vec<Measured>,
     /// Tools files by provider (native only).
     pub tools: BTreeMap<String, Measured>,
+    /// The harness messages file, when the profile declares messages.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub messages: Option<Measured>,
     /// The cell's accounts: one per provider (native), one for xml and json.
     #[serde(default)]
     pub accounts: Vec<AccountSummary>,
@@ -185,8 +193,16 @@ fn cell_output(project: &Project, cell: &Cell, c: &Compiled) -> (Vec<(String, St
         prompt: measured(&prompt_name, &c.prompt),
         sections: c.sections.iter().map(|s| measured(&s.id, &s.text)).collect(),
         tools,
+        messages: None,
         accounts: Vec::new(),
     };
+    let mut summary = summary;
+    if let Some(m) = c.messages_json() {
+        let name = format!("{stem}.messages.json");
+        let json = to_pretty_json(&m);
+        summary.messages = Some(measured(&name, &json));
+        files.push((name, json));
+    }
     files.push((prompt_name, c.prompt.clone()));
     (files, summary)
 }
@@ -253,7 +269,11 @@ fn commands(project: &Project) -> Result<Vec<(String, String)>> {
 /// Whether `name` is a file a format-1 summary's folder held (before summaries listed their
 /// files): what promptc may treat as its own in a folder written by an older promptc.
 fn is_snapshot_file(name: &str) -> bool {
-    name == SUMMARY || name.ends_with(".prompt.md") || name.ends_with(".tools.json") || name.contains(".command-")
+    name == SUMMARY
+        || name.ends_with(".prompt.md")
+        || name.ends_with(".tools.json")
+        || name.ends_with(".messages.json")
+        || name.contains(".command-")
 }
 
 /// Whether a manifest may name `name`: a plain, visible file name of the folder itself.

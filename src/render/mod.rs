@@ -77,6 +77,19 @@ pub struct Rendered {
     pub warnings: Vec<Diagnostic>,
     /// The templates rendered (sections, slot contributions, the layout), whatever they produced.
     pub templates: Vec<String>,
+    /// The profile's harness messages (empty for sub-agents).
+    pub messages: Vec<RenderedMessage>,
+}
+
+/// A harness message as the model receives it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RenderedMessage {
+    /// Who sends it.
+    pub role: crate::model::profile::Role,
+    /// Its text: its non-empty sections joined with blank lines.
+    pub text: String,
+    /// Its sections.
+    pub sections: Vec<RenderedSection>,
 }
 
 /// The text of a generated section, supplied by the caller: the tool docs and action schema
@@ -85,67 +98,25 @@ pub type Generate<'a> = dyn Fn(Generator) -> Result<String> + 'a;
 
 /// Render a resolved cell's sections (the profile's, or a sub-agent's) and assemble the prompt.
 pub fn render(project: &Project, cell: &Resolved, generate: &Generate<'_>) -> Result<Rendered> {
-    let (runtime, tools) = (&cell.runtime, &cell.tools);
+    let tools = &cell.tools;
     let ctx = template_context(project, cell);
     let ctx_value: minijinja::Value = ctx.iter().cloned().collect();
     let limits = project.templates.limits();
-    let mut out = Vec::new();
-    let mut warnings = Vec::new();
-    let mut slots: Vec<SlotUse> = Vec::new();
-    let mut total = 0usize;
-    let mut rendered = Vec::new();
-    for id in &cell.sections {
-        let Some(section) = project.sections.get(id) else { continue };
-        if !section.when.eval(&runtime.switches) {
-            continue;
-        }
-        let raw = match &section.source {
-            SectionSource::Template(name) => {
-                rendered.push(name.clone());
-                project.templates.render(name, &ctx_value, limits.section_bytes)?
+    let mut acc = Accumulated::default();
+    let out = render_sections(project, cell, &cell.sections, &ctx_value, generate, &mut acc)?;
+    let mut messages = Vec::new();
+    if cell.subagent.is_none() {
+        if let Some(profile) = project.profiles.get(&cell.selection.profile) {
+            for m in &profile.messages {
+                let sections = render_sections(project, cell, &m.sections, &ctx_value, generate, &mut acc)?;
+                let text = sections.iter().map(|s| s.text.as_str()).collect::<Vec<_>>().join("\n\n");
+                if !text.is_empty() {
+                    messages.push(RenderedMessage { role: m.role, text, sections });
+                }
             }
-            SectionSource::Generated(g) => generate(*g)?,
-            SectionSource::Slot(slot) => {
-                rendered.extend(tools.iter().flat_map(|t| &t.contributions).filter(|c| &c.slot == slot).filter_map(
-                    |c| match &c.body {
-                        crate::model::catalog::ContributionBody::Template(n) => Some(n.clone()),
-                        crate::model::catalog::ContributionBody::Literal(_) => None,
-                    },
-                ));
-                let (text, usage) = slot_text(project, slot, tools, &ctx_value, runtime.lenient, &mut warnings)?;
-                slots.push(usage);
-                text
-            }
-        };
-        let mut text = normalize(&raw);
-        if let Some(tag) = &section.untrusted {
-            text = wrap(tag, &runtime.nonce, &text);
         }
-        if text.is_empty() {
-            continue;
-        }
-        // Stop as soon as the sections alone are over the prompt's cap.
-        total += text.len() + 2;
-        if total > limits.prompt_bytes {
-            return Err(prompt_too_large(project, total, limits.prompt_bytes));
-        }
-        // Dynamic once and for all: it reads a dynamic variable, its text carries a nonce (untrusted
-        // content, random per session), or a tool contributes text that reads a dynamic variable.
-        let dynamic = !section.dynamic_inputs.is_empty()
-            || section.untrusted.is_some()
-            || text.contains(&format!("_{}|>", runtime.nonce))
-            || matches!(&section.source, SectionSource::Slot(slot) if tools.iter().any(|t| {
-                t.contributions.iter().any(|c| &c.slot == slot && matches!(&c.body,
-                    crate::model::catalog::ContributionBody::Template(n) if project.dynamic_templates.contains(n)))
-            }));
-        out.push(RenderedSection {
-            id: id.clone(),
-            sha256: sha256_hex(text.as_bytes()),
-            text,
-            origin: section.origin.clone(),
-            dynamic,
-        });
     }
+    let Accumulated { mut slots, warnings, templates: mut rendered, .. } = acc;
     // Every injectable slot gets a row, shown or not, so unused contributions are visible.
     for (name, slot) in &project.slots {
         if slot.kind == SlotKind::System && !slots.iter().any(|s| &s.slot == name) {
@@ -180,7 +151,87 @@ pub fn render(project: &Project, cell: &Resolved, generate: &Generate<'_>) -> Re
     if !prompt.is_empty() {
         prompt.push('\n');
     }
-    Ok(Rendered { sections: out, prompt, slots, warnings, templates: rendered })
+    Ok(Rendered { sections: out, prompt, slots, warnings, templates: rendered, messages })
+}
+
+/// What rendering sections gathers besides their text: slot statistics, warnings, the
+/// templates rendered, and the running size.
+#[derive(Default)]
+struct Accumulated {
+    slots: Vec<SlotUse>,
+    warnings: Vec<Diagnostic>,
+    templates: Vec<String>,
+    total: usize,
+}
+
+/// Render sections `ids` of a cell in order (those whose `when` fails, or that render empty,
+/// left out).
+fn render_sections(
+    project: &Project,
+    cell: &Resolved,
+    ids: &[String],
+    ctx_value: &minijinja::Value,
+    generate: &Generate<'_>,
+    acc: &mut Accumulated,
+) -> Result<Vec<RenderedSection>> {
+    let (runtime, tools) = (&cell.runtime, &cell.tools);
+    let limits = project.templates.limits();
+    let mut out = Vec::new();
+    for id in ids {
+        let Some(section) = project.sections.get(id) else { continue };
+        if !section.when.eval(&runtime.switches) {
+            continue;
+        }
+        let raw = match &section.source {
+            SectionSource::Template(name) => {
+                acc.templates.push(name.clone());
+                project.templates.render(name, ctx_value, limits.section_bytes)?
+            }
+            SectionSource::Generated(g) => generate(*g)?,
+            SectionSource::Slot(slot) => {
+                acc.templates.extend(
+                    tools.iter().flat_map(|t| &t.contributions).filter(|c| &c.slot == slot).filter_map(|c| {
+                        match &c.body {
+                            crate::model::catalog::ContributionBody::Template(n) => Some(n.clone()),
+                            crate::model::catalog::ContributionBody::Literal(_) => None,
+                        }
+                    }),
+                );
+                let (text, usage) = slot_text(project, slot, tools, ctx_value, runtime.lenient, &mut acc.warnings)?;
+                acc.slots.push(usage);
+                text
+            }
+        };
+        let mut text = normalize(&raw);
+        if let Some(tag) = &section.untrusted {
+            text = wrap(tag, &runtime.nonce, &text);
+        }
+        if text.is_empty() {
+            continue;
+        }
+        // Stop as soon as the sections alone are over the prompt's cap.
+        acc.total += text.len() + 2;
+        if acc.total > limits.prompt_bytes {
+            return Err(prompt_too_large(project, acc.total, limits.prompt_bytes));
+        }
+        // Dynamic once and for all: it reads a dynamic variable, its text carries a nonce (untrusted
+        // content, random per session), or a tool contributes text that reads a dynamic variable.
+        let dynamic = !section.dynamic_inputs.is_empty()
+            || section.untrusted.is_some()
+            || text.contains(&format!("_{}|>", runtime.nonce))
+            || matches!(&section.source, SectionSource::Slot(slot) if tools.iter().any(|t| {
+                t.contributions.iter().any(|c| &c.slot == slot && matches!(&c.body,
+                    crate::model::catalog::ContributionBody::Template(n) if project.dynamic_templates.contains(n)))
+            }));
+        out.push(RenderedSection {
+            id: id.clone(),
+            sha256: sha256_hex(text.as_bytes()),
+            text,
+            origin: section.origin.clone(),
+            dynamic,
+        });
+    }
+    Ok(out)
 }
 
 /// A layout that reads `sections.NAME` for a section this cell has no text for: say which
