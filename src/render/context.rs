@@ -1,10 +1,10 @@
-//! The template context of one cell: variables (untrusted ones already wrapped), switches,
-//! profile, transport and the active tools.
+//! The template context of one cell: variables (untrusted ones already wrapped), switches (as
+//! the `switches` map and as plain names), profile, transport and the active tools.
 
 use serde_json::{json, Value};
 
 use crate::model::untrusted::wrap;
-use crate::model::Project;
+use crate::model::{switch_is_name, Project};
 use crate::resolve::Resolved;
 
 /// A set of names for templates: `"x" in tool_names` is a hash lookup (not a scan of every
@@ -43,6 +43,14 @@ pub fn template_context(project: &Project, cell: &Resolved) -> Vec<(String, mini
     let mut ctx: Vec<(String, minijinja::Value)> =
         runtime.variables.iter().map(|(k, v)| (k.clone(), value(k, v))).collect();
     ctx.push(("switches".into(), minijinja::Value::from_serialize(&runtime.switches)));
+    // Each switch is a plain name too (`{% if browser %}`), unless a variable, built-in or
+    // global function has its name.
+    let globals = project.templates.global_names();
+    for (name, on) in &runtime.switches {
+        if switch_is_name(name, project.variables.contains_key(name), &globals) {
+            ctx.push((name.clone(), minijinja::Value::from(*on)));
+        }
+    }
     ctx.push(("profile".into(), minijinja::Value::from(cell.selection.profile.as_str())));
     ctx.push(("transport".into(), minijinja::Value::from(cell.transport.as_str())));
     let tool_list: Vec<Value> = tools
