@@ -177,8 +177,8 @@ cases! {
         "unknown `templates.compat` value `jinja3`",
         Some("fixtures/bad/templates-compat-unknown/promptc.yaml:7:11"), &["`jinja2`"]);
     untrusted_in_include => case("untrusted-in-include", "fixtures/bad/untrusted-in-include", &[],
-        "filter `upper` would change untrusted text from `user_rules` and break its wrapper",
-        Some("fixtures/bad/untrusted-in-include/parts/rules_body.j2:2:17"), &[]);
+        "filter `upper` would change untrusted text from `rules` and break its wrapper",
+        Some("fixtures/bad/untrusted-in-include/parts/rules_body.j2:2:12"), &[]);
     // An inline block scalar whose `|` carries a comment and whose text starts with a blank
     // line: the render error is on the line of the failing call.
     inline_template_runtime_error => case("inline-template-runtime-error", "fixtures/bad/inline-template-runtime-error",

@@ -420,16 +420,15 @@ impl Project {
             names.extend(
                 commands.values().flat_map(|c| std::iter::once(c.template.clone()).chain(c.variants.values().cloned())),
             );
-            let mut included = BTreeMap::new();
+            let mut seen: Vec<(String, Option<Label>)> = Vec::new();
             for name in &names {
                 if let Some(d) = templates.untrusted_misuse(name, &untrusted) {
-                    diags.push(d);
-                }
-                included.extend(templates.reach(name).into_iter().flat_map(|r| r.files.iter()));
-            }
-            for file in included.values() {
-                if let Some(d) = templates.untrusted_misuse_in(file, &untrusted) {
-                    diags.push(d);
+                    // A file several templates include is reported once.
+                    let key = (d.message.clone(), d.label.clone());
+                    if !seen.contains(&key) {
+                        seen.push(key);
+                        diags.push(d);
+                    }
                 }
             }
         }

@@ -192,14 +192,6 @@ impl Templates {
         self.reach.values()
     }
 
-    /// The first use of the `untrusted` variables in file `file` (one a template pulls in)
-    /// that could take part of their text out of its wrapper, as a located diagnostic.
-    pub fn untrusted_misuse_in(&self, file: &SourceFile, untrusted: &BTreeSet<&str>) -> Option<Diagnostic> {
-        opaque::check(&file.text, self.ws, untrusted)
-            .err()
-            .map(|r| Diagnostic::error(r.message).with_label(file.label_bytes(r.start, r.end)).with_help(r.help))
-    }
-
     /// Names the environment defines for every template (`range`, `dict`, `namespace`, …).
     pub fn global_names(&self) -> BTreeSet<String> {
         self.env.globals().map(|(k, _)| k.to_string()).collect()
@@ -243,16 +235,24 @@ impl Templates {
         self.sources.values().map(String::as_str)
     }
 
-    /// The first use of the `untrusted` variables in template `name` that could take part of
-    /// their text out of its wrapper (see `opaque`), as a located diagnostic.
+    /// The first use of the `untrusted` variables in template `name`, or in a file it includes
+    /// or imports with a literal name, that could take part of their text out of its wrapper
+    /// (see `opaque`), as a located diagnostic.
     pub fn untrusted_misuse(&self, name: &str, untrusted: &BTreeSet<&str>) -> Option<Diagnostic> {
         let (source, origin) = (self.sources.get(name)?, self.origins.get(name)?);
-        opaque::check(source, self.ws, untrusted).err().map(|r| {
-            let p = Position::from_byte_range(source, r.start, r.end);
-            let pos = Position::new(p.line + origin.line_offset, p.column + origin.column_offset, p.len);
-            Diagnostic::error(r.message)
-                .with_label(Label::at(&origin.file.display, &origin.file.text, pos))
-                .with_help(r.help)
+        let (fs, ws) = (&self.fs, self.ws);
+        let read = |n: &str| fs.read(n, None).ok().filter(|f| guard::check(&f.text, ws).is_ok());
+        opaque::check_through(source, ws, untrusted, &read).err().map(|e| {
+            let (file, r) = *e;
+            let label = match file {
+                Some(f) => f.label_bytes(r.start, r.end),
+                None => {
+                    let p = Position::from_byte_range(source, r.start, r.end);
+                    let pos = Position::new(p.line + origin.line_offset, p.column + origin.column_offset, p.len);
+                    Label::at(&origin.file.display, &origin.file.text, pos)
+                }
+            };
+            Diagnostic::error(r.message).with_label(label).with_help(r.help)
         })
     }
 
