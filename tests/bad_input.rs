@@ -168,6 +168,22 @@ cases! {
     template_undefined_variable => case("template-undefined-variable", "fixtures/bad/template-undefined-variable", &[],
         "template `role.md.j2` uses undefined variable `workspace`",
         Some("fixtures/bad/template-undefined-variable/role.md.j2:1:62"), &[]);
+    // Names set before the include and loop variables around it are defined in the included
+    // file; one that nothing defines is reported there, at the name.
+    include_undefined_variable => case("include-undefined-variable", "fixtures/bad/include-undefined-variable", &[],
+        "`parts/env.j2`, included by template `role.md.j2`, uses undefined variable `shell_name`",
+        Some("fixtures/bad/include-undefined-variable/parts/env.j2:3:11"), &["define it before the include"]);
+    templates_compat_unknown => case("templates-compat-unknown", "fixtures/bad/templates-compat-unknown", &[],
+        "unknown `templates.compat` value `jinja3`",
+        Some("fixtures/bad/templates-compat-unknown/promptc.yaml:7:11"), &["`jinja2`"]);
+    untrusted_in_include => case("untrusted-in-include", "fixtures/bad/untrusted-in-include", &[],
+        "filter `upper` would change untrusted text from `rules` and break its wrapper",
+        Some("fixtures/bad/untrusted-in-include/parts/rules_body.j2:2:12"), &[]);
+    // An inline block scalar whose `|` carries a comment and whose text starts with a blank
+    // line: the render error is on the line of the failing call.
+    inline_template_runtime_error => case("inline-template-runtime-error", "fixtures/bad/inline-template-runtime-error",
+        &[], "string has no method named center",
+        Some("fixtures/bad/inline-template-runtime-error/promptc.yaml:18:23"), &[]);
     layout_undefined_variable => case("layout-undefined-variable", "fixtures/bad/layout-undefined-variable", &[],
         "template `layout.md.j2` uses undefined variable `footer`",
         Some("fixtures/bad/layout-undefined-variable/layout.md.j2:3:4"), &[]);

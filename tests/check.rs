@@ -390,6 +390,18 @@ fn explain_unknown_rule() {
 }
 
 // ---------------------------------------------------------------------------------------
+// What templates read through includes
+
+/// A switch read only inside an included file (as `switches.NAME` or as a plain name) or an
+/// imported macro is read: P007 stays quiet, and the project passes with every rule denied.
+#[test]
+fn p007_sees_switches_read_through_includes_and_imports() {
+    let dir = "fixtures/check/p007-switch-in-include";
+    let json = check_json(dir, &deny_all(), 0);
+    assert_eq!(json["diagnostics"], Value::Array(vec![]), "{json:#}");
+}
+
+// ---------------------------------------------------------------------------------------
 // The shipped example and the starter project
 
 #[test]

@@ -248,6 +248,16 @@ pub fn manifest() -> String {
                 "prompt_bytes": {"type": "integer", "minimum": 1024, "maximum": 268435456,
                     "description": "Most bytes a whole prompt may have (default 8 MiB)."}
             }},
+            "templates": {"type": "object", "additionalProperties": false, "properties": {
+                "compat": {"enum": ["jinja2"],
+                    "description": "`jinja2`: Python Jinja2's whitespace defaults (no trim_blocks, no lstrip_blocks)."},
+                "trim_blocks": {"type": "boolean",
+                    "description": "Drop the first newline after a block tag (default true)."},
+                "lstrip_blocks": {"type": "boolean",
+                    "description": "Strip spaces before a block tag at the start of a line (default true)."},
+                "keep_trailing_newline": {"type": "boolean",
+                    "description": "Keep the final newline of a template's source (default false)."}
+            }},
             "tokens": {"type": "object", "additionalProperties": false, "properties": {
                 "tokenizer": {"enum": ["o200k_base", "cl100k_base", "p50k_base", "r50k_base", "claude", "gemini"]},
                 "estimates": {"type": "object", "additionalProperties": false,

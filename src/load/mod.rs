@@ -18,15 +18,16 @@ use crate::model::condition::Condition;
 use crate::model::provider::Provider;
 use crate::model::section::{Generator, Section, SectionSource, Slot, SlotKind};
 use crate::model::selection::{SegmentPattern, SelectionPolicy};
+use crate::model::switch_is_name;
 use crate::model::template::{TemplateOrigin, Templates};
 use crate::model::tokenizer::{Encoding, Factors, Family, Tokenizer};
 use crate::model::transport::Transport;
 use crate::model::{
-    Case, Command, Defaults, Limits, LintSettings, Profile, Project, Subagent, Switch, TokenSettings, Variable,
-    BUILTIN_NAMES, RESERVED_PROFILE_NAMES, SUBAGENT_SWITCH,
+    Case, Command, Defaults, Limits, LintSettings, Profile, Project, Subagent, Switch, TemplateSettings, TokenSettings,
+    Variable, BUILTIN_NAMES, RESERVED_PROFILE_NAMES, SUBAGENT_SWITCH,
 };
 use crate::source::{ProjectFs, SourceFile};
-use raw::{RawBudget, RawLimits, RawManifest, RawProfile, RawSection, RawTokens, RawTool, S};
+use raw::{RawBudget, RawLimits, RawManifest, RawProfile, RawSection, RawTemplates, RawTokens, RawTool, S};
 
 mod checker;
 pub mod editor_schema;
@@ -42,7 +43,7 @@ use params::SchemaBuilder;
 use sections::*;
 use settings::*;
 use tools::*;
-use undeclared::{check_undeclared, templates_origin_file};
+use undeclared::{check_undeclared, check_undeclared_in_files, templates_origin_file};
 
 /// The manifest's file name.
 pub const MANIFEST: &str = "promptc.yaml";
@@ -85,7 +86,8 @@ impl Project {
         let mut files = BTreeMap::new();
         let mut ck = Checker { file: &mfile, diags: &mut diags };
         let limits = build_limits(&mut ck, &raw.limits);
-        let mut templates = Templates::new(fs.clone(), limits);
+        let template_settings = build_template_settings(&mut ck, &raw.templates);
+        let mut templates = Templates::new(fs.clone(), limits, template_settings);
 
         if raw.promptc.value != FORMAT_VERSION {
             ck.error(
@@ -354,21 +356,36 @@ impl Project {
         };
 
         // Templates may only read what the context defines; dynamic inputs make a section dynamic.
+        // What a template reads includes what the files it includes or imports read.
+        templates.analyze();
         let mut known: BTreeSet<String> = variables.keys().cloned().collect();
         known.extend(BUILTIN_NAMES.iter().take(6).map(|s| s.to_string()));
         let globals = templates.global_names();
+        known.extend(
+            switches.keys().filter(|k| switch_is_name(k, variables.contains_key(k.as_str()), &globals)).cloned(),
+        );
         let dynamic_vars: BTreeSet<&String> = variables.iter().filter(|(_, v)| v.dynamic).map(|(k, _)| k).collect();
-        // The variables each template reads: what a cell's metadata hashes.
+        // The variables each template reads (through includes too): what a cell's metadata hashes.
         let mut template_reads: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
         let mut record = |name: &str, used: &BTreeSet<String>| {
             let vars = used.iter().filter(|u| variables.contains_key(*u)).cloned().collect();
             template_reads.insert(name.to_string(), vars);
         };
+        let mut reported = BTreeSet::new();
+        let mut check_template = |diags: &mut Diagnostics, name: &str, known: &BTreeSet<String>| {
+            let used: BTreeSet<String> = templates.undeclared(name).difference(&globals).cloned().collect();
+            check_undeclared(diags, &templates_origin_file(&files, &mfile, name), name, &used, known);
+            let mut all = used;
+            if let Some(reach) = templates.reach(name) {
+                check_undeclared_in_files(diags, name, reach, &globals, known, &mut reported);
+                all.extend(reach.names.keys().filter(|n| !globals.contains(*n)).cloned());
+            }
+            all
+        };
         for section in sections.values_mut() {
             if let SectionSource::Template(name) = &section.source {
-                let used: BTreeSet<String> = templates.undeclared(name).difference(&globals).cloned().collect();
+                let used = check_template(&mut diags, name, &known);
                 record(name, &used);
-                check_undeclared(&mut diags, &templates_origin_file(&files, &mfile, name), name, &used, &known);
                 section.dynamic_inputs = used.iter().filter(|u| dynamic_vars.contains(u)).cloned().collect();
             }
         }
@@ -385,9 +402,8 @@ impl Project {
             );
         let mut dynamic_templates = BTreeSet::new();
         for name in extra_templates.collect::<BTreeSet<_>>() {
-            let used: BTreeSet<String> = templates.undeclared(&name).difference(&globals).cloned().collect();
+            let used = check_template(&mut diags, &name, &known);
             record(&name, &used);
-            check_undeclared(&mut diags, &templates_origin_file(&files, &mfile, &name), &name, &used, &known);
             if used.iter().any(|u| dynamic_vars.contains(u)) {
                 dynamic_templates.insert(name);
             }
@@ -396,11 +412,10 @@ impl Project {
         // `arguments` (calls); the generated sections it fills are dynamic if it reads a dynamic value.
         for (name, extra) in [(&tool_docs.tool, ["tool", "index"]), (&tool_docs.call, ["tool", "arguments"])] {
             let Some(name) = name else { continue };
-            let used: BTreeSet<String> = templates.undeclared(name).difference(&globals).cloned().collect();
-            record(name, &used);
             let mut with_tool = known.clone();
             with_tool.extend(extra.map(String::from));
-            check_undeclared(&mut diags, &templates_origin_file(&files, &mfile, name), name, &used, &with_tool);
+            let used = check_template(&mut diags, name, &with_tool);
+            record(name, &used);
             let reads: Vec<String> = used.iter().filter(|u| dynamic_vars.contains(u)).cloned().collect();
             for s in sections
                 .values_mut()
@@ -410,14 +425,14 @@ impl Project {
             }
         }
         if let Some(name) = &layout {
-            let used: BTreeSet<String> = templates.undeclared(name).difference(&globals).cloned().collect();
-            record(name, &used);
             let mut with_layout = known.clone();
             with_layout.extend(["sections".to_string(), "body".to_string()]);
-            check_undeclared(&mut diags, &templates_origin_file(&files, &mfile, name), name, &used, &with_layout);
+            let used = check_template(&mut diags, name, &with_layout);
+            record(name, &used);
         }
 
-        // Untrusted values stay inside their wrappers: no template may transform them.
+        // Untrusted values stay inside their wrappers: no template may transform them, nor any
+        // file a template includes.
         let untrusted: BTreeSet<&str> =
             variables.iter().filter(|(_, v)| v.untrusted.is_some()).map(|(k, _)| k.as_str()).collect();
         if !untrusted.is_empty() {
@@ -436,9 +451,15 @@ impl Project {
             names.extend(
                 commands.values().flat_map(|c| std::iter::once(c.template.clone()).chain(c.variants.values().cloned())),
             );
+            let mut seen: Vec<(String, Option<Label>)> = Vec::new();
             for name in &names {
                 if let Some(d) = templates.untrusted_misuse(name, &untrusted) {
-                    diags.push(d);
+                    // A file several templates include is reported once.
+                    let key = (d.message.clone(), d.label.clone());
+                    if !seen.contains(&key) {
+                        seen.push(key);
+                        diags.push(d);
+                    }
                 }
             }
         }

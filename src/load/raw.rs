@@ -41,6 +41,8 @@ pub struct RawManifest {
     pub tokens: RawTokens,
     #[serde(default)]
     pub limits: RawLimits,
+    #[serde(default)]
+    pub templates: RawTemplates,
     pub snapshots: Option<S>,
     #[serde(default)]
     pub cases: IndexMap<S, RawCase>,
@@ -88,6 +90,16 @@ pub struct RawTemplateText {
 pub struct RawLimits {
     pub section_bytes: Option<Spanned<u64>>,
     pub prompt_bytes: Option<Spanned<u64>>,
+}
+
+/// `templates:`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawTemplates {
+    pub compat: Option<S>,
+    pub trim_blocks: Option<bool>,
+    pub lstrip_blocks: Option<bool>,
+    pub keep_trailing_newline: Option<bool>,
 }
 
 /// `defaults:`.

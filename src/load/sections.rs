@@ -28,21 +28,47 @@ pub(super) fn add_inline(
     // block's indentation), or the key's own line after `key: ` (and a quote) otherwise.
     let (line_offset, column_offset) = found
         .map(|(i, l)| {
-            let t = l.trim_end();
-            if t.ends_with('|') || t.ends_with('>') || t.ends_with("|-") || t.ends_with("|+") || t.ends_with(">-") {
-                let indent = lines.get(i + 1).map_or(0, |n| n.len() - n.trim_start().len());
-                (i + 1, indent)
-            } else {
-                let at = l.find(&prefix).map_or(0, |p| p + prefix.len());
-                let rest = &l[at..];
-                let value_at = at + (rest.len() - rest.trim_start().len());
-                let quoted = rest.trim_start().starts_with(['"', '\'']);
-                (i, value_at + usize::from(quoted))
+            let at = l.find(&prefix).map_or(0, |p| p + prefix.len());
+            let rest = &l[at..];
+            match block_indicator(rest) {
+                // The text's lines are indented by the explicit indicator past the key, or as
+                // its first non-blank line is (leading blank lines are part of the text).
+                Some(explicit) => {
+                    let key_column = at - prefix.len();
+                    let indent = explicit.map(|d| key_column + d).unwrap_or_else(|| {
+                        lines
+                            .iter()
+                            .skip(i + 1)
+                            .find(|n| !n.trim().is_empty())
+                            .map_or(0, |n| n.len() - n.trim_start().len())
+                    });
+                    (i + 1, indent)
+                }
+                None => {
+                    let value_at = at + (rest.len() - rest.trim_start().len());
+                    let quoted = rest.trim_start().starts_with(['"', '\'']);
+                    (i, value_at + usize::from(quoted))
+                }
             }
         })
         .unwrap_or((key_line, 0));
     let r = templates.add(name, text, TemplateOrigin { file: ck.file.clone(), line_offset, column_offset });
     ck.diags.absorb(r).is_some()
+}
+
+/// Whether the text after `key:` opens a block scalar (`|`, `>-`, `|2`, `|+ # comment`), and
+/// its explicit indentation indicator if it has one.
+pub(super) fn block_indicator(rest: &str) -> Option<Option<usize>> {
+    let value = rest.split(" #").next().unwrap_or(rest).trim();
+    let mut chars = value.chars();
+    if !matches!(chars.next(), Some('|' | '>')) {
+        return None;
+    }
+    let tail: String = chars.collect();
+    let digits: String = tail.chars().filter(char::is_ascii_digit).collect();
+    let valid =
+        tail.len() <= 2 && tail.chars().all(|c| c.is_ascii_digit() || c == '+' || c == '-') && digits.len() <= 1;
+    valid.then(|| digits.parse().ok())
 }
 
 /// Read and compile a template file named at `path`.

@@ -486,6 +486,27 @@ pub(super) fn build_limits(ck: &mut Checker<'_>, raw: &RawLimits) -> Limits {
     limits
 }
 
+/// `templates:`: whitespace handling, from `compat: jinja2` (Python Jinja2's defaults) or the
+/// default, with each flag set on its own overriding either.
+pub(super) fn build_template_settings(ck: &mut Checker<'_>, raw: &RawTemplates) -> TemplateSettings {
+    let mut t = TemplateSettings::default();
+    if let Some(compat) = &raw.compat {
+        match compat.value.as_str() {
+            "jinja2" => t = TemplateSettings::JINJA2,
+            other => ck.error(
+                &compat.referenced,
+                format!("unknown `templates.compat` value `{other}`"),
+                "the only compatibility mode is `jinja2` (Python Jinja2's whitespace defaults); omit the key for \
+                 promptc's own (trim_blocks and lstrip_blocks on)",
+            ),
+        }
+    }
+    t.trim_blocks = raw.trim_blocks.unwrap_or(t.trim_blocks);
+    t.lstrip_blocks = raw.lstrip_blocks.unwrap_or(t.lstrip_blocks);
+    t.keep_trailing_newline = raw.keep_trailing_newline.unwrap_or(t.keep_trailing_newline);
+    t
+}
+
 /// `snapshots:`: a relative folder that stays inside the project's repository (or the project
 /// folder, outside a repository). A project from a pull request decides nothing elsewhere.
 pub(super) fn build_snapshots(ck: &mut Checker<'_>, raw: Option<&S>, root: &Path, write_root: &Path) -> String {

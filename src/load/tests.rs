@@ -83,6 +83,16 @@ fn inline_template_errors_point_into_the_manifest() {
 }
 
 #[test]
+fn block_scalar_headers_with_comments_and_indicators() {
+    assert_eq!(block_indicator(" |"), Some(None));
+    assert_eq!(block_indicator(" |-   # inline role"), Some(None));
+    assert_eq!(block_indicator(" >+"), Some(None));
+    assert_eq!(block_indicator(" |2"), Some(Some(2)));
+    assert_eq!(block_indicator(" \"| quoted\""), None);
+    assert_eq!(block_indicator(" |x"), None);
+}
+
+#[test]
 fn finds_identifiers_only_inside_tags() {
     let text = "the cwd is {{ cwd }}";
     assert_eq!(find_identifier(text, "cwd"), Some((14, 17)));

@@ -6,6 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::diagnostic::{known_names_help, Diagnostic, Label};
 use crate::error::Diagnostics;
 use crate::load::MANIFEST;
+use crate::model::template::reach::{Reach, Site};
 use crate::source::SourceFile;
 
 /// The file a template's text lives in: inline templates are named `FILE#where`.
@@ -37,6 +38,40 @@ pub(super) fn check_undeclared(
                 "declare it under `variables:` in {MANIFEST}, or use a built-in; {}",
                 known_names_help("name", var, &known_list)
             ));
+        if var == "sections" || var == "body" {
+            d = d.with_note("`sections` and `body` exist only in the layout template");
+        }
+        diags.push(d);
+    }
+}
+
+/// Report every top-level name a file pulled in by template `name` (through `{% include %}`,
+/// `{% import %}`, `{% from %}`, `{% extends %}`) reads that the context will not define,
+/// located in that file; `reported` keeps a file's name from being reported once per template
+/// that includes it.
+pub(super) fn check_undeclared_in_files(
+    diags: &mut Diagnostics,
+    name: &str,
+    reach: &Reach,
+    globals: &BTreeSet<String>,
+    known: &BTreeSet<String>,
+    reported: &mut BTreeSet<(String, String)>,
+) {
+    for (var, site) in &reach.names {
+        let Site::File { rel, start, end } = site else { continue };
+        if known.contains(var) || globals.contains(var) || !reported.insert((rel.clone(), var.clone())) {
+            continue;
+        }
+        let Some(file) = reach.files.get(rel) else { continue };
+        let known_list: Vec<&str> = known.iter().map(String::as_str).collect();
+        let mut d =
+            Diagnostic::error(format!("`{rel}`, included by template `{name}`, uses undefined variable `{var}`"))
+                .with_label(file.label_bytes(*start, *end))
+                .with_help(format!(
+                    "declare it under `variables:` in {MANIFEST}, use a built-in, or define it before the include \
+                 (`{{% set %}}`, `{{% with %}}`); {}",
+                    known_names_help("name", var, &known_list)
+                ));
         if var == "sections" || var == "body" {
             d = d.with_note("`sections` and `body` exist only in the layout template");
         }

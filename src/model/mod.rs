@@ -30,7 +30,7 @@ pub use profile::{Case, Command, Defaults, Profile, Subagent};
 pub use provider::Provider;
 pub use section::{Section, Slot};
 pub use selection::SelectionPolicy;
-pub use settings::{Limits, LintSettings, TokenSettings};
+pub use settings::{Limits, LintSettings, TemplateSettings, TokenSettings};
 pub use template::Templates;
 pub use transport::Transport;
 
@@ -41,6 +41,13 @@ pub const RESERVED_PROFILE_NAMES: &[&str] =
 /// Names the template context defines itself; variables may not reuse them.
 pub const BUILTIN_NAMES: &[&str] =
     &["switches", "profile", "transport", "tools", "tool_names", "toolsets", "sections", "body"];
+
+/// Whether switch `name` is also readable as a plain template name (`{% if browser %}` as well
+/// as `{% if switches.browser %}`): when it is an identifier and no variable (`is_variable`),
+/// built-in or global function (`globals`) has the name, which then wins.
+pub(crate) fn switch_is_name(name: &str, is_variable: bool, globals: &std::collections::BTreeSet<String>) -> bool {
+    !is_variable && !name.contains('-') && !BUILTIN_NAMES.contains(&name) && !globals.contains(name)
+}
 
 /// The switch promptc sets while rendering a sub-agent's prompt; every project has it.
 pub const SUBAGENT_SWITCH: &str = "subagent_run";

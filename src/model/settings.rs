@@ -1,4 +1,5 @@
-//! Project settings that steer later layers: lint levels, token counting, size limits.
+//! Project settings that steer later layers: lint levels, token counting, size limits, template
+//! whitespace.
 
 use crate::code::{Level, RuleCode};
 use crate::model::tokenizer::{Factors, Tokenizer};
@@ -67,5 +68,32 @@ impl Limits {
 impl Default for Limits {
     fn default() -> Self {
         Limits { section_bytes: Limits::SECTION_BYTES, prompt_bytes: Limits::PROMPT_BYTES }
+    }
+}
+
+/// How templates treat the whitespace around block tags (`templates:` in promptc.yaml).
+///
+/// The default (`trim_blocks` and `lstrip_blocks` on) lets a block tag on its own line leave no
+/// line behind; `compat: jinja2` turns both off, so a template written for Python's Jinja2
+/// renders exactly as Jinja2 renders it with its default `Environment()`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TemplateSettings {
+    /// Drop the first newline after a block tag.
+    pub trim_blocks: bool,
+    /// Strip spaces and tabs from the start of a line up to a block tag.
+    pub lstrip_blocks: bool,
+    /// Keep the single newline at the end of a template's source.
+    pub keep_trailing_newline: bool,
+}
+
+impl TemplateSettings {
+    /// Python Jinja2's defaults: no trimming, no stripping, the final newline dropped.
+    pub const JINJA2: TemplateSettings =
+        TemplateSettings { trim_blocks: false, lstrip_blocks: false, keep_trailing_newline: false };
+}
+
+impl Default for TemplateSettings {
+    fn default() -> Self {
+        TemplateSettings { trim_blocks: true, lstrip_blocks: true, keep_trailing_newline: false }
     }
 }

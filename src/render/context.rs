@@ -1,11 +1,11 @@
-//! The template context of one cell: variables (untrusted ones already wrapped), switches,
-//! profile, transport and the active tools.
+//! The template context of one cell: variables (untrusted ones already wrapped), switches (as
+//! the `switches` map and as plain names), profile, transport and the active tools.
 
 use serde_json::{json, Value};
 
 use crate::model::params::{Kind, Property, Schema};
 use crate::model::untrusted::wrap;
-use crate::model::Project;
+use crate::model::{switch_is_name, Project};
 use crate::resolve::tools::ActiveTool;
 use crate::resolve::Resolved;
 
@@ -116,6 +116,14 @@ pub fn template_context(project: &Project, cell: &Resolved) -> Vec<(String, mini
     let mut ctx: Vec<(String, minijinja::Value)> =
         runtime.variables.iter().map(|(k, v)| (k.clone(), value(k, v))).collect();
     ctx.push(("switches".into(), minijinja::Value::from_serialize(&runtime.switches)));
+    // Each switch is a plain name too (`{% if browser %}`), unless a variable, built-in or
+    // global function has its name.
+    let globals = project.templates.global_names();
+    for (name, on) in &runtime.switches {
+        if switch_is_name(name, project.variables.contains_key(name), &globals) {
+            ctx.push((name.clone(), minijinja::Value::from(*on)));
+        }
+    }
     ctx.push(("profile".into(), minijinja::Value::from(cell.selection.profile.as_str())));
     ctx.push(("transport".into(), minijinja::Value::from(cell.transport.as_str())));
     let tool_list: Vec<Value> = tools.iter().map(tool_value).collect();

@@ -7,7 +7,7 @@ use crate::diagnostic::Diagnostic;
 use crate::lint::finding;
 use crate::lint::registry::Rule;
 use crate::model::section::{SectionSource, SlotKind};
-use crate::model::{Project, SUBAGENT_SWITCH};
+use crate::model::{switch_is_name, Project, SUBAGENT_SWITCH};
 
 pub const RULE: Rule = Rule {
     code: RuleCode::P007,
@@ -19,8 +19,14 @@ pub const RULE: Rule = Rule {
         Dead declarations rot and mislead readers.\n\nFix: use it or delete it.",
 };
 
-/// Whether some template reads `switches.NAME` (or `switches["NAME"]`) as a whole name.
+/// Whether some template, or a file it includes or imports, reads `switches.NAME` (or
+/// `switches["NAME"]`), or `NAME` itself where that is the switch.
 fn reads_switch(project: &Project, name: &str) -> bool {
+    let globals = project.templates.global_names();
+    let as_name = switch_is_name(name, project.variables.contains_key(name), &globals);
+    if project.templates.reaches().any(|r| r.switch_keys.contains(name) || (as_name && r.names.contains_key(name))) {
+        return true;
+    }
     let patterns = [format!("switches.{name}"), format!("switches[\"{name}\"]"), format!("switches['{name}']")];
     project.templates.sources().any(|src| {
         patterns.iter().any(|p| {

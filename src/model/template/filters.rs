@@ -80,6 +80,65 @@ pub fn register(env: &mut Environment<'static>, cap: usize) {
     });
 }
 
+/// Python-style methods on strings, maps and lists (`d.items()`, `s.startswith("x")`,
+/// `s.split()`, …: minijinja-contrib's `pycompat`), with the three that can amplify text —
+/// `str.replace`, `str.join` and `str.format` — size-checked first like the filters above.
+pub fn register_methods(env: &mut Environment<'static>, cap: usize) {
+    env.set_unknown_method_callback(move |state: &State, value: &Value, method: &str, args: &[Value]| {
+        if let Some(s) = value.as_str() {
+            check_method(s, method, args, cap)?;
+        }
+        minijinja_contrib::pycompat::unknown_method_callback(state, value, method, args)
+    });
+}
+
+/// Refuse a string method call whose result would pass `cap` bytes.
+fn check_method(s: &str, method: &str, args: &[Value], cap: usize) -> Result<(), Error> {
+    let arg = |i: usize| args.get(i).map_or(0, text_len);
+    let size = match method {
+        "replace" => {
+            let (from, to) = (args.first().and_then(Value::as_str).unwrap_or_default(), arg(1));
+            let hits = if from.is_empty() { s.chars().count() as u128 + 1 } else { s.matches(from).count() as u128 };
+            s.len() as u128 - hits * from.len() as u128 + hits * to
+        }
+        "join" => {
+            let mut size: u128 = 0;
+            if let Some(Ok(items)) = args.first().map(Value::try_iter) {
+                for (i, item) in items.enumerate() {
+                    size += text_len(&item) + if i > 0 { s.len() as u128 } else { 0 };
+                    check("str.join", size, cap)?;
+                }
+            }
+            size
+        }
+        // Each `{…}` field emits at most the longest argument, padded to at most the widths
+        // its spec names.
+        "format" => {
+            let longest = args.iter().map(text_len).max().unwrap_or(0);
+            let fields = s.matches('{').count() as u128;
+            s.len() as u128 + fields.saturating_mul(longest) + digit_runs(s)
+        }
+        _ => return Ok(()),
+    };
+    check(&format!("str.{method}"), size, cap)
+}
+
+/// The sum of every run of digits in `f` (`{:>10}{:05}` gives 15): an upper bound on the
+/// widths a `str.format` spec asks for.
+fn digit_runs(f: &str) -> u128 {
+    let (mut total, mut n) = (0u128, 0u128);
+    for c in f.chars() {
+        match c.to_digit(10) {
+            Some(d) => n = n.saturating_mul(10).saturating_add(u128::from(d)),
+            None => {
+                total = total.saturating_add(n);
+                n = 0;
+            }
+        }
+    }
+    total.saturating_add(n)
+}
+
 /// The sum of every width and precision a printf-style format string asks for (`%10.3f`
 /// asks for 13): an upper bound on the padding `format` adds.
 fn printf_widths(f: &str) -> u128 {

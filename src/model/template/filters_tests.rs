@@ -48,3 +48,31 @@ fn printf_widths_add_up() {
     assert_eq!(printf_widths("%10.3f and %-5s and %%"), 18);
     assert_eq!(printf_widths("no widths"), 0);
 }
+
+fn env_with_methods(cap: usize) -> Environment<'static> {
+    let mut env = env(cap);
+    register_methods(&mut env, cap);
+    env
+}
+
+#[test]
+fn python_methods_work_and_amplifying_ones_are_capped() {
+    let env = env_with_methods(1 << 16);
+    let ok = "{{ s.upper() }}|{{ s.split() | join(',') }}|{{ '-'.join(items) }}|{{ '{} {}'.format(1, 'x') }}|\
+              {{ {'k': 1}.items() | list | length }}|{{ 'a b'.replace(' ', '_') }}|{{ '  t '.strip() }}";
+    assert_eq!(render(&env, ok).unwrap(), "A\nB\n\nC|a,b,c|x-y-z|1 x|1|a_b|t");
+    for src in
+        ["{{ s.replace('', 'x' * 20000) }}", "{{ ('x' * 1000).join(items * 100) }}", "{{ '{:>100000}'.format(s) }}"]
+    {
+        let e = render(&env, src).unwrap_err();
+        assert!(e.to_string().contains("-byte limit of a section"), "{src}: {e}");
+    }
+    // Methods pycompat does not have stay errors (values are immutable).
+    assert!(render(&env, "{{ items.append('w') }}").is_err());
+}
+
+#[test]
+fn digit_runs_bound_format_widths() {
+    assert_eq!(digit_runs("{:>10}{:05}{0}"), 15);
+    assert_eq!(digit_runs("no widths"), 0);
+}

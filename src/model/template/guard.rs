@@ -180,6 +180,13 @@ mod ast_span {
 
 /// How many times `e`'s value can hold its inputs, looking names up with `f`.
 fn weigh(e: &Expr, f: &dyn Fn(&str) -> u64) -> u64 {
+    weigh_with(e, f, 1)
+}
+
+/// [`weigh`], with each literal counting `literal` times: 1 for the size estimate, 0 when
+/// counting how often a value refers to itself (`ns.s ~ x ~ ";"` refers to `ns.s` once).
+fn weigh_with(e: &Expr, f: &dyn Fn(&str) -> u64, literal: u64) -> u64 {
+    let weigh = |e: &Expr, f: &dyn Fn(&str) -> u64| weigh_with(e, f, literal);
     let args = |args: &[CallArg]| {
         args.iter()
             .map(|a| match a {
@@ -191,7 +198,7 @@ fn weigh(e: &Expr, f: &dyn Fn(&str) -> u64) -> u64 {
         Expr::Var(v) => f(v.id),
         // A literal holds itself once: `{% set s = "x" %}` doubled forty times is as bad as a
         // doubled variable.
-        Expr::Const(_) => 1,
+        Expr::Const(_) => literal,
         Expr::GetAttr(a) => match key(e) {
             Some(k) => f(&k),
             None => weigh(&a.expr, f),
@@ -295,7 +302,7 @@ impl<'a> Growth<'a> {
             }
             Stmt::Set(x) => {
                 let m = self.weigh(&x.expr);
-                let self_refs = key(&x.target).map_or(0, |k| weigh(&x.expr, &|n| u64::from(n == k)));
+                let self_refs = key(&x.target).map_or(0, |k| weigh_with(&x.expr, &|n| u64::from(n == k), 0));
                 let mut targets = Vec::new();
                 collect_targets(&x.target, &mut targets);
                 for t in targets {
@@ -306,8 +313,8 @@ impl<'a> Growth<'a> {
             Stmt::SetBlock(x) => {
                 self.body(&x.body)?;
                 let (m, self_refs) = match key(&x.target) {
-                    Some(k) => (emitted(&x.body, &|n| self.lookup(n)), emitted(&x.body, &|n| u64::from(n == k))),
-                    None => (emitted(&x.body, &|n| self.lookup(n)), 0),
+                    Some(k) => (emitted(&x.body, &|n| self.lookup(n), 1), emitted(&x.body, &|n| u64::from(n == k), 0)),
+                    None => (emitted(&x.body, &|n| self.lookup(n), 1), 0),
                 };
                 self.assign(&x.target, m, self_refs, s)
             }
@@ -368,17 +375,17 @@ fn collect_targets<'e, 'a>(e: &'e Expr<'a>, out: &mut Vec<&'e Expr<'a>>) {
 }
 
 /// How many times the text a block of statements emits can hold its inputs.
-fn emitted(stmts: &[Stmt], f: &dyn Fn(&str) -> u64) -> u64 {
+fn emitted(stmts: &[Stmt], f: &dyn Fn(&str) -> u64, literal: u64) -> u64 {
     stmts
         .iter()
         .map(|s| match s {
-            Stmt::EmitExpr(e) => weigh(&e.expr, f),
-            Stmt::IfCond(c) => emitted(&c.true_body, f).max(emitted(&c.false_body, f)),
+            Stmt::EmitExpr(e) => weigh_with(&e.expr, f, literal),
+            Stmt::IfCond(c) => emitted(&c.true_body, f, literal).max(emitted(&c.false_body, f, literal)),
             // A loop repeats its body: count it as holding each input as often as the body does.
-            Stmt::ForLoop(l) => emitted(&l.body, f),
-            Stmt::WithBlock(w) => emitted(&w.body, f),
-            Stmt::FilterBlock(b) => emitted(&b.body, f),
-            Stmt::AutoEscape(a) => emitted(&a.body, f),
+            Stmt::ForLoop(l) => emitted(&l.body, f, literal),
+            Stmt::WithBlock(w) => emitted(&w.body, f, literal),
+            Stmt::FilterBlock(b) => emitted(&b.body, f, literal),
+            Stmt::AutoEscape(a) => emitted(&a.body, f, literal),
             _ => 0,
         })
         .fold(0, u64::saturating_add)
@@ -518,6 +525,9 @@ mod tests {
             "{% set full = header ~ body ~ footer %}{{ full }}",
             "{% for t in tools %}{% set line = '- ' ~ t.name %}{{ line }}\n{% endfor %}",
             "{% set ns = namespace(text='') %}{% for t in tools %}{% set ns.text = ns.text ~ t.name %}{% endfor %}",
+            // Literals appended with the value are not the value itself.
+            "{% set ns = namespace(s='') %}{% for t in tools %}{% set ns.s = ns.s ~ t.name ~ ';' %}{% endfor %}",
+            "{% set ns = namespace(s='') %}{% for t in tools %}{% set ns.s %}{{ ns.s }}{{ ', ' }}{% endset %}{% endfor %}",
             "{% macro item(t) %}- {{ t }}{% endmacro %}{{ item('a') }}",
             "{% macro walk(n) %}{% if n > 0 %}{{ walk(n - 1) }}{% endif %}{% endmacro %}{{ walk(3) }}",
             "{% set a = x ~ x %}{% set b = a ~ a %}{{ b }}",

@@ -9,17 +9,25 @@ use minijinja::{AutoEscape, Environment, ErrorKind, UndefinedBehavior};
 
 use crate::diagnostic::{Diagnostic, Label, Position};
 use crate::error::Result;
-use crate::model::settings::Limits;
+use crate::model::settings::{Limits, TemplateSettings};
 use crate::source::{ProjectFs, SourceFile};
 
 mod filters;
 pub mod guard;
 use guard::unclosed_block;
 pub mod opaque;
+pub mod reach;
+use reach::Reach;
 
-/// How the environment treats whitespace around tags (the guard parses with the same).
-const WHITESPACE: minijinja::machinery::WhitespaceConfig =
-    minijinja::machinery::WhitespaceConfig { keep_trailing_newline: false, lstrip_blocks: true, trim_blocks: true };
+/// How the environment treats whitespace around tags, from the project's `templates:` (the
+/// guard, the opaque pass and the reach analysis parse with the same).
+fn whitespace(t: TemplateSettings) -> minijinja::machinery::WhitespaceConfig {
+    minijinja::machinery::WhitespaceConfig {
+        keep_trailing_newline: t.keep_trailing_newline,
+        lstrip_blocks: t.lstrip_blocks,
+        trim_blocks: t.trim_blocks,
+    }
+}
 
 /// Instruction budget for one render: far above any real prompt, low enough that a runaway
 /// loop ends in an error within a second.
@@ -44,6 +52,9 @@ pub struct Templates {
     sources: BTreeMap<String, String>,
     included: Arc<Mutex<BTreeMap<String, SourceFile>>>,
     limits: Limits,
+    ws: minijinja::machinery::WhitespaceConfig,
+    fs: ProjectFs,
+    reach: BTreeMap<String, Reach>,
 }
 
 /// A sink for rendered text that refuses to grow past a cap, so a runaway loop stops as soon
@@ -70,8 +81,10 @@ impl std::io::Write for Capped {
 }
 
 impl Templates {
-    /// An environment whose `{% include %}` reads through `fs`, with output capped by `limits`.
-    pub fn new(fs: ProjectFs, limits: Limits) -> Self {
+    /// An environment whose `{% include %}` reads through `fs`, with output capped by `limits`
+    /// and whitespace treated as `settings` say.
+    pub fn new(fs: ProjectFs, limits: Limits, settings: TemplateSettings) -> Self {
+        let ws = whitespace(settings);
         let mut env = Environment::new();
         // minijinja's default follows `debug_assertions`; without it an error's location
         // differs between debug and release builds. Errors keep their source either way (the
@@ -79,16 +92,19 @@ impl Templates {
         env.set_debug(true);
         env.set_undefined_behavior(UndefinedBehavior::Strict);
         env.set_auto_escape_callback(|_| AutoEscape::None);
-        env.set_trim_blocks(WHITESPACE.trim_blocks);
-        env.set_lstrip_blocks(WHITESPACE.lstrip_blocks);
+        env.set_trim_blocks(ws.trim_blocks);
+        env.set_lstrip_blocks(ws.lstrip_blocks);
+        env.set_keep_trailing_newline(ws.keep_trailing_newline);
         env.set_fuel(Some(FUEL));
         env.set_recursion_limit(64);
         filters::register(&mut env, limits.section_bytes);
+        filters::register_methods(&mut env, limits.section_bytes);
         let included: Arc<Mutex<BTreeMap<String, SourceFile>>> = Arc::default();
         let record = Arc::clone(&included);
-        env.set_loader(move |name| match fs.read(name, None) {
+        let loader_fs = fs.clone();
+        env.set_loader(move |name| match loader_fs.read(name, None) {
             Ok(file) => {
-                if let Err(r) = guard::check(&file.text, WHITESPACE) {
+                if let Err(r) = guard::check(&file.text, ws) {
                     let p = Position::from_byte_range(&file.text, r.start, r.end);
                     let at = format!("{}:{}:{}", file.display, p.line, p.column);
                     return Err(minijinja::Error::new(
@@ -106,7 +122,16 @@ impl Templates {
             // reason (outside the project, not UTF-8, missing) is what the user needs.
             Err(e) => Err(minijinja::Error::new(ErrorKind::InvalidOperation, format!("cannot include `{name}`: {e}"))),
         });
-        Templates { env, origins: BTreeMap::new(), sources: BTreeMap::new(), included, limits }
+        Templates {
+            env,
+            origins: BTreeMap::new(),
+            sources: BTreeMap::new(),
+            included,
+            limits,
+            ws,
+            fs,
+            reach: BTreeMap::new(),
+        }
     }
 
     /// The caps rendering enforces.
@@ -117,7 +142,7 @@ impl Templates {
     /// Compile a template; a syntax error, or a source the guard refuses, becomes a located
     /// diagnostic.
     pub fn add(&mut self, name: &str, source: &str, origin: TemplateOrigin) -> Result<()> {
-        if let Err(r) = guard::check(source, WHITESPACE) {
+        if let Err(r) = guard::check(source, self.ws) {
             let p = Position::from_byte_range(source, r.start, r.end);
             let pos = Position::new(p.line + origin.line_offset, p.column + origin.column_offset, p.len);
             return Err(Diagnostic::error(r.message)
@@ -131,7 +156,7 @@ impl Templates {
             let mut d = self.diagnostic(&e, "template syntax error");
             // An unclosed block is reported where the input ends: point at the tag that opened it.
             let at_end = e.detail().is_some_and(|m| m.contains("unexpected end of input"));
-            if let Some((start, end, kw)) = unclosed_block(source, WHITESPACE).filter(|_| at_end) {
+            if let Some((start, end, kw)) = unclosed_block(source, self.ws).filter(|_| at_end) {
                 if let Some(o) = self.origins.get(name) {
                     let p = Position::from_byte_range(source, start, end);
                     let pos = Position::new(p.line + o.line_offset, p.column + o.column_offset, p.len);
@@ -147,6 +172,24 @@ impl Templates {
     /// Top-level variable names a template reads that it does not define itself.
     pub fn undeclared(&self, name: &str) -> BTreeSet<String> {
         self.env.get_template(name).map(|t| t.undeclared_variables(false).into_iter().collect()).unwrap_or_default()
+    }
+
+    /// Work out what every compiled template reads, through the files it includes or imports
+    /// with literal names (see `reach`); [`Templates::reach`] answers from this.
+    pub fn analyze(&mut self) {
+        let (fs, ws) = (&self.fs, self.ws);
+        let read = |name: &str| fs.read(name, None).ok().filter(|f| guard::check(&f.text, ws).is_ok());
+        self.reach = self.sources.iter().map(|(name, src)| (name.clone(), reach::analyze(src, ws, &read))).collect();
+    }
+
+    /// What template `name` reads, through its includes (after [`Templates::analyze`]).
+    pub fn reach(&self, name: &str) -> Option<&Reach> {
+        self.reach.get(name)
+    }
+
+    /// What every template reads (after [`Templates::analyze`]).
+    pub fn reaches(&self) -> impl Iterator<Item = &Reach> {
+        self.reach.values()
     }
 
     /// Names the environment defines for every template (`range`, `dict`, `namespace`, …).
@@ -192,16 +235,24 @@ impl Templates {
         self.sources.values().map(String::as_str)
     }
 
-    /// The first use of the `untrusted` variables in template `name` that could take part of
-    /// their text out of its wrapper (see `opaque`), as a located diagnostic.
+    /// The first use of the `untrusted` variables in template `name`, or in a file it includes
+    /// or imports with a literal name, that could take part of their text out of its wrapper
+    /// (see `opaque`), as a located diagnostic.
     pub fn untrusted_misuse(&self, name: &str, untrusted: &BTreeSet<&str>) -> Option<Diagnostic> {
         let (source, origin) = (self.sources.get(name)?, self.origins.get(name)?);
-        opaque::check(source, WHITESPACE, untrusted).err().map(|r| {
-            let p = Position::from_byte_range(source, r.start, r.end);
-            let pos = Position::new(p.line + origin.line_offset, p.column + origin.column_offset, p.len);
-            Diagnostic::error(r.message)
-                .with_label(Label::at(&origin.file.display, &origin.file.text, pos))
-                .with_help(r.help)
+        let (fs, ws) = (&self.fs, self.ws);
+        let read = |n: &str| fs.read(n, None).ok().filter(|f| guard::check(&f.text, ws).is_ok());
+        opaque::check_through(source, ws, untrusted, &read).err().map(|e| {
+            let (file, r) = *e;
+            let label = match file {
+                Some(f) => f.label_bytes(r.start, r.end),
+                None => {
+                    let p = Position::from_byte_range(source, r.start, r.end);
+                    let pos = Position::new(p.line + origin.line_offset, p.column + origin.column_offset, p.len);
+                    Label::at(&origin.file.display, &origin.file.text, pos)
+                }
+            };
+            Diagnostic::error(r.message).with_label(label).with_help(r.help)
         })
     }
 

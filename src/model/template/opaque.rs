@@ -13,7 +13,11 @@ use minijinja::machinery::ast::{CallArg, Expr, Stmt};
 use minijinja::machinery::WhitespaceConfig;
 use minijinja::syntax::SyntaxConfig;
 
+use std::cell::{Cell, RefCell};
+
 use crate::model::template::guard::Refusal;
+use crate::model::template::reach::MAX_VISITS;
+use crate::source::SourceFile;
 
 /// Filters that return the value unchanged or only measure it.
 const KEEPS_WRAPPER: &[&str] = &["default", "d", "length", "count", "string"];
@@ -30,12 +34,23 @@ fn refusal(span: minijinja::machinery::Span, message: String, name: &str) -> Ref
     }
 }
 
-/// The walk: the names whose values are untrusted so far.
-struct Taint {
-    names: BTreeSet<String>,
+/// Files an include names, for a walk that follows them (see [`check_through`]).
+struct Follow<'r> {
+    ws: WhitespaceConfig,
+    read: &'r dyn Fn(&str) -> Option<SourceFile>,
+    visits: Cell<usize>,
+    stack: RefCell<Vec<String>>,
 }
 
-impl Taint {
+/// The walk: the names whose values are untrusted so far.
+struct Taint<'r> {
+    names: BTreeSet<String>,
+    follow: Option<&'r Follow<'r>>,
+    /// The included file a refusal was found in (`None`: the walked text itself).
+    failed_in: Option<SourceFile>,
+}
+
+impl Taint<'_> {
     /// The untrusted name `e` reads, if any (nested anywhere in it).
     fn reads<'e>(&self, e: &'e Expr<'_>) -> Option<String> {
         let arg = |a: &'e CallArg<'_>| match a {
@@ -270,20 +285,79 @@ impl Taint {
                 self.body(&c.macro_decl.body)
             }
             Stmt::Do(d) => self.call(&d.call, d.call.span()),
-            Stmt::Import(_) | Stmt::FromImport(_) | Stmt::Extends(_) | Stmt::Include(_) => Ok(()),
+            Stmt::Include(i) => self.include(&i.name),
+            Stmt::Extends(e) => self.include(&e.name),
+            Stmt::Import(i) => self.include(&i.expr),
+            Stmt::FromImport(f) => self.include(&f.expr),
         }
+    }
+
+    /// Walk the file a literal include name (or the first readable of a literal list) names,
+    /// with the names untrusted here, as minijinja renders it in the including context.
+    fn include(&mut self, name: &Expr<'_>) -> Result<(), Refusal> {
+        let Some(follow) = self.follow else { return Ok(()) };
+        let literal = |e: &Expr<'_>| match e {
+            Expr::Const(c) => c.value.as_str().map(str::to_string),
+            _ => None,
+        };
+        let names: Vec<String> = match name {
+            Expr::List(l) => l.items.iter().filter_map(literal).collect(),
+            other => literal(other).into_iter().collect(),
+        };
+        for n in names {
+            if follow.visits.get() >= MAX_VISITS {
+                return Ok(());
+            }
+            let Some(file) = (follow.read)(&n) else { continue };
+            follow.visits.set(follow.visits.get() + 1);
+            if follow.stack.borrow().contains(&file.rel) {
+                return Ok(());
+            }
+            let Ok(tree) = minijinja::machinery::parse(&file.text, "<opaque>", SyntaxConfig, follow.ws) else {
+                return Ok(());
+            };
+            follow.stack.borrow_mut().push(file.rel.clone());
+            let mut inner = Taint { names: self.names.clone(), follow: self.follow, failed_in: None };
+            let r = inner.stmt(&tree);
+            follow.stack.borrow_mut().pop();
+            if r.is_err() {
+                self.failed_in = inner.failed_in.or(Some(file));
+            }
+            return r;
+        }
+        Ok(())
     }
 }
 
 /// Refuse any use of the `untrusted` names in `source` that could take part of their text
-/// out of its wrapper. A syntax error is left to the compiler to report.
-pub fn check(source: &str, ws: WhitespaceConfig, untrusted: &BTreeSet<&str>) -> Result<(), Refusal> {
-    if untrusted.is_empty() || !untrusted.iter().any(|n| source.contains(n)) {
+/// out of its wrapper, without following includes. A syntax error is left to the compiler to
+/// report.
+#[cfg(test)]
+fn check(source: &str, ws: WhitespaceConfig, untrusted: &BTreeSet<&str>) -> Result<(), Refusal> {
+    check_through(source, ws, untrusted, &|_| None).map_err(|e| e.1)
+}
+
+/// Refuse any use of the `untrusted` names in `source` that could take part of their text
+/// out of its wrapper (a syntax error is left to the compiler to report), following
+/// `{% include %}`, `{% import %}`, `{% from %}` and `{% extends %}`
+/// with literal names (through `read`, which confines and guards them) into the files they
+/// pull in, with the names untrusted at the tag (`{% with rules = user_rules %}{% include … %}`
+/// makes `rules` untrusted there). A refusal in an included file comes with that file.
+pub fn check_through(
+    source: &str,
+    ws: WhitespaceConfig,
+    untrusted: &BTreeSet<&str>,
+    read: &dyn Fn(&str) -> Option<SourceFile>,
+) -> Result<(), Box<(Option<SourceFile>, Refusal)>> {
+    let pulls_in = ["include", "import", "extends"].iter().any(|k| source.contains(k));
+    if untrusted.is_empty() || !(pulls_in || untrusted.iter().any(|n| source.contains(n))) {
         return Ok(());
     }
     let Ok(tree) = minijinja::machinery::parse(source, "<opaque>", SyntaxConfig, ws) else { return Ok(()) };
-    let mut t = Taint { names: untrusted.iter().map(|s| s.to_string()).collect() };
-    t.stmt(&tree)
+    let follow = Follow { ws, read, visits: Cell::new(0), stack: RefCell::new(Vec::new()) };
+    let mut t =
+        Taint { names: untrusted.iter().map(|s| s.to_string()).collect(), follow: Some(&follow), failed_in: None };
+    t.stmt(&tree).map_err(|r| Box::new((t.failed_in.take(), r)))
 }
 
 #[cfg(test)]
@@ -321,6 +395,28 @@ mod tests {
             let m = refused(src).unwrap_or_else(|| panic!("{src} was accepted"));
             assert!(m.contains(says), "{src}: {m}");
         }
+    }
+
+    #[test]
+    fn includes_are_followed_with_the_taint_at_the_tag() {
+        let names: BTreeSet<&str> = ["q"].into_iter().collect();
+        let part = |text: &str| SourceFile {
+            rel: "part.j2".into(),
+            display: "part.j2".into(),
+            text: text.into(),
+            sha256: String::new(),
+        };
+        let run = |root: &str, text: &str| {
+            let f = part(text);
+            check_through(root, WS, &names, &|n: &str| (n == "part.j2").then(|| f.clone()))
+        };
+        let (file, r) = *run("{% with y = q %}{% include 'part.j2' %}{% endwith %}", "ok {{ y | upper }}").unwrap_err();
+        assert_eq!((file.map(|f| f.rel), r.start), (Some("part.j2".to_string()), 10));
+        assert!(run("{% include 'part.j2' %}", "{{ q }} and {{ y | upper }}").is_ok());
+        let (file, _) = *run("{% import 'part.j2' as m %}", "{% macro f() %}{{ q[:3] }}{% endmacro %}").unwrap_err();
+        assert!(file.is_some());
+        // The text itself: no file.
+        assert!(run("{{ q | lower }}", "").unwrap_err().0.is_none());
     }
 
     #[test]

@@ -1,0 +1,365 @@
+//! What a template reads, through the files it pulls in. minijinja's own
+//! `undeclared_variables` stops at `{% include %}`, `{% import %}`, `{% from %}` and
+//! `{% extends %}`; this pass follows each of them whose name is a literal (recursively, with
+//! cycle protection and a cap on how many files one template may pull in) and walks the
+//! included file's syntax tree in the scope of the tag that includes it: names set before the
+//! include, loop variables and macro parameters around it are defined there, as minijinja's
+//! include sees the including context (its imports do too).
+//!
+//! A name computed at render time (`{% include name ~ ".j2" %}`) cannot be followed: what that
+//! file reads is checked only when it is rendered. A file that cannot be read or that the guard
+//! refuses is not followed either: rendering reports it, located.
+
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+
+use minijinja::machinery::ast::{CallArg, Expr, Stmt};
+use minijinja::machinery::WhitespaceConfig;
+use minijinja::syntax::SyntaxConfig;
+
+use crate::source::SourceFile;
+
+/// Most files the analysis of one template follows (counting each time a file is reached):
+/// far above real prompts, low enough that a file including the next one twice, twenty deep,
+/// costs nothing.
+pub const MAX_VISITS: usize = 256;
+
+/// Deepest chain of includes followed.
+const MAX_DEPTH: usize = 32;
+
+/// Where a name is first read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Site {
+    /// In the template's own text.
+    Own,
+    /// In a file it pulls in: the file's project-relative path and the byte range of the
+    /// identifier there.
+    File {
+        /// The file, relative to the project folder.
+        rel: String,
+        /// Byte offset of the identifier.
+        start: usize,
+        /// Byte offset of its end.
+        end: usize,
+    },
+}
+
+/// What a template reads, its own text and every file it pulls in with a literal name.
+#[derive(Debug, Clone, Default)]
+pub struct Reach {
+    /// Every top-level name read where nothing in scope defines it, with where it is first
+    /// read (the template's own text when it reads it there at all).
+    pub names: BTreeMap<String, Site>,
+    /// Switches read as `switches.NAME` or `switches["NAME"]`.
+    pub switch_keys: BTreeSet<String>,
+    /// The files it pulls in, by project-relative path.
+    pub files: BTreeMap<String, SourceFile>,
+}
+
+/// Analyse `source`; `read` returns a file an include names (already confined to the project
+/// and passed by the guard), or `None` to leave it unfollowed.
+pub fn analyze(source: &str, ws: WhitespaceConfig, read: &dyn Fn(&str) -> Option<SourceFile>) -> Reach {
+    let mut w = Walk {
+        ws,
+        read,
+        out: Reach::default(),
+        scopes: vec![HashSet::new()],
+        current: None,
+        stack: Vec::new(),
+        visits: 0,
+    };
+    if let Ok(tree) = minijinja::machinery::parse(source, "<reach>", SyntaxConfig, ws) {
+        w.stmt(&tree);
+    }
+    w.out
+}
+
+struct Walk<'r> {
+    ws: WhitespaceConfig,
+    read: &'r dyn Fn(&str) -> Option<SourceFile>,
+    out: Reach,
+    /// Names defined in each enclosing scope.
+    scopes: Vec<HashSet<String>>,
+    /// The file being walked (`None`: the template's own text).
+    current: Option<String>,
+    /// Files being walked, outermost first (cycle protection).
+    stack: Vec<String>,
+    visits: usize,
+}
+
+impl Walk<'_> {
+    fn defined(&self, name: &str) -> bool {
+        self.scopes.iter().any(|s| s.contains(name))
+    }
+
+    fn define(&mut self, name: &str) {
+        if let Some(s) = self.scopes.last_mut() {
+            s.insert(name.to_string());
+        }
+    }
+
+    fn push(&mut self) {
+        self.scopes.push(HashSet::new());
+    }
+
+    fn pop(&mut self) {
+        self.scopes.pop();
+    }
+
+    fn read_name(&mut self, name: &str, span: minijinja::machinery::Span) {
+        if self.defined(name) {
+            return;
+        }
+        let site = match &self.current {
+            None => Site::Own,
+            Some(rel) => {
+                Site::File { rel: rel.clone(), start: span.start_offset as usize, end: span.end_offset as usize }
+            }
+        };
+        match self.out.names.get(name) {
+            Some(Site::Own) => {}
+            Some(Site::File { .. }) if site != Site::Own => {}
+            _ => {
+                self.out.names.insert(name.to_string(), site);
+            }
+        }
+    }
+
+    fn assign(&mut self, target: &Expr<'_>) {
+        match target {
+            Expr::Var(v) => self.define(v.id),
+            Expr::List(l) => l.items.iter().for_each(|x| self.assign(x)),
+            // `ns.count = …` reads `ns`.
+            other => self.expr(other),
+        }
+    }
+
+    fn args(&mut self, args: &[CallArg<'_>]) {
+        for a in args {
+            match a {
+                CallArg::Pos(x) | CallArg::Kwarg(_, x) | CallArg::PosSplat(x) | CallArg::KwargSplat(x) => self.expr(x),
+            }
+        }
+    }
+
+    fn is_switches(&self, e: &Expr<'_>) -> bool {
+        matches!(e, Expr::Var(v) if v.id == "switches" && !self.defined("switches"))
+    }
+
+    fn expr(&mut self, e: &Expr<'_>) {
+        match e {
+            Expr::Var(v) => self.read_name(v.id, v.span()),
+            Expr::Const(_) => {}
+            Expr::Slice(s) => {
+                self.expr(&s.expr);
+                for x in [&s.start, &s.stop, &s.step].into_iter().flatten() {
+                    self.expr(x);
+                }
+            }
+            Expr::UnaryOp(u) => self.expr(&u.expr),
+            Expr::BinOp(b) => {
+                self.expr(&b.left);
+                self.expr(&b.right);
+            }
+            Expr::Compare(c) => {
+                self.expr(&c.expr);
+                c.ops.iter().for_each(|o| self.expr(&o.expr));
+            }
+            Expr::IfExpr(i) => {
+                self.expr(&i.test_expr);
+                self.expr(&i.true_expr);
+                if let Some(f) = &i.false_expr {
+                    self.expr(f);
+                }
+            }
+            Expr::Filter(f) => {
+                if let Some(x) = &f.expr {
+                    self.expr(x);
+                }
+                self.args(&f.args);
+            }
+            Expr::Test(t) => {
+                self.expr(&t.expr);
+                self.args(&t.args);
+            }
+            Expr::GetAttr(a) => {
+                if self.is_switches(&a.expr) {
+                    self.out.switch_keys.insert(a.name.to_string());
+                }
+                self.expr(&a.expr);
+            }
+            Expr::GetItem(g) => {
+                if let (true, Expr::Const(c)) = (self.is_switches(&g.expr), &g.subscript_expr) {
+                    if let Some(k) = c.value.as_str() {
+                        self.out.switch_keys.insert(k.to_string());
+                    }
+                }
+                self.expr(&g.expr);
+                self.expr(&g.subscript_expr);
+            }
+            Expr::Call(c) => {
+                self.expr(&c.expr);
+                self.args(&c.args);
+            }
+            Expr::List(l) => l.items.iter().for_each(|x| self.expr(x)),
+            Expr::Map(m) => m.keys.iter().chain(m.values.iter()).for_each(|x| self.expr(x)),
+        }
+    }
+
+    fn body(&mut self, stmts: &[Stmt<'_>]) {
+        stmts.iter().for_each(|s| self.stmt(s));
+    }
+
+    fn scoped(&mut self, stmts: &[Stmt<'_>]) {
+        self.push();
+        self.body(stmts);
+        self.pop();
+    }
+
+    fn macro_decl(&mut self, m: &minijinja::machinery::ast::Macro<'_>) {
+        self.push();
+        for name in ["caller", "varargs", "kwargs"] {
+            self.define(name);
+        }
+        m.args.iter().for_each(|a| self.assign(a));
+        m.defaults.iter().for_each(|d| self.expr(d));
+        self.body(&m.body);
+        self.pop();
+    }
+
+    fn stmt(&mut self, s: &Stmt<'_>) {
+        match s {
+            Stmt::Template(t) => {
+                self.define("self");
+                self.body(&t.children);
+            }
+            Stmt::EmitExpr(e) => self.expr(&e.expr),
+            Stmt::EmitRaw(_) => {}
+            Stmt::ForLoop(f) => {
+                self.expr(&f.iter);
+                self.push();
+                self.define("loop");
+                self.assign(&f.target);
+                if let Some(x) = &f.filter_expr {
+                    self.expr(x);
+                }
+                self.body(&f.body);
+                self.pop();
+                self.scoped(&f.else_body);
+            }
+            Stmt::IfCond(i) => {
+                self.expr(&i.expr);
+                self.scoped(&i.true_body);
+                self.scoped(&i.false_body);
+            }
+            Stmt::WithBlock(w) => {
+                self.push();
+                for (target, value) in &w.assignments {
+                    self.expr(value);
+                    self.assign(target);
+                }
+                self.body(&w.body);
+                self.pop();
+            }
+            Stmt::Set(set) => {
+                self.expr(&set.expr);
+                self.assign(&set.target);
+            }
+            Stmt::SetBlock(set) => {
+                if let Some(f) = &set.filter {
+                    self.expr(f);
+                }
+                self.scoped(&set.body);
+                self.assign(&set.target);
+            }
+            Stmt::AutoEscape(a) => {
+                self.expr(&a.enabled);
+                self.scoped(&a.body);
+            }
+            Stmt::FilterBlock(f) => {
+                self.expr(&f.filter);
+                self.scoped(&f.body);
+            }
+            Stmt::Block(b) => {
+                self.push();
+                self.define("super");
+                self.body(&b.body);
+                self.pop();
+            }
+            Stmt::Extends(e) => self.follow(&e.name),
+            Stmt::Include(i) => self.follow(&i.name),
+            Stmt::Import(i) => {
+                self.follow(&i.expr);
+                self.assign(&i.name);
+            }
+            Stmt::FromImport(f) => {
+                self.follow(&f.expr);
+                for (name, alias) in &f.names {
+                    self.assign(alias.as_ref().unwrap_or(name));
+                }
+            }
+            Stmt::Macro(m) => {
+                self.define(m.name);
+                self.macro_decl(m);
+            }
+            Stmt::CallBlock(c) => {
+                self.expr(&c.call.expr);
+                self.args(&c.call.args);
+                self.macro_decl(&c.macro_decl);
+            }
+            Stmt::Do(d) => {
+                self.expr(&d.call.expr);
+                self.args(&d.call.args);
+            }
+        }
+    }
+
+    /// Walk the file a literal include name (or the first readable of a literal list) names, in
+    /// the current scope; any other name expression is only read.
+    fn follow(&mut self, name: &Expr<'_>) {
+        let literal = |e: &Expr<'_>| match e {
+            Expr::Const(c) => c.value.as_str().map(str::to_string),
+            _ => None,
+        };
+        let names: Vec<String> = match name {
+            Expr::List(l) => l.items.iter().filter_map(literal).collect(),
+            other => match literal(other) {
+                Some(n) => vec![n],
+                None => {
+                    self.expr(other);
+                    return;
+                }
+            },
+        };
+        if self.stack.len() >= MAX_DEPTH {
+            return;
+        }
+        for n in names {
+            if self.visits >= MAX_VISITS {
+                return;
+            }
+            let Some(file) = (self.read)(&n) else { continue };
+            self.visits += 1;
+            if self.stack.contains(&file.rel) {
+                return;
+            }
+            let text = file.text.clone();
+            let rel = file.rel.clone();
+            self.out.files.entry(rel.clone()).or_insert(file);
+            if let Ok(tree) = minijinja::machinery::parse(&text, "<reach>", SyntaxConfig, self.ws) {
+                let outer = self.current.replace(rel.clone());
+                self.stack.push(rel);
+                // The included file's own assignments stay in it.
+                self.push();
+                self.stmt(&tree);
+                self.pop();
+                self.stack.pop();
+                self.current = outer;
+            }
+            return;
+        }
+    }
+}
+
+#[cfg(test)]
+#[path = "reach_tests.rs"]
+mod tests;
