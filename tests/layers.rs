@@ -20,7 +20,7 @@ const LAYERS: &[&[&str]] = &[
     &["compile"],
     &["measure"],
     &["output"],
-    &["lint", "diff"], // side by side: neither uses the other
+    &["lint", "diff", "import"], // side by side: none uses another
     &["facade"],
 ];
 
