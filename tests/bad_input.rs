@@ -397,6 +397,13 @@ cases! {
     tool_listed_and_excluded => case("tool-listed-and-excluded", "fixtures/bad/tool-listed-and-excluded", &[],
         "tool `write_file` is both listed in `tools:` and excluded by profile `lite`",
         Some("fixtures/bad/tool-listed-and-excluded/promptc.yaml:42:15"), &["keep it in one of the lists"]);
+    required_order_optional => case("required-order-optional", "fixtures/bad/required-order-optional", &[],
+        "`required_order` names `count`, an optional property",
+        Some("fixtures/bad/required-order-optional/tools/files.yaml:4:26"), &["list exactly the required properties (path)"]);
+    additional_properties_on_string => case("additional-properties-on-string",
+        "fixtures/bad/additional-properties-on-string", &[],
+        "`additional_properties` does not apply to type `string`",
+        Some("fixtures/bad/additional-properties-on-string/tools/files.yaml:8:30"), &["allowed on: object"]);
     param_minimum_not_a_number => case("param-minimum-not-a-number", "fixtures/bad/param-minimum-not-a-number", &[],
         "invalid value `one` for `minimum`: expected a number",
         Some("fixtures/bad/param-minimum-not-a-number/tools/files.yaml:7:16"), &["such as 1 or 0.5"]);

@@ -165,3 +165,15 @@ fn the_cached_anthropic_request_validates_against_the_sdk() {
         assert_eq!(check.status.code(), Some(0), "{args:?}: {text}{}", String::from_utf8_lossy(&check.stderr));
     }
 }
+
+#[test]
+fn the_hand_written_native_definitions_are_accepted_by_the_provider_sdks() {
+    let Some(py) = python() else { return };
+    // What `tests/render.rs` compares promptc's projections with must itself be valid.
+    let dir = repo().join("fixtures/good/native-faithful/native");
+    for provider in ["openai", "openai-responses", "anthropic", "gemini"] {
+        let file = dir.join(format!("{provider}.json"));
+        let (code, out) = check(&py, &["--provider", provider, file.to_str().unwrap()]);
+        assert_eq!(code, 0, "{provider}: {out}");
+    }
+}

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{ok, promptc};
+use common::{copy_dir, ok, promptc, promptc_in, repo};
 
 use std::path::Path;
 
@@ -250,4 +250,60 @@ fn tools_flag_on_xml_is_a_clear_error() {
     let o = promptc(&["render", "--transport", "xml", "--tools"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("xml transport has no tool projection"));
+}
+
+/// The tools of `fixtures/good/native-faithful`, written by hand in each provider's native JSON
+/// (`native/*.json`), are what promptc renders from the catalog, byte for byte: descriptions as
+/// written, `additionalProperties` only where declared, `required` in the declared order, and
+/// no key a hand-written definition would not carry (no `"strict": false` for Chat, no empty
+/// `required`).
+#[test]
+fn native_projections_are_byte_for_byte_what_one_writes_by_hand() {
+    let dir = repo().join("fixtures/good/native-faithful");
+    for provider in ["openai", "openai-responses", "anthropic", "gemini"] {
+        let rendered = ok(&["render", "-C", dir.to_str().unwrap(), "--tools", "--provider", provider]);
+        let by_hand = std::fs::read_to_string(dir.join(format!("native/{provider}.json"))).unwrap();
+        assert_eq!(rendered, by_hand, "{provider}: promptc's projection differs from the hand-written JSON");
+    }
+}
+
+/// The same project with `descriptions: trim` (the default) or strict tools no longer matches:
+/// the comparison above has teeth, and both settings do what they say.
+#[test]
+fn trimmed_descriptions_and_strict_tools_change_the_projection_as_documented() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&repo().join("fixtures/good/native-faithful"), dir.path());
+    let manifest = dir.path().join("promptc.yaml");
+    let edit = |from: &str, to: &str| {
+        let text = std::fs::read_to_string(&manifest).unwrap();
+        assert!(text.contains(from));
+        std::fs::write(&manifest, text.replacen(from, to, 1)).unwrap();
+    };
+    edit("descriptions: verbatim\n", "");
+    let out = promptc_in(dir.path(), &["render", "--tools", "--provider", "anthropic"]);
+    let trimmed: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        trimmed[0]["description"],
+        "Put a new job on the board.\nJobs start unassigned; say what done looks like."
+    );
+    assert_eq!(trimmed[0]["input_schema"]["properties"]["details"]["description"], "What the job involves.");
+    // Leading whitespace is the author's: only the end is trimmed.
+    let tool =
+        &trimmed[0]["input_schema"]["properties"]["details"]["properties"]["steps"]["items"]["properties"]["tool"];
+    assert_eq!(tool["description"], "  A tool it needs (indented on purpose).");
+
+    edit("strict_tools: false\n", "strict_tools: true\n");
+    let out = promptc_in(dir.path(), &["render", "--tools", "--provider", "openai"]);
+    let strict: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let f = &strict[3]["function"];
+    assert_eq!(f["strict"], true);
+    assert_eq!(
+        f["parameters"],
+        serde_json::json!({"type": "object", "properties": {}, "required": [], "additionalProperties": false})
+    );
+    let find = &strict[1]["function"]["parameters"];
+    assert_eq!(find["required"], serde_json::json!(["query", "status", "limit"]), "strict mode lists every property");
+    assert_eq!(find["additionalProperties"], false);
+    // The declared order still leads in strict mode; the optional `due` follows.
+    assert_eq!(strict[0]["function"]["parameters"]["required"], serde_json::json!(["title", "details", "due"]));
 }

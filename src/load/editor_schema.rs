@@ -37,6 +37,16 @@ fn profile_names(description: &str) -> Value {
     json!({"type": "array", "description": description, "items": {"type": "string"}, "minItems": 1})
 }
 
+fn additional_properties() -> Value {
+    json!({"type": "boolean", "description": "Objects: `additionalProperties`, sent only when declared (OpenAI strict \
+        mode always sends false)."})
+}
+
+fn required_order() -> Value {
+    json!({"type": "array", "items": {"type": "string"}, "uniqueItems": true, "description": "Objects: the order of \
+        the `required` list when it is not the properties' order; names exactly the required properties."})
+}
+
 fn parameter() -> Value {
     json!({
         "type": "object",
@@ -59,6 +69,8 @@ fn parameter() -> Value {
             "min_items": {"type": "integer", "minimum": 0},
             "max_items": {"type": "integer", "minimum": 0},
             "properties": {"type": "object", "additionalProperties": {"$ref": "#/$defs/parameter"}},
+            "additional_properties": additional_properties(),
+            "required_order": required_order(),
             "when": when(),
             "profiles": profile_names("Top-level parameters: sent only in these profiles (default: all).")
         }
@@ -91,6 +103,8 @@ fn tool() -> Value {
             },
             "when": when(),
             "parameters": {"type": "object", "additionalProperties": {"$ref": "#/$defs/parameter"}},
+            "additional_properties": additional_properties(),
+            "required_order": required_order(),
             "overrides": ident_map("Per-profile wording.", json!({
                 "type": "object", "additionalProperties": false,
                 "properties": {
@@ -202,6 +216,9 @@ pub fn manifest() -> String {
                 "assumed_context_window": {"type": "integer", "minimum": 0}
             }},
             "strict_tools": {"type": "boolean"},
+            "descriptions": {"enum": ["trim", "verbatim"], "description": "How tool and parameter descriptions are \
+                sent: `trim` (default) removes trailing whitespace, such as the newline a YAML `|` block ends with; \
+                `verbatim` sends them byte for byte."},
             "limits": {"type": "object", "additionalProperties": false, "properties": {
                 "section_bytes": {"type": "integer", "minimum": 1024, "maximum": 268435456,
                     "description": "Most bytes one rendered template may produce (default 2 MiB)."},

@@ -292,7 +292,12 @@ impl Project {
                 if !declared_toolsets.contains(&rt.toolset.value) {
                     declared_toolsets.push(rt.toolset.value.clone());
                 }
-                let env = ToolEnv { switches: &switches, profiles: &profile_names, slots: &slots };
+                let env = ToolEnv {
+                    switches: &switches,
+                    profiles: &profile_names,
+                    slots: &slots,
+                    descriptions: raw.descriptions,
+                };
                 if let Some(t) = build_tool(&mut ck, rt, &env, &mut tool_sites, &mut templates) {
                     tools.push(t);
                 }

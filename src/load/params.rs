@@ -6,7 +6,7 @@ use serde_json::Value;
 use crate::diagnostic::{Diagnostic, Label};
 use crate::load::raw::{RawParam, RawType};
 use crate::model::condition::Condition;
-use crate::model::params::{valid_param_name, value_matches, Kind, Property, Schema};
+use crate::model::params::{valid_param_name, value_matches, Kind, ObjectShape, Property, Schema};
 use crate::source::SourceFile;
 
 /// Converts raw parameters of one file into typed properties, collecting every problem.
@@ -113,6 +113,8 @@ impl<'a> SchemaBuilder<'a> {
         misplaced(self, p.min_items.as_ref().map(|v| v.referenced), "min_items", &[Array]);
         misplaced(self, p.max_items.as_ref().map(|v| v.referenced), "max_items", &[Array]);
         misplaced(self, p.properties.as_ref().map(|_| ty_loc), "properties", &[Object]);
+        misplaced(self, p.additional_properties.as_ref().map(|v| v.referenced), "additional_properties", &[Object]);
+        misplaced(self, p.required_order.as_ref().map(|v| v.referenced), "required_order", &[Object]);
         misplaced(self, p.enum_values.as_ref().map(|v| v.referenced), "enum", &[String, Integer, Number]);
 
         // JSON has no NaN or infinity: `.nan` would reach every provider as `null`.
@@ -183,12 +185,14 @@ impl<'a> SchemaBuilder<'a> {
                     }
                 }
             },
-            Object => Kind::Object {
-                properties: match &p.properties {
+            Object => {
+                let properties = match &p.properties {
                     Some(props) => self.properties(props, false, parse_when),
                     None => Vec::new(),
-                },
-            },
+                };
+                let shape = self.shape(p.additional_properties.as_ref(), p.required_order.as_ref(), &properties);
+                Kind::Object { properties, shape }
+            }
         };
         for (lo, hi, what) in [
             (
@@ -233,6 +237,47 @@ impl<'a> SchemaBuilder<'a> {
             }
         }
         schema
+    }
+
+    /// An object's shape: `additional_properties` as declared, and a `required_order` that names
+    /// every required property of `props` once and nothing else.
+    pub fn shape(
+        &mut self,
+        additional: Option<&serde_saphyr::Spanned<bool>>,
+        order: Option<&serde_saphyr::Spanned<Vec<crate::load::raw::S>>>,
+        props: &[Property],
+    ) -> ObjectShape {
+        let mut required_order = Vec::new();
+        if let Some(order) = order {
+            let required: Vec<&str> = props.iter().filter(|p| p.required).map(|p| p.name.as_str()).collect();
+            for n in &order.value {
+                if !required.contains(&n.value.as_str()) {
+                    let what = if props.iter().any(|p| p.name == n.value) { "an optional" } else { "no" };
+                    self.fail(
+                        &n.referenced,
+                        format!("`required_order` names `{}`, {what} property", n.value),
+                        &format!(
+                            "list exactly the required properties ({}) in the order the `required` list should have",
+                            required.join(", ")
+                        ),
+                    );
+                } else if required_order.contains(&n.value) {
+                    self.fail(&n.referenced, format!("`required_order` names `{}` twice", n.value), "name it once");
+                } else {
+                    required_order.push(n.value.clone());
+                }
+            }
+            let missing: Vec<&str> =
+                required.iter().copied().filter(|r| !required_order.iter().any(|n| n == r)).collect();
+            if !missing.is_empty() && required_order.len() == order.value.len() {
+                self.fail(
+                    &order.referenced,
+                    format!("`required_order` leaves out the required {}", missing.join(", ")),
+                    "list every required property, or leave `required_order` out to keep the properties' order",
+                );
+            }
+        }
+        ObjectShape { additional_properties: additional.map(|a| a.value), required_order }
     }
 
     fn enum_of<T>(&mut self, p: &RawParam, conv: impl Fn(&Value) -> Option<T>, what: &str) -> Vec<T> {

@@ -23,7 +23,7 @@ fn builds_nested_schema() {
     );
     assert!(problems.is_empty(), "{problems:?}");
     let Kind::Array { items, .. } = &props[0].schema.kind else { panic!() };
-    let Kind::Object { properties } = &items.kind else { panic!() };
+    let Kind::Object { properties, .. } = &items.kind else { panic!() };
     assert_eq!(properties[1].name, "mode");
     assert!(properties[0].required);
 }

@@ -28,6 +28,9 @@ pub struct RawManifest {
     pub selection: RawSelection,
     #[serde(default = "yes")]
     pub strict_tools: bool,
+    /// How tool and parameter descriptions are sent.
+    #[serde(default)]
+    pub descriptions: crate::model::catalog::DescriptionMode,
     #[serde(default)]
     pub switches: IndexMap<S, RawSwitch>,
     #[serde(default)]
@@ -192,6 +195,10 @@ pub struct RawTool {
     pub when: Option<S>,
     #[serde(default)]
     pub parameters: IndexMap<S, RawParam>,
+    /// `additionalProperties` of the parameters object, sent only when declared.
+    pub additional_properties: Option<Spanned<bool>>,
+    /// The order of the parameters object's `required` list, when not the parameters' order.
+    pub required_order: Option<Spanned<Vec<S>>>,
     #[serde(default)]
     pub overrides: IndexMap<S, RawOverride>,
     #[serde(default)]
@@ -306,6 +313,10 @@ pub struct RawParam {
     pub min_items: Option<Spanned<u64>>,
     pub max_items: Option<Spanned<u64>>,
     pub properties: Option<IndexMap<S, RawParam>>,
+    /// For objects: `additionalProperties`, sent only when declared.
+    pub additional_properties: Option<Spanned<bool>>,
+    /// For objects: the order of the `required` list, when not the properties' order.
+    pub required_order: Option<Spanned<Vec<S>>>,
     pub when: Option<S>,
     /// For top-level parameters: only in these profiles (default: all).
     pub profiles: Option<Spanned<Vec<S>>>,

@@ -7,6 +7,7 @@ pub(super) struct ToolEnv<'a> {
     pub(super) switches: &'a IndexMap<String, Switch>,
     pub(super) profiles: &'a [&'a str],
     pub(super) slots: &'a IndexMap<String, Slot>,
+    pub(super) descriptions: crate::model::catalog::DescriptionMode,
 }
 
 /// A `profiles:` list of `what`: every name a declared profile, and never empty (leaving the key
@@ -344,6 +345,7 @@ pub(super) fn build_tool(
         };
         builder.properties(&rt.parameters, true, &mut parse_when)
     };
+    let shape = builder.shape(rt.additional_properties.as_ref(), rt.required_order.as_ref(), &params);
     for d in builder.problems {
         ok = false;
         ck.diags.push(d);
@@ -423,7 +425,7 @@ pub(super) fn build_tool(
     let guidance = rt.guidance.as_ref().map(|g| g.value.trim().to_string()).filter(|g| !g.is_empty());
     let name_span = ck.span(&name.referenced);
     let decl_span = ck.entry_span(&name.referenced, "name");
-    ok.then(|| Tool {
+    let mut tool = Tool {
         name_span,
         decl_span,
         name: name.value.clone(),
@@ -432,13 +434,47 @@ pub(super) fn build_tool(
         description_parts,
         when,
         params,
+        shape,
         overrides,
         file: ck.file.rel.clone(),
         spawns_subagents: rt.spawns_subagents,
         guidance,
         contributions,
         examples,
-    })
+    };
+    if env.descriptions == crate::model::catalog::DescriptionMode::Trim {
+        trim_descriptions(&mut tool);
+    }
+    ok.then_some(tool)
+}
+
+/// Every description of `t` without trailing whitespace (`descriptions: trim`): the tool's and
+/// its overrides' wording, description parts, and parameter descriptions at every depth.
+fn trim_descriptions(t: &mut Tool) {
+    fn trim(s: &mut String) {
+        s.truncate(s.trim_end().len());
+    }
+    fn schema(s: &mut crate::model::params::Schema) {
+        if let Some(d) = &mut s.description {
+            trim(d);
+        }
+        match &mut s.kind {
+            crate::model::params::Kind::Array { items, .. } => schema(items),
+            crate::model::params::Kind::Object { properties, .. } => {
+                properties.iter_mut().for_each(|p| schema(&mut p.schema))
+            }
+            _ => {}
+        }
+    }
+    trim(&mut t.description);
+    t.description_parts.iter_mut().for_each(|p| trim(&mut p.text));
+    t.params.iter_mut().for_each(|p| schema(&mut p.schema));
+    for ov in t.overrides.values_mut() {
+        if let Some(d) = &mut ov.description {
+            trim(d);
+        }
+        ov.params.values_mut().for_each(trim);
+    }
 }
 
 /// A label for `span` in one of the loaded `files`.

@@ -4,7 +4,18 @@ use indexmap::IndexMap;
 
 use crate::diagnostic::Span;
 use crate::model::condition::Condition;
-use crate::model::params::Property;
+use crate::model::params::{ObjectShape, Property};
+
+/// How tool and parameter descriptions reach a provider (`descriptions:` in promptc.yaml).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DescriptionMode {
+    /// Trailing whitespace removed (the newline a YAML `|` block leaves), the default.
+    #[default]
+    Trim,
+    /// Byte for byte as written: what a port diffed against upstream JSON needs.
+    Verbatim,
+}
 
 /// A canonical tool spec.
 #[derive(Debug, Clone, PartialEq)]
@@ -22,6 +33,8 @@ pub struct Tool {
     pub when: Condition,
     /// Its parameters, in order.
     pub params: Vec<Property>,
+    /// How its parameters object is closed and its `required` list ordered.
+    pub shape: ObjectShape,
     /// Per-profile wording overrides, by profile name.
     pub overrides: IndexMap<String, ToolOverride>,
     /// The catalog file that declares it (project-relative).
@@ -189,6 +202,7 @@ pub(crate) mod tests {
             description_parts: Vec::new(),
             when,
             params: vec![param("a", Condition::Always), param("b", Condition::Switch("yolo".into()))],
+            shape: Default::default(),
             overrides: IndexMap::new(),
             file: "tools.yaml".into(),
             spawns_subagents: false,

@@ -67,7 +67,42 @@ pub enum Kind {
     Object {
         /// Its properties, in declaration order.
         properties: Vec<Property>,
+        /// How its schema is closed and its `required` list ordered.
+        shape: ObjectShape,
     },
+}
+
+/// What an object's JSON Schema says beyond its properties, only where the catalog says it:
+/// promptc adds nothing a hand-written schema would not have (OpenAI strict mode aside, which
+/// requires closed objects).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ObjectShape {
+    /// `additionalProperties`, when declared.
+    pub additional_properties: Option<bool>,
+    /// The order of the `required` list, when it differs from the properties' order (names
+    /// exactly the required properties, checked at load).
+    pub required_order: Vec<String>,
+}
+
+impl ObjectShape {
+    /// The names of `props` a schema lists as required: those marked required (every one when
+    /// `all`, as OpenAI strict mode needs), in `required_order` first, then in declaration order.
+    /// Properties filtered out of a cell are simply absent.
+    pub fn required<'a>(&'a self, props: &'a [Property], all: bool) -> Vec<&'a str> {
+        let listed = |p: &&Property| all || p.required;
+        let mut out: Vec<&str> = self
+            .required_order
+            .iter()
+            .filter(|n| props.iter().filter(listed).any(|p| &p.name == *n))
+            .map(String::as_str)
+            .collect();
+        for p in props.iter().filter(listed) {
+            if !out.contains(&p.name.as_str()) {
+                out.push(&p.name);
+            }
+        }
+        out
+    }
 }
 
 impl Kind {
@@ -130,7 +165,7 @@ pub fn value_matches(schema: &Schema, v: &Value) -> bool {
         }
         Kind::Boolean => v.is_boolean(),
         Kind::Array { items, .. } => v.as_array().is_some_and(|a| a.iter().all(|x| value_matches(items, x))),
-        Kind::Object { properties } => v.as_object().is_some_and(|o| {
+        Kind::Object { properties, .. } => v.as_object().is_some_and(|o| {
             o.iter().all(|(k, x)| properties.iter().any(|p| &p.name == k && value_matches(&p.schema, x)))
                 && properties.iter().filter(|p| p.required).all(|p| o.contains_key(&p.name))
         }),

@@ -13,8 +13,8 @@ pub fn project(tools: &[ActiveTool]) -> Value {
             .map(|t| {
                 json!({
                     "name": t.name,
-                    "description": t.description.trim_end(),
-                    "input_schema": parameters(&t.params, Dialect::Standard),
+                    "description": t.description,
+                    "input_schema": parameters(&t.params, &t.shape, Dialect::Standard),
                 })
             })
             .collect(),

@@ -12,7 +12,7 @@ use serde_json::{json, Map, Value};
 
 use crate::projection::limits::GEMINI_FORMATS;
 
-use crate::model::params::{Kind, Property, Schema};
+use crate::model::params::{Kind, ObjectShape, Property, Schema};
 use crate::resolve::tools::ActiveTool;
 
 /// The `tools` array for Gemini.
@@ -25,9 +25,9 @@ pub fn project(tools: &[ActiveTool]) -> Value {
         .map(|t| {
             let mut m = Map::new();
             m.insert("name".into(), json!(t.name));
-            m.insert("description".into(), json!(t.description.trim_end()));
+            m.insert("description".into(), json!(t.description));
             if !t.params.is_empty() {
-                m.insert("parameters".into(), object(&t.params, None));
+                m.insert("parameters".into(), object(&t.params, &t.shape, None));
             }
             Value::Object(m)
         })
@@ -35,7 +35,7 @@ pub fn project(tools: &[ActiveTool]) -> Value {
     json!([{ "functionDeclarations": decls }])
 }
 
-fn object(props: &[Property], description: Option<String>) -> Value {
+fn object(props: &[Property], shape: &ObjectShape, description: Option<String>) -> Value {
     let mut m = Map::new();
     m.insert("type".into(), json!("OBJECT"));
     if let Some(d) = description {
@@ -46,9 +46,9 @@ fn object(props: &[Property], description: Option<String>) -> Value {
         properties.insert(p.name.clone(), schema(&p.schema));
     }
     m.insert("properties".into(), Value::Object(properties));
-    let required: Vec<Value> = props.iter().filter(|p| p.required).map(|p| json!(p.name)).collect();
+    let required = shape.required(props, false);
     if !required.is_empty() {
-        m.insert("required".into(), Value::Array(required));
+        m.insert("required".into(), json!(required));
     }
     Value::Object(m)
 }
@@ -129,8 +129,8 @@ fn schema(s: &Schema) -> Value {
                 rest.insert("maxItems".into(), json!(v));
             }
         }
-        Kind::Object { properties } => {
-            if let Value::Object(o) = object(properties, None) {
+        Kind::Object { properties, shape } => {
+            if let Value::Object(o) = object(properties, shape, None) {
                 for (k, v) in o {
                     if k != "type" {
                         rest.insert(k, v);
@@ -172,7 +172,7 @@ mod tests {
         ActiveTool {
             name: "t".into(),
             toolset: "s".into(),
-            description: "Does t.\n".into(),
+            description: "Does t.".into(),
             params,
             ..Default::default()
         }
@@ -263,7 +263,7 @@ mod tests {
             description: None,
             nullable: false,
             default: None,
-            kind: Kind::Object { properties: vec![prop("x", true, false, Kind::Boolean)] },
+            kind: Kind::Object { properties: vec![prop("x", true, false, Kind::Boolean)], shape: Default::default() },
         };
         let v = project(&[tool(vec![prop(
             "list",

@@ -5,7 +5,7 @@ use serde_json::{json, Map, Value};
 
 use crate::projection::limits::STRICT_FORMATS;
 
-use crate::model::params::{Kind, Property, Schema};
+use crate::model::params::{Kind, ObjectShape, Property, Schema};
 
 /// Which JSON Schema rules to follow.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -18,26 +18,33 @@ pub enum Dialect {
 }
 
 /// The root parameters object of a tool.
-pub fn parameters(props: &[Property], dialect: Dialect) -> Value {
-    object(props, dialect)
+pub fn parameters(props: &[Property], shape: &ObjectShape, dialect: Dialect) -> Value {
+    Value::Object(object(props, shape, dialect))
 }
 
-fn object(props: &[Property], dialect: Dialect) -> Value {
+/// An object's keywords after `type`: `properties`, `required` (in the declared order) and
+/// `additionalProperties` only where declared — or `false` everywhere in strict mode, which
+/// requires closed objects.
+fn object(props: &[Property], shape: &ObjectShape, dialect: Dialect) -> Map<String, Value> {
+    let strict = dialect == Dialect::OpenAiStrict;
     let mut properties = Map::new();
-    let mut required = Vec::new();
     for p in props {
-        let optional_in_strict = dialect == Dialect::OpenAiStrict && !p.required;
-        properties.insert(p.name.clone(), schema(&p.schema, dialect, optional_in_strict));
-        if p.required || dialect == Dialect::OpenAiStrict {
-            required.push(Value::String(p.name.clone()));
-        }
+        properties.insert(p.name.clone(), schema(&p.schema, dialect, strict && !p.required));
     }
-    json!({
-        "type": "object",
-        "properties": properties,
-        "required": required,
-        "additionalProperties": false,
-    })
+    let mut m = Map::new();
+    m.insert("type".into(), json!("object"));
+    m.insert("properties".into(), Value::Object(properties));
+    // An empty list says nothing; strict mode keeps it (every property must be listed).
+    let required = shape.required(props, strict);
+    if strict || !required.is_empty() {
+        m.insert("required".into(), json!(required));
+    }
+    match (strict, shape.additional_properties) {
+        (true, _) => _ = m.insert("additionalProperties".into(), json!(false)),
+        (false, Some(b)) => _ = m.insert("additionalProperties".into(), json!(b)),
+        (false, None) => {}
+    }
+    m
 }
 
 /// One schema node. `force_nullable` makes an optional strict-mode property accept `null`.
@@ -98,12 +105,10 @@ pub fn schema(s: &Schema, dialect: Dialect, force_nullable: bool) -> Value {
             insert_opt(&mut m, "minItems", min_items.map(|v| json!(v)));
             insert_opt(&mut m, "maxItems", max_items.map(|v| json!(v)));
         }
-        Kind::Object { properties } => {
-            if let Value::Object(o) = object(properties, dialect) {
-                for (k, v) in o {
-                    if k != "type" {
-                        m.insert(k, v);
-                    }
+        Kind::Object { properties, shape } => {
+            for (k, v) in object(properties, shape, dialect) {
+                if k != "type" {
+                    m.insert(k, v);
                 }
             }
         }
@@ -147,7 +152,11 @@ mod tests {
 
     #[test]
     fn standard_keeps_optional_params_optional() {
-        let v = parameters(&[prop("a", true, uri_string()), prop("b", false, uri_string())], Dialect::Standard);
+        let v = parameters(
+            &[prop("a", true, uri_string()), prop("b", false, uri_string())],
+            &ObjectShape::default(),
+            Dialect::Standard,
+        );
         assert_eq!(v["required"], json!(["a"]));
         assert_eq!(v["properties"]["b"]["type"], json!("string"));
         assert_eq!(v["properties"]["b"]["format"], json!("uri"));
@@ -168,7 +177,7 @@ mod tests {
             },
         );
         enum_prop.schema.default = Some(json!("x"));
-        let v = parameters(&[prop("a", true, uri_string()), enum_prop], Dialect::OpenAiStrict);
+        let v = parameters(&[prop("a", true, uri_string()), enum_prop], &ObjectShape::default(), Dialect::OpenAiStrict);
         assert_eq!(v["required"], json!(["a", "mode"]));
         assert_eq!(v["additionalProperties"], json!(false));
         assert_eq!(v["properties"]["mode"]["type"], json!(["string", "null"]));
@@ -180,7 +189,7 @@ mod tests {
 
     #[test]
     fn nested_objects_are_closed() {
-        let inner = Kind::Object { properties: vec![prop("x", false, Kind::Boolean)] };
+        let inner = Kind::Object { properties: vec![prop("x", false, Kind::Boolean)], shape: Default::default() };
         let v = parameters(
             &[prop(
                 "o",
@@ -191,6 +200,7 @@ mod tests {
                     max_items: None,
                 },
             )],
+            &ObjectShape::default(),
             Dialect::OpenAiStrict,
         );
         let item = &v["properties"]["o"]["items"];

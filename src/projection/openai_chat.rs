@@ -13,15 +13,16 @@ pub fn project(tools: &[ActiveTool], opts: ProjectionOptions) -> Value {
         tools
             .iter()
             .map(|t| {
-                json!({
-                    "type": "function",
-                    "function": {
-                        "name": t.name,
-                        "description": t.description.trim_end(),
-                        "parameters": parameters(&t.params, dialect),
-                        "strict": opts.strict,
-                    }
-                })
+                let mut function = json!({
+                    "name": t.name,
+                    "description": t.description,
+                    "parameters": parameters(&t.params, &t.shape, dialect),
+                });
+                // Chat Completions defaults `strict` to false: the key says something only when true.
+                if opts.strict {
+                    function["strict"] = json!(true);
+                }
+                json!({"type": "function", "function": function})
             })
             .collect(),
     )

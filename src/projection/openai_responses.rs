@@ -17,8 +17,8 @@ pub fn project(tools: &[ActiveTool], opts: ProjectionOptions) -> Value {
                 json!({
                     "type": "function",
                     "name": t.name,
-                    "description": t.description.trim_end(),
-                    "parameters": parameters(&t.params, dialect),
+                    "description": t.description,
+                    "parameters": parameters(&t.params, &t.shape, dialect),
                     "strict": opts.strict,
                 })
             })

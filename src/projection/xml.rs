@@ -51,9 +51,9 @@ fn param_lines(out: &mut String, p: &Property, depth: usize) {
     let line = format!("{indent}- {}: ({}) {desc}", p.name, facts.join(", "));
     let _ = writeln!(out, "{}", line.trim_end());
     let nested = match &p.schema.kind {
-        Kind::Object { properties } => Some(properties),
+        Kind::Object { properties, .. } => Some(properties),
         Kind::Array { items, .. } => match &items.kind {
-            Kind::Object { properties } => Some(properties),
+            Kind::Object { properties, .. } => Some(properties),
             _ => None,
         },
         _ => None,
@@ -159,7 +159,7 @@ fn example(s: &Schema) -> Value {
         Kind::Number { enum_values, minimum, .. } => json!(enum_values.first().copied().or(*minimum).unwrap_or(0.0)),
         Kind::Boolean => json!(true),
         Kind::Array { items, .. } => json!([example(items)]),
-        Kind::Object { properties } => {
+        Kind::Object { properties, .. } => {
             let mut m = serde_json::Map::new();
             for p in properties {
                 m.insert(p.name.clone(), example(&p.schema));
@@ -195,6 +195,7 @@ mod tests {
                     prop("search", true, "Text to find.", Kind::string()),
                     prop("replace", true, "Replacement.", Kind::string()),
                 ],
+                shape: Default::default(),
             },
         };
         let t = ActiveTool {

@@ -17,6 +17,8 @@ pub struct ActiveTool {
     pub description: String,
     /// Parameters after switch filtering and overrides.
     pub params: Vec<Property>,
+    /// How its parameters object is closed and its `required` list ordered.
+    pub shape: crate::model::params::ObjectShape,
     /// Usage guidance, if any.
     pub guidance: Option<String>,
     /// Whether it spawns sub-agents.
@@ -96,6 +98,7 @@ pub fn active_tools_where(
                 toolset: t.toolset.clone(),
                 description: describe(t, ov.and_then(|o| o.description.as_deref()), profile, switches, &names),
                 params,
+                shape: t.shape.clone(),
                 guidance: t.guidance.clone(),
                 spawns_subagents: t.spawns_subagents,
                 contributions: t

@@ -203,7 +203,7 @@ fn params_naming<'a>(params: &'a [Property], tool: &str, out: &mut Vec<&'a str>,
             }
             schema = items;
         }
-        if let Kind::Object { properties } = &schema.kind {
+        if let Kind::Object { properties, .. } = &schema.kind {
             params_naming(properties, tool, out, Some(top_name));
         }
     }
@@ -395,7 +395,7 @@ fn description_texts(t: &ActiveTool) -> String {
                 }
                 match &schema.kind {
                     Kind::Array { items, .. } => schema = items,
-                    Kind::Object { properties } => {
+                    Kind::Object { properties, .. } => {
                         params(properties, out);
                         break;
                     }

@@ -7,7 +7,7 @@ use crate::diagnostic::Diagnostic;
 use crate::lint::registry::Rule;
 use crate::lint::rules::p002_provider_rejects::tool_label;
 use crate::lint::{finding, CellView};
-use crate::model::params::{Kind, Property, Schema};
+use crate::model::params::{Kind, ObjectShape, Property, Schema};
 use crate::model::provider::Provider;
 use crate::model::transport::Transport;
 use crate::model::Project;
@@ -30,7 +30,7 @@ fn walk<'a>(props: &'a [Property], prefix: &str, out: &mut Vec<(String, &'a Sche
     fn node<'a>(s: &'a Schema, path: String, out: &mut Vec<(String, &'a Schema)>) {
         out.push((path.clone(), s));
         match &s.kind {
-            Kind::Object { properties } => walk(properties, &path, out),
+            Kind::Object { properties, .. } => walk(properties, &path, out),
             Kind::Array { items, .. } => node(items, format!("{path}[]"), out),
             _ => {}
         }
@@ -38,6 +38,19 @@ fn walk<'a>(props: &'a [Property], prefix: &str, out: &mut Vec<(String, &'a Sche
     for p in props {
         let path = if prefix.is_empty() { p.name.clone() } else { format!("{prefix}.{}", p.name) };
         node(&p.schema, path, out);
+    }
+}
+
+/// What happens to an object's declared `additional_properties` (`path` names it).
+fn object_rewrites(out: &mut Vec<String>, path: &str, shape: &ObjectShape, strict: bool, gemini: bool) {
+    match shape.additional_properties {
+        Some(true) if strict => out.push(format!(
+            "openai strict: `{path}`: additional_properties: true is not supported: strict mode sends false"
+        )),
+        Some(_) if gemini => {
+            out.push(format!("gemini: `{path}`: additional_properties is not supported: it is dropped"))
+        }
+        _ => {}
     }
 }
 
@@ -50,6 +63,14 @@ pub(crate) fn check(project: &Project, views: &[CellView], out: &mut Vec<Diagnos
         for t in &v.compiled.tools {
             let mut nodes = Vec::new();
             walk(&t.params, "", &mut nodes);
+            let mut root = Vec::new();
+            object_rewrites(&mut root, "(parameters)", &t.shape, strict, gemini);
+            let notes = per_tool.entry(t.name.clone()).or_default();
+            for r in root {
+                if !notes.contains(&r) {
+                    notes.push(r);
+                }
+            }
             for (path, s) in nodes {
                 let mut rewrites: Vec<String> = Vec::new();
                 match &s.kind {
@@ -83,6 +104,9 @@ pub(crate) fn check(project: &Project, views: &[CellView], out: &mut Vec<Diagnos
                         ));
                     }
                     _ => {}
+                }
+                if let Kind::Object { shape, .. } = &s.kind {
+                    object_rewrites(&mut rewrites, &path, shape, strict, gemini);
                 }
                 if s.default.is_some() && strict {
                     rewrites.push(format!("openai strict: `{path}`: `default` is not supported: it is dropped"));
