@@ -282,14 +282,14 @@ impl<'a> Converter<'a> {
                 }
             }
             required.retain(|r| props.iter().any(|(n, p)| n == r && p.required));
-            // Strict mode always closes objects: nothing to record.
-            if out.additional_properties == Some(false) {
-                out.additional_properties = None;
-            }
         } else {
             for (n, p) in &mut props {
                 p.required = required.contains(n);
             }
+        }
+        // Strict mode closes every object itself: a `false` there says nothing of its own.
+        if self.strict && out.additional_properties == Some(false) {
+            out.additional_properties = None;
         }
         let in_property_order: Vec<&String> =
             props.iter().filter(|(n, _)| required.contains(n)).map(|(n, _)| n).collect();
