@@ -8,6 +8,7 @@
 //! `source::folder`: the output folder is replaced in one step, only when it is empty or was
 //! written by an earlier import.
 
+pub mod locate;
 pub mod schema;
 pub mod yaml;
 
@@ -188,6 +189,9 @@ fn parse_json(text: &str, source: &str) -> Result<Value> {
     })
 }
 
+/// A problem and the JSON path it is at (empty: the whole input).
+type Problem = (String, Diagnostic);
+
 /// One tool definition found in the input, not yet converted.
 struct Found<'a> {
     /// JSON path of the tool object.
@@ -252,15 +256,16 @@ fn entry_format(v: &Value) -> Option<ImportFormat> {
     None
 }
 
-fn keys_known(m: &Map<String, Value>, path: &str, known: &[&str], tool: &str, problems: &mut Vec<Diagnostic>) {
+fn keys_known(m: &Map<String, Value>, path: &str, known: &[&str], tool: &str, problems: &mut Vec<Problem>) {
     for k in m.keys() {
         if !known.contains(&k.as_str()) {
-            problems.push(
+            problems.push((
+                format!("{path}.{k}"),
                 Diagnostic::error(format!(
                     "tool `{tool}`: `{k}` cannot be expressed in a promptc catalog (at `{path}.{k}`)"
                 ))
                 .with_help(format!("a tool definition of this form is imported from: {}", known.join(", "))),
-            );
+            ));
         }
     }
 }
@@ -274,14 +279,15 @@ fn find_tools<'a>(
     list: &'a [Value],
     base: &str,
     format: ImportFormat,
-    problems: &mut Vec<Diagnostic>,
+    problems: &mut Vec<Problem>,
 ) -> Vec<Found<'a>> {
     let mut out = Vec::new();
-    let expected = |path: &str, problems: &mut Vec<Diagnostic>| {
-        problems.push(
+    let expected = |path: &str, problems: &mut Vec<Problem>| {
+        problems.push((
+            path.to_string(),
             Diagnostic::error(format!("`{path}` is not a {format} tool definition"))
                 .with_help(format!("{format} tools look like {}", format.shape())),
-        )
+        ))
     };
     for (i, entry) in list.iter().enumerate() {
         let path = format!("{base}[{i}]");
@@ -289,11 +295,14 @@ fn find_tools<'a>(
             expected(&path, problems);
             continue;
         };
-        let strict_of = |m: &Map<String, Value>, at: &str, problems: &mut Vec<Diagnostic>| match m.get("strict") {
+        let strict_of = |m: &Map<String, Value>, at: &str, problems: &mut Vec<Problem>| match m.get("strict") {
             None | Some(Value::Null) => None,
             Some(Value::Bool(b)) => Some(*b),
             Some(other) => {
-                problems.push(Diagnostic::error(format!("`{at}.strict` must be true or false, found {other}")));
+                problems.push((
+                    format!("{at}.strict"),
+                    Diagnostic::error(format!("`{at}.strict` must be true or false, found {other}")),
+                ));
                 None
             }
         };
@@ -306,7 +315,7 @@ fn find_tools<'a>(
                 };
                 let fpath = format!("{path}.function");
                 let Some(name) = f.get("name") else {
-                    problems.push(Diagnostic::error(format!("`{fpath}` has no `name`")));
+                    problems.push((fpath.clone(), Diagnostic::error(format!("`{fpath}` has no `name`"))));
                     continue;
                 };
                 keys_known(m, &path, &["type", "function"], &name_of(name), problems);
@@ -325,7 +334,7 @@ fn find_tools<'a>(
                     continue;
                 }
                 let Some(name) = m.get("name") else {
-                    problems.push(Diagnostic::error(format!("`{path}` has no `name`")));
+                    problems.push((path.clone(), Diagnostic::error(format!("`{path}` has no `name`"))));
                     continue;
                 };
                 let (known, schema_key): (&[&str], &str) = match format {
@@ -342,24 +351,20 @@ fn find_tools<'a>(
                     ImportFormat::OpenAiResponses => Some(strict.unwrap_or(true)),
                     ImportFormat::Anthropic => {
                         if m.get("type").is_some_and(|t| t.as_str() != Some("custom")) {
-                            problems.push(
-                                Diagnostic::error(format!(
+                            problems.push((format!("{path}.type"), Diagnostic::error(format!(
                                     "tool `{}`: only custom tools can be imported, found type {} (at `{path}.type`)",
                                     name_of(name),
                                     m.get("type").unwrap_or(&Value::Null)
                                 ))
-                                .with_help("server and built-in tools are configured by the provider, not a schema"),
-                            );
+                                .with_help("server and built-in tools are configured by the provider, not a schema"),));
                         }
                         if strict == Some(true) {
-                            problems.push(
-                                Diagnostic::error(format!(
+                            problems.push((format!("{path}.strict"), Diagnostic::error(format!(
                                     "tool `{}`: Anthropic strict tool use cannot be expressed in a promptc project \
                                      (at `{path}.strict`)",
                                     name_of(name)
                                 ))
-                                .with_help("remove `strict` from the input to import the tool"),
-                            );
+                                .with_help("remove `strict` from the input to import the tool"),));
                         }
                         None
                     }
@@ -380,21 +385,19 @@ fn find_tools<'a>(
                     continue;
                 };
                 for k in m.keys().filter(|k| *k != key) {
-                    problems.push(
-                        Diagnostic::error(format!(
+                    problems.push((format!("{path}.{k}"), Diagnostic::error(format!(
                             "`{k}` (a Gemini built-in tool or option) cannot be expressed in a promptc catalog (at `{path}.{k}`)"
                         ))
-                        .with_help("promptc imports function declarations; remove other tools from the input"),
-                    );
+                        .with_help("promptc imports function declarations; remove other tools from the input"),));
                 }
                 for (j, d) in decls.iter().enumerate() {
                     let dpath = format!("{path}.{key}[{j}]");
                     let Some(dm) = d.as_object() else {
-                        problems.push(Diagnostic::error(format!("`{dpath}` is not a function declaration object")));
+                        problems.push((dpath.clone(), Diagnostic::error(format!("`{dpath}` is not a function declaration object"))));
                         continue;
                     };
                     let Some(name) = dm.get("name") else {
-                        problems.push(Diagnostic::error(format!("`{dpath}` has no `name`")));
+                        problems.push((dpath.clone(), Diagnostic::error(format!("`{dpath}` has no `name`"))));
                         continue;
                     };
                     keys_known(dm, &dpath, &["name", "description", "parameters"], &name_of(name), problems);
@@ -423,6 +426,7 @@ struct Tool {
 pub fn import(text: &str, source: &str, options: &ImportOptions) -> Result<Imported> {
     let value = parse_json(text, source)?;
     let (list, base) = tool_list(&value, source)?;
+    let root_is_list = value.is_array();
     let format = match options.from {
         Some(f) => f,
         None => match list.first() {
@@ -431,14 +435,13 @@ pub fn import(text: &str, source: &str, options: &ImportOptions) -> Result<Impor
                 // `{"tools": [...]}` with plain MCP entries, or a JSON-RPC result.
                 Some(f) => f,
                 None => {
-                    return Err(fail(
-                        source,
-                        format!("`{base}[0]` is not a tool definition in a form promptc knows"),
-                        &format!(
+                    let path = format!("{base}[0]");
+                    let d = Diagnostic::error(format!("`{path}` is not a tool definition in a form promptc knows"))
+                        .with_help(format!(
                             "promptc imports {}; pass --from to say which one this is",
                             ImportFormat::ALL.iter().map(|f| format!("{f} {}", f.shape())).collect::<Vec<_>>().join(", ")
-                        ),
-                    ))
+                        ));
+                    return Err(Error::new(ErrorKind::Usage, vec![located(text, source, &path, root_is_list, d)]));
                 }
             },
         },
@@ -454,12 +457,14 @@ pub fn import(text: &str, source: &str, options: &ImportOptions) -> Result<Impor
     let mut stricts: Vec<(bool, String)> = Vec::new();
     for f in &found {
         let Some(name) = f.name.as_str() else {
-            problems.push(Diagnostic::error(format!("`{}.name` must be a string, found {}", f.path, f.name)));
+            problems.push((
+                format!("{}.name", f.path),
+                Diagnostic::error(format!("`{}.name` must be a string, found {}", f.path, f.name)),
+            ));
             continue;
         };
         if !valid_tool_name(name) {
-            problems.push(
-                Diagnostic::error(format!(
+            problems.push((format!("{}.name", f.path), Diagnostic::error(format!(
                     "invalid tool name `{}` (at `{}.name`)",
                     crate::diagnostic::excerpt(name, 80),
                     f.path
@@ -467,27 +472,22 @@ pub fn import(text: &str, source: &str, options: &ImportOptions) -> Result<Impor
                 .with_help(
                     "tool names start with a letter or `_`, then letters, digits, `_` or `-`, at most 64 characters \
                      (the rule every provider accepts); rename the tool in the input",
-                ),
-            );
+                ),));
             continue;
         }
         if let Some(first) = seen.get(name) {
-            problems.push(
-                Diagnostic::error(format!("tool `{name}` is defined twice: at `{first}` and at `{}`", f.path))
-                    .with_help("a promptc catalog declares each tool once; remove or rename one of them"),
-            );
+            problems.push((format!("{}.name", f.path), Diagnostic::error(format!("tool `{name}` is defined twice: at `{first}` and at `{}`", f.path))
+                    .with_help("a promptc catalog declares each tool once; remove or rename one of them"),));
             continue;
         }
         seen.insert(name.to_string(), f.path.clone());
         let file = file_name(name).to_ascii_lowercase();
         if let Some(other) = files_seen.get(&file) {
-            problems.push(
-                Diagnostic::error(format!(
+            problems.push((format!("{}.name", f.path), Diagnostic::error(format!(
                     "tools `{other}` and `{name}` differ only in letter case: their catalog files would be one file \
                      on case-insensitive file systems"
                 ))
-                .with_help("rename one of them in the input"),
-            );
+                .with_help("rename one of them in the input"),));
             continue;
         }
         files_seen.insert(file, name.to_string());
@@ -495,10 +495,10 @@ pub fn import(text: &str, source: &str, options: &ImportOptions) -> Result<Impor
             None | Some(Value::Null) => String::new(),
             Some(Value::String(s)) => s.clone(),
             Some(other) => {
-                problems.push(Diagnostic::error(format!(
+                problems.push((format!("{}.description", f.path), Diagnostic::error(format!(
                     "tool `{name}`: the description must be a string, found {other} (at `{}.description`)",
                     f.path
-                )));
+                ))));
                 continue;
             }
         };
@@ -520,8 +520,7 @@ pub fn import(text: &str, source: &str, options: &ImportOptions) -> Result<Impor
             let on: Vec<&str> = stricts.iter().filter(|(s, _)| *s).map(|(_, n)| n.as_str()).collect();
             let off: Vec<&str> = stricts.iter().filter(|(s, _)| !*s).map(|(_, n)| n.as_str()).collect();
             if !on.is_empty() && !off.is_empty() {
-                problems.push(
-                    Diagnostic::error(format!(
+                problems.push((String::new(), Diagnostic::error(format!(
                         "the tools disagree on OpenAI strict mode: strict {} ({}), not strict {} ({})",
                         on.len(),
                         list_names(&on),
@@ -531,15 +530,14 @@ pub fn import(text: &str, source: &str, options: &ImportOptions) -> Result<Impor
                     .with_help(
                         "a promptc project sets strict mode for all its tools (`strict_tools`); choose one with \
                          --strict-tools true or --strict-tools false",
-                    ),
-                );
+                    ),));
             }
             !on.is_empty() && off.is_empty()
         }
     };
     if !problems.is_empty() {
-        let problems = problems.into_iter().map(|d| if d.label.is_none() { d.with_label(Label::file(source)) } else { d });
-        return Err(Error::new(ErrorKind::Usage, problems.collect()));
+        let all = problems.into_iter().map(|(path, d)| located(text, source, &path, root_is_list, d)).collect();
+        return Err(Error::new(ErrorKind::Usage, all));
     }
     Ok(Imported {
         format,
@@ -547,6 +545,15 @@ pub fn import(text: &str, source: &str, options: &ImportOptions) -> Result<Impor
         tools: tools.iter().map(|t| t.name.clone()).collect(),
         files: files(&tools, format, strict),
     })
+}
+
+/// `d` pointing at `path` in the input (at the whole input when the path is empty or not found).
+fn located(text: &str, source: &str, path: &str, root_is_list: bool, d: Diagnostic) -> Diagnostic {
+    let label = match locate::locate(text, path, root_is_list).filter(|_| !path.is_empty()) {
+        Some((start, end)) => Label::at(source, text, Position::from_byte_range(text, start, end)),
+        None => Label::file(source),
+    };
+    d.with_label(label)
 }
 
 fn list_names(names: &[&str]) -> String {

@@ -122,8 +122,8 @@ pub struct Converter<'a> {
     pub dialect: Dialect,
     /// OpenAI strict mode: every property is listed as required, optional ones are nullable.
     pub strict: bool,
-    /// Problems found so far.
-    pub problems: Vec<Diagnostic>,
+    /// Problems found so far, each with the JSON path it is at.
+    pub problems: Vec<(String, Diagnostic)>,
 }
 
 fn describe(v: &Value) -> &'static str {
@@ -150,7 +150,7 @@ impl<'a> Converter<'a> {
     /// Record a problem at `path`.
     pub fn fail(&mut self, path: &str, message: impl AsRef<str>, help: &str) {
         let d = Diagnostic::error(format!("tool `{}`: {} (at `{path}`)", self.tool, message.as_ref()));
-        self.problems.push(if help.is_empty() { d } else { d.with_help(help.to_string()) });
+        self.problems.push((path.to_string(), if help.is_empty() { d } else { d.with_help(help.to_string()) }));
     }
 
     fn unsupported(&mut self, path: &str, key: &str) {
@@ -367,7 +367,7 @@ impl<'a> Converter<'a> {
             }
         }
         match ty {
-            Ty::Array if p.items.is_none() => {
+            Ty::Array if p.items.is_none() && !m.contains_key("items") => {
                 self.fail(path, "an `array` needs `items` (the schema of its elements)", "add \"items\": {\"type\": …}")
             }
             Ty::Object => p.object = Some(self.object(m, path)),
