@@ -492,8 +492,15 @@ pub fn import(text: &str, source: &str, options: &ImportOptions) -> Result<Impor
         }
         files_seen.insert(file, name.to_string());
         let description = match f.description {
-            None | Some(Value::Null) => String::new(),
-            Some(Value::String(s)) => s.clone(),
+            Some(Value::String(s)) if !s.trim().is_empty() => s.clone(),
+            None | Some(Value::Null) | Some(Value::String(_)) => {
+                problems.push((
+                    if f.description.is_some() { format!("{}.description", f.path) } else { format!("{}.name", f.path) },
+                    Diagnostic::error(format!("tool `{name}` has no description"))
+                        .with_help("a promptc catalog requires one (the model relies on it): add it to the input"),
+                ));
+                continue;
+            }
             Some(other) => {
                 problems.push((format!("{}.description", f.path), Diagnostic::error(format!(
                     "tool `{name}`: the description must be a string, found {other} (at `{}.description`)",
