@@ -275,12 +275,7 @@ fn name_of(v: &Value) -> String {
 }
 
 /// Every tool of `list` read as `format`, with problems for what does not fit it.
-fn find_tools<'a>(
-    list: &'a [Value],
-    base: &str,
-    format: ImportFormat,
-    problems: &mut Vec<Problem>,
-) -> Vec<Found<'a>> {
+fn find_tools<'a>(list: &'a [Value], base: &str, format: ImportFormat, problems: &mut Vec<Problem>) -> Vec<Found<'a>> {
     let mut out = Vec::new();
     let expected = |path: &str, problems: &mut Vec<Problem>| {
         problems.push((
@@ -308,7 +303,8 @@ fn find_tools<'a>(
         };
         match format {
             ImportFormat::OpenAiChat => {
-                let Some(f) = m.get("function").and_then(Value::as_object).filter(|_| entry_format(entry) == Some(format))
+                let Some(f) =
+                    m.get("function").and_then(Value::as_object).filter(|_| entry_format(entry) == Some(format))
                 else {
                     expected(&path, problems);
                     continue;
@@ -341,7 +337,9 @@ fn find_tools<'a>(
                     ImportFormat::OpenAiResponses => {
                         (&["type", "name", "description", "parameters", "strict"], "parameters")
                     }
-                    ImportFormat::Anthropic => (&["type", "name", "description", "input_schema", "strict"], "input_schema"),
+                    ImportFormat::Anthropic => {
+                        (&["type", "name", "description", "input_schema", "strict"], "input_schema")
+                    }
                     _ => (&["name", "description", "inputSchema"], "inputSchema"),
                 };
                 keys_known(m, &path, known, &name_of(name), problems);
@@ -351,20 +349,26 @@ fn find_tools<'a>(
                     ImportFormat::OpenAiResponses => Some(strict.unwrap_or(true)),
                     ImportFormat::Anthropic => {
                         if m.get("type").is_some_and(|t| t.as_str() != Some("custom")) {
-                            problems.push((format!("{path}.type"), Diagnostic::error(format!(
+                            problems.push((
+                                format!("{path}.type"),
+                                Diagnostic::error(format!(
                                     "tool `{}`: only custom tools can be imported, found type {} (at `{path}.type`)",
                                     name_of(name),
                                     m.get("type").unwrap_or(&Value::Null)
                                 ))
-                                .with_help("server and built-in tools are configured by the provider, not a schema"),));
+                                .with_help("server and built-in tools are configured by the provider, not a schema"),
+                            ));
                         }
                         if strict == Some(true) {
-                            problems.push((format!("{path}.strict"), Diagnostic::error(format!(
+                            problems.push((
+                                format!("{path}.strict"),
+                                Diagnostic::error(format!(
                                     "tool `{}`: Anthropic strict tool use cannot be expressed in a promptc project \
                                      (at `{path}.strict`)",
                                     name_of(name)
                                 ))
-                                .with_help("remove `strict` from the input to import the tool"),));
+                                .with_help("remove `strict` from the input to import the tool"),
+                            ));
                         }
                         None
                     }
@@ -379,7 +383,11 @@ fn find_tools<'a>(
                 });
             }
             ImportFormat::Gemini => {
-                let key = if m.contains_key("functionDeclarations") { "functionDeclarations" } else { "function_declarations" };
+                let key = if m.contains_key("functionDeclarations") {
+                    "functionDeclarations"
+                } else {
+                    "function_declarations"
+                };
                 let Some(decls) = m.get(key).and_then(Value::as_array) else {
                     expected(&path, problems);
                     continue;
@@ -393,7 +401,10 @@ fn find_tools<'a>(
                 for (j, d) in decls.iter().enumerate() {
                     let dpath = format!("{path}.{key}[{j}]");
                     let Some(dm) = d.as_object() else {
-                        problems.push((dpath.clone(), Diagnostic::error(format!("`{dpath}` is not a function declaration object"))));
+                        problems.push((
+                            dpath.clone(),
+                            Diagnostic::error(format!("`{dpath}` is not a function declaration object")),
+                        ));
                         continue;
                     };
                     let Some(name) = dm.get("name") else {
@@ -439,7 +450,11 @@ pub fn import(text: &str, source: &str, options: &ImportOptions) -> Result<Impor
                     let d = Diagnostic::error(format!("`{path}` is not a tool definition in a form promptc knows"))
                         .with_help(format!(
                             "promptc imports {}; pass --from to say which one this is",
-                            ImportFormat::ALL.iter().map(|f| format!("{f} {}", f.shape())).collect::<Vec<_>>().join(", ")
+                            ImportFormat::ALL
+                                .iter()
+                                .map(|f| format!("{f} {}", f.shape()))
+                                .collect::<Vec<_>>()
+                                .join(", ")
                         ));
                     return Err(Error::new(ErrorKind::Usage, vec![located(text, source, &path, root_is_list, d)]));
                 }
@@ -464,7 +479,9 @@ pub fn import(text: &str, source: &str, options: &ImportOptions) -> Result<Impor
             continue;
         };
         if !valid_tool_name(name) {
-            problems.push((format!("{}.name", f.path), Diagnostic::error(format!(
+            problems.push((
+                format!("{}.name", f.path),
+                Diagnostic::error(format!(
                     "invalid tool name `{}` (at `{}.name`)",
                     crate::diagnostic::excerpt(name, 80),
                     f.path
@@ -472,22 +489,29 @@ pub fn import(text: &str, source: &str, options: &ImportOptions) -> Result<Impor
                 .with_help(
                     "tool names start with a letter or `_`, then letters, digits, `_` or `-`, at most 64 characters \
                      (the rule every provider accepts); rename the tool in the input",
-                ),));
+                ),
+            ));
             continue;
         }
         if let Some(first) = seen.get(name) {
-            problems.push((format!("{}.name", f.path), Diagnostic::error(format!("tool `{name}` is defined twice: at `{first}` and at `{}`", f.path))
-                    .with_help("a promptc catalog declares each tool once; remove or rename one of them"),));
+            problems.push((
+                format!("{}.name", f.path),
+                Diagnostic::error(format!("tool `{name}` is defined twice: at `{first}` and at `{}`", f.path))
+                    .with_help("a promptc catalog declares each tool once; remove or rename one of them"),
+            ));
             continue;
         }
         seen.insert(name.to_string(), f.path.clone());
         let file = file_name(name).to_ascii_lowercase();
         if let Some(other) = files_seen.get(&file) {
-            problems.push((format!("{}.name", f.path), Diagnostic::error(format!(
+            problems.push((
+                format!("{}.name", f.path),
+                Diagnostic::error(format!(
                     "tools `{other}` and `{name}` differ only in letter case: their catalog files would be one file \
                      on case-insensitive file systems"
                 ))
-                .with_help("rename one of them in the input"),));
+                .with_help("rename one of them in the input"),
+            ));
             continue;
         }
         files_seen.insert(file, name.to_string());
@@ -495,17 +519,24 @@ pub fn import(text: &str, source: &str, options: &ImportOptions) -> Result<Impor
             Some(Value::String(s)) if !s.trim().is_empty() => s.clone(),
             None | Some(Value::Null) | Some(Value::String(_)) => {
                 problems.push((
-                    if f.description.is_some() { format!("{}.description", f.path) } else { format!("{}.name", f.path) },
+                    if f.description.is_some() {
+                        format!("{}.description", f.path)
+                    } else {
+                        format!("{}.name", f.path)
+                    },
                     Diagnostic::error(format!("tool `{name}` has no description"))
                         .with_help("a promptc catalog requires one (the model relies on it): add it to the input"),
                 ));
                 continue;
             }
             Some(other) => {
-                problems.push((format!("{}.description", f.path), Diagnostic::error(format!(
-                    "tool `{name}`: the description must be a string, found {other} (at `{}.description`)",
-                    f.path
-                ))));
+                problems.push((
+                    format!("{}.description", f.path),
+                    Diagnostic::error(format!(
+                        "tool `{name}`: the description must be a string, found {other} (at `{}.description`)",
+                        f.path
+                    )),
+                ));
                 continue;
             }
         };
@@ -527,7 +558,9 @@ pub fn import(text: &str, source: &str, options: &ImportOptions) -> Result<Impor
             let on: Vec<&str> = stricts.iter().filter(|(s, _)| *s).map(|(_, n)| n.as_str()).collect();
             let off: Vec<&str> = stricts.iter().filter(|(s, _)| !*s).map(|(_, n)| n.as_str()).collect();
             if !on.is_empty() && !off.is_empty() {
-                problems.push((String::new(), Diagnostic::error(format!(
+                problems.push((
+                    String::new(),
+                    Diagnostic::error(format!(
                         "the tools disagree on OpenAI strict mode: strict {} ({}), not strict {} ({})",
                         on.len(),
                         list_names(&on),
@@ -537,7 +570,8 @@ pub fn import(text: &str, source: &str, options: &ImportOptions) -> Result<Impor
                     .with_help(
                         "a promptc project sets strict mode for all its tools (`strict_tools`); choose one with \
                          --strict-tools true or --strict-tools false",
-                    ),));
+                    ),
+                ));
             }
             !on.is_empty() && off.is_empty()
         }
@@ -593,10 +627,7 @@ fn files(tools: &[Tool], format: ImportFormat, strict: bool) -> BTreeMap<String,
     let _ = writeln!(m, "strict_tools: {strict}");
     let _ = writeln!(m, "defaults:\n  profile: main\n  transport: native\n  provider: {provider}");
     let _ = writeln!(m, "transports: [native]\nproviders: [{provider}]");
-    let _ = writeln!(
-        m,
-        "sections:\n  role:\n    text: \"Replace this section with the agent's system prompt.\\n\""
-    );
+    let _ = writeln!(m, "sections:\n  role:\n    text: \"Replace this section with the agent's system prompt.\\n\"");
     let _ = writeln!(m, "tools:");
     for t in tools {
         let _ = writeln!(m, "  - {}", file_name(&t.name));

@@ -315,7 +315,9 @@ impl<'a> Converter<'a> {
             match m.get("nullable") {
                 None => {}
                 Some(Value::Bool(b)) => nullable |= *b,
-                Some(o) => self.fail(&format!("{path}.nullable"), format!("`nullable` must be true or false, found {o}"), ""),
+                Some(o) => {
+                    self.fail(&format!("{path}.nullable"), format!("`nullable` must be true or false, found {o}"), "")
+                }
             }
         }
         let mut p = Param {
@@ -343,8 +345,18 @@ impl<'a> Converter<'a> {
             Ty::Array => &["items", "minItems", "maxItems"],
             Ty::Object => &["properties", "required", "additionalProperties"],
         };
-        let type_specific =
-            ["format", "pattern", "minLength", "maxLength", "enum", "minimum", "maximum", "items", "minItems", "maxItems"];
+        let type_specific = [
+            "format",
+            "pattern",
+            "minLength",
+            "maxLength",
+            "enum",
+            "minimum",
+            "maximum",
+            "items",
+            "minItems",
+            "maxItems",
+        ];
         for (key, value) in m {
             let at = format!("{path}.{key}");
             match key.as_str() {
@@ -405,10 +417,12 @@ impl<'a> Converter<'a> {
             Some(Value::Array(list)) if self.dialect == Dialect::Json => {
                 let names: Vec<&str> = list.iter().filter_map(Value::as_str).collect();
                 match names.as_slice() {
-                    [t, "null"] | ["null", t] if names.len() == list.len() && *t != "null" => match Ty::parse(t, self.dialect) {
-                        Some(ty) => Some((ty, true)),
-                        None => unknown(self, t),
-                    },
+                    [t, "null"] | ["null", t] if names.len() == list.len() && *t != "null" => {
+                        match Ty::parse(t, self.dialect) {
+                            Some(ty) => Some((ty, true)),
+                            None => unknown(self, t),
+                        }
+                    }
                     [t] if list.len() == 1 && *t != "null" => match Ty::parse(t, self.dialect) {
                         Some(ty) => Some((ty, false)),
                         None => unknown(self, t),
@@ -416,7 +430,10 @@ impl<'a> Converter<'a> {
                     _ => {
                         self.fail(
                             &at,
-                            format!("the type list {} cannot be expressed in a promptc catalog", Value::Array(list.clone())),
+                            format!(
+                                "the type list {} cannot be expressed in a promptc catalog",
+                                Value::Array(list.clone())
+                            ),
                             "a catalog parameter has one type, optionally nullable: [\"string\", \"null\"]",
                         );
                         None
