@@ -9,7 +9,7 @@ fn convert(schema: serde_json::Value, dialect: Dialect, strict: bool) -> (Object
 }
 
 fn prop<'a>(o: &'a Object, name: &str) -> &'a Param {
-    &o.properties.iter().find(|(n, _)| n == name).map(|(_, p)| p).unwrap_or_else(|| panic!("no {name}"))
+    o.properties.iter().find(|(n, _)| n == name).map(|(_, p)| p).unwrap_or_else(|| panic!("no {name}"))
 }
 
 #[test]

@@ -28,7 +28,7 @@ fn detects_each_form_and_wrapper() {
             ImportFormat::OpenAiResponses,
         ),
         (format!(r#"[{{"name": "a", "description": "A.", "input_schema": {schema}}}]"#), ImportFormat::Anthropic),
-        (format!(r#"[{{"function_declarations": [{{"name": "a", "description": "A."}}]}}]"#), ImportFormat::Gemini),
+        (r#"[{"function_declarations": [{"name": "a", "description": "A."}]}]"#.to_string(), ImportFormat::Gemini),
         (
             format!(
                 r#"{{"jsonrpc": "2.0", "id": 1, "result": {{"tools": [{{"name": "a", "description": "A.", "inputSchema": {schema}}}]}}}}"#
