@@ -43,6 +43,12 @@ impl RuleCode {
         RuleCode::P009,
     ];
 
+    /// Whether the rule judges each cell on its own, so it can have a level per profile
+    /// (`check.profile_levels`); the others look at the project or at pairs of profiles.
+    pub fn per_cell(self) -> bool {
+        !matches!(self, RuleCode::P005 | RuleCode::P007 | RuleCode::P009)
+    }
+
     /// The code as written (`P001`).
     pub fn as_str(self) -> &'static str {
         match self {

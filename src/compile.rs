@@ -50,6 +50,119 @@ pub struct Compiled {
     pub(crate) offsets: Vec<Option<usize>>,
     /// The static prefix, computed once from `offsets`.
     pub(crate) prefix: StaticPrefix,
+    /// Each active tool's text in the prompt of an xml or json cell (its documentation block, its
+    /// action fragment), whether or not a section shows it; empty for native cells.
+    pub(crate) tool_texts: Vec<ToolText>,
+}
+
+/// One tool's part of a text-transport prompt, and each of its parameters' part of that.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct ToolText {
+    /// The tool's whole text.
+    pub(crate) text: String,
+    /// Each active parameter's part of it, in order.
+    pub(crate) params: Vec<String>,
+}
+
+/// What `with` has that `without` lacks, when `without` is `with` less one contiguous run of
+/// text (a parameter's lines, for a template that loops over the parameters).
+fn removed_run(with: &str, without: &str) -> String {
+    let prefix = with.bytes().zip(without.bytes()).take_while(|(a, b)| a == b).count();
+    let (a, b) = (&with.as_bytes()[prefix..], &without.as_bytes()[prefix.min(without.len())..]);
+    let suffix = a.iter().rev().zip(b.iter().rev()).take_while(|(x, y)| x == y).count();
+    let mut start = prefix;
+    // Never cut inside a character.
+    while !with.is_char_boundary(start) {
+        start -= 1;
+    }
+    let mut end = with.len() - suffix;
+    while end < with.len() && !with.is_char_boundary(end) {
+        end += 1;
+    }
+    with.get(start..end.max(start)).unwrap_or_default().to_string()
+}
+
+/// The text-transport formats of one cell: each tool's documentation (the project's
+/// `tool_docs.tool` template or the built-in block) and example calls (`tool_docs.call`).
+struct TextFormat<'a> {
+    project: &'a Project,
+    ctx: Option<minijinja::Value>,
+}
+
+impl TextFormat<'_> {
+    fn new<'a>(project: &'a Project, cell: &Resolved) -> TextFormat<'a> {
+        let custom = project.tool_docs.tool.is_some() || project.tool_docs.call.is_some();
+        let ctx = (custom && cell.transport == Transport::Xml)
+            .then(|| render::template_context(project, cell).into_iter().collect());
+        TextFormat { project, ctx }
+    }
+
+    fn render(&self, name: &str, ctx: minijinja::Value) -> Result<String> {
+        let cap = self.project.templates.limits().section_bytes;
+        Ok(self.project.templates.render(name, &ctx, cap)?.trim_end_matches('\n').to_string())
+    }
+
+    /// Each tool's text in the prompt of a `transport` cell. With the project's own template, a
+    /// parameter's part is what disappears when the tool is rendered without it.
+    fn tool_texts(&self, transport: Transport, tools: &[ActiveTool]) -> Result<Vec<ToolText>> {
+        match (transport, &self.ctx, &self.project.tool_docs.tool) {
+            (Transport::Native, ..) => Ok(Vec::new()),
+            (Transport::Json, ..) => Ok(tools
+                .iter()
+                .map(|t| ToolText {
+                    text: serde_json::to_string(&projection::actions::tool_fragment(t)).unwrap_or_default(),
+                    params: t.params.iter().map(projection::actions::param_fragment).collect(),
+                })
+                .collect()),
+            (Transport::Xml, Some(base), Some(name)) => tools
+                .iter()
+                .enumerate()
+                .map(|(i, t)| {
+                    let block = |t: &ActiveTool| {
+                        let tool = minijinja::Value::from_serialize(render::tool_value(t));
+                        self.render(name, minijinja::context! { tool, index => i + 1, ..base.clone() })
+                    };
+                    let text = block(t)?;
+                    let mut params = Vec::with_capacity(t.params.len());
+                    for k in 0..t.params.len() {
+                        let mut less = t.clone();
+                        less.params.remove(k);
+                        params.push(removed_run(&text, &block(&less)?));
+                    }
+                    Ok(ToolText { text, params })
+                })
+                .collect(),
+            (Transport::Xml, ..) => Ok(tools
+                .iter()
+                .map(|t| ToolText {
+                    text: projection::xml::tool_block(t),
+                    params: t.params.iter().map(projection::xml::param_text).collect(),
+                })
+                .collect()),
+        }
+    }
+
+    /// The example calls of `tools` in a `transport` cell.
+    fn examples(&self, transport: Transport, tools: &[ActiveTool]) -> Result<String> {
+        match (&self.ctx, &self.project.tool_docs.call) {
+            (Some(base), Some(name)) if transport == Transport::Xml => {
+                projection::examples::examples_with(tools, |t, e| {
+                    let arguments: Vec<Value> = e
+                        .arguments
+                        .iter()
+                        .map(|(k, v)| {
+                            let text = v.as_str().map_or_else(|| v.to_string(), str::to_string);
+                            serde_json::json!({"name": k, "value": v, "text": text})
+                        })
+                        .collect();
+                    let tool = minijinja::Value::from_serialize(render::tool_value(t));
+                    let arguments = minijinja::Value::from_serialize(&arguments);
+                    self.render(name, minijinja::context! { tool, arguments, ..base.clone() })
+                })
+            }
+            _ => Ok(projection::examples::examples(transport, tools)),
+        }
+    }
 }
 
 /// Where each section's text starts in `prompt`. Sections usually appear in order, so each
@@ -166,14 +279,19 @@ pub fn compile_matrix(project: &Project) -> Result<Vec<(Cell, Compiled)>> {
 
 /// Render a resolved cell and project its tools.
 pub fn compile_resolved(project: &Project, cell: Resolved) -> Result<Compiled> {
-    // Generated sections describe the tools in the prompt: the projections produce that text.
+    // Generated sections describe the tools in the prompt: the projections (or the project's own
+    // text format) produce that text.
+    let format = TextFormat::new(project, &cell);
+    let tool_texts = format.tool_texts(cell.transport, &cell.tools)?;
     let generate = |g: Generator| -> Result<String> {
         Ok(match (g, cell.transport) {
-            (Generator::ToolDocs, Transport::Xml) => projection::xml::tool_docs(&cell.tools),
+            (Generator::ToolDocs, Transport::Xml) => {
+                tool_texts.iter().map(|t| t.text.as_str()).collect::<Vec<_>>().join(&project.tool_docs.separator)
+            }
             (Generator::ActionSchema, Transport::Json) => {
                 projection::actions::prompt_block(&cell.tools).map_err(|e| point_at_clashing_tool(project, e))?
             }
-            (Generator::ToolExamples, transport) => projection::examples::examples(transport, &cell.tools),
+            (Generator::ToolExamples, transport) => format.examples(transport, &cell.tools)?,
             (Generator::ToolGuidance, _) => {
                 cell.tools.iter().filter_map(|t| t.guidance.as_deref()).collect::<Vec<_>>().join("\n\n")
             }
@@ -204,6 +322,7 @@ pub fn compile_resolved(project: &Project, cell: Resolved) -> Result<Compiled> {
         subagent: cell.subagent,
         slots: r.slots,
         warnings: r.warnings,
+        tool_texts,
     })
 }
 

@@ -404,6 +404,12 @@ cases! {
         "fixtures/bad/additional-properties-on-string", &[],
         "`additional_properties` does not apply to type `string`",
         Some("fixtures/bad/additional-properties-on-string/tools/files.yaml:8:30"), &["allowed on: object"]);
+    tool_docs_undefined_name => case("tool-docs-undefined-name", "fixtures/bad/tool-docs-undefined-name", &[],
+        "template `format/tool.md.j2` uses undefined variable `tool_count`",
+        Some("fixtures/bad/tool-docs-undefined-name/format/tool.md.j2:2:28"), &["known names: index, profile"]);
+    selection_pattern_slash => case("selection-pattern-slash", "fixtures/bad/selection-pattern-slash", &[],
+        "invalid model segment pattern `azure/gpt-4*`",
+        Some("fixtures/bad/selection-pattern-slash/promptc.yaml:7:31"), &["`*gpt-4*` anywhere in it"]);
     param_minimum_not_a_number => case("param-minimum-not-a-number", "fixtures/bad/param-minimum-not-a-number", &[],
         "invalid value `one` for `minimum`: expected a number",
         Some("fixtures/bad/param-minimum-not-a-number/tools/files.yaml:7:16"), &["such as 1 or 0.5"]);

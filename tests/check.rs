@@ -512,3 +512,37 @@ fn p001_stays_quiet_on_ordinary_words_in_real_prompts() {
         assert!(p001.is_empty(), "{project}: {} decoys, P001 false positives: {p001:#?}", decoys.len());
     }
 }
+
+/// `check.profile_levels`: P002 allowed for the profile that is never sent to OpenAI still
+/// judges the other one, and the finding names the profiles that send the long description.
+#[test]
+fn a_rule_can_have_its_own_level_in_one_profile() {
+    let dir = tempfile::tempdir().unwrap();
+    common::copy_dir(&common::repo().join("fixtures/check/profile-levels"), dir.path());
+    let path = dir.path().to_str().unwrap().to_string();
+    assert_eq!(summary(&check(&path, &[], 0)), "check passed: 0 errors, 0 warnings");
+    let edit = |file: &str, from: &str, to: &str| {
+        let p = dir.path().join(file);
+        let text = std::fs::read_to_string(&p).unwrap();
+        assert!(text.contains(from), "{from}");
+        std::fs::write(&p, text.replacen(from, to, 1)).unwrap();
+    };
+    // Without the override, lite sends the long text too: found, naming lite only.
+    edit("tools.yaml", "  overrides:\n    lite:\n      description: Read a file.\n", "");
+    let human = check(&path, &[], 1);
+    assert_eq!(headlines(&human), [("error".to_string(), "P002".to_string())], "{human}");
+    assert!(human.contains("has a 1,159-character description in profile `lite`; openai rejects"), "{human}");
+    // The command line's level wins over the profile's.
+    let human = check(&path, &["-W", "P002"], 0);
+    assert!(human.contains("in profiles `lite`, `standard`"), "{human}");
+    // Without the profile level, standard is judged as well.
+    edit("promptc.yaml", "    standard: {P002: allow}\n", "    standard: {P002: warn}\n");
+    let human = check(&path, &[], 1);
+    assert_eq!(headlines(&human), [("error".into(), "P002".into()), ("warning".into(), "P002".into())], "{human}");
+    // Rules that look at the whole project cannot be set per profile.
+    edit("promptc.yaml", "    standard: {P002: warn}\n", "    standard: {P007: allow}\n");
+    let out = common::promptc(&["check", "-C", &path]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("P007 cannot be set for one profile: it judges the project as a whole"), "{stderr}");
+}

@@ -307,3 +307,90 @@ fn trimmed_descriptions_and_strict_tools_change_the_projection_as_documented() {
     // The declared order still leads in strict mode; the optional `due` follows.
     assert_eq!(strict[0]["function"]["parameters"]["required"], serde_json::json!(["title", "details", "due"]));
 }
+
+/// A project's own text tool format (`tool_docs:` in `fixtures/good/text-tool-format`): each
+/// tool documented by its template, with every active parameter's schema in the context, the
+/// blocks joined by the separator, and example calls in the project's call format.
+#[test]
+fn a_project_writes_its_own_text_tool_format() {
+    let dir = repo().join("fixtures/good/text-tool-format");
+    let prompt = ok(&["render", "-C", dir.to_str().unwrap(), "--set", "remote"]);
+    let expected = "You look after a bicycle workshop's parts inventory.
+
+==== TOOL 1: count_part ====
+How many of a part are on the shelf.
+* part (string, required): The part number, such as BR-204.
+* location (string, optional): Which store to count.
+    allowed: front / back / remote
+==== END 1 ====
+
+==== TOOL 2: reorder ====
+Order more of a part from the supplier.
+* part (string, required): The part number.
+* quantity (integer, required): How many to order.
+    at least 1
+* rush (boolean, optional): Pay for next-day delivery.
+* notes (array of string, optional)
+==== END 2 ====
+
+Example (count_part): Brake pads at the front.
+[[call count_part]]
+part := BR-204
+[[end]]
+
+Example (reorder):
+[[call reorder]]
+part := CH-11
+quantity := 4
+rush := true
+[[end]]
+";
+    assert_eq!(prompt, expected);
+    // Without the switch, `location` is gone from the docs as from the native schema.
+    let prompt = ok(&["render", "-C", dir.to_str().unwrap()]);
+    assert!(!prompt.contains("location") && prompt.contains("* part (string, required): The part number, such"));
+
+    // The report measures each tool's block and each parameter's lines of it.
+    let report: serde_json::Value =
+        serde_json::from_str(&ok(&["report", "-C", dir.to_str().unwrap(), "--format", "json", "--set", "remote"]))
+            .unwrap();
+    let account = &report["accounts"][0];
+    let section = account["sections"].as_array().unwrap().iter().find(|s| s["id"] == "tools").unwrap();
+    let tools = account["tools"].as_array().unwrap();
+    let bytes = |v: &serde_json::Value| v["sent"]["bytes"].as_u64().unwrap();
+    assert_eq!(bytes(section), tools.iter().map(bytes).sum::<u64>() + 2, "two blocks and one separator");
+    let count_part: Vec<(String, u64)> =
+        tools[0]["params"].as_array().unwrap().iter().map(|p| (p["name"].as_str().unwrap().into(), bytes(p))).collect();
+    let location_lines = "* location (string, optional): Which store to count.\n    allowed: front / back / remote\n";
+    assert_eq!(count_part, [("part".to_string(), 60), ("location".to_string(), location_lines.len() as u64)]);
+}
+
+/// P006 holds for a project's own format: a template that leaves out a parameter the native
+/// cell sends is found, naming the tool and the parameter.
+#[test]
+fn transport_parity_checks_a_projects_own_tool_format() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&repo().join("fixtures/good/text-tool-format"), dir.path());
+    let template = dir.path().join("format/tool.md.j2");
+    let text = std::fs::read_to_string(&template).unwrap();
+    std::fs::write(
+        &template,
+        text.replace("{% for p in tool.parameters %}", "{% for p in tool.parameters if p.name != \"rush\" %}"),
+    )
+    .unwrap();
+    let out = promptc_in(dir.path(), &["check"]);
+    let printed = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{printed}");
+    assert!(
+        printed.contains("error[P006]: cell `standard.xml` does not describe 1 of its 2 tools (e.g. `reorder`: its parameter `rush`)"),
+        "{printed}"
+    );
+}
+
+/// A layout iterating `sections|items` sees the profile's order, and maps keep the order they
+/// were written in (Jinja2's dicts do), rather than sorted keys.
+#[test]
+fn layouts_iterate_sections_in_profile_order() {
+    let prompt = ok(&["render", "-C", repo().join("fixtures/good/layout-order").to_str().unwrap()]);
+    assert_eq!(prompt, "[zeta] Z text.\n[alpha] A text.\n[mid] M text.\nba\n");
+}

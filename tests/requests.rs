@@ -39,7 +39,11 @@ fn windows_read_the_same_on_the_command_line_and_in_files() {
         let from_file = picked(&["--context", file.to_str().unwrap()]);
         let from_flag = picked(&["--context-window", flag]);
         assert_eq!(from_file, from_flag, "{file_text}");
-        assert_eq!(from_flag, ("lite".into(), "context window 32000 is below 64000".into()), "{flag}");
+        assert_eq!(
+            from_flag,
+            ("lite".into(), "selection.below_context_window: context window 32000 (given) is below 64000".into()),
+            "{flag}"
+        );
     }
     assert_eq!(picked(&["--context-window", "128k"]).0, "standard");
     // Anything else is an error, on both sides, never the assumed window.
@@ -85,4 +89,52 @@ fn a_frozen_request_is_the_same_from_flags_and_from_a_context_file() {
     assert_eq!(from_file["switches"], serde_json::json!({"browser": false}));
     assert_eq!(from_file["variables"], serde_json::json!({"cwd": "/srv/app"}));
     assert_eq!(from_file["model"], "gpt-4o");
+}
+
+/// `*` stands anywhere in a model segment pattern, so ids that only contain a family name
+/// (`azure/my-gpt-4-deployment`, `ft:gpt-4o-mini-…`) can be matched; the reason names the rule
+/// and the pattern, and a model that matches nothing says so before the window rule decides.
+#[test]
+fn infix_wildcards_match_model_ids_that_contain_a_name() {
+    let ws = common::Workspace::new();
+    let dir = ws.path("profiles");
+    let manifest = dir.join("promptc.yaml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(
+        &manifest,
+        text.replace(r#"model_segments: ["o1", "o1-*"]"#, r#"model_segments: ["*gpt-4*", "o[1-4]", "o?-*"]"#),
+    )
+    .unwrap();
+    // `[` and `?` are literal text (only `*` is special): such patterns match nothing here.
+    let pick = |model: &str| {
+        let out = promptc_in(&dir, &["render", "--format", "json", "--model", model]);
+        assert_eq!(out.status.code(), Some(0), "{model}: {}", String::from_utf8_lossy(&out.stderr));
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        (
+            v["metadata"]["profile"].as_str().unwrap().to_string(),
+            v["metadata"]["profile_reason"].as_str().unwrap().to_string(),
+        )
+    };
+    for (model, segment) in [
+        ("azure/my-gpt-4-deployment", "my-gpt-4-deployment"),
+        ("ft:gpt-4o-mini-2024:acme::x1", "ft:gpt-4o-mini-2024:acme::x1"),
+        ("GPT-4.1", "GPT-4.1"),
+    ] {
+        assert_eq!(
+            pick(model),
+            (
+                "lite".to_string(),
+                format!("selection.model_segments: model `{model}`: segment `{segment}` matches `*gpt-4*`")
+            ),
+        );
+    }
+    assert_eq!(
+        pick("openai/gpt-3.5-turbo"),
+        (
+            "standard".to_string(),
+            "default: model `openai/gpt-3.5-turbo` matches no selection.model_segments pattern; context window 128000 \
+             (assumed) is not below 64000"
+                .to_string()
+        )
+    );
 }

@@ -24,6 +24,7 @@ pub use registry::{explain, known_code, Rule, RULES};
 use rules::*;
 
 /// A compiled cell with its accounts (one per provider for native cells).
+#[derive(Clone)]
 pub(crate) struct CellView {
     pub(crate) cell: Cell,
     pub(crate) compiled: Compiled,
@@ -123,22 +124,55 @@ fn compile_all(project: &Project, counters: &mut Counters) -> Result<Vec<CellVie
 /// Run every rule over every cell and apply levels.
 pub fn check(project: &Project, overrides: &[(RuleCode, Level)], counters: &mut Counters) -> Result<CheckResult> {
     let views = compile_all(project, counters)?;
-    let mut found = Vec::new();
-    p001_dangling_tool_reference::check(project, &views, &mut found);
-    p002_provider_rejects::check(project, &views, &mut found);
-    p003_provider_rewrites::check(project, &views, &mut found);
-    let cache_prefixes = p004_cache_unfriendly_order::check(project, &views, &mut found);
-    p005_lite_not_subset::check(project, &mut found);
-    p006_transport_parity::check(project, &views, &mut found);
-    p007_unused::check(project, &mut found);
-    p008_budget_exceeded::check(project, &views, &mut found);
-    // Load-time warnings (sub-agent recursion) are lint findings too.
-    found.extend(project.warnings.iter().cloned());
     let levels = levels(project, overrides);
+    // Findings, each with the level of the profiles it was found in where a profile has its own.
+    let mut found: Vec<(Diagnostic, Option<Level>)> = Vec::new();
+    let mut p004 = Vec::new();
+    let cache_prefixes = p004_cache_unfriendly_order::check(project, &views, &mut p004);
+    type CellRule = fn(&Project, &[CellView], &mut Vec<Diagnostic>);
+    let cell_rules: [(RuleCode, CellRule); 6] = [
+        (RuleCode::P001, p001_dangling_tool_reference::check),
+        (RuleCode::P002, p002_provider_rejects::check),
+        (RuleCode::P003, p003_provider_rewrites::check),
+        (RuleCode::P004, |p, v, out| _ = p004_cache_unfriendly_order::check(p, v, out)),
+        (RuleCode::P006, p006_transport_parity::check),
+        (RuleCode::P008, p008_budget_exceeded::check),
+    ];
+    for (code, rule) in cell_rules {
+        let by_profile: Vec<&(String, RuleCode, Level)> =
+            project.lint.profile_levels.iter().filter(|(_, c, _)| *c == code).collect();
+        // The command line's -A/-W/-D win over the project's levels, per profile too.
+        if by_profile.is_empty() || overrides.iter().any(|(c, _)| *c == code) {
+            let mut out = if code == RuleCode::P004 { std::mem::take(&mut p004) } else { Vec::new() };
+            if code != RuleCode::P004 {
+                rule(project, &views, &mut out);
+            }
+            found.extend(out.into_iter().map(|d| (d, None)));
+            continue;
+        }
+        let level_of = |profile: &str| {
+            by_profile.iter().rev().find(|(p, _, _)| p == profile).map_or(levels[&code], |(_, _, l)| *l)
+        };
+        for level in [Level::Allow, Level::Warn, Level::Deny] {
+            let group: Vec<CellView> = views.iter().filter(|v| level_of(&v.cell.profile) == level).cloned().collect();
+            if level == Level::Allow || group.is_empty() {
+                continue;
+            }
+            let mut out = Vec::new();
+            rule(project, &group, &mut out);
+            found.extend(out.into_iter().map(|d| (d, Some(level))));
+        }
+    }
+    let mut rest = Vec::new();
+    p005_lite_not_subset::check(project, &mut rest);
+    p007_unused::check(project, &mut rest);
+    // Load-time warnings (sub-agent recursion) are lint findings too.
+    rest.extend(project.warnings.iter().cloned());
+    found.extend(rest.into_iter().map(|d| (d, None)));
     let mut diagnostics: Vec<Diagnostic> = found
         .into_iter()
-        .filter_map(|mut d| {
-            let level = d.code.and_then(|c| levels.get(&c)).copied().unwrap_or(Level::Deny);
+        .filter_map(|(mut d, own)| {
+            let level = own.or_else(|| d.code.and_then(|c| levels.get(&c)).copied()).unwrap_or(Level::Deny);
             d.severity = match level {
                 Level::Allow => return None,
                 Level::Warn => Severity::Warning,

@@ -37,6 +37,13 @@ fn profile_names(description: &str) -> Value {
     json!({"type": "array", "description": description, "items": {"type": "string"}, "minItems": 1})
 }
 
+fn template_text(description: &str) -> Value {
+    json!({
+        "type": "object", "additionalProperties": false, "description": description,
+        "properties": {"template": {"type": "string"}, "text": {"type": "string"}}
+    })
+}
+
 fn additional_properties() -> Value {
     json!({"type": "boolean", "description": "Objects: `additionalProperties`, sent only when declared (OpenAI strict \
         mode always sends false)."})
@@ -216,6 +223,17 @@ pub fn manifest() -> String {
                 "assumed_context_window": {"type": "integer", "minimum": 0}
             }},
             "strict_tools": {"type": "boolean"},
+            "tool_docs": {
+                "type": "object", "additionalProperties": false,
+                "description": "The xml transport's own tool documentation and call format (default: built in).",
+                "properties": {
+                    "tool": template_text("One tool's documentation; sees the cell's context plus `tool` (with its \
+                        parameters' whole schema) and `index` (1, 2, …)."),
+                    "separator": {"type": "string", "description": "Between two tools (default: a blank line)."},
+                    "call": template_text("One call, as `generate: tool_examples` shows it; sees the cell's context \
+                        plus `tool` and `arguments` (each with `name`, `value`, `text`).")
+                }
+            },
             "descriptions": {"enum": ["trim", "verbatim"], "description": "How tool and parameter descriptions are \
                 sent: `trim` (default) removes trailing whitespace, such as the newline a YAML `|` block ends with; \
                 `verbatim` sends them byte for byte."},
@@ -255,7 +273,10 @@ pub fn manifest() -> String {
             })),
             "check": {"type": "object", "additionalProperties": false, "properties": {
                 "levels": {"type": "object", "additionalProperties": {"enum": ["allow", "warn", "deny"]}},
-                "subsets": {"type": "object", "additionalProperties": {"type": "string"}}
+                "subsets": {"type": "object", "additionalProperties": {"type": "string"}},
+                "profile_levels": {"type": "object", "description": "Profile → rule → level, for that profile's \
+                    cells only (P001–P004, P006, P008).", "additionalProperties": {"type": "object",
+                    "additionalProperties": {"enum": ["allow", "warn", "deny"]}}}
             }},
             "switches": ident_map("Runtime capabilities.", json!({
                 "type": "object", "additionalProperties": false,

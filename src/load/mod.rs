@@ -343,6 +343,7 @@ impl Project {
             build_subagents(&mut ck, &raw, &section_ids, catalog_complete.then_some(tool_names.as_slice()), &catalog);
         let lint = build_lint(&mut ck, &raw, &profile_names);
         let commands = build_commands(&mut ck, &raw, &fs, &mut templates, &mut files, &profile_names, &declared_tools);
+        let tool_docs = build_tool_docs(&mut ck, raw.tool_docs.as_ref(), &fs, &mut templates, &mut files);
         let transports_span = raw.transports.as_ref().map(|t| ck.key_span(&t.referenced, "transports"));
         let transports = raw.transports.as_ref().map_or_else(|| Transport::DEFAULT.to_vec(), |t| t.value.clone());
         let providers = raw.providers.clone().unwrap_or_else(|| Provider::ALL.to_vec());
@@ -381,6 +382,22 @@ impl Project {
             check_undeclared(&mut diags, &templates_origin_file(&files, &mfile, &name), &name, &used, &known);
             if used.iter().any(|u| dynamic_vars.contains(u)) {
                 dynamic_templates.insert(name);
+            }
+        }
+        // The tool docs format: its templates also see `tool` and `index` (docs) or `tool` and
+        // `arguments` (calls); the generated sections it fills are dynamic if it reads a dynamic value.
+        for (name, extra) in [(&tool_docs.tool, ["tool", "index"]), (&tool_docs.call, ["tool", "arguments"])] {
+            let Some(name) = name else { continue };
+            let used: BTreeSet<String> = templates.undeclared(name).difference(&globals).cloned().collect();
+            let mut with_tool = known.clone();
+            with_tool.extend(extra.map(String::from));
+            check_undeclared(&mut diags, &templates_origin_file(&files, &mfile, name), name, &used, &with_tool);
+            let reads: Vec<String> = used.iter().filter(|u| dynamic_vars.contains(u)).cloned().collect();
+            for s in sections
+                .values_mut()
+                .filter(|s| matches!(s.source, SectionSource::Generated(Generator::ToolDocs | Generator::ToolExamples)))
+            {
+                s.dynamic_inputs.extend(reads.iter().cloned());
             }
         }
         if let Some(name) = &layout {
@@ -429,6 +446,7 @@ impl Project {
             providers,
             selection,
             strict_tools: raw.strict_tools,
+            tool_docs,
             tokens,
             snapshots,
             write_root,

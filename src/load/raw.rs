@@ -31,6 +31,8 @@ pub struct RawManifest {
     /// How tool and parameter descriptions are sent.
     #[serde(default)]
     pub descriptions: crate::model::catalog::DescriptionMode,
+    /// The xml transport's own tool documentation and call format.
+    pub tool_docs: Option<Spanned<RawToolDocs>>,
     #[serde(default)]
     pub switches: IndexMap<S, RawSwitch>,
     #[serde(default)]
@@ -58,6 +60,26 @@ pub struct RawManifest {
 
 fn yes() -> bool {
     true
+}
+
+/// `tool_docs:`: templates that replace the built-in XML tool documentation and call format.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawToolDocs {
+    /// One tool's documentation.
+    pub tool: Option<RawTemplateText>,
+    /// Text between two tools' documentation (default: a blank line).
+    pub separator: Option<String>,
+    /// One call, as example calls show it.
+    pub call: Option<RawTemplateText>,
+}
+
+/// A template given as a file or inline.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawTemplateText {
+    pub template: Option<S>,
+    pub text: Option<S>,
 }
 
 /// `limits:`.
@@ -171,6 +193,9 @@ pub struct RawCheck {
     pub levels: IndexMap<S, S>,
     /// Smaller profile → the profile it must be a subset of (default: lite → standard).
     pub subsets: Option<IndexMap<S, S>>,
+    /// Profile → rule code → level, for that profile's cells only.
+    #[serde(default)]
+    pub profile_levels: IndexMap<S, IndexMap<S, S>>,
 }
 
 /// `tokens:` — how reports count.

@@ -2,25 +2,92 @@
 
 use super::*;
 
+/// `tool_docs:`: each template given once, as a file or inline.
+pub(super) fn build_tool_docs(
+    ck: &mut Checker<'_>,
+    raw: Option<&Spanned<raw::RawToolDocs>>,
+    fs: &ProjectFs,
+    templates: &mut Templates,
+    files: &mut BTreeMap<String, SourceFile>,
+) -> crate::model::settings::ToolDocFormat {
+    let mut out = crate::model::settings::ToolDocFormat::default();
+    let Some(raw) = raw else { return out };
+    if raw.value.tool.is_none() && raw.value.call.is_none() {
+        ck.error(
+            &raw.referenced,
+            "`tool_docs:` sets neither `tool` nor `call`",
+            "give `tool: {template: FILE}` (one tool's documentation) and/or `call: {text: …}` (one call), or leave \
+                `tool_docs:` out for the built-in format",
+        );
+    }
+    let mut one = |ck: &mut Checker<'_>, t: &Option<raw::RawTemplateText>, key: &str| -> Option<String> {
+        let t = t.as_ref()?;
+        match (&t.template, &t.text) {
+            (Some(path), None) => add_file(ck, fs, templates, files, path),
+            (None, Some(text)) => {
+                let name = format!("{}#tool_docs.{key}", ck.file.rel);
+                add_inline(ck, templates, &name, &text.value, &text.referenced, "text", true).then_some(name)
+            }
+            _ => {
+                ck.error(
+                    &raw.referenced,
+                    format!("`tool_docs.{key}` needs exactly one of `template` or `text`"),
+                    "use `template: FILE` for a template file or `text: |` for inline text",
+                );
+                None
+            }
+        }
+    };
+    out.tool = one(ck, &raw.value.tool, "tool");
+    out.call = one(ck, &raw.value.call, "call");
+    if let Some(sep) = &raw.value.separator {
+        out.separator = sep.clone();
+    }
+    out
+}
+
 pub(super) fn build_lint(ck: &mut Checker<'_>, raw: &RawManifest, profiles: &[&str]) -> LintSettings {
     let mut out = LintSettings::default();
     let codes: Vec<&str> = RuleCode::ALL.iter().map(|c| c.as_str()).collect();
-    for (code, level) in &raw.check.levels {
+    let parse = |ck: &mut Checker<'_>, code: &S, level: &S| {
         let Some(rule) = RuleCode::parse(&code.value) else {
             ck.error(
                 &code.referenced,
                 format!("unknown lint rule `{}`", code.value),
                 known_names_help("rule", &code.value, &codes),
             );
-            continue;
+            return None;
         };
         match Level::parse(&level.value) {
-            Some(l) => out.levels.push((rule, l)),
-            None => ck.error(
-                &level.referenced,
-                format!("invalid level `{}` for rule {}", level.value, code.value),
-                "levels are allow, warn or deny",
-            ),
+            Some(l) => Some((rule, l)),
+            None => {
+                ck.error(
+                    &level.referenced,
+                    format!("invalid level `{}` for rule {}", level.value, code.value),
+                    "levels are allow, warn or deny",
+                );
+                None
+            }
+        }
+    };
+    for (code, level) in &raw.check.levels {
+        out.levels.extend(parse(ck, code, level));
+    }
+    for (profile, levels) in &raw.check.profile_levels {
+        if ck.refs(std::slice::from_ref(profile), profiles, "profile", "check.profile_levels").is_empty() {
+            continue;
+        }
+        for (code, level) in levels {
+            let Some((rule, l)) = parse(ck, code, level) else { continue };
+            if !rule.per_cell() {
+                ck.error(
+                    &code.referenced,
+                    format!("{} cannot be set for one profile: it judges the project as a whole", code.value),
+                    "set it under `check.levels` instead; per profile: P001, P002, P003, P004, P006, P008",
+                );
+                continue;
+            }
+            out.profile_levels.push((profile.value.clone(), rule, l));
         }
     }
     match &raw.check.subsets {
@@ -357,12 +424,13 @@ pub(super) fn build_selection(
                     Err(msg) => ck.error(
                         &s.referenced,
                         msg,
-                        "patterns match one `/`-separated segment of a model id: `o1` exactly, or `o1-*` as a prefix",
+                        "patterns match one `/`-separated segment of a model id, ignoring case: `o1` exactly, `o1-*` as \
+                         a prefix, `*gpt-4*` anywhere in it",
                     ),
                 }
             }
         }
-        None => model_segments = vec![SegmentPattern::Exact("o1".into()), SegmentPattern::Prefix("o1-".into())],
+        None => model_segments = ["o1", "o1-*"].into_iter().filter_map(|p| SegmentPattern::parse(p).ok()).collect(),
     }
     SelectionPolicy {
         default_profile: default_profile.to_string(),

@@ -31,7 +31,6 @@ use crate::model::transport::Transport;
 use crate::model::Project;
 use crate::projection::{self, ProjectionOptions};
 use crate::resolve::matrix::{cell_name, Cell};
-use crate::resolve::tools::ActiveTool;
 
 /// How a cell's tokens were counted.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -235,28 +234,14 @@ fn compact(v: &Value) -> String {
     serde_json::to_string(v).unwrap_or_default() // ok: a Value always serialises
 }
 
-/// The text one tool adds to the prompt of an xml or json cell.
-fn in_prompt_text(transport: Transport, t: &ActiveTool) -> String {
-    match transport {
-        Transport::Json => compact(&projection::actions::tool_fragment(t)),
-        Transport::Native | Transport::Xml => projection::xml::tool_block(t),
-    }
-}
-
 /// One parameter's part of what is sent for its tool.
-fn param_text(transport: Transport, entry: Option<&Value>, p: &Property) -> String {
-    match (transport, entry) {
-        (Transport::Native, Some(e)) => {
-            let schema = ["parameters", "input_schema"]
-                .iter()
-                .find_map(|k| e.get("function").unwrap_or(e).get(*k))
-                .and_then(|s| s.get("properties"))
-                .and_then(|props| props.get(&p.name));
-            schema.map(|s| format!("{}:{}", compact(&Value::String(p.name.clone())), compact(s))).unwrap_or_default()
-        }
-        (Transport::Json, _) => projection::actions::param_fragment(p),
-        _ => projection::xml::param_text(p),
-    }
+fn param_text(entry: &Value, p: &Property) -> String {
+    let schema = ["parameters", "input_schema"]
+        .iter()
+        .find_map(|k| entry.get("function").unwrap_or(entry).get(*k))
+        .and_then(|s| s.get("properties"))
+        .and_then(|props| props.get(&p.name));
+    schema.map(|s| format!("{}:{}", compact(&Value::String(p.name.clone())), compact(s))).unwrap_or_default()
 }
 
 /// Where each of `tools` is declared, as `file:line` (found once per report: locating a
@@ -319,7 +304,7 @@ impl Prepared {
                     .tools
                     .iter()
                     .zip(&entries)
-                    .map(|(t, e)| t.params.iter().map(|prm| param_text(Transport::Native, Some(e), prm)).collect())
+                    .map(|(t, e)| t.params.iter().map(|prm| param_text(e, prm)).collect())
                     .collect();
                 let recipe = match p {
                     Provider::OpenAiChat | Provider::OpenAiResponses => {
@@ -333,12 +318,8 @@ impl Prepared {
             None => Prepared {
                 projection: None,
                 tools_json: None,
-                tool_texts: c.tools.iter().map(|t| in_prompt_text(c.transport, t)).collect(),
-                param_texts: c
-                    .tools
-                    .iter()
-                    .map(|t| t.params.iter().map(|prm| param_text(c.transport, None, prm)).collect())
-                    .collect(),
+                tool_texts: c.tool_texts.iter().map(|t| t.text.clone()).collect(),
+                param_texts: c.tool_texts.iter().map(|t| t.params.clone()).collect(),
                 recipe: Vec::new(),
             },
         }

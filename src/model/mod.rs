@@ -89,6 +89,8 @@ pub struct Project {
     pub(crate) selection: SelectionPolicy,
     /// OpenAI strict mode for function schemas.
     pub(crate) strict_tools: bool,
+    /// The xml transport's tool documentation format.
+    pub(crate) tool_docs: crate::model::settings::ToolDocFormat,
     /// Token counting settings.
     pub(crate) tokens: TokenSettings,
     /// Where the snapshot matrix lives, relative to the project folder (default `snapshots`).

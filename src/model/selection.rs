@@ -1,48 +1,50 @@
 //! Profile selection: which profile a request gets when none is named. Thresholds and rules
 //! are project data; this module only applies them.
 
-/// A pattern matched against one `/`-separated segment of a model id.
+/// A pattern matched against one `/`-separated segment of a model id: literal text with `*`
+/// standing for any run of characters (none included) anywhere — `o1`, `o1-*`, `*gpt-4*`,
+/// `ft:gpt-4o*`. Matching ignores ASCII case; the pattern is stored lower-cased.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum SegmentPattern {
-    /// The segment equals this text.
-    Exact(String),
-    /// The segment starts with this text (written `o1-*`).
-    Prefix(String),
+pub struct SegmentPattern {
+    /// The literal pieces between the `*`s (the first and last may be empty).
+    pieces: Vec<String>,
 }
 
 impl SegmentPattern {
-    /// Parse `o1` (exact) or `o1-*` (prefix). A `*` anywhere else is rejected. Patterns match
-    /// case-insensitively (`O1-Mini` is `o1-mini`): they are stored lower-cased.
+    /// Parse a pattern. It may not be empty, all `*`, or contain `/` (it matches one segment).
     pub fn parse(s: &str) -> Result<Self, String> {
-        let (body, prefix) = match s.strip_suffix('*') {
-            Some(b) => (b, true),
-            None => (s, false),
-        };
-        if body.is_empty() || body.contains('*') || body.contains('/') {
+        if s.is_empty() || s.contains('/') || s.chars().all(|c| c == '*') {
             return Err(format!(
-                "invalid model segment pattern `{s}`: use a segment such as `o1`, or a prefix such as `o1-*`"
+                "invalid model segment pattern `{s}`: use a segment such as `o1`, a prefix such as `o1-*`, or \
+                 text to find anywhere such as `*gpt-4*` (`*` is any run of characters, `/` separates segments)"
             ));
         }
-        let body = body.to_ascii_lowercase();
-        Ok(if prefix { SegmentPattern::Prefix(body) } else { SegmentPattern::Exact(body) })
+        Ok(SegmentPattern { pieces: s.to_ascii_lowercase().split('*').map(str::to_string).collect() })
     }
 
     /// Whether one segment matches, ignoring ASCII case.
     pub fn matches(&self, segment: &str) -> bool {
         let segment = segment.to_ascii_lowercase();
-        match self {
-            SegmentPattern::Exact(s) => segment == *s,
-            SegmentPattern::Prefix(p) => segment.starts_with(p.as_str()),
+        let (first, rest) = match self.pieces.split_first() {
+            Some(x) => x,
+            None => return false,
+        };
+        let Some(mut tail) = segment.strip_prefix(first.as_str()) else { return false };
+        let Some((last, middle)) = rest.split_last() else { return tail.is_empty() };
+        // Leftmost match of each middle piece leaves the most room for the rest.
+        for piece in middle {
+            match tail.find(piece.as_str()) {
+                Some(i) => tail = &tail[i + piece.len()..],
+                None => return false,
+            }
         }
+        tail.ends_with(last.as_str())
     }
 }
 
 impl std::fmt::Display for SegmentPattern {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            SegmentPattern::Exact(s) => f.write_str(s),
-            SegmentPattern::Prefix(p) => write!(f, "{p}*"),
-        }
+        f.write_str(&self.pieces.join("*"))
     }
 }
 
@@ -104,13 +106,10 @@ pub fn parse_window(raw: &str) -> Result<u64, String> {
     Ok(if tokens >= u64::MAX as f64 { u64::MAX } else { tokens as u64 })
 }
 
-/// The window a request's (already validated) context window gives, or the assumed default.
-pub fn effective_window(raw: Option<&str>, assumed: u64) -> u64 {
-    raw.and_then(|s| parse_window(s).ok()).unwrap_or(assumed)
-}
-
 impl SelectionPolicy {
-    /// Apply the policy: explicit wins, then model segments, then the context window.
+    /// Apply the policy: explicit wins, then model segments, then the context window. The
+    /// reason names the rule that decided (`selection.model_segments`,
+    /// `selection.below_context_window`, the default) and what it saw.
     pub fn select(&self, input: &SelectionInput) -> Selection {
         if let Some(p) = &input.explicit {
             return Selection { profile: p.clone(), reason: "named in the request".into() };
@@ -120,19 +119,34 @@ impl SelectionPolicy {
                 if let Some(pat) = self.model_segments.iter().find(|p| p.matches(seg)) {
                     return Selection {
                         profile: self.profile.clone(),
-                        reason: format!("model `{model}`: segment `{seg}` matches `{pat}`"),
+                        reason: format!("selection.model_segments: model `{model}`: segment `{seg}` matches `{pat}`"),
                     };
                 }
             }
         }
-        let window = effective_window(input.context_window.as_deref(), self.assumed_context_window);
+        let given = input.context_window.as_deref().and_then(|s| parse_window(s).ok());
+        let window = given.unwrap_or(self.assumed_context_window);
+        let how = if given.is_some() { "given" } else { "assumed" };
         if window < self.below_context_window {
             return Selection {
                 profile: self.profile.clone(),
-                reason: format!("context window {window} is below {}", self.below_context_window),
+                reason: format!(
+                    "selection.below_context_window: context window {window} ({how}) is below {}",
+                    self.below_context_window
+                ),
             };
         }
-        Selection { profile: self.default_profile.clone(), reason: format!("default (context window {window})") }
+        let model = match &input.model {
+            Some(m) => format!("model `{m}` matches no selection.model_segments pattern; "),
+            None => String::new(),
+        };
+        Selection {
+            profile: self.default_profile.clone(),
+            reason: format!(
+                "default: {model}context window {window} ({how}) is not below {}",
+                self.below_context_window
+            ),
+        }
     }
 }
 

@@ -3,6 +3,24 @@
 use crate::code::{Level, RuleCode};
 use crate::model::tokenizer::{Factors, Tokenizer};
 
+/// The xml transport's tool documentation format (`tool_docs:`): templates by name, the
+/// built-in format where absent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolDocFormat {
+    /// Renders one tool's documentation (context: the cell's, plus `tool` and `index`).
+    pub tool: Option<String>,
+    /// Between two tools' documentation.
+    pub separator: String,
+    /// Renders one call (context: the cell's, plus `tool` and `arguments`).
+    pub call: Option<String>,
+}
+
+impl Default for ToolDocFormat {
+    fn default() -> Self {
+        ToolDocFormat { tool: None, separator: "\n\n".into(), call: None }
+    }
+}
+
 /// Lint settings from `check:`.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct LintSettings {
@@ -10,6 +28,9 @@ pub struct LintSettings {
     pub levels: Vec<(RuleCode, Level)>,
     /// (smaller, larger) profile pairs for the subset rule.
     pub subsets: Vec<(String, String)>,
+    /// Levels for one profile's cells (`check.profile_levels`), in order: only rules that judge
+    /// cells one by one.
+    pub profile_levels: Vec<(String, RuleCode, Level)>,
 }
 
 /// How reports count tokens.

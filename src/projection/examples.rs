@@ -42,6 +42,18 @@ pub fn call(transport: Transport, tool: &str, e: &ToolExample) -> String {
 
 /// Every active tool's examples, blocks separated by a blank line (empty without any).
 pub fn examples(transport: Transport, tools: &[ActiveTool]) -> String {
+    let built_in = |t: &ActiveTool, e: &ToolExample| Ok::<_, std::convert::Infallible>(call(transport, &t.name, e));
+    match examples_with(tools, built_in) {
+        Ok(text) => text,
+        Err(never) => match never {},
+    }
+}
+
+/// [`examples`] with each call written by `call` (a project's own call format).
+pub fn examples_with<E>(
+    tools: &[ActiveTool],
+    mut call: impl FnMut(&ActiveTool, &ToolExample) -> Result<String, E>,
+) -> Result<String, E> {
     let mut blocks = Vec::new();
     for t in tools {
         for e in &t.examples {
@@ -49,11 +61,11 @@ pub fn examples(transport: Transport, tools: &[ActiveTool]) -> String {
                 Some(d) => format!("Example ({}): {}", t.name, d.trim()),
                 None => format!("Example ({}):", t.name),
             };
-            let body = call(transport, &t.name, e);
-            blocks.push(format!("{head}\n{body}"));
+            let body = call(t, e)?;
+            blocks.push(format!("{head}\n{}", body.trim_end_matches('\n')));
         }
     }
-    blocks.join("\n\n")
+    Ok(blocks.join("\n\n"))
 }
 
 #[cfg(test)]

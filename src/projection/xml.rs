@@ -8,12 +8,8 @@ use serde_json::{json, Value};
 use crate::model::params::{Kind, Property, Schema};
 use crate::resolve::tools::ActiveTool;
 
-/// The documentation of every active tool, blocks separated by a blank line.
-pub fn tool_docs(tools: &[ActiveTool]) -> String {
-    tools.iter().map(tool_block).collect::<Vec<_>>().join("\n\n")
-}
-
-/// One tool's block.
+/// One tool's block (the tool docs section joins them with a blank line, or the project's
+/// `tool_docs.separator`).
 pub fn tool_block(t: &ActiveTool) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "## {}", t.name);

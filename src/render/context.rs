@@ -3,8 +3,10 @@
 
 use serde_json::{json, Value};
 
+use crate::model::params::{Kind, Property, Schema};
 use crate::model::untrusted::wrap;
 use crate::model::Project;
+use crate::resolve::tools::ActiveTool;
 use crate::resolve::Resolved;
 
 /// A set of names for templates: `"x" in tool_names` is a hash lookup (not a scan of every
@@ -31,6 +33,77 @@ impl minijinja::value::Object for NameSet {
     }
 }
 
+/// A tool as templates see it: name, toolset, description (without trailing whitespace),
+/// guidance, and its active parameters with their whole schema — enough for a project to write
+/// its own tool documentation format (`tool_docs:`).
+pub fn tool_value(t: &ActiveTool) -> Value {
+    json!({
+        "name": t.name,
+        "toolset": t.toolset,
+        "description": t.description.trim_end(),
+        "guidance": t.guidance,
+        "parameters": t.params.iter().map(param_value).collect::<Vec<_>>(),
+        "required": t.shape.required(&t.params, false),
+    })
+}
+
+/// A parameter (or nested property) for templates: `name`, `required`, then its schema.
+fn param_value(p: &Property) -> Value {
+    let mut v = schema_value(&p.schema);
+    if let Value::Object(m) = &mut v {
+        let mut head = serde_json::Map::new();
+        head.insert("name".into(), json!(p.name));
+        head.insert("required".into(), json!(p.required));
+        head.append(m);
+        *m = head;
+    }
+    v
+}
+
+/// A schema node for templates: every key present (null or empty when unset), so a template
+/// can test `p.enum` or `p.items` without `is defined`.
+fn schema_value(s: &Schema) -> Value {
+    let (mut enum_values, mut format, mut pattern) = (Value::Array(Vec::new()), Value::Null, Value::Null);
+    let (mut min_length, mut max_length, mut minimum, mut maximum) =
+        (Value::Null, Value::Null, Value::Null, Value::Null);
+    let (mut items, mut properties, mut min_items, mut max_items) =
+        (Value::Null, Value::Array(Vec::new()), Value::Null, Value::Null);
+    match &s.kind {
+        Kind::String { enum_values: e, format: f, pattern: pt, min_length: lo, max_length: hi } => {
+            (enum_values, format, pattern, min_length, max_length) =
+                (json!(e), json!(f), json!(pt), json!(lo), json!(hi));
+        }
+        Kind::Integer { enum_values: e, minimum: lo, maximum: hi } => {
+            (enum_values, minimum, maximum) = (json!(e), json!(lo), json!(hi));
+        }
+        Kind::Number { enum_values: e, minimum: lo, maximum: hi } => {
+            (enum_values, minimum, maximum) = (json!(e), json!(lo), json!(hi));
+        }
+        Kind::Boolean => {}
+        Kind::Array { items: i, min_items: lo, max_items: hi } => {
+            (items, min_items, max_items) = (schema_value(i), json!(lo), json!(hi));
+        }
+        Kind::Object { properties: p, .. } => properties = Value::Array(p.iter().map(param_value).collect()),
+    }
+    json!({
+        "type": s.kind.type_name(),
+        "description": s.description.as_deref().map(str::trim_end),
+        "nullable": s.nullable,
+        "default": s.default,
+        "enum": enum_values,
+        "format": format,
+        "pattern": pattern,
+        "min_length": min_length,
+        "max_length": max_length,
+        "minimum": minimum,
+        "maximum": maximum,
+        "items": items,
+        "min_items": min_items,
+        "max_items": max_items,
+        "properties": properties,
+    })
+}
+
 /// The template context of one cell, as (name, value) pairs.
 pub fn template_context(project: &Project, cell: &Resolved) -> Vec<(String, minijinja::Value)> {
     let (runtime, tools) = (&cell.runtime, &cell.tools);
@@ -45,13 +118,7 @@ pub fn template_context(project: &Project, cell: &Resolved) -> Vec<(String, mini
     ctx.push(("switches".into(), minijinja::Value::from_serialize(&runtime.switches)));
     ctx.push(("profile".into(), minijinja::Value::from(cell.selection.profile.as_str())));
     ctx.push(("transport".into(), minijinja::Value::from(cell.transport.as_str())));
-    let tool_list: Vec<Value> = tools
-        .iter()
-        .map(|t| {
-            let description = t.description.trim_end();
-            json!({"name": t.name, "toolset": t.toolset, "description": description, "guidance": t.guidance})
-        })
-        .collect();
+    let tool_list: Vec<Value> = tools.iter().map(tool_value).collect();
     ctx.push(("tools".into(), minijinja::Value::from_serialize(&tool_list)));
     let names = NameSet(tools.iter().map(|t| t.name.clone()).collect());
     ctx.push(("tool_names".into(), minijinja::Value::from_object(names)));

@@ -15,7 +15,7 @@ pub mod command;
 mod context;
 mod slots;
 
-pub use context::template_context;
+pub use context::{template_context, tool_value};
 use slots::slot_text;
 pub use slots::SlotUse;
 

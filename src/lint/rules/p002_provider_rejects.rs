@@ -1,6 +1,6 @@
 //! P002 provider-rejects: a native projection that a provider's API would refuse.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::code::{Level, RuleCode};
 use crate::diagnostic::Diagnostic;
@@ -28,7 +28,9 @@ pub(crate) fn check(project: &Project, views: &[CellView], out: &mut Vec<Diagnos
         project.providers.iter().filter_map(|p| max_tools(*p).map(|n| (*p, n))).collect();
     let described: Vec<(Provider, usize)> =
         project.providers.iter().filter_map(|p| max_description_chars(*p).map(|n| (*p, n))).collect();
-    let mut long: BTreeSet<String> = BTreeSet::new();
+    // Tool → (length, the providers' limit, rejecting providers, profiles that send it).
+    type Long<'a> = (usize, usize, Vec<&'a str>, BTreeSet<String>);
+    let mut long: BTreeMap<String, Long<'_>> = BTreeMap::new();
     for v in views.iter().filter(|v| v.cell.transport == Transport::Native) {
         let n = v.compiled.tools.len();
         let over: Vec<&str> = limited.iter().filter(|(_, max)| n > *max).map(|(p, _)| p.as_str()).collect();
@@ -47,22 +49,32 @@ pub(crate) fn check(project: &Project, views: &[CellView], out: &mut Vec<Diagnos
             let rejecting: Vec<&str> =
                 described.iter().filter(|(_, max)| len > *max).map(|(p, _)| p.as_str()).collect();
             let Some(max) = described.iter().filter(|(_, max)| len > *max).map(|(_, m)| *m).min() else { continue };
-            if long.insert(t.name.clone()) {
-                out.push(
-                    finding(
-                        RuleCode::P002,
-                        format!(
-                            "tool `{}` has a {len}-character description; {} reject more than {}",
-                            t.name,
-                            rejecting.join(", "),
-                            group_digits(max)
-                        ),
-                    )
-                    .with_label(tool_label(project, &t.name))
-                    .with_help("shorten it, or give the profile a shorter `overrides:` description"),
-                );
-            }
+            let entry = long.entry(t.name.clone()).or_insert_with(|| (len, max, rejecting, BTreeSet::new()));
+            entry.0 = entry.0.max(len);
+            entry.3.insert(v.cell.profile.clone());
         }
+    }
+    for (tool, (len, max, rejecting, profiles)) in long {
+        let profiles: Vec<String> = profiles.iter().map(|p| format!("`{p}`")).collect();
+        let plural = if profiles.len() == 1 { "" } else { "s" };
+        out.push(
+            finding(
+                RuleCode::P002,
+                format!(
+                    "tool `{tool}` has a {}-character description in profile{plural} {}; {} {} more than {}",
+                    group_digits(len),
+                    profiles.join(", "),
+                    rejecting.join(", "),
+                    if rejecting.len() == 1 { "rejects" } else { "reject" },
+                    group_digits(max)
+                ),
+            )
+            .with_label(tool_label(project, &tool))
+            .with_help(
+                "shorten it, or give the profile a shorter `overrides:` description; if the profile is never sent to \
+                 these providers, allow P002 for it alone (`check.profile_levels`)",
+            ),
+        );
     }
 }
 
