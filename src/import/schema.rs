@@ -471,10 +471,13 @@ impl<'a> Converter<'a> {
             "maxItems" => p.max_items = count(self),
             "minimum" | "maximum" => {
                 let n = match v {
-                    Value::Number(n) if p.ty == Ty::Integer && !(n.is_i64() || n.is_u64()) => {
-                        self.fail(at, format!("bound {n} of an integer is not a whole number"), "");
-                        None
-                    }
+                    Value::Number(n) if p.ty == Ty::Integer => match whole(n) {
+                        Some(w) => Some(w),
+                        None => {
+                            self.fail(at, format!("bound {n} of an integer is not a whole number"), "");
+                            None
+                        }
+                    },
                     Value::Number(n) => Some(n.clone()),
                     _ => {
                         self.fail(at, format!("`{key}` must be a number, found {}", describe(v)), "");
@@ -509,16 +512,15 @@ impl<'a> Converter<'a> {
         let mut out = Vec::new();
         let mut saw_null = false;
         for (i, x) in list.iter().enumerate() {
-            let fits = match p.ty {
-                Ty::String => x.is_string(),
-                Ty::Integer => x.is_i64() || x.is_u64(),
-                Ty::Number => x.is_number(),
-                _ => false,
+            let fits = match (p.ty, x) {
+                (Ty::String, Value::String(_)) | (Ty::Number, Value::Number(_)) => Some(x.clone()),
+                (Ty::Integer, Value::Number(n)) => whole(n).map(Value::Number),
+                _ => None,
             };
             if x.is_null() {
                 saw_null = true;
-            } else if fits {
-                out.push(x.clone());
+            } else if let Some(x) = fits {
+                out.push(x);
             } else {
                 self.fail(
                     &format!("{at}[{i}]"),
@@ -547,6 +549,14 @@ impl<'a> Converter<'a> {
         }
         Some(out)
     }
+}
+
+/// `n` as a whole number (`1.0` is `1`), if it is one an integer parameter can hold.
+fn whole(n: &Number) -> Option<Number> {
+    if n.is_i64() || n.is_u64() {
+        return Some(n.clone());
+    }
+    n.as_f64().filter(|f| f.fract() == 0.0 && f.abs() < 9.0e15).map(|f| Number::from(f as i64))
 }
 
 #[cfg(test)]

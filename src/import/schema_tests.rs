@@ -135,3 +135,16 @@ fn root_parameters_must_be_an_object_without_extras() {
     let (_, problems) = convert(json!({"type": "object", "description": "x", "$schema": "s"}), Dialect::Json, false);
     assert_eq!(problems.len(), 2, "{problems:?}");
 }
+
+#[test]
+fn whole_floats_are_integers() {
+    let (o, problems) = convert(
+        json!({"type": "object", "properties": {"n": {"type": "integer", "minimum": 1.0, "enum": [1.0, 2]}}}),
+        Dialect::Json,
+        false,
+    );
+    assert!(problems.is_empty(), "{problems:?}");
+    let n = prop(&o, "n");
+    assert_eq!(n.minimum.as_ref().map(|m| m.to_string()), Some("1".to_string()));
+    assert_eq!(n.enum_values, Some(vec![json!(1), json!(2)]));
+}
