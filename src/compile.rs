@@ -53,6 +53,9 @@ pub struct Compiled {
     /// Each active tool's text in the prompt of an xml or json cell (its documentation block, its
     /// action fragment), whether or not a section shows it; empty for native cells.
     pub(crate) tool_texts: Vec<ToolText>,
+    /// The templates rendered for this cell (sections, contributions, layout, the tool docs
+    /// format): what its variables could shape.
+    pub(crate) templates: Vec<String>,
 }
 
 /// One tool's part of a text-transport prompt, and each of its parameters' part of that.
@@ -299,6 +302,10 @@ pub fn compile_resolved(project: &Project, cell: Resolved) -> Result<Compiled> {
         })
     };
     let r = render::render(project, &cell, &generate)?;
+    let mut templates = r.templates.clone();
+    if format.ctx.is_some() {
+        templates.extend(project.tool_docs.tool.iter().chain(&project.tool_docs.call).cloned());
+    }
     let (provider, projection) = match cell.transport {
         Transport::Native => (
             Some(cell.provider),
@@ -323,6 +330,7 @@ pub fn compile_resolved(project: &Project, cell: Resolved) -> Result<Compiled> {
         slots: r.slots,
         warnings: r.warnings,
         tool_texts,
+        templates,
     })
 }
 
@@ -464,11 +472,15 @@ impl Compiled {
         out
     }
 
-    /// SHA-256 of each variable's value (canonical JSON), by name.
-    pub fn input_variables(&self) -> IndexMap<String, String> {
+    /// SHA-256 of the value (canonical JSON) of each variable a template of this cell reads, by
+    /// name: a variable nothing reads shaped nothing, so changing it changes no record.
+    pub fn input_variables(&self, project: &Project) -> IndexMap<String, String> {
+        let read: std::collections::BTreeSet<&String> =
+            self.templates.iter().filter_map(|t| project.template_reads.get(t)).flatten().collect();
         self.runtime
             .variables
             .iter()
+            .filter(|(k, _)| read.contains(k))
             .map(|(k, v)| (k.clone(), crate::hash::sha256_hex(v.to_string().as_bytes())))
             .collect()
     }

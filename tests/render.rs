@@ -394,3 +394,23 @@ fn layouts_iterate_sections_in_profile_order() {
     let prompt = ok(&["render", "-C", repo().join("fixtures/good/layout-order").to_str().unwrap()]);
     assert_eq!(prompt, "[zeta] Z text.\n[alpha] A text.\n[mid] M text.\nba\n");
 }
+
+/// `metadata.inputs.variables` hashes the variables a template of the cell reads, and only
+/// those: the lite profile of the minimal fixture renders no section that reads `cwd`, so a
+/// different `cwd` leaves its record unchanged.
+#[test]
+fn metadata_hashes_only_the_variables_that_shaped_the_cell() {
+    let dir = repo().join("fixtures/good/minimal");
+    let inputs = |args: &[&str]| {
+        let mut a = vec!["render", "-C", dir.to_str().unwrap(), "--format", "json"];
+        a.extend_from_slice(args);
+        let v: serde_json::Value = serde_json::from_str(&ok(&a)).unwrap();
+        v["metadata"]["inputs"]["variables"].clone()
+    };
+    let standard = inputs(&["--profile", "standard"]);
+    assert_eq!(standard.as_object().unwrap().keys().collect::<Vec<_>>(), ["cwd"]);
+    assert_ne!(standard, inputs(&["--profile", "standard", "--var", "cwd=/elsewhere"]));
+    let lite = inputs(&["--profile", "lite"]);
+    assert_eq!(lite, serde_json::json!({}), "no template of the lite cell reads a variable");
+    assert_eq!(lite, inputs(&["--profile", "lite", "--var", "cwd=/elsewhere"]));
+}

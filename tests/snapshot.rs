@@ -250,6 +250,17 @@ fn diff_compares_two_artifact_folders() {
     let items: Vec<&str> = v["deltas"].as_array().unwrap().iter().map(|d| d["item"].as_str().unwrap()).collect();
     assert!(items.contains(&"section focus_chain"), "{items:?}");
     assert!(items.contains(&"prompt"), "{items:?}");
+    // Artifacts of two different cells are still one prompt each: compared section by section
+    // under one name, a section both have is changed (not removed and re-added).
+    assert_eq!(w.run(&["render", "--out", "c", "--profile", "lite"]).status.code(), Some(0));
+    let out = w.run(&["diff", "a", "c", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let deltas = v["deltas"].as_array().unwrap();
+    assert!(deltas.iter().all(|d| d["cell"] == "standard.native.openai → lite.native.openai"), "{deltas:?}");
+    let role = deltas.iter().find(|d| d["item"] == "section role").unwrap();
+    assert!(role["before"]["bytes"].as_u64().unwrap() > role["after"]["bytes"].as_u64().unwrap(), "{role}");
+    let capabilities = deltas.iter().find(|d| d["item"] == "section capabilities").unwrap();
+    assert!(capabilities["after"].is_null(), "only standard has it: {capabilities}");
     // Two snapshot folders compare too.
     assert_eq!(w.run(&["snapshot", "--dir", "s1"]).status.code(), Some(0));
     assert_eq!(w.run(&["diff", "s1", "snapshots"]).status.code(), Some(0));

@@ -385,8 +385,22 @@ pub fn folders(a: &std::path::Path, b: &std::path::Path) -> crate::error::Result
     let parse = |f: &BTreeMap<String, String>| {
         f.get(SUMMARY).and_then(|s| serde_json::from_str::<Summary>(s).ok()).or_else(|| summary_from_artifact(f))
     };
+    let artifact = |f: &BTreeMap<String, String>| !f.contains_key(SUMMARY);
     let deltas = match (parse(&old), parse(&new)) {
-        (Some(o), Some(n)) => deltas(&o, &n),
+        (Some(mut o), Some(mut n)) => {
+            // Two artifacts are one prompt each, whatever their cells are called (another
+            // profile, provider or transport): compare them as one cell named for both, not as a
+            // cell removed and another added.
+            if artifact(&old) && artifact(&new) {
+                if let ([oc], [nc]) = (o.cells.as_mut_slice(), n.cells.as_mut_slice()) {
+                    if oc.cell != nc.cell {
+                        let both = format!("{} → {}", oc.cell, nc.cell);
+                        (oc.cell, nc.cell) = (both.clone(), both);
+                    }
+                }
+            }
+            deltas(&o, &n)
+        }
         _ => Vec::new(),
     };
     Ok(DiffReport { old: a.display().to_string(), new: b.display().to_string(), files, deltas })

@@ -358,9 +358,16 @@ impl Project {
         known.extend(BUILTIN_NAMES.iter().take(6).map(|s| s.to_string()));
         let globals = templates.global_names();
         let dynamic_vars: BTreeSet<&String> = variables.iter().filter(|(_, v)| v.dynamic).map(|(k, _)| k).collect();
+        // The variables each template reads: what a cell's metadata hashes.
+        let mut template_reads: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        let mut record = |name: &str, used: &BTreeSet<String>| {
+            let vars = used.iter().filter(|u| variables.contains_key(*u)).cloned().collect();
+            template_reads.insert(name.to_string(), vars);
+        };
         for section in sections.values_mut() {
             if let SectionSource::Template(name) = &section.source {
                 let used: BTreeSet<String> = templates.undeclared(name).difference(&globals).cloned().collect();
+                record(name, &used);
                 check_undeclared(&mut diags, &templates_origin_file(&files, &mfile, name), name, &used, &known);
                 section.dynamic_inputs = used.iter().filter(|u| dynamic_vars.contains(u)).cloned().collect();
             }
@@ -379,6 +386,7 @@ impl Project {
         let mut dynamic_templates = BTreeSet::new();
         for name in extra_templates.collect::<BTreeSet<_>>() {
             let used: BTreeSet<String> = templates.undeclared(&name).difference(&globals).cloned().collect();
+            record(&name, &used);
             check_undeclared(&mut diags, &templates_origin_file(&files, &mfile, &name), &name, &used, &known);
             if used.iter().any(|u| dynamic_vars.contains(u)) {
                 dynamic_templates.insert(name);
@@ -389,6 +397,7 @@ impl Project {
         for (name, extra) in [(&tool_docs.tool, ["tool", "index"]), (&tool_docs.call, ["tool", "arguments"])] {
             let Some(name) = name else { continue };
             let used: BTreeSet<String> = templates.undeclared(name).difference(&globals).cloned().collect();
+            record(name, &used);
             let mut with_tool = known.clone();
             with_tool.extend(extra.map(String::from));
             check_undeclared(&mut diags, &templates_origin_file(&files, &mfile, name), name, &used, &with_tool);
@@ -402,6 +411,7 @@ impl Project {
         }
         if let Some(name) = &layout {
             let used: BTreeSet<String> = templates.undeclared(name).difference(&globals).cloned().collect();
+            record(name, &used);
             let mut with_layout = known.clone();
             with_layout.extend(["sections".to_string(), "body".to_string()]);
             check_undeclared(&mut diags, &templates_origin_file(&files, &mfile, name), name, &used, &with_layout);
@@ -451,6 +461,7 @@ impl Project {
             snapshots,
             write_root,
             dynamic_templates,
+            template_reads,
             cases,
             slots,
             subagents,

@@ -97,6 +97,9 @@ pub struct Project {
     pub(crate) snapshots: String,
     /// Contribution and command templates that read a dynamic variable.
     pub(crate) dynamic_templates: std::collections::BTreeSet<String>,
+    /// The declared variables each template reads (sections, layout, contributions, commands,
+    /// the tool docs format), found at load.
+    pub(crate) template_reads: BTreeMap<String, std::collections::BTreeSet<String>>,
     /// The folder the project may write into on its own say-so (its repository, else the
     /// project folder), canonical: see `source::write_root`.
     pub(crate) write_root: PathBuf,

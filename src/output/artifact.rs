@@ -38,7 +38,7 @@ pub struct SectionMeta {
 pub struct Inputs {
     /// Project files by project-relative path.
     pub files: BTreeMap<String, String>,
-    /// Variable values (canonical JSON) by name.
+    /// Values (canonical JSON) of the variables the cell's templates read, by name.
     pub variables: IndexMap<String, String>,
     /// The `--context` file, if one was used.
     pub context_file: Option<String>,
@@ -112,7 +112,7 @@ impl Metadata {
             tools: c.tools.iter().map(|t| t.name.clone()).collect(),
             inputs: Inputs {
                 files: c.input_files(project),
-                variables: c.input_variables(),
+                variables: c.input_variables(project),
                 context_file: c.runtime.context_file.as_ref().map(|f| f.sha256.clone()),
             },
             sections: c

@@ -75,6 +75,8 @@ pub struct Rendered {
     pub slots: Vec<SlotUse>,
     /// Problems that did not stop the render (`--lenient`).
     pub warnings: Vec<Diagnostic>,
+    /// The templates rendered (sections, slot contributions, the layout), whatever they produced.
+    pub templates: Vec<String>,
 }
 
 /// The text of a generated section, supplied by the caller: the tool docs and action schema
@@ -91,15 +93,25 @@ pub fn render(project: &Project, cell: &Resolved, generate: &Generate<'_>) -> Re
     let mut warnings = Vec::new();
     let mut slots: Vec<SlotUse> = Vec::new();
     let mut total = 0usize;
+    let mut rendered = Vec::new();
     for id in &cell.sections {
         let Some(section) = project.sections.get(id) else { continue };
         if !section.when.eval(&runtime.switches) {
             continue;
         }
         let raw = match &section.source {
-            SectionSource::Template(name) => project.templates.render(name, &ctx_value, limits.section_bytes)?,
+            SectionSource::Template(name) => {
+                rendered.push(name.clone());
+                project.templates.render(name, &ctx_value, limits.section_bytes)?
+            }
             SectionSource::Generated(g) => generate(*g)?,
             SectionSource::Slot(slot) => {
+                rendered.extend(tools.iter().flat_map(|t| &t.contributions).filter(|c| &c.slot == slot).filter_map(
+                    |c| match &c.body {
+                        crate::model::catalog::ContributionBody::Template(n) => Some(n.clone()),
+                        crate::model::catalog::ContributionBody::Literal(_) => None,
+                    },
+                ));
                 let (text, usage) = slot_text(project, slot, tools, &ctx_value, runtime.lenient, &mut warnings)?;
                 slots.push(usage);
                 text
@@ -150,6 +162,7 @@ pub fn render(project: &Project, cell: &Resolved, generate: &Generate<'_>) -> Re
     let prompt = match &project.layout {
         None => body,
         Some(layout) => {
+            rendered.push(layout.clone());
             let mut lctx = ctx;
             let sections: Map<String, Value> =
                 out.iter().map(|s| (s.id.clone(), Value::String(s.text.clone()))).collect();
@@ -167,7 +180,7 @@ pub fn render(project: &Project, cell: &Resolved, generate: &Generate<'_>) -> Re
     if !prompt.is_empty() {
         prompt.push('\n');
     }
-    Ok(Rendered { sections: out, prompt, slots, warnings })
+    Ok(Rendered { sections: out, prompt, slots, warnings, templates: rendered })
 }
 
 /// A layout that reads `sections.NAME` for a section this cell has no text for: say which
