@@ -9,6 +9,7 @@ use crate::compile::Compiled;
 use crate::diagnostic::Diagnostic;
 use crate::diff::DiffReport;
 use crate::error::{Error, Result};
+use crate::import::{ImportOptions, Imported};
 use crate::lint::CheckResult;
 use crate::measure::account::Account;
 use crate::measure::tokens::Counters;
@@ -427,6 +428,38 @@ pub fn rule_code(code: &str) -> Result<RuleCode> {
 /// the paths created.
 pub fn init(dir: &Path) -> Result<Vec<PathBuf>> {
     crate::output::init::write_starter(dir)
+}
+
+/// Read tool definitions an agent already sends — OpenAI Chat Completions or Responses tools,
+/// Anthropic Messages tools, Gemini function declarations, or an MCP `tools/list` result
+/// (detected from the shape unless `options` names the form) — into a promptc project: one
+/// catalog file per tool and a manifest that renders them back for the matching provider.
+/// `text` is the JSON; `source` names it in messages. Nothing is written: see
+/// [`write_imported`].
+///
+/// Anything a catalog cannot express (`anyOf`, `$ref`, tuple `items`, unknown keywords, …) is
+/// an error naming the tool and the JSON path; nothing is dropped.
+///
+/// ```
+/// use promptc::{ImportFormat, ImportOptions};
+///
+/// let tools = r#"[{"name": "get_time", "description": "The current time.",
+///                  "input_schema": {"type": "object", "properties": {
+///                      "zone": {"type": "string", "description": "An IANA zone."}}}}]"#;
+/// let imported = promptc::import_tools(tools, "tools.json", &ImportOptions::new())?;
+/// assert_eq!(imported.format(), ImportFormat::Anthropic);
+/// assert!(imported.files().contains_key("tool.get_time.yaml"));
+/// # Ok::<(), promptc::Error>(())
+/// ```
+pub fn import_tools(text: &str, source: &str, options: &ImportOptions) -> Result<Imported> {
+    crate::import::import(text, source, options)
+}
+
+/// Write an imported project into `dir` (created if needed; any folder the caller names). The
+/// folder is replaced in one step, and only when it is empty or an earlier import wrote it;
+/// returns the paths written.
+pub fn write_imported(imported: &Imported, dir: &Path) -> Result<Vec<PathBuf>> {
+    crate::import::write(imported, dir)
 }
 
 /// Which file an editor JSON Schema describes.

@@ -25,7 +25,7 @@
 //! Inside, the modules are layers that follow the data, each importing only from the layers
 //! before it (`tests/layers.rs` enforces the order; ARCHITECTURE.md is the map): foundation
 //! (`error`, `diagnostic`, `code`, `json`, `hash`) → `source` → `model` → `load` → `resolve`
-//! → `render` → `projection` → `compile` → `measure` → `output` → `lint`, `diff` → the facade.
+//! → `render` → `projection` → `compile` → `measure` → `output` → `lint`, `diff`, `import` → the facade.
 
 mod code;
 mod diagnostic;
@@ -52,6 +52,7 @@ mod measure;
 mod output;
 
 mod diff;
+mod import;
 mod lint;
 
 mod facade;
@@ -68,11 +69,12 @@ pub use error::{Error, ErrorKind, Result};
 #[cfg(fuzzing)]
 pub use facade::fuzz;
 pub use facade::{
-    check, command, compile, diff, diff_folders, discover, editor_schema, explain, freeze, init, load, matrix,
-    matrix_texts, on_compile_stack, parse_record, read_record, report, report_html, rule_code, snapshot,
-    snapshot_files, tokenizer_named, verify, write_artifact, write_output, write_record, Drift, HtmlReport, MatrixCell,
-    Report, ReportOptions, SchemaKind, TokenCounter,
+    check, command, compile, diff, diff_folders, discover, editor_schema, explain, freeze, import_tools, init, load,
+    matrix, matrix_texts, on_compile_stack, parse_record, read_record, report, report_html, rule_code, snapshot,
+    snapshot_files, tokenizer_named, verify, write_artifact, write_imported, write_output, write_record, Drift,
+    HtmlReport, MatrixCell, Report, ReportOptions, SchemaKind, TokenCounter,
 };
+pub use import::{ImportFormat, ImportOptions, Imported};
 pub use json::{document as json_document, OUTPUT_FORMAT};
 pub use model::name::UnknownName;
 pub use model::selection::parse_window as parse_context_window;

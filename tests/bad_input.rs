@@ -524,6 +524,44 @@ cases! {
         "parameter `identifier` of tool `finish` clashes with the common action field of the same name",
         Some("fixtures/bad/json-param-reserved-name/tools.yaml:10:9"), &["`@action`, `identifier` and \
             `human_readable_thought`"]);
+    // `import tools`: the input's problems, located in the JSON; nothing is written (the
+    // `--out` folder is never created).
+    import_invalid_json => case("import-invalid-json", MINIMAL,
+        &["import", "tools", "fixtures/bad/import-invalid-json.json", "--out", "imported"],
+        "the tool definitions are not valid JSON: expected `,` or `}`",
+        Some("fixtures/bad/import-invalid-json.json:5:5"), &["a tools array, a request body"]);
+    import_unknown_shape => case("import-unknown-shape", MINIMAL,
+        &["import", "tools", "fixtures/bad/import-unknown-shape.json", "--out", "imported"],
+        "`tools[0]` is not a tool definition in a form promptc knows",
+        Some("fixtures/bad/import-unknown-shape.json:2:3"), &["pass --from", "mcp {\"tools\""]);
+    import_any_of => case("import-any-of", MINIMAL,
+        &["import", "tools", "fixtures/bad/import-any-of.json", "--out", "imported"],
+        "tool `set_vent`: `anyOf` cannot be expressed in a promptc catalog",
+        Some("fixtures/bad/import-any-of.json:14:11"), &["tools[1].input_schema.properties.mode.anyOf"]);
+    import_duplicate_names => case("import-duplicate-names", MINIMAL,
+        &["import", "tools", "fixtures/bad/import-duplicate-names.json", "--out", "imported"],
+        "tool `water_beds` is defined twice: at `tools[0]` and at `tools[2]`",
+        Some("fixtures/bad/import-duplicate-names.json:4:4"), &["declares each tool once"]);
+    import_invalid_tool_name => case("import-invalid-tool-name", MINIMAL,
+        &["import", "tools", "fixtures/bad/import-invalid-tool-name.json", "--out", "imported"],
+        "invalid tool name `water beds` (at `tools[0].function.name`)",
+        Some("fixtures/bad/import-invalid-tool-name.json:2:37"), &["the rule every provider accepts"]);
+    import_mixed_strict => case("import-mixed-strict", MINIMAL,
+        &["import", "tools", "fixtures/bad/import-mixed-strict.json", "--out", "imported"],
+        "the tools disagree on OpenAI strict mode: strict 1 (`water_beds`), not strict 1 (`prune`)",
+        Some("fixtures/bad/import-mixed-strict.json"), &["--strict-tools true"]);
+    import_tuple_items => case("import-tuple-items", MINIMAL,
+        &["import", "tools", "fixtures/bad/import-tuple-items.json", "--out", "imported"],
+        "tool `plant_row`: tuple `items` (a list of schemas) cannot be expressed in a promptc catalog",
+        Some("fixtures/bad/import-tuple-items.json:3:31"), &[]);
+    import_additional_properties_schema => case("import-additional-properties-schema", MINIMAL,
+        &["import", "tools", "fixtures/bad/import-additional-properties-schema.json", "--out", "imported"],
+        "an `additionalProperties` schema cannot be expressed in a promptc catalog (only true or false)",
+        Some("fixtures/bad/import-additional-properties-schema.json:3:34"),
+        &["tools[0].input_schema.properties.labels.additionalProperties"]);
+    import_out_not_empty => case("import-out-not-empty", MINIMAL,
+        &["import", "tools", "fixtures/import/native/anthropic.json", "--out", "fixtures/bad/import-out-not-empty"],
+        "holds files promptc did not write (notes.txt)", None, &["choose another folder"]);
 }
 
 /// What one run of the binary produced.
@@ -547,7 +585,9 @@ fn command_line(case: &Case) -> String {
 /// Cases run `render` unless their arguments start with another subcommand.
 fn split_command<'a>(args: &'a [&'a str]) -> (&'a str, &'a [&'a str]) {
     match args.first() {
-        Some(&c) if ["report", "snapshot", "diff", "freeze", "verify", "command"].contains(&c) => (c, &args[1..]),
+        Some(&c) if ["report", "snapshot", "diff", "freeze", "verify", "command", "import"].contains(&c) => {
+            (c, &args[1..])
+        }
         _ => ("render", args),
     }
 }

@@ -26,6 +26,7 @@ fn help_documents_every_command_and_the_exit_codes() {
         "check",
         "schema",
         "init",
+        "import",
         "completions",
     ] {
         assert!(help.contains(&format!("  {cmd}")), "help lacks {cmd}:\n{help}");

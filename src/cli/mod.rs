@@ -15,6 +15,7 @@ mod check;
 mod command;
 mod diff;
 mod freeze;
+mod import;
 mod render;
 mod report;
 mod setup;
@@ -26,6 +27,7 @@ use check::*;
 use command::*;
 use diff::*;
 use freeze::*;
+use import::*;
 use render::*;
 use report::*;
 use setup::*;
@@ -93,6 +95,8 @@ pub(crate) enum Commands {
     Schema(SchemaArgs),
     /// Write a small, working starter project (refuses to overwrite files).
     Init(InitArgs),
+    /// Turn what an agent already has into a project (`import tools FILE --out DIR`).
+    Import(ImportArgs),
     /// Run render, report or check again whenever a project file changes (Ctrl-C stops).
     Watch(WatchArgs),
     /// Print shell completions.
@@ -234,6 +238,7 @@ pub(crate) fn run(cli: &Cli, color: bool, level_flags: &[(String, Level)]) -> Re
             }))
         }
         Commands::Init(args) => return init(args.dir.as_deref().unwrap_or(std::path::Path::new("."))),
+        Commands::Import(args) => return import(args),
         Commands::Completions(args) => {
             let mut cmd = <Cli as clap::CommandFactory>::command();
             clap_complete::generate(args.shell, &mut cmd, "promptc", &mut std::io::stdout());
@@ -273,7 +278,11 @@ pub(crate) fn run(cli: &Cli, color: bool, level_flags: &[(String, Level)]) -> Re
         Commands::Verify(args) => verify(project, args),
         Commands::Command(args) => command(project, args),
         Commands::Check(args) => check(project, args, level_flags, color.0),
-        Commands::Schema(_) | Commands::Init(_) | Commands::Completions(_) | Commands::Watch(_) => Ok(Exit::Success),
+        Commands::Schema(_)
+        | Commands::Init(_)
+        | Commands::Import(_)
+        | Commands::Completions(_)
+        | Commands::Watch(_) => Ok(Exit::Success),
     }
 }
 

@@ -1,0 +1,116 @@
+//! `promptc import tools`: an agent's existing tool definitions into a promptc project.
+
+use super::*;
+
+#[derive(Debug, Args)]
+pub(crate) struct ImportArgs {
+    #[command(subcommand)]
+    pub(crate) what: ImportWhat,
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum ImportWhat {
+    /// Tool definitions (OpenAI, OpenAI Responses, Anthropic, Gemini, MCP tools/list JSON) into
+    /// a catalog file per tool and a manifest that renders them back.
+    #[command(after_help = EXIT_CODES)]
+    Tools(ImportToolsArgs),
+}
+
+/// `--from`'s values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum FromFormat {
+    /// OpenAI Chat Completions tools.
+    Openai,
+    /// OpenAI Responses tools.
+    OpenaiResponses,
+    /// Anthropic Messages tools.
+    Anthropic,
+    /// Gemini function declarations.
+    Gemini,
+    /// An MCP tools/list result.
+    Mcp,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct ImportToolsArgs {
+    /// The JSON file of tool definitions (`-` reads standard input).
+    pub(crate) file: PathBuf,
+    /// The project folder to write (created; refused when it holds files an import did not write).
+    #[arg(long, value_name = "DIR")]
+    pub(crate) out: PathBuf,
+    /// The input's form (default: detected from its shape).
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub(crate) from: Option<FromFormat>,
+    /// The project's `strict_tools` (default: from the input's `strict` flags).
+    #[arg(long, value_name = "BOOL")]
+    pub(crate) strict_tools: Option<bool>,
+}
+
+/// Largest input read: tool definitions are kilobytes; this only stops a wrong file.
+const MAX_INPUT: u64 = 64 * 1024 * 1024;
+
+pub(crate) fn import(args: &ImportArgs) -> Result<Exit, Error> {
+    let ImportWhat::Tools(args) = &args.what;
+    let (text, source) = read_input(&args.file)?;
+    let mut options = promptc::ImportOptions::new();
+    if let Some(f) = args.from {
+        options = options.from(match f {
+            FromFormat::Openai => promptc::ImportFormat::OpenAiChat,
+            FromFormat::OpenaiResponses => promptc::ImportFormat::OpenAiResponses,
+            FromFormat::Anthropic => promptc::ImportFormat::Anthropic,
+            FromFormat::Gemini => promptc::ImportFormat::Gemini,
+            FromFormat::Mcp => promptc::ImportFormat::Mcp,
+        });
+    }
+    if let Some(s) = args.strict_tools {
+        options = options.strict_tools(s);
+    }
+    let imported = promptc::import_tools(&text, &source, &options)?;
+    let written = promptc::write_imported(&imported, &args.out)?;
+    let mut err = std::io::stderr().lock();
+    let _ = writeln!(
+        err,
+        "imported {} tool{} from {} definitions ({}strict) into {}",
+        imported.tool_names().len(),
+        if imported.tool_names().len() == 1 { "" } else { "s" },
+        imported.format(),
+        if imported.strict_tools() { "" } else { "not " },
+        args.out.display()
+    );
+    for p in &written {
+        let _ = writeln!(err, "wrote {}", p.display());
+    }
+    let _ = writeln!(err, "next: promptc -C {} render --tools", args.out.display());
+    Ok(Exit::Success)
+}
+
+/// The input's text and the name messages give it.
+fn read_input(file: &std::path::Path) -> Result<(String, String), Error> {
+    use std::io::Read;
+    let (bytes, source) = if file.as_os_str() == "-" {
+        let mut buf = Vec::new();
+        std::io::stdin()
+            .take(MAX_INPUT + 1)
+            .read_to_end(&mut buf)
+            .map_err(|e| Error::io("read", std::path::Path::new("stdin"), &e))?;
+        (buf, "<stdin>".to_string())
+    } else {
+        let f = std::fs::File::open(file).map_err(|e| Error::io("read", file, &e))?;
+        let mut buf = Vec::new();
+        f.take(MAX_INPUT + 1).read_to_end(&mut buf).map_err(|e| Error::io("read", file, &e))?;
+        (buf, file.display().to_string())
+    };
+    if bytes.len() as u64 > MAX_INPUT {
+        return Err(Error::usage(
+            Diagnostic::error(format!("`{source}` is larger than 64 MiB"))
+                .with_help("tool definitions are a few kilobytes: is this the right file?"),
+        ));
+    }
+    let text = String::from_utf8(bytes).map_err(|e| {
+        Error::usage(
+            Diagnostic::error(format!("`{source}` is not UTF-8 text (byte {})", e.utf8_error().valid_up_to()))
+                .with_help("JSON is UTF-8; convert the file first"),
+        )
+    })?;
+    Ok((text, source))
+}

@@ -1,0 +1,135 @@
+use super::*;
+
+fn imported(text: &str) -> Result<Imported> {
+    import(text, "in.json", &ImportOptions::new())
+}
+
+fn first_message(text: &str) -> String {
+    match imported(text) {
+        Ok(_) => panic!("expected an error for {text}"),
+        Err(e) => e.diagnostics().first().map(|d| d.message.clone()).unwrap_or_default(),
+    }
+}
+
+#[test]
+fn detects_each_form_and_wrapper() {
+    let schema = r#"{"type": "object", "properties": {}}"#;
+    let cases = [
+        (
+            format!(
+                r#"[{{"type": "function", "function": {{"name": "a", "description": "A.", "parameters": {schema}}}}}]"#
+            ),
+            ImportFormat::OpenAiChat,
+        ),
+        (
+            format!(
+                r#"{{"model": "m", "tools": [{{"type": "function", "name": "a", "description": "A.", "parameters": {schema}}}]}}"#
+            ),
+            ImportFormat::OpenAiResponses,
+        ),
+        (format!(r#"[{{"name": "a", "description": "A.", "input_schema": {schema}}}]"#), ImportFormat::Anthropic),
+        (r#"[{"function_declarations": [{"name": "a", "description": "A."}]}]"#.to_string(), ImportFormat::Gemini),
+        (
+            format!(
+                r#"{{"jsonrpc": "2.0", "id": 1, "result": {{"tools": [{{"name": "a", "description": "A.", "inputSchema": {schema}}}]}}}}"#
+            ),
+            ImportFormat::Mcp,
+        ),
+    ];
+    for (text, format) in cases {
+        let i = imported(&text).unwrap_or_else(|e| panic!("{text}: {:?}", e.diagnostics()));
+        assert_eq!(i.format(), format, "{text}");
+        assert_eq!(i.tool_names(), ["a"]);
+        assert_eq!(i.files().keys().collect::<Vec<_>>(), ["promptc.yaml", "tool.a.yaml"]);
+        assert!(i.files()["promptc.yaml"].starts_with(MARKER));
+        assert!(i.files()["promptc.yaml"].contains(&format!("provider: {}", format.provider())));
+    }
+}
+
+#[test]
+fn strict_flags_set_strict_tools() {
+    let t = |name: &str, strict: &str| {
+        format!(
+            r#"{{"type": "function", "name": "{name}", "description": "D.", "parameters": {{"type": "object"}}{strict}}}"#
+        )
+    };
+    // Responses defaults strict to true.
+    let i = imported(&format!("[{}]", t("a", ""))).unwrap_or_else(|_| panic!("import"));
+    assert!(i.strict_tools());
+    let i = imported(&format!("[{}]", t("a", r#", "strict": false"#))).unwrap_or_else(|_| panic!("import"));
+    assert!(!i.strict_tools());
+    let mixed = format!("[{}, {}]", t("a", ""), t("b", r#", "strict": false"#));
+    assert!(first_message(&mixed).starts_with("the tools disagree on OpenAI strict mode"));
+    let i = import(&mixed, "in.json", &ImportOptions::new().strict_tools(false)).unwrap_or_else(|_| panic!("import"));
+    assert!(!i.strict_tools());
+}
+
+#[test]
+fn refuses_what_it_cannot_keep() {
+    assert!(first_message("[1,").starts_with("the tool definitions are not valid JSON"));
+    assert_eq!(first_message("[]"), "`tools` lists no tools");
+    assert_eq!(first_message(r#"{"x": 1}"#), "the input is not a list of tool definitions in a form promptc knows");
+    assert_eq!(
+        first_message(
+            r#"[{"name": "a", "description": "A.", "input_schema": {"type": "object"}, "cache_control": {"type": "ephemeral"}}]"#
+        ),
+        "tool `a`: `cache_control` cannot be expressed in a promptc catalog (at `tools[0].cache_control`)"
+    );
+    assert_eq!(first_message(r#"[{"name": "a", "input_schema": {"type": "object"}}]"#), "tool `a` has no description");
+    assert_eq!(
+        first_message(r#"[{"name": "Ab", "description": "A.", "input_schema": {}}, {"name": "aB", "description": "B.", "input_schema": {}}]"#),
+        "tools `Ab` and `aB` differ only in letter case: their catalog files would be one file on case-insensitive file systems"
+    );
+    assert_eq!(
+        first_message(r#"[{"googleSearch": {}, "functionDeclarations": []}]"#),
+        "`googleSearch` (a Gemini built-in tool or option) cannot be expressed in a promptc catalog (at `tools[0].googleSearch`)"
+    );
+}
+
+#[test]
+fn errors_point_into_the_input() {
+    let text = "[\n  {\"name\": \"a\", \"description\": \"A.\",\n   \"input_schema\": {\"type\": \"object\", \"oneOf\": []}}\n]";
+    let e = imported(text).err().unwrap_or_else(|| panic!("error"));
+    let label = e.diagnostics()[0].label.clone().unwrap_or_else(|| Label::file("?"));
+    assert_eq!(label.file, "in.json");
+    assert_eq!(label.position.map(|p| (p.line, p.column, p.len)), Some((3, 39, 7)));
+}
+
+#[test]
+fn yaml_strings_read_back_exactly() {
+    for s in [
+        "",
+        "a\n",
+        "  x: y # z",
+        "\"'\\",
+        "\t\r\n\u{0}\u{1b}\u{7f}\u{85}\u{2028}\u{feff}é🌱",
+        "null",
+        "~",
+        "- x",
+        "1e3",
+    ] {
+        let text = format!("v: {}\n", yaml::quoted(s));
+        let back: std::collections::BTreeMap<String, String> =
+            serde_saphyr::from_str(&text).unwrap_or_else(|e| panic!("{text:?}: {e}"));
+        assert_eq!(back.get("v").map(String::as_str), Some(s), "{text:?}");
+    }
+    for k in ["null", "yes", "n", "On", "ok_name"] {
+        let text = format!("{}: 1\n", yaml::key(k));
+        let back: std::collections::BTreeMap<String, u32> =
+            serde_saphyr::from_str(&text).unwrap_or_else(|e| panic!("{text:?}: {e}"));
+        assert_eq!(back.get(k), Some(&1), "{text:?}");
+    }
+}
+
+#[test]
+fn the_owned_file_list_comes_from_the_marker_manifest_only() {
+    let dir = tempfile::tempdir().unwrap_or_else(|_| panic!("tempdir"));
+    assert_eq!(owned(dir.path()).ok().flatten(), None);
+    let i =
+        imported(r#"[{"name": "a", "description": "A.", "input_schema": {}}]"#).unwrap_or_else(|_| panic!("import"));
+    std::fs::write(dir.path().join("promptc.yaml"), &i.files()["promptc.yaml"]).unwrap_or_default();
+    let files = owned(dir.path()).ok().flatten().unwrap_or_default();
+    assert_eq!(files.into_iter().collect::<Vec<_>>(), ["promptc.yaml", "tool.a.yaml"]);
+    std::fs::write(dir.path().join("promptc.yaml"), "promptc: 1\ntools:\n  - tool.a.yaml\n").unwrap_or_default();
+    assert_eq!(owned(dir.path()).ok().flatten(), None);
+}

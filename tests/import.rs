@@ -1,0 +1,290 @@
+//! `promptc import tools`: tool definitions an agent already sends become a project that
+//! renders them back byte for byte.
+//!
+//! - Round trips: `fixtures/import/catalog` (eight tools using every keyword the import reads)
+//!   rendered for each provider → imported → rendered again gives the same bytes, strict and not.
+//! - Native files: `fixtures/import/native/*.json`, written in each provider's own form, render
+//!   back exactly as written (MCP's `inputSchema` through Anthropic's `input_schema`).
+//! - Every form is detected, the wrappers (request bodies, JSON-RPC responses) too; the bad
+//!   inputs are `tests/bad_input.rs` cases (`fixtures/bad/import-*`).
+
+mod common;
+
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+use common::{promptc, repo};
+
+const PROVIDERS: [&str; 4] = ["openai", "openai-responses", "anthropic", "gemini"];
+
+fn run(args: &[&str]) -> Output {
+    promptc(args)
+}
+
+fn ok(args: &[&str]) -> (String, String) {
+    let out = run(args);
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(0), "promptc {args:?} failed:\n{stderr}");
+    (String::from_utf8(out.stdout).unwrap(), stderr)
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// `render --tools` of the project in `dir` for `provider` (its default when `None`).
+fn tools_of(dir: &Path, provider: Option<&str>) -> String {
+    let mut args = vec!["-C", s(dir), "render", "--tools"];
+    if let Some(p) = provider {
+        args.extend(["--provider", p]);
+    }
+    ok(&args).0
+}
+
+/// Import `file` into a fresh folder under `tmp`; returns the folder and the import's stderr.
+fn import(tmp: &Path, file: &Path, extra: &[&str]) -> (std::path::PathBuf, String) {
+    let out = tmp.join(format!("out-{}", std::fs::read_dir(tmp).unwrap().count()));
+    let mut args = vec!["import", "tools", s(file), "--out", s(&out)];
+    args.extend(extra);
+    let (_, err) = ok(&args);
+    (out, err)
+}
+
+/// Render the catalog for every provider, import, render again: the same bytes.
+fn round_trip(project: &Path, providers: &[&str], tmp: &Path) -> usize {
+    let mut tools = 0;
+    for p in providers {
+        let first = tools_of(project, Some(p));
+        let file = tmp.join(format!("{p}.json"));
+        std::fs::write(&file, &first).unwrap();
+        let (out, err) = import(tmp, &file, &[]);
+        assert!(err.contains(&format!("from {p} definitions")), "{p} must be detected:\n{err}");
+        let again = tools_of(&out, None);
+        assert_eq!(again, first, "{p}: the imported project must render the same tools JSON");
+        let n: serde_json::Value = serde_json::from_str(&first).unwrap();
+        tools = match *p {
+            "gemini" => n[0]["functionDeclarations"].as_array().unwrap().len(),
+            _ => n.as_array().unwrap().len(),
+        };
+    }
+    tools
+}
+
+#[test]
+fn every_provider_round_trips_byte_for_byte() {
+    let tmp = tempfile::tempdir().unwrap();
+    let n = round_trip(&repo().join("fixtures/import/catalog"), &PROVIDERS, tmp.path());
+    assert_eq!(n, 8, "eight tools × four providers");
+}
+
+#[test]
+fn strict_openai_round_trips_byte_for_byte() {
+    let tmp = tempfile::tempdir().unwrap();
+    let project = tmp.path().join("strict");
+    common::copy_dir(&repo().join("fixtures/import/catalog"), &project);
+    let manifest = project.join("promptc.yaml");
+    let text = std::fs::read_to_string(&manifest).unwrap().replace("strict_tools: false", "strict_tools: true");
+    std::fs::write(&manifest, text).unwrap();
+    let work = tmp.path().join("work");
+    std::fs::create_dir(&work).unwrap();
+    assert_eq!(round_trip(&project, &["openai", "openai-responses"], &work), 8);
+    // The imported project is strict too, and says so.
+    let imported = std::fs::read_dir(&work).unwrap().filter_map(|e| e.ok()).find(|e| e.path().is_dir()).unwrap();
+    let manifest = std::fs::read_to_string(imported.path().join("promptc.yaml")).unwrap();
+    assert!(manifest.contains("strict_tools: true"), "{manifest}");
+}
+
+#[test]
+fn hand_written_native_files_render_back_as_written() {
+    let tmp = tempfile::tempdir().unwrap();
+    let native = repo().join("fixtures/import/native");
+    let mut identical = 0;
+    for p in PROVIDERS {
+        let file = native.join(format!("{p}.json"));
+        let (out, _) = import(tmp.path(), &file, &[]);
+        let written = std::fs::read_to_string(&file).unwrap();
+        assert_eq!(tools_of(&out, None), written, "{p}: rendered back byte for byte");
+        identical += 1;
+    }
+    // MCP: the same schemas under `inputSchema`, rendered as Anthropic's `input_schema`.
+    let file = native.join("mcp.json");
+    let (out, err) = import(tmp.path(), &file, &[]);
+    assert!(err.contains("from mcp definitions"), "{err}");
+    let mcp: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let as_anthropic: Vec<serde_json::Value> = mcp["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| serde_json::json!({"name": t["name"], "description": t["description"], "input_schema": t["inputSchema"]}))
+        .collect();
+    let expected = format!("{}\n", serde_json::to_string_pretty(&as_anthropic).unwrap());
+    assert_eq!(tools_of(&out, Some("anthropic")), expected);
+    identical += 1;
+    assert_eq!(identical, 5, "three tools × five forms");
+}
+
+#[test]
+fn every_form_and_wrapper_is_detected() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cases = [
+        ("native/openai.json", "openai"),
+        ("native/openai-responses.json", "openai-responses"),
+        ("native/anthropic.json", "anthropic"),
+        ("native/gemini.json", "gemini"),
+        ("native/mcp.json", "mcp"),
+        ("forms/openai-body.json", "openai"),
+        ("forms/responses-body.json", "openai-responses"),
+        ("forms/anthropic-body.json", "anthropic"),
+        ("forms/gemini-body.json", "gemini"),
+        ("forms/gemini-lowercase.json", "gemini"),
+        ("forms/mcp-jsonrpc.json", "mcp"),
+        ("forms/mcp-bare-array.json", "mcp"),
+    ];
+    for (file, format) in cases {
+        let (out, err) = import(tmp.path(), &repo().join("fixtures/import").join(file), &[]);
+        assert!(err.contains(&format!("from {format} definitions")), "{file} must be read as {format}:\n{err}");
+        // The project renders for the form's provider by default.
+        let tools = tools_of(&out, None);
+        assert!(tools.contains("book_repair"), "{file}:\n{tools}");
+    }
+    // Lower-case Gemini types render as Gemini's upper case; the schemas are the same.
+    let (lower, _) = import(tmp.path(), &repo().join("fixtures/import/forms/gemini-lowercase.json"), &[]);
+    let (upper, _) = import(tmp.path(), &repo().join("fixtures/import/forms/gemini-body.json"), &[]);
+    assert_eq!(tools_of(&lower, None), tools_of(&upper, None));
+}
+
+#[test]
+fn from_forces_the_form_and_says_when_it_does_not_fit() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = repo().join("fixtures/import/native/anthropic.json");
+    let (_, err) = import(tmp.path(), &file, &["--from", "anthropic"]);
+    assert!(err.contains("from anthropic definitions"), "{err}");
+    let out = run(&["import", "tools", s(&file), "--out", s(&tmp.path().join("x")), "--from", "gemini"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("`tools[0]` is not a gemini tool definition"), "{err}");
+    assert!(err.contains("functionDeclarations"), "{err}");
+    assert!(!tmp.path().join("x").exists(), "a failed import writes nothing");
+}
+
+#[test]
+fn reads_standard_input() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out_dir = tmp.path().join("from-stdin");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_promptc"))
+        .args(["import", "tools", "-", "--out", s(&out_dir)])
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    let text = std::fs::read(repo().join("fixtures/import/native/openai.json")).unwrap();
+    child.stdin.take().unwrap().write_all(&text).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(tools_of(&out_dir, None).as_bytes(), text.as_slice());
+    // A syntax error in standard input is located there too.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_promptc"))
+        .args(["import", "tools", "-", "--out", s(&tmp.path().join("never"))])
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(b"[\n  {\"name\": }\n]").unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--> <stdin>:2:12"), "{err}");
+}
+
+#[test]
+fn strings_survive_byte_for_byte() {
+    // Every kind of text YAML could fold, trim, drop or misread.
+    let nasty = [
+        "trailing newline\n",
+        "two trailing newlines\n\n",
+        "  leading spaces",
+        "trailing spaces   ",
+        "key: value # not a comment",
+        "\"double\" and 'single' quotes, a \\ backslash",
+        "tab\there, CR\r\nLF",
+        "unicode: Grüße, 日本語, emoji 🌱, combining e\u{301}",
+        "controls: \u{1} \u{7f} \u{85} \u{a0} \u{2028} \u{2029} \u{feff}",
+        "null",
+        "- a list? no",
+        "{braces} [brackets] & *star !bang %percent @at `tick`",
+    ];
+    let tools: Vec<serde_json::Value> = nasty
+        .iter()
+        .enumerate()
+        .map(|(i, d)| {
+            serde_json::json!({
+                "name": format!("t{i}"),
+                "description": d,
+                "input_schema": {
+                    "type": "object",
+                    "properties": {
+                        "p": {"type": "string", "description": d, "enum": [d], "default": d},
+                        "empty": {"type": "string", "description": "", "enum": [""]}
+                    }
+                }
+            })
+        })
+        .collect();
+    let text = format!("{}\n", serde_json::to_string_pretty(&tools).unwrap());
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("nasty.json");
+    std::fs::write(&file, &text).unwrap();
+    let (out, _) = import(tmp.path(), &file, &[]);
+    assert_eq!(tools_of(&out, None), text);
+}
+
+#[test]
+fn output_is_deterministic_and_re_import_replaces_only_its_own_files() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = repo().join("fixtures/import/native/anthropic.json");
+    let (a, _) = import(tmp.path(), &file, &[]);
+    let (b, _) = import(tmp.path(), &file, &[]);
+    let listing = |d: &Path| {
+        let mut v: Vec<(String, Vec<u8>)> = std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap())
+            .map(|e| (e.file_name().to_string_lossy().into_owned(), std::fs::read(e.path()).unwrap()))
+            .collect();
+        v.sort();
+        v
+    };
+    assert_eq!(listing(&a), listing(&b));
+    let names: Vec<String> = listing(&a).into_iter().map(|(n, _)| n).collect();
+    assert_eq!(names, ["promptc.yaml", "tool.book_repair.yaml", "tool.close_shop.yaml", "tool.quote_price.yaml"]);
+
+    // Importing again into the same folder replaces the import's files; a file the user put
+    // there stays; a tool no longer imported goes.
+    std::fs::write(a.join("NOTES.md"), "mine\n").unwrap();
+    let one = tmp.path().join("one.json");
+    let first: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    std::fs::write(&one, serde_json::to_string(&[&first[0]]).unwrap()).unwrap();
+    ok(&["import", "tools", s(&one), "--out", s(&a)]);
+    let names: Vec<String> = listing(&a).into_iter().map(|(n, _)| n).collect();
+    assert_eq!(names, ["NOTES.md", "promptc.yaml", "tool.book_repair.yaml"]);
+
+    // Without the marker line the folder is the user's: refused.
+    let manifest = a.join("promptc.yaml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(&manifest, text.lines().skip(1).collect::<Vec<_>>().join("\n")).unwrap();
+    let out = run(&["import", "tools", s(&file), "--out", s(&a)]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("holds files promptc did not write"));
+}
+
+#[test]
+fn the_imported_project_checks_clean() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (out, _) = import(tmp.path(), &repo().join("fixtures/import/native/openai.json"), &[]);
+    let o = run(&["-C", s(&out), "check"]);
+    let text = String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "an imported project checks clean:\n{text}");
+}
