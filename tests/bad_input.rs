@@ -426,6 +426,9 @@ cases! {
     selection_pattern_slash => case("selection-pattern-slash", "fixtures/bad/selection-pattern-slash", &[],
         "invalid model segment pattern `azure/gpt-4*`",
         Some("fixtures/bad/selection-pattern-slash/promptc.yaml:7:31"), &["`*gpt-4*` anywhere in it"]);
+    variant_unknown_parameter => case("variant-unknown-parameter", "fixtures/bad/variant-unknown-parameter", &[],
+        "variant 2 of tool `run_shell` words unknown parameter `workdir`",
+        Some("fixtures/bad/variant-unknown-parameter/tools.yaml:21:9"), &["known parameters: command, cwd"]);
     param_minimum_not_a_number => case("param-minimum-not-a-number", "fixtures/bad/param-minimum-not-a-number", &[],
         "invalid value `one` for `minimum`: expected a number",
         Some("fixtures/bad/param-minimum-not-a-number/tools/files.yaml:7:16"), &["such as 1 or 0.5"]);

@@ -480,3 +480,39 @@ fn harness_messages_are_rendered_snapshotted_measured_and_frozen() {
         String::from_utf8_lossy(&out.stdout)
     );
 }
+
+/// Tool variants (`fixtures/good/tool-variants`): name, description and parameter wording
+/// chosen by switches and profiles, every variant that holds applying in order, in the native
+/// projection and the template context alike.
+#[test]
+fn tool_variants_choose_name_and_wording_by_switch_and_profile() {
+    let dir = repo().join("fixtures/good/tool-variants");
+    let shell = |args: &[&str]| -> (String, String, String, String) {
+        let mut a = vec!["render", "-C", dir.to_str().unwrap(), "--tools"];
+        a.extend_from_slice(args);
+        let v: serde_json::Value = serde_json::from_str(&ok(&a)).unwrap();
+        let t = &v[0];
+        let p = &t["input_schema"]["properties"];
+        let s = |v: &serde_json::Value| v.as_str().unwrap().to_string();
+        (s(&t["name"]), s(&t["description"]), s(&p["command"]["description"]), s(&p["cwd"]["description"]))
+    };
+    let t = |a: &str, b: &str, c: &str, d: &str| (a.to_string(), b.to_string(), c.to_string(), d.to_string());
+    let bash = "Run a bash command in the workspace and return its output.";
+    let ps = "Run a PowerShell command in the workspace and return its output.";
+    let home = "Working directory, relative to /home/baker/orders.";
+    let mounted = "Working directory, relative to /workspace.";
+    assert_eq!(shell(&[]), t("run_shell", bash, "The bash command line.", home));
+    assert_eq!(shell(&["--set", "windows"]), t("run_powershell", ps, "The PowerShell command line.", home));
+    assert_eq!(shell(&["--set", "container"]), t("run_shell", bash, "The bash command line.", mounted));
+    assert_eq!(
+        shell(&["--set", "windows", "--set", "container"]),
+        t("run_powershell", ps, "The PowerShell command line.", mounted),
+        "independent variants combine"
+    );
+    assert_eq!(shell(&["--profile", "lite"]), t("run_shell", "Run a shell command.", "The bash command line.", home));
+    // A later variant wins where both set the same field.
+    assert_eq!(
+        shell(&["--profile", "lite", "--set", "windows"]),
+        t("run_powershell", "Run a shell command.", "The PowerShell command line.", home)
+    );
+}

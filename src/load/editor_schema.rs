@@ -112,6 +112,19 @@ fn tool() -> Value {
             "parameters": {"type": "object", "additionalProperties": {"$ref": "#/$defs/parameter"}},
             "additional_properties": additional_properties(),
             "required_order": required_order(),
+            "variants": {
+                "type": "array",
+                "description": "Name and wording where conditions hold: every variant whose `when` and `profiles` hold \
+                    applies, a later one over an earlier one.",
+                "items": {"type": "object", "additionalProperties": false, "properties": {
+                    "when": when(), "profiles": profile_names("Only in these profiles."),
+                    "name": {"type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_-]{0,63}$"},
+                    "description": {"type": "string"},
+                    "parameters": {"type": "object", "additionalProperties": {"type": "object",
+                        "additionalProperties": false, "required": ["description"],
+                        "properties": {"description": {"type": "string"}}}}
+                }}
+            },
             "overrides": ident_map("Per-profile wording.", json!({
                 "type": "object", "additionalProperties": false,
                 "properties": {

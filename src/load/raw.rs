@@ -249,6 +249,10 @@ pub struct RawTool {
     pub required_order: Option<Spanned<Vec<S>>>,
     #[serde(default)]
     pub overrides: IndexMap<S, RawOverride>,
+    /// Wording (and name) chosen by conditions: every variant whose `when` and `profiles` hold
+    /// in a cell applies, a later one over an earlier one.
+    #[serde(default)]
+    pub variants: Vec<Spanned<RawVariant>>,
     #[serde(default)]
     pub spawns_subagents: bool,
     pub guidance: Option<S>,
@@ -380,6 +384,18 @@ pub enum RawType {
     Boolean,
     Array,
     Object,
+}
+
+/// A variant of a tool's name and wording, for the cells where its conditions hold.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawVariant {
+    pub when: Option<S>,
+    pub profiles: Option<Spanned<Vec<S>>>,
+    pub name: Option<S>,
+    pub description: Option<String>,
+    #[serde(default)]
+    pub parameters: IndexMap<S, RawParamOverride>,
 }
 
 /// A per-profile override of a tool's wording.

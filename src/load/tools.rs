@@ -382,6 +382,62 @@ pub(super) fn build_tool(
         overrides
             .insert(profile.value.clone(), ToolOverride { description: ov.description.clone(), params: params_ov });
     }
+    let mut variants = Vec::new();
+    for (i, v) in rt.variants.iter().enumerate() {
+        let what = format!("variant {} of tool `{}`", i + 1, name.value);
+        let raw = &v.value;
+        if raw.name.is_none() && raw.description.is_none() && raw.parameters.is_empty() {
+            ok = false;
+            ck.error(
+                &v.referenced,
+                format!("{what} changes nothing"),
+                "give the `name`, `description` or `parameters` descriptions it sends instead",
+            );
+            continue;
+        }
+        if let Some(n) = raw.name.as_ref().filter(|n| !crate::model::catalog::valid_tool_name(&n.value)) {
+            ok = false;
+            ck.error(
+                &n.referenced,
+                format!("invalid tool name `{}` in {what}", n.value),
+                "tool names start with a letter or `_`, then letters, digits, `_` or `-`, at most 64 characters",
+            );
+        }
+        let when = match &raw.when {
+            Some(w) => match ck.when(w, switches) {
+                Some(c) => c,
+                None => {
+                    ok = false;
+                    continue;
+                }
+            },
+            None => Condition::Always,
+        };
+        let Some(profiles) = profile_list(ck, raw.profiles.as_ref(), &what, env) else {
+            ok = false;
+            continue;
+        };
+        let param_names: Vec<&str> = params.iter().map(|p| p.name.as_str()).collect();
+        let mut params_ov = IndexMap::new();
+        for (pname, pov) in &raw.parameters {
+            if !param_names.contains(&pname.value.as_str()) {
+                ok = false;
+                ck.error(
+                    &pname.referenced,
+                    format!("{what} words unknown parameter `{}`", pname.value),
+                    known_names_help("parameter", &pname.value, &param_names),
+                );
+                continue;
+            }
+            params_ov.insert(pname.value.clone(), pov.description.clone());
+        }
+        variants.push(crate::model::catalog::ToolVariant {
+            when,
+            profiles,
+            name: raw.name.as_ref().map(|n| n.value.clone()),
+            wording: ToolOverride { description: raw.description.clone(), params: params_ov },
+        });
+    }
     if rt.description.value.trim().is_empty() {
         ok = false;
         ck.error(
@@ -436,6 +492,7 @@ pub(super) fn build_tool(
         params,
         shape,
         overrides,
+        variants,
         file: ck.file.rel.clone(),
         spawns_subagents: rt.spawns_subagents,
         guidance,
@@ -469,7 +526,7 @@ fn trim_descriptions(t: &mut Tool) {
     trim(&mut t.description);
     t.description_parts.iter_mut().for_each(|p| trim(&mut p.text));
     t.params.iter_mut().for_each(|p| schema(&mut p.schema));
-    for ov in t.overrides.values_mut() {
+    for ov in t.overrides.values_mut().chain(t.variants.iter_mut().map(|v| &mut v.wording)) {
         if let Some(d) = &mut ov.description {
             trim(d);
         }
@@ -493,6 +550,20 @@ pub(super) fn check_catalog_references(
 ) {
     let names: Vec<&str> = catalog.tools().iter().map(|t| t.name.as_str()).collect();
     for t in catalog.tools() {
+        // A variant may rename a tool, but never to another tool's name: two tools would answer
+        // to one name in the cells where it applies.
+        for v in &t.variants {
+            if let Some(n) = v.name.as_deref().filter(|n| *n != t.name && names.contains(n)) {
+                diags.push(
+                    Diagnostic::error(format!(
+                        "a variant of tool `{}` renames it to `{n}`, another tool's name",
+                        t.name
+                    ))
+                    .with_label(span_label(files, &t.name_span))
+                    .with_help("give the variant a name no other tool has"),
+                );
+            }
+        }
         for part in &t.description_parts {
             for (name, span) in part.tools.iter().zip(&part.tool_spans) {
                 if !names.contains(&name.as_str()) {

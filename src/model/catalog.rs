@@ -37,6 +37,9 @@ pub struct Tool {
     pub shape: ObjectShape,
     /// Per-profile wording overrides, by profile name.
     pub overrides: IndexMap<String, ToolOverride>,
+    /// Name and wording chosen by conditions, in order: every one that holds in a cell applies,
+    /// over the profile's override and a later one over an earlier one, field by field.
+    pub variants: Vec<ToolVariant>,
     /// The catalog file that declares it (project-relative).
     pub file: String,
     /// Whether calling it starts a sub-agent (such tools never reach a sub-agent).
@@ -116,6 +119,27 @@ pub struct ToolOverride {
     pub description: Option<String>,
     /// Replacement parameter descriptions, by top-level parameter name.
     pub params: IndexMap<String, String>,
+}
+
+/// A tool's name and wording where its conditions hold: a second axis of variation besides the
+/// profile (the platform, the runtime), with only the changed text.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolVariant {
+    /// Applies only when this holds.
+    pub when: Condition,
+    /// Applies only in these profiles (empty: every profile).
+    pub profiles: Vec<String>,
+    /// The name the model sees instead (the catalog id stays the tool's name).
+    pub name: Option<String>,
+    /// The changed wording.
+    pub wording: ToolOverride,
+}
+
+impl ToolVariant {
+    /// Whether the variant applies in a cell of `profile` with `switches`.
+    pub fn applies(&self, profile: &str, switches: &std::collections::BTreeMap<String, bool>) -> bool {
+        self.when.eval(switches) && (self.profiles.is_empty() || self.profiles.iter().any(|p| p == profile))
+    }
 }
 
 /// All tools of a project, in declaration order.
@@ -203,6 +227,7 @@ pub(crate) mod tests {
             when,
             params: vec![param("a", Condition::Always), param("b", Condition::Switch("yolo".into()))],
             shape: Default::default(),
+            variants: Vec::new(),
             overrides: IndexMap::new(),
             file: "tools.yaml".into(),
             spawns_subagents: false,

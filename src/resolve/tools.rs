@@ -73,14 +73,30 @@ pub fn active_tools_where(
     let names: Vec<&str> = on.iter().map(|t| t.name.as_str()).collect();
     on.into_iter()
         .map(|t| {
-            let ov = t.overrides.get(profile);
+            // Every variant that holds applies over the profile's override, field by field, a
+            // later one over an earlier one: independent axes (platform, runtime) combine.
+            let held: Vec<&crate::model::catalog::ToolVariant> =
+                t.variants.iter().filter(|v| v.applies(profile, switches)).collect();
+            let base = t.overrides.get(profile);
+            let param_wording = |name: &str| {
+                held.iter()
+                    .rev()
+                    .find_map(|v| v.wording.params.get(name))
+                    .or_else(|| base.and_then(|o| o.params.get(name)))
+            };
+            let wording = held
+                .iter()
+                .rev()
+                .find_map(|v| v.wording.description.as_deref())
+                .or_else(|| base.and_then(|o| o.description.as_deref()));
+            let shown_name = held.iter().rev().find_map(|v| v.name.clone());
             let params: Vec<Property> = t
                 .params
                 .iter()
                 .filter(|p| p.when.eval(switches) && (p.profiles.is_empty() || p.profiles.iter().any(|x| x == profile)))
                 .map(|p| {
                     let mut p = p.clone();
-                    if let Some(d) = ov.and_then(|o| o.params.get(&p.name)) {
+                    if let Some(d) = param_wording(&p.name) {
                         p.schema.description = Some(d.clone());
                     }
                     p
@@ -94,9 +110,9 @@ pub fn active_tools_where(
                 .collect();
             ActiveTool {
                 examples,
-                name: t.name.clone(),
+                name: shown_name.unwrap_or_else(|| t.name.clone()),
                 toolset: t.toolset.clone(),
-                description: describe(t, ov.and_then(|o| o.description.as_deref()), profile, switches, &names),
+                description: describe(t, wording, profile, switches, &names),
                 params,
                 shape: t.shape.clone(),
                 guidance: t.guidance.clone(),
