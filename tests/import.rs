@@ -288,3 +288,24 @@ fn the_imported_project_checks_clean() {
     let text = String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(0), "an imported project checks clean:\n{text}");
 }
+
+/// The hand-written native definitions of `fixtures/good/native-faithful` import and render
+/// back byte for byte, in every provider's form.
+#[test]
+fn the_hand_written_native_fixture_round_trips_through_import() {
+    let native = common::repo().join("fixtures/good/native-faithful/native");
+    for provider in ["openai", "openai-responses", "anthropic", "gemini"] {
+        let out = tempfile::tempdir().unwrap();
+        let dir = out.path().join("imported");
+        let file = native.join(format!("{provider}.json"));
+        let o = common::promptc(&["import", "tools", file.to_str().unwrap(), "--out", dir.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(0), "{provider}: {}", String::from_utf8_lossy(&o.stderr));
+        let rendered = common::promptc_in(&dir, &["render", "--tools", "--provider", provider]);
+        assert_eq!(rendered.status.code(), Some(0), "{provider}: {}", String::from_utf8_lossy(&rendered.stderr));
+        assert_eq!(
+            String::from_utf8(rendered.stdout).unwrap(),
+            std::fs::read_to_string(&file).unwrap(),
+            "{provider}: import → render differs from the hand-written file"
+        );
+    }
+}
