@@ -97,6 +97,7 @@ pub fn matrix(project: &Project) -> Vec<MatrixCell> {
             let mut request =
                 Request::new().profile(cell.profile.clone()).transport(cell.transport).nonce(runtime.nonce);
             request.switches = runtime.switches.into_iter().collect();
+            request.choices = runtime.choices.into_iter().collect();
             request.variables = runtime.variables.into_iter().collect();
             request.subagent = cell.subagent.clone();
             let providers = match cell.transport {
@@ -561,7 +562,8 @@ pub mod fuzz {
     /// A `when:` expression.
     pub fn condition(text: &str) {
         if let Ok(c) = crate::model::condition::Condition::parse(text) {
-            let _ = c.eval(&Default::default());
+            let _ = c.eval_with(&Default::default(), &Default::default());
+            let _ = c.comparisons();
             let _ = c.switch_names();
         }
     }

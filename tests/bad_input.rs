@@ -429,6 +429,12 @@ cases! {
     variant_unknown_parameter => case("variant-unknown-parameter", "fixtures/bad/variant-unknown-parameter", &[],
         "variant 2 of tool `run_shell` words unknown parameter `workdir`",
         Some("fixtures/bad/variant-unknown-parameter/tools.yaml:21:9"), &["known parameters: command, cwd"]);
+    switch_value_unknown => case("switch-value-unknown", "fixtures/bad/switch-value-unknown", &[],
+        "`chatty` is not a value of switch `style`",
+        Some("fixtures/bad/switch-value-unknown/promptc.yaml:35:11"), &["known values: interactive, batch, terse, verbose"]);
+    switch_value_bare => case("switch-value-bare", "fixtures/bad/switch-value-bare", &[],
+        "switch `style` takes a value, it is not on or off",
+        Some("fixtures/bad/switch-value-bare/promptc.yaml:38:11"), &["compare it: `style == \"interactive\"`"]);
     param_minimum_not_a_number => case("param-minimum-not-a-number", "fixtures/bad/param-minimum-not-a-number", &[],
         "invalid value `one` for `minimum`: expected a number",
         Some("fixtures/bad/param-minimum-not-a-number/tools/files.yaml:7:16"), &["such as 1 or 0.5"]);

@@ -516,3 +516,61 @@ fn tool_variants_choose_name_and_wording_by_switch_and_profile() {
         t("run_powershell", "Run a shell command.", "The PowerShell command line.", home)
     );
 }
+
+/// A string-valued switch (`fixtures/good/switch-values`): compared in `when:` (sections and
+/// parameters), read in templates, set by `--set`, a context file or a case, recorded in the
+/// metadata and in frozen records; a value it does not allow is an error.
+#[test]
+fn string_valued_switches_choose_sections_parameters_and_text() {
+    let dir = repo().join("fixtures/good/switch-values");
+    let d = dir.to_str().unwrap();
+    assert_eq!(
+        ok(&["render", "-C", d]),
+        "You schedule deliveries for a flower shop. Style: interactive.\n\nAsk before you reschedule anything.\n"
+    );
+    assert_eq!(
+        ok(&["render", "-C", d, "--set", "style=batch"]),
+        "You schedule deliveries for a flower shop. Style: batch.\nWork through the whole queue without asking \
+         questions.\n\nAnswer in one line.\n"
+    );
+    let tools = |args: &[&str]| -> Vec<String> {
+        let mut a = vec!["render", "-C", d, "--tools"];
+        a.extend_from_slice(args);
+        let v: serde_json::Value = serde_json::from_str(&ok(&a)).unwrap();
+        v[0]["input_schema"]["properties"].as_object().unwrap().keys().cloned().collect()
+    };
+    assert_eq!(tools(&[]), ["delivery_id", "confirm"]);
+    assert_eq!(tools(&["--set", "style=terse"]), ["delivery_id"]);
+
+    // A context file sets it the same way; the metadata records it.
+    let tmp = tempfile::tempdir().unwrap();
+    let ctx = tmp.path().join("ctx.yaml");
+    std::fs::write(&ctx, "switches:\n  style: terse\n  sandbox: false\n").unwrap();
+    let from_file = ok(&["render", "-C", d, "--context", ctx.to_str().unwrap()]);
+    assert_eq!(from_file, ok(&["render", "-C", d, "--set", "style=terse", "--set", "sandbox=false"]));
+    let meta: serde_json::Value =
+        serde_json::from_str(&ok(&["render", "-C", d, "--format", "json", "--set", "style=verbose"])).unwrap();
+    assert_eq!(meta["metadata"]["choices"], serde_json::json!({"style": "verbose"}));
+
+    // Frozen records keep it, and verify recompiles with it.
+    let record = tmp.path().join("frozen.json");
+    ok(&["freeze", "-C", d, "--set", "style=batch", "--out", record.to_str().unwrap()]);
+    let rec: serde_json::Value = serde_json::from_slice(&std::fs::read(&record).unwrap()).unwrap();
+    assert_eq!(rec["request"]["choices"], serde_json::json!({"style": "batch"}));
+    let out = promptc(&["verify", "-C", d, record.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stdout));
+
+    // Values the switch does not take: on the command line, in a context file.
+    let out = promptc(&["render", "-C", d, "--set", "style=loud"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("one of: interactive, batch, terse, verbose"));
+    std::fs::write(&ctx, "switches:\n  style: true\n").unwrap();
+    let out = promptc(&["render", "-C", d, "--context", ctx.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("invalid value true for switch `style` in context file"));
+    // The case's values reach its snapshot cell.
+    let cells: serde_json::Value =
+        serde_json::from_str(&ok(&["report", "-C", d, "--matrix", "--format", "json"])).unwrap();
+    let terse = cells["accounts"].as_array().unwrap().iter().find(|a| a["case"] == "terse").unwrap();
+    assert!(terse["sections"].as_array().unwrap().iter().all(|s| s["id"] != "questions"), "{terse}");
+}

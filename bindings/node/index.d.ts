@@ -15,7 +15,7 @@ export interface CompileOptions {
   model?: string
   /** The context window in tokens. */
   contextWindow?: number | string
-  switches?: Record<string, boolean>
+  switches?: Record<string, boolean | string>
   variables?: Record<string, JsonValue>
   /** Compile this sub-agent's prompt (not with `freeze`). */
   subagent?: string

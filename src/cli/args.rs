@@ -54,13 +54,29 @@ pub(crate) fn request(project: &Project, cell: &CellArgs) -> Result<Request, Err
     }
     let mut problems = Vec::new();
     let switches = project.switches();
-    let switch_names: Vec<&str> = switches.iter().map(|(n, _)| *n).collect();
+    let choices = project.choices();
+    let mut switch_names: Vec<&str> = switches.iter().map(|(n, _)| *n).collect();
+    switch_names.extend(choices.iter().map(|(n, _, _)| *n));
     let mut req = Request::new();
     for s in &cell.sets {
         let (name, value) = match s.split_once('=') {
             Some((n, v)) => (n.trim(), Some(v)),
             None => (s.trim(), None),
         };
+        // A string-valued switch: NAME=VALUE, one of its values.
+        if let Some((_, values, _)) = choices.iter().find(|(n, _, _)| *n == name) {
+            match value.filter(|v| values.iter().any(|x| x == v)) {
+                Some(v) => req = req.choice(name, v),
+                None => problems.push(
+                    Diagnostic::error(match value {
+                        Some(v) => format!("invalid value `{v}` for switch `{name}` in --set {s}"),
+                        None => format!("switch `{name}` takes a value in --set {s}"),
+                    })
+                    .with_help(format!("write --set {name}=VALUE with one of: {}", values.join(", "))),
+                ),
+            }
+            continue;
+        }
         if !switch_names.contains(&name) {
             problems.push(
                 Diagnostic::error(format!("unknown switch `{name}` in --set {s}"))

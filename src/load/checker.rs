@@ -107,6 +107,44 @@ impl Checker<'_> {
                         );
                     }
                 }
+                for name in c.flags() {
+                    if let Some(choice) = switches.get(name).and_then(|s| s.choice.as_ref()) {
+                        ok = false;
+                        self.error(
+                            &w.referenced,
+                            format!("switch `{name}` takes a value, it is not on or off, in `when: {}`", w.value),
+                            format!("compare it: `{name} == \"{}\"`", choice.default),
+                        );
+                    }
+                }
+                for (name, value) in c.comparisons() {
+                    match switches.get(name).map(|s| s.choice.as_ref()) {
+                        Some(None) => {
+                            ok = false;
+                            self.error(
+                                &w.referenced,
+                                format!(
+                                    "switch `{name}` is on or off, it has no value to compare, in `when: {}`",
+                                    w.value
+                                ),
+                                format!("write `{name}` or `!{name}`, or give the switch `values:`"),
+                            );
+                        }
+                        Some(Some(choice)) if !choice.values.iter().any(|v| v == value) => {
+                            ok = false;
+                            self.error(
+                                &w.referenced,
+                                format!("`{value}` is not a value of switch `{name}` in `when: {}`", w.value),
+                                known_names_help(
+                                    "value",
+                                    value,
+                                    &choice.values.iter().map(String::as_str).collect::<Vec<_>>(),
+                                ),
+                            );
+                        }
+                        _ => {}
+                    }
+                }
                 ok.then_some(c)
             }
         }

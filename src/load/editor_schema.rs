@@ -282,7 +282,7 @@ pub fn manifest() -> String {
             "cases": ident_map("Named switch/variable sets that extend the snapshot matrix.", json!({
                 "type": "object", "additionalProperties": false,
                 "properties": {"description": {"type": "string"}, "switches": {"type": "object",
-                    "additionalProperties": {"type": "boolean"}}, "variables": {"type": "object"}}
+                    "additionalProperties": {"type": ["boolean", "string"]}}, "variables": {"type": "object"}}
             })),
             "slots": ident_map("Places tools may contribute to.", json!({
                 "type": "object", "additionalProperties": false,
@@ -308,7 +308,10 @@ pub fn manifest() -> String {
             }},
             "switches": ident_map("Runtime capabilities.", json!({
                 "type": "object", "additionalProperties": false,
-                "properties": {"description": {"type": "string"}, "default": {"type": "boolean"}}
+                "properties": {"description": {"type": "string"},
+                    "default": {"type": ["boolean", "string"], "description": "true/false, or one of `values`."},
+                    "values": {"type": "array", "minItems": 1, "uniqueItems": true, "items": {"type": "string"},
+                        "description": "A string-valued switch's values, compared in `when:` as `name == \"value\"`."}}
             })),
             "variables": ident_map("Template variables.", json!({
                 "type": "object", "additionalProperties": false,

@@ -23,8 +23,8 @@ use crate::model::template::{TemplateOrigin, Templates};
 use crate::model::tokenizer::{Encoding, Factors, Family, Tokenizer};
 use crate::model::transport::Transport;
 use crate::model::{
-    Case, Command, Defaults, Limits, LintSettings, Profile, Project, Subagent, Switch, TemplateSettings, TokenSettings,
-    Variable, BUILTIN_NAMES, RESERVED_PROFILE_NAMES, SUBAGENT_SWITCH,
+    Case, Choice, Command, Defaults, Limits, LintSettings, Profile, Project, Subagent, Switch, TemplateSettings,
+    TokenSettings, Variable, BUILTIN_NAMES, RESERVED_PROFILE_NAMES, SUBAGENT_SWITCH,
 };
 use crate::source::{ProjectFs, SourceFile};
 use raw::{RawBudget, RawLimits, RawManifest, RawProfile, RawSection, RawTemplates, RawTokens, RawTool, S};
@@ -109,15 +109,17 @@ impl Project {
                     "switch names start with a letter and contain letters, digits, `_` or `-`",
                 );
             }
+            let (default, choice) = switch_default(&mut ck, &name.value, s);
             switches.insert(
                 name.value.clone(),
-                Switch { description: s.description.clone(), default: s.default, span: ck.span(&name.referenced) },
+                Switch { description: s.description.clone(), default, span: ck.span(&name.referenced), choice },
             );
         }
         switches.entry(SUBAGENT_SWITCH.to_string()).or_insert(Switch {
             description: "Set by promptc while it renders a sub-agent's prompt.".into(),
             default: false,
             span: Span { file: mfile.rel.clone(), start: 0, end: 0 },
+            choice: None,
         });
 
         let mut variables = IndexMap::new();

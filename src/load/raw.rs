@@ -127,8 +127,10 @@ pub struct RawSelection {
 pub struct RawSwitch {
     #[serde(default)]
     pub description: String,
-    #[serde(default)]
-    pub default: bool,
+    /// `true`/`false`, or one of `values` for a string-valued switch.
+    pub default: Option<Spanned<serde_json::Value>>,
+    /// A string-valued switch's allowed values.
+    pub values: Option<Spanned<Vec<S>>>,
 }
 
 /// One entry of `variables:`.
@@ -202,7 +204,7 @@ pub struct RawCase {
     #[serde(default)]
     pub description: String,
     #[serde(default)]
-    pub switches: IndexMap<S, bool>,
+    pub switches: IndexMap<S, Spanned<serde_json::Value>>,
     #[serde(default)]
     pub variables: IndexMap<S, serde_json::Value>,
 }
@@ -419,7 +421,7 @@ pub struct RawParamOverride {
 #[serde(deny_unknown_fields)]
 pub struct RawContext {
     #[serde(default)]
-    pub switches: IndexMap<S, bool>,
+    pub switches: IndexMap<S, Spanned<serde_json::Value>>,
     #[serde(default)]
     pub variables: IndexMap<S, serde_json::Value>,
     pub model: Option<String>,

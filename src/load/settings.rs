@@ -2,6 +2,56 @@
 
 use super::*;
 
+/// A switch's default: a boolean, or for a string-valued switch (`values:`) one of its values.
+pub(super) fn switch_default(ck: &mut Checker<'_>, name: &str, s: &raw::RawSwitch) -> (bool, Option<Choice>) {
+    let Some(values) = &s.values else {
+        return match &s.default {
+            None => (false, None),
+            Some(d) => match d.value.as_bool() {
+                Some(b) => (b, None),
+                None => {
+                    ck.error(
+                        &d.referenced,
+                        format!("the default of switch `{name}` is {}, not true or false", d.value),
+                        "an on/off switch defaults to true or false; give `values:` for a switch that takes one of \
+                         several strings",
+                    );
+                    (false, None)
+                }
+            },
+        };
+    };
+    let list: Vec<String> = values.value.iter().map(|v| v.value.clone()).collect();
+    if list.is_empty() {
+        ck.error(
+            &values.referenced,
+            format!("switch `{name}` has an empty `values:` list"),
+            "list the values it may take",
+        );
+        return (false, None);
+    }
+    for (i, v) in values.value.iter().enumerate() {
+        if list[..i].contains(&v.value) {
+            ck.error(&v.referenced, format!("switch `{name}` lists `{}` twice", v.value), "list each value once");
+        }
+    }
+    let default = match &s.default {
+        None => list[0].clone(),
+        Some(d) => match d.value.as_str().filter(|v| list.iter().any(|x| x == v)) {
+            Some(v) => v.to_string(),
+            None => {
+                ck.error(
+                    &d.referenced,
+                    format!("the default {} of switch `{name}` is not one of its values", d.value),
+                    format!("use one of: {}", list.join(", ")),
+                );
+                list[0].clone()
+            }
+        },
+    };
+    (false, Some(Choice { values: list, default }))
+}
+
 /// `tool_docs:`: each template given once, as a file or inline.
 pub(super) fn build_tool_docs(
     ck: &mut Checker<'_>,
@@ -346,11 +396,23 @@ pub(super) fn build_cases(
                 "snapshot file names put the case beside those names; pick a distinct name",
             );
         }
-        let mut case =
-            Case { description: c.description.clone(), switches: BTreeMap::new(), variables: IndexMap::new() };
+        let mut case = Case {
+            description: c.description.clone(),
+            switches: BTreeMap::new(),
+            choices: BTreeMap::new(),
+            variables: IndexMap::new(),
+        };
         for (k, v) in &c.switches {
-            if switches.contains_key(&k.value) {
-                case.switches.insert(k.value.clone(), *v);
+            if let Some(s) = switches.get(&k.value) {
+                match s.value_of(&v.value) {
+                    Ok(crate::model::SwitchValue::On(b)) => _ = case.switches.insert(k.value.clone(), b),
+                    Ok(crate::model::SwitchValue::Is(x)) => _ = case.choices.insert(k.value.clone(), x),
+                    Err(help) => ck.error(
+                        &v.referenced,
+                        format!("invalid value {} for switch `{}` in case `{}`", v.value, k.value, name.value),
+                        &help,
+                    ),
+                }
             } else {
                 ck.error(
                     &k.referenced,

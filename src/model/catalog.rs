@@ -83,8 +83,14 @@ pub struct DescriptionPart {
 
 impl DescriptionPart {
     /// Whether the part is sent in a cell of `profile` with `switches` and these active tools.
-    pub fn applies(&self, profile: &str, switches: &std::collections::BTreeMap<String, bool>, active: &[&str]) -> bool {
-        self.when.eval(switches)
+    pub fn applies(
+        &self,
+        profile: &str,
+        switches: &std::collections::BTreeMap<String, bool>,
+        choices: &std::collections::BTreeMap<String, String>,
+        active: &[&str],
+    ) -> bool {
+        self.when.eval_with(switches, choices)
             && (self.profiles.is_empty() || self.profiles.iter().any(|p| p == profile))
             && self.tools.iter().all(|t| active.contains(&t.as_str()))
     }
@@ -137,8 +143,14 @@ pub struct ToolVariant {
 
 impl ToolVariant {
     /// Whether the variant applies in a cell of `profile` with `switches`.
-    pub fn applies(&self, profile: &str, switches: &std::collections::BTreeMap<String, bool>) -> bool {
-        self.when.eval(switches) && (self.profiles.is_empty() || self.profiles.iter().any(|p| p == profile))
+    pub fn applies(
+        &self,
+        profile: &str,
+        switches: &std::collections::BTreeMap<String, bool>,
+        choices: &std::collections::BTreeMap<String, String>,
+    ) -> bool {
+        self.when.eval_with(switches, choices)
+            && (self.profiles.is_empty() || self.profiles.iter().any(|p| p == profile))
     }
 }
 

@@ -9,6 +9,16 @@ pub enum Condition {
     Always,
     /// The value of one switch.
     Switch(String),
+    /// A string-valued switch has (or, with `equal: false`, has not) this value:
+    /// `style == "terse"`, `style != "terse"`.
+    Is {
+        /// The switch.
+        name: String,
+        /// The value compared with.
+        value: String,
+        /// `==` (true) or `!=` (false).
+        equal: bool,
+    },
     /// Negation.
     Not(Box<Condition>),
     /// Every operand holds.
@@ -45,14 +55,22 @@ impl Condition {
         }
     }
 
-    /// Evaluate against resolved switch values; unknown names are false (validated at load).
+    /// Evaluate against resolved switch values (no string-valued switch set); unknown names are
+    /// false (validated at load).
+    #[cfg(test)]
     pub fn eval(&self, switches: &BTreeMap<String, bool>) -> bool {
+        self.eval_with(switches, &BTreeMap::new())
+    }
+
+    /// Evaluate against resolved switch values and string-valued switches' values.
+    pub fn eval_with(&self, switches: &BTreeMap<String, bool>, choices: &BTreeMap<String, String>) -> bool {
         match self {
             Condition::Always => true,
             Condition::Switch(s) => switches.get(s).copied().unwrap_or(false),
-            Condition::Not(c) => !c.eval(switches),
-            Condition::All(cs) => cs.iter().all(|c| c.eval(switches)),
-            Condition::Any(cs) => cs.iter().any(|c| c.eval(switches)),
+            Condition::Is { name, value, equal } => (choices.get(name) == Some(value)) == *equal,
+            Condition::Not(c) => !c.eval_with(switches, choices),
+            Condition::All(cs) => cs.iter().all(|c| c.eval_with(switches, choices)),
+            Condition::Any(cs) => cs.iter().any(|c| c.eval_with(switches, choices)),
         }
     }
 
@@ -63,10 +81,31 @@ impl Condition {
         out
     }
 
+    /// Every comparison `name == "value"` (or `!=`) in the expression, as (name, value).
+    pub fn comparisons(&self) -> Vec<(&str, &str)> {
+        match self {
+            Condition::Always | Condition::Switch(_) => Vec::new(),
+            Condition::Is { name, value, .. } => vec![(name, value)],
+            Condition::Not(c) => c.comparisons(),
+            Condition::All(cs) | Condition::Any(cs) => cs.iter().flat_map(|c| c.comparisons()).collect(),
+        }
+    }
+
+    /// Every switch read on its own (`browser`, not `style == …`).
+    pub fn flags(&self) -> Vec<&str> {
+        match self {
+            Condition::Switch(s) => vec![s],
+            Condition::Always | Condition::Is { .. } => Vec::new(),
+            Condition::Not(c) => c.flags(),
+            Condition::All(cs) | Condition::Any(cs) => cs.iter().flat_map(|c| c.flags()).collect(),
+        }
+    }
+
     fn collect<'a>(&'a self, out: &mut Vec<&'a str>) {
         match self {
             Condition::Always => {}
             Condition::Switch(s) => out.push(s),
+            Condition::Is { name, .. } => out.push(name),
             Condition::Not(c) => c.collect(out),
             Condition::All(cs) | Condition::Any(cs) => cs.iter().for_each(|c| c.collect(out)),
         }
@@ -76,6 +115,9 @@ impl Condition {
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Tok {
     Ident(String),
+    Str(String),
+    Eq,
+    Ne,
     Not,
     And,
     Or,
@@ -87,6 +129,9 @@ impl Tok {
     fn text(&self) -> String {
         match self {
             Tok::Ident(s) => s.clone(),
+            Tok::Str(s) => format!("\"{s}\""),
+            Tok::Eq => "==".into(),
+            Tok::Ne => "!=".into(),
             Tok::Not => "!".into(),
             Tok::And => "&&".into(),
             Tok::Or => "||".into(),
@@ -102,7 +147,25 @@ fn lex(src: &str) -> Result<Vec<(usize, Tok)>, ParseError> {
     while let Some((i, c)) = chars.next() {
         match c {
             ' ' | '\t' => {}
+            '!' if chars.next_if(|&(_, d)| d == '=').is_some() => out.push((i, Tok::Ne)),
             '!' => out.push((i, Tok::Not)),
+            '=' => {
+                if chars.next_if(|&(_, d)| d == '=').is_none() {
+                    return Err(ParseError { offset: i, message: "expected `==`".into() });
+                }
+                out.push((i, Tok::Eq));
+            }
+            '"' | '\'' => {
+                let mut text = String::new();
+                loop {
+                    match chars.next() {
+                        Some((_, d)) if d == c => break,
+                        Some((_, d)) => text.push(d),
+                        None => return Err(ParseError { offset: i, message: format!("unclosed `{c}`") }),
+                    }
+                }
+                out.push((i, Tok::Str(text)));
+            }
             '(' => out.push((i, Tok::LParen)),
             ')' => out.push((i, Tok::RParen)),
             '&' | '|' => {
@@ -127,7 +190,8 @@ fn lex(src: &str) -> Result<Vec<(usize, Tok)>, ParseError> {
                 return Err(ParseError {
                     offset: i,
                     message: format!(
-                        "unexpected character `{other}`; use switch names, `!`, `&&`, `||` and parentheses"
+                        "unexpected character `{other}`; use switch names, `!`, `&&`, `||`, parentheses and \
+                         `name == \"value\"`"
                     ),
                 })
             }
@@ -207,7 +271,26 @@ impl Parser {
             }
             Some((_, Tok::Ident(name))) => {
                 self.pos += 1;
-                Ok(Condition::Switch(name))
+                let equal = match self.peek() {
+                    Some((_, Tok::Eq)) => true,
+                    Some((_, Tok::Ne)) => false,
+                    _ => return Ok(Condition::Switch(name)),
+                };
+                self.pos += 1;
+                match self.peek() {
+                    Some((_, Tok::Str(value) | Tok::Ident(value))) => {
+                        self.pos += 1;
+                        Ok(Condition::Is { name, value, equal })
+                    }
+                    Some((off, tok)) => Err(ParseError {
+                        offset: off,
+                        message: format!("expected a value after `{name} ==`, found `{}`", tok.text()),
+                    }),
+                    None => Err(ParseError {
+                        offset: self.len,
+                        message: format!("expected a value after `{name} ==`, found the end of the expression"),
+                    }),
+                }
             }
             Some((off, tok)) => {
                 Err(ParseError { offset: off, message: format!("expected a switch name, found `{}`", tok.text()) })

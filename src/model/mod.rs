@@ -57,10 +57,44 @@ pub const SUBAGENT_SWITCH: &str = "subagent_run";
 pub struct Switch {
     /// What turning it on means.
     pub description: String,
-    /// Its value when not set.
+    /// Its value when not set (false for a string-valued switch).
     pub default: bool,
     /// Its key under `switches:`.
     pub span: Span,
+    /// A string-valued switch: its allowed values and default (`None` for an on/off switch).
+    pub choice: Option<Choice>,
+}
+
+/// A value given for a switch: on/off, or a string-valued switch's value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SwitchValue {
+    /// An on/off switch's value.
+    On(bool),
+    /// A string-valued switch's value (one of its values).
+    Is(String),
+}
+
+impl Switch {
+    /// Check `v` as a value of this switch (a boolean, or one of its `values:`); the error is
+    /// a help saying what it takes.
+    pub fn value_of(&self, v: &serde_json::Value) -> std::result::Result<SwitchValue, String> {
+        match (&self.choice, v) {
+            (None, serde_json::Value::Bool(b)) => Ok(SwitchValue::On(*b)),
+            (None, _) => Err("an on/off switch is true or false".into()),
+            (Some(c), serde_json::Value::String(x)) if c.values.contains(x) => Ok(SwitchValue::Is(x.clone())),
+            (Some(c), _) => Err(format!("this switch takes one of: {}", c.values.join(", "))),
+        }
+    }
+}
+
+/// The values a string-valued switch may take (`values:`), compared in `when:` as
+/// `style == "terse"`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Choice {
+    /// The allowed values, in order.
+    pub values: Vec<String>,
+    /// The value when not set.
+    pub default: String,
 }
 
 /// A template variable.
@@ -171,9 +205,17 @@ impl Project {
         &self.providers
     }
 
-    /// The switches' names and defaults, in declaration order.
+    /// The on/off switches' names and defaults, in declaration order.
     pub fn switches(&self) -> Vec<(&str, bool)> {
-        self.switches.iter().map(|(k, s)| (k.as_str(), s.default)).collect()
+        self.switches.iter().filter(|(_, s)| s.choice.is_none()).map(|(k, s)| (k.as_str(), s.default)).collect()
+    }
+
+    /// The string-valued switches: name, allowed values and default, in declaration order.
+    pub fn choices(&self) -> Vec<(&str, &[String], &str)> {
+        self.switches
+            .iter()
+            .filter_map(|(k, s)| s.choice.as_ref().map(|c| (k.as_str(), c.values.as_slice(), c.default.as_str())))
+            .collect()
     }
 
     /// The variables' names, in declaration order.

@@ -101,6 +101,8 @@ pub struct Case {
     pub description: String,
     /// Switch values over the defaults.
     pub switches: BTreeMap<String, bool>,
+    /// String-valued switches' values over the defaults.
+    pub choices: BTreeMap<String, String>,
     /// Variable values over the defaults.
     pub variables: IndexMap<String, serde_json::Value>,
 }

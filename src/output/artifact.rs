@@ -74,6 +74,9 @@ pub struct Metadata {
     pub nonce: Option<String>,
     /// Every switch's resolved value.
     pub switches: BTreeMap<String, bool>,
+    /// Every string-valued switch's resolved value (absent when the project has none).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub choices: BTreeMap<String, String>,
     /// Active tool ids, in order.
     pub tools: Vec<String>,
     /// Hashes of the inputs.
@@ -112,6 +115,7 @@ impl Metadata {
             subagent: c.subagent.clone(),
             nonce: c.prompt.contains(&format!("_{}|>", c.runtime.nonce)).then(|| c.runtime.nonce.clone()),
             switches: c.runtime.switches.clone(),
+            choices: c.runtime.choices.clone(),
             tools: c.tools.iter().map(|t| t.name.clone()).collect(),
             inputs: Inputs {
                 files: c.input_files(project),

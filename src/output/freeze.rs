@@ -37,6 +37,9 @@ pub struct FrozenRequest {
     pub switches: BTreeMap<String, bool>,
     /// Variables set explicitly; others follow the project's defaults.
     pub variables: IndexMap<String, Value>,
+    /// String-valued switches set explicitly; others follow the project's defaults.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub choices: BTreeMap<String, String>,
     /// Nonce of the untrusted-content delimiters in the frozen prompt.
     #[serde(default)]
     pub nonce: String,
@@ -86,6 +89,16 @@ fn explicit(project: &Project, rt: &Runtime) -> (BTreeMap<String, bool>, IndexMa
     (switches, variables)
 }
 
+/// The string-valued switches set explicitly, as [`explicit`] finds the rest.
+fn explicit_choices(project: &Project, rt: &Runtime) -> BTreeMap<String, String> {
+    let defaults = Runtime::defaults(project);
+    rt.choices
+        .iter()
+        .filter(|(k, v)| defaults.choices.get(*k) != Some(v) || rt.named.contains(*k))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect()
+}
+
 /// Build the record of a compiled cell.
 pub fn record(project: &Project, c: &Compiled, account: Option<&crate::measure::account::Account>) -> FrozenRecord {
     let tools_json = c.projection.as_ref().map(crate::json::to_pretty_json);
@@ -100,6 +113,7 @@ pub fn record(project: &Project, c: &Compiled, account: Option<&crate::measure::
             model: c.runtime.model.clone(),
             switches,
             variables,
+            choices: explicit_choices(project, &c.runtime),
             nonce: c.runtime.nonce.clone(),
         },
         metadata: Metadata::new(project, c, tools_json.as_deref()),
@@ -374,6 +388,13 @@ pub fn verify(project: &Project, rec: &FrozenRecord) -> Result<Verdict> {
     for (k, v) in &rec.request.switches {
         if rt.switches.contains_key(k) {
             rt.switches.insert(k.clone(), *v);
+        }
+    }
+    // A value the switch no longer allows is not applied: the recompiled prompt then differs.
+    for (k, v) in &rec.request.choices {
+        let allowed = project.switches.get(k).and_then(|s| s.choice.as_ref()).is_some_and(|c| c.values.contains(v));
+        if allowed {
+            rt.choices.insert(k.clone(), v.clone());
         }
     }
     for (k, v) in &rec.request.variables {

@@ -115,13 +115,17 @@ pub fn template_context(project: &Project, cell: &Resolved) -> Vec<(String, mini
     };
     let mut ctx: Vec<(String, minijinja::Value)> =
         runtime.variables.iter().map(|(k, v)| (k.clone(), value(k, v))).collect();
-    ctx.push(("switches".into(), minijinja::Value::from_serialize(&runtime.switches)));
-    // Each switch is a plain name too (`{% if browser %}`), unless a variable, built-in or
-    // global function has its name.
+    // `switches` holds every switch: on/off ones as booleans, string-valued ones as their value.
+    let mut all: std::collections::BTreeMap<&str, minijinja::Value> =
+        runtime.switches.iter().map(|(k, on)| (k.as_str(), minijinja::Value::from(*on))).collect();
+    all.extend(runtime.choices.iter().map(|(k, v)| (k.as_str(), minijinja::Value::from(v.as_str()))));
+    ctx.push(("switches".into(), minijinja::Value::from_iter(all.iter().map(|(k, v)| (*k, v.clone())))));
+    // Each switch is a plain name too (`{% if browser %}`, `{% if style == "terse" %}`), unless a
+    // variable, built-in or global function has its name.
     let globals = project.templates.global_names();
-    for (name, on) in &runtime.switches {
+    for (name, v) in all {
         if switch_is_name(name, project.variables.contains_key(name), &globals) {
-            ctx.push((name.clone(), minijinja::Value::from(*on)));
+            ctx.push((name.to_string(), v));
         }
     }
     ctx.push(("profile".into(), minijinja::Value::from(cell.selection.profile.as_str())));

@@ -179,7 +179,7 @@ fn render_sections(
     let mut out = Vec::new();
     for id in ids {
         let Some(section) = project.sections.get(id) else { continue };
-        if !section.when.eval(&runtime.switches) {
+        if !section.when.eval_with(&runtime.switches, &runtime.choices) {
             continue;
         }
         let raw = match &section.source {

@@ -81,6 +81,7 @@ pub fn case_runtime(project: &Project, case: Option<&str>, stem: &str) -> Runtim
     rt.nonce = crate::model::untrusted::derived_nonce(&[&project.name, &project.contract_version.to_string(), stem]);
     if let Some(c) = case.and_then(|c| project.cases.get(c)) {
         rt.switches.extend(c.switches.clone());
+        rt.choices.extend(c.choices.clone());
         for (k, v) in &c.variables {
             rt.variables.insert(k.clone(), v.clone());
         }

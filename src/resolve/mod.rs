@@ -46,6 +46,8 @@ pub struct Request {
     pub provider: Option<Provider>,
     /// Switch values, applied in order after the context file.
     pub switches: Vec<(String, bool)>,
+    /// String-valued switch values, applied in order after the context file.
+    pub choices: Vec<(String, String)>,
     /// Variable values, applied in order after the context file.
     pub variables: Vec<(String, Value)>,
     /// A YAML or JSON file with `switches:`, `variables:`, `model:` and `context_window:`.
@@ -97,6 +99,12 @@ impl Request {
     /// Set switch `name`.
     pub fn switch(mut self, name: impl Into<String>, on: bool) -> Request {
         self.switches.push((name.into(), on));
+        self
+    }
+
+    /// Set string-valued switch `name` to `value` (one of its `values:`).
+    pub fn choice(mut self, name: impl Into<String>, value: impl Into<String>) -> Request {
+        self.choices.push((name.into(), value.into()));
         self
     }
 
@@ -208,7 +216,7 @@ pub fn resolve_cell(
     runtime: Runtime,
 ) -> Result<Resolved> {
     let profile = project.profile(&selection.profile)?;
-    let tools = active_tools(&project.catalog, &profile.name, &profile.tools, &runtime.switches);
+    let tools = active_tools(&project.catalog, &profile.name, &profile.tools, &runtime.switches, &runtime.choices);
     let sections = profile.sections.clone();
     Ok(Resolved { selection, transport, provider, runtime, tools, sections, subagent: None })
 }
@@ -236,10 +244,14 @@ pub fn resolve_subagent(
     };
     let profile = project.profile(&selection.profile)?;
     runtime.switches.insert(SUBAGENT_SWITCH.to_string(), true);
-    let tools: Vec<ActiveTool> =
-        tools::active_tools_where(&project.catalog, &profile.name, &profile.tools, &runtime.switches, |t| {
-            sub.tools.contains(&t.name) && !t.spawns_subagents
-        });
+    let tools: Vec<ActiveTool> = tools::active_tools_where(
+        &project.catalog,
+        &profile.name,
+        &profile.tools,
+        &runtime.switches,
+        &runtime.choices,
+        |t| sub.tools.contains(&t.name) && !t.spawns_subagents,
+    );
     let sections = sub.sections.clone().unwrap_or_else(|| profile.sections.clone());
     Ok(Resolved { selection, transport, provider, runtime, tools, sections, subagent: Some(name.to_string()) })
 }

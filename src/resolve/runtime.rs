@@ -27,8 +27,10 @@ pub struct ContextFile {
 /// The resolved runtime values of one render.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Runtime {
-    /// Every switch, resolved.
+    /// Every on/off switch, resolved.
     pub switches: BTreeMap<String, bool>,
+    /// Every string-valued switch, resolved.
+    pub choices: BTreeMap<String, String>,
     /// Every variable, resolved, in declaration order.
     pub variables: IndexMap<String, Value>,
     /// Model id from the context file.
@@ -50,7 +52,17 @@ impl Runtime {
     /// The project's defaults with nothing overridden.
     pub fn defaults(project: &Project) -> Runtime {
         Runtime {
-            switches: project.switches.iter().map(|(k, s)| (k.clone(), s.default)).collect(),
+            switches: project
+                .switches
+                .iter()
+                .filter(|(_, s)| s.choice.is_none())
+                .map(|(k, s)| (k.clone(), s.default))
+                .collect(),
+            choices: project
+                .switches
+                .iter()
+                .filter_map(|(k, s)| s.choice.as_ref().map(|c| (k.clone(), c.default.clone())))
+                .collect(),
             variables: project.variables.iter().map(|(k, v)| (k.clone(), v.default.clone())).collect(),
             model: None,
             context_window: None,
@@ -86,8 +98,19 @@ impl Runtime {
                 .map_err(|e| Error::new(ErrorKind::Usage, e.into_diagnostics()))?;
             let label = |loc: &serde_saphyr::Location| crate::source::yaml::label(&file.display, &text, loc);
             for (k, v) in &raw.switches {
-                if project.switches.contains_key(&k.value) {
-                    rt.switches.insert(k.value.clone(), *v);
+                if let Some(s) = project.switches.get(&k.value) {
+                    match s.value_of(&v.value) {
+                        Ok(crate::model::SwitchValue::On(b)) => _ = rt.switches.insert(k.value.clone(), b),
+                        Ok(crate::model::SwitchValue::Is(x)) => _ = rt.choices.insert(k.value.clone(), x),
+                        Err(help) => diags.push(
+                            Diagnostic::error(format!(
+                                "invalid value {} for switch `{}` in context file",
+                                v.value, k.value
+                            ))
+                            .with_label(label(&v.referenced))
+                            .with_help(help),
+                        ),
+                    }
                 } else {
                     diags.push(
                         Diagnostic::error(format!("unknown switch `{}` in context file", k.value))
@@ -138,8 +161,14 @@ impl Runtime {
         }
         rt.named
             .extend(req.switches.iter().map(|(k, _)| k.clone()).chain(req.variables.iter().map(|(k, _)| k.clone())));
+        rt.named.extend(req.choices.iter().map(|(k, _)| k.clone()));
         for (name, on) in &req.switches {
-            if project.switches.contains_key(name) {
+            if let Some(c) = project.switches.get(name).and_then(|s| s.choice.as_ref()) {
+                diags.push(
+                    Diagnostic::error(format!("switch `{name}` takes a value, not on or off"))
+                        .with_help(format!("set it to one of: {}", c.values.join(", "))),
+                );
+            } else if project.switches.contains_key(name) {
                 rt.switches.insert(name.clone(), *on);
             } else {
                 diags.push(Diagnostic::error(format!("unknown switch `{name}`")).with_help(known_names_help(
@@ -147,6 +176,25 @@ impl Runtime {
                     name,
                     &switch_names,
                 )));
+            }
+        }
+        for (name, value) in &req.choices {
+            match project.switches.get(name).map(|s| s.value_of(&Value::String(value.clone()))) {
+                Some(Ok(crate::model::SwitchValue::Is(x))) => _ = rt.choices.insert(name.clone(), x),
+                Some(Ok(crate::model::SwitchValue::On(_))) | Some(Err(_)) => {
+                    let help = match project.switches.get(name).and_then(|s| s.choice.as_ref()) {
+                        Some(c) => format!("one of: {}", c.values.join(", ")),
+                        None => "it is an on/off switch: true or false".into(),
+                    };
+                    diags.push(
+                        Diagnostic::error(format!("invalid value `{value}` for switch `{name}`")).with_help(help),
+                    );
+                }
+                None => diags.push(Diagnostic::error(format!("unknown switch `{name}`")).with_help(known_names_help(
+                    "switch",
+                    name,
+                    &switch_names,
+                ))),
             }
         }
         for (name, value) in &req.variables {

@@ -36,10 +36,11 @@ fn describe(
     wording: Option<&str>,
     profile: &str,
     switches: &BTreeMap<String, bool>,
+    choices: &BTreeMap<String, String>,
     active: &[&str],
 ) -> String {
     let mut out = wording.unwrap_or(&t.description).to_string();
-    for part in t.description_parts.iter().filter(|p| p.applies(profile, switches, active)) {
+    for part in t.description_parts.iter().filter(|p| p.applies(profile, switches, choices, active)) {
         if !out.is_empty() && !out.ends_with('\n') {
             out.push('\n');
         }
@@ -55,8 +56,9 @@ pub fn active_tools(
     profile: &str,
     sel: &ToolSelection,
     switches: &BTreeMap<String, bool>,
+    choices: &BTreeMap<String, String>,
 ) -> Vec<ActiveTool> {
-    active_tools_where(catalog, profile, sel, switches, |_| true)
+    active_tools_where(catalog, profile, sel, switches, choices, |_| true)
 }
 
 /// [`active_tools`] of the tools `keep` accepts (a sub-agent's allowlist): description parts
@@ -66,17 +68,18 @@ pub fn active_tools_where(
     profile: &str,
     sel: &ToolSelection,
     switches: &BTreeMap<String, bool>,
+    choices: &BTreeMap<String, String>,
     keep: impl Fn(&crate::model::catalog::Tool) -> bool,
 ) -> Vec<ActiveTool> {
     let on: Vec<&crate::model::catalog::Tool> =
-        catalog.registered(sel).into_iter().filter(|t| t.when.eval(switches) && keep(t)).collect();
+        catalog.registered(sel).into_iter().filter(|t| t.when.eval_with(switches, choices) && keep(t)).collect();
     let names: Vec<&str> = on.iter().map(|t| t.name.as_str()).collect();
     on.into_iter()
         .map(|t| {
             // Every variant that holds applies over the profile's override, field by field, a
             // later one over an earlier one: independent axes (platform, runtime) combine.
             let held: Vec<&crate::model::catalog::ToolVariant> =
-                t.variants.iter().filter(|v| v.applies(profile, switches)).collect();
+                t.variants.iter().filter(|v| v.applies(profile, switches, choices)).collect();
             let base = t.overrides.get(profile);
             let param_wording = |name: &str| {
                 held.iter()
@@ -93,7 +96,10 @@ pub fn active_tools_where(
             let params: Vec<Property> = t
                 .params
                 .iter()
-                .filter(|p| p.when.eval(switches) && (p.profiles.is_empty() || p.profiles.iter().any(|x| x == profile)))
+                .filter(|p| {
+                    p.when.eval_with(switches, choices)
+                        && (p.profiles.is_empty() || p.profiles.iter().any(|x| x == profile))
+                })
                 .map(|p| {
                     let mut p = p.clone();
                     if let Some(d) = param_wording(&p.name) {
@@ -112,7 +118,7 @@ pub fn active_tools_where(
                 examples,
                 name: shown_name.unwrap_or_else(|| t.name.clone()),
                 toolset: t.toolset.clone(),
-                description: describe(t, wording, profile, switches, &names),
+                description: describe(t, wording, profile, switches, choices, &names),
                 params,
                 shape: t.shape.clone(),
                 guidance: t.guidance.clone(),
@@ -138,14 +144,14 @@ mod tests {
         let c = catalog();
         let sel = ToolSelection { toolsets: vec!["files".into(), "web".into()], ..Default::default() };
         let off = BTreeMap::new();
-        let tools = active_tools(&c, "lite", &sel, &off);
+        let tools = active_tools(&c, "lite", &sel, &off, &BTreeMap::new());
         assert_eq!(tools.len(), 1);
         assert_eq!(tools[0].description, "Read.");
         assert_eq!(tools[0].params.len(), 1);
         assert_eq!(tools[0].params[0].schema.description.as_deref(), Some("A."));
         let on: BTreeMap<String, bool> =
             [("browser".to_string(), true), ("yolo".to_string(), true)].into_iter().collect();
-        let tools = active_tools(&c, "standard", &sel, &on);
+        let tools = active_tools(&c, "standard", &sel, &on, &BTreeMap::new());
         assert_eq!(tools.len(), 2);
         assert_eq!(tools[0].description, "read does things");
         assert_eq!(tools[0].params.len(), 2);

@@ -52,7 +52,7 @@ pub struct CompileOptions {
     /// The context window in tokens.
     pub context_window: Option<Either<f64, String>>,
     /// Switch values.
-    pub switches: Option<HashMap<String, bool>>,
+    pub switches: Option<HashMap<String, Either<bool, String>>>,
     /// Variable values (JSON-like).
     pub variables: Option<Map<String, Value>>,
     /// Compile this sub-agent's prompt.
@@ -93,10 +93,14 @@ impl CompileOptions {
         }
         if let Some(s) = &self.switches {
             // Sorted: a JS object's keys reach Rust in a hash map.
-            let mut names: Vec<(&String, &bool)> = s.iter().collect();
+            let mut names: Vec<&String> = s.keys().collect();
             names.sort();
-            for (name, on) in names {
-                r = r.switch(name.clone(), *on);
+            for name in names {
+                match &s[name] {
+                    Either::A(on) => r = r.switch(name.clone(), *on),
+                    // A string-valued switch takes one of its values; the library checks which.
+                    Either::B(value) => r = r.choice(name.clone(), value.clone()),
+                }
             }
         }
         if let Some(vars) = &self.variables {
@@ -230,7 +234,12 @@ fn cell_json(c: &promptc::MatrixCell) -> Value {
         "options": {
             "profile": r.profile,
             "transport": r.transport.map(|t| t.as_str()),
-            "switches": r.switches.iter().map(|(k, v)| (k.clone(), Value::Bool(*v))).collect::<Map<_, _>>(),
+            "switches": r
+                .switches
+                .iter()
+                .map(|(k, v)| (k.clone(), Value::Bool(*v)))
+                .chain(r.choices.iter().map(|(k, v)| (k.clone(), Value::String(v.clone()))))
+                .collect::<Map<_, _>>(),
             "variables": r.variables.iter().cloned().collect::<Map<_, _>>(),
             "subagent": r.subagent,
             "nonce": r.nonce,

@@ -83,3 +83,12 @@ test('report equals the CLI', () => {
 test('the version is the CLI version', () => {
   assert.equal(cli(['--version']).stdout.trim(), `promptc ${promptc.version}`)
 })
+
+test('string-valued switches take strings', () => {
+  const project = promptc.Project.load(path.join(repo, 'fixtures/good/switch-values'))
+  const batch = project.compile({ switches: { style: 'batch', sandbox: true } })
+  assert.equal(batch.prompt, cli(['-C', 'fixtures/good/switch-values', 'render', '--set', 'style=batch']).stdout)
+  assert.throws(() => project.compile({ switches: { style: 'loud' } }), /one of: interactive, batch, terse, verbose/)
+  const terse = project.cells().find((c) => c.case === 'terse')
+  assert.equal(terse.options.switches.style, 'terse')
+})

@@ -249,8 +249,17 @@ impl Options<'_> {
         if let Some(s) = &self.switches {
             for (k, v) in s.iter() {
                 let name: String = k.extract()?;
+                // A string-valued switch takes one of its values; the library checks which.
+                if let Ok(value) = v.extract::<String>() {
+                    r = r.choice(name, value);
+                    continue;
+                }
                 let Ok(on) = v.cast::<PyBool>() else {
-                    return Err(usage(py, format!("switch `{name}` must be True or False"), "switches are booleans"));
+                    return Err(usage(
+                        py,
+                        format!("switch `{name}` must be True or False, or a string for a switch with values"),
+                        "switches are booleans, or strings for switches with `values:`",
+                    ));
                 };
                 r = r.switch(name, on.is_true());
             }
@@ -515,6 +524,9 @@ impl PyCell {
         d.set_item("transport", r.transport.map(|t| t.as_str()))?;
         let switches = PyDict::new(py);
         for (k, v) in &r.switches {
+            switches.set_item(k, v)?;
+        }
+        for (k, v) in &r.choices {
             switches.set_item(k, v)?;
         }
         d.set_item("switches", switches)?;

@@ -106,3 +106,14 @@ def test_unknown_names_raise_usage_errors(example, bad):
     [d] = info.value.diagnostics
     assert d.message.startswith("unknown ")
     assert d.help and "did you mean" in d.help
+
+
+def test_string_valued_switches_take_strings(repo, cli):
+    project = promptc.Project.load(repo / "fixtures/good/switch-values")
+    batch = project.compile(switches={"style": "batch", "sandbox": True})
+    assert batch.prompt == cli("-C", "fixtures/good/switch-values", "render", "--set", "style=batch").stdout
+    assert "Work through the whole queue" in batch.prompt
+    with pytest.raises(promptc.PromptcError, match="one of: interactive, batch, terse, verbose"):
+        project.compile(switches={"style": "loud"})
+    case = next(c for c in project.cells() if c.case == "terse")
+    assert case.options["switches"]["style"] == "terse"
