@@ -23,7 +23,29 @@ fn errors_point_at_the_token() {
     assert_eq!(Condition::parse("a b").unwrap_err().offset, 2);
     assert_eq!(Condition::parse("(a").unwrap_err().offset, 0);
     assert_eq!(Condition::parse("").unwrap_err().offset, 0);
-    assert_eq!(Condition::parse("a == b").unwrap_err().offset, 2);
+    assert_eq!(Condition::parse("a = b").unwrap_err().offset, 2);
+    assert_eq!(Condition::parse("a == ").unwrap_err().offset, 5);
+    assert_eq!(Condition::parse("a == \"b").unwrap_err().offset, 5);
+    assert_eq!(Condition::parse("a == &&").unwrap_err().offset, 5);
+}
+
+#[test]
+fn comparisons_of_string_valued_switches() {
+    let c = Condition::parse("style == \"terse\" || (style != 'batch' && !yolo)").unwrap();
+    assert_eq!(c.comparisons(), [("style", "terse"), ("style", "batch")]);
+    assert_eq!(c.flags(), ["yolo"]);
+    assert_eq!(c.switch_names(), ["style", "style", "yolo"]);
+    let choices = |v: &str| [("style".to_string(), v.to_string())].into_iter().collect();
+    let off = BTreeMap::new();
+    assert!(c.eval_with(&off, &choices("terse")));
+    assert!(c.eval_with(&off, &choices("verbose")));
+    assert!(!c.eval_with(&off, &choices("batch")));
+    assert!(!c.eval_with(&sw(&[("yolo", true)]), &choices("verbose")));
+    // A bare word is a value too.
+    assert_eq!(
+        Condition::parse("style == terse").unwrap(),
+        Condition::Is { name: "style".into(), value: "terse".into(), equal: true }
+    );
 }
 
 #[test]
