@@ -574,3 +574,20 @@ fn string_valued_switches_choose_sections_parameters_and_text() {
     let terse = cells["accounts"].as_array().unwrap().iter().find(|a| a["case"] == "terse").unwrap();
     assert!(terse["sections"].as_array().unwrap().iter().all(|s| s["id"] != "questions"), "{terse}");
 }
+
+/// The tools budget of an xml cell counts the tool text in the prompt (the section that
+/// documents the tools), not the absent tools JSON: the same figure `report` shows for it.
+#[test]
+fn the_tools_budget_of_an_xml_cell_counts_its_tool_docs() {
+    let v: serde_json::Value =
+        serde_json::from_str(&ok(&["report", "--transport", "xml", "--format", "json"])).unwrap();
+    let a = &v["accounts"][0];
+    assert_eq!(a["transport"], "xml");
+    assert_eq!(a["tools_sent"]["tokens"], 0, "no tools JSON is sent");
+    let docs = a["sections"].as_array().unwrap().iter().find(|s| s["source"] == "generated:tool_docs").unwrap();
+    let budget = a["budgets"].as_array().unwrap().iter().find(|b| b["scope"] == "tools").unwrap();
+    assert!(docs["sent"]["tokens"].as_u64().unwrap() > 1000);
+    assert_eq!(budget["actual"], docs["sent"]["tokens"]);
+    let per_tool: u64 = a["tools"].as_array().unwrap().iter().map(|t| t["sent"]["tokens"].as_u64().unwrap()).sum();
+    assert!(per_tool <= docs["sent"]["tokens"].as_u64().unwrap() + a["tools"].as_array().unwrap().len() as u64);
+}
