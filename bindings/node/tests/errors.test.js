@@ -62,7 +62,9 @@ test('bad options are usage errors with help', () => {
       return true
     })
   }
-  assert.throws(() => example.compile({ switches: { browser: 'yes' } }), TypeError)
+  // A string goes to the switch as a value: an on/off switch says it takes true or false.
+  assert.throws(() => example.compile({ switches: { browser: 'yes' } }), /invalid value `yes` for switch `browser`/)
+  assert.throws(() => example.compile({ switches: { browser: 1 } }), TypeError)
 })
 
 test('a load error is located', () => {

@@ -60,8 +60,12 @@ def test_missing_project_is_an_error():
 
 
 def test_bad_switch_and_variable_values(example):
-    with pytest.raises(promptc.PromptcError, match="must be True or False"):
+    # A string goes to the switch as a value: an on/off switch says it takes true or false.
+    with pytest.raises(promptc.PromptcError, match="invalid value `yes` for switch `browser`") as info:
         example.compile(switches={"browser": "yes"})
+    assert "on/off switch: true or false" in str(info.value)
+    with pytest.raises(promptc.PromptcError, match="must be True or False"):
+        example.compile(switches={"browser": 1})
     with pytest.raises(promptc.PromptcError) as info:
         example.compile(switches={"no_such_switch": True})
     assert "no_such_switch" in str(info.value)
