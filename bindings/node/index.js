@@ -58,8 +58,11 @@ function clean(options) {
   if (options === undefined || options === null) return undefined
   if (typeof options !== 'object') throw new TypeError('options must be an object')
   const out = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== null && v !== undefined))
+  // A string is a string-valued switch's value (the library checks it is one of its values).
   for (const [name, on] of Object.entries(out.switches ?? {})) {
-    if (typeof on !== 'boolean') throw new TypeError(`switch \`${name}\` must be true or false`)
+    if (typeof on !== 'boolean' && typeof on !== 'string') {
+      throw new TypeError(`switch \`${name}\` must be true or false, or a string for a switch with values`)
+    }
   }
   return out
 }
