@@ -591,3 +591,24 @@ fn the_tools_budget_of_an_xml_cell_counts_its_tool_docs() {
     let per_tool: u64 = a["tools"].as_array().unwrap().iter().map(|t| t["sent"]["tokens"].as_u64().unwrap()).sum();
     assert!(per_tool <= docs["sent"]["tokens"].as_u64().unwrap() + a["tools"].as_array().unwrap().len() as u64);
 }
+
+/// Sections see each tool's parameters with their schema too (`tools[].parameters`,
+/// `tools[].required`), built only when read.
+#[test]
+fn sections_read_the_tools_parameters() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&repo().join("fixtures/good/text-tool-format"), dir.path());
+    let manifest = dir.path().join("promptc.yaml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    let section = "  role:\n    text: |\n      {% for t in tools %}{{ t.name }}({{ t.parameters | map(attribute=\"name\") | join(\", \") }}; \
+                   required {{ t.required | join(\", \") }}; {{ t.parameters[0].type }}) {% endfor %}\n";
+    let text = text.replace("  role:\n    text: You look after a bicycle workshop's parts inventory.\n", section);
+    std::fs::write(&manifest, text).unwrap();
+    let out = promptc_in(dir.path(), &["render", "--set", "remote"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let prompt = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        prompt.starts_with("count_part(part, location; required part; string) reorder(part, quantity, rush, notes; required part, quantity; string)"),
+        "{prompt}"
+    );
+}

@@ -47,6 +47,53 @@ pub fn tool_value(t: &ActiveTool) -> Value {
     })
 }
 
+/// A tool in the `tools` list of the template context: the same keys as [`tool_value`], with
+/// `parameters` and `required` built on first use.
+#[derive(Debug)]
+struct ToolView {
+    tool: ActiveTool,
+    schema: std::sync::OnceLock<(minijinja::Value, minijinja::Value)>,
+}
+
+impl ToolView {
+    fn new(t: &ActiveTool) -> ToolView {
+        ToolView { tool: t.clone(), schema: std::sync::OnceLock::new() }
+    }
+
+    fn schema(&self) -> &(minijinja::Value, minijinja::Value) {
+        self.schema.get_or_init(|| {
+            let params: Vec<Value> = self.tool.params.iter().map(param_value).collect();
+            let required = self.tool.shape.required(&self.tool.params, false);
+            (minijinja::Value::from_serialize(&params), minijinja::Value::from_serialize(&required))
+        })
+    }
+}
+
+const TOOL_KEYS: [&str; 6] = ["name", "toolset", "description", "guidance", "parameters", "required"];
+
+impl minijinja::value::Object for ToolView {
+    fn repr(self: &std::sync::Arc<Self>) -> minijinja::value::ObjectRepr {
+        minijinja::value::ObjectRepr::Map
+    }
+
+    fn get_value(self: &std::sync::Arc<Self>, key: &minijinja::Value) -> Option<minijinja::Value> {
+        let t = &self.tool;
+        Some(match key.as_str()? {
+            "name" => minijinja::Value::from(t.name.as_str()),
+            "toolset" => minijinja::Value::from(t.toolset.as_str()),
+            "description" => minijinja::Value::from(t.description.trim_end()),
+            "guidance" => t.guidance.as_deref().map_or(minijinja::Value::from(()), minijinja::Value::from),
+            "parameters" => self.schema().0.clone(),
+            "required" => self.schema().1.clone(),
+            _ => return None,
+        })
+    }
+
+    fn enumerate(self: &std::sync::Arc<Self>) -> minijinja::value::Enumerator {
+        minijinja::value::Enumerator::Str(&TOOL_KEYS)
+    }
+}
+
 /// A parameter (or nested property) for templates: `name`, `required`, then its schema.
 fn param_value(p: &Property) -> Value {
     let mut v = schema_value(&p.schema);
@@ -130,8 +177,11 @@ pub fn template_context(project: &Project, cell: &Resolved) -> Vec<(String, mini
     }
     ctx.push(("profile".into(), minijinja::Value::from(cell.selection.profile.as_str())));
     ctx.push(("transport".into(), minijinja::Value::from(cell.transport.as_str())));
-    let tool_list: Vec<Value> = tools.iter().map(tool_value).collect();
-    ctx.push(("tools".into(), minijinja::Value::from_serialize(&tool_list)));
+    // Each tool's parameters are converted only if a template reads them: most templates read
+    // names and descriptions, and a large catalog's schemas cost more than the rest of the cell.
+    let tool_list: Vec<minijinja::Value> =
+        tools.iter().map(|t| minijinja::Value::from_object(ToolView::new(t))).collect();
+    ctx.push(("tools".into(), minijinja::Value::from(tool_list)));
     let names = NameSet(tools.iter().map(|t| t.name.clone()).collect());
     ctx.push(("tool_names".into(), minijinja::Value::from_object(names)));
     let mut toolsets: Vec<&str> = Vec::new();
