@@ -19,51 +19,16 @@ pub enum Dialect {
     Gemini,
 }
 
-/// A parameter type of the catalog.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Ty {
-    /// `string`
-    String,
-    /// `integer`
-    Integer,
-    /// `number`
-    Number,
-    /// `boolean`
-    Boolean,
-    /// `array`
-    Array,
-    /// `object`
-    Object,
-}
+/// A parameter type of the catalog: the loader's own type, so the two never disagree.
+pub use crate::load::raw::RawType as Ty;
 
-impl Ty {
-    /// The catalog's name of the type.
-    pub fn name(self) -> &'static str {
-        match self {
-            Ty::String => "string",
-            Ty::Integer => "integer",
-            Ty::Number => "number",
-            Ty::Boolean => "boolean",
-            Ty::Array => "array",
-            Ty::Object => "object",
-        }
-    }
-
-    fn parse(s: &str, dialect: Dialect) -> Option<Ty> {
-        let s = match dialect {
-            Dialect::Gemini => s.to_ascii_lowercase(),
-            Dialect::Json => s.to_string(),
-        };
-        Some(match s.as_str() {
-            "string" => Ty::String,
-            "integer" => Ty::Integer,
-            "number" => Ty::Number,
-            "boolean" => Ty::Boolean,
-            "array" => Ty::Array,
-            "object" => Ty::Object,
-            _ => return None,
-        })
-    }
+/// The catalog type a JSON Schema (or, case-insensitively, a Gemini) type name stands for.
+fn parse_type(s: &str, dialect: Dialect) -> Option<Ty> {
+    let s = match dialect {
+        Dialect::Gemini => s.to_ascii_lowercase(),
+        Dialect::Json => s.to_string(),
+    };
+    Ty::ALL.into_iter().find(|t| t.name() == s)
 }
 
 /// An object's properties and the object-level keys the catalog has for them.
@@ -175,7 +140,7 @@ impl<'a> Converter<'a> {
             return Object::default();
         };
         match m.get("type") {
-            Some(Value::String(t)) if Ty::parse(t, self.dialect) == Some(Ty::Object) => {}
+            Some(Value::String(t)) if parse_type(t, self.dialect) == Some(Ty::Object) => {}
             Some(t) => {
                 self.fail(
                     &format!("{path}.type"),
@@ -410,7 +375,7 @@ impl<'a> Converter<'a> {
                 self.fail(path, "the schema has no `type`", "promptc catalog parameters always have a type");
                 None
             }
-            Some(Value::String(t)) => match Ty::parse(t, self.dialect) {
+            Some(Value::String(t)) => match parse_type(t, self.dialect) {
                 Some(ty) => Some((ty, false)),
                 None => unknown(self, t),
             },
@@ -418,12 +383,12 @@ impl<'a> Converter<'a> {
                 let names: Vec<&str> = list.iter().filter_map(Value::as_str).collect();
                 match names.as_slice() {
                     [t, "null"] | ["null", t] if names.len() == list.len() && *t != "null" => {
-                        match Ty::parse(t, self.dialect) {
+                        match parse_type(t, self.dialect) {
                             Some(ty) => Some((ty, true)),
                             None => unknown(self, t),
                         }
                     }
-                    [t] if list.len() == 1 && *t != "null" => match Ty::parse(t, self.dialect) {
+                    [t] if list.len() == 1 && *t != "null" => match parse_type(t, self.dialect) {
                         Some(ty) => Some((ty, false)),
                         None => unknown(self, t),
                     },

@@ -1,7 +1,8 @@
 //! Writing the imported tools as catalog YAML that reads back byte for byte: every string is
-//! a double-quoted scalar with JSON-style escapes (and `\uXXXX` for anything YAML would not
-//! keep as written: control and non-printable characters, line and paragraph separators, the
-//! byte-order mark), so trailing newlines, leading spaces, `: `, `#`, quotes and tabs survive.
+//! a double-quoted scalar with JSON-style escapes (and a `\u` escape with four hex digits for
+//! anything YAML would not keep as written: control and non-printable characters, line and
+//! paragraph separators, the byte-order mark), so trailing newlines, leading spaces, `: `, `#`,
+//! quotes and tabs survive.
 
 use std::fmt::Write as _;
 

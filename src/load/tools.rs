@@ -365,20 +365,8 @@ pub(super) fn build_tool(
             );
             continue;
         }
-        let mut params_ov = IndexMap::new();
-        let param_names: Vec<&str> = params.iter().map(|p| p.name.as_str()).collect();
-        for (pname, pov) in &ov.parameters {
-            if !param_names.contains(&pname.value.as_str()) {
-                ok = false;
-                ck.error(
-                    &pname.referenced,
-                    format!("override for unknown parameter `{}` of tool `{}`", pname.value, name.value),
-                    known_names_help("parameter", &pname.value, &param_names),
-                );
-                continue;
-            }
-            params_ov.insert(pname.value.clone(), pov.description.clone());
-        }
+        let unknown = |p: &str| format!("override for unknown parameter `{p}` of tool `{}`", name.value);
+        let params_ov = param_wording(ck, &ov.parameters, &params, unknown, &mut ok);
         overrides
             .insert(profile.value.clone(), ToolOverride { description: ov.description.clone(), params: params_ov });
     }
@@ -417,20 +405,8 @@ pub(super) fn build_tool(
             ok = false;
             continue;
         };
-        let param_names: Vec<&str> = params.iter().map(|p| p.name.as_str()).collect();
-        let mut params_ov = IndexMap::new();
-        for (pname, pov) in &raw.parameters {
-            if !param_names.contains(&pname.value.as_str()) {
-                ok = false;
-                ck.error(
-                    &pname.referenced,
-                    format!("{what} words unknown parameter `{}`", pname.value),
-                    known_names_help("parameter", &pname.value, &param_names),
-                );
-                continue;
-            }
-            params_ov.insert(pname.value.clone(), pov.description.clone());
-        }
+        let params_ov =
+            param_wording(ck, &raw.parameters, &params, |p| format!("{what} words unknown parameter `{p}`"), &mut ok);
         variants.push(crate::model::catalog::ToolVariant {
             when,
             profiles,
@@ -532,6 +508,28 @@ fn trim_descriptions(t: &mut Tool) {
         }
         ov.params.values_mut().for_each(trim);
     }
+}
+
+/// The parameter descriptions an override or a variant gives, by parameter; a name the tool's
+/// `params` do not have is an error (`unknown` says where) and clears `ok`.
+fn param_wording(
+    ck: &mut Checker<'_>,
+    raw: &IndexMap<S, raw::RawParamOverride>,
+    params: &[crate::model::params::Property],
+    unknown: impl Fn(&str) -> String,
+    ok: &mut bool,
+) -> IndexMap<String, String> {
+    let names: Vec<&str> = params.iter().map(|p| p.name.as_str()).collect();
+    let mut out = IndexMap::new();
+    for (pname, pov) in raw {
+        if names.contains(&pname.value.as_str()) {
+            out.insert(pname.value.clone(), pov.description.clone());
+        } else {
+            *ok = false;
+            ck.error(&pname.referenced, unknown(&pname.value), known_names_help("parameter", &pname.value, &names));
+        }
+    }
+    out
 }
 
 /// A label for `span` in one of the loaded `files`.
