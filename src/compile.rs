@@ -204,6 +204,7 @@ fn static_prefix_of(prompt: &str, sections: &[RenderedSection], offsets: &[Optio
 /// Where a prompt stops being the same from one session to the next: the end of its static
 /// prefix, which provider prompt caching can reuse.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct StaticPrefix {
     /// Bytes of the prompt before the first section that changes between sessions (the whole
     /// prompt when none does).

@@ -146,6 +146,7 @@ pub fn tokenizer_named(project: &Project, name: &str) -> Result<Tokenizer> {
 
 /// What a report covers and how it counts.
 #[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
 pub struct ReportOptions {
     /// Count every cell with this tokenizer instead of each provider's (see [`tokenizer_named`]).
     pub tokenizer: Option<Tokenizer>,
@@ -154,9 +155,29 @@ pub struct ReportOptions {
     pub matrix: bool,
 }
 
+impl ReportOptions {
+    /// The defaults: the request's cell, each provider's own tokenizer.
+    pub fn new() -> ReportOptions {
+        ReportOptions::default()
+    }
+
+    /// Count with this tokenizer instead of each provider's.
+    pub fn tokenizer(mut self, tokenizer: Option<Tokenizer>) -> ReportOptions {
+        self.tokenizer = tokenizer;
+        self
+    }
+
+    /// Cover every cell of the snapshot matrix instead of the request's cell.
+    pub fn matrix(mut self, matrix: bool) -> ReportOptions {
+        self.matrix = matrix;
+        self
+    }
+}
+
 /// A report: the accounts of the cells it covers, and anything to warn about (a model id
 /// promptc knows no tokenizer for).
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Report {
     /// One account per cell and provider.
     pub accounts: Vec<Account>,
@@ -180,6 +201,7 @@ pub fn report(
 
 /// A report as a self-contained HTML page, and the report it shows.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct HtmlReport {
     /// The accounts the page shows (budgets and warnings for the caller to act on).
     pub report: Report,
@@ -298,6 +320,7 @@ pub fn snapshot_files(project: &Project) -> Result<std::collections::BTreeMap<St
 
 /// The project compared with its snapshot folder (`dir`, default the project's).
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct Drift {
     /// The folder compared with.
     pub dir: PathBuf,

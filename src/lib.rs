@@ -27,6 +27,9 @@
 //! (`error`, `diagnostic`, `code`, `json`, `hash`) → `source` → `model` → `load` → `resolve`
 //! → `render` → `projection` → `compile` → `measure` → `output` → `lint`, `diff`, `import` → the facade.
 
+// The library returns data and lets its caller print and exit (the CLI, the bindings).
+#![deny(clippy::print_stdout, clippy::print_stderr, clippy::exit)]
+
 mod code;
 mod diagnostic;
 mod error;

@@ -61,7 +61,7 @@ pub(crate) fn report(project: &Project, args: &ReportArgs, color: Color) -> Resu
     let req = request(project, &args.cell)?;
     let tokenizer = args.tokenizer.as_deref().map(|n| promptc::tokenizer_named(project, n)).transpose()?;
     let mut counter = TokenCounter::for_project(project, None, !args.no_cache);
-    let options = promptc::ReportOptions { tokenizer, matrix: args.matrix };
+    let options = promptc::ReportOptions::new().tokenizer(tokenizer).matrix(args.matrix);
     let (report, page) = if args.format == ReportFormat::Html {
         let page = promptc::report_html(project, &req, &options, &mut counter)?;
         (page.report, Some(page.html))
@@ -79,7 +79,7 @@ pub(crate) fn report(project: &Project, args: &ReportArgs, color: Color) -> Resu
         ReportFormat::Csv => Format::Csv,
         ReportFormat::Html => Format::Json, // the page is already built
     };
-    let view = View { by_tokens: args.sort == SortOrder::Tokens, top: args.top, params: args.params };
+    let view = View::new().by_tokens(args.sort == SortOrder::Tokens).top(args.top).params(args.params);
     let out = match page {
         Some(html) => html,
         None if args.matrix => show::render_matrix(&report.accounts, format, view),

@@ -29,6 +29,7 @@ impl fmt::Display for Severity {
 /// A position in a source file: 1-based line and column (in characters), and a length in
 /// characters to underline (at least 1 when rendered).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+#[non_exhaustive]
 pub struct Position {
     /// 1-based line.
     pub line: usize,
@@ -121,6 +122,7 @@ pub struct Span {
 /// Where a diagnostic points: a file (as shown to the user), an optional position, and the
 /// file's text so the snippet can be rendered.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Label {
     /// The file path as displayed (relative to the working directory when possible).
     pub file: String,
@@ -146,6 +148,7 @@ impl Label {
 
 /// One problem, with everything a user needs to fix it.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Diagnostic {
     /// How serious it is.
     pub severity: Severity,

@@ -32,6 +32,7 @@ pub enum Status {
 
 /// One differing file.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub struct FileChange {
     /// File name.
     pub file: String,
@@ -47,6 +48,7 @@ pub struct FileChange {
 
 /// Tokens and bytes of one side of a delta.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub struct Counts {
     /// Tokens, when known.
     pub tokens: Option<u64>,
@@ -68,6 +70,7 @@ impl From<&crate::measure::Measure> for Counts {
 
 /// A changed item of a cell: the prompt, a section or a tools file.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub struct Delta {
     /// Cell stem.
     pub cell: String,
@@ -95,6 +98,7 @@ impl Delta {
 
 /// The result of a comparison.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub struct DiffReport {
     /// What the old side is (`snapshots`, a folder).
     pub old: String,

@@ -44,6 +44,7 @@ impl CellView {
 /// The cacheable prefix of one cell and provider: the account's figures (see
 /// `measure::account::CacheSplit`), the same `report` shows.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub struct CachePrefix {
     /// The cell and provider.
     pub cell: String,
@@ -58,6 +59,7 @@ pub struct CachePrefix {
 
 /// What `check` found.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct CheckResult {
     /// Diagnostics after levels were applied (allowed ones removed).
     #[serde(skip)]

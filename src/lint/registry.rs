@@ -8,6 +8,7 @@ use crate::lint::rules::*;
 
 /// A lint rule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Rule {
     /// Stable code, e.g. `P001`.
     pub code: RuleCode,

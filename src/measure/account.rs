@@ -34,6 +34,7 @@ use crate::resolve::matrix::{cell_name, Cell};
 
 /// How a cell's tokens were counted.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct TokenizerInfo {
     /// Tokenizer name (`o200k_base`, `claude`).
     pub name: String,
@@ -51,6 +52,7 @@ impl TokenizerInfo {
 
 /// One section of the prompt.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct SectionItem {
     /// Section id.
     pub id: String,
@@ -67,6 +69,7 @@ pub struct SectionItem {
 
 /// One parameter of a tool: the part of the tool's definition it costs.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct ParamItem {
     /// Parameter name.
     pub name: String,
@@ -77,6 +80,7 @@ pub struct ParamItem {
 /// One tool: its entry in the tools JSON (native), or its part of the generated section that
 /// describes it in the prompt (xml, json) — then already counted in that section.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct ToolItem {
     /// Tool name.
     pub name: String,
@@ -97,6 +101,7 @@ pub struct ToolItem {
 
 /// One injectable slot.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct SlotItem {
     /// Slot name.
     pub slot: String,
@@ -110,6 +115,7 @@ pub struct SlotItem {
 
 /// What provider prompt caching can reuse: the static prefix of the request.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub struct CacheSplit {
     /// Tokens before the first section that changes between sessions: the tools (native) and
     /// the prompt up to that section (the prompt's tokens less the rest's, to within the one
@@ -136,6 +142,7 @@ pub struct MessageItem {
 
 /// What one cell costs for one provider.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct Account {
     /// The cell and provider: `standard.native.openai`, `lite.xml`.
     pub name: String,

@@ -26,6 +26,7 @@ use crate::model::tokenizer::{Encoding, Tokenizer};
 
 /// A provider's bill for one cell, estimated.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub struct Billed {
     /// The system prompt as billed.
     pub prompt: u64,

@@ -31,6 +31,7 @@ impl std::fmt::Display for Scope {
 
 /// One limit checked against a measurement.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub struct Check {
     /// What was measured.
     #[serde(flatten)]

@@ -12,6 +12,7 @@ pub mod tokens;
 
 /// Tokens and bytes of one piece of text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Measure {
     /// Tokens with the report's tokenizer.
     pub tokens: u64,

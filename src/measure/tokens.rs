@@ -36,6 +36,7 @@ fn build(encoding: Encoding) -> Result<CoreBPE> {
 
 /// Cache effectiveness of one run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[non_exhaustive]
 pub struct CacheStats {
     /// Distinct texts answered from the cache.
     pub hits: u64,

@@ -17,6 +17,7 @@ pub enum Unit {
 
 /// A limit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub struct Amount {
     /// The largest allowed value.
     pub limit: u64,

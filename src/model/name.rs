@@ -6,6 +6,7 @@ use crate::error::Error;
 
 /// A name that is not one of a closed set's, e.g. `--transport nativ`.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct UnknownName {
     /// What was named (`transport`).
     pub what: &'static str,

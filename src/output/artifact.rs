@@ -20,6 +20,7 @@ pub const PROMPTC_VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// Hash and size of one section.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct SectionMeta {
     /// Section id.
     pub id: String,
@@ -35,6 +36,7 @@ pub struct SectionMeta {
 
 /// Hashes of everything that shaped a cell.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Inputs {
     /// Project files by project-relative path.
     pub files: BTreeMap<String, String>,
@@ -46,6 +48,7 @@ pub struct Inputs {
 
 /// `metadata.json` of a frozen artifact.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Metadata {
     /// Artifact format version.
     pub format: u32,

@@ -24,6 +24,7 @@ pub const RECORD_FORMAT: u32 = 1;
 
 /// What was asked for: enough to recompile the same cell later.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct FrozenRequest {
     /// The resolved profile.
     pub profile: String,
@@ -47,6 +48,7 @@ pub struct FrozenRequest {
 
 /// A frozen prompt: the prompt, the projection and how they were made.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct FrozenRecord {
     /// Record format version.
     pub format: u32,
@@ -268,6 +270,7 @@ impl std::fmt::Display for Finding {
 
 /// The verdict on a frozen record.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub struct Verdict {
     /// Whether the frozen prompt is still what the project compiles.
     pub fresh: bool,

@@ -22,6 +22,7 @@ pub enum Format {
 
 /// How rows are chosen and ordered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub struct View {
     /// Largest first instead of prompt order.
     pub by_tokens: bool,
@@ -29,6 +30,31 @@ pub struct View {
     pub top: Option<usize>,
     /// A row per tool parameter under its tool.
     pub params: bool,
+}
+
+impl View {
+    /// Prompt order, every item, no parameter rows.
+    pub fn new() -> View {
+        View::default()
+    }
+
+    /// Largest first instead of prompt order.
+    pub fn by_tokens(mut self, by_tokens: bool) -> View {
+        self.by_tokens = by_tokens;
+        self
+    }
+
+    /// Only the largest `top` items (the rest summed in one row).
+    pub fn top(mut self, top: Option<usize>) -> View {
+        self.top = top;
+        self
+    }
+
+    /// A row per tool parameter under its tool.
+    pub fn params(mut self, params: bool) -> View {
+        self.params = params;
+        self
+    }
 }
 
 /// `text` cut to `max` characters by removing its middle (`sections/…/role.md.j2`).

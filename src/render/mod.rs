@@ -21,6 +21,7 @@ pub use slots::SlotUse;
 
 /// One section as it appears in the prompt.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[non_exhaustive]
 pub struct RenderedSection {
     /// Section id.
     pub id: String,

@@ -11,6 +11,7 @@ use crate::resolve::tools::ActiveTool;
 /// How one slot fared in a cell: which active tools declare a contribution to it, which
 /// actually contributed text, and how much.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[non_exhaustive]
 pub struct SlotUse {
     /// Slot name.
     pub slot: String,

@@ -201,7 +201,7 @@ impl Project {
         let project = &self.inner;
         promptc::on_compile_stack(|| {
             let tokenizer = options.tokenizer.as_deref().map(|n| promptc::tokenizer_named(project, n)).transpose()?;
-            let report_options = promptc::ReportOptions { tokenizer, matrix: false };
+            let report_options = promptc::ReportOptions::new().tokenizer(tokenizer);
             let report =
                 with_tokens(project, &self.tokens, |t| promptc::report(project, &request, &report_options, t))?;
             let view = promptc::report::View::default();

@@ -415,7 +415,7 @@ impl PyProject {
                 promptc::on_compile_stack(|| {
                     let tokenizer =
                         tokenizer.as_deref().map(|n| promptc::tokenizer_named(&self.inner, n)).transpose()?;
-                    let options = promptc::ReportOptions { tokenizer, matrix: false };
+                    let options = promptc::ReportOptions::new().tokenizer(tokenizer);
                     let report = self.with_tokens(|t| promptc::report(&self.inner, &request, &options, t))?;
                     let view = promptc::report::View::default();
                     Ok(promptc::report::render(&report.accounts[0], promptc::report::Format::Json, view))
