@@ -387,7 +387,7 @@ pub fn folders(a: &std::path::Path, b: &std::path::Path) -> crate::error::Result
     for p in [a, b] {
         if !p.is_dir() {
             return Err(crate::diagnostic::Diagnostic::error(format!("`{}` is not a folder", p.display()))
-                .with_help("`promptc diff A B` compares two snapshot folders or two `render --out` artifact folders")
+                .with_help("two folders compare when both are snapshot folders or both are frozen artifact folders")
                 .into_error(crate::error::ErrorKind::Usage));
         }
     }

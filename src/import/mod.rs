@@ -449,7 +449,7 @@ pub fn import(text: &str, source: &str, options: &ImportOptions) -> Result<Impor
                     let path = format!("{base}[0]");
                     let d = Diagnostic::error(format!("`{path}` is not a tool definition in a form promptc knows"))
                         .with_help(format!(
-                            "promptc imports {}; pass --from to say which one this is",
+                            "promptc imports {}; name the format this one is in (the import's `from` option)",
                             ImportFormat::ALL
                                 .iter()
                                 .map(|f| format!("{f} {}", f.shape()))
