@@ -1,11 +1,24 @@
 //! The library's layers follow the data, and each module imports only from the layers before
-//! it (ARCHITECTURE.md draws the map). This test reads every source file of the library and
-//! fails when a `crate::…` path reaches into a later layer, or across two layers of the same
-//! rank (`lint`, `diff` and `import` stand side by side and never use each other).
+//! it (ARCHITECTURE.md draws the map). This test reads the library as the compiler does —
+//! from `src/lib.rs`, following `mod` declarations (and `#[path]`) with a real Rust parser —
+//! and fails when any path reaches into a later layer, or across two layers of the same rank
+//! (`lint`, `diff` and `import` stand side by side and never use each other).
+//!
+//! Every form counts: `use` trees with groups at any depth, `crate::`, `super::` (resolved
+//! against the module it is written in: `super` in `model/mod.rs` is the crate root) and
+//! `self::` paths, paths in expressions, types, patterns and attributes, and paths inside
+//! macro invocations (read from their tokens). Comments and string literals are not code, so
+//! they never hide or invent a path. `fixtures/layers/` holds small crates with the shapes a
+//! line-based scanner missed; the test proves this one rejects each of them. (Findings name
+//! the file and the path, not a line: line numbers would need `proc-macro2`'s `span-locations`,
+//! which would compile the derives a second time for the tests.)
 
 mod common;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+use proc_macro2::{TokenStream, TokenTree};
+use syn::visit::Visit;
 
 /// The layers in import order: a module may use its own layer and every layer listed before.
 /// Names are the first component of the module path (`crate::model::catalog` → `model`).
@@ -28,100 +41,294 @@ fn rank(layer: &str) -> Option<usize> {
     LAYERS.iter().position(|names| names.contains(&layer))
 }
 
-/// The layer a source file belongs to: its first path component under `src/`.
-fn layer_of(rel: &Path) -> String {
-    let first = rel.components().next().map(|c| c.as_os_str().to_string_lossy().into_owned()).unwrap_or_default();
-    first.trim_end_matches(".rs").to_string()
+/// One path found in the code: the module it is written in, and where it points, both as
+/// absolute module paths from the crate root.
+#[derive(Debug)]
+struct Use {
+    file: PathBuf,
+    from: Vec<String>,
+    to: Vec<String>,
 }
 
-/// Every `crate::NAME` in the code of `text` (comments left out).
-fn crate_paths(text: &str) -> Vec<(usize, String)> {
-    let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let code = line.split("//").next().unwrap_or("");
-        let mut rest = code;
-        while let Some(at) = rest.find("crate::") {
-            let after = &rest[at + "crate::".len()..];
-            let name: String = after.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
-            // `crate::{a, b}` groups: each name counts.
-            if name.is_empty() && after.starts_with('{') {
-                let group = after[1..].split('}').next().unwrap_or("");
-                for item in group.split(',') {
-                    let n: String =
-                        item.trim().chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
-                    if !n.is_empty() {
-                        out.push((i + 1, n));
-                    }
-                }
-            } else if !name.is_empty() {
-                out.push((i + 1, name));
+/// Reads a crate from its root file, module by module, collecting every path that names a
+/// module of the crate.
+struct Reader {
+    uses: Vec<Use>,
+    errors: Vec<String>,
+}
+
+impl Reader {
+    /// Parse `file`, the module at `module`, whose `mod x;` children live in `child_dir`.
+    fn module_file(&mut self, file: &Path, module: Vec<String>, child_dir: PathBuf) {
+        let text = match std::fs::read_to_string(file) {
+            Ok(t) => t,
+            Err(e) => return self.errors.push(format!("{}: {e}", file.display())),
+        };
+        let ast = match syn::parse_file(&text) {
+            Ok(a) => a,
+            Err(e) => return self.errors.push(format!("{}: does not parse: {e}", file.display())),
+        };
+        let mut visitor = ModuleVisitor { reader: self, file, module, child_dir, inline: 0, found: Vec::new() };
+        visitor.visit_file(&ast);
+        let ModuleVisitor { found, file, .. } = visitor;
+        let file = file.to_path_buf();
+        for (from, to) in found {
+            self.uses.push(Use { file: file.clone(), from, to });
+        }
+    }
+}
+
+struct ModuleVisitor<'r, 'f> {
+    reader: &'r mut Reader,
+    file: &'f Path,
+    /// The module being read (grows inside inline `mod x { … }`).
+    module: Vec<String>,
+    /// Where `mod x;` finds `x.rs` or `x/mod.rs` for the current module.
+    child_dir: PathBuf,
+    /// How many inline `mod x { … }` blocks deep the reader is: `#[path]` outside them is
+    /// relative to the file's own folder, inside them to the module's folder (the Reference).
+    inline: usize,
+    found: Vec<(Vec<String>, Vec<String>)>,
+}
+
+impl ModuleVisitor<'_, '_> {
+    /// Record a path given as its segments. Only paths anchored in the
+    /// crate (`crate`, `super`, `self`) are resolved; others name std, a dependency or a local
+    /// item, none of which is a layer of this crate.
+    fn record(&mut self, segments: &[String]) {
+        let Some(first) = segments.first() else { return };
+        let mut target = match first.as_str() {
+            "crate" => Vec::new(),
+            "self" | "super" => self.module.clone(),
+            _ => return,
+        };
+        let mut rest = &segments[..];
+        if first == "crate" || first == "self" {
+            rest = &rest[1..];
+        }
+        while rest.first().is_some_and(|s| s == "super") {
+            if target.pop().is_none() {
+                self.reader.errors.push(format!("{}: `super` above the crate root", self.file.display()));
+                return;
             }
-            rest = after;
+            rest = &rest[1..];
+        }
+        target.extend(rest.iter().cloned());
+        if segments.len() == 1 {
+            return; // `pub(crate)`, `self.x`: the crate or the module itself, no layer named
+        }
+        self.found.push((self.module.clone(), target));
+    }
+
+    /// `use` trees, flattened: `use crate::{a::{b, c}, d}` is three paths.
+    fn use_tree(&mut self, prefix: &mut Vec<String>, tree: &syn::UseTree) {
+        match tree {
+            syn::UseTree::Path(p) => {
+                prefix.push(p.ident.to_string());
+                self.use_tree(prefix, &p.tree);
+                prefix.pop();
+            }
+            syn::UseTree::Name(n) => self.use_leaf(prefix, &n.ident),
+            syn::UseTree::Rename(r) => self.use_leaf(prefix, &r.ident),
+            syn::UseTree::Glob(_) => {
+                self.record(&prefix.clone());
+            }
+            syn::UseTree::Group(g) => {
+                for t in &g.items {
+                    self.use_tree(prefix, t);
+                }
+            }
         }
     }
-    out
+
+    fn use_leaf(&mut self, prefix: &[String], ident: &syn::Ident) {
+        let mut path = prefix.to_vec();
+        // `use super::{self, x}`: `self` names the prefix itself.
+        if ident != "self" {
+            path.push(ident.to_string());
+        }
+        self.record(&path);
+    }
+
+    /// Paths inside a macro's tokens (`format!("{}", crate::json::x())`, `macro_rules!`
+    /// bodies): every `crate`/`super`/`self` followed by `::` and names.
+    fn tokens(&mut self, tokens: TokenStream) {
+        let trees: Vec<TokenTree> = tokens.into_iter().collect();
+        let mut i = 0;
+        while i < trees.len() {
+            match &trees[i] {
+                TokenTree::Group(g) => self.tokens(g.stream()),
+                TokenTree::Ident(id) if id == "crate" || id == "super" || id == "self" => {
+                    let mut segments = vec![id.to_string()];
+                    let mut j = i + 1;
+                    while let (Some(TokenTree::Punct(a)), Some(TokenTree::Punct(b)), Some(TokenTree::Ident(next))) =
+                        (trees.get(j), trees.get(j + 1), trees.get(j + 2))
+                    {
+                        if a.as_char() != ':' || b.as_char() != ':' {
+                            break;
+                        }
+                        segments.push(next.to_string());
+                        j += 3;
+                    }
+                    if segments.len() > 1 {
+                        self.record(&segments);
+                    }
+                    i = j.max(i + 1);
+                    continue;
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+    }
 }
 
-fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
-    for e in std::fs::read_dir(dir).unwrap() {
-        let p = e.unwrap().path();
-        if p.is_dir() {
-            rust_files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "rs") {
-            out.push(p);
+/// `#[path = "…"]` on a module declaration.
+fn path_attribute(attrs: &[syn::Attribute]) -> Option<String> {
+    attrs.iter().find_map(|a| match &a.meta {
+        syn::Meta::NameValue(nv) if nv.path.is_ident("path") => match &nv.value {
+            syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. }) => Some(s.value()),
+            _ => None,
+        },
+        _ => None,
+    })
+}
+
+impl<'ast> Visit<'ast> for ModuleVisitor<'_, '_> {
+    fn visit_item_mod(&mut self, m: &'ast syn::ItemMod) {
+        let name = m.ident.to_string();
+        match &m.content {
+            Some((_, items)) => {
+                for a in &m.attrs {
+                    self.visit_attribute(a);
+                }
+                self.module.push(name.clone());
+                self.inline += 1;
+                let inner_dir = self.child_dir.join(&name);
+                let outer_dir = std::mem::replace(&mut self.child_dir, inner_dir);
+                for item in items {
+                    self.visit_item(item);
+                }
+                self.child_dir = outer_dir;
+                self.inline -= 1;
+                self.module.pop();
+            }
+            None => {
+                let mut module = self.module.clone();
+                module.push(name.clone());
+                let (file, child_dir) = match path_attribute(&m.attrs) {
+                    Some(p) => {
+                        let base = match self.inline {
+                            0 => self.file.parent().map(Path::to_path_buf).unwrap_or_default(),
+                            _ => self.child_dir.clone(),
+                        };
+                        let file = base.join(p);
+                        let dir = file.parent().map(Path::to_path_buf).unwrap_or_default();
+                        (file, dir)
+                    }
+                    None if self.child_dir.join(format!("{name}.rs")).is_file() => {
+                        (self.child_dir.join(format!("{name}.rs")), self.child_dir.join(&name))
+                    }
+                    None => (self.child_dir.join(&name).join("mod.rs"), self.child_dir.join(&name)),
+                };
+                self.reader.module_file(&file, module, child_dir);
+            }
         }
     }
+
+    fn visit_item_use(&mut self, u: &'ast syn::ItemUse) {
+        for a in &u.attrs {
+            self.visit_attribute(a);
+        }
+        let mut prefix = Vec::new();
+        if u.leading_colon.is_some() {
+            return; // `::name` is an external crate
+        }
+        self.use_tree(&mut prefix, &u.tree);
+    }
+
+    fn visit_path(&mut self, p: &'ast syn::Path) {
+        if p.leading_colon.is_none() {
+            let segments: Vec<String> = p.segments.iter().map(|s| s.ident.to_string()).collect();
+            self.record(&segments);
+        }
+        syn::visit::visit_path(self, p);
+    }
+
+    fn visit_macro(&mut self, m: &'ast syn::Macro) {
+        self.visit_path(&m.path);
+        self.tokens(m.tokens.clone());
+    }
+}
+
+/// Every use against the layer order in the crate whose root is `lib`, and how many crate
+/// paths were checked.
+fn violations(lib: &Path) -> (Vec<String>, usize) {
+    let mut reader = Reader { uses: Vec::new(), errors: Vec::new() };
+    let dir = lib.parent().unwrap().to_path_buf();
+    reader.module_file(lib, Vec::new(), dir.clone());
+    let mut out = reader.errors;
+    let mut checked = 0;
+    for u in &reader.uses {
+        let rel = u.file.strip_prefix(&dir).unwrap_or(&u.file).display().to_string();
+        // The crate root and its inline public modules re-export the layers: they are the
+        // facade's other half.
+        if u.file == lib {
+            continue;
+        }
+        let Some(layer) = u.from.first() else { continue };
+        let Some(target) = u.to.first() else {
+            out.push(format!("{rel}: a path to the crate root itself"));
+            continue;
+        };
+        checked += 1;
+        let (Some(own), Some(theirs)) = (rank(layer), rank(target)) else {
+            let missing = if rank(layer).is_none() { layer } else { target };
+            out.push(format!("{rel}: module `{missing}` is in no layer; add it to LAYERS and ARCHITECTURE.md"));
+            continue;
+        };
+        let sibling = theirs == own && target != layer && own != 0;
+        if theirs > own || sibling {
+            out.push(format!("{rel}: `{}` uses `{}`, a later or sibling layer", u.from.join("::"), u.to.join("::")));
+        }
+    }
+    out.sort();
+    out.dedup();
+    (out, checked)
 }
 
 #[test]
 fn no_module_imports_against_the_layer_order() {
-    let src = common::repo().join("src");
-    let mut files = Vec::new();
-    rust_files(&src, &mut files);
-    files.sort();
-    let mut violations = Vec::new();
-    let mut checked = 0;
-    for f in &files {
-        let rel = f.strip_prefix(&src).unwrap();
-        let layer = layer_of(rel);
-        // The binary (main.rs, cli/) is another crate: it uses the library through `promptc::`.
-        if layer == "main" || layer == "cli" || layer == "lib" {
-            continue;
-        }
-        let Some(own) = rank(&layer) else {
-            violations.push(format!(
-                "{}: module `{layer}` is in no layer; add it to LAYERS and ARCHITECTURE.md",
-                rel.display()
-            ));
-            continue;
-        };
-        let text = std::fs::read_to_string(f).unwrap();
-        for (line, target) in crate_paths(&text) {
-            checked += 1;
-            let Some(theirs) = rank(&target) else {
-                violations.push(format!("{}:{line}: `crate::{target}` is in no layer", rel.display()));
-                continue;
-            };
-            let cross = theirs == own && target != layer && own != 0;
-            if theirs > own || cross {
-                violations.push(format!(
-                    "{}:{line}: `{layer}` uses `crate::{target}`, a later or sibling layer",
-                    rel.display()
-                ));
-            }
-        }
+    let (found, checked) = violations(&common::repo().join("src/lib.rs"));
+    assert!(checked > 500, "the reader found only {checked} crate paths: is it still reading the sources?");
+    assert!(found.is_empty(), "imports against the layer order:\n{}", found.join("\n"));
+}
+
+/// Each fixture crate under `fixtures/layers/` hides one back-edge in a shape a line-based
+/// scanner missed; the reader must find exactly that one.
+#[test]
+fn the_reader_rejects_every_hidden_back_edge() {
+    let root = common::repo().join("fixtures/layers");
+    let cases = [
+        ("super-at-crate-root", "model/mod.rs:", "`model` uses `facade::Facade`"),
+        ("multi-line-group", "model/mod.rs:", "`model` uses `compile::Compiled`"),
+        ("path-after-string-with-slashes", "model/mod.rs:", "`model` uses `output::write`"),
+        ("path-in-macro", "model/mod.rs:", "`model` uses `lint::check`"),
+        ("sibling-layers", "diff/mod.rs:", "`diff` uses `lint::check`"),
+        ("path-attribute", "model_helpers.rs:", "`model::helpers` uses `measure::count`"),
+    ];
+    for (name, file, message) in cases {
+        let (found, _) = violations(&root.join(name).join("src/lib.rs"));
+        assert_eq!(found.len(), 1, "{name}: expected one violation, found {found:#?}");
+        assert!(found[0].starts_with(file) && found[0].contains(message), "{name}: {}", found[0]);
     }
-    assert!(checked > 200, "the scan found only {checked} crate paths: is it still reading the sources?");
-    assert!(violations.is_empty(), "imports against the layer order:\n{}", violations.join("\n"));
+    let (clean, checked) = violations(&root.join("clean/src/lib.rs"));
+    assert!(clean.is_empty() && checked >= 4, "the clean fixture: {clean:#?} ({checked} paths)");
 }
 
 #[test]
-fn the_scanner_sees_paths_and_groups() {
-    let found = crate_paths(
-        "use crate::model::Project;\nuse crate::{code, json}; // crate::lint\nlet x = crate::hash::sha256_hex(b);",
-    );
-    let names: Vec<&str> = found.iter().map(|(_, n)| n.as_str()).collect();
-    assert_eq!(names, ["model", "code", "json", "hash"]);
+fn layers_are_ranked() {
     assert_eq!(rank("model"), Some(2));
     assert!(rank("lint") == rank("diff"));
+    assert_eq!(rank("cli"), None);
 }
