@@ -102,7 +102,7 @@ impl ModuleVisitor<'_, '_> {
             "self" | "super" => self.module.clone(),
             _ => return,
         };
-        let mut rest = &segments[..];
+        let mut rest = segments;
         if first == "crate" || first == "self" {
             rest = &rest[1..];
         }

@@ -384,7 +384,9 @@ pub fn confined_folder(project: &Project) -> Result<PathBuf> {
     let target = project.fs().root().join(&project.snapshots);
     crate::source::confine(&project.write_root, &target).map_err(|why| {
         Diagnostic::error(format!("cannot use the snapshot folder `{}`: {why}", project.snapshots))
-            .with_help("a project may only write inside its repository; a snapshot folder the caller names may be anywhere")
+            .with_help(
+                "a project may only write inside its repository; a snapshot folder the caller names may be anywhere",
+            )
             .into_error(crate::error::ErrorKind::Project)
     })?;
     Ok(folder(project))
