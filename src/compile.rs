@@ -295,13 +295,16 @@ pub fn compile_resolved(project: &Project, cell: Resolved) -> Result<Compiled> {
                 tool_texts.iter().map(|t| t.text.as_str()).collect::<Vec<_>>().join(&project.tool_docs.separator)
             }
             (Generator::ActionSchema, Transport::Json) => {
-                projection::actions::prompt_block(&cell.tools).map_err(|e| point_at_clashing_tool(project, e))?
+                projection::actions::prompt_block(&cell.tools).map_err(|clash| clash_error(project, &clash))?
             }
             (Generator::ToolExamples, transport) => format.examples(transport, &cell.tools)?,
             (Generator::ToolGuidance, _) => {
                 cell.tools.iter().filter_map(|t| t.guidance.as_deref()).collect::<Vec<_>>().join("\n\n")
             }
-            _ => String::new(),
+            // Tool docs are the xml transport's, the action schema the json transport's: the
+            // other transports describe their tools elsewhere (the projection, the schema).
+            (Generator::ToolDocs, Transport::Native | Transport::Json)
+            | (Generator::ActionSchema, Transport::Native | Transport::Xml) => String::new(),
         })
     };
     let r = render::render(project, &cell, &generate)?;
@@ -339,14 +342,12 @@ pub fn compile_resolved(project: &Project, cell: Resolved) -> Result<Compiled> {
 }
 
 /// A json-actions clash names a tool: point the error at that tool's declaration.
-fn point_at_clashing_tool(project: &Project, mut e: Error) -> Error {
-    if let Some(d) = e.diagnostics_mut().first_mut() {
-        let named = d.message.rsplit("tool `").next().and_then(|r| r.split('`').next());
-        if let Some(t) = named.and_then(|n| project.catalog.get(n)) {
-            d.label = Some(project.label(&t.name_span));
-        }
-    }
-    e
+fn clash_error(project: &Project, clash: &projection::actions::FieldClash) -> Error {
+    let d = clash.diagnostic();
+    Error::project(match project.catalog.get(&clash.tool) {
+        Some(t) => d.with_label(project.label(&t.name_span)),
+        None => d,
+    })
 }
 
 impl Compiled {

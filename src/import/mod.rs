@@ -340,7 +340,9 @@ fn find_tools<'a>(list: &'a [Value], base: &str, format: ImportFormat, problems:
                     ImportFormat::Anthropic => {
                         (&["type", "name", "description", "input_schema", "strict"], "input_schema")
                     }
-                    _ => (&["name", "description", "inputSchema"], "inputSchema"),
+                    ImportFormat::OpenAiChat | ImportFormat::Gemini | ImportFormat::Mcp => {
+                        (&["name", "description", "inputSchema"], "inputSchema")
+                    }
                 };
                 keys_known(m, &path, known, &name_of(name), problems);
                 let strict = strict_of(m, &path, problems);
@@ -372,7 +374,7 @@ fn find_tools<'a>(list: &'a [Value], base: &str, format: ImportFormat, problems:
                         }
                         None
                     }
-                    _ => None,
+                    ImportFormat::OpenAiChat | ImportFormat::Gemini | ImportFormat::Mcp => None,
                 };
                 out.push(Found {
                     name,

@@ -348,7 +348,7 @@ impl<'a> Converter<'a> {
                 self.fail(path, "an `array` needs `items` (the schema of its elements)", "add \"items\": {\"type\": …}")
             }
             Ty::Object => p.object = Some(self.object(m, path)),
-            _ => {}
+            Ty::String | Ty::Integer | Ty::Number | Ty::Boolean | Ty::Array => {}
         }
         Some(p)
     }

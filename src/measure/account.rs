@@ -331,7 +331,8 @@ impl Prepared {
                     Provider::OpenAiChat | Provider::OpenAiResponses => {
                         crate::measure::billing::recipe_texts(p, &entries)
                     }
-                    _ => Vec::new(),
+                    // Their billing adds no per-tool recipe text (see `measure::billing`).
+                    Provider::Anthropic | Provider::Gemini => Vec::new(),
                 };
                 let tools_json = Some(compact(&v));
                 Prepared { projection: Some((p, v)), tools_json, tool_texts, param_texts, recipe }

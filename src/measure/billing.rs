@@ -60,7 +60,7 @@ fn parts(provider: Provider, entry: &Value) -> (&str, &str, &Value) {
     const NONE: &Value = &Value::Null;
     let f = match provider {
         Provider::OpenAiChat => entry.get("function").unwrap_or(entry),
-        _ => entry,
+        Provider::OpenAiResponses | Provider::Anthropic | Provider::Gemini => entry,
     };
     let text = |k: &str| f.get(k).and_then(Value::as_str).unwrap_or_default();
     let params = f.get("parameters").or_else(|| f.get("input_schema")).unwrap_or(NONE);

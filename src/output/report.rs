@@ -470,7 +470,7 @@ pub fn render_matrix(accounts: &[Account], format: Format, view: View) -> String
     let right = [1, 2, 3, 4, 5];
     match format {
         Format::Markdown => markdown(&header, &rows, &right),
-        _ => {
+        Format::Table | Format::Json | Format::Csv => {
             let project = accounts.first().map(|a| a.project.clone()).unwrap_or_default();
             let estimates = accounts.iter().any(|a| !a.tokenizer.exact);
             let note = if estimates { " (≈: estimate)" } else { "" };

@@ -12,7 +12,6 @@
 use serde_json::{json, Map, Value};
 
 use crate::diagnostic::Diagnostic;
-use crate::error::Result;
 use crate::projection::json_schema::{schema, Dialect};
 use crate::resolve::tools::ActiveTool;
 
@@ -22,8 +21,31 @@ pub const COMMON_FIELDS: [&str; 3] = ["@action", "identifier", "human_readable_t
 /// What the shared property of a parameter whose schema differs between actions says.
 const PER_ACTION: &str = "Differs by action: see the `allOf` entry of each action in `x-@actions`.";
 
+/// A tool parameter named like one of the [`COMMON_FIELDS`]: the action schema cannot hold
+/// both. The caller, which knows where the tool is declared, locates the diagnostic.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FieldClash {
+    /// The tool.
+    pub tool: String,
+    /// Its parameter whose name is taken.
+    pub param: String,
+}
+
+impl FieldClash {
+    /// What to tell the user (without a location).
+    pub fn diagnostic(&self) -> Diagnostic {
+        Diagnostic::error(format!(
+            "parameter `{}` of tool `{}` clashes with the common action field of the same name",
+            self.param, self.tool
+        ))
+        .with_help(
+            "rename the parameter: every action already has `@action`, `identifier` and `human_readable_thought`",
+        )
+    }
+}
+
 /// The action schema of the active tools.
-pub fn action_schema(tools: &[ActiveTool]) -> Result<Value> {
+pub fn action_schema(tools: &[ActiveTool]) -> Result<Value, FieldClash> {
     let mut props = Map::new();
     let names: Vec<&str> = tools.iter().map(|t| t.name.as_str()).collect();
     let action = "The action to take: one of the tools below.";
@@ -39,16 +61,7 @@ pub fn action_schema(tools: &[ActiveTool]) -> Result<Value> {
     for t in tools {
         for p in &t.params {
             if COMMON_FIELDS.contains(&p.name.as_str()) {
-                return Err(Diagnostic::error(format!(
-                    "parameter `{}` of tool `{}` clashes with the common action \
-                    field of the same name",
-                    p.name, t.name
-                ))
-                .with_help(
-                    "rename the parameter: every action already has `@action`, `identifier` and \
-                        `human_readable_thought`",
-                )
-                .into_error(crate::error::ErrorKind::Project));
+                return Err(FieldClash { tool: t.name.clone(), param: p.name.clone() });
             }
             let v = schema(&p.schema, Dialect::Standard, false);
             match uses.iter_mut().find(|(n, _)| n == &p.name) {
@@ -122,7 +135,7 @@ pub fn param_fragment(p: &crate::model::params::Property) -> String {
 }
 
 /// The schema as it appears in the prompt: a fenced JSON block.
-pub fn prompt_block(tools: &[ActiveTool]) -> Result<String> {
+pub fn prompt_block(tools: &[ActiveTool]) -> Result<String, FieldClash> {
     let v = action_schema(tools)?;
     Ok(format!("```json\n{}```", crate::json::to_pretty_json(&v)))
 }

@@ -71,5 +71,6 @@ fn parameters_that_differ_in_anything_are_kept_per_action() {
 #[test]
 fn common_field_names_are_reserved() {
     let e = action_schema(&[tool("tag", vec![prop("identifier", Kind::string())])]).unwrap_err();
-    assert!(e.diagnostics()[0].message.contains("clashes with the common action field"));
+    assert_eq!(e, FieldClash { tool: "tag".into(), param: "identifier".into() });
+    assert!(e.diagnostic().message.contains("clashes with the common action field"));
 }

@@ -39,7 +39,7 @@ pub fn project(provider: Provider, tools: &[ActiveTool], opts: ProjectionOptions
 pub fn tool_entries(provider: Provider, projection: &Value) -> Vec<&Value> {
     let list = match provider {
         Provider::Gemini => projection.get(0).and_then(|t| t.get("functionDeclarations")),
-        _ => Some(projection),
+        Provider::OpenAiChat | Provider::OpenAiResponses | Provider::Anthropic => Some(projection),
     };
     list.and_then(Value::as_array).map(|a| a.iter().collect()).unwrap_or_default()
 }

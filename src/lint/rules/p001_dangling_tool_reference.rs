@@ -334,7 +334,10 @@ fn prompt_places(project: &Project, c: &Compiled, at: usize, tool: &str) -> Vec<
                     ToolTexts { descriptions: false, guidance: true, contributions: false }
                 }
                 SectionSource::Slot(_) => ToolTexts { descriptions: false, guidance: false, contributions: true },
-                _ => DESCRIPTIONS,
+                SectionSource::Template(_)
+                | SectionSource::Generated(Generator::ToolDocs | Generator::ActionSchema | Generator::ToolExamples) => {
+                    DESCRIPTIONS
+                }
             };
             let places: Vec<Place> = c.tools.iter().flat_map(|o| tool_text_places(project, o, tool, which)).collect();
             if places.is_empty() {
