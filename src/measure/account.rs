@@ -25,8 +25,8 @@ use crate::measure::budget::{Check, Scope};
 use crate::measure::tokens::Counters;
 use crate::measure::Measure;
 use crate::model::params::Property;
-use crate::model::provider::Provider;
-use crate::model::tokenizer::{Family, Tokenizer};
+use crate::model::provider::{Billing, Provider};
+use crate::model::tokenizer::Tokenizer;
 use crate::model::transport::Transport;
 use crate::model::Project;
 use crate::projection::{self, ProjectionOptions};
@@ -227,10 +227,9 @@ pub fn tokenizer_for(
         return (t, None);
     }
     let factors = &project.tokens.factors;
-    let by_provider = match provider {
-        Some(Provider::Anthropic) => Tokenizer::estimate(Family::Claude, factors),
-        Some(Provider::Gemini) => Tokenizer::estimate(Family::Gemini, factors),
-        Some(Provider::OpenAiChat | Provider::OpenAiResponses) | None => project.tokens.tokenizer,
+    let by_provider = match provider.and_then(|p| p.info().estimated_family) {
+        Some(family) => Tokenizer::estimate(family, factors),
+        None => project.tokens.tokenizer,
     };
     match model {
         None => (by_provider, None),
@@ -327,12 +326,10 @@ impl Prepared {
                     .zip(&entries)
                     .map(|(t, e)| t.params.iter().map(|prm| param_text(e, prm)).collect())
                     .collect();
-                let recipe = match p {
-                    Provider::OpenAiChat | Provider::OpenAiResponses => {
-                        crate::measure::billing::recipe_texts(p, &entries)
-                    }
+                let recipe = match p.info().billing {
+                    Billing::OpenAiRecipe => crate::measure::billing::recipe_texts(p, &entries),
                     // Their billing adds no per-tool recipe text (see `measure::billing`).
-                    Provider::Anthropic | Provider::Gemini => Vec::new(),
+                    Billing::AnthropicToolPrompt | Billing::AsSent => Vec::new(),
                 };
                 let tools_json = Some(compact(&v));
                 Prepared { projection: Some((p, v)), tools_json, tool_texts, param_texts, recipe }

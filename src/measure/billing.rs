@@ -21,7 +21,7 @@ use serde_json::Value;
 
 use crate::error::Result;
 use crate::measure::tokens::Counters;
-use crate::model::provider::Provider;
+use crate::model::provider::{Billing, Provider};
 use crate::model::tokenizer::{Encoding, Tokenizer};
 
 /// A provider's bill for one cell, estimated.
@@ -58,9 +58,9 @@ fn openai_constants(encoding: Encoding) -> FunctionConstants {
 /// `name`, `description` and `parameters` of one tool entry, whatever the provider's shape.
 fn parts(provider: Provider, entry: &Value) -> (&str, &str, &Value) {
     const NONE: &Value = &Value::Null;
-    let f = match provider {
-        Provider::OpenAiChat => entry.get("function").unwrap_or(entry),
-        Provider::OpenAiResponses | Provider::Anthropic | Provider::Gemini => entry,
+    let f = match provider.info().wraps_function {
+        true => entry.get("function").unwrap_or(entry),
+        false => entry,
     };
     let text = |k: &str| f.get(k).and_then(Value::as_str).unwrap_or_default();
     let params = f.get("parameters").or_else(|| f.get("input_schema")).unwrap_or(NONE);
@@ -163,8 +163,8 @@ pub fn bill(
     tokenizer: &Tokenizer,
     counters: &mut Counters,
 ) -> Result<Billed> {
-    let b = match provider {
-        Some(p @ (Provider::OpenAiChat | Provider::OpenAiResponses)) => {
+    let b = match provider.map(|p| (p, p.info().billing)) {
+        Some((p, Billing::OpenAiRecipe)) => {
             let prompt = prompt_tokens + 3 + counters.count(tokenizer, "system")?;
             let tools = openai_tools(p, entries, tokenizer, counters)?;
             let api = if p == Provider::OpenAiChat {
@@ -177,14 +177,15 @@ pub fn bill(
                 tools,
                 total: prompt + tools,
                 method: format!(
-                    "OpenAI {api}: function definitions in OpenAI's internal format ({} constants), the system \
+                    "{} {api}: function definitions in OpenAI's internal format ({} constants), the system \
                      prompt as one message",
+                    p.info().label,
                     if tokenizer.encoding() == Encoding::O200kBase { "gpt-4o" } else { "gpt-4" }
                 ),
                 source: "OpenAI cookbook, \"How to count tokens with tiktoken\", §7".into(),
             }
         }
-        Some(Provider::Anthropic) => {
+        Some((p, Billing::AnthropicToolPrompt)) => {
             let (system, label) =
                 if entries.is_empty() { (0, "no tools") } else { anthropic_tool_system_prompt(model) };
             Billed {
@@ -192,17 +193,18 @@ pub fn bill(
                 tools: tools_tokens + system,
                 total: prompt_tokens + tools_tokens + system,
                 method: format!(
-                    "Anthropic: the tool definitions as sent plus the tool-use system prompt ({system} tokens for \
-                     {label}, tool_choice auto)"
+                    "{}: the tool definitions as sent plus the tool-use system prompt ({system} tokens for \
+                     {label}, tool_choice auto)",
+                    p.info().label
                 ),
                 source: "Anthropic pricing, \"Tool use system prompt token count\"".into(),
             }
         }
-        Some(Provider::Gemini) => Billed {
+        Some((p, Billing::AsSent)) => Billed {
             prompt: prompt_tokens,
             tools: tools_tokens,
             total: prompt_tokens + tools_tokens,
-            method: "Gemini: no published overhead; billed as sent".into(),
+            method: format!("{}: no published overhead; billed as sent", p.info().label),
             source: "none published".into(),
         },
         None => Billed {

@@ -35,8 +35,19 @@ pub use template::Templates;
 pub use transport::Transport;
 
 /// Names a profile may never have: they are transports or providers, not contracts.
-pub const RESERVED_PROFILE_NAMES: &[&str] =
-    &["native", "xml", "json", "openai", "openai-responses", "anthropic", "gemini"];
+pub const RESERVED_PROFILE_NAMES: [&str; Transport::ALL.len() + Provider::ALL.len()] = {
+    let mut names = [""; Transport::ALL.len() + Provider::ALL.len()];
+    let mut i = 0;
+    while i < Transport::ALL.len() {
+        names[i] = Transport::ALL[i].as_str();
+        i += 1;
+    }
+    while i < names.len() {
+        names[i] = Provider::ALL[i - Transport::ALL.len()].as_str();
+        i += 1;
+    }
+    names
+};
 
 /// Names the template context defines itself; variables may not reuse them.
 pub const BUILTIN_NAMES: &[&str] =

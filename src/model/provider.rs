@@ -1,6 +1,9 @@
-//! Providers: the APIs whose native tool format promptc emits.
+//! Providers: the APIs whose native tool format promptc emits, and everything promptc knows of
+//! each ([`ProviderInfo`]) in one table.
 
 use serde::{Deserialize, Serialize};
+
+use crate::model::tokenizer::Family;
 
 /// A provider API whose native tool format promptc can emit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize, Serialize)]
@@ -24,14 +27,20 @@ impl Provider {
     pub const ALL: [Provider; 4] =
         [Provider::OpenAiChat, Provider::OpenAiResponses, Provider::Anthropic, Provider::Gemini];
 
-    /// The name used in files and flags.
-    pub fn as_str(self) -> &'static str {
+    /// What promptc knows of this provider's API: the one table every projection, lint rule,
+    /// count and list of names reads.
+    pub const fn info(self) -> &'static ProviderInfo {
         match self {
-            Provider::OpenAiChat => "openai",
-            Provider::OpenAiResponses => "openai-responses",
-            Provider::Anthropic => "anthropic",
-            Provider::Gemini => "gemini",
+            Provider::OpenAiChat => &OPENAI_CHAT,
+            Provider::OpenAiResponses => &OPENAI_RESPONSES,
+            Provider::Anthropic => &ANTHROPIC,
+            Provider::Gemini => &GEMINI,
         }
+    }
+
+    /// The name used in files and flags.
+    pub const fn as_str(self) -> &'static str {
+        self.info().name
     }
 
     /// Parse a flag value.
@@ -39,6 +48,108 @@ impl Provider {
         Provider::ALL.into_iter().find(|p| p.as_str() == s)
     }
 }
+
+/// One provider's API as promptc uses it: names, published limits, the JSON Schema subset its
+/// tool parameters may use, how its tool entries are shaped, and how it counts and bills.
+#[derive(Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ProviderInfo {
+    /// The name in files, flags, snapshot file names and output.
+    pub name: &'static str,
+    /// The company's or API's name as prose writes it (`OpenAI`, `Gemini`).
+    pub label: &'static str,
+    /// Most tools one request may carry (`None`: no published limit).
+    pub max_tools: Option<usize>,
+    /// Longest tool description in characters (`None`: no published limit).
+    pub max_description_chars: Option<usize>,
+    /// Whether OpenAI's strict mode applies to its function schemas (`strict_tools:`).
+    pub strict_mode: bool,
+    /// String formats its strict mode accepts; others are dropped (strict providers only).
+    pub strict_formats: &'static [&'static str],
+    /// String formats its schema subset accepts; others move into the description (`None`:
+    /// every format passes).
+    pub formats: Option<&'static [&'static str]>,
+    /// Whether its schema subset takes `enum` on strings only (numbers' values move into the
+    /// description) and drops `additionalProperties`.
+    pub openapi_subset: bool,
+    /// Whether each tool entry wraps the function in a `function` object (Chat Completions).
+    pub wraps_function: bool,
+    /// Whether the tool entries sit inside one `functionDeclarations` object (Gemini).
+    pub nests_declarations: bool,
+    /// The tokenizer family promptc estimates with, for providers whose tokenizer is not
+    /// public (`None`: the project's exact tokenizer).
+    pub estimated_family: Option<Family>,
+    /// What it bills beyond the text sent.
+    pub billing: Billing,
+    /// Whether promptc writes its cached request (`cache_control` breakpoints) into artifacts.
+    pub cache_control_request: bool,
+}
+
+/// What a provider bills for a request beyond the text promptc sends (see `measure::billing`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Billing {
+    /// OpenAI's published recipe: function definitions in its internal format.
+    OpenAiRecipe,
+    /// Anthropic's published tool-use system prompt, per model.
+    AnthropicToolPrompt,
+    /// Nothing published: billed as sent.
+    AsSent,
+}
+
+/// String formats OpenAI strict mode accepts.
+const OPENAI_STRICT_FORMATS: &[&str] =
+    &["date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"];
+
+const OPENAI_CHAT: ProviderInfo = ProviderInfo {
+    name: "openai",
+    label: "OpenAI",
+    max_tools: Some(128),
+    max_description_chars: Some(1024),
+    strict_mode: true,
+    strict_formats: OPENAI_STRICT_FORMATS,
+    formats: None,
+    openapi_subset: false,
+    wraps_function: true,
+    nests_declarations: false,
+    estimated_family: None,
+    billing: Billing::OpenAiRecipe,
+    cache_control_request: false,
+};
+
+const OPENAI_RESPONSES: ProviderInfo = ProviderInfo { name: "openai-responses", wraps_function: false, ..OPENAI_CHAT };
+
+const ANTHROPIC: ProviderInfo = ProviderInfo {
+    name: "anthropic",
+    label: "Anthropic",
+    max_tools: None,
+    max_description_chars: None,
+    strict_mode: false,
+    strict_formats: &[],
+    formats: None,
+    openapi_subset: false,
+    wraps_function: false,
+    nests_declarations: false,
+    estimated_family: Some(Family::Claude),
+    billing: Billing::AnthropicToolPrompt,
+    cache_control_request: true,
+};
+
+const GEMINI: ProviderInfo = ProviderInfo {
+    name: "gemini",
+    label: "Gemini",
+    max_tools: Some(128),
+    max_description_chars: None,
+    strict_mode: false,
+    strict_formats: &[],
+    formats: Some(&["date-time"]),
+    openapi_subset: true,
+    wraps_function: false,
+    nests_declarations: true,
+    estimated_family: Some(Family::Gemini),
+    billing: Billing::AsSent,
+    cache_control_request: false,
+};
 
 impl std::str::FromStr for Provider {
     type Err = crate::model::name::UnknownName;
@@ -51,5 +162,20 @@ impl std::str::FromStr for Provider {
 impl std::fmt::Display for Provider {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The serde names (files, JSON) are the table's names.
+    #[test]
+    fn serde_names_are_the_table_names() {
+        for p in Provider::ALL {
+            assert_eq!(serde_json::to_value(p).unwrap(), p.info().name);
+            assert_eq!(serde_json::from_value::<Provider>(p.info().name.into()).unwrap(), p);
+            assert_eq!(Provider::parse(p.as_str()), Some(p));
+        }
     }
 }

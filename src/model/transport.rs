@@ -23,7 +23,7 @@ impl Transport {
     pub const DEFAULT: [Transport; 2] = [Transport::Native, Transport::Xml];
 
     /// The name used in files, flags and templates.
-    pub fn as_str(self) -> &'static str {
+    pub const fn as_str(self) -> &'static str {
         match self {
             Transport::Native => "native",
             Transport::Xml => "xml",

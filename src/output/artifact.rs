@@ -217,7 +217,7 @@ pub fn render_json(project: &Project, c: &Compiled) -> String {
 /// follows in its own block) and on the last tool. The blocks' texts add up to the prompt.
 pub fn anthropic_cached_request(c: &Compiled) -> Option<serde_json::Value> {
     use serde_json::json;
-    if c.provider != Some(crate::model::Provider::Anthropic) {
+    if !c.provider.is_some_and(|p| p.info().cache_control_request) {
         return None;
     }
     let cut = c.static_prefix().bytes;

@@ -10,9 +10,8 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::projection::limits::GEMINI_FORMATS;
-
 use crate::model::params::{Kind, ObjectShape, Property, Schema};
+use crate::model::provider::Provider;
 use crate::resolve::tools::ActiveTool;
 
 /// The `tools` array for Gemini.
@@ -79,7 +78,7 @@ fn schema(s: &Schema) -> Value {
                 rest.insert("enum".into(), json!(enum_values));
             }
             match format.as_deref() {
-                Some(f) if GEMINI_FORMATS.contains(&f) => {
+                Some(f) if Provider::Gemini.info().formats.is_none_or(|ok| ok.contains(&f)) => {
                     rest.insert("format".into(), json!(f));
                 }
                 Some(other) => description = describe(&description, &format!("Format: {other}.")),

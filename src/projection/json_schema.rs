@@ -3,9 +3,8 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::projection::limits::STRICT_FORMATS;
-
 use crate::model::params::{Kind, ObjectShape, Property, Schema};
+use crate::model::provider::Provider;
 
 /// Which JSON Schema rules to follow.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -69,7 +68,7 @@ pub fn schema(s: &Schema, dialect: Dialect, force_nullable: bool) -> Value {
                 m.insert("enum".into(), with_null(enum_values.iter().map(|v| json!(v)).collect()));
             }
             if let Some(f) = format {
-                if !strict || STRICT_FORMATS.contains(&f.as_str()) {
+                if !strict || Provider::OpenAiChat.info().strict_formats.contains(&f.as_str()) {
                     m.insert("format".into(), json!(f));
                 }
             }

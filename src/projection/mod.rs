@@ -7,7 +7,6 @@ pub mod anthropic;
 pub mod examples;
 pub mod gemini;
 pub mod json_schema;
-pub mod limits;
 pub mod openai_chat;
 pub mod openai_responses;
 pub mod xml;
@@ -37,9 +36,9 @@ pub fn project(provider: Provider, tools: &[ActiveTool], opts: ProjectionOptions
 /// The per-tool entries of a projection, in tool order (Gemini nests them in
 /// `functionDeclarations`).
 pub fn tool_entries(provider: Provider, projection: &Value) -> Vec<&Value> {
-    let list = match provider {
-        Provider::Gemini => projection.get(0).and_then(|t| t.get("functionDeclarations")),
-        Provider::OpenAiChat | Provider::OpenAiResponses | Provider::Anthropic => Some(projection),
+    let list = match provider.info().nests_declarations {
+        true => projection.get(0).and_then(|t| t.get("functionDeclarations")),
+        false => Some(projection),
     };
     list.and_then(Value::as_array).map(|a| a.iter().collect()).unwrap_or_default()
 }

@@ -9,7 +9,6 @@ use crate::lint::{finding, CellView};
 use crate::model::provider::Provider;
 use crate::model::transport::Transport;
 use crate::model::Project;
-use crate::projection::limits::{max_description_chars, max_tools};
 
 pub const RULE: Rule = Rule {
     code: RuleCode::P002,
@@ -25,9 +24,9 @@ pub const RULE: Rule = Rule {
 /// Too many tools in one request, or a description over a provider's limit.
 pub(crate) fn check(project: &Project, views: &[CellView], out: &mut Vec<Diagnostic>) {
     let limited: Vec<(Provider, usize)> =
-        project.providers.iter().filter_map(|p| max_tools(*p).map(|n| (*p, n))).collect();
+        project.providers.iter().filter_map(|p| p.info().max_tools.map(|n| (*p, n))).collect();
     let described: Vec<(Provider, usize)> =
-        project.providers.iter().filter_map(|p| max_description_chars(*p).map(|n| (*p, n))).collect();
+        project.providers.iter().filter_map(|p| p.info().max_description_chars.map(|n| (*p, n))).collect();
     // Tool → (length, the providers' limit, rejecting providers, profiles that send it).
     type Long<'a> = (usize, usize, Vec<&'a str>, BTreeSet<String>);
     let mut long: BTreeMap<String, Long<'_>> = BTreeMap::new();

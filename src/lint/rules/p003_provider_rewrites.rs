@@ -11,7 +11,6 @@ use crate::model::params::{Kind, ObjectShape, Property, Schema};
 use crate::model::provider::Provider;
 use crate::model::transport::Transport;
 use crate::model::Project;
-use crate::projection::limits::{is_openai, GEMINI_FORMATS, STRICT_FORMATS};
 
 pub const RULE: Rule = Rule {
     code: RuleCode::P003,
@@ -42,13 +41,15 @@ fn walk<'a>(props: &'a [Property], prefix: &str, out: &mut Vec<(String, &'a Sche
 }
 
 /// What happens to an object's declared `additional_properties` (`path` names it).
-fn object_rewrites(out: &mut Vec<String>, path: &str, shape: &ObjectShape, strict: bool, gemini: bool) {
+fn object_rewrites(out: &mut Vec<String>, path: &str, shape: &ObjectShape, strict: bool, subset: Option<&str>) {
     match shape.additional_properties {
         Some(true) if strict => out.push(format!(
             "openai strict: `{path}`: additional_properties: true is not supported: strict mode sends false"
         )),
-        Some(_) if gemini => {
-            out.push(format!("gemini: `{path}`: additional_properties is not supported: it is dropped"))
+        Some(_) => {
+            if let Some(g) = subset {
+                out.push(format!("{g}: `{path}`: additional_properties is not supported: it is dropped"))
+            }
         }
         _ => {}
     }
@@ -56,15 +57,22 @@ fn object_rewrites(out: &mut Vec<String>, path: &str, shape: &ObjectShape, stric
 
 /// One finding per tool listing every keyword some enabled provider drops or rewrites.
 pub(crate) fn check(project: &Project, views: &[CellView], out: &mut Vec<Diagnostic>) {
-    let gemini = project.providers.contains(&Provider::Gemini);
-    let strict = project.strict_tools && project.providers.iter().any(|p| is_openai(*p));
+    // The enabled providers whose schema subset rewrites (the OpenAPI subset), and whether
+    // strict mode applies: both read from the provider table.
+    let subset: Option<Provider> = project.providers.iter().copied().find(|p| p.info().openapi_subset);
+    let g = subset.map(Provider::as_str);
+    let gemini = subset.is_some();
+    let subset_formats = subset.and_then(|p| p.info().formats);
+    let strict_provider = project.providers.iter().copied().find(|p| p.info().strict_mode);
+    let strict = project.strict_tools && strict_provider.is_some();
+    let strict_formats = strict_provider.map(|p| p.info().strict_formats).unwrap_or_default();
     let mut per_tool: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for v in views.iter().filter(|v| v.cell.transport == Transport::Native) {
         for t in &v.compiled.tools {
             let mut nodes = Vec::new();
             walk(&t.params, "", &mut nodes);
             let mut root = Vec::new();
-            object_rewrites(&mut root, "(parameters)", &t.shape, strict, gemini);
+            object_rewrites(&mut root, "(parameters)", &t.shape, strict, g);
             let notes = per_tool.entry(t.name.clone()).or_default();
             for r in root {
                 if !notes.contains(&r) {
@@ -76,12 +84,14 @@ pub(crate) fn check(project: &Project, views: &[CellView], out: &mut Vec<Diagnos
                 match &s.kind {
                     Kind::String { format, min_length, max_length, .. } => {
                         if let Some(f) = format {
-                            if !GEMINI_FORMATS.contains(&f.as_str()) && gemini {
-                                rewrites.push(format!(
-                                    "gemini: `{path}`: format `{f}` is not supported: it moves into the description"
-                                ));
+                            if let (Some(g), Some(ok)) = (g, subset_formats) {
+                                if !ok.contains(&f.as_str()) {
+                                    rewrites.push(format!(
+                                        "{g}: `{path}`: format `{f}` is not supported: it moves into the description"
+                                    ));
+                                }
                             }
-                            if strict && !STRICT_FORMATS.contains(&f.as_str()) {
+                            if strict && !strict_formats.contains(&f.as_str()) {
                                 rewrites.push(format!(
                                     "openai strict: `{path}`: format `{f}` is not supported: it is dropped"
                                 ));
@@ -95,18 +105,20 @@ pub(crate) fn check(project: &Project, views: &[CellView], out: &mut Vec<Diagnos
                     }
                     Kind::Integer { enum_values, .. } if !enum_values.is_empty() && gemini => {
                         rewrites.push(format!(
-                            "gemini: `{path}`: enums are only allowed on strings: the values move into the description"
+                            "{}: `{path}`: enums are only allowed on strings: the values move into the description",
+                            g.unwrap_or_default()
                         ));
                     }
                     Kind::Number { enum_values, .. } if !enum_values.is_empty() && gemini => {
                         rewrites.push(format!(
-                            "gemini: `{path}`: enums are only allowed on strings: the values move into the description"
+                            "{}: `{path}`: enums are only allowed on strings: the values move into the description",
+                            g.unwrap_or_default()
                         ));
                     }
                     _ => {}
                 }
                 if let Kind::Object { shape, .. } = &s.kind {
-                    object_rewrites(&mut rewrites, &path, shape, strict, gemini);
+                    object_rewrites(&mut rewrites, &path, shape, strict, g);
                 }
                 if s.default.is_some() && strict {
                     rewrites.push(format!("openai strict: `{path}`: `default` is not supported: it is dropped"));
