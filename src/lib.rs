@@ -82,8 +82,9 @@ pub use json::{document as json_document, OUTPUT_FORMAT};
 pub use model::name::UnknownName;
 pub use model::selection::parse_window as parse_context_window;
 pub use model::tokenizer::{Encoding, Family, Tokenizer};
-pub use model::{Project, Provider, Transport};
+pub use model::{Project, Provider, SwitchValue, Transport};
 pub use render::{RenderedSection, SlotUse};
+pub use resolve::options::CellOptions;
 pub use resolve::Request;
 
 /// `promptc report`'s data: the account of a cell — sent and billed tokens and bytes per

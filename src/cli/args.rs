@@ -57,7 +57,9 @@ pub(crate) fn request(project: &Project, cell: &CellArgs) -> Result<Request, Err
     let choices = project.choices();
     let mut switch_names: Vec<&str> = switches.iter().map(|(n, _)| *n).collect();
     switch_names.extend(choices.iter().map(|(n, _, _)| *n));
-    let mut req = Request::new();
+    // The flags as the library's cell options: the one conversion to a request, shared with
+    // the Python and Node packages.
+    let mut options = promptc::CellOptions::default();
     for s in &cell.sets {
         let (name, value) = match s.split_once('=') {
             Some((n, v)) => (n.trim(), Some(v)),
@@ -66,7 +68,7 @@ pub(crate) fn request(project: &Project, cell: &CellArgs) -> Result<Request, Err
         // A string-valued switch: NAME=VALUE, one of its values.
         if let Some((_, values, _)) = choices.iter().find(|(n, _, _)| *n == name) {
             match value.filter(|v| values.iter().any(|x| x == v)) {
-                Some(v) => req = req.choice(name, v),
+                Some(v) => options.switches.push((name.to_string(), promptc::SwitchValue::Is(v.to_string()))),
                 None => problems.push(
                     Diagnostic::error(match value {
                         Some(v) => format!("invalid value `{v}` for switch `{name}` in --set {s}"),
@@ -85,7 +87,7 @@ pub(crate) fn request(project: &Project, cell: &CellArgs) -> Result<Request, Err
             continue;
         }
         match value.map_or(Some(true), parse_bool) {
-            Some(b) => req = req.switch(name, b),
+            Some(b) => options.switches.push((name.to_string(), promptc::SwitchValue::On(b))),
             None => problems.push(
                 Diagnostic::error(format!(
                     "invalid value `{}` for switch `{name}` in --set {s}",
@@ -103,7 +105,7 @@ pub(crate) fn request(project: &Project, cell: &CellArgs) -> Result<Request, Err
         };
         let name = name.trim();
         if variables.contains(&name) {
-            req = req.variable(name, value);
+            options.variables.push((name.to_string(), value.into()));
         } else {
             problems.push(
                 Diagnostic::error(format!("unknown variable `{name}` in --var {v}"))
@@ -121,16 +123,16 @@ pub(crate) fn request(project: &Project, cell: &CellArgs) -> Result<Request, Err
     if !problems.is_empty() {
         return Err(Error::new(promptc::ErrorKind::Usage, problems));
     }
-    req.profile = cell.profile.clone();
-    req.model = cell.model.clone();
-    req.context_window = cell.context_window.clone();
-    req.transport = cell.transport;
-    req.provider = cell.provider;
-    req.context_file = cell.context.clone();
-    req.nonce = cell.nonce.clone();
-    req.lenient = cell.lenient;
-    req.subagent = cell.subagent.clone();
-    Ok(req)
+    options.profile = cell.profile.clone();
+    options.model = cell.model.clone();
+    options.context_window = cell.context_window.clone();
+    options.transport = cell.transport.map(|t| t.to_string());
+    options.provider = cell.provider.map(|p| p.to_string());
+    options.context_file = cell.context.clone();
+    options.nonce = cell.nonce.clone();
+    options.lenient = cell.lenient;
+    options.subagent = cell.subagent.clone();
+    options.request()
 }
 
 /// A boolean flag value the way people write them.

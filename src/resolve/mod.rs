@@ -14,6 +14,7 @@ use std::path::PathBuf;
 use serde_json::Value;
 
 pub mod matrix;
+pub mod options;
 pub mod runtime;
 pub mod tools;
 

@@ -68,56 +68,43 @@ pub struct CompileOptions {
 }
 
 impl CompileOptions {
+    /// The library request: the options as `promptc::CellOptions`, converted by the library
+    /// (the same conversion the CLI and the Python package use).
     fn request(&self) -> Result<promptc::Request> {
-        let mut r = promptc::Request::new();
-        r.lenient = self.lenient.unwrap_or(false);
-        if let Some(p) = &self.profile {
-            r = r.profile(p.clone());
-        }
-        if let Some(t) = &self.transport {
-            r = r.transport(t.parse::<promptc::Transport>().map_err(|e| js_err(e.into()))?);
-        }
-        if let Some(p) = &self.provider {
-            r = r.provider(p.parse::<promptc::Provider>().map_err(|e| js_err(e.into()))?);
-        }
-        if let Some(m) = &self.model {
-            r = r.model(m.clone());
-        }
+        let mut o = promptc::CellOptions::default();
+        o.profile = self.profile.clone();
+        o.transport = self.transport.clone();
+        o.provider = self.provider.clone();
+        o.model = self.model.clone();
         // Numbers and strings go to the library as text, so a window reads as it does on the
         // command line and in a context file (fractions rounded down; NaN, zero or negative
         // refused there).
-        match &self.context_window {
-            Some(Either::A(n)) => r = r.context_window(n.to_string()),
-            Some(Either::B(s)) => r = r.context_window(s.clone()),
-            None => {}
-        }
+        o.context_window = match &self.context_window {
+            Some(Either::A(n)) => Some(n.to_string()),
+            Some(Either::B(s)) => Some(s.clone()),
+            None => None,
+        };
         if let Some(s) = &self.switches {
             // Sorted: a JS object's keys reach Rust in a hash map.
             let mut names: Vec<&String> = s.keys().collect();
             names.sort();
             for name in names {
-                match &s[name] {
-                    Either::A(on) => r = r.switch(name.clone(), *on),
+                let value = match &s[name] {
+                    Either::A(on) => promptc::SwitchValue::On(*on),
                     // A string-valued switch takes one of its values; the library checks which.
-                    Either::B(value) => r = r.choice(name.clone(), value.clone()),
-                }
+                    Either::B(value) => promptc::SwitchValue::Is(value.clone()),
+                };
+                o.switches.push((name.clone(), value));
             }
         }
         if let Some(vars) = &self.variables {
-            for (name, value) in vars {
-                r = r.variable(name.clone(), value.clone());
-            }
+            o.variables = vars.iter().map(|(name, value)| (name.clone(), value.clone())).collect();
         }
-        if let Some(s) = &self.subagent {
-            r = r.subagent(s.clone());
-        }
-        if let Some(n) = &self.nonce {
-            r = r.nonce(n.clone());
-        }
-        if let Some(f) = &self.context_file {
-            r = r.context_file(f.clone());
-        }
-        Ok(r)
+        o.subagent = self.subagent.clone();
+        o.nonce = self.nonce.clone();
+        o.context_file = self.context_file.as_ref().map(Into::into);
+        o.lenient = self.lenient.unwrap_or(false);
+        o.request().map_err(js_err)
     }
 }
 

@@ -209,78 +209,73 @@ impl Options<'_> {
     /// The library request, validated: names of transports and providers, switch and
     /// variable values (the library checks them against the project).
     fn request(&self, py: Python<'_>) -> PyResult<promptc::Request> {
-        let mut r = promptc::Request::new();
-        r.lenient = self.lenient;
-        if let Some(p) = &self.profile {
-            r = r.profile(p.clone());
-        }
-        if let Some(t) = &self.transport {
-            r = r.transport(t.parse::<promptc::Transport>().map_err(|e| py_err(py, e.into()))?);
-        }
-        if let Some(p) = &self.provider {
-            r = r.provider(p.parse::<promptc::Provider>().map_err(|e| py_err(py, e.into()))?);
-        }
-        if let Some(m) = &self.model {
-            r = r.model(m.clone());
-        }
+        let mut o = promptc::CellOptions::default();
+        o.profile = self.profile.clone();
+        o.transport = self.transport.clone();
+        o.provider = self.provider.clone();
+        o.model = self.model.clone();
         if let Some(w) = &self.context_window {
-            // As text, so the library reads it as it reads the command line and context files.
-            let text = if w.is_instance_of::<PyBool>() {
-                return Err(usage(
-                    py,
-                    "context_window must be a number or a str, not a bool".into(),
-                    "pass the window in tokens, e.g. 200000",
-                ));
-            } else if let Ok(n) = w.extract::<i128>() {
-                n.to_string()
-            } else if let Ok(f) = w.extract::<f64>() {
-                f.to_string()
-            } else {
-                w.extract::<String>().map_err(|_| {
-                    usage(
-                        py,
-                        "context_window must be a number or a str".into(),
-                        "pass the window in tokens, e.g. 200000 or \"200k\"",
-                    )
-                })?
-            };
-            r = r.context_window(text);
+            o.context_window = Some(window_text(py, w)?);
         }
         if let Some(s) = &self.switches {
             for (k, v) in s.iter() {
                 let name: String = k.extract()?;
-                // A string-valued switch takes one of its values; the library checks which.
-                if let Ok(value) = v.extract::<String>() {
-                    r = r.choice(name, value);
-                    continue;
-                }
-                let Ok(on) = v.cast::<PyBool>() else {
-                    return Err(usage(
-                        py,
-                        format!("switch `{name}` must be True or False, or a string for a switch with values"),
-                        "switches are booleans, or strings for switches with `values:`",
-                    ));
-                };
-                r = r.switch(name, on.is_true());
+                o.switches.push((name.clone(), switch_value(py, &name, &v)?));
             }
         }
         if let Some(vars) = &self.variables {
             for (k, v) in vars.iter() {
                 let name: String = k.extract()?;
                 let value = from_py(py, &format!("variable `{name}`"), &v, 0)?;
-                r = r.variable(name, value);
+                o.variables.push((name, value));
             }
         }
-        if let Some(s) = &self.subagent {
-            r = r.subagent(s.clone());
-        }
-        if let Some(n) = &self.nonce {
-            r = r.nonce(n.clone());
-        }
-        if let Some(f) = &self.context_file {
-            r = r.context_file(f.clone());
-        }
-        Ok(r)
+        o.subagent = self.subagent.clone();
+        o.nonce = self.nonce.clone();
+        o.context_file = self.context_file.clone();
+        o.lenient = self.lenient;
+        o.request().map_err(|e| py_err(py, e))
+    }
+}
+
+/// A context window as text, so the library reads it as it reads the command line and context
+/// files: an int, a float or a str (a bool is refused, though Python counts it as an int).
+fn window_text(py: Python<'_>, w: &Bound<'_, PyAny>) -> PyResult<String> {
+    if w.is_instance_of::<PyBool>() {
+        return Err(usage(
+            py,
+            "context_window must be a number or a str, not a bool".into(),
+            "pass the window in tokens, e.g. 200000",
+        ));
+    }
+    if let Ok(n) = w.extract::<i128>() {
+        return Ok(n.to_string());
+    }
+    if let Ok(f) = w.extract::<f64>() {
+        return Ok(f.to_string());
+    }
+    w.extract::<String>().map_err(|_| {
+        usage(
+            py,
+            "context_window must be a number or a str".into(),
+            "pass the window in tokens, e.g. 200000 or \"200k\"",
+        )
+    })
+}
+
+/// A switch value: True/False, or a string for a switch with `values:` (the library checks
+/// which values it takes).
+fn switch_value(py: Python<'_>, name: &str, v: &Bound<'_, PyAny>) -> PyResult<promptc::SwitchValue> {
+    if let Ok(value) = v.extract::<String>() {
+        return Ok(promptc::SwitchValue::Is(value));
+    }
+    match v.cast::<PyBool>() {
+        Ok(on) => Ok(promptc::SwitchValue::On(on.is_true())),
+        Err(_) => Err(usage(
+            py,
+            format!("switch `{name}` must be True or False, or a string for a switch with values"),
+            "switches are booleans, or strings for switches with `values:`",
+        )),
     }
 }
 
