@@ -1,0 +1,84 @@
+//! Entry points for the fuzz targets under `fuzz/` (compiled only with `--cfg fuzzing`, which
+//! cargo-fuzz and `scripts/fuzz.sh` set): each takes arbitrary input and must return — an
+//! error is fine, a panic, an abort, a hang or unbounded memory is a bug.
+
+use std::path::Path;
+
+use crate::model::template::guard;
+
+/// A `when:` expression.
+pub fn condition(text: &str) {
+    if let Ok(c) = crate::model::condition::Condition::parse(text) {
+        let _ = c.eval_with(&Default::default(), &Default::default());
+        let _ = c.comparisons();
+        let _ = c.switch_names();
+    }
+}
+
+/// A manifest's YAML, parsed into the raw manifest types (the loader's first step).
+pub fn manifest_yaml(text: &str) {
+    let _ = crate::source::yaml::parse_str::<crate::load::raw::RawManifest>(text, "promptc.yaml");
+}
+
+/// A template source: the guard, then compiling and rendering it in a project's
+/// environment with an empty context.
+pub fn template(text: &str) {
+    let ws =
+        minijinja::machinery::WhitespaceConfig { keep_trailing_newline: false, lstrip_blocks: true, trim_blocks: true };
+    if guard::check(text, ws).is_err() {
+        return;
+    }
+    // One empty project folder for every run: includes find nothing in it.
+    static DIR: std::sync::OnceLock<Option<tempfile::TempDir>> = std::sync::OnceLock::new();
+    let Some(dir) = DIR.get_or_init(|| tempfile::tempdir().ok()) else { return };
+    let Ok(fs) = crate::source::ProjectFs::new(dir.path(), dir.path()) else { return };
+    let mut t = crate::model::template::Templates::new(fs, crate::model::Limits::default(), Default::default());
+    let origin = crate::model::template::TemplateOrigin {
+        file: crate::source::SourceFile {
+            rel: "t".into(),
+            display: "t".into(),
+            text: text.into(),
+            sha256: String::new(),
+        },
+        line_offset: 0,
+        column_offset: 0,
+    };
+    if t.add("t", text, origin).is_ok() {
+        let ctx = minijinja::Value::from_serialize(serde_json::json!({"x": "value", "items": ["a", "b"]}));
+        let _ = t.render("t", &ctx, 1 << 20);
+    }
+}
+
+/// A frozen record's bytes, read and verified against `project`.
+pub fn record(bytes: &[u8], project: &crate::model::Project) {
+    let Ok(dir) = tempfile::tempdir() else { return };
+    let path = dir.path().join("record.json");
+    if std::fs::write(&path, bytes).is_err() {
+        return;
+    }
+    if let Ok(rec) = crate::output::freeze::read(&path) {
+        let _ = crate::output::freeze::verify(project, &rec);
+    }
+}
+
+/// A whole project from in-memory files (name → text, written into a temporary folder):
+/// loaded, then every cell of its matrix compiled and linted.
+pub fn project(files: &[(String, String)]) {
+    let Ok(dir) = tempfile::tempdir() else { return };
+    for (name, text) in files {
+        let Ok(rel) = crate::source::ProjectFs::new(dir.path(), dir.path()).and_then(|fs| {
+            fs.normalize(name).map_err(|_| crate::error::Error::usage(crate::diagnostic::Diagnostic::error("bad name")))
+        }) else {
+            continue;
+        };
+        let p = dir.path().join(rel);
+        if let Some(parent) = p.parent() {
+            let _ = std::fs::create_dir_all(parent);
+        }
+        let _ = std::fs::write(p, text);
+    }
+    let Ok(project) = crate::load(Path::new(dir.path())) else { return };
+    let _ = crate::output::snapshot::Matrix::render(&project);
+    let mut counters = crate::measure::tokens::Counters::new(None);
+    let _ = crate::lint::check(&project, &[], &mut counters);
+}

@@ -1,0 +1,157 @@
+//! Reports: what cells cost, as data and as an HTML page, and the texts a matrix report counts.
+
+use crate::compile::Compiled;
+use crate::diagnostic::Diagnostic;
+use crate::error::Result;
+use crate::measure::account::Account;
+use crate::model::tokenizer::Tokenizer;
+use crate::model::Project;
+use crate::resolve::Request;
+
+use super::tokens::TokenCounter;
+
+/// What a report covers and how it counts.
+#[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
+pub struct ReportOptions {
+    /// Count every cell with this tokenizer instead of each provider's (see [`tokenizer_named`]).
+    pub tokenizer: Option<Tokenizer>,
+    /// Every cell of the snapshot matrix (profiles × cases × transports × providers, and
+    /// sub-agents, each with its case's values) instead of the request's cell.
+    pub matrix: bool,
+}
+
+impl ReportOptions {
+    /// The defaults: the request's cell, each provider's own tokenizer.
+    pub fn new() -> ReportOptions {
+        ReportOptions::default()
+    }
+
+    /// Count with this tokenizer instead of each provider's.
+    pub fn tokenizer(mut self, tokenizer: Option<Tokenizer>) -> ReportOptions {
+        self.tokenizer = tokenizer;
+        self
+    }
+
+    /// Cover every cell of the snapshot matrix instead of the request's cell.
+    pub fn matrix(mut self, matrix: bool) -> ReportOptions {
+        self.matrix = matrix;
+        self
+    }
+}
+
+/// A report: the accounts of the cells it covers, and anything to warn about (a model id
+/// promptc knows no tokenizer for).
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct Report {
+    /// One account per cell and provider.
+    pub accounts: Vec<Account>,
+    /// Warnings, each once.
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// What the request's cell costs (or, with `options.matrix`, every cell of the matrix): sent
+/// and billed tokens and bytes per section, tool, parameter and slot; the cacheable prefix;
+/// budgets. The same figures as `summary.json`, `diff` and `check` give for the same cells.
+/// Without a nonce in the request, untrusted text is wrapped with the cell's derived nonce, as
+/// in snapshots, so the figures do not change from run to run.
+pub fn report(
+    project: &Project,
+    request: &Request,
+    options: &ReportOptions,
+    tokens: &mut TokenCounter,
+) -> Result<Report> {
+    measured(project, request, options, tokens).map(|(_, report)| report)
+}
+
+/// A report as a self-contained HTML page, and the report it shows.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct HtmlReport {
+    /// The accounts the page shows (budgets and warnings for the caller to act on).
+    pub report: Report,
+    /// The page: one file with inline CSS, script and data, loading nothing.
+    pub html: String,
+}
+
+/// [`report`] as a page to open in a browser: the matrix overview (every cell's sent and
+/// billed tokens and budget status, sortable), per cell a treemap of sections, tools and
+/// parameters sized by tokens with the cacheable prefix marked, the rendered prompt by
+/// section and the tool JSON per provider, and a comparison of any two cells. The page embeds
+/// the document `report --format json` prints for the same cells, so its numbers are those.
+pub fn report_html(
+    project: &Project,
+    request: &Request,
+    options: &ReportOptions,
+    tokens: &mut TokenCounter,
+) -> Result<HtmlReport> {
+    let (compiled, report) = measured(project, request, options, tokens)?;
+    let html = crate::output::html::report::render(project, &compiled, &report.accounts);
+    Ok(HtmlReport { report, html })
+}
+
+/// The cells a report covers, compiled, and their accounts.
+fn measured(
+    project: &Project,
+    request: &Request,
+    options: &ReportOptions,
+    tokens: &mut TokenCounter,
+) -> Result<(Vec<(crate::resolve::matrix::Cell, Compiled)>, Report)> {
+    let runtime = crate::resolve::runtime::Runtime::resolve(project, request)?;
+    let model = request.model.clone().or_else(|| runtime.model.clone());
+    // Build the tokenizer while the cells compile (unless the disk cache answers everything).
+    tokens.counters.prefetch(options.tokenizer.unwrap_or(project.tokens.tokenizer).encoding());
+    let compiled = if options.matrix {
+        crate::compile::compile_matrix(project)?
+    } else {
+        let mut cell = crate::resolve::resolve_with(project, request, runtime)?;
+        let id = crate::resolve::matrix::Cell {
+            profile: cell.selection.profile.clone(),
+            case: None,
+            transport: cell.transport,
+            subagent: cell.subagent.clone(),
+        };
+        if request.nonce.is_none() {
+            cell.runtime.nonce = crate::resolve::matrix::case_runtime(project, None, &id.stem()).nonce;
+        }
+        let provider = cell.provider;
+        let c = crate::compile::compile_resolved(project, cell)?;
+        let (tokenizer, warning) =
+            crate::measure::account::tokenizer_for(project, c.provider, model.as_deref(), options.tokenizer);
+        let a = crate::measure::account::account(
+            project,
+            &id,
+            &c,
+            Some(provider),
+            &tokenizer,
+            model.as_deref(),
+            &mut tokens.counters,
+        )?;
+        let report = Report { accounts: vec![a], warnings: warning.into_iter().collect() };
+        return Ok((vec![(id, c)], report));
+    };
+    let (accounts, warnings) = crate::measure::account::accounts(
+        project,
+        &compiled,
+        model.as_deref(),
+        options.tokenizer,
+        &mut tokens.counters,
+    )?;
+    Ok((compiled, Report { accounts, warnings }))
+}
+
+/// Every distinct text `report --matrix` counts (for benchmarks that compare a report with
+/// tokenising the same text alone).
+#[doc(hidden)]
+pub fn matrix_texts(project: &Project) -> Result<std::collections::BTreeSet<String>> {
+    let compiled = crate::compile::compile_matrix(project)?;
+    let mut out = std::collections::BTreeSet::new();
+    for (_, c) in &compiled {
+        for p in crate::measure::account::providers_of(project, c.transport) {
+            out.extend(crate::measure::account::texts(project, c, p));
+        }
+    }
+    out.remove("");
+    Ok(out)
+}
