@@ -475,8 +475,8 @@ pub enum SchemaKind {
 /// The JSON Schema editors use to complete and check a project file.
 pub fn editor_schema(kind: SchemaKind) -> String {
     match kind {
-        SchemaKind::Manifest => crate::load::editor_schema::manifest(),
-        SchemaKind::Tools => crate::load::editor_schema::tools(),
+        SchemaKind::Manifest => crate::format::schema::manifest(),
+        SchemaKind::Tools => crate::format::schema::tools(),
     }
 }
 
@@ -570,7 +570,7 @@ pub mod fuzz {
 
     /// A manifest's YAML, parsed into the raw manifest types (the loader's first step).
     pub fn manifest_yaml(text: &str) {
-        let _ = crate::source::yaml::parse_str::<crate::load::raw::RawManifest>(text, "promptc.yaml");
+        let _ = crate::source::yaml::parse_str::<crate::format::manifest::RawManifest>(text, "promptc.yaml");
     }
 
     /// A template source: the guard, then compiling and rendering it in a project's

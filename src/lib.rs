@@ -35,6 +35,8 @@ mod json;
 
 mod source;
 
+mod format;
+
 mod model;
 
 mod load;

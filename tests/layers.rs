@@ -12,6 +12,7 @@ use std::path::Path;
 const LAYERS: &[&[&str]] = &[
     &["code", "diagnostic", "error", "hash", "json"], // foundation: may use each other
     &["source"],
+    &["format"],
     &["model"],
     &["load"],
     &["resolve"],
