@@ -123,6 +123,6 @@ fn the_scanner_sees_paths_and_groups() {
     );
     let names: Vec<&str> = found.iter().map(|(_, n)| n.as_str()).collect();
     assert_eq!(names, ["model", "code", "json", "hash"]);
-    assert_eq!(rank("model"), Some(2));
+    assert_eq!(rank("model"), Some(3));
     assert!(rank("lint") == rank("diff"));
 }
