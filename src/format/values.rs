@@ -1,6 +1,6 @@
 //! The closed sets of words the project files take as values, as written. The loader turns
-//! each into the model's own enum; the names are the model's (`Transport::as_str`, …), which
-//! `values_tests.rs` checks.
+//! each into the model's own enum with an exhaustive `match` (`load::settings::transport`,
+//! `provider`, `load::catalog`, `load::profiles`); the words are the model's serde names.
 
 use schemars::JsonSchema;
 use serde::Deserialize;
