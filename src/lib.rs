@@ -38,6 +38,8 @@ mod json;
 
 mod source;
 
+mod format;
+
 mod model;
 
 mod load;

@@ -17,7 +17,7 @@ pub fn condition(text: &str) {
 
 /// A manifest's YAML, parsed into the raw manifest types (the loader's first step).
 pub fn manifest_yaml(text: &str) {
-    let _ = crate::source::yaml::parse_str::<crate::load::raw::RawManifest>(text, "promptc.yaml");
+    let _ = crate::source::yaml::parse_str::<crate::format::manifest::RawManifest>(text, "promptc.yaml");
 }
 
 /// A template source: the guard, then compiling and rendering it in a project's

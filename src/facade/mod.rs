@@ -224,7 +224,7 @@ pub enum SchemaKind {
 /// The JSON Schema editors use to complete and check a project file.
 pub fn editor_schema(kind: SchemaKind) -> String {
     match kind {
-        SchemaKind::Manifest => crate::load::editor_schema::manifest(),
-        SchemaKind::Tools => crate::load::editor_schema::tools(),
+        SchemaKind::Manifest => crate::format::schema::manifest(),
+        SchemaKind::Tools => crate::format::schema::tools(),
     }
 }

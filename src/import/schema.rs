@@ -20,7 +20,7 @@ pub enum Dialect {
 }
 
 /// A parameter type of the catalog: the loader's own type, so the two never disagree.
-pub use crate::load::raw::RawType as Ty;
+pub use crate::format::values::RawType as Ty;
 
 /// The catalog type a JSON Schema (or, case-insensitively, a Gemini) type name stands for.
 fn parse_type(s: &str, dialect: Dialect) -> Option<Ty> {

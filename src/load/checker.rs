@@ -6,8 +6,8 @@ use serde_saphyr::Location;
 
 use crate::diagnostic::{known_names_help, Diagnostic, Label, Position, Span};
 use crate::error::Diagnostics;
-use crate::load::raw::S;
-use crate::model::condition::Condition;
+use crate::format::S;
+use crate::model::condition::{Condition, ParseError};
 use crate::model::untrusted::valid_tag;
 use crate::model::Switch;
 use crate::source::SourceFile;
@@ -69,85 +69,85 @@ impl Checker<'_> {
     pub(super) fn when(&mut self, w: &S, switches: &IndexMap<String, Switch>) -> Option<Condition> {
         match Condition::parse(&w.value) {
             Err(e) => {
-                // Columns count from the opening quote of a quoted scalar.
-                let quoted = self
-                    .file
-                    .text
-                    .split('\n')
-                    .nth((w.referenced.line() as usize).saturating_sub(1))
-                    .and_then(|l| l.chars().nth((w.referenced.column() as usize).saturating_sub(1)))
-                    .is_some_and(|c| c == '"' || c == '\'');
-                let col = w.referenced.column() as usize
-                    + usize::from(quoted)
-                    + w.value[..e.offset.min(w.value.len())].chars().count();
-                let pos = Position::new(w.referenced.line() as usize, col, 1);
-                self.diags.push(
-                    Diagnostic::error(format!(
-                        "invalid switch expression `{}`: {}",
-                        crate::diagnostic::excerpt(&w.value, 60),
-                        e.message
-                    ))
-                    .with_label(Label::at(&self.file.display, &self.file.text, pos))
-                    .with_help(
-                        "write switch names combined with `!`, `&&`, `||` and parentheses, e.g. `browser && !yolo`",
-                    ),
-                );
+                self.when_syntax(w, &e);
                 None
             }
-            Ok(c) => {
-                let known: Vec<&str> = switches.keys().map(String::as_str).collect();
-                let mut ok = true;
-                for name in c.switch_names() {
-                    if !switches.contains_key(name) {
-                        ok = false;
-                        self.error(
-                            &w.referenced,
-                            format!("unknown switch `{name}` in `when: {}`", w.value),
-                            known_names_help("switch", name, &known),
-                        );
-                    }
-                }
-                for name in c.flags() {
-                    if let Some(choice) = switches.get(name).and_then(|s| s.choice.as_ref()) {
-                        ok = false;
-                        self.error(
-                            &w.referenced,
-                            format!("switch `{name}` takes a value, it is not on or off, in `when: {}`", w.value),
-                            format!("compare it: `{name} == \"{}\"`", choice.default),
-                        );
-                    }
-                }
-                for (name, value) in c.comparisons() {
-                    match switches.get(name).map(|s| s.choice.as_ref()) {
-                        Some(None) => {
-                            ok = false;
-                            self.error(
-                                &w.referenced,
-                                format!(
-                                    "switch `{name}` is on or off, it has no value to compare, in `when: {}`",
-                                    w.value
-                                ),
-                                format!("write `{name}` or `!{name}`, or give the switch `values:`"),
-                            );
-                        }
-                        Some(Some(choice)) if !choice.values.iter().any(|v| v == value) => {
-                            ok = false;
-                            self.error(
-                                &w.referenced,
-                                format!("`{value}` is not a value of switch `{name}` in `when: {}`", w.value),
-                                known_names_help(
-                                    "value",
-                                    value,
-                                    &choice.values.iter().map(String::as_str).collect::<Vec<_>>(),
-                                ),
-                            );
-                        }
-                        _ => {}
-                    }
-                }
-                ok.then_some(c)
+            Ok(c) => self.when_names(w, &c, switches).then_some(c),
+        }
+    }
+
+    /// Report a `when:` expression that does not parse, at the character where it fails.
+    fn when_syntax(&mut self, w: &S, e: &ParseError) {
+        // Columns count from the opening quote of a quoted scalar.
+        let quoted = self
+            .file
+            .text
+            .split('\n')
+            .nth((w.referenced.line() as usize).saturating_sub(1))
+            .and_then(|l| l.chars().nth((w.referenced.column() as usize).saturating_sub(1)))
+            .is_some_and(|c| c == '"' || c == '\'');
+        let col = w.referenced.column() as usize
+            + usize::from(quoted)
+            + w.value[..e.offset.min(w.value.len())].chars().count();
+        let pos = Position::new(w.referenced.line() as usize, col, 1);
+        self.diags.push(
+            Diagnostic::error(format!(
+                "invalid switch expression `{}`: {}",
+                crate::diagnostic::excerpt(&w.value, 60),
+                e.message
+            ))
+            .with_label(Label::at(&self.file.display, &self.file.text, pos))
+            .with_help("write switch names combined with `!`, `&&`, `||` and parentheses, e.g. `browser && !yolo`"),
+        );
+    }
+
+    /// Check the switch names of a parsed `when:` expression, and how each is used; whether
+    /// all are right.
+    fn when_names(&mut self, w: &S, c: &Condition, switches: &IndexMap<String, Switch>) -> bool {
+        let known: Vec<&str> = switches.keys().map(String::as_str).collect();
+        let mut ok = true;
+        for name in c.switch_names() {
+            if !switches.contains_key(name) {
+                ok = false;
+                self.error(
+                    &w.referenced,
+                    format!("unknown switch `{name}` in `when: {}`", w.value),
+                    known_names_help("switch", name, &known),
+                );
             }
         }
+        for name in c.flags() {
+            if let Some(choice) = switches.get(name).and_then(|s| s.choice.as_ref()) {
+                ok = false;
+                self.error(
+                    &w.referenced,
+                    format!("switch `{name}` takes a value, it is not on or off, in `when: {}`", w.value),
+                    format!("compare it: `{name} == \"{}\"`", choice.default),
+                );
+            }
+        }
+        for (name, value) in c.comparisons() {
+            match switches.get(name).map(|s| s.choice.as_ref()) {
+                Some(None) => {
+                    ok = false;
+                    self.error(
+                        &w.referenced,
+                        format!("switch `{name}` is on or off, it has no value to compare, in `when: {}`", w.value),
+                        format!("write `{name}` or `!{name}`, or give the switch `values:`"),
+                    );
+                }
+                Some(Some(choice)) if !choice.values.iter().any(|v| v == value) => {
+                    ok = false;
+                    self.error(
+                        &w.referenced,
+                        format!("`{value}` is not a value of switch `{name}` in `when: {}`", w.value),
+                        known_names_help("value", value, &choice.values.iter().map(String::as_str).collect::<Vec<_>>()),
+                    );
+                }
+                _ => {}
+            }
+        }
+        ok
     }
 
     /// Check an untrusted-content tag.

@@ -4,7 +4,9 @@
 use serde_json::Value;
 
 use crate::diagnostic::{Diagnostic, Label};
-use crate::load::raw::{RawParam, RawType};
+use crate::format::tool::RawParam;
+use crate::format::values::RawType;
+use crate::format::S;
 use crate::model::condition::Condition;
 use crate::model::params::{valid_param_name, value_matches, Kind, ObjectShape, Property, Schema};
 use crate::source::SourceFile;
@@ -36,9 +38,9 @@ impl<'a> SchemaBuilder<'a> {
     /// caller through `parse_when` so that switch names can be checked.
     pub fn properties(
         &mut self,
-        raw: &indexmap::IndexMap<crate::load::raw::S, RawParam>,
+        raw: &indexmap::IndexMap<S, RawParam>,
         allow_when: bool,
-        parse_when: &mut dyn FnMut(&crate::load::raw::S) -> Option<Condition>,
+        parse_when: &mut dyn FnMut(&S) -> Option<Condition>,
     ) -> Vec<Property> {
         let mut out = Vec::new();
         for (name, param) in raw {
@@ -81,15 +83,37 @@ impl<'a> SchemaBuilder<'a> {
         out
     }
 
-    fn schema(
-        &mut self,
-        p: &RawParam,
-        parse_when: &mut dyn FnMut(&crate::load::raw::S) -> Option<Condition>,
-    ) -> Schema {
+    fn schema(&mut self, p: &RawParam, parse_when: &mut dyn FnMut(&S) -> Option<Condition>) -> Schema {
+        self.misplaced_keywords(p);
+        let kind = self.kind(p, parse_when);
+        self.check_bounds(p);
+        let schema = Schema {
+            description: p.description.clone(),
+            nullable: p.nullable,
+            default: p.default.as_ref().map(|d| d.value.clone()),
+            kind,
+        };
+        if let Some(d) = &p.default {
+            if !value_matches(&schema, &d.value) {
+                self.fail(
+                    &d.referenced,
+                    format!(
+                        "the default {} does not match the parameter's type `{}`",
+                        d.value,
+                        schema.kind.type_name()
+                    ),
+                    "give a default of the declared type (and one of the enum values, if any)",
+                );
+            }
+        }
+        schema
+    }
+
+    /// Keywords that only make sense for some types: reject the rest instead of dropping them.
+    fn misplaced_keywords(&mut self, p: &RawParam) {
         let ty = p.ty.value;
         let ty_loc = p.ty.referenced;
         let type_name = ty.name();
-        // Keywords that only make sense for some types: reject the rest instead of dropping them.
         // `at` is the keyword's own location when the raw model keeps it, else the type's.
         let misplaced = |this: &mut Self, at: Option<serde_saphyr::Location>, key: &str, allowed: &[RawType]| {
             if let Some(at) = at.filter(|_| !allowed.contains(&ty)) {
@@ -102,7 +126,7 @@ impl<'a> SchemaBuilder<'a> {
                 );
             }
         };
-        use RawType::*;
+        use RawType::{Array, Integer, Number, Object, String};
         misplaced(self, p.format.as_ref().map(|v| v.referenced), "format", &[String]);
         misplaced(self, p.pattern.as_ref().map(|v| v.referenced), "pattern", &[String]);
         misplaced(self, p.min_length.as_ref().map(|v| v.referenced), "min_length", &[String]);
@@ -116,7 +140,12 @@ impl<'a> SchemaBuilder<'a> {
         misplaced(self, p.additional_properties.as_ref().map(|v| v.referenced), "additional_properties", &[Object]);
         misplaced(self, p.required_order.as_ref().map(|v| v.referenced), "required_order", &[Object]);
         misplaced(self, p.enum_values.as_ref().map(|v| v.referenced), "enum", &[String, Integer, Number]);
+    }
 
+    /// The type's own keywords, each checked.
+    fn kind(&mut self, p: &RawParam, parse_when: &mut dyn FnMut(&S) -> Option<Condition>) -> Kind {
+        let ty_loc = p.ty.referenced;
+        use RawType::{Array, Boolean, Integer, Number, Object, String};
         // JSON has no NaN or infinity: `.nan` would reach every provider as `null`.
         let finite = |this: &mut Self, b: &Option<serde_saphyr::Spanned<f64>>, key: &str| match b {
             Some(b) if !b.value.is_finite() => {
@@ -130,7 +159,7 @@ impl<'a> SchemaBuilder<'a> {
             other => other.as_ref().map(|b| b.value),
         };
         let (minimum, maximum) = (finite(self, &p.minimum, "minimum"), finite(self, &p.maximum, "maximum"));
-        let kind = match ty {
+        match p.ty.value {
             String => Kind::String {
                 enum_values: self.enum_of(p, |v| v.as_str().map(str::to_string), "strings"),
                 format: p.format.as_ref().map(|f| f.value.clone()),
@@ -138,27 +167,7 @@ impl<'a> SchemaBuilder<'a> {
                 min_length: p.min_length.as_ref().map(|v| v.value),
                 max_length: p.max_length.as_ref().map(|v| v.value),
             },
-            Integer => {
-                let bound = |this: &mut Self, b: &Option<serde_saphyr::Spanned<f64>>| {
-                    b.as_ref().filter(|b| b.value.is_finite()).and_then(|b| {
-                        if b.value.fract() == 0.0 && b.value.abs() < 9.0e15 {
-                            Some(b.value as i64)
-                        } else {
-                            this.fail(
-                                &b.referenced,
-                                format!("bound {} of an integer parameter is not a whole number", b.value),
-                                "use a whole number",
-                            );
-                            None
-                        }
-                    })
-                };
-                Kind::Integer {
-                    enum_values: self.enum_of(p, |v| v.as_i64(), "whole numbers"),
-                    minimum: bound(self, &p.minimum),
-                    maximum: bound(self, &p.maximum),
-                }
-            }
+            Integer => self.integer_kind(p),
             Number => Kind::Number { enum_values: self.enum_of(p, |v| v.as_f64(), "numbers"), minimum, maximum },
             Boolean => Kind::Boolean,
             Array => match &p.items {
@@ -193,7 +202,34 @@ impl<'a> SchemaBuilder<'a> {
                 let shape = self.shape(p.additional_properties.as_ref(), p.required_order.as_ref(), &properties);
                 Kind::Object { properties, shape }
             }
+        }
+    }
+
+    /// An integer's enum and bounds, each a whole number.
+    fn integer_kind(&mut self, p: &RawParam) -> Kind {
+        let bound = |this: &mut Self, b: &Option<serde_saphyr::Spanned<f64>>| {
+            b.as_ref().filter(|b| b.value.is_finite()).and_then(|b| {
+                if b.value.fract() == 0.0 && b.value.abs() < 9.0e15 {
+                    Some(b.value as i64)
+                } else {
+                    this.fail(
+                        &b.referenced,
+                        format!("bound {} of an integer parameter is not a whole number", b.value),
+                        "use a whole number",
+                    );
+                    None
+                }
+            })
         };
+        Kind::Integer {
+            enum_values: self.enum_of(p, |v| v.as_i64(), "whole numbers"),
+            minimum: bound(self, &p.minimum),
+            maximum: bound(self, &p.maximum),
+        }
+    }
+
+    /// Lower bounds at most the upper ones.
+    fn check_bounds(&mut self, p: &RawParam) {
         for (lo, hi, what) in [
             (
                 p.min_length.as_ref().map(|v| v.value as f64),
@@ -217,26 +253,6 @@ impl<'a> SchemaBuilder<'a> {
                 }
             }
         }
-        let schema = Schema {
-            description: p.description.clone(),
-            nullable: p.nullable,
-            default: p.default.as_ref().map(|d| d.value.clone()),
-            kind,
-        };
-        if let Some(d) = &p.default {
-            if !value_matches(&schema, &d.value) {
-                self.fail(
-                    &d.referenced,
-                    format!(
-                        "the default {} does not match the parameter's type `{}`",
-                        d.value,
-                        schema.kind.type_name()
-                    ),
-                    "give a default of the declared type (and one of the enum values, if any)",
-                );
-            }
-        }
-        schema
     }
 
     /// An object's shape: `additional_properties` as declared, and a `required_order` that names
@@ -244,7 +260,7 @@ impl<'a> SchemaBuilder<'a> {
     pub fn shape(
         &mut self,
         additional: Option<&serde_saphyr::Spanned<bool>>,
-        order: Option<&serde_saphyr::Spanned<Vec<crate::load::raw::S>>>,
+        order: Option<&serde_saphyr::Spanned<Vec<S>>>,
         props: &[Property],
     ) -> ObjectShape {
         let mut required_order = Vec::new();

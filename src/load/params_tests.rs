@@ -1,6 +1,11 @@
 //! Unit tests of `load::params`.
 
-use super::*;
+use super::SchemaBuilder;
+use crate::diagnostic::Diagnostic;
+use crate::format::tool::RawParam;
+use crate::model::condition::Condition;
+use crate::model::params::{Kind, Property};
+use crate::source::SourceFile;
 
 fn file(text: &str) -> SourceFile {
     SourceFile { rel: "t.yaml".into(), display: "t.yaml".into(), text: text.into(), sha256: String::new() }
@@ -8,8 +13,7 @@ fn file(text: &str) -> SourceFile {
 
 fn build(text: &str) -> (Vec<Property>, Vec<Diagnostic>) {
     let f = file(text);
-    let raw: indexmap::IndexMap<crate::load::raw::S, RawParam> =
-        crate::source::yaml::parse_str(text, "t.yaml").unwrap();
+    let raw: indexmap::IndexMap<crate::format::S, RawParam> = crate::source::yaml::parse_str(text, "t.yaml").unwrap();
     let mut b = SchemaBuilder::new(&f);
     let props = b.properties(&raw, true, &mut |w| Condition::parse(&w.value).ok());
     (props, b.problems)

@@ -1,7 +1,12 @@
 //! Unit tests of `project`.
 
+use super::templates::block_indicator;
 use super::undeclared::find_identifier;
-use super::*;
+use super::MANIFEST;
+use crate::error::Result;
+use crate::model::provider::Provider;
+use crate::model::transport::Transport;
+use crate::model::Project;
 
 /// Write `files` into a fresh folder and load it.
 fn load(files: &[(&str, &str)]) -> (tempfile::TempDir, Result<Project>) {

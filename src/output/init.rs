@@ -130,8 +130,8 @@ pub fn write_starter(dir: &Path) -> Result<Vec<PathBuf>> {
             .into_error(crate::error::ErrorKind::Usage));
     }
     let schemas = [
-        ("promptc.schema.json", crate::load::editor_schema::manifest()),
-        ("tools.schema.json", crate::load::editor_schema::tools()),
+        ("promptc.schema.json", crate::format::schema::manifest()),
+        ("tools.schema.json", crate::format::schema::tools()),
     ];
     let mut written = Vec::new();
     for (rel, text) in FILES.iter().map(|(p, t)| (*p, t.to_string())).chain(schemas) {

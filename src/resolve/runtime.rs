@@ -9,8 +9,8 @@ use serde_json::Value;
 
 use crate::diagnostic::{known_names_help, Diagnostic};
 use crate::error::{Diagnostics, Error, ErrorKind, Result};
+use crate::format::context::RawContext;
 use crate::hash::sha256_hex;
-use crate::load::raw::RawContext;
 use crate::model::Project;
 use crate::resolve::Request;
 use crate::source::MAX_FILE_BYTES;

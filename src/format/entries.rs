@@ -1,0 +1,209 @@
+//! The entries of the manifest's named maps and lists: switches, variables, sections, slots,
+//! profiles (with their messages and budgets), cases, sub-agents and commands.
+
+use std::collections::BTreeMap;
+
+use indexmap::IndexMap;
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_saphyr::Spanned;
+
+use super::values::RawRole;
+use super::S;
+
+/// A runtime capability: on/off, or one of its `values`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawSwitch {
+    /// What the switch means.
+    #[serde(default)]
+    pub description: String,
+    /// true/false, or one of `values`.
+    #[schemars(with = "Option<serde_json::Value>", extend("type" = ["boolean", "string"]))]
+    pub default: Option<Spanned<serde_json::Value>>,
+    /// A string-valued switch's values, compared in `when:` as `name == "value"`.
+    #[schemars(with = "Option<Vec<String>>", length(min = 1), extend("uniqueItems" = true))]
+    pub values: Option<Spanned<Vec<S>>>,
+}
+
+/// A template variable.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawVariable {
+    /// What the variable holds.
+    #[serde(default)]
+    pub description: String,
+    /// Its value when a request does not give one (default: the empty string).
+    pub default: Option<serde_json::Value>,
+    /// Set per request: sections that read it are dynamic.
+    #[serde(default)]
+    pub dynamic: bool,
+    /// Delimiter tag (e.g. MEMORY): the value is wrapped and neutralised.
+    #[schemars(with = "Option<String>")]
+    pub untrusted: Option<S>,
+}
+
+/// A section of the prompt: exactly one of `template`, `text`, `generate` or `slot`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawSection {
+    /// A template file.
+    #[schemars(with = "Option<String>")]
+    pub template: Option<S>,
+    /// An inline template.
+    pub text: Option<String>,
+    /// A section promptc generates from the active tools.
+    #[schemars(
+        with = "Option<String>",
+        extend("enum" = ["tool_docs", "tool_guidance", "action_schema", "tool_examples"])
+    )]
+    pub generate: Option<S>,
+    /// Show the active tools' contributions to this slot.
+    #[schemars(with = "Option<String>")]
+    pub slot: Option<S>,
+    /// Switch expression: switch names with !, &&, || and parentheses, e.g. "browser && !yolo".
+    #[schemars(with = "Option<String>")]
+    pub when: Option<S>,
+    /// Delimiter tag (e.g. MEMORY): the rendered section is wrapped and neutralised.
+    #[schemars(with = "Option<String>")]
+    pub untrusted: Option<S>,
+    /// What the section is for.
+    #[serde(default)]
+    pub description: String,
+}
+
+/// A prompt contract: its sections, its tools and its budget.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawProfile {
+    /// What the profile is for.
+    #[serde(default)]
+    pub description: String,
+    /// Section ids in prompt order.
+    #[schemars(with = "Vec<String>")]
+    pub sections: Vec<S>,
+    /// Every tool of these toolsets.
+    #[serde(default)]
+    #[schemars(with = "Vec<String>")]
+    pub toolsets: Vec<S>,
+    /// Plus these tool ids.
+    #[serde(default)]
+    #[schemars(with = "Vec<String>")]
+    pub tools: Vec<S>,
+    /// Minus these tool ids.
+    #[serde(default)]
+    #[schemars(with = "Vec<String>")]
+    pub exclude: Vec<S>,
+    /// Token or byte budgets checked by `promptc check`.
+    #[schemars(with = "Option<RawBudget>")]
+    pub budget: Option<Spanned<RawBudget>>,
+    /// Messages the harness sends besides the system prompt, in order.
+    #[serde(default)]
+    pub messages: Vec<RawMessage>,
+}
+
+/// One harness message of a profile.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawMessage {
+    /// Who sends it.
+    pub role: RawRole,
+    /// Its sections.
+    #[schemars(with = "Vec<String>")]
+    pub sections: Spanned<Vec<S>>,
+}
+
+/// A profile's budget; each amount is whole tokens, or {tokens: N} / {bytes: N}.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawBudget {
+    /// The whole request: prompt and tools.
+    #[serde(default)]
+    #[schemars(schema_with = "super::schema::amount")]
+    pub total: Option<Spanned<serde_json::Value>>,
+    /// The prompt.
+    #[serde(default)]
+    #[schemars(schema_with = "super::schema::amount")]
+    pub prompt: Option<Spanned<serde_json::Value>>,
+    /// The tools.
+    #[serde(default)]
+    #[schemars(schema_with = "super::schema::amount")]
+    pub tools: Option<Spanned<serde_json::Value>>,
+    /// Section id → amount.
+    #[serde(default)]
+    #[schemars(schema_with = "super::schema::amounts")]
+    pub sections: IndexMap<S, Spanned<serde_json::Value>>,
+}
+
+/// A named case of the snapshot matrix: switch and variable values applied over the defaults.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawCase {
+    /// What the case shows.
+    #[serde(default)]
+    pub description: String,
+    /// Switch values, by name.
+    #[serde(default)]
+    #[schemars(schema_with = "super::schema::switch_values")]
+    pub switches: IndexMap<S, Spanned<serde_json::Value>>,
+    /// Variable values, by name.
+    #[serde(default)]
+    #[schemars(with = "BTreeMap<String, serde_json::Value>")]
+    pub variables: IndexMap<S, serde_json::Value>,
+}
+
+/// A named slot of the prompt that tools may (or may not) contribute to.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawSlot {
+    /// What the slot holds.
+    #[serde(default)]
+    pub description: String,
+    /// `system` (default, injectable), `user_intent` or `history` (not injectable).
+    #[schemars(with = "Option<String>", extend("enum" = ["system", "user_intent", "history"]))]
+    pub kind: Option<S>,
+}
+
+/// A sub-agent: its own prompt with the same profile and transport, tools by allowlist.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawSubagent {
+    /// What the sub-agent does.
+    #[serde(default)]
+    pub description: String,
+    /// Sections (default: the profile's).
+    #[schemars(with = "Option<Vec<String>>")]
+    pub sections: Option<Vec<S>>,
+    /// Tool allowlist (intersected with the profile's active tools).
+    #[schemars(with = "Vec<String>")]
+    pub tools: Vec<S>,
+}
+
+/// A slash command: instruction text per profile, never a tool.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawCommand {
+    /// What the command does.
+    #[serde(default)]
+    pub description: String,
+    /// A template file.
+    #[schemars(with = "Option<String>")]
+    pub template: Option<S>,
+    /// An inline template.
+    pub text: Option<String>,
+    /// Per-profile texts, e.g. `lite: {template: commands/plan.lite.md.j2}`.
+    #[serde(default)]
+    #[schemars(with = "BTreeMap<String, RawCommandVariant>")]
+    pub variants: IndexMap<S, RawCommandVariant>,
+}
+
+/// A profile-specific command text.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawCommandVariant {
+    /// A template file.
+    #[schemars(with = "Option<String>")]
+    pub template: Option<S>,
+    /// An inline template.
+    pub text: Option<String>,
+}

@@ -1,0 +1,220 @@
+//! `promptc.yaml`: the manifest's top-level keys and its settings sections. The entries of its
+//! named maps (switches, sections, profiles, …) are in `entries`.
+
+use std::collections::BTreeMap;
+
+use indexmap::IndexMap;
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_saphyr::Spanned;
+
+use super::entries::{RawCase, RawCommand, RawProfile, RawSection, RawSlot, RawSubagent, RawSwitch, RawVariable};
+use super::values::{RawDescriptionMode, RawProvider, RawTransport};
+use super::S;
+
+/// promptc project manifest (promptc.yaml).
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(title = "promptc project manifest (promptc.yaml)")]
+pub struct RawManifest {
+    /// Project format version.
+    #[schemars(with = "u32", extend("const" = 1))]
+    pub promptc: Spanned<u32>,
+    /// The project's name.
+    pub name: String,
+    /// Bump to invalidate every frozen prompt.
+    pub contract_version: u64,
+    /// What a request gets when it does not say.
+    #[serde(default)]
+    pub defaults: RawDefaults,
+    /// The transports of the matrix (default: native and xml).
+    #[schemars(with = "Option<Vec<RawTransport>>")]
+    pub transports: Option<Spanned<Vec<RawTransport>>>,
+    /// The providers of the matrix (default: all).
+    pub providers: Option<Vec<RawProvider>>,
+    /// Which profile a model gets.
+    #[serde(default)]
+    pub selection: RawSelection,
+    /// Send strict tool schemas where the provider supports them.
+    #[serde(default = "yes")]
+    pub strict_tools: bool,
+    /// How tool and parameter descriptions are sent.
+    #[serde(default)]
+    pub descriptions: RawDescriptionMode,
+    /// The xml transport's own tool documentation and call format (default: built in).
+    #[schemars(with = "Option<RawToolDocs>")]
+    pub tool_docs: Option<Spanned<RawToolDocs>>,
+    /// Runtime capabilities.
+    #[serde(default)]
+    #[schemars(with = "BTreeMap<String, RawSwitch>")]
+    pub switches: IndexMap<S, RawSwitch>,
+    /// Template variables.
+    #[serde(default)]
+    #[schemars(with = "BTreeMap<String, RawVariable>")]
+    pub variables: IndexMap<S, RawVariable>,
+    /// How reports count tokens.
+    #[serde(default)]
+    pub tokens: RawTokens,
+    /// Caps on rendered sizes.
+    #[serde(default)]
+    pub limits: RawLimits,
+    /// Template whitespace handling.
+    #[serde(default)]
+    pub templates: RawTemplates,
+    /// The snapshot folder, relative to the project folder (default: snapshots).
+    #[schemars(with = "Option<String>")]
+    pub snapshots: Option<S>,
+    /// Named switch/variable sets that extend the snapshot matrix.
+    #[serde(default)]
+    #[schemars(with = "BTreeMap<String, RawCase>")]
+    pub cases: IndexMap<S, RawCase>,
+    /// Places tools may contribute to.
+    #[serde(default)]
+    #[schemars(with = "BTreeMap<String, RawSlot>")]
+    pub slots: IndexMap<S, RawSlot>,
+    /// Sub-agents.
+    #[serde(default)]
+    #[schemars(with = "BTreeMap<String, RawSubagent>")]
+    pub subagents: IndexMap<S, RawSubagent>,
+    /// Slash commands.
+    #[serde(default)]
+    #[schemars(with = "BTreeMap<String, RawCommand>")]
+    pub commands: IndexMap<S, RawCommand>,
+    /// Lint settings.
+    #[serde(default)]
+    pub check: RawCheck,
+    /// Core template placing the rendered sections.
+    #[schemars(with = "Option<String>")]
+    pub layout: Option<S>,
+    /// Sections by id.
+    #[schemars(with = "BTreeMap<String, RawSection>")]
+    pub sections: IndexMap<S, RawSection>,
+    /// Tool catalog files.
+    #[schemars(with = "Vec<String>")]
+    pub tools: Vec<S>,
+    /// Prompt contracts.
+    #[schemars(with = "BTreeMap<String, RawProfile>")]
+    pub profiles: IndexMap<S, RawProfile>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// Templates that replace the built-in XML tool documentation and call format.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawToolDocs {
+    /// One tool's documentation; sees the cell's context plus `tool` (with its parameters'
+    /// whole schema) and `index` (1, 2, …).
+    pub tool: Option<RawTemplateText>,
+    /// Between two tools (default: a blank line).
+    pub separator: Option<String>,
+    /// One call, as `generate: tool_examples` shows it; sees the cell's context plus `tool` and
+    /// `arguments` (each with `name`, `value`, `text`).
+    pub call: Option<RawTemplateText>,
+}
+
+/// A template given as a file or inline.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawTemplateText {
+    /// A template file.
+    #[schemars(with = "Option<String>")]
+    pub template: Option<S>,
+    /// An inline template.
+    #[schemars(with = "Option<String>")]
+    pub text: Option<S>,
+}
+
+/// Caps on rendered sizes.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawLimits {
+    /// Most bytes one rendered template may produce (default 2 MiB).
+    #[schemars(with = "Option<u64>", range(min = 1024, max = 268435456))]
+    pub section_bytes: Option<Spanned<u64>>,
+    /// Most bytes a whole prompt may have (default 8 MiB).
+    #[schemars(with = "Option<u64>", range(min = 1024, max = 268435456))]
+    pub prompt_bytes: Option<Spanned<u64>>,
+}
+
+/// Template whitespace handling.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawTemplates {
+    /// `jinja2`: Python Jinja2's whitespace defaults (no trim_blocks, no lstrip_blocks).
+    #[schemars(with = "Option<String>", extend("enum" = ["jinja2"]))]
+    pub compat: Option<S>,
+    /// Drop the first newline after a block tag (default true).
+    pub trim_blocks: Option<bool>,
+    /// Strip spaces before a block tag at the start of a line (default true).
+    pub lstrip_blocks: Option<bool>,
+    /// Keep the final newline of a template's source (default false).
+    pub keep_trailing_newline: Option<bool>,
+}
+
+/// What a request gets when it does not say.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawDefaults {
+    /// The default profile (default: `standard`, else the first).
+    #[schemars(with = "Option<String>")]
+    pub profile: Option<S>,
+    /// The default transport (default: the first of `transports`).
+    pub transport: Option<RawTransport>,
+    /// The default provider (default: the first of `providers`).
+    pub provider: Option<RawProvider>,
+}
+
+/// Which profile a model gets.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawSelection {
+    /// The profile for models the policy picks out (default: `lite`, else the default profile).
+    #[schemars(with = "Option<String>")]
+    pub profile: Option<S>,
+    /// Segment patterns: `o1` or `o1-*`.
+    #[schemars(with = "Option<Vec<String>>")]
+    pub model_segments: Option<Vec<S>>,
+    /// Models with a context window below this get the selection profile (default 64000).
+    pub below_context_window: Option<u64>,
+    /// The context window assumed when a request does not give one (default 128000).
+    pub assumed_context_window: Option<u64>,
+}
+
+/// Lint settings.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawCheck {
+    /// Rule code → `allow`, `warn` or `deny`.
+    #[serde(default)]
+    #[schemars(schema_with = "super::schema::levels")]
+    pub levels: IndexMap<S, S>,
+    /// Smaller profile → the profile it must be a subset of (default: lite → standard).
+    #[schemars(with = "Option<BTreeMap<String, String>>")]
+    pub subsets: Option<IndexMap<S, S>>,
+    /// Profile → rule → level, for that profile's cells only (P001–P004, P006, P008).
+    #[serde(default)]
+    #[schemars(schema_with = "super::schema::profile_levels")]
+    pub profile_levels: IndexMap<S, IndexMap<S, S>>,
+}
+
+/// How reports count tokens.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawTokens {
+    /// The tokenizer reports count with.
+    #[schemars(
+        with = "Option<String>",
+        extend("enum" = ["o200k_base", "cl100k_base", "p50k_base", "r50k_base", "claude", "gemini"])
+    )]
+    pub tokenizer: Option<S>,
+    /// Model family → factor over o200k_base, for the families counted by estimate.
+    #[serde(default)]
+    #[schemars(schema_with = "super::schema::estimates")]
+    pub estimates: IndexMap<S, Spanned<serde_json::Value>>,
+    /// The token cache file, inside the project folder.
+    #[schemars(with = "Option<String>")]
+    pub cache: Option<S>,
+}

@@ -1,0 +1,178 @@
+//! What templates read: every name a template reads must be defined by the context it is
+//! rendered with; dynamic inputs make a section (or a tool or command text) dynamic; untrusted
+//! values stay inside their wrappers. What a template reads includes what the files it
+//! includes or imports read.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use indexmap::IndexMap;
+
+use crate::diagnostic::Label;
+use crate::model::catalog::{Catalog, ContributionBody};
+use crate::model::section::{Generator, Section, SectionSource};
+use crate::model::settings::ToolDocFormat;
+use crate::model::{switch_is_name, Command, Switch, Variable, BUILTIN_NAMES};
+
+use super::loader::Loader;
+use super::undeclared::{check_undeclared, check_undeclared_in_files, templates_origin_file};
+
+/// The manifest's own templates: `analyze` reads them and marks sections dynamic.
+pub(super) struct Templates<'s> {
+    pub(super) sections: &'s mut IndexMap<String, Section>,
+    pub(super) layout: &'s Option<String>,
+    pub(super) tool_docs: &'s ToolDocFormat,
+}
+
+/// What the analysis found.
+pub(super) struct Reads {
+    /// Templates of tools and commands that read a dynamic variable.
+    pub(super) dynamic_templates: BTreeSet<String>,
+    /// The variables each template reads (through includes too): what a cell's metadata hashes.
+    pub(super) template_reads: BTreeMap<String, BTreeSet<String>>,
+}
+
+/// What every template may read, and what they read so far.
+struct Scope<'v> {
+    known: BTreeSet<String>,
+    globals: BTreeSet<String>,
+    dynamic_vars: BTreeSet<&'v String>,
+    variables: &'v IndexMap<String, Variable>,
+    reads: Reads,
+    /// Names reported in an included file, so that each is reported once.
+    reported: BTreeSet<(String, String)>,
+}
+
+impl Scope<'_> {
+    fn dynamic_of(&self, used: &BTreeSet<String>) -> Vec<String> {
+        used.iter().filter(|u| self.dynamic_vars.contains(u)).cloned().collect()
+    }
+}
+
+impl Loader<'_> {
+    /// Check what every template reads, and record it.
+    pub(super) fn analyze(
+        &mut self,
+        mut t: Templates<'_>,
+        switches: &IndexMap<String, Switch>,
+        variables: &IndexMap<String, Variable>,
+        catalog: &Catalog,
+        commands: &IndexMap<String, Command>,
+    ) -> Reads {
+        self.templates.analyze();
+        let mut known: BTreeSet<String> = variables.keys().cloned().collect();
+        known.extend(BUILTIN_NAMES.iter().take(6).map(|s| s.to_string()));
+        let globals = self.templates.global_names();
+        known.extend(
+            switches.keys().filter(|k| switch_is_name(k, variables.contains_key(k.as_str()), &globals)).cloned(),
+        );
+        let dynamic_vars = variables.iter().filter(|(_, v)| v.dynamic).map(|(k, _)| k).collect();
+        let reads = Reads { dynamic_templates: BTreeSet::new(), template_reads: BTreeMap::new() };
+        let mut scope = Scope { known, globals, dynamic_vars, variables, reads, reported: BTreeSet::new() };
+        for section in t.sections.values_mut() {
+            if let SectionSource::Template(name) = &section.source {
+                let used = self.check_template(&mut scope, name, &[]);
+                section.dynamic_inputs = scope.dynamic_of(&used);
+            }
+        }
+        for name in tool_and_command_templates(catalog, commands).collect::<BTreeSet<_>>() {
+            let used = self.check_template(&mut scope, &name, &[]);
+            if !scope.dynamic_of(&used).is_empty() {
+                scope.reads.dynamic_templates.insert(name);
+            }
+        }
+        self.check_tool_docs(&mut scope, &mut t);
+        if let Some(name) = t.layout {
+            self.check_template(&mut scope, name, &["sections", "body"]);
+        }
+        self.check_untrusted(variables, &t, catalog, commands);
+        scope.reads
+    }
+
+    /// Check what template `name` reads against what its context defines (the project's names
+    /// and `extra`); record the variables it reads, and return every name it reads.
+    fn check_template(&mut self, scope: &mut Scope<'_>, name: &str, extra: &[&str]) -> BTreeSet<String> {
+        let mut known = scope.known.clone();
+        known.extend(extra.iter().map(|s| s.to_string()));
+        let used: BTreeSet<String> = self.templates.undeclared(name).difference(&scope.globals).cloned().collect();
+        let file = templates_origin_file(&self.files, self.manifest, name);
+        check_undeclared(&mut self.diags, &file, name, &used, &known);
+        let mut all = used;
+        if let Some(reach) = self.templates.reach(name) {
+            check_undeclared_in_files(&mut self.diags, name, reach, &scope.globals, &known, &mut scope.reported);
+            all.extend(reach.names.keys().filter(|n| !scope.globals.contains(*n)).cloned());
+        }
+        let vars = all.iter().filter(|u| scope.variables.contains_key(*u)).cloned().collect();
+        scope.reads.template_reads.insert(name.to_string(), vars);
+        all
+    }
+
+    /// The tool docs format: its templates also see `tool` and `index` (docs) or `tool` and
+    /// `arguments` (calls); the generated sections it fills are dynamic if it reads a dynamic value.
+    fn check_tool_docs(&mut self, scope: &mut Scope<'_>, t: &mut Templates<'_>) {
+        for (name, extra) in [(&t.tool_docs.tool, ["tool", "index"]), (&t.tool_docs.call, ["tool", "arguments"])] {
+            let Some(name) = name else { continue };
+            let used = self.check_template(scope, name, &extra);
+            let reads = scope.dynamic_of(&used);
+            for s in t
+                .sections
+                .values_mut()
+                .filter(|s| matches!(s.source, SectionSource::Generated(Generator::ToolDocs | Generator::ToolExamples)))
+            {
+                s.dynamic_inputs.extend(reads.iter().cloned());
+            }
+        }
+    }
+
+    /// Untrusted values stay inside their wrappers: no template may transform them, nor any
+    /// file a template includes.
+    fn check_untrusted(
+        &mut self,
+        variables: &IndexMap<String, Variable>,
+        t: &Templates<'_>,
+        catalog: &Catalog,
+        commands: &IndexMap<String, Command>,
+    ) {
+        let untrusted: BTreeSet<&str> =
+            variables.iter().filter(|(_, v)| v.untrusted.is_some()).map(|(k, _)| k.as_str()).collect();
+        if untrusted.is_empty() {
+            return;
+        }
+        let mut names: BTreeSet<String> = t
+            .sections
+            .values()
+            .filter_map(|s| match &s.source {
+                SectionSource::Template(n) => Some(n.clone()),
+                _ => None,
+            })
+            .collect();
+        names.extend(t.layout.iter().cloned());
+        names.extend(tool_and_command_templates(catalog, commands));
+        let mut seen: Vec<(String, Option<Label>)> = Vec::new();
+        for name in &names {
+            if let Some(d) = self.templates.untrusted_misuse(name, &untrusted) {
+                // A file several templates include is reported once.
+                let key = (d.message.clone(), d.label.clone());
+                if !seen.contains(&key) {
+                    seen.push(key);
+                    self.diags.push(d);
+                }
+            }
+        }
+    }
+}
+
+/// The templates of tool contributions and commands (with their variants).
+fn tool_and_command_templates<'c>(
+    catalog: &'c Catalog,
+    commands: &'c IndexMap<String, Command>,
+) -> impl Iterator<Item = String> + 'c {
+    catalog
+        .tools()
+        .iter()
+        .flat_map(|t| t.contributions.iter())
+        .filter_map(|c| match &c.body {
+            ContributionBody::Template(n) => Some(n.clone()),
+            ContributionBody::Literal(_) => None,
+        })
+        .chain(commands.values().flat_map(|c| std::iter::once(c.template.clone()).chain(c.variants.values().cloned())))
+}
