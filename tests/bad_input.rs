@@ -542,7 +542,7 @@ cases! {
     import_unknown_shape => case("import-unknown-shape", MINIMAL,
         &["import", "tools", "fixtures/bad/import-unknown-shape.json", "--out", "imported"],
         "`tools[0]` is not a tool definition in a form promptc knows",
-        Some("fixtures/bad/import-unknown-shape.json:2:3"), &["pass --from", "mcp {\"tools\""]);
+        Some("fixtures/bad/import-unknown-shape.json:2:3"), &["the import's `from` option", "mcp {\"tools\""]);
     import_any_of => case("import-any-of", MINIMAL,
         &["import", "tools", "fixtures/bad/import-any-of.json", "--out", "imported"],
         "tool `set_vent`: `anyOf` cannot be expressed in a promptc catalog",

@@ -25,8 +25,8 @@ use syn::visit::Visit;
 const LAYERS: &[&[&str]] = &[
     &["code", "diagnostic", "error", "hash", "json"], // foundation: may use each other
     &["source"],
-    &["format"],
     &["model"],
+    &["format"],
     &["load"],
     &["resolve"],
     &["render"],
@@ -329,7 +329,7 @@ fn the_reader_rejects_every_hidden_back_edge() {
 
 #[test]
 fn layers_are_ranked() {
-    assert_eq!(rank("model"), Some(3));
+    assert_eq!(rank("model"), Some(2));
     assert!(rank("lint") == rank("diff"));
     assert_eq!(rank("cli"), None);
 }

@@ -8,8 +8,8 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_saphyr::Spanned;
 
-use super::values::RawRole;
 use super::S;
+use crate::model::profile::Role;
 
 /// A runtime capability: on/off, or one of its `values`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -107,7 +107,7 @@ pub struct RawProfile {
 #[serde(deny_unknown_fields)]
 pub struct RawMessage {
     /// Who sends it.
-    pub role: RawRole,
+    pub role: Role,
     /// Its sections.
     #[schemars(with = "Vec<String>")]
     pub sections: Spanned<Vec<S>>,

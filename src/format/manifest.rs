@@ -9,8 +9,10 @@ use serde::Deserialize;
 use serde_saphyr::Spanned;
 
 use super::entries::{RawCase, RawCommand, RawProfile, RawSection, RawSlot, RawSubagent, RawSwitch, RawVariable};
-use super::values::{RawDescriptionMode, RawProvider, RawTransport};
 use super::S;
+use crate::model::catalog::DescriptionMode;
+use crate::model::provider::Provider;
+use crate::model::transport::Transport;
 
 /// promptc project manifest (promptc.yaml).
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -28,10 +30,10 @@ pub struct RawManifest {
     #[serde(default)]
     pub defaults: RawDefaults,
     /// The transports of the matrix (default: native and xml).
-    #[schemars(with = "Option<Vec<RawTransport>>")]
-    pub transports: Option<Spanned<Vec<RawTransport>>>,
+    #[schemars(with = "Option<Vec<Transport>>")]
+    pub transports: Option<Spanned<Vec<Transport>>>,
     /// The providers of the matrix (default: all).
-    pub providers: Option<Vec<RawProvider>>,
+    pub providers: Option<Vec<Provider>>,
     /// Which profile a model gets.
     #[serde(default)]
     pub selection: RawSelection,
@@ -40,7 +42,7 @@ pub struct RawManifest {
     pub strict_tools: bool,
     /// How tool and parameter descriptions are sent.
     #[serde(default)]
-    pub descriptions: RawDescriptionMode,
+    pub descriptions: DescriptionMode,
     /// The xml transport's own tool documentation and call format (default: built in).
     #[schemars(with = "Option<RawToolDocs>")]
     pub tool_docs: Option<Spanned<RawToolDocs>>,
@@ -162,9 +164,9 @@ pub struct RawDefaults {
     #[schemars(with = "Option<String>")]
     pub profile: Option<S>,
     /// The default transport (default: the first of `transports`).
-    pub transport: Option<RawTransport>,
+    pub transport: Option<Transport>,
     /// The default provider (default: the first of `providers`).
-    pub provider: Option<RawProvider>,
+    pub provider: Option<Provider>,
 }
 
 /// Which profile a model gets.

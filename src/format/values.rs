@@ -1,60 +1,9 @@
-//! The closed sets of words the project files take as values, as written. The loader turns
-//! each into the model's own enum with an exhaustive `match` (`load::settings::transport`,
-//! `provider`, `load::catalog`, `load::profiles`); the words are the model's serde names.
+//! Words the project files take as values that the model has no enum for: a parameter's
+//! `type:`. Transports, providers, description modes and roles are read straight into the
+//! model's own enums, which describe themselves to the schema (one home for each name).
 
 use schemars::JsonSchema;
 use serde::Deserialize;
-
-/// A transport: how the active tools are presented to the model.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum RawTransport {
-    /// Provider function calling.
-    Native,
-    /// Tool documentation rendered into the prompt text.
-    Xml,
-    /// JSON actions with one schema in the prompt.
-    Json,
-}
-
-/// A provider API whose native tool format promptc emits.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
-pub enum RawProvider {
-    /// OpenAI Chat Completions.
-    #[serde(rename = "openai")]
-    OpenAiChat,
-    /// OpenAI Responses.
-    #[serde(rename = "openai-responses")]
-    OpenAiResponses,
-    /// Anthropic Messages.
-    #[serde(rename = "anthropic")]
-    Anthropic,
-    /// Google Gemini.
-    #[serde(rename = "gemini")]
-    Gemini,
-}
-
-/// How tool and parameter descriptions are sent: `trim` (default) removes trailing whitespace,
-/// such as the newline a YAML `|` block ends with; `verbatim` sends them byte for byte.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, JsonSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum RawDescriptionMode {
-    /// Trailing whitespace removed.
-    #[default]
-    Trim,
-    /// Byte for byte as written.
-    Verbatim,
-}
-
-/// Who sends a harness message.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum RawRole {
-    /// The user turn.
-    User,
-    /// An assistant turn.
-    Assistant,
-}
 
 /// The `type:` of a parameter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]

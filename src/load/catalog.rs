@@ -5,8 +5,7 @@ use std::collections::BTreeMap;
 use indexmap::IndexMap;
 
 use crate::format::tool::RawTool;
-use crate::format::values::RawDescriptionMode;
-use crate::model::catalog::{Catalog, DescriptionMode};
+use crate::model::catalog::Catalog;
 use crate::model::section::Slot;
 use crate::model::Switch;
 use crate::source::SourceFile;
@@ -32,7 +31,7 @@ impl Loader<'_> {
     pub(super) fn catalog(&mut self, switches: &IndexMap<String, Switch>, slots: &IndexMap<String, Slot>) -> Declared {
         let (files, complete) = self.read_tool_files();
         let profiles = self.profile_names.clone();
-        let descriptions = description_mode(self.raw.descriptions);
+        let descriptions = self.raw.descriptions;
         let env = ToolEnv { switches, profiles: &profiles, slots, descriptions };
         let mut declared =
             Declared { catalog: Catalog::new(Vec::new()), complete, tools: Vec::new(), toolsets: Vec::new() };
@@ -81,13 +80,5 @@ impl Loader<'_> {
             }
         }
         (files, complete)
-    }
-}
-
-/// A description mode as the model names it.
-fn description_mode(d: RawDescriptionMode) -> DescriptionMode {
-    match d {
-        RawDescriptionMode::Trim => DescriptionMode::Trim,
-        RawDescriptionMode::Verbatim => DescriptionMode::Verbatim,
     }
 }

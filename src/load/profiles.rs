@@ -5,11 +5,10 @@ use serde_saphyr::Spanned;
 
 use crate::diagnostic::{known_names_help, Diagnostic, Label, Span};
 use crate::format::entries::{RawBudget, RawProfile};
-use crate::format::values::RawRole;
 use crate::format::S;
 use crate::model::budget::{parse_amount, Budget};
 use crate::model::catalog::ToolSelection;
-use crate::model::profile::{Message, Role};
+use crate::model::profile::Message;
 use crate::model::{Profile, RESERVED_PROFILE_NAMES};
 
 use super::catalog::Declared;
@@ -115,7 +114,7 @@ fn build_profile(
             continue;
         }
         let ids = ck.refs(&m.sections.value, sections_known, "section", &format!("a message of {ctx}"));
-        messages.push(Message { role: role(m.role), sections: ids });
+        messages.push(Message { role: m.role, sections: ids });
     }
     Profile {
         name: name.to_string(),
@@ -162,12 +161,4 @@ fn build_budget(ck: &mut Checker<'_>, profile: &str, raw: &RawBudget, sections: 
         }
     }
     b
-}
-
-/// A role as the model names it.
-fn role(r: RawRole) -> Role {
-    match r {
-        RawRole::User => Role::User,
-        RawRole::Assistant => Role::Assistant,
-    }
 }

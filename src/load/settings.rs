@@ -7,7 +7,6 @@ use serde_saphyr::Spanned;
 
 use crate::diagnostic::{known_names_help, Span};
 use crate::format::manifest::{RawLimits, RawSelection, RawTemplates, RawTokens};
-use crate::format::values::{RawProvider, RawTransport};
 use crate::format::S;
 use crate::model::provider::Provider;
 use crate::model::selection::{SegmentPattern, SelectionPolicy};
@@ -82,45 +81,14 @@ impl Loader<'_> {
     pub(super) fn matrix(&mut self, default_profile: String) -> Matrix {
         let raw = self.raw;
         let transports_span = raw.transports.as_ref().map(|t| self.ck().key_span(&t.referenced, "transports"));
-        let transports = raw
-            .transports
-            .as_ref()
-            .map_or_else(|| Transport::DEFAULT.to_vec(), |t| t.value.iter().map(|&t| transport(t)).collect());
-        let providers =
-            raw.providers.as_ref().map_or_else(|| Provider::ALL.to_vec(), |p| p.iter().map(|&p| provider(p)).collect());
+        let transports = raw.transports.as_ref().map_or_else(|| Transport::DEFAULT.to_vec(), |t| t.value.clone());
+        let providers = raw.providers.as_ref().map_or_else(|| Provider::ALL.to_vec(), |p| p.clone());
         let defaults = Defaults {
             profile: default_profile,
-            transport: raw
-                .defaults
-                .transport
-                .map(transport)
-                .unwrap_or(transports.first().copied().unwrap_or(Transport::Native)),
-            provider: raw
-                .defaults
-                .provider
-                .map(provider)
-                .unwrap_or(providers.first().copied().unwrap_or(Provider::OpenAiChat)),
+            transport: raw.defaults.transport.unwrap_or(transports.first().copied().unwrap_or(Transport::Native)),
+            provider: raw.defaults.provider.unwrap_or(providers.first().copied().unwrap_or(Provider::OpenAiChat)),
         };
         Matrix { transports, transports_span, providers, defaults }
-    }
-}
-
-/// A transport as the model names it.
-pub(super) fn transport(t: RawTransport) -> Transport {
-    match t {
-        RawTransport::Native => Transport::Native,
-        RawTransport::Xml => Transport::Xml,
-        RawTransport::Json => Transport::Json,
-    }
-}
-
-/// A provider as the model names it.
-pub(super) fn provider(p: RawProvider) -> Provider {
-    match p {
-        RawProvider::OpenAiChat => Provider::OpenAiChat,
-        RawProvider::OpenAiResponses => Provider::OpenAiResponses,
-        RawProvider::Anthropic => Provider::Anthropic,
-        RawProvider::Gemini => Provider::Gemini,
     }
 }
 

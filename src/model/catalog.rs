@@ -7,7 +7,7 @@ use crate::model::condition::Condition;
 use crate::model::params::{ObjectShape, Property};
 
 /// How tool and parameter descriptions reach a provider (`descriptions:` in promptc.yaml).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum DescriptionMode {
     /// Trailing whitespace removed (the newline a YAML `|` block leaves), the default.

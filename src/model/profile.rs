@@ -65,7 +65,7 @@ pub struct Profile {
 }
 
 /// Who sends a harness message.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Role {
     /// The user turn (workspace context, triggered instructions in the first user message).
