@@ -273,7 +273,7 @@ impl Walk<'_> {
                 self.follow(&i.expr);
                 self.assign(&i.name);
             }
-            Stmt::FromImport(f) => self.from_import(f),
+            Stmt::FromImport(f) => self.imported_names(f),
             Stmt::Macro(m) => {
                 self.define(m.name);
                 self.macro_decl(m);
@@ -316,7 +316,7 @@ impl Walk<'_> {
     }
 
     /// `{% from … import a, b as c %}`: the file is followed and the imported names defined.
-    fn from_import(&mut self, f: &ast::FromImport<'_>) {
+    fn imported_names(&mut self, f: &ast::FromImport<'_>) {
         self.follow(&f.expr);
         for (name, alias) in &f.names {
             self.assign(alias.as_ref().unwrap_or(name));
