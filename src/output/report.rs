@@ -1,11 +1,16 @@
 //! Rendering accounts: one cell as a table (at most 100 columns), markdown, CSV (every table)
 //! or JSON; the matrix side by side; budget and cache lines for stderr.
 
+mod csv_tables;
+mod items;
+
 use crate::measure::account::Account;
 use crate::measure::tokens::CacheStats;
-use crate::measure::Measure;
 use crate::model::budget::Unit;
-use crate::output::table::{csv, markdown, table};
+use crate::output::table::{markdown, table};
+
+use csv_tables::csv_all;
+use items::item_rows;
 
 /// Output formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -70,6 +75,7 @@ fn middle(text: &str, max: usize) -> String {
     format!("{h}…{t}")
 }
 
+/// A token count, `≈` marking an estimate.
 fn tokens_cell(a: &Account, n: u64) -> String {
     if a.tokenizer.exact {
         n.to_string()
@@ -78,6 +84,7 @@ fn tokens_cell(a: &Account, n: u64) -> String {
     }
 }
 
+/// A share as a percentage with one decimal.
 fn pct(share: f64) -> String {
     format!("{:.1}%", share * 100.0)
 }
@@ -122,143 +129,7 @@ fn bar(share: f64) -> String {
     s
 }
 
-/// One row of the item table, before formatting.
-struct Item {
-    item: String,
-    sent: Measure,
-    share: f64,
-    kind: &'static str,
-    source: String,
-    /// Rows kept with the item above (a tool's parameters).
-    children: Vec<Item>,
-}
-
-fn items(a: &Account, view: View) -> Vec<Item> {
-    let mut out: Vec<Item> = Vec::new();
-    for s in &a.sections {
-        out.push(Item {
-            item: s.id.clone(),
-            sent: s.sent,
-            share: s.share,
-            kind: if s.dynamic { "dynamic" } else { "static" },
-            source: s.source.clone(),
-            children: Vec::new(),
-        });
-    }
-    if a.layout.bytes > 0 {
-        let share = if a.total.tokens == 0 { 0.0 } else { a.layout.tokens as f64 / a.total.tokens as f64 };
-        out.push(Item {
-            item: "(outside sections)".into(),
-            sent: a.layout,
-            share,
-            kind: "static",
-            source: a.layout_source.clone(),
-            children: Vec::new(),
-        });
-    }
-    for t in &a.tools {
-        let share_of = |m: Measure| if a.total.tokens == 0 { 0.0 } else { m.tokens as f64 / a.total.tokens as f64 };
-        let children = if view.params {
-            t.params
-                .iter()
-                .map(|p| Item {
-                    item: format!("  · {}", p.name),
-                    sent: p.sent,
-                    share: share_of(p.sent),
-                    kind: "param",
-                    source: String::new(),
-                    children: Vec::new(),
-                })
-                .collect()
-        } else {
-            Vec::new()
-        };
-        out.push(Item {
-            item: match &t.part_of {
-                Some(_) => format!("  └ {}", t.name),
-                None => format!("tool {}", t.name),
-            },
-            sent: t.sent,
-            share: t.share,
-            kind: if t.part_of.is_some() { "in docs" } else { "tool" },
-            source: t.source.clone(),
-            children,
-        });
-    }
-    if view.by_tokens {
-        out.sort_by(|x, y| y.sent.tokens.cmp(&x.sent.tokens).then_with(|| x.item.cmp(&y.item)));
-        for i in &mut out {
-            i.children.sort_by(|x, y| y.sent.tokens.cmp(&x.sent.tokens).then_with(|| x.item.cmp(&y.item)));
-        }
-    }
-    if let Some(n) = view.top.filter(|n| *n < out.len()) {
-        let rest = out.split_off(n);
-        let sum = rest.iter().fold(Measure::default(), |m, i| if i.kind == "in docs" { m } else { m.plus(i.sent) });
-        let share = if a.total.tokens == 0 { 0.0 } else { sum.tokens as f64 / a.total.tokens as f64 };
-        out.push(Item {
-            item: format!("… {} more", rest.len()),
-            sent: sum,
-            share,
-            kind: "",
-            source: String::new(),
-            children: Vec::new(),
-        });
-    }
-    out
-}
-
-/// The item rows: (header, rows); `full` keeps sources and names whole (CSV).
-fn item_rows(a: &Account, view: View, full: bool) -> (Vec<&'static str>, Vec<Vec<String>>) {
-    let header = vec!["item", "tokens", "bytes", "share", "", "kind", "source"];
-    let fit = |s: &str, max: usize| if full { s.to_string() } else { middle(s, max) };
-    let mut rows = Vec::new();
-    let list = items(a, view);
-    // The largest item fills its bar (the summed "… more" row is not an item).
-    let largest = list.iter().filter(|i| !i.kind.is_empty()).map(|i| i.share).fold(0.0, f64::max);
-    let mut push = |i: &Item| {
-        rows.push(vec![
-            fit(&i.item, 26),
-            tokens_cell(a, i.sent.tokens),
-            i.sent.bytes.to_string(),
-            pct(i.share),
-            bar_of(i.share, largest),
-            i.kind.to_string(),
-            fit(&i.source, 20),
-        ]);
-    };
-    for i in list {
-        push(&i);
-        for c in &i.children {
-            push(c);
-        }
-    }
-    let share = |m: Measure| if a.total.tokens == 0 { 0.0 } else { m.tokens as f64 / a.total.tokens as f64 };
-    for (label, m) in [("= prompt", a.prompt), ("= tools JSON", a.tools_sent), ("= sent", a.total)] {
-        if label == "= tools JSON" && a.provider.is_none() {
-            continue;
-        }
-        rows.push(vec![
-            label.into(),
-            tokens_cell(a, m.tokens),
-            m.bytes.to_string(),
-            pct(share(m).min(1.0)),
-            String::new(),
-            String::new(),
-            String::new(),
-        ]);
-    }
-    rows.push(vec![
-        "= billed".into(),
-        format!("≈{}", a.billed.total),
-        String::new(),
-        String::new(),
-        String::new(),
-        String::new(),
-        fit(&a.billed.source, 20),
-    ]);
-    (header, rows)
-}
-
+/// A budget's measured value with its unit.
 fn unit_value(n: u64, unit: Unit) -> String {
     match unit {
         Unit::Tokens => format!("{n} tokens"),
@@ -266,6 +137,7 @@ fn unit_value(n: u64, unit: Unit) -> String {
     }
 }
 
+/// The budget table's rows.
 fn budget_rows(a: &Account) -> Vec<Vec<String>> {
     a.budgets
         .iter()
@@ -280,6 +152,7 @@ fn budget_rows(a: &Account) -> Vec<Vec<String>> {
         .collect()
 }
 
+/// The slot table's rows.
 fn slot_rows(a: &Account) -> Vec<Vec<String>> {
     let list = |v: &[String]| if v.is_empty() { "–".to_string() } else { v.join(", ") };
     a.slots
@@ -296,11 +169,13 @@ fn slot_rows(a: &Account) -> Vec<Vec<String>> {
         .collect()
 }
 
+/// The line above an account's table: project, cell, tokenizer.
 fn heading(a: &Account) -> String {
     let exact = if a.tokenizer.exact { "exact" } else { "estimate" };
     format!("{} · {} · {} ({exact})", a.project, a.name, a.tokenizer.name)
 }
 
+/// The cacheable prefix, in a sentence.
 fn cache_sentence(a: &Account) -> String {
     let end = match (&a.cache.ends_at, &a.cache.breakpoint_after) {
         (Some(e), Some(b)) => format!("breakpoint after `{b}`, before `{e}`"),
@@ -349,81 +224,6 @@ pub fn render(a: &Account, format: Format, view: View) -> String {
         }
         Format::Csv => csv_all(std::slice::from_ref(a), view),
     }
-}
-
-/// Every table of every account as one CSV: a `table` column says which (`item`, `budget`,
-/// `slot`, `cell`), a `cell` column which account.
-fn csv_all(accounts: &[Account], view: View) -> String {
-    let header = ["table", "cell", "item", "tokens", "bytes", "share", "kind", "source", "limit", "status"];
-    let mut rows = Vec::new();
-    for a in accounts {
-        let (_, items) = item_rows(a, View { params: true, ..view }, true);
-        for r in items {
-            rows.push(vec![
-                "item".into(),
-                a.name.clone(),
-                r[0].trim().to_string(),
-                r[1].trim_start_matches('≈').to_string(),
-                r[2].clone(),
-                r[3].clone(),
-                r[5].clone(),
-                r[6].clone(),
-                String::new(),
-                String::new(),
-            ]);
-        }
-        for c in &a.budgets {
-            rows.push(vec![
-                "budget".into(),
-                a.name.clone(),
-                c.scope.to_string(),
-                if c.limit.unit == Unit::Tokens { c.actual.to_string() } else { String::new() },
-                if c.limit.unit == Unit::Bytes { c.actual.to_string() } else { String::new() },
-                String::new(),
-                String::new(),
-                String::new(),
-                c.limit.to_string(),
-                if c.exceeded { "over".into() } else { "ok".into() },
-            ]);
-        }
-        for s in &a.slots {
-            rows.push(vec![
-                "slot".into(),
-                a.name.clone(),
-                s.slot.clone(),
-                s.sent.tokens.to_string(),
-                s.sent.bytes.to_string(),
-                String::new(),
-                format!("declaring: {}", s.declaring.join(" ")),
-                format!("contributing: {}", s.contributing.join(" ")),
-                String::new(),
-                String::new(),
-            ]);
-        }
-    }
-    if accounts.len() > 1 {
-        for a in accounts {
-            rows.push(vec![
-                "cell".into(),
-                a.name.clone(),
-                String::new(),
-                a.total.tokens.to_string(),
-                a.total.bytes.to_string(),
-                String::new(),
-                a.tokenizer.name.clone(),
-                String::new(),
-                String::new(),
-                if a.budgets.is_empty() {
-                    "-".into()
-                } else if a.over_budget() {
-                    "over".into()
-                } else {
-                    "ok".into()
-                },
-            ]);
-        }
-    }
-    csv(&header, &rows)
 }
 
 /// The JSON of a report: `{"format": 1, "accounts": [...]}` (`schema/report.schema.json`).
@@ -499,17 +299,5 @@ pub fn cache_line(stats: CacheStats) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn middles_and_bars() {
-        assert_eq!(middle("sections/deeply/nested/role.md.j2", 16), "section…le.md.j2");
-        assert_eq!(middle("sections/deeply/nested/role.md.j2", 16).chars().count(), 16);
-        assert_eq!(middle("short", 16), "short");
-        assert_eq!(bar(1.0), "████████");
-        assert_eq!(bar(0.0), "");
-        assert_eq!(bar(0.5), "████");
-        assert_eq!(bar(0.07), "▌");
-    }
-}
+#[path = "report_tests.rs"]
+mod tests;

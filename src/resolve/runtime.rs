@@ -89,64 +89,8 @@ impl Runtime {
             }
             None => crate::model::untrusted::random_nonce(),
         };
-        let switch_names: Vec<&str> = project.switches.keys().map(String::as_str).collect();
-        let var_names: Vec<&str> = project.variables.keys().map(String::as_str).collect();
         if let Some(path) = &req.context_file {
-            let (text, file) = read_context(path)?;
-            // A bad context file is a bad request (the project itself is fine).
-            let raw: RawContext = crate::source::yaml::parse_str(&text, &file.display)
-                .map_err(|e| Error::new(ErrorKind::Usage, e.into_diagnostics()))?;
-            let label = |loc: &serde_saphyr::Location| crate::source::yaml::label(&file.display, &text, loc);
-            for (k, v) in &raw.switches {
-                if let Some(s) = project.switches.get(&k.value) {
-                    match s.value_of(&v.value) {
-                        Ok(crate::model::SwitchValue::On(b)) => _ = rt.switches.insert(k.value.clone(), b),
-                        Ok(crate::model::SwitchValue::Is(x)) => _ = rt.choices.insert(k.value.clone(), x),
-                        Err(help) => diags.push(
-                            Diagnostic::error(format!(
-                                "invalid value {} for switch `{}` in context file",
-                                v.value, k.value
-                            ))
-                            .with_label(label(&v.referenced))
-                            .with_help(help),
-                        ),
-                    }
-                } else {
-                    diags.push(
-                        Diagnostic::error(format!("unknown switch `{}` in context file", k.value))
-                            .with_label(label(&k.referenced))
-                            .with_help(known_names_help("switch", &k.value, &switch_names)),
-                    );
-                }
-            }
-            for (k, v) in &raw.variables {
-                if project.variables.contains_key(&k.value) {
-                    rt.variables.insert(k.value.clone(), v.clone());
-                } else {
-                    diags.push(
-                        Diagnostic::error(format!("unknown variable `{}` in context file", k.value))
-                            .with_label(label(&k.referenced))
-                            .with_help(known_names_help("variable", &k.value, &var_names)),
-                    );
-                }
-            }
-            rt.model = raw.model.clone();
-            if let Some(v) = &raw.context_window {
-                let given = match &v.value {
-                    Value::String(s) => s.clone(),
-                    other => other.to_string(),
-                };
-                match crate::model::selection::parse_window(&given) {
-                    Ok(n) => rt.context_window = Some(n.to_string()),
-                    Err(e) => diags.push(
-                        Diagnostic::error(format!("{e} (in the context file)"))
-                            .with_label(label(&v.referenced))
-                            .with_help("write `context_window: 32000` (or 32k, 1M)"),
-                    ),
-                }
-            }
-            rt.named.extend(raw.switches.keys().chain(raw.variables.keys()).map(|k| k.value.clone()));
-            rt.context_file = Some(file);
+            rt.apply_context_file(project, path, &mut diags)?;
         }
         // The request's own model facts win over the context file's (as its switches and
         // variables do), and are recorded with the cell.
@@ -159,9 +103,80 @@ impl Runtime {
                 Err(e) => diags.push(Diagnostic::error(e).with_help("give the window in tokens: 32000, 32k or 1M")),
             }
         }
-        rt.named
+        rt.apply_request(project, req, &mut diags);
+        diags.finish(rt)
+    }
+
+    /// The values of the context file at `path`: unknown names and bad values are problems in
+    /// `diags`, located in the file; an unreadable or malformed file is an error at once.
+    fn apply_context_file(&mut self, project: &Project, path: &Path, diags: &mut Diagnostics) -> Result<()> {
+        let switch_names: Vec<&str> = project.switches.keys().map(String::as_str).collect();
+        let var_names: Vec<&str> = project.variables.keys().map(String::as_str).collect();
+        let (text, file) = read_context(path)?;
+        // A bad context file is a bad request (the project itself is fine).
+        let raw: RawContext = crate::source::yaml::parse_str(&text, &file.display)
+            .map_err(|e| Error::new(ErrorKind::Usage, e.into_diagnostics()))?;
+        let label = |loc: &serde_saphyr::Location| crate::source::yaml::label(&file.display, &text, loc);
+        for (k, v) in &raw.switches {
+            if let Some(s) = project.switches.get(&k.value) {
+                match s.value_of(&v.value) {
+                    Ok(crate::model::SwitchValue::On(b)) => _ = self.switches.insert(k.value.clone(), b),
+                    Ok(crate::model::SwitchValue::Is(x)) => _ = self.choices.insert(k.value.clone(), x),
+                    Err(help) => diags.push(
+                        Diagnostic::error(format!(
+                            "invalid value {} for switch `{}` in context file",
+                            v.value, k.value
+                        ))
+                        .with_label(label(&v.referenced))
+                        .with_help(help),
+                    ),
+                }
+            } else {
+                diags.push(
+                    Diagnostic::error(format!("unknown switch `{}` in context file", k.value))
+                        .with_label(label(&k.referenced))
+                        .with_help(known_names_help("switch", &k.value, &switch_names)),
+                );
+            }
+        }
+        for (k, v) in &raw.variables {
+            if project.variables.contains_key(&k.value) {
+                self.variables.insert(k.value.clone(), v.clone());
+            } else {
+                diags.push(
+                    Diagnostic::error(format!("unknown variable `{}` in context file", k.value))
+                        .with_label(label(&k.referenced))
+                        .with_help(known_names_help("variable", &k.value, &var_names)),
+                );
+            }
+        }
+        self.model = raw.model.clone();
+        if let Some(v) = &raw.context_window {
+            let given = match &v.value {
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            match crate::model::selection::parse_window(&given) {
+                Ok(n) => self.context_window = Some(n.to_string()),
+                Err(e) => diags.push(
+                    Diagnostic::error(format!("{e} (in the context file)"))
+                        .with_label(label(&v.referenced))
+                        .with_help("write `context_window: 32000` (or 32k, 1M)"),
+                ),
+            }
+        }
+        self.named.extend(raw.switches.keys().chain(raw.variables.keys()).map(|k| k.value.clone()));
+        self.context_file = Some(file);
+        Ok(())
+    }
+
+    /// The request's own switches, choices and variables (they win over the context file's).
+    fn apply_request(&mut self, project: &Project, req: &Request, diags: &mut Diagnostics) {
+        let switch_names: Vec<&str> = project.switches.keys().map(String::as_str).collect();
+        let var_names: Vec<&str> = project.variables.keys().map(String::as_str).collect();
+        self.named
             .extend(req.switches.iter().map(|(k, _)| k.clone()).chain(req.variables.iter().map(|(k, _)| k.clone())));
-        rt.named.extend(req.choices.iter().map(|(k, _)| k.clone()));
+        self.named.extend(req.choices.iter().map(|(k, _)| k.clone()));
         for (name, on) in &req.switches {
             if let Some(c) = project.switches.get(name).and_then(|s| s.choice.as_ref()) {
                 diags.push(
@@ -169,7 +184,7 @@ impl Runtime {
                         .with_help(format!("set it to one of: {}", c.values.join(", "))),
                 );
             } else if project.switches.contains_key(name) {
-                rt.switches.insert(name.clone(), *on);
+                self.switches.insert(name.clone(), *on);
             } else {
                 diags.push(Diagnostic::error(format!("unknown switch `{name}`")).with_help(known_names_help(
                     "switch",
@@ -180,7 +195,7 @@ impl Runtime {
         }
         for (name, value) in &req.choices {
             match project.switches.get(name).map(|s| s.value_of(&Value::String(value.clone()))) {
-                Some(Ok(crate::model::SwitchValue::Is(x))) => _ = rt.choices.insert(name.clone(), x),
+                Some(Ok(crate::model::SwitchValue::Is(x))) => _ = self.choices.insert(name.clone(), x),
                 Some(Ok(crate::model::SwitchValue::On(_))) | Some(Err(_)) => {
                     let help = match project.switches.get(name).and_then(|s| s.choice.as_ref()) {
                         Some(c) => format!("one of: {}", c.values.join(", ")),
@@ -199,7 +214,7 @@ impl Runtime {
         }
         for (name, value) in &req.variables {
             if project.variables.contains_key(name) {
-                rt.variables.insert(name.clone(), value.clone());
+                self.variables.insert(name.clone(), value.clone());
             } else {
                 diags.push(
                     Diagnostic::error(format!("unknown variable `{name}`"))
@@ -207,10 +222,10 @@ impl Runtime {
                 );
             }
         }
-        diags.finish(rt)
     }
 }
 
+/// The text of the context file at `path` and its record (display name, hash).
 fn read_context(path: &Path) -> Result<(String, ContextFile)> {
     use crate::source::ReadError;
     let bytes = crate::source::read_regular(path, MAX_FILE_BYTES).map_err(|e| match e {

@@ -151,6 +151,7 @@ fn exchange(_: &Path, _: &Path) -> bool {
     false
 }
 
+/// Flush a folder's entries to disk.
 fn sync_folder(p: &Path) {
     // Flushing a folder's entries is best effort: not every platform can open a folder.
     if let Ok(f) = std::fs::File::open(p) {
@@ -172,113 +173,140 @@ pub fn replace(dir: &Path, files: &BTreeMap<String, Vec<u8>>, owned: OwnedFiles)
     let _lock = lock(&parent)?;
     recover(&parent, &name, dir, owned)?;
 
-    // What is there now, and whose it is.
-    let mut before: BTreeMap<String, Vec<u8>> = BTreeMap::new();
-    let mut foreign: Vec<String> = Vec::new();
-    let existed = match entry(dir)? {
-        Entry::Missing => false,
+    let now = current(dir, owned)?;
+    let mut result = Replaced::default();
+    for (n, text) in files {
+        match now.owned.get(n) {
+            Some(old) if old == text => result.unchanged += 1,
+            _ => result.written.push(n.clone()),
+        }
+    }
+    result.removed = now.owned.keys().filter(|n| !files.contains_key(*n)).cloned().collect();
+    if result.written.is_empty() && result.removed.is_empty() {
+        return Ok(result);
+    }
+    let new = build(&parent, &name, dir, files, &now.foreign)?;
+    switch_in(&parent, &name, dir, &new, now.existed)?;
+    Ok(result)
+}
+
+/// What a folder holds before it is replaced.
+struct Current {
+    /// Whether the folder exists.
+    existed: bool,
+    /// The files promptc wrote there (its manifest lists them), with their contents.
+    owned: BTreeMap<String, Vec<u8>>,
+    /// Other regular files, carried over into the new folder.
+    foreign: Vec<String>,
+}
+
+/// What `dir` holds now, and whose it is: refused when it is not a folder, or holds files
+/// while no manifest says promptc wrote them, or holds a folder or link promptc did not write.
+fn current(dir: &Path, owned: OwnedFiles) -> Result<Current> {
+    let mut now = Current { existed: false, owned: BTreeMap::new(), foreign: Vec::new() };
+    match entry(dir)? {
+        Entry::Missing => return Ok(now),
         Entry::Other => {
             return Err(refuse(
                 format!("`{}` is not a folder", dir.display()),
                 "promptc writes a folder there; move the file or symbolic link away, or choose another folder",
             ))
         }
-        Entry::Folder => {
-            let mut names: Vec<(String, bool)> = Vec::new();
-            for e in std::fs::read_dir(dir).map_err(|e| io("read folder", dir, &e))? {
-                let e = e.map_err(|e| io("read folder", dir, &e))?;
-                let is_file = e.file_type().is_ok_and(|t| t.is_file());
-                names.push((e.file_name().to_string_lossy().into_owned(), is_file));
-            }
-            names.retain(|(n, _)| n != PARTIAL_MARKER);
-            names.sort();
-            if !names.is_empty() {
-                let Some(mine) = owned(dir)? else {
-                    let shown: Vec<&str> = names.iter().take(5).map(|(n, _)| n.as_str()).collect();
-                    return Err(refuse(
-                        format!(
-                            "`{}` holds files promptc did not write ({}{})",
-                            dir.display(),
-                            shown.join(", "),
-                            if names.len() > 5 { ", …" } else { "" }
-                        ),
-                        "promptc writes only into an empty folder or one it wrote before; choose another folder \
-                         or empty this one",
-                    ));
-                };
-                for (n, is_file) in names {
-                    if mine.contains(&n) && is_file {
-                        let p = dir.join(&n);
-                        let bytes = super::read_regular(&p, super::MAX_OUTPUT_BYTES).map_err(|e| e.into_error(&p))?;
-                        before.insert(n, bytes);
-                    } else if is_file {
-                        foreign.push(n);
-                    } else {
-                        return Err(refuse(
-                            format!(
-                                "`{}` holds `{n}`, which promptc did not write and cannot carry over",
-                                dir.display()
-                            ),
-                            "move that folder or link out of the snapshot folder",
-                        ));
-                    }
-                }
-            }
-            true
-        }
+        Entry::Folder => now.existed = true,
+    }
+    let mut names: Vec<(String, bool)> = Vec::new();
+    for e in std::fs::read_dir(dir).map_err(|e| io("read folder", dir, &e))? {
+        let e = e.map_err(|e| io("read folder", dir, &e))?;
+        let is_file = e.file_type().is_ok_and(|t| t.is_file());
+        names.push((e.file_name().to_string_lossy().into_owned(), is_file));
+    }
+    names.retain(|(n, _)| n != PARTIAL_MARKER);
+    names.sort();
+    if names.is_empty() {
+        return Ok(now);
+    }
+    let Some(mine) = owned(dir)? else {
+        let shown: Vec<&str> = names.iter().take(5).map(|(n, _)| n.as_str()).collect();
+        return Err(refuse(
+            format!(
+                "`{}` holds files promptc did not write ({}{})",
+                dir.display(),
+                shown.join(", "),
+                if names.len() > 5 { ", …" } else { "" }
+            ),
+            "promptc writes only into an empty folder or one it wrote before; choose another folder \
+             or empty this one",
+        ));
     };
-    let mut result = Replaced::default();
-    for (n, text) in files {
-        match before.get(n) {
-            Some(old) if old == text => result.unchanged += 1,
-            _ => result.written.push(n.clone()),
+    for (n, is_file) in names {
+        if mine.contains(&n) && is_file {
+            let p = dir.join(&n);
+            let bytes = super::read_regular(&p, super::MAX_OUTPUT_BYTES).map_err(|e| e.into_error(&p))?;
+            now.owned.insert(n, bytes);
+        } else if is_file {
+            now.foreign.push(n);
+        } else {
+            return Err(refuse(
+                format!("`{}` holds `{n}`, which promptc did not write and cannot carry over", dir.display()),
+                "move that folder or link out of the snapshot folder",
+            ));
         }
     }
-    result.removed = before.keys().filter(|n| !files.contains_key(*n)).cloned().collect();
-    if result.written.is_empty() && result.removed.is_empty() {
-        return Ok(result);
-    }
+    Ok(now)
+}
 
-    // Build the new folder beside the old one; any failure leaves the old one untouched.
-    let new = temp_folder(&parent, &name, "new")?;
-    let build = || -> Result<()> {
+/// Build the new folder beside the old one, marked partial until it is switched in; any
+/// failure removes it and leaves the old one untouched.
+fn build(
+    parent: &Path,
+    name: &str,
+    dir: &Path,
+    files: &BTreeMap<String, Vec<u8>>,
+    foreign: &[String],
+) -> Result<PathBuf> {
+    let new = temp_folder(parent, name, "new")?;
+    let fill = || -> Result<()> {
         write_file(&new.join(PARTIAL_MARKER), b"")?;
         for (n, text) in files {
             write_file(&new.join(n), text)?;
         }
-        for n in &foreign {
+        for n in foreign {
             std::fs::hard_link(dir.join(n), new.join(n)).map_err(|e| io("carry over", &dir.join(n), &e))?;
         }
         sync_folder(&new);
         Ok(())
     };
-    if let Err(e) = build() {
+    if let Err(e) = fill() {
         let _ = std::fs::remove_dir_all(&new);
         return Err(e);
     }
+    Ok(new)
+}
 
-    // Switch it in.
+/// Put the built folder `new` in place of `dir`: a rename when there was none, an atomic
+/// exchange where the system has one, else two renames (put back on failure).
+fn switch_in(parent: &Path, name: &str, dir: &Path, new: &Path, existed: bool) -> Result<()> {
     let retired = if !existed {
-        std::fs::rename(&new, dir).map_err(|e| io("create", dir, &e))?;
+        std::fs::rename(new, dir).map_err(|e| io("create", dir, &e))?;
         None
-    } else if exchange(&new, dir) {
-        Some(new.clone())
+    } else if exchange(new, dir) {
+        Some(new.to_path_buf())
     } else {
-        let old = temp_folder(&parent, &name, "old")?;
+        let old = temp_folder(parent, name, "old")?;
         std::fs::rename(dir, &old).map_err(|e| io("move aside", dir, &e))?;
-        if let Err(e) = std::fs::rename(&new, dir) {
+        if let Err(e) = std::fs::rename(new, dir) {
             let _ = std::fs::rename(&old, dir);
-            let _ = std::fs::remove_dir_all(&new);
+            let _ = std::fs::remove_dir_all(new);
             return Err(io("replace", dir, &e));
         }
         Some(old)
     };
     let _ = std::fs::remove_file(dir.join(PARTIAL_MARKER));
-    sync_folder(&parent);
+    sync_folder(parent);
     if let Some(old) = retired {
         let _ = std::fs::remove_dir_all(old);
     }
-    Ok(result)
+    Ok(())
 }
 
 #[cfg(test)]

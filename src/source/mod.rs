@@ -257,24 +257,7 @@ impl ProjectFs {
             ),
         })?;
         let sha256 = crate::hash::sha256_hex(&bytes);
-        let text = match String::from_utf8(bytes) {
-            Ok(t) => t,
-            Err(e) => {
-                let at = e.utf8_error().valid_up_to();
-                let lossy = String::from_utf8_lossy(e.as_bytes()).into_owned();
-                let valid = String::from_utf8_lossy(&e.as_bytes()[..at]).into_owned();
-                let p = crate::diagnostic::Position::from_byte_range(&valid, valid.len(), valid.len());
-                return Err(Diagnostic::error(format!("`{}` is not valid UTF-8", self.display(&norm)))
-                    .with_label(Label::at(
-                        self.display(&norm),
-                        &lossy,
-                        crate::diagnostic::Position::new(p.line, p.column, 1),
-                    ))
-                    .with_label_text("invalid byte here")
-                    .with_help("save the file as UTF-8")
-                    .into_error(crate::error::ErrorKind::Project));
-            }
-        };
+        let text = self.decode(&norm, bytes)?;
         // A byte-order mark is an editor's artefact, never prompt text: drop it (the hash is of
         // the bytes as stored).
         let text = match text.strip_prefix('\u{FEFF}') {
@@ -282,6 +265,29 @@ impl ProjectFs {
             None => text,
         };
         Ok(SourceFile { display: self.display(&norm), rel: norm, text, sha256 })
+    }
+
+    /// The text of project file `norm`, refused with the position of its first invalid byte
+    /// when it is not UTF-8.
+    fn decode(&self, norm: &str, bytes: Vec<u8>) -> Result<String> {
+        match String::from_utf8(bytes) {
+            Ok(t) => Ok(t),
+            Err(e) => {
+                let at = e.utf8_error().valid_up_to();
+                let lossy = String::from_utf8_lossy(e.as_bytes()).into_owned();
+                let valid = String::from_utf8_lossy(&e.as_bytes()[..at]).into_owned();
+                let p = crate::diagnostic::Position::from_byte_range(&valid, valid.len(), valid.len());
+                Err(Diagnostic::error(format!("`{}` is not valid UTF-8", self.display(norm)))
+                    .with_label(Label::at(
+                        self.display(norm),
+                        &lossy,
+                        crate::diagnostic::Position::new(p.line, p.column, 1),
+                    ))
+                    .with_label_text("invalid byte here")
+                    .with_help("save the file as UTF-8")
+                    .into_error(crate::error::ErrorKind::Project))
+            }
+        }
     }
 }
 

@@ -12,7 +12,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
-use minijinja::machinery::ast::{CallArg, Expr, Stmt};
+use minijinja::machinery::ast::{self, CallArg, Expr, Stmt};
 use minijinja::machinery::WhitespaceConfig;
 use minijinja::syntax::SyntaxConfig;
 
@@ -215,7 +215,7 @@ impl Walk<'_> {
         self.pop();
     }
 
-    fn macro_decl(&mut self, m: &minijinja::machinery::ast::Macro<'_>) {
+    fn macro_decl(&mut self, m: &ast::Macro<'_>) {
         self.push();
         for name in ["caller", "varargs", "kwargs"] {
             self.define(name);
@@ -226,6 +226,7 @@ impl Walk<'_> {
         self.pop();
     }
 
+    /// Walk statement `s` in the current scope, defining what it assigns.
     fn stmt(&mut self, s: &Stmt<'_>) {
         match s {
             Stmt::Template(t) => {
@@ -234,32 +235,13 @@ impl Walk<'_> {
             }
             Stmt::EmitExpr(e) => self.expr(&e.expr),
             Stmt::EmitRaw(_) => {}
-            Stmt::ForLoop(f) => {
-                self.expr(&f.iter);
-                self.push();
-                self.define("loop");
-                self.assign(&f.target);
-                if let Some(x) = &f.filter_expr {
-                    self.expr(x);
-                }
-                self.body(&f.body);
-                self.pop();
-                self.scoped(&f.else_body);
-            }
+            Stmt::ForLoop(f) => self.for_loop(f),
             Stmt::IfCond(i) => {
                 self.expr(&i.expr);
                 self.scoped(&i.true_body);
                 self.scoped(&i.false_body);
             }
-            Stmt::WithBlock(w) => {
-                self.push();
-                for (target, value) in &w.assignments {
-                    self.expr(value);
-                    self.assign(target);
-                }
-                self.body(&w.body);
-                self.pop();
-            }
+            Stmt::WithBlock(w) => self.with_block(w),
             Stmt::Set(set) => {
                 self.expr(&set.expr);
                 self.assign(&set.target);
@@ -291,12 +273,7 @@ impl Walk<'_> {
                 self.follow(&i.expr);
                 self.assign(&i.name);
             }
-            Stmt::FromImport(f) => {
-                self.follow(&f.expr);
-                for (name, alias) in &f.names {
-                    self.assign(alias.as_ref().unwrap_or(name));
-                }
-            }
+            Stmt::FromImport(f) => self.imported_names(f),
             Stmt::Macro(m) => {
                 self.define(m.name);
                 self.macro_decl(m);
@@ -310,6 +287,39 @@ impl Walk<'_> {
                 self.expr(&d.call.expr);
                 self.args(&d.call.args);
             }
+        }
+    }
+
+    /// A loop: its target and `loop` are defined in its body only.
+    fn for_loop(&mut self, f: &ast::ForLoop<'_>) {
+        self.expr(&f.iter);
+        self.push();
+        self.define("loop");
+        self.assign(&f.target);
+        if let Some(x) = &f.filter_expr {
+            self.expr(x);
+        }
+        self.body(&f.body);
+        self.pop();
+        self.scoped(&f.else_body);
+    }
+
+    /// A `with` block: each assignment reads what came before it, all are defined inside.
+    fn with_block(&mut self, w: &ast::WithBlock<'_>) {
+        self.push();
+        for (target, value) in &w.assignments {
+            self.expr(value);
+            self.assign(target);
+        }
+        self.body(&w.body);
+        self.pop();
+    }
+
+    /// `{% from … import a, b as c %}`: the file is followed and the imported names defined.
+    fn imported_names(&mut self, f: &ast::FromImport<'_>) {
+        self.follow(&f.expr);
+        for (name, alias) in &f.names {
+            self.assign(alias.as_ref().unwrap_or(name));
         }
     }
 

@@ -1,0 +1,161 @@
+//! Each tool found in the input checked and converted: its name (valid, once, one file
+//! even on case-insensitive file systems), its description, its parameters (by `schema`),
+//! and the project's one strict mode agreed from the tools' `strict` flags.
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+use crate::diagnostic::Diagnostic;
+use crate::model::catalog::valid_tool_name;
+
+use super::files::file_name;
+use super::forms::Found;
+use super::schema::{Converter, Dialect, Object};
+use super::{ImportFormat, Problem};
+
+/// One converted tool.
+pub(super) struct Tool {
+    pub(super) name: String,
+    pub(super) description: String,
+    pub(super) params: Object,
+}
+
+/// The tools converted so far, and what later tools are checked against.
+#[derive(Default)]
+pub(super) struct Converted {
+    /// The tools, in input order.
+    pub(super) tools: Vec<Tool>,
+    /// Each tool name and the path that declared it first.
+    seen: BTreeMap<String, String>,
+    /// Each catalog file name, lower-cased, and the tool it belongs to.
+    files_seen: BTreeMap<String, String>,
+    /// The `strict` flag of each tool that has one, with its name.
+    pub(super) stricts: Vec<(bool, String)>,
+}
+
+impl Converted {
+    /// Check and convert `f`, or record why it cannot be imported.
+    pub(super) fn add(&mut self, f: &Found<'_>, format: ImportFormat, problems: &mut Vec<Problem>) {
+        let Some(name) = self.name(f, problems) else { return };
+        let Some(description) = description(f, name, problems) else { return };
+        let dialect = if format == ImportFormat::Gemini { Dialect::Gemini } else { Dialect::Json };
+        let mut c = Converter::new(name, dialect, f.strict == Some(true));
+        let params = match &f.schema {
+            Some((s, path)) => c.root(Some(s), path),
+            None => Object::default(),
+        };
+        problems.append(&mut c.problems);
+        if let Some(s) = f.strict {
+            self.stricts.push((s, name.to_string()));
+        }
+        self.tools.push(Tool { name: name.to_string(), description, params });
+    }
+
+    /// The tool's name, when it is a valid one no earlier tool took (nor its file name).
+    fn name<'a>(&mut self, f: &Found<'a>, problems: &mut Vec<Problem>) -> Option<&'a str> {
+        let Some(name) = f.name.as_str() else {
+            problems.push((
+                format!("{}.name", f.path),
+                Diagnostic::error(format!("`{}.name` must be a string, found {}", f.path, f.name)),
+            ));
+            return None;
+        };
+        if !valid_tool_name(name) {
+            problems.push((
+                format!("{}.name", f.path),
+                Diagnostic::error(format!(
+                    "invalid tool name `{}` (at `{}.name`)",
+                    crate::diagnostic::excerpt(name, 80),
+                    f.path
+                ))
+                .with_help(
+                    "tool names start with a letter or `_`, then letters, digits, `_` or `-`, at most 64 characters \
+                     (the rule every provider accepts); rename the tool in the input",
+                ),
+            ));
+            return None;
+        }
+        if let Some(first) = self.seen.get(name) {
+            problems.push((
+                format!("{}.name", f.path),
+                Diagnostic::error(format!("tool `{name}` is defined twice: at `{first}` and at `{}`", f.path))
+                    .with_help("a promptc catalog declares each tool once; remove or rename one of them"),
+            ));
+            return None;
+        }
+        self.seen.insert(name.to_string(), f.path.clone());
+        let file = file_name(name).to_ascii_lowercase();
+        if let Some(other) = self.files_seen.get(&file) {
+            problems.push((
+                format!("{}.name", f.path),
+                Diagnostic::error(format!(
+                    "tools `{other}` and `{name}` differ only in letter case: their catalog files would be one file \
+                     on case-insensitive file systems"
+                ))
+                .with_help("rename one of them in the input"),
+            ));
+            return None;
+        }
+        self.files_seen.insert(file, name.to_string());
+        Some(name)
+    }
+}
+
+/// The tool's description: a catalog requires a non-blank string.
+fn description(f: &Found<'_>, name: &str, problems: &mut Vec<Problem>) -> Option<String> {
+    match f.description {
+        Some(Value::String(s)) if !s.trim().is_empty() => Some(s.clone()),
+        None | Some(Value::Null) | Some(Value::String(_)) => {
+            problems.push((
+                if f.description.is_some() { format!("{}.description", f.path) } else { format!("{}.name", f.path) },
+                Diagnostic::error(format!("tool `{name}` has no description"))
+                    .with_help("a promptc catalog requires one (the model relies on it): add it to the input"),
+            ));
+            None
+        }
+        Some(other) => {
+            problems.push((
+                format!("{}.description", f.path),
+                Diagnostic::error(format!(
+                    "tool `{name}`: the description must be a string, found {other} (at `{}.description`)",
+                    f.path
+                )),
+            ));
+            None
+        }
+    }
+}
+
+/// The manifest's `strict_tools`: the option when given, else what the tools' flags agree on
+/// (a problem when they disagree).
+pub(super) fn strict_mode(option: Option<bool>, stricts: &[(bool, String)], problems: &mut Vec<Problem>) -> bool {
+    if let Some(s) = option {
+        return s;
+    }
+    let on: Vec<&str> = stricts.iter().filter(|(s, _)| *s).map(|(_, n)| n.as_str()).collect();
+    let off: Vec<&str> = stricts.iter().filter(|(s, _)| !*s).map(|(_, n)| n.as_str()).collect();
+    if !on.is_empty() && !off.is_empty() {
+        problems.push((
+            String::new(),
+            Diagnostic::error(format!(
+                "the tools disagree on OpenAI strict mode: strict {} ({}), not strict {} ({})",
+                on.len(),
+                list_names(&on),
+                off.len(),
+                list_names(&off)
+            ))
+            .with_help(
+                "a promptc project sets strict mode for all its tools (`strict_tools`); choose one with \
+                 --strict-tools true or --strict-tools false",
+            ),
+        ));
+    }
+    !on.is_empty() && off.is_empty()
+}
+
+/// Up to five names, quoted, for a message.
+fn list_names(names: &[&str]) -> String {
+    let shown: Vec<String> = names.iter().take(5).map(|n| format!("`{n}`")).collect();
+    format!("{}{}", shown.join(", "), if names.len() > 5 { ", …" } else { "" })
+}

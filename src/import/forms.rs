@@ -1,0 +1,286 @@
+//! The forms `import` reads: where the tools list sits in the input, which form an entry is
+//! in, and each tool definition found in it (not yet converted). What does not fit the form
+//! becomes a problem at its JSON path, never silently dropped.
+
+use serde_json::{Map, Value};
+
+use crate::diagnostic::Diagnostic;
+use crate::error::Result;
+
+use super::{fail, ImportFormat, Problem};
+
+/// One tool definition found in the input, not yet converted.
+pub(super) struct Found<'a> {
+    /// JSON path of the tool object.
+    pub(super) path: String,
+    pub(super) name: &'a Value,
+    pub(super) description: Option<&'a Value>,
+    /// The parameters schema and its JSON path.
+    pub(super) schema: Option<(&'a Value, String)>,
+    pub(super) strict: Option<bool>,
+}
+
+/// The tools list of the input and its path: the input itself, `tools` of a request body
+/// or MCP result, `result.tools` of a JSON-RPC response.
+pub(super) fn tool_list<'a>(v: &'a Value, source: &str) -> Result<(&'a [Value], String)> {
+    let unknown = || {
+        fail(
+            source,
+            "the input is not a list of tool definitions in a form promptc knows",
+            &format!(
+                "promptc imports {}; a request body or JSON-RPC response holding one of these works too",
+                ImportFormat::ALL.iter().map(|f| format!("{f} {}", f.shape())).collect::<Vec<_>>().join(", ")
+            ),
+        )
+    };
+    match v {
+        Value::Array(a) => Ok((a, "tools".into())),
+        Value::Object(m) => {
+            if let Some(Value::Object(r)) = m.get("result") {
+                if let Some(Value::Array(a)) = r.get("tools") {
+                    return Ok((a, "result.tools".into()));
+                }
+            }
+            match m.get("tools") {
+                Some(Value::Array(a)) => Ok((a, "tools".into())),
+                _ if m.contains_key("error") && m.contains_key("jsonrpc") => Err(fail(
+                    source,
+                    "the input is a JSON-RPC error response, not a tools/list result",
+                    "save the response of a successful tools/list call",
+                )),
+                _ => Err(unknown()),
+            }
+        }
+        _ => Err(unknown()),
+    }
+}
+
+/// The form of one entry of the tools list, from its keys.
+pub(super) fn entry_format(v: &Value) -> Option<ImportFormat> {
+    let m = v.as_object()?;
+    if m.contains_key("functionDeclarations") || m.contains_key("function_declarations") {
+        return Some(ImportFormat::Gemini);
+    }
+    if m.get("type").and_then(Value::as_str) == Some("function") {
+        return Some(if m.contains_key("function") { ImportFormat::OpenAiChat } else { ImportFormat::OpenAiResponses });
+    }
+    if m.contains_key("input_schema") {
+        return Some(ImportFormat::Anthropic);
+    }
+    if m.contains_key("inputSchema") {
+        return Some(ImportFormat::Mcp);
+    }
+    None
+}
+
+/// A problem for each key of `m` the form does not import (a catalog could not say it).
+fn keys_known(m: &Map<String, Value>, path: &str, known: &[&str], tool: &str, problems: &mut Vec<Problem>) {
+    for k in m.keys() {
+        if !known.contains(&k.as_str()) {
+            problems.push((
+                format!("{path}.{k}"),
+                Diagnostic::error(format!(
+                    "tool `{tool}`: `{k}` cannot be expressed in a promptc catalog (at `{path}.{k}`)"
+                ))
+                .with_help(format!("a tool definition of this form is imported from: {}", known.join(", "))),
+            ));
+        }
+    }
+}
+
+/// A tool's name for messages, before it is checked to be a string.
+fn name_of(v: &Value) -> String {
+    v.as_str().map(|s| crate::diagnostic::excerpt(s, 80)).unwrap_or_else(|| "?".into())
+}
+
+/// The problem of an entry that is not a tool definition of `format`.
+fn expected(format: ImportFormat, path: &str, problems: &mut Vec<Problem>) {
+    problems.push((
+        path.to_string(),
+        Diagnostic::error(format!("`{path}` is not a {format} tool definition"))
+            .with_help(format!("{format} tools look like {}", format.shape())),
+    ))
+}
+
+/// The `strict` flag of the object `m` at `at`, when it has one.
+fn strict_of(m: &Map<String, Value>, at: &str, problems: &mut Vec<Problem>) -> Option<bool> {
+    match m.get("strict") {
+        None | Some(Value::Null) => None,
+        Some(Value::Bool(b)) => Some(*b),
+        Some(other) => {
+            problems.push((
+                format!("{at}.strict"),
+                Diagnostic::error(format!("`{at}.strict` must be true or false, found {other}")),
+            ));
+            None
+        }
+    }
+}
+
+/// Every tool of `list` read as `format`, with problems for what does not fit it.
+pub(super) fn find_tools<'a>(
+    list: &'a [Value],
+    base: &str,
+    format: ImportFormat,
+    problems: &mut Vec<Problem>,
+) -> Vec<Found<'a>> {
+    let mut out = Vec::new();
+    for (i, entry) in list.iter().enumerate() {
+        let path = format!("{base}[{i}]");
+        let Some(m) = entry.as_object() else {
+            expected(format, &path, problems);
+            continue;
+        };
+        match format {
+            ImportFormat::OpenAiChat => out.extend(openai_chat(entry, m, path, problems)),
+            ImportFormat::OpenAiResponses | ImportFormat::Anthropic | ImportFormat::Mcp => {
+                out.extend(flat(entry, m, path, format, problems))
+            }
+            ImportFormat::Gemini => gemini(m, &path, problems, &mut out),
+        }
+    }
+    out
+}
+
+/// An OpenAI Chat Completions entry: the tool sits under `function`.
+fn openai_chat<'a>(
+    entry: &Value,
+    m: &'a Map<String, Value>,
+    path: String,
+    problems: &mut Vec<Problem>,
+) -> Option<Found<'a>> {
+    let format = ImportFormat::OpenAiChat;
+    let Some(f) = m.get("function").and_then(Value::as_object).filter(|_| entry_format(entry) == Some(format)) else {
+        expected(format, &path, problems);
+        return None;
+    };
+    let fpath = format!("{path}.function");
+    let Some(name) = f.get("name") else {
+        problems.push((fpath.clone(), Diagnostic::error(format!("`{fpath}` has no `name`"))));
+        return None;
+    };
+    keys_known(m, &path, &["type", "function"], &name_of(name), problems);
+    keys_known(f, &fpath, &["name", "description", "parameters", "strict"], &name_of(name), problems);
+    Some(Found {
+        name,
+        description: f.get("description"),
+        schema: f.get("parameters").map(|s| (s, format!("{fpath}.parameters"))),
+        strict: Some(strict_of(f, &fpath, problems).unwrap_or(false)),
+        path: fpath,
+    })
+}
+
+/// An entry that is the tool itself (OpenAI Responses, Anthropic, MCP): the forms differ in
+/// their keys, the schema's key and what `strict` means.
+fn flat<'a>(
+    entry: &Value,
+    m: &'a Map<String, Value>,
+    path: String,
+    format: ImportFormat,
+    problems: &mut Vec<Problem>,
+) -> Option<Found<'a>> {
+    if entry_format(entry) != Some(format) {
+        expected(format, &path, problems);
+        return None;
+    }
+    let Some(name) = m.get("name") else {
+        problems.push((path.clone(), Diagnostic::error(format!("`{path}` has no `name`"))));
+        return None;
+    };
+    let (known, schema_key): (&[&str], &str) = match format {
+        ImportFormat::OpenAiResponses => (&["type", "name", "description", "parameters", "strict"], "parameters"),
+        ImportFormat::Anthropic => (&["type", "name", "description", "input_schema", "strict"], "input_schema"),
+        ImportFormat::OpenAiChat | ImportFormat::Gemini | ImportFormat::Mcp => {
+            (&["name", "description", "inputSchema"], "inputSchema")
+        }
+    };
+    keys_known(m, &path, known, &name_of(name), problems);
+    let strict = strict_of(m, &path, problems);
+    let strict = match format {
+        // The Responses API defaults `strict` to true.
+        ImportFormat::OpenAiResponses => Some(strict.unwrap_or(true)),
+        ImportFormat::Anthropic => {
+            anthropic_checks(m, &path, name, strict, problems);
+            None
+        }
+        ImportFormat::OpenAiChat | ImportFormat::Gemini | ImportFormat::Mcp => None,
+    };
+    Some(Found {
+        name,
+        description: m.get("description"),
+        schema: m.get(schema_key).map(|s| (s, format!("{path}.{schema_key}"))),
+        strict,
+        path,
+    })
+}
+
+/// What an Anthropic tool may say that a catalog cannot: a type other than `custom`, and
+/// strict tool use.
+fn anthropic_checks(
+    m: &Map<String, Value>,
+    path: &str,
+    name: &Value,
+    strict: Option<bool>,
+    problems: &mut Vec<Problem>,
+) {
+    if m.get("type").is_some_and(|t| t.as_str() != Some("custom")) {
+        problems.push((
+            format!("{path}.type"),
+            Diagnostic::error(format!(
+                "tool `{}`: only custom tools can be imported, found type {} (at `{path}.type`)",
+                name_of(name),
+                m.get("type").unwrap_or(&Value::Null)
+            ))
+            .with_help("server and built-in tools are configured by the provider, not a schema"),
+        ));
+    }
+    if strict == Some(true) {
+        problems.push((
+            format!("{path}.strict"),
+            Diagnostic::error(format!(
+                "tool `{}`: Anthropic strict tool use cannot be expressed in a promptc project \
+                 (at `{path}.strict`)",
+                name_of(name)
+            ))
+            .with_help("remove `strict` from the input to import the tool"),
+        ));
+    }
+}
+
+/// A Gemini entry: a tool object holding a list of function declarations, each a tool.
+fn gemini<'a>(m: &'a Map<String, Value>, path: &str, problems: &mut Vec<Problem>, out: &mut Vec<Found<'a>>) {
+    let key = if m.contains_key("functionDeclarations") { "functionDeclarations" } else { "function_declarations" };
+    let Some(decls) = m.get(key).and_then(Value::as_array) else {
+        expected(ImportFormat::Gemini, path, problems);
+        return;
+    };
+    for k in m.keys().filter(|k| *k != key) {
+        problems.push((
+            format!("{path}.{k}"),
+            Diagnostic::error(format!(
+                "`{k}` (a Gemini built-in tool or option) cannot be expressed in a promptc catalog (at `{path}.{k}`)"
+            ))
+            .with_help("promptc imports function declarations; remove other tools from the input"),
+        ));
+    }
+    for (j, d) in decls.iter().enumerate() {
+        let dpath = format!("{path}.{key}[{j}]");
+        let Some(dm) = d.as_object() else {
+            problems
+                .push((dpath.clone(), Diagnostic::error(format!("`{dpath}` is not a function declaration object"))));
+            continue;
+        };
+        let Some(name) = dm.get("name") else {
+            problems.push((dpath.clone(), Diagnostic::error(format!("`{dpath}` has no `name`"))));
+            continue;
+        };
+        keys_known(dm, &dpath, &["name", "description", "parameters"], &name_of(name), problems);
+        out.push(Found {
+            name,
+            description: dm.get("description"),
+            schema: dm.get("parameters").map(|s| (s, format!("{dpath}.parameters"))),
+            strict: None,
+            path: dpath,
+        });
+    }
+}

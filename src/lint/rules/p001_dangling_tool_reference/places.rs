@@ -1,0 +1,277 @@
+//! Where a text that names an inactive tool lives — a section or layout template, a command,
+//! a tool's description, parameters, examples, guidance or slot contributions — located in
+//! the project's files, with the fix that works there.
+
+use crate::compile::Compiled;
+use crate::diagnostic::Label;
+use crate::model::catalog::ContributionBody;
+use crate::model::params::{Kind, Property};
+use crate::model::section::{Generator, SectionSource};
+use crate::model::Project;
+use crate::resolve::tools::ActiveTool;
+
+use super::mentions::tool_mentions;
+
+/// Where a text that names an inactive tool lives: what the message calls it, where its label
+/// points, and the fix that works there.
+pub(super) struct Place {
+    /// What the message calls the text.
+    pub(super) what: String,
+    /// Where it is shown.
+    pub(super) label: Label,
+    /// The fix that works there.
+    pub(super) help: String,
+}
+
+/// The label of the first mention of `tool` in project file `rel` at or after byte `from`; the
+/// position `from` itself (or the whole file) when the file does not show it.
+fn locate(project: &Project, rel: &str, from: usize, tool: &str) -> Label {
+    let Some(f) = project.files.get(rel) else { return Label::file(project.fs().display(rel)) };
+    let from = from.min(f.text.len());
+    let from = (from..=f.text.len()).find(|i| f.text.is_char_boundary(*i)).unwrap_or(f.text.len());
+    match tool_mentions(&f.text[from..], tool).first() {
+        Some(i) => f.label_bytes(from + i, from + i + tool.len()),
+        None if from > 0 => f.label_bytes(from, from),
+        None => Label::file(&f.display),
+    }
+}
+
+/// The fix for template text: mention the tool only while it is active.
+pub(super) fn guard_help(tool: &str) -> String {
+    format!("guard the sentence with {{% if \"{tool}\" in tool_names %}}…{{% endif %}}")
+}
+
+/// For prompt text: the guard, or the tool's own guidance (shown only while it is active).
+fn prompt_help(tool: &str) -> String {
+    format!("{}, or move it into the `guidance:` of `{tool}` (shown only while it is active)", guard_help(tool))
+}
+
+/// The fix for a tool description: a description part sent only while `tool` is active.
+fn parts_help(tool: &str, owner: &str) -> String {
+    format!(
+        "descriptions are sent as written (they are not templates): move the sentence into a `description_parts:` \
+         entry of tool `{owner}` with `tools: [{tool}]`, sent only while `{tool}` is active"
+    )
+}
+
+/// A template's place: its file, from where its text starts (inline text of the manifest too).
+pub(super) fn template_place(project: &Project, template: &str, what: String, tool: &str, help: String) -> Place {
+    let label = match project.templates.start(template) {
+        Some((file, from)) => locate(project, file, from, tool),
+        None => locate(project, template.split('#').next().unwrap_or(template), 0, tool),
+    };
+    Place { what, label, help }
+}
+
+/// Parameter descriptions of `params` (nested ones too) that name `tool`: the top-level
+/// parameter each belongs to.
+fn params_naming<'a>(params: &'a [Property], tool: &str, out: &mut Vec<&'a str>, top: Option<&'a str>) {
+    for p in params {
+        let top_name = top.unwrap_or(&p.name);
+        if p.schema.description.as_deref().is_some_and(|d| !tool_mentions(d, tool).is_empty())
+            && !out.contains(&top_name)
+        {
+            out.push(top_name);
+        }
+        let mut schema = &p.schema;
+        while let Kind::Array { items, .. } = &schema.kind {
+            if items.description.as_deref().is_some_and(|d| !tool_mentions(d, tool).is_empty())
+                && !out.contains(&top_name)
+            {
+                out.push(top_name);
+            }
+            schema = items;
+        }
+        if let Kind::Object { properties, .. } = &schema.kind {
+            params_naming(properties, tool, out, Some(top_name));
+        }
+    }
+}
+
+/// Which of a tool's texts a part of what is sent carries.
+#[derive(Clone, Copy)]
+pub(super) struct ToolTexts {
+    /// The description and the parameters' (tool docs, the action schema, the tools JSON).
+    descriptions: bool,
+    /// Its guidance (the tool guidance section).
+    guidance: bool,
+    /// Its slot contributions (a slot's section).
+    contributions: bool,
+}
+
+/// The texts the tools JSON carries.
+pub(super) const DESCRIPTIONS: ToolTexts = ToolTexts { descriptions: true, guidance: false, contributions: false };
+
+/// The places of `owner`'s texts (those `which` selects) that name `tool`.
+pub(super) fn tool_text_places(project: &Project, owner: &ActiveTool, tool: &str, which: ToolTexts) -> Vec<Place> {
+    let Some(decl) = project.catalog.get(&owner.name) else { return Vec::new() };
+    // Every place of a tool's text points at the tool's declaration (or the first mention
+    // after it).
+    let label = || locate(project, &decl.file, decl.decl_span.start, tool);
+    let mut out = Vec::new();
+    if which.descriptions {
+        description_places(owner, tool, &label, &mut out);
+    }
+    if which.guidance && owner.guidance.as_deref().is_some_and(|g| !tool_mentions(g, tool).is_empty()) {
+        out.push(Place {
+            what: format!("the guidance of tool `{}`", owner.name),
+            label: label(),
+            help: format!(
+                "guidance is inserted as written while `{}` is active: move the sentence into a section guarded with \
+                 {{% if \"{tool}\" in tool_names %}}…{{% endif %}}",
+                owner.name
+            ),
+        });
+    }
+    if which.contributions {
+        contribution_places(project, owner, tool, &label, &mut out);
+    }
+    out
+}
+
+/// The places among `owner`'s description, parameter descriptions and examples that name `tool`.
+fn description_places(owner: &ActiveTool, tool: &str, label: &dyn Fn() -> Label, out: &mut Vec<Place>) {
+    let mut params = Vec::new();
+    params_naming(&owner.params, tool, &mut params, None);
+    if !tool_mentions(&owner.description, tool).is_empty() {
+        out.push(Place {
+            what: format!("the description of tool `{}`", owner.name),
+            label: label(),
+            help: parts_help(tool, &owner.name),
+        });
+    }
+    for p in params {
+        out.push(Place {
+            what: format!("parameter `{p}` of tool `{}`", owner.name),
+            label: label(),
+            help: format!(
+                "parameter descriptions are sent as written: move the sentence into a `description_parts:` entry of \
+                 tool `{}` with `tools: [{tool}]`",
+                owner.name
+            ),
+        });
+    }
+    for (i, e) in owner.examples.iter().enumerate() {
+        let text =
+            format!("{} {}", e.description.as_deref().unwrap_or(""), serde_json::Value::Object(e.arguments.clone()));
+        if tool_mentions(&text, tool).is_empty() {
+            continue;
+        }
+        out.push(Place {
+            what: format!("example {} of tool `{}`", i + 1, owner.name),
+            label: label(),
+            help: format!("examples are shown as written: change the example, or give the call to `{tool}` in a section guarded with {{% if \"{tool}\" in tool_names %}}…{{% endif %}}"),
+        });
+    }
+}
+
+/// The places among `owner`'s slot contributions that name `tool`.
+fn contribution_places(
+    project: &Project,
+    owner: &ActiveTool,
+    tool: &str,
+    label: &dyn Fn() -> Label,
+    out: &mut Vec<Place>,
+) {
+    for c in &owner.contributions {
+        let (text, literal) = match &c.body {
+            ContributionBody::Literal(l) => (l.as_str(), true),
+            ContributionBody::Template(t) => (project.templates.source(t).unwrap_or(""), false),
+        };
+        if tool_mentions(text, tool).is_empty() {
+            continue;
+        }
+        out.push(Place {
+            what: format!("the contribution of tool `{}` to slot `{}`", owner.name, c.slot),
+            label: label(),
+            help: if literal {
+                format!(
+                    "a `text:` contribution is inserted verbatim: make it a `template:` contribution and {}",
+                    guard_help(tool)
+                )
+            } else {
+                guard_help(tool)
+            },
+        });
+    }
+}
+
+/// The section of `c` whose text holds prompt byte `at`, by its index.
+fn section_at(c: &Compiled, at: usize) -> Option<usize> {
+    c.offsets
+        .iter()
+        .enumerate()
+        .find_map(|(i, o)| o.filter(|s| (*s..*s + c.sections[i].text.len()).contains(&at)).map(|_| i))
+}
+
+/// Where the mention of `tool` at prompt byte `at` comes from.
+pub(super) fn prompt_places(project: &Project, c: &Compiled, at: usize, tool: &str) -> Vec<Place> {
+    let Some(i) = section_at(c, at) else {
+        let what = "the layout".to_string();
+        return vec![match &project.layout {
+            Some(layout) => template_place(project, layout, what, tool, prompt_help(tool)),
+            None => Place { what, label: locate(project, &project.manifest, 0, tool), help: prompt_help(tool) },
+        }];
+    };
+    let s = &c.sections[i];
+    let declared = project.sections.get(&s.id);
+    match declared.map(|x| &x.source) {
+        Some(SectionSource::Template(name)) => {
+            vec![template_place(project, name, format!("section `{}`", s.id), tool, prompt_help(tool))]
+        }
+        Some(source) => {
+            // Generated text (tool docs, the action schema, guidance, slots): the tool text it
+            // was made from.
+            let which = match source {
+                SectionSource::Generated(Generator::ToolGuidance) => {
+                    ToolTexts { descriptions: false, guidance: true, contributions: false }
+                }
+                SectionSource::Slot(_) => ToolTexts { descriptions: false, guidance: false, contributions: true },
+                SectionSource::Template(_)
+                | SectionSource::Generated(Generator::ToolDocs | Generator::ActionSchema | Generator::ToolExamples) => {
+                    DESCRIPTIONS
+                }
+            };
+            let places: Vec<Place> = c.tools.iter().flat_map(|o| tool_text_places(project, o, tool, which)).collect();
+            if places.is_empty() {
+                let label = declared.map_or_else(|| Label::file(&project.manifest), |d| project.label(&d.span));
+                vec![Place { what: format!("section `{}`", s.id), label, help: prompt_help(tool) }]
+            } else {
+                places
+            }
+        }
+        None => Vec::new(),
+    }
+}
+
+/// Every text of `t` the tools JSON carries, joined: what [`tool_text_places`] reads with
+/// `DESCRIPTIONS`.
+pub(super) fn description_texts(t: &ActiveTool) -> String {
+    fn params(ps: &[Property], out: &mut String) {
+        for p in ps {
+            let mut schema = &p.schema;
+            loop {
+                if let Some(d) = &schema.description {
+                    out.push_str(d);
+                    out.push('\n');
+                }
+                match &schema.kind {
+                    Kind::Array { items, .. } => schema = items,
+                    Kind::Object { properties, .. } => {
+                        params(properties, out);
+                        break;
+                    }
+                    _ => break,
+                }
+            }
+        }
+    }
+    let mut out = format!("{}\n", t.description);
+    params(&t.params, &mut out);
+    for e in &t.examples {
+        out.push_str(e.description.as_deref().unwrap_or(""));
+        out.push_str(&serde_json::Value::Object(e.arguments.clone()).to_string());
+        out.push('\n');
+    }
+    out
+}

@@ -1,0 +1,156 @@
+//! The item table of one account: its sections, the layout's own text, its tools (and
+//! their parameters), largest first or in prompt order, the smallest summed when only the top
+//! are kept, and the totals below.
+
+use crate::measure::account::{Account, ToolItem};
+use crate::measure::Measure;
+
+use super::{bar_of, middle, pct, tokens_cell, View};
+
+/// One row of the item table, before formatting.
+struct Item {
+    item: String,
+    sent: Measure,
+    share: f64,
+    kind: &'static str,
+    source: String,
+    /// Rows kept with the item above (a tool's parameters).
+    children: Vec<Item>,
+}
+
+/// `m`'s share of everything the account sends.
+fn share_of(a: &Account, m: Measure) -> f64 {
+    if a.total.tokens == 0 {
+        0.0
+    } else {
+        m.tokens as f64 / a.total.tokens as f64
+    }
+}
+
+/// The items of `a` in the view's order, the rest summed when it keeps only the top ones.
+fn items(a: &Account, view: View) -> Vec<Item> {
+    let mut out: Vec<Item> = Vec::new();
+    for s in &a.sections {
+        out.push(Item {
+            item: s.id.clone(),
+            sent: s.sent,
+            share: s.share,
+            kind: if s.dynamic { "dynamic" } else { "static" },
+            source: s.source.clone(),
+            children: Vec::new(),
+        });
+    }
+    if a.layout.bytes > 0 {
+        let share = if a.total.tokens == 0 { 0.0 } else { a.layout.tokens as f64 / a.total.tokens as f64 };
+        out.push(Item {
+            item: "(outside sections)".into(),
+            sent: a.layout,
+            share,
+            kind: "static",
+            source: a.layout_source.clone(),
+            children: Vec::new(),
+        });
+    }
+    out.extend(a.tools.iter().map(|t| tool_item(a, t, view)));
+    if view.by_tokens {
+        out.sort_by(|x, y| y.sent.tokens.cmp(&x.sent.tokens).then_with(|| x.item.cmp(&y.item)));
+        for i in &mut out {
+            i.children.sort_by(|x, y| y.sent.tokens.cmp(&x.sent.tokens).then_with(|| x.item.cmp(&y.item)));
+        }
+    }
+    if let Some(n) = view.top.filter(|n| *n < out.len()) {
+        let rest = out.split_off(n);
+        let sum = rest.iter().fold(Measure::default(), |m, i| if i.kind == "in docs" { m } else { m.plus(i.sent) });
+        let share = if a.total.tokens == 0 { 0.0 } else { sum.tokens as f64 / a.total.tokens as f64 };
+        out.push(Item {
+            item: format!("… {} more", rest.len()),
+            sent: sum,
+            share,
+            kind: "",
+            source: String::new(),
+            children: Vec::new(),
+        });
+    }
+    out
+}
+
+/// A tool's row, with a row per parameter when the view asks for them.
+fn tool_item(a: &Account, t: &ToolItem, view: View) -> Item {
+    let children = if view.params {
+        t.params
+            .iter()
+            .map(|p| Item {
+                item: format!("  · {}", p.name),
+                sent: p.sent,
+                share: share_of(a, p.sent),
+                kind: "param",
+                source: String::new(),
+                children: Vec::new(),
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    Item {
+        item: match &t.part_of {
+            Some(_) => format!("  └ {}", t.name),
+            None => format!("tool {}", t.name),
+        },
+        sent: t.sent,
+        share: t.share,
+        kind: if t.part_of.is_some() { "in docs" } else { "tool" },
+        source: t.source.clone(),
+        children,
+    }
+}
+
+/// The item rows: (header, rows); `full` keeps sources and names whole (CSV).
+pub(super) fn item_rows(a: &Account, view: View, full: bool) -> (Vec<&'static str>, Vec<Vec<String>>) {
+    let header = vec!["item", "tokens", "bytes", "share", "", "kind", "source"];
+    let fit = |s: &str, max: usize| if full { s.to_string() } else { middle(s, max) };
+    let mut rows = Vec::new();
+    let list = items(a, view);
+    // The largest item fills its bar (the summed "… more" row is not an item).
+    let largest = list.iter().filter(|i| !i.kind.is_empty()).map(|i| i.share).fold(0.0, f64::max);
+    let mut push = |i: &Item| {
+        rows.push(vec![
+            fit(&i.item, 26),
+            tokens_cell(a, i.sent.tokens),
+            i.sent.bytes.to_string(),
+            pct(i.share),
+            bar_of(i.share, largest),
+            i.kind.to_string(),
+            fit(&i.source, 20),
+        ]);
+    };
+    for i in list {
+        push(&i);
+        for c in &i.children {
+            push(c);
+        }
+    }
+    for (label, m) in [("= prompt", a.prompt), ("= tools JSON", a.tools_sent), ("= sent", a.total)] {
+        if label == "= tools JSON" && a.provider.is_none() {
+            continue;
+        }
+        rows.push(vec![
+            label.into(),
+            tokens_cell(a, m.tokens),
+            m.bytes.to_string(),
+            pct(share_of(a, m).min(1.0)),
+            String::new(),
+            String::new(),
+            String::new(),
+        ]);
+    }
+    rows.push(vec![
+        "= billed".into(),
+        format!("≈{}", a.billed.total),
+        String::new(),
+        String::new(),
+        String::new(),
+        String::new(),
+        fit(&a.billed.source, 20),
+    ]);
+    (header, rows)
+}
