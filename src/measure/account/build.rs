@@ -1,0 +1,325 @@
+//! Building accounts: one cell for one provider ([`account`]), or the whole matrix with every
+//! text counted once per encoding in one parallel pass ([`accounts`]).
+
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+use super::prepare::{prepare_all, tool_sources, Prepared};
+use super::{Account, CacheSplit, MessageItem, ParamItem, SectionItem, SlotItem, TokenizerInfo, ToolItem};
+use crate::compile::Compiled;
+use crate::diagnostic::Diagnostic;
+use crate::error::Result;
+use crate::measure::billing::{bill, Billed};
+use crate::measure::budget::{Check, Scope};
+use crate::measure::tokens::Counters;
+use crate::measure::Measure;
+use crate::model::provider::Provider;
+use crate::model::tokenizer::Tokenizer;
+use crate::model::transport::Transport;
+use crate::model::Project;
+use crate::projection;
+use crate::resolve::matrix::{cell_name, Cell};
+
+/// The tokenizer for a cell of `provider` (`None`: xml and json cells): `forced` wins, then
+/// the model's, then the provider's. A model id promptc does not know is counted with the
+/// provider's tokenizer and returned as a warning to show once.
+pub fn tokenizer_for(
+    project: &Project,
+    provider: Option<Provider>,
+    model: Option<&str>,
+    forced: Option<Tokenizer>,
+) -> (Tokenizer, Option<Diagnostic>) {
+    if let Some(t) = forced {
+        return (t, None);
+    }
+    let factors = &project.tokens.factors;
+    let by_provider = match provider.and_then(|p| p.info().estimated_family) {
+        Some(family) => Tokenizer::estimate(family, factors),
+        None => project.tokens.tokenizer,
+    };
+    match model {
+        None => (by_provider, None),
+        Some(m) => match Tokenizer::for_model(m, factors) {
+            Some(t) => (t, None),
+            None => (
+                by_provider,
+                Some(
+                    Diagnostic::warning(format!(
+                        "model `{}` is not one promptc knows a tokenizer for",
+                        crate::diagnostic::excerpt(m, 60)
+                    ))
+                    .with_note(format!("counting with {} ({})", by_provider.name(), by_provider.method()))
+                    .with_help("name a tokenizer explicitly (`o200k_base`, `cl100k_base`, `claude`, `gemini`)"),
+                ),
+            ),
+        },
+    }
+}
+
+/// The account of compiled cell `c` (whose matrix identity is `cell`) for `provider`,
+/// counted with `tokenizer`. `model` picks the billing constants where they differ by model.
+pub fn account(
+    project: &Project,
+    cell: &Cell,
+    c: &Compiled,
+    provider: Option<Provider>,
+    tokenizer: &Tokenizer,
+    model: Option<&str>,
+    counters: &mut Counters,
+) -> Result<Account> {
+    let provider = provider.filter(|_| c.transport == Transport::Native);
+    let prepared = Prepared::new(project, c, provider);
+    counters.prime(tokenizer, &prepared.texts(c))?;
+    let sources = tool_sources(project, c.tools.iter().map(|t| t.name.as_str()));
+    let ctx = Context { project, cell, c, provider, tokenizer, model, sources: &sources };
+    account_primed(&ctx, &prepared, counters)
+}
+
+/// Everything an account is made from, but the texts.
+struct Context<'a> {
+    project: &'a Project,
+    cell: &'a Cell,
+    c: &'a Compiled,
+    provider: Option<Provider>,
+    tokenizer: &'a Tokenizer,
+    model: Option<&'a str>,
+    sources: &'a HashMap<String, String>,
+}
+
+/// [`account`] once every text of `prepared` has been counted: the items, then the totals,
+/// the cache split, the bill and the budgets.
+fn account_primed(ctx: &Context, prepared: &Prepared, counters: &mut Counters) -> Result<Account> {
+    let Context { project, cell, c, provider, tokenizer, .. } = *ctx;
+    let mut count = |text: &str| -> Result<Measure> {
+        Ok(Measure { tokens: counters.count(tokenizer, text)?, bytes: text.len() as u64 })
+    };
+    let prompt = count(&c.prompt)?;
+    let mut sections = section_items(c, &mut count)?;
+    let mut tools = tool_items(ctx, prepared, &mut count)?;
+    let tools_sent = match &prepared.tools_json {
+        Some(json) => count(json)?,
+        None => Measure::default(),
+    };
+    let messages = c
+        .messages
+        .iter()
+        .map(|m| {
+            let sections = m.sections.iter().map(|s| s.id.clone()).collect();
+            Ok(MessageItem { role: m.role, sections, sent: count(&m.text)? })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let total = messages.iter().fold(prompt.plus(tools_sent), |t, m| t.plus(m.sent));
+    let share = |tokens: u64| if total.tokens == 0 { 0.0 } else { tokens as f64 / total.tokens as f64 };
+    sections.iter_mut().for_each(|s| s.share = share(s.sent.tokens));
+    tools.iter_mut().for_each(|t| t.share = share(t.sent.tokens));
+    let in_sections = sections.iter().fold(Measure::default(), |m, s| m.plus(s.sent));
+    let layout = Measure {
+        tokens: prompt.tokens.saturating_sub(in_sections.tokens),
+        bytes: prompt.bytes.saturating_sub(in_sections.bytes),
+    };
+    let sp = c.static_prefix();
+    // Only the (short) dynamic rest is counted: the prefix is the prompt less it, to within
+    // the one token that may straddle the cut.
+    let rest = count(&c.prompt[sp.bytes..])?;
+    let cache = CacheSplit {
+        cacheable: prompt.tokens.saturating_sub(rest.tokens) + tools_sent.tokens,
+        uncached: rest.tokens,
+        breakpoint_after: sp.last_static,
+        ends_at: sp.first_dynamic,
+    };
+    let slots = slot_items(c, &sections);
+    let billed = billed(ctx, prepared, prompt, tools_sent, &messages, counters)?;
+    let mut a = Account {
+        name: cell_name(&cell.profile, cell.case.as_deref(), c.transport, cell.subagent.as_deref(), provider),
+        cell: cell.stem(),
+        project: project.name.clone(),
+        profile: cell.profile.clone(),
+        case: cell.case.clone(),
+        transport: c.transport,
+        provider,
+        subagent: cell.subagent.clone(),
+        tokenizer: TokenizerInfo::of(tokenizer),
+        sections,
+        layout,
+        layout_source: project.layout.clone().unwrap_or_else(|| "blank lines between sections".into()),
+        tools,
+        slots,
+        prompt,
+        tools_sent,
+        messages,
+        total,
+        billed,
+        cache,
+        budgets: Vec::new(),
+    };
+    a.budgets = budget_checks(project, cell, &a)?;
+    Ok(a)
+}
+
+/// One item per rendered section, its share still to be set.
+fn section_items(c: &Compiled, count: &mut impl FnMut(&str) -> Result<Measure>) -> Result<Vec<SectionItem>> {
+    c.sections
+        .iter()
+        .map(|s| {
+            Ok(SectionItem {
+                id: s.id.clone(),
+                sent: count(&s.text)?,
+                share: 0.0,
+                dynamic: s.dynamic,
+                source: s.origin.clone(),
+            })
+        })
+        .collect()
+}
+
+/// One item per active tool (with its parameters), its share still to be set.
+fn tool_items(
+    ctx: &Context,
+    prepared: &Prepared,
+    count: &mut impl FnMut(&str) -> Result<Measure>,
+) -> Result<Vec<ToolItem>> {
+    let c = ctx.c;
+    // The section that describes the tools in the prompt, for xml and json cells.
+    let holder = match c.transport {
+        Transport::Native => None,
+        Transport::Xml => Some("generated:tool_docs"),
+        Transport::Json => Some("generated:action_schema"),
+    }
+    .and_then(|origin| c.sections.iter().find(|s| s.origin == origin))
+    .map(|s| s.id.clone());
+    let mut tools = Vec::new();
+    for (i, t) in c.tools.iter().enumerate() {
+        let params = t
+            .params
+            .iter()
+            .zip(&prepared.param_texts[i])
+            .map(|(prm, text)| Ok(ParamItem { name: prm.name.clone(), sent: count(text)? }))
+            .collect::<Result<Vec<_>>>()?;
+        tools.push(ToolItem {
+            name: t.name.clone(),
+            toolset: t.toolset.clone(),
+            sent: count(&prepared.tool_texts[i])?,
+            share: 0.0,
+            part_of: if ctx.provider.is_some() { None } else { holder.clone() },
+            source: ctx.sources.get(&t.name).cloned().unwrap_or_default(),
+            params,
+        });
+    }
+    Ok(tools)
+}
+
+/// How each injectable slot was filled, measured by the section that shows it.
+fn slot_items(c: &Compiled, sections: &[SectionItem]) -> Vec<SlotItem> {
+    c.slots
+        .iter()
+        .map(|s| {
+            let shown = c.sections.iter().position(|r| r.origin == format!("slot:{}", s.slot));
+            SlotItem {
+                slot: s.slot.clone(),
+                declaring: s.declaring.clone(),
+                contributing: s.contributing.clone(),
+                sent: shown.map(|i| sections[i].sent).unwrap_or_default(),
+            }
+        })
+        .collect()
+}
+
+/// The provider's estimated bill, harness messages included.
+fn billed(
+    ctx: &Context,
+    prepared: &Prepared,
+    prompt: Measure,
+    tools_sent: Measure,
+    messages: &[MessageItem],
+    counters: &mut Counters,
+) -> Result<Billed> {
+    let entry_refs: Vec<&Value> = match &prepared.projection {
+        Some((p, v)) => projection::tool_entries(*p, v),
+        None => Vec::new(),
+    };
+    let mut billed =
+        bill(ctx.provider, ctx.model, prompt.tokens, tools_sent.tokens, &entry_refs, ctx.tokenizer, counters)?;
+    // Harness messages are input too: billed as sent (each message's few tokens of framing are
+    // not modelled).
+    let in_messages: u64 = messages.iter().map(|m| m.sent.tokens).sum();
+    if in_messages > 0 {
+        billed.total += in_messages;
+        billed.method.push_str("; harness messages as sent");
+    }
+    Ok(billed)
+}
+
+/// The profile's budgets checked against `a`. Sub-agents have no budget of their own: they
+/// share the profile's prompt contract.
+fn budget_checks(project: &Project, cell: &Cell, a: &Account) -> Result<Vec<Check>> {
+    if cell.subagent.is_some() {
+        return Ok(Vec::new());
+    }
+    let budget = &project.profile(&cell.profile)?.budget;
+    let mut checks = Vec::new();
+    for (scope, amount) in [(Scope::Total, budget.total), (Scope::Prompt, budget.prompt), (Scope::Tools, budget.tools)]
+    {
+        if let Some(limit) = amount {
+            checks.push(Check::new(scope.clone(), limit, a.scope_measure(&scope).get(limit.unit)));
+        }
+    }
+    for (id, limit) in &budget.sections {
+        let scope = Scope::Section(id.clone());
+        checks.push(Check::new(scope.clone(), *limit, a.scope_measure(&scope).get(limit.unit)));
+    }
+    Ok(checks)
+}
+
+/// The providers a cell is accounted for: every provider of the project for a native cell,
+/// none for xml and json.
+pub fn providers_of(project: &Project, transport: Transport) -> Vec<Option<Provider>> {
+    match transport {
+        Transport::Native => project.providers.iter().copied().map(Some).collect(),
+        Transport::Xml | Transport::Json => vec![None],
+    }
+}
+
+/// The account of every cell of `compiled` (matrix cells with their compiled prompts) for
+/// every provider: the whole matrix. Warnings (an unknown model) are returned once each.
+pub fn accounts(
+    project: &Project,
+    compiled: &[(Cell, Compiled)],
+    model: Option<&str>,
+    forced: Option<Tokenizer>,
+    counters: &mut Counters,
+) -> Result<(Vec<Account>, Vec<Diagnostic>)> {
+    let mut warnings: Vec<Diagnostic> = Vec::new();
+    let mut plan = Vec::new();
+    // Every distinct text of the whole matrix, counted once per encoding in one parallel pass.
+    let mut by_encoding: std::collections::BTreeMap<crate::model::tokenizer::Encoding, (Tokenizer, Vec<&str>)> =
+        Default::default();
+    for (cell, c) in compiled {
+        for provider in providers_of(project, c.transport) {
+            let (tokenizer, warning) = tokenizer_for(project, provider, model, forced);
+            if let Some(w) = warning {
+                if !warnings.iter().any(|x| x.message == w.message) {
+                    warnings.push(w);
+                }
+            }
+            plan.push((cell, c, provider, tokenizer));
+        }
+    }
+    // Projecting and serialising every tool for every provider is the costly part: spread it.
+    let prepared = prepare_all(project, &plan.iter().map(|(_, c, p, _)| (*c, *p)).collect::<Vec<_>>());
+    let plan: Vec<_> = plan.into_iter().zip(prepared).map(|((a, b, c, d), e)| (a, b, c, d, e)).collect();
+    for (_, c, _, tokenizer, prepared) in &plan {
+        let entry = by_encoding.entry(tokenizer.encoding()).or_insert_with(|| (*tokenizer, Vec::new()));
+        entry.1.extend(prepared.texts(c));
+    }
+    for (tokenizer, list) in by_encoding.values() {
+        counters.prime(tokenizer, list)?;
+    }
+    let sources = tool_sources(project, compiled.iter().flat_map(|(_, c)| c.tools.iter().map(|t| t.name.as_str())));
+    let mut out = Vec::new();
+    for (cell, c, provider, tokenizer, prepared) in &plan {
+        let ctx = Context { project, cell, c, provider: *provider, tokenizer, model, sources: &sources };
+        out.push(account_primed(&ctx, prepared, counters)?);
+    }
+    Ok((out, warnings))
+}

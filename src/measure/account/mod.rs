@@ -1,0 +1,211 @@
+//! The one accounting model: what one cell costs, item by item, for one provider. Every number
+//! promptc prints — `report` (one cell or the matrix), `summary.json` and `diff` deltas, `check`
+//! budgets and the cacheable prefix, frozen records — comes from an [`Account`].
+//!
+//! Two figures per cell:
+//! - **sent**: tokens and bytes of exactly what goes over the wire — the prompt text, and the
+//!   tools as the compact request JSON the provider's SDK sends (snapshot files are pretty for
+//!   review; their counts are of the compact form);
+//! - **billed**: a labelled estimate of what the provider charges (see `billing`).
+//!
+//! Counts use the provider's tokenizer: OpenAI cells the project's (default `o200k_base`, or
+//! the model's encoding), Anthropic cells the Claude estimate, Gemini cells the Gemini estimate,
+//! xml and json cells the project's; `--tokenizer` overrides all.
+
+use serde::Serialize;
+
+use crate::measure::billing::Billed;
+use crate::measure::budget::{Check, Scope};
+use crate::measure::Measure;
+use crate::model::provider::Provider;
+use crate::model::tokenizer::Tokenizer;
+use crate::model::transport::Transport;
+
+mod build;
+mod prepare;
+
+pub use build::{account, accounts, providers_of, tokenizer_for};
+pub(crate) use prepare::projection_for;
+pub use prepare::texts;
+
+/// How a cell's tokens were counted.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
+pub struct TokenizerInfo {
+    /// Tokenizer name (`o200k_base`, `claude`).
+    pub name: String,
+    /// Whether counts are exact.
+    pub exact: bool,
+    /// How counts are obtained.
+    pub method: String,
+}
+
+impl TokenizerInfo {
+    fn of(t: &Tokenizer) -> TokenizerInfo {
+        TokenizerInfo { name: t.name(), exact: t.exact(), method: t.method() }
+    }
+}
+
+/// One section of the prompt.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
+pub struct SectionItem {
+    /// Section id.
+    pub id: String,
+    /// What is sent.
+    pub sent: Measure,
+    /// Share of the cell's sent tokens, 0–1.
+    pub share: f64,
+    /// Whether it changes between sessions (a dynamic variable, untrusted text, a dynamic
+    /// contribution).
+    pub dynamic: bool,
+    /// Where it comes from (`sections/role.md.j2`, `generated:tool_docs`, `slot:notes`).
+    pub source: String,
+}
+
+/// One parameter of a tool: the part of the tool's definition it costs.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
+pub struct ParamItem {
+    /// Parameter name.
+    pub name: String,
+    /// Its part of what is sent: `"name":{schema}` in the tool JSON, its lines in the XML docs.
+    pub sent: Measure,
+}
+
+/// One tool: its entry in the tools JSON (native), or its part of the generated section that
+/// describes it in the prompt (xml, json) — then already counted in that section.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
+pub struct ToolItem {
+    /// Tool name.
+    pub name: String,
+    /// Its toolset.
+    pub toolset: String,
+    /// What is sent for it.
+    pub sent: Measure,
+    /// Share of the cell's sent tokens, 0–1.
+    pub share: f64,
+    /// The section that holds it, for tools described in the prompt (`tool_docs`,
+    /// `action_schema`): its tokens are part of that section's, never added again.
+    pub part_of: Option<String>,
+    /// Where it is declared (`tools/files.yaml:12`).
+    pub source: String,
+    /// Each parameter's part, in order.
+    pub params: Vec<ParamItem>,
+}
+
+/// One injectable slot.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
+pub struct SlotItem {
+    /// Slot name.
+    pub slot: String,
+    /// Active tools with a contribution to it.
+    pub declaring: Vec<String>,
+    /// Tools whose contribution rendered text.
+    pub contributing: Vec<String>,
+    /// The slot's section as sent (zero when no section shows it, or nothing was contributed).
+    pub sent: Measure,
+}
+
+/// What provider prompt caching can reuse: the static prefix of the request.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct CacheSplit {
+    /// Tokens before the first section that changes between sessions: the tools (native) and
+    /// the prompt up to that section (the prompt's tokens less the rest's, to within the one
+    /// token that may straddle the cut).
+    pub cacheable: u64,
+    /// The rest of the prompt.
+    pub uncached: u64,
+    /// The last static section: where a cache breakpoint goes.
+    pub breakpoint_after: Option<String>,
+    /// The section that ends the prefix, if any.
+    pub ends_at: Option<String>,
+}
+
+/// One harness message: who sends it and what it costs.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MessageItem {
+    /// `user` or `assistant`.
+    pub role: crate::model::profile::Role,
+    /// Its sections' ids, in order.
+    pub sections: Vec<String>,
+    /// Its text as sent.
+    pub sent: Measure,
+}
+
+/// What one cell costs for one provider.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
+pub struct Account {
+    /// The cell and provider: `standard.native.openai`, `lite.xml`.
+    pub name: String,
+    /// The cell without the provider: `standard.native`, the snapshot files' stem.
+    pub cell: String,
+    /// Project name.
+    pub project: String,
+    /// Profile.
+    pub profile: String,
+    /// Named case, if any.
+    pub case: Option<String>,
+    /// Transport.
+    pub transport: Transport,
+    /// Provider (native cells).
+    pub provider: Option<Provider>,
+    /// Sub-agent, if any.
+    pub subagent: Option<String>,
+    /// How tokens were counted.
+    pub tokenizer: TokenizerInfo,
+    /// The sections, in prompt order.
+    pub sections: Vec<SectionItem>,
+    /// Text outside sections: separators, layout headings.
+    pub layout: Measure,
+    /// Where that text comes from.
+    pub layout_source: String,
+    /// The tools, in order.
+    pub tools: Vec<ToolItem>,
+    /// Injectable slots.
+    pub slots: Vec<SlotItem>,
+    /// The prompt as sent.
+    pub prompt: Measure,
+    /// The tools JSON as sent (compact); zero for xml and json, whose tools are in the prompt.
+    pub tools_sent: Measure,
+    /// The harness messages (the profile's `messages:`), each as sent; absent when none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub messages: Vec<MessageItem>,
+    /// Prompt plus tools (plus harness messages), as sent.
+    pub total: Measure,
+    /// What the provider bills, estimated.
+    pub billed: Billed,
+    /// What caching can reuse.
+    pub cache: CacheSplit,
+    /// The profile's budgets, checked against this account.
+    pub budgets: Vec<Check>,
+}
+
+impl Account {
+    /// Whether any budget is exceeded.
+    pub fn over_budget(&self) -> bool {
+        self.budgets.iter().any(|c| c.exceeded)
+    }
+
+    /// What a budget scope measures in this account: the tools scope of an xml or json cell
+    /// is the section that describes the tools in the prompt.
+    fn scope_measure(&self, scope: &Scope) -> Measure {
+        match scope {
+            Scope::Total => self.total,
+            Scope::Prompt => self.prompt,
+            Scope::Tools if self.transport == Transport::Native => self.tools_sent,
+            Scope::Tools => self
+                .tools
+                .first()
+                .and_then(|t| t.part_of.as_ref())
+                .and_then(|id| self.sections.iter().find(|s| &s.id == id))
+                .map(|s| s.sent)
+                .unwrap_or_default(),
+            Scope::Section(id) => self.sections.iter().find(|s| &s.id == id).map(|s| s.sent).unwrap_or_default(),
+        }
+    }
+}
