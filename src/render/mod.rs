@@ -141,10 +141,13 @@ pub fn render(project: &Project, cell: &Resolved, generate: &Generate<'_>) -> Re
             lctx.push(("sections".into(), minijinja::Value::from_serialize(&sections)));
             lctx.push(("body".into(), minijinja::Value::from(body)));
             let lctx: minijinja::Value = lctx.into_iter().collect();
-            let text = project
-                .templates
-                .render(layout, &lctx, limits.prompt_bytes)
-                .map_err(|e| missing_section(project, cell, e))?;
+            let text =
+                project.templates.render_or_undefined(layout, &lctx, limits.prompt_bytes).map_err(|f| {
+                    match f.undefined.as_deref().and_then(|x| x.strip_prefix("sections.")) {
+                        Some(id) => missing_section(project, cell, f.error, id.trim()),
+                        None => f.error,
+                    }
+                })?;
             normalize(&collapse_blank_lines(&text.replace("\r\n", "\n")))
         }
     };
@@ -235,32 +238,24 @@ fn render_sections(
     Ok(out)
 }
 
-/// A layout that reads `sections.NAME` for a section this cell has no text for: say which
-/// section and why, instead of "undefined value" with help about variables.
-fn missing_section(project: &Project, cell: &Resolved, mut e: crate::error::Error) -> crate::error::Error {
-    for d in e.diagnostics_mut() {
-        if !d.message.starts_with("undefined variable") {
-            continue;
-        }
-        let Some(label) = &d.label else { continue };
-        let (Some(pos), Some(line)) = (label.position, label.source_line.as_deref()) else { continue };
-        let expr: String = line.chars().skip(pos.column.saturating_sub(1)).take(pos.len).collect();
-        let Some(id) = expr.strip_prefix("sections.").map(|r| r.trim().to_string()) else { continue };
-        let profile = &cell.selection.profile;
-        if project.sections.contains_key(&id) {
-            let why = if cell.sections.contains(&id) {
-                format!("it renders empty in this cell (profile `{profile}`)")
-            } else {
-                format!("profile `{profile}` does not include it")
-            };
-            d.message = format!("the layout uses section `{id}`, which this cell has no text for: {why}");
-            d.help =
-                Some(format!("guard it: {{% if sections.{id} is defined %}}…{{{{ sections.{id} }}}}…{{% endif %}}"));
+/// A layout that reads `sections.NAME` for a section this cell has no text for (`id`, the
+/// expression the undefined-value error pointed at): say which section and why, instead of
+/// "undefined value" with help about variables. The error keeps its location.
+fn missing_section(project: &Project, cell: &Resolved, mut e: crate::error::Error, id: &str) -> crate::error::Error {
+    let Some(d) = e.diagnostics_mut().first_mut() else { return e };
+    let profile = &cell.selection.profile;
+    if project.sections.contains_key(id) {
+        let why = if cell.sections.iter().any(|s| s == id) {
+            format!("it renders empty in this cell (profile `{profile}`)")
         } else {
-            let known: Vec<&str> = project.sections.keys().map(String::as_str).collect();
-            d.message = format!("the layout uses section `{id}`, which the project does not declare");
-            d.help = Some(known_names_help("section", &id, &known));
-        }
+            format!("profile `{profile}` does not include it")
+        };
+        d.message = format!("the layout uses section `{id}`, which this cell has no text for: {why}");
+        d.help = Some(format!("guard it: {{% if sections.{id} is defined %}}…{{{{ sections.{id} }}}}…{{% endif %}}"));
+    } else {
+        let known: Vec<&str> = project.sections.keys().map(String::as_str).collect();
+        d.message = format!("the layout uses section `{id}`, which the project does not declare");
+        d.help = Some(known_names_help("section", id, &known));
     }
     e
 }

@@ -201,14 +201,29 @@ impl Templates {
     /// `minijinja::Value::from_serialize` and reuse it: it is shared, not copied), stopping
     /// with an error once its output passes `cap` bytes.
     pub fn render(&self, name: &str, ctx: &minijinja::Value, cap: usize) -> Result<String> {
-        let fail =
-            |e: &minijinja::Error| self.diagnostic(e, "template error").into_error(crate::error::ErrorKind::Template);
+        self.render_or_undefined(name, ctx, cap).map_err(|f| f.error)
+    }
+
+    /// [`render`](Self::render), and when it fails on an undefined value, the expression that
+    /// read it (the template's text at the error's span), for a caller that can say what the
+    /// value is (the layout's `sections.NAME`).
+    pub fn render_or_undefined(
+        &self,
+        name: &str,
+        ctx: &minijinja::Value,
+        cap: usize,
+    ) -> std::result::Result<String, RenderFailure> {
+        let fail = |e: &minijinja::Error| RenderFailure {
+            error: self.diagnostic(e, "template error").into_error(crate::error::ErrorKind::Template),
+            undefined: undefined_expression(e),
+        };
         let tmpl = self.env.get_template(name).map_err(|e| fail(&e))?;
         let mut out = Capped { text: Vec::new(), cap, exceeded: false };
         match tmpl.render_captured_to(ctx, &mut out) {
-            Ok(_) => String::from_utf8(out.text).map_err(|_| {
-                Diagnostic::error("a template rendered text that is not UTF-8")
-                    .into_error(crate::error::ErrorKind::Internal)
+            Ok(_) => String::from_utf8(out.text).map_err(|_| RenderFailure {
+                error: Diagnostic::error("a template rendered text that is not UTF-8")
+                    .into_error(crate::error::ErrorKind::Internal),
+                undefined: None,
             }),
             Err(e) if out.exceeded => {
                 let mut d = self.diagnostic(&e, "template error");
@@ -218,12 +233,13 @@ impl Templates {
                         d = d.with_label(Label::file(&o.file.display));
                     }
                 }
-                Err(d
+                let error = d
                     .with_help(
                         "a loop or filter produces far more text than a prompt holds; raise `limits:` in \
                                 promptc.yaml only if the text is meant to be this large",
                     )
-                    .into_error(crate::error::ErrorKind::Template))
+                    .into_error(crate::error::ErrorKind::Template);
+                Err(RenderFailure { error, undefined: None })
             }
             Err(e) => Err(fail(&e)),
         }
@@ -345,4 +361,27 @@ impl Templates {
             _ => "fix the template expression",
         })
     }
+}
+
+/// A failed render: the error, and for an undefined value the expression that read it.
+#[derive(Debug)]
+pub struct RenderFailure {
+    /// The located error, as [`Templates::render`] returns it.
+    pub error: crate::error::Error,
+    /// The failing expression's text (`sections.rules`) when the value was undefined.
+    pub undefined: Option<String>,
+}
+
+/// The text of the expression an undefined-value error points at, from the innermost cause's
+/// span in its template's source (never from the message).
+fn undefined_expression(e: &minijinja::Error) -> Option<String> {
+    let mut err = e;
+    while let Some(src) = std::error::Error::source(err).and_then(|s| s.downcast_ref::<minijinja::Error>()) {
+        err = src;
+    }
+    if err.kind() != ErrorKind::UndefinedError {
+        return None;
+    }
+    let range = err.range()?;
+    err.template_source()?.get(range).map(str::to_string)
 }
