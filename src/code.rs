@@ -6,64 +6,67 @@ use std::fmt;
 
 use serde::Serialize;
 
-/// The stable code of a lint rule (`P001`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum RuleCode {
+/// Defines [`RuleCode`] from one list: each code with its doc line and whether the rule judges
+/// each cell on its own (`cell`) or the project as a whole (`project`). Adding a rule adds one
+/// line here, its file under `lint/rules/` and its entry in `lint/registry.rs`.
+macro_rules! rule_codes {
+    ($($(#[doc = $doc:literal])* $code:ident: $scope:ident,)+) => {
+        /// The stable code of a lint rule (`P001`).
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum RuleCode {
+            $($(#[doc = $doc])* $code,)+
+        }
+
+        impl RuleCode {
+            /// Every code, in order.
+            pub const ALL: [RuleCode; [$(stringify!($code)),+].len()] = [$(RuleCode::$code),+];
+
+            /// Whether the rule judges each cell on its own, so it can have a level per profile
+            /// (`check.profile_levels`); the others look at the project or at pairs of profiles.
+            pub fn per_cell(self) -> bool {
+                match self {
+                    $(RuleCode::$code => rule_codes!(@per_cell $scope),)+
+                }
+            }
+
+            /// The code as written (`P001`).
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(RuleCode::$code => stringify!($code),)+
+                }
+            }
+        }
+    };
+    (@per_cell cell) => {
+        true
+    };
+    (@per_cell project) => {
+        false
+    };
+}
+
+rule_codes! {
     /// Prose names a tool that is not active in the cell.
-    P001,
+    P001: cell,
     /// A provider's API would reject the tool projection.
-    P002,
+    P002: cell,
     /// A projection drops or rewrites a schema keyword for a provider.
-    P003,
+    P003: cell,
     /// Dynamic or untrusted text comes before static text.
-    P004,
+    P004: cell,
     /// A smaller profile has a tool or section the larger one lacks.
-    P005,
+    P005: project,
     /// The xml or json cell does not describe the tools the native cell sends.
-    P006,
+    P006: cell,
     /// A section, tool, switch or slot is declared but never used.
-    P007,
+    P007: project,
     /// A cell is over one of its profile's budgets.
-    P008,
+    P008: cell,
     /// A sub-agent's allowlist names a tool that spawns sub-agents.
-    P009,
+    P009: project,
 }
 
 impl RuleCode {
-    /// Every code, in order.
-    pub const ALL: [RuleCode; 9] = [
-        RuleCode::P001,
-        RuleCode::P002,
-        RuleCode::P003,
-        RuleCode::P004,
-        RuleCode::P005,
-        RuleCode::P006,
-        RuleCode::P007,
-        RuleCode::P008,
-        RuleCode::P009,
-    ];
-
-    /// Whether the rule judges each cell on its own, so it can have a level per profile
-    /// (`check.profile_levels`); the others look at the project or at pairs of profiles.
-    pub fn per_cell(self) -> bool {
-        !matches!(self, RuleCode::P005 | RuleCode::P007 | RuleCode::P009)
-    }
-
-    /// The code as written (`P001`).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            RuleCode::P001 => "P001",
-            RuleCode::P002 => "P002",
-            RuleCode::P003 => "P003",
-            RuleCode::P004 => "P004",
-            RuleCode::P005 => "P005",
-            RuleCode::P006 => "P006",
-            RuleCode::P007 => "P007",
-            RuleCode::P008 => "P008",
-            RuleCode::P009 => "P009",
-        }
-    }
-
     /// Parse a code exactly as written (`P001`).
     pub fn parse(s: &str) -> Option<RuleCode> {
         RuleCode::ALL.into_iter().find(|c| c.as_str() == s)

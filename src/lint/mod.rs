@@ -21,7 +21,8 @@ mod rules;
 
 pub use format::Format;
 pub use registry::{explain, known_code, Rule, RULES};
-use rules::*;
+use registry::{Run, ENTRIES};
+use rules::p004_cache_unfriendly_order;
 
 /// A compiled cell with its accounts (one per provider for native cells).
 #[derive(Clone)]
@@ -129,45 +130,16 @@ pub fn check(project: &Project, overrides: &[(RuleCode, Level)], counters: &mut 
     let levels = levels(project, overrides);
     // Findings, each with the level of the profiles it was found in where a profile has its own.
     let mut found: Vec<(Diagnostic, Option<Level>)> = Vec::new();
-    let mut p004 = Vec::new();
-    let cache_prefixes = p004_cache_unfriendly_order::check(project, &views, &mut p004);
-    type CellRule = fn(&Project, &[CellView], &mut Vec<Diagnostic>);
-    let cell_rules: [(RuleCode, CellRule); 6] = [
-        (RuleCode::P001, p001_dangling_tool_reference::check),
-        (RuleCode::P002, p002_provider_rejects::check),
-        (RuleCode::P003, p003_provider_rewrites::check),
-        (RuleCode::P004, |p, v, out| _ = p004_cache_unfriendly_order::check(p, v, out)),
-        (RuleCode::P006, p006_transport_parity::check),
-        (RuleCode::P008, p008_budget_exceeded::check),
-    ];
-    for (code, rule) in cell_rules {
-        let by_profile: Vec<&(String, RuleCode, Level)> =
-            project.lint.profile_levels.iter().filter(|(_, c, _)| *c == code).collect();
-        // The command line's -A/-W/-D win over the project's levels, per profile too.
-        if by_profile.is_empty() || overrides.iter().any(|(c, _)| *c == code) {
-            let mut out = if code == RuleCode::P004 { std::mem::take(&mut p004) } else { Vec::new() };
-            if code != RuleCode::P004 {
-                rule(project, &views, &mut out);
-            }
-            found.extend(out.into_iter().map(|d| (d, None)));
-            continue;
-        }
-        let level_of = |profile: &str| {
-            by_profile.iter().rev().find(|(p, _, _)| p == profile).map_or(levels[&code], |(_, _, l)| *l)
-        };
-        for level in [Level::Allow, Level::Warn, Level::Deny] {
-            let group: Vec<CellView> = views.iter().filter(|v| level_of(&v.cell.profile) == level).cloned().collect();
-            if level == Level::Allow || group.is_empty() {
-                continue;
-            }
-            let mut out = Vec::new();
-            rule(project, &group, &mut out);
-            found.extend(out.into_iter().map(|d| (d, Some(level))));
+    // The cacheable prefix of every cell, reported whatever P004's level.
+    let cache_prefixes = p004_cache_unfriendly_order::check(project, &views, &mut Vec::new());
+    let mut rest = Vec::new();
+    for (rule, run) in ENTRIES {
+        match run {
+            Run::Cells(check) => found.extend(run_on_cells(project, &views, rule.code, check, overrides, &levels)),
+            Run::Project(check) => check(project, &mut rest),
+            Run::Load => {}
         }
     }
-    let mut rest = Vec::new();
-    p005_lite_not_subset::check(project, &mut rest);
-    p007_unused::check(project, &mut rest);
     // Load-time warnings (sub-agent recursion) are lint findings too.
     rest.extend(project.warnings.iter().cloned());
     found.extend(rest.into_iter().map(|d| (d, None)));
@@ -185,6 +157,40 @@ pub fn check(project: &Project, overrides: &[(RuleCode, Level)], counters: &mut 
         .collect();
     diagnostics.sort_by(|a, b| (&a.code, position_key(a)).cmp(&(&b.code, position_key(b))));
     Ok(CheckResult { diagnostics, cache_prefixes })
+}
+
+/// A per-cell rule's findings: over every cell, or, where the project sets the rule's level per
+/// profile (and the command line does not override it), over each level's group of cells with
+/// that level attached.
+fn run_on_cells(
+    project: &Project,
+    views: &[CellView],
+    code: RuleCode,
+    check: fn(&Project, &[CellView], &mut Vec<Diagnostic>),
+    overrides: &[(RuleCode, Level)],
+    levels: &BTreeMap<RuleCode, Level>,
+) -> Vec<(Diagnostic, Option<Level>)> {
+    let by_profile: Vec<&(String, RuleCode, Level)> =
+        project.lint.profile_levels.iter().filter(|(_, c, _)| *c == code).collect();
+    // The command line's -A/-W/-D win over the project's levels, per profile too.
+    if by_profile.is_empty() || overrides.iter().any(|(c, _)| *c == code) {
+        let mut out = Vec::new();
+        check(project, views, &mut out);
+        return out.into_iter().map(|d| (d, None)).collect();
+    }
+    let level_of =
+        |profile: &str| by_profile.iter().rev().find(|(p, _, _)| p == profile).map_or(levels[&code], |(_, _, l)| *l);
+    let mut found = Vec::new();
+    for level in [Level::Warn, Level::Deny] {
+        let group: Vec<CellView> = views.iter().filter(|v| level_of(&v.cell.profile) == level).cloned().collect();
+        if group.is_empty() {
+            continue;
+        }
+        let mut out = Vec::new();
+        check(project, &group, &mut out);
+        found.extend(out.into_iter().map(|d| (d, Some(level))));
+    }
+    found
 }
 
 fn position_key(d: &Diagnostic) -> (String, usize, usize, String) {

@@ -21,6 +21,11 @@ pub const RULE: Rule = Rule {
         ones (environment details near the end).",
 };
 
+/// The rule's findings alone (the registry's runner; `check` also returns the prefixes).
+pub(crate) fn findings(project: &Project, views: &[CellView], out: &mut Vec<Diagnostic>) {
+    let _ = check(project, views, out);
+}
+
 /// Report dynamic or untrusted sections placed before static ones; return every cell's
 /// cacheable prefix.
 pub(crate) fn check(project: &Project, views: &[CellView], out: &mut Vec<Diagnostic>) -> Vec<CachePrefix> {
