@@ -53,10 +53,8 @@ pub struct RawSection {
     /// An inline template.
     pub text: Option<String>,
     /// A section promptc generates from the active tools.
-    #[schemars(
-        with = "Option<String>",
-        extend("enum" = ["tool_docs", "tool_guidance", "action_schema", "tool_examples"])
-    )]
+    #[serde(default)]
+    #[schemars(schema_with = "super::schema::generators")]
     pub generate: Option<S>,
     /// Show the active tools' contributions to this slot.
     #[schemars(with = "Option<String>")]

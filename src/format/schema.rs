@@ -41,6 +41,12 @@ pub(super) fn amount(_: &mut SchemaGenerator) -> Schema {
     })
 }
 
+/// A generator's name (`generate:`), from the model's list of generators.
+pub(super) fn generators(_: &mut SchemaGenerator) -> Schema {
+    let names: Vec<&str> = crate::model::section::Generator::ALL.iter().map(|(n, _)| *n).collect();
+    json_schema!({"type": ["string", "null"], "enum": names})
+}
+
 /// Section id → amount.
 pub(super) fn amounts(generator: &mut SchemaGenerator) -> Schema {
     json_schema!({"type": "object", "additionalProperties": amount(generator)})

@@ -98,8 +98,11 @@ fn section_source(
         ld.ck().error(
             &id.referenced,
             format!("section `{}` must have exactly one of `template`, `text`, `generate` or `slot`", id.value),
-            "use `template: FILE` for a template file, `text: |` for inline text, `generate: tool_docs` (or \
-                tool_guidance, action_schema), or `slot: NAME` for tool contributions",
+            format!(
+                "use `template: FILE` for a template file, `text: |` for inline text, `generate: NAME` ({}), or \
+                `slot: NAME` for tool contributions",
+                Generator::ALL.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", ")
+            ),
         );
         return None;
     }
