@@ -102,18 +102,19 @@ fn switch_flags(project: &Project, sets: &[String], options: &mut CellOptions, p
     for s in sets {
         match switch_flag(s, &choices, &names) {
             Ok(switch) => options.switches.push(switch),
-            Err(problem) => problems.push(problem),
+            Err(problem) => problems.push(*problem),
         }
     }
 }
 
 /// One `--set` flag: NAME=VALUE for a string-valued switch (one of its `choices`), else NAME,
-/// NAME=true or NAME=false for one of the switches `names` (which include the choices).
+/// NAME=true or NAME=false for one of the switches `names` (which include the choices). A bad
+/// flag is its problem, boxed (a diagnostic is large).
 fn switch_flag(
     s: &str,
     choices: &[(&str, &[String], &str)],
     names: &[&str],
-) -> Result<(String, SwitchValue), Diagnostic> {
+) -> Result<(String, SwitchValue), Box<Diagnostic>> {
     let (name, value) = match s.split_once('=') {
         Some((n, v)) => (n.trim(), Some(v)),
         None => (s.trim(), None),
@@ -121,24 +122,30 @@ fn switch_flag(
     if let Some((_, values, _)) = choices.iter().find(|(n, _, _)| *n == name) {
         return match value.filter(|v| values.iter().any(|x| x == v)) {
             Some(v) => Ok((name.to_string(), SwitchValue::Is(v.to_string()))),
-            None => Err(Diagnostic::error(match value {
-                Some(v) => format!("invalid value `{v}` for switch `{name}` in --set {s}"),
-                None => format!("switch `{name}` takes a value in --set {s}"),
-            })
-            .with_help(format!("write --set {name}=VALUE with one of: {}", values.join(", ")))),
+            None => Err(Box::new(
+                Diagnostic::error(match value {
+                    Some(v) => format!("invalid value `{v}` for switch `{name}` in --set {s}"),
+                    None => format!("switch `{name}` takes a value in --set {s}"),
+                })
+                .with_help(format!("write --set {name}=VALUE with one of: {}", values.join(", "))),
+            )),
         };
     }
     if !names.contains(&name) {
-        return Err(Diagnostic::error(format!("unknown switch `{name}` in --set {s}"))
-            .with_help(promptc::known_names_help("switch", name, names)));
+        return Err(Box::new(
+            Diagnostic::error(format!("unknown switch `{name}` in --set {s}"))
+                .with_help(promptc::known_names_help("switch", name, names)),
+        ));
     }
     match value.map_or(Some(true), parse_bool) {
         Some(b) => Ok((name.to_string(), SwitchValue::On(b))),
-        None => Err(Diagnostic::error(format!(
-            "invalid value `{}` for switch `{name}` in --set {s}",
-            value.unwrap_or_default()
-        ))
-        .with_help("switch values are true or false (also yes/no, on/off, 1/0)")),
+        None => Err(Box::new(
+            Diagnostic::error(format!(
+                "invalid value `{}` for switch `{name}` in --set {s}",
+                value.unwrap_or_default()
+            ))
+            .with_help("switch values are true or false (also yes/no, on/off, 1/0)"),
+        )),
     }
 }
 
