@@ -1,6 +1,13 @@
 //! Flags that pick one cell of the matrix and its runtime values, turned into a library request.
 
-use super::*;
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+
+use clap::Args;
+
+use promptc::{CellOptions, Diagnostic, Error, Project, Provider, Request, SwitchValue, TokenCounter, Transport};
+
+use super::{provider_values, transport_values, wants_color, Color};
 
 /// Flags that pick one cell of the matrix and its runtime values.
 #[derive(Debug, Args)]
@@ -45,74 +52,13 @@ pub(crate) struct CellArgs {
 /// so messages say which flag was wrong; the library checks the request again for callers
 /// that are not the CLI.
 pub(crate) fn request(project: &Project, cell: &CellArgs) -> Result<Request, Error> {
-    if let (Some(t @ (Transport::Xml | Transport::Json)), Some(_)) = (cell.transport, cell.provider) {
-        return Err(Error::usage(
-            Diagnostic::error(format!("--provider has no effect with --transport {t}")).with_help(format!(
-                "the {t} transport describes the tools inside the prompt and sends no tools JSON; drop --provider"
-            )),
-        ));
-    }
-    let mut problems = Vec::new();
-    let switches = project.switches();
-    let choices = project.choices();
-    let mut switch_names: Vec<&str> = switches.iter().map(|(n, _)| *n).collect();
-    switch_names.extend(choices.iter().map(|(n, _, _)| *n));
+    refuse_provider_without_projection(cell)?;
     // The flags as the library's cell options: the one conversion to a request, shared with
     // the Python and Node packages.
-    let mut options = promptc::CellOptions::default();
-    for s in &cell.sets {
-        let (name, value) = match s.split_once('=') {
-            Some((n, v)) => (n.trim(), Some(v)),
-            None => (s.trim(), None),
-        };
-        // A string-valued switch: NAME=VALUE, one of its values.
-        if let Some((_, values, _)) = choices.iter().find(|(n, _, _)| *n == name) {
-            match value.filter(|v| values.iter().any(|x| x == v)) {
-                Some(v) => options.switches.push((name.to_string(), promptc::SwitchValue::Is(v.to_string()))),
-                None => problems.push(
-                    Diagnostic::error(match value {
-                        Some(v) => format!("invalid value `{v}` for switch `{name}` in --set {s}"),
-                        None => format!("switch `{name}` takes a value in --set {s}"),
-                    })
-                    .with_help(format!("write --set {name}=VALUE with one of: {}", values.join(", "))),
-                ),
-            }
-            continue;
-        }
-        if !switch_names.contains(&name) {
-            problems.push(
-                Diagnostic::error(format!("unknown switch `{name}` in --set {s}"))
-                    .with_help(promptc::known_names_help("switch", name, &switch_names)),
-            );
-            continue;
-        }
-        match value.map_or(Some(true), parse_bool) {
-            Some(b) => options.switches.push((name.to_string(), promptc::SwitchValue::On(b))),
-            None => problems.push(
-                Diagnostic::error(format!(
-                    "invalid value `{}` for switch `{name}` in --set {s}",
-                    value.unwrap_or_default()
-                ))
-                .with_help("switch values are true or false (also yes/no, on/off, 1/0)"),
-            ),
-        }
-    }
-    let variables = project.variables();
-    for v in &cell.vars {
-        let Some((name, value)) = v.split_once('=') else {
-            problems.push(Diagnostic::error(format!("--var {v} has no value")).with_help("write --var NAME=VALUE"));
-            continue;
-        };
-        let name = name.trim();
-        if variables.contains(&name) {
-            options.variables.push((name.to_string(), value.into()));
-        } else {
-            problems.push(
-                Diagnostic::error(format!("unknown variable `{name}` in --var {v}"))
-                    .with_help(promptc::known_names_help("variable", name, &variables)),
-            );
-        }
-    }
+    let mut options = CellOptions::default();
+    let mut problems = Vec::new();
+    switch_flags(project, &cell.sets, &mut options, &mut problems);
+    variable_flags(project, &cell.vars, &mut options, &mut problems);
     if let Some(w) = &cell.context_window {
         if let Err(e) = promptc::parse_context_window(w) {
             problems.push(Diagnostic::error(format!("invalid --context-window: {e}")).with_help(
@@ -133,6 +79,94 @@ pub(crate) fn request(project: &Project, cell: &CellArgs) -> Result<Request, Err
     options.lenient = cell.lenient;
     options.subagent = cell.subagent.clone();
     options.request()
+}
+
+/// `--provider` with a transport that sends no tools JSON is a mistake, said before anything
+/// else.
+fn refuse_provider_without_projection(cell: &CellArgs) -> Result<(), Error> {
+    if let (Some(t @ (Transport::Xml | Transport::Json)), Some(_)) = (cell.transport, cell.provider) {
+        return Err(Error::usage(
+            Diagnostic::error(format!("--provider has no effect with --transport {t}")).with_help(format!(
+                "the {t} transport describes the tools inside the prompt and sends no tools JSON; drop --provider"
+            )),
+        ));
+    }
+    Ok(())
+}
+
+/// The `--set` flags as switch values in `options`; each bad flag is a problem.
+fn switch_flags(project: &Project, sets: &[String], options: &mut CellOptions, problems: &mut Vec<Diagnostic>) {
+    let choices = project.choices();
+    let mut names: Vec<&str> = project.switches().iter().map(|(n, _)| *n).collect();
+    names.extend(choices.iter().map(|(n, _, _)| *n));
+    for s in sets {
+        match switch_flag(s, &choices, &names) {
+            Ok(switch) => options.switches.push(switch),
+            Err(problem) => problems.push(*problem),
+        }
+    }
+}
+
+/// One `--set` flag: NAME=VALUE for a string-valued switch (one of its `choices`), else NAME,
+/// NAME=true or NAME=false for one of the switches `names` (which include the choices). A bad
+/// flag is its problem, boxed (a diagnostic is large).
+fn switch_flag(
+    s: &str,
+    choices: &[(&str, &[String], &str)],
+    names: &[&str],
+) -> Result<(String, SwitchValue), Box<Diagnostic>> {
+    let (name, value) = match s.split_once('=') {
+        Some((n, v)) => (n.trim(), Some(v)),
+        None => (s.trim(), None),
+    };
+    if let Some((_, values, _)) = choices.iter().find(|(n, _, _)| *n == name) {
+        return match value.filter(|v| values.iter().any(|x| x == v)) {
+            Some(v) => Ok((name.to_string(), SwitchValue::Is(v.to_string()))),
+            None => Err(Box::new(
+                Diagnostic::error(match value {
+                    Some(v) => format!("invalid value `{v}` for switch `{name}` in --set {s}"),
+                    None => format!("switch `{name}` takes a value in --set {s}"),
+                })
+                .with_help(format!("write --set {name}=VALUE with one of: {}", values.join(", "))),
+            )),
+        };
+    }
+    if !names.contains(&name) {
+        return Err(Box::new(
+            Diagnostic::error(format!("unknown switch `{name}` in --set {s}"))
+                .with_help(promptc::known_names_help("switch", name, names)),
+        ));
+    }
+    match value.map_or(Some(true), parse_bool) {
+        Some(b) => Ok((name.to_string(), SwitchValue::On(b))),
+        None => Err(Box::new(
+            Diagnostic::error(format!(
+                "invalid value `{}` for switch `{name}` in --set {s}",
+                value.unwrap_or_default()
+            ))
+            .with_help("switch values are true or false (also yes/no, on/off, 1/0)"),
+        )),
+    }
+}
+
+/// The `--var NAME=VALUE` flags as variable values in `options`; each bad flag is a problem.
+fn variable_flags(project: &Project, vars: &[String], options: &mut CellOptions, problems: &mut Vec<Diagnostic>) {
+    let variables = project.variables();
+    for v in vars {
+        let Some((name, value)) = v.split_once('=') else {
+            problems.push(Diagnostic::error(format!("--var {v} has no value")).with_help("write --var NAME=VALUE"));
+            continue;
+        };
+        let name = name.trim();
+        if variables.contains(&name) {
+            options.variables.push((name.to_string(), value.into()));
+        } else {
+            problems.push(
+                Diagnostic::error(format!("unknown variable `{name}` in --var {v}"))
+                    .with_help(promptc::known_names_help("variable", name, &variables)),
+            );
+        }
+    }
 }
 
 /// A boolean flag value the way people write them.

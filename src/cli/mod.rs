@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use promptc::check::Level;
-use promptc::{Compiled, Diagnostic, Error, Project, Provider, Request, TokenCounter, Transport};
+use promptc::{Compiled, Diagnostic, Error, Project, Provider, TokenCounter, Transport};
 
 mod args;
 mod check;

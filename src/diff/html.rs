@@ -108,7 +108,21 @@ fn diff_lines(out: &mut String, diff: &str) {
 pub fn render(r: &DiffReport) -> String {
     let title = format!("promptc diff: {} → {}", r.old, r.new);
     let mut body = String::new();
-    let _ = writeln!(body, "<header class=\"top\"><h1>{}</h1>", escape(&title));
+    header(&mut body, r, &title);
+    body.push_str("</header>\n<main>\n");
+    if !r.deltas.is_empty() {
+        deltas_section(&mut body, &r.deltas);
+    }
+    if r.drift() {
+        files_section(&mut body, r);
+    }
+    let _ = writeln!(body, "</main>\n<footer class=\"muted\">promptc {}</footer>", env!("CARGO_PKG_VERSION"));
+    document(&Page { kind: "diff", title: &title, body: &body, island: None, script: None })
+}
+
+/// The page's title and verdict: how many files differ and how, or that none does.
+fn header(body: &mut String, r: &DiffReport, title: &str) {
+    let _ = writeln!(body, "<header class=\"top\"><h1>{}</h1>", escape(title));
     let count = |s: Status| r.files.iter().filter(|f| f.status == s).count();
     let (added, removed): (usize, usize) =
         r.files.iter().fold((0, 0), |(a, d), f| (a + f.added_lines, d + f.removed_lines));
@@ -125,57 +139,60 @@ pub fn render(r: &DiffReport) -> String {
     } else {
         body.push_str("<p id=\"verdict\" class=\"clean\">No drift: every file matches.</p>\n");
     }
-    body.push_str("</header>\n<main>\n");
-    if !r.deltas.is_empty() {
-        body.push_str("<section id=\"deltas\" aria-labelledby=\"deltas-title\"><h2 id=\"deltas-title\">What changed, per cell</h2>\n");
-        body.push_str(
-            "<p class=\"muted\">Tokens and bytes sent before and after; Δ is after − before. \
-             “?” where a side was not counted.</p>\n",
-        );
-        let mut cells: Vec<&str> = Vec::new();
-        for d in &r.deltas {
-            if !cells.contains(&d.cell.as_str()) {
-                cells.push(&d.cell);
-            }
+}
+
+/// What changed per cell: one delta table per cell, cells in the order they first appear.
+fn deltas_section(body: &mut String, deltas: &[Delta]) {
+    body.push_str(
+        "<section id=\"deltas\" aria-labelledby=\"deltas-title\"><h2 id=\"deltas-title\">What changed, per cell</h2>\n",
+    );
+    body.push_str(
+        "<p class=\"muted\">Tokens and bytes sent before and after; Δ is after − before. \
+         “?” where a side was not counted.</p>\n",
+    );
+    let mut cells: Vec<&str> = Vec::new();
+    for d in deltas {
+        if !cells.contains(&d.cell.as_str()) {
+            cells.push(&d.cell);
         }
-        for cell in cells {
-            let list: Vec<&Delta> = r.deltas.iter().filter(|d| d.cell == cell).collect();
-            cell_table(&mut body, cell, &list);
-        }
-        body.push_str("</section>\n");
     }
-    if r.drift() {
-        body.push_str(
-            "<section id=\"files\" class=\"files\" aria-labelledby=\"files-title\"><h2 id=\"files-title\">Files</h2>\n",
-        );
-        // Every diff open while there are few; a long list starts folded, names and counts shown.
-        let open = if r.files.len() <= OPEN_FILES { " open" } else { "" };
-        for f in &r.files {
-            let status = match f.status {
-                Status::Modified => "modified",
-                Status::Added => "added",
-                Status::Removed => "removed",
-            };
-            let _ = write!(
-                body,
-                "<details{open} data-file=\"{file}\"><summary><span class=\"st-{status}\">{status}</span> <code>{file}</code> \
-                 <span class=\"muted\">+{} −{}</span></summary>",
-                f.added_lines,
-                f.removed_lines,
-                file = escape(&f.file)
-            );
-            if f.diff.is_empty() {
-                let what = if f.status == Status::Added { "new: not in the old folder" } else { "no longer produced" };
-                let _ = write!(body, "<p class=\"muted\">{what}</p>");
-            } else {
-                diff_lines(&mut body, &f.diff);
-            }
-            body.push_str("</details>\n");
-        }
-        body.push_str("</section>\n");
+    for cell in cells {
+        let list: Vec<&Delta> = deltas.iter().filter(|d| d.cell == cell).collect();
+        cell_table(body, cell, &list);
     }
-    let _ = writeln!(body, "</main>\n<footer class=\"muted\">promptc {}</footer>", env!("CARGO_PKG_VERSION"));
-    document(&Page { kind: "diff", title: &title, body: &body, island: None, script: None })
+    body.push_str("</section>\n");
+}
+
+/// Each differing file with its status, line counts and unified diff.
+fn files_section(body: &mut String, r: &DiffReport) {
+    body.push_str(
+        "<section id=\"files\" class=\"files\" aria-labelledby=\"files-title\"><h2 id=\"files-title\">Files</h2>\n",
+    );
+    // Every diff open while there are few; a long list starts folded, names and counts shown.
+    let open = if r.files.len() <= OPEN_FILES { " open" } else { "" };
+    for f in &r.files {
+        let status = match f.status {
+            Status::Modified => "modified",
+            Status::Added => "added",
+            Status::Removed => "removed",
+        };
+        let _ = write!(
+            body,
+            "<details{open} data-file=\"{file}\"><summary><span class=\"st-{status}\">{status}</span> <code>{file}</code> \
+             <span class=\"muted\">+{} −{}</span></summary>",
+            f.added_lines,
+            f.removed_lines,
+            file = escape(&f.file)
+        );
+        if f.diff.is_empty() {
+            let what = if f.status == Status::Added { "new: not in the old folder" } else { "no longer produced" };
+            let _ = write!(body, "<p class=\"muted\">{what}</p>");
+        } else {
+            diff_lines(body, &f.diff);
+        }
+        body.push_str("</details>\n");
+    }
+    body.push_str("</section>\n");
 }
 
 #[cfg(test)]

@@ -2,23 +2,31 @@
 //! binary), labelled estimates for other model families, and a content-addressed cache so
 //! unchanged text is never tokenised twice — and a fully cached run never builds a tokenizer.
 //!
-//! The disk cache is an optimisation only: a project may commit a hostile one. It is read only
-//! if it is a regular file inside the project of at most [`MAX_CACHE_BYTES`], written only
-//! inside the project and never through a symbolic link, and any failure is a warning. A count
-//! that cannot be right (zero, or more tokens than the text has bytes) is recounted, and the
-//! cache keeps at most [`MAX_CACHE_ENTRIES`] counts per encoding.
+//! The disk cache (`disk`) is an optimisation only: a project may commit a hostile one. It is
+//! read only if it is a regular file inside the project of at most
+//! [`MAX_CACHE_BYTES`](disk::MAX_CACHE_BYTES), written only inside the project and never through
+//! a symbolic link, and any failure is a warning. A count that cannot be right (zero, or more
+//! tokens than the text has bytes) is recounted, and the cache keeps at most
+//! [`MAX_CACHE_ENTRIES`](disk::MAX_CACHE_ENTRIES) counts per encoding. [`Counters`] serves every
+//! encoding of a run from one cache file.
 
-use std::collections::{BTreeMap, HashMap};
-use std::path::{Path, PathBuf};
+mod counters;
+mod disk;
+
+pub use counters::Counters;
+pub use disk::CacheFile;
+
+use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use tiktoken_rs::CoreBPE;
 
 use crate::diagnostic::Diagnostic;
 use crate::error::Result;
 use crate::hash::sha256_hex;
 use crate::model::tokenizer::{Encoding, Tokenizer};
+use disk::{cache_warning, read_disk, write_disk, DiskCache, DISK_FORMAT, MAX_CACHE_ENTRIES};
 
 /// Build the BPE tables from the embedded vocabulary (the expensive step: ~100 ms).
 fn build(encoding: Encoding) -> Result<CoreBPE> {
@@ -46,31 +54,6 @@ pub struct CacheStats {
     pub tokenizer_built: bool,
 }
 
-/// On-disk cache format.
-#[derive(Debug, Default, Serialize, Deserialize)]
-struct DiskCache {
-    format: u32,
-    /// Counts by encoding name, then by SHA-256 of the text.
-    counts: BTreeMap<String, BTreeMap<String, u64>>,
-}
-
-const DISK_FORMAT: u32 = 1;
-
-/// Largest cache file promptc reads; a bigger one is ignored (and rewritten smaller).
-pub const MAX_CACHE_BYTES: u64 = 32 * 1024 * 1024;
-
-/// Most counts the cache keeps per encoding; past it, only this run's counts are kept.
-pub const MAX_CACHE_ENTRIES: usize = 200_000;
-
-/// Where a project's token cache lives: a file, and the folder it must stay inside.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CacheFile {
-    /// The cache file.
-    pub path: PathBuf,
-    /// The project folder (canonical): the cache is read and written only inside it.
-    pub root: PathBuf,
-}
-
 /// Counts tokens with one tokenizer, remembering every distinct text it has seen.
 pub struct Counter {
     tokenizer: Tokenizer,
@@ -86,11 +69,6 @@ pub struct Counter {
     stats: CacheStats,
     /// Cache problems: reported, never fatal.
     warnings: Vec<Diagnostic>,
-}
-
-fn cache_warning(path: &Path, what: &str, why: &str) -> Diagnostic {
-    Diagnostic::warning(format!("token cache `{}` {what}: {why}", path.display()))
-        .with_note("the cache only saves time: counts are computed afresh")
 }
 
 impl std::fmt::Debug for Counter {
@@ -273,97 +251,17 @@ impl Counter {
             return;
         }
         let mut d =
-            read_disk(&file).ok().flatten().unwrap_or(DiskCache { format: DISK_FORMAT, counts: BTreeMap::new() });
+            read_disk(&file).ok().flatten().unwrap_or(DiskCache { format: DISK_FORMAT, counts: Default::default() });
         let entry = d.counts.entry(self.tokenizer.encoding().name().to_string()).or_default();
         entry.extend(self.cache.iter().map(|(k, v)| (k.clone(), *v)));
         if entry.len() > MAX_CACHE_ENTRIES {
             // Past the bound, keep what this run used: the rest is recounted when next needed.
             entry.retain(|k, _| self.seen.contains(k));
         }
-        let write = || -> std::result::Result<(), String> {
-            crate::source::confine(&file.root, &file.path)?;
-            let json = serde_json::to_vec(&d).map_err(|e| e.to_string())?;
-            crate::source::atomic::write(&file.path, &json).map_err(|e| e.to_string())
-        };
-        match write() {
+        match write_disk(&file, &d) {
             Ok(()) => self.dirty = false,
             Err(why) => self.warnings.push(cache_warning(&file.path, "was not saved", &why)),
         }
-    }
-}
-
-/// Token counters for every encoding a run needs, sharing one disk cache: exact counts per
-/// encoding, and estimates (a model family's factor times the `o200k_base` count) on top.
-/// Each encoding's tokenizer is built only if a text misses the cache.
-#[derive(Debug)]
-pub struct Counters {
-    disk: Option<CacheFile>,
-    by_encoding: BTreeMap<Encoding, Counter>,
-}
-
-impl Counters {
-    /// Counters reading and writing `disk`, if given.
-    pub fn new(disk: Option<CacheFile>) -> Counters {
-        Counters { disk, by_encoding: BTreeMap::new() }
-    }
-
-    fn counter(&mut self, encoding: Encoding) -> &mut Counter {
-        let disk = &self.disk;
-        self.by_encoding.entry(encoding).or_insert_with(|| Counter::new(Tokenizer::Exact(encoding), disk.clone()))
-    }
-
-    /// Start building `encoding`'s tokenizer in the background if its counts will be needed.
-    pub fn prefetch(&mut self, encoding: Encoding) {
-        self.counter(encoding).prefetch();
-    }
-
-    /// Count every text not counted yet with `tokenizer`'s encoding, in parallel.
-    pub fn prime(&mut self, tokenizer: &Tokenizer, texts: &[&str]) -> Result<()> {
-        self.counter(tokenizer.encoding()).prime(texts)
-    }
-
-    /// Tokens of `text` with `tokenizer` (estimates are rounded up).
-    pub fn count(&mut self, tokenizer: &Tokenizer, text: &str) -> Result<u64> {
-        let base = self.counter(tokenizer.encoding()).count(text)?;
-        Ok(match tokenizer {
-            Tokenizer::Exact(_) => base,
-            Tokenizer::Estimate { factor, .. } => (base as f64 * factor).ceil() as u64,
-        })
-    }
-
-    /// Save every encoding's new counts (problems become warnings).
-    pub fn save(&mut self) {
-        for c in self.by_encoding.values_mut() {
-            c.save();
-        }
-    }
-
-    /// Problems with the disk cache, each once.
-    pub fn warnings(&self) -> Vec<&Diagnostic> {
-        let mut out: Vec<&Diagnostic> = Vec::new();
-        for w in self.by_encoding.values().flat_map(|c| c.warnings()) {
-            if !out.iter().any(|o| o.message == w.message) {
-                out.push(w);
-            }
-        }
-        out
-    }
-
-    /// Cache effectiveness over every encoding.
-    pub fn stats(&self) -> CacheStats {
-        self.by_encoding.values().fold(CacheStats::default(), |a, c| {
-            let s = c.stats();
-            CacheStats {
-                hits: a.hits + s.hits,
-                misses: a.misses + s.misses,
-                tokenizer_built: a.tokenizer_built || s.tokenizer_built,
-            }
-        })
-    }
-
-    /// Where the disk cache lives, if any.
-    pub fn disk_path(&self) -> Option<&Path> {
-        self.disk.as_ref().map(|f| f.path.as_path())
     }
 }
 
@@ -371,29 +269,6 @@ impl Counters {
 /// byte, and any text has at least one token.
 fn plausible(n: u64, text: &str) -> bool {
     n >= 1 && n <= text.len() as u64
-}
-
-/// Read the disk cache: `Ok(None)` if there is none yet (or it is of an older format), a warning
-/// if it cannot be used.
-fn read_disk(file: &CacheFile) -> std::result::Result<Option<DiskCache>, Box<Diagnostic>> {
-    let path = &file.path;
-    if std::fs::symlink_metadata(path).is_err() {
-        return Ok(None);
-    }
-    crate::source::confine(&file.root, path).map_err(|why| Box::new(cache_warning(path, "was not read", &why)))?;
-    let bytes = crate::source::read_regular(path, MAX_CACHE_BYTES).map_err(|e| {
-        let why = match e {
-            crate::source::ReadError::Io(e) => crate::error::io_reason(&e),
-            crate::source::ReadError::NotAFile => "it is not a regular file".into(),
-            crate::source::ReadError::TooLarge(n) => format!("it is larger than {n} bytes"),
-        };
-        Box::new(cache_warning(path, "was not read", &why))
-    })?;
-    match serde_json::from_slice::<DiskCache>(&bytes) {
-        Ok(d) if d.format == DISK_FORMAT => Ok(Some(d)),
-        Ok(_) => Ok(None),
-        Err(_) => Err(Box::new(cache_warning(path, "was not read", "it is not a token cache promptc wrote"))),
-    }
 }
 
 #[cfg(test)]

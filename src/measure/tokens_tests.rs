@@ -1,5 +1,8 @@
 //! Unit tests of `tokens`.
 
+use std::path::Path;
+
+use super::disk::MAX_CACHE_BYTES;
 use super::*;
 use crate::model::tokenizer::{Factors, Family};
 

@@ -46,6 +46,23 @@ impl FieldClash {
 
 /// The action schema of the active tools.
 pub fn action_schema(tools: &[ActiveTool]) -> Result<Value, FieldClash> {
+    let mut props = common_fields(tools);
+    let differing = parameter_fields(tools, &mut props)?;
+    let all_of = per_action_rules(tools, &differing);
+    let rules: Vec<Value> = tools.iter().map(|t| json!({"@action": t.name, "rule": t.description.trim()})).collect();
+    let mut out = Map::new();
+    out.insert("type".into(), json!("object"));
+    out.insert("required".into(), json!(["@action", "identifier"]));
+    out.insert("properties".into(), Value::Object(props));
+    if !all_of.is_empty() {
+        out.insert("allOf".into(), Value::Array(all_of));
+    }
+    out.insert("x-@action-rules".into(), Value::Array(rules));
+    Ok(Value::Object(out))
+}
+
+/// The fields every action has: which tool (`@action`), a step name and an optional thought.
+fn common_fields(tools: &[ActiveTool]) -> Map<String, Value> {
     let mut props = Map::new();
     let names: Vec<&str> = tools.iter().map(|t| t.name.as_str()).collect();
     let action = "The action to take: one of the tools below.";
@@ -56,17 +73,24 @@ pub fn action_schema(tools: &[ActiveTool]) -> Result<Value, FieldClash> {
         "human_readable_thought".into(),
         json!({"type": "string", "description": "Optional: one or two sentences on why you take this action."}),
     );
+    props
+}
+
+/// Each parameter name as one property of `props`, naming the tools that use it: its schema when
+/// every tool gives it the same one, else a pointer to the per-action rules. Returns the names
+/// whose schemas differ; a parameter named like a common field is a clash.
+fn parameter_fields<'a>(tools: &'a [ActiveTool], props: &mut Map<String, Value>) -> Result<Vec<&'a str>, FieldClash> {
     // Parameter name → each tool's schema of it, in first-use order.
-    let mut uses: Vec<(String, Vec<(&str, Value)>)> = Vec::new();
+    let mut uses: Vec<(&str, Vec<(&str, Value)>)> = Vec::new();
     for t in tools {
         for p in &t.params {
             if COMMON_FIELDS.contains(&p.name.as_str()) {
                 return Err(FieldClash { tool: t.name.clone(), param: p.name.clone() });
             }
             let v = schema(&p.schema, Dialect::Standard, false);
-            match uses.iter_mut().find(|(n, _)| n == &p.name) {
+            match uses.iter_mut().find(|(n, _)| *n == p.name) {
                 Some((_, list)) => list.push((t.name.as_str(), v)),
-                None => uses.push((p.name.clone(), vec![(t.name.as_str(), v)])),
+                None => uses.push((p.name.as_str(), vec![(t.name.as_str(), v)])),
             }
         }
     }
@@ -83,8 +107,14 @@ pub fn action_schema(tools: &[ActiveTool]) -> Result<Value, FieldClash> {
         if let Value::Object(m) = &mut prop {
             m.insert("x-@actions".into(), json!(owners));
         }
-        props.insert(name.clone(), prop);
+        props.insert(name.to_string(), prop);
     }
+    Ok(differing)
+}
+
+/// One `if @action is this tool then …` rule per tool with required parameters or parameters
+/// whose schemas differ between tools (`differing`).
+fn per_action_rules(tools: &[ActiveTool], differing: &[&str]) -> Vec<Value> {
     let mut all_of = Vec::new();
     for t in tools {
         let required: Vec<&str> = t.params.iter().filter(|p| p.required).map(|p| p.name.as_str()).collect();
@@ -109,16 +139,7 @@ pub fn action_schema(tools: &[ActiveTool]) -> Result<Value, FieldClash> {
             "then": then,
         }));
     }
-    let rules: Vec<Value> = tools.iter().map(|t| json!({"@action": t.name, "rule": t.description.trim()})).collect();
-    let mut out = Map::new();
-    out.insert("type".into(), json!("object"));
-    out.insert("required".into(), json!(["@action", "identifier"]));
-    out.insert("properties".into(), Value::Object(props));
-    if !all_of.is_empty() {
-        out.insert("allOf".into(), Value::Array(all_of));
-    }
-    out.insert("x-@action-rules".into(), Value::Array(rules));
-    Ok(Value::Object(out))
+    all_of
 }
 
 /// One tool's share of the action schema: its rule and its parameters (for reports).

@@ -8,6 +8,7 @@
 //! - no `additionalProperties`; `required` only when non-empty;
 //! - a tool without parameters has no `parameters` key (Gemini rejects empty objects).
 
+use serde::Serialize;
 use serde_json::{json, Map, Value};
 
 use crate::model::params::{Kind, ObjectShape, Property, Schema};
@@ -34,6 +35,8 @@ pub fn project(tools: &[ActiveTool]) -> Value {
     json!([{ "functionDeclarations": decls }])
 }
 
+/// An object node: its properties, and `required` only when some are (no
+/// `additionalProperties`, which Gemini does not take).
 fn object(props: &[Property], shape: &ObjectShape, description: Option<String>) -> Value {
     let mut m = Map::new();
     m.insert("type".into(), json!("OBJECT"));
@@ -60,85 +63,13 @@ fn describe(desc: &Option<String>, extra: &str) -> Option<String> {
     })
 }
 
+/// One schema node in Gemini's subset: its type, its description (with what the subset cannot
+/// say appended), `nullable`, the keywords Gemini keeps and the default, in that key order.
 fn schema(s: &Schema) -> Value {
     let mut description = s.description.clone();
+    let rest = keywords(&s.kind, &mut description);
     let mut m = Map::new();
-    let ty = match &s.kind {
-        Kind::String { .. } => "STRING",
-        Kind::Integer { .. } => "INTEGER",
-        Kind::Number { .. } => "NUMBER",
-        Kind::Boolean => "BOOLEAN",
-        Kind::Array { .. } => "ARRAY",
-        Kind::Object { .. } => "OBJECT",
-    };
-    let mut rest = Map::new();
-    match &s.kind {
-        Kind::String { enum_values, format, pattern, min_length, max_length } => {
-            if !enum_values.is_empty() {
-                rest.insert("enum".into(), json!(enum_values));
-            }
-            match format.as_deref() {
-                Some(f) if Provider::Gemini.info().formats.is_none_or(|ok| ok.contains(&f)) => {
-                    rest.insert("format".into(), json!(f));
-                }
-                Some(other) => description = describe(&description, &format!("Format: {other}.")),
-                None => {}
-            }
-            if let Some(p) = pattern {
-                rest.insert("pattern".into(), json!(p));
-            }
-            if let Some(v) = min_length {
-                rest.insert("minLength".into(), json!(v));
-            }
-            if let Some(v) = max_length {
-                rest.insert("maxLength".into(), json!(v));
-            }
-        }
-        Kind::Integer { enum_values, minimum, maximum } => {
-            if !enum_values.is_empty() {
-                let list: Vec<String> = enum_values.iter().map(|v| v.to_string()).collect();
-                description = describe(&description, &format!("Allowed values: {}.", list.join(", ")));
-            }
-            if let Some(v) = minimum {
-                rest.insert("minimum".into(), json!(v));
-            }
-            if let Some(v) = maximum {
-                rest.insert("maximum".into(), json!(v));
-            }
-        }
-        Kind::Number { enum_values, minimum, maximum } => {
-            if !enum_values.is_empty() {
-                let list: Vec<String> = enum_values.iter().map(|v| v.to_string()).collect();
-                description = describe(&description, &format!("Allowed values: {}.", list.join(", ")));
-            }
-            if let Some(v) = minimum {
-                rest.insert("minimum".into(), json!(v));
-            }
-            if let Some(v) = maximum {
-                rest.insert("maximum".into(), json!(v));
-            }
-        }
-        Kind::Boolean => {}
-        Kind::Array { items, min_items, max_items } => {
-            rest.insert("items".into(), schema(items));
-            if let Some(v) = min_items {
-                rest.insert("minItems".into(), json!(v));
-            }
-            if let Some(v) = max_items {
-                rest.insert("maxItems".into(), json!(v));
-            }
-        }
-        Kind::Object { properties, shape } => {
-            if let Value::Object(o) = object(properties, shape, None) {
-                for (k, v) in o {
-                    if k != "type" {
-                        rest.insert(k, v);
-                    }
-                }
-            }
-        }
-    }
-    m.insert("type".into(), json!(ty));
+    m.insert("type".into(), json!(type_name(&s.kind)));
     if let Some(d) = description {
         m.insert("description".into(), json!(d));
     }
@@ -150,6 +81,78 @@ fn schema(s: &Schema) -> Value {
         m.insert("default".into(), d.clone());
     }
     Value::Object(m)
+}
+
+/// Gemini's name of a node's type: upper case, one per node.
+fn type_name(kind: &Kind) -> &'static str {
+    match kind {
+        Kind::String { .. } => "STRING",
+        Kind::Integer { .. } => "INTEGER",
+        Kind::Number { .. } => "NUMBER",
+        Kind::Boolean => "BOOLEAN",
+        Kind::Array { .. } => "ARRAY",
+        Kind::Object { .. } => "OBJECT",
+    }
+}
+
+/// The keywords Gemini keeps of a node of `kind`; what it cannot keep (numeric enums, most
+/// formats) is appended to `description` so the model still sees it.
+fn keywords(kind: &Kind, description: &mut Option<String>) -> Map<String, Value> {
+    let mut rest = Map::new();
+    match kind {
+        Kind::String { enum_values, format, pattern, min_length, max_length } => {
+            if !enum_values.is_empty() {
+                rest.insert("enum".into(), json!(enum_values));
+            }
+            match format.as_deref() {
+                Some(f) if Provider::Gemini.info().formats.is_none_or(|ok| ok.contains(&f)) => {
+                    rest.insert("format".into(), json!(f));
+                }
+                Some(other) => *description = describe(description, &format!("Format: {other}.")),
+                None => {}
+            }
+            insert_some(&mut rest, "pattern", pattern);
+            insert_some(&mut rest, "minLength", min_length);
+            insert_some(&mut rest, "maxLength", max_length);
+        }
+        Kind::Integer { enum_values, minimum, maximum } => {
+            allowed_values(description, enum_values);
+            insert_some(&mut rest, "minimum", minimum);
+            insert_some(&mut rest, "maximum", maximum);
+        }
+        Kind::Number { enum_values, minimum, maximum } => {
+            allowed_values(description, enum_values);
+            insert_some(&mut rest, "minimum", minimum);
+            insert_some(&mut rest, "maximum", maximum);
+        }
+        Kind::Boolean => {}
+        Kind::Array { items, min_items, max_items } => {
+            rest.insert("items".into(), schema(items));
+            insert_some(&mut rest, "minItems", min_items);
+            insert_some(&mut rest, "maxItems", max_items);
+        }
+        Kind::Object { properties, shape } => {
+            if let Value::Object(o) = object(properties, shape, None) {
+                rest.extend(o.into_iter().filter(|(k, _)| k != "type"));
+            }
+        }
+    }
+    rest
+}
+
+/// `key: value` when the value is set.
+fn insert_some<T: Serialize>(m: &mut Map<String, Value>, key: &str, value: &Option<T>) {
+    if let Some(v) = value {
+        m.insert(key.into(), json!(v));
+    }
+}
+
+/// A numeric enum, which Gemini allows on strings only: its values appended to the description.
+fn allowed_values<T: ToString>(description: &mut Option<String>, values: &[T]) {
+    if !values.is_empty() {
+        let list: Vec<String> = values.iter().map(|v| v.to_string()).collect();
+        *description = describe(description, &format!("Allowed values: {}.", list.join(", ")));
+    }
 }
 
 #[cfg(test)]

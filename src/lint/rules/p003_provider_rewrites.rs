@@ -55,102 +55,126 @@ fn object_rewrites(out: &mut Vec<String>, path: &str, shape: &ObjectShape, stric
     }
 }
 
+/// What the enabled providers rewrite, read from the provider table: the provider whose schema
+/// subset rewrites (the OpenAPI subset) and the formats it keeps, and whether strict mode
+/// applies and the formats it keeps.
+struct Rewriters {
+    /// The subset provider's name (Gemini), if enabled.
+    subset: Option<&'static str>,
+    /// The string formats the subset keeps (`None`: every format).
+    subset_formats: Option<&'static [&'static str]>,
+    /// Whether strict mode applies (the project asks for it and a strict provider is enabled).
+    strict: bool,
+    /// The string formats strict mode keeps.
+    strict_formats: &'static [&'static str],
+}
+
+impl Rewriters {
+    /// The rewriters among `project`'s enabled providers.
+    fn of(project: &Project) -> Rewriters {
+        let subset: Option<Provider> = project.providers.iter().copied().find(|p| p.info().openapi_subset);
+        let strict_provider = project.providers.iter().copied().find(|p| p.info().strict_mode);
+        Rewriters {
+            subset: subset.map(Provider::as_str),
+            subset_formats: subset.and_then(|p| p.info().formats),
+            strict: project.strict_tools && strict_provider.is_some(),
+            strict_formats: strict_provider.map(|p| p.info().strict_formats).unwrap_or_default(),
+        }
+    }
+
+    /// Every rewrite of one schema node (`path` names it), in the order the finding lists them.
+    fn node(&self, path: &str, s: &Schema) -> Vec<String> {
+        let mut rewrites: Vec<String> = Vec::new();
+        match &s.kind {
+            Kind::String { format, min_length, max_length, .. } => {
+                self.string(&mut rewrites, path, format.as_deref(), min_length.is_some() || max_length.is_some())
+            }
+            Kind::Integer { enum_values, .. } if !enum_values.is_empty() => self.numeric_enum(&mut rewrites, path),
+            Kind::Number { enum_values, .. } if !enum_values.is_empty() => self.numeric_enum(&mut rewrites, path),
+            Kind::Object { shape, .. } => object_rewrites(&mut rewrites, path, shape, self.strict, self.subset),
+            _ => {}
+        }
+        if s.default.is_some() && self.strict {
+            rewrites.push(format!("openai strict: `{path}`: `default` is not supported: it is dropped"));
+        }
+        rewrites
+    }
+
+    /// A string's format (moved or dropped) and length bounds (dropped in strict mode).
+    fn string(&self, out: &mut Vec<String>, path: &str, format: Option<&str>, has_length: bool) {
+        if let Some(f) = format {
+            if let (Some(g), Some(ok)) = (self.subset, self.subset_formats) {
+                if !ok.contains(&f) {
+                    out.push(format!("{g}: `{path}`: format `{f}` is not supported: it moves into the description"));
+                }
+            }
+            if self.strict && !self.strict_formats.contains(&f) {
+                out.push(format!("openai strict: `{path}`: format `{f}` is not supported: it is dropped"));
+            }
+        }
+        if self.strict && has_length {
+            out.push(format!("openai strict: `{path}`: min_length/max_length are not supported: they are dropped"));
+        }
+    }
+
+    /// An integer or number enum: the subset keeps enums on strings only.
+    fn numeric_enum(&self, out: &mut Vec<String>, path: &str) {
+        if let Some(g) = self.subset {
+            out.push(format!("{g}: `{path}`: enums are only allowed on strings: the values move into the description"));
+        }
+    }
+}
+
+/// Add `rewrites` to a tool's notes, each once, in first-seen order.
+fn note_once(notes: &mut Vec<String>, rewrites: Vec<String>) {
+    for r in rewrites {
+        if !notes.contains(&r) {
+            notes.push(r);
+        }
+    }
+}
+
 /// One finding per tool listing every keyword some enabled provider drops or rewrites.
 pub(crate) fn check(project: &Project, views: &[CellView], out: &mut Vec<Diagnostic>) {
-    // The enabled providers whose schema subset rewrites (the OpenAPI subset), and whether
-    // strict mode applies: both read from the provider table.
-    let subset: Option<Provider> = project.providers.iter().copied().find(|p| p.info().openapi_subset);
-    let g = subset.map(Provider::as_str);
-    let gemini = subset.is_some();
-    let subset_formats = subset.and_then(|p| p.info().formats);
-    let strict_provider = project.providers.iter().copied().find(|p| p.info().strict_mode);
-    let strict = project.strict_tools && strict_provider.is_some();
-    let strict_formats = strict_provider.map(|p| p.info().strict_formats).unwrap_or_default();
+    let rewriters = Rewriters::of(project);
     let mut per_tool: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for v in views.iter().filter(|v| v.cell.transport == Transport::Native) {
         for t in &v.compiled.tools {
             let mut nodes = Vec::new();
             walk(&t.params, "", &mut nodes);
             let mut root = Vec::new();
-            object_rewrites(&mut root, "(parameters)", &t.shape, strict, g);
+            object_rewrites(&mut root, "(parameters)", &t.shape, rewriters.strict, rewriters.subset);
             let notes = per_tool.entry(t.name.clone()).or_default();
-            for r in root {
-                if !notes.contains(&r) {
-                    notes.push(r);
-                }
-            }
+            note_once(notes, root);
             for (path, s) in nodes {
-                let mut rewrites: Vec<String> = Vec::new();
-                match &s.kind {
-                    Kind::String { format, min_length, max_length, .. } => {
-                        if let Some(f) = format {
-                            if let (Some(g), Some(ok)) = (g, subset_formats) {
-                                if !ok.contains(&f.as_str()) {
-                                    rewrites.push(format!(
-                                        "{g}: `{path}`: format `{f}` is not supported: it moves into the description"
-                                    ));
-                                }
-                            }
-                            if strict && !strict_formats.contains(&f.as_str()) {
-                                rewrites.push(format!(
-                                    "openai strict: `{path}`: format `{f}` is not supported: it is dropped"
-                                ));
-                            }
-                        }
-                        if strict && (min_length.is_some() || max_length.is_some()) {
-                            rewrites.push(format!(
-                                "openai strict: `{path}`: min_length/max_length are not supported: they are dropped"
-                            ));
-                        }
-                    }
-                    Kind::Integer { enum_values, .. } if !enum_values.is_empty() && gemini => {
-                        rewrites.push(format!(
-                            "{}: `{path}`: enums are only allowed on strings: the values move into the description",
-                            g.unwrap_or_default()
-                        ));
-                    }
-                    Kind::Number { enum_values, .. } if !enum_values.is_empty() && gemini => {
-                        rewrites.push(format!(
-                            "{}: `{path}`: enums are only allowed on strings: the values move into the description",
-                            g.unwrap_or_default()
-                        ));
-                    }
-                    _ => {}
-                }
-                if let Kind::Object { shape, .. } = &s.kind {
-                    object_rewrites(&mut rewrites, &path, shape, strict, g);
-                }
-                if s.default.is_some() && strict {
-                    rewrites.push(format!("openai strict: `{path}`: `default` is not supported: it is dropped"));
-                }
-                let notes = per_tool.entry(t.name.clone()).or_default();
-                for r in rewrites {
-                    if !notes.contains(&r) {
-                        notes.push(r);
-                    }
-                }
+                note_once(notes, rewriters.node(&path, s));
             }
         }
     }
     // One finding per tool, every rewrite listed.
     for (tool, notes) in per_tool.into_iter().filter(|(_, n)| !n.is_empty()) {
-        let mut d = finding(
-            RuleCode::P003,
-            format!(
-                "tool `{tool}`: {} schema keyword{} dropped or rewritten in \
-            provider projections",
-                notes.len(),
-                if notes.len() == 1 { " is" } else { "s are" }
-            ),
-        )
-        .with_label(tool_label(project, &tool))
-        .with_help(
-            "say the constraint in the description if the model must respect it, or allow P003 where the \
-                rewrite is intended",
-        );
-        for n in notes {
-            d = d.with_note(n);
-        }
-        out.push(d);
+        out.push(tool_finding(project, &tool, notes));
     }
+}
+
+/// The finding of one tool, each rewrite a note.
+fn tool_finding(project: &Project, tool: &str, notes: Vec<String>) -> Diagnostic {
+    let mut d = finding(
+        RuleCode::P003,
+        format!(
+            "tool `{tool}`: {} schema keyword{} dropped or rewritten in \
+            provider projections",
+            notes.len(),
+            if notes.len() == 1 { " is" } else { "s are" }
+        ),
+    )
+    .with_label(tool_label(project, tool))
+    .with_help(
+        "say the constraint in the description if the model must respect it, or allow P003 where the \
+            rewrite is intended",
+    );
+    for n in notes {
+        d = d.with_note(n);
+    }
+    d
 }

@@ -1,0 +1,158 @@
+//! The pipeline for one cell: resolve the request, render the sections, project the tools.
+//! Everything that measures, writes or lints a cell starts from a [`Compiled`].
+
+mod accessors;
+mod matrix;
+mod prefix;
+mod text_format;
+
+pub use matrix::compile_matrix;
+pub(crate) use matrix::COMPILE_STACK;
+pub use prefix::StaticPrefix;
+pub(crate) use text_format::ToolText;
+
+use serde_json::Value;
+
+use crate::diagnostic::Diagnostic;
+use crate::error::{Error, Result};
+use crate::model::provider::Provider;
+use crate::model::section::Generator;
+use crate::model::selection::Selection;
+use crate::model::transport::Transport;
+use crate::model::Project;
+use crate::projection::{self, ProjectionOptions};
+use crate::render::{self, RenderedSection, SlotUse};
+use crate::resolve::matrix::Cell;
+use crate::resolve::runtime::Runtime;
+use crate::resolve::tools::ActiveTool;
+use crate::resolve::{self, Request, Resolved};
+use prefix::{place, static_prefix_of};
+use text_format::TextFormat;
+
+/// One compiled cell: exactly what the model receives, plus how it was derived.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Compiled {
+    /// The chosen profile and why.
+    pub(crate) selection: Selection,
+    /// The transport.
+    pub(crate) transport: Transport,
+    /// The provider of the projection (`None` for xml and json, which have no tools JSON).
+    pub(crate) provider: Option<Provider>,
+    /// The runtime values used.
+    pub(crate) runtime: Runtime,
+    /// The active tools, in order.
+    pub(crate) tools: Vec<ActiveTool>,
+    /// The rendered sections, in prompt order (empty ones dropped).
+    pub(crate) sections: Vec<RenderedSection>,
+    /// The full system prompt text.
+    pub(crate) prompt: String,
+    /// The value of the request's `tools` field (native only).
+    pub(crate) projection: Option<Value>,
+    /// The sub-agent this prompt belongs to, if any.
+    pub(crate) subagent: Option<String>,
+    /// How each injectable slot was filled.
+    pub(crate) slots: Vec<SlotUse>,
+    /// Problems that did not stop the render (a lenient render's dropped contributions).
+    pub(crate) warnings: Vec<Diagnostic>,
+    /// Where each section's text starts in the prompt, by index into `sections` (a layout may
+    /// reorder or drop them): found once, here.
+    pub(crate) offsets: Vec<Option<usize>>,
+    /// The static prefix, computed once from `offsets`.
+    pub(crate) prefix: StaticPrefix,
+    /// Each active tool's text in the prompt of an xml or json cell (its documentation block, its
+    /// action fragment), whether or not a section shows it; empty for native cells.
+    pub(crate) tool_texts: Vec<ToolText>,
+    /// The harness messages sent besides the system prompt (the profile's `messages:`).
+    pub(crate) messages: Vec<render::RenderedMessage>,
+    /// The templates rendered for this cell (sections, contributions, layout, the tool docs
+    /// format): what its variables could shape.
+    pub(crate) templates: Vec<String>,
+}
+
+/// Resolve a request against the project's defaults and policy, then compile it.
+pub fn compile(project: &Project, req: &Request) -> Result<Compiled> {
+    compile_resolved(project, resolve::resolve(project, req)?)
+}
+
+/// Compile one fully specified main-prompt cell.
+pub fn compile_cell(
+    project: &Project,
+    selection: Selection,
+    transport: Transport,
+    provider: Provider,
+    runtime: Runtime,
+) -> Result<Compiled> {
+    compile_resolved(project, resolve::resolve_cell(project, selection, transport, provider, runtime)?)
+}
+
+/// Compile a cell of the matrix with its case's runtime values.
+pub fn compile_matrix_cell(project: &Project, cell: &Cell) -> Result<Compiled> {
+    compile_resolved(project, resolve::resolve_matrix_cell(project, cell)?)
+}
+
+/// Render a resolved cell and project its tools.
+pub fn compile_resolved(project: &Project, cell: Resolved) -> Result<Compiled> {
+    // Generated sections describe the tools in the prompt: the projections (or the project's own
+    // text format) produce that text.
+    let format = TextFormat::new(project, &cell);
+    let tool_texts = format.tool_texts(cell.transport, &cell.tools)?;
+    let generate = |g: Generator| -> Result<String> {
+        Ok(match (g, cell.transport) {
+            (Generator::ToolDocs, Transport::Xml) => {
+                tool_texts.iter().map(|t| t.text.as_str()).collect::<Vec<_>>().join(&project.tool_docs.separator)
+            }
+            (Generator::ActionSchema, Transport::Json) => {
+                projection::actions::prompt_block(&cell.tools).map_err(|clash| clash_error(project, &clash))?
+            }
+            (Generator::ToolExamples, transport) => format.examples(transport, &cell.tools)?,
+            (Generator::ToolGuidance, _) => {
+                cell.tools.iter().filter_map(|t| t.guidance.as_deref()).collect::<Vec<_>>().join("\n\n")
+            }
+            // Tool docs are the xml transport's, the action schema the json transport's: the
+            // other transports describe their tools elsewhere (the projection, the schema).
+            (Generator::ToolDocs, Transport::Native | Transport::Json)
+            | (Generator::ActionSchema, Transport::Native | Transport::Xml) => String::new(),
+        })
+    };
+    let r = render::render(project, &cell, &generate)?;
+    let mut templates = r.templates.clone();
+    if format.uses_project_templates() {
+        templates.extend(project.tool_docs.tool.iter().chain(&project.tool_docs.call).cloned());
+    }
+    let (provider, projection) = match cell.transport {
+        Transport::Native => (
+            Some(cell.provider),
+            Some(projection::project(cell.provider, &cell.tools, ProjectionOptions { strict: project.strict_tools })),
+        ),
+        Transport::Xml | Transport::Json => (None, None),
+    };
+    let offsets = place(&r.prompt, &r.sections);
+    let prefix = static_prefix_of(&r.prompt, &r.sections, &offsets);
+    Ok(Compiled {
+        offsets,
+        prefix,
+        selection: cell.selection,
+        transport: cell.transport,
+        provider,
+        runtime: cell.runtime,
+        tools: cell.tools,
+        sections: r.sections,
+        prompt: r.prompt,
+        projection,
+        subagent: cell.subagent,
+        slots: r.slots,
+        warnings: r.warnings,
+        tool_texts,
+        templates,
+        messages: r.messages,
+    })
+}
+
+/// A json-actions clash names a tool: point the error at that tool's declaration.
+fn clash_error(project: &Project, clash: &projection::actions::FieldClash) -> Error {
+    let d = clash.diagnostic();
+    Error::project(match project.catalog.get(&clash.tool) {
+        Some(t) => d.with_label(project.label(&t.name_span)),
+        None => d,
+    })
+}

@@ -1,0 +1,134 @@
+//! The text-transport formats of a cell: each tool's text in an xml or json prompt (the
+//! project's own `tool_docs:` templates or the built-in blocks), each parameter's part of that
+//! text, and the example calls.
+
+use serde_json::Value;
+
+use crate::error::Result;
+use crate::model::transport::Transport;
+use crate::model::Project;
+use crate::projection;
+use crate::render;
+use crate::resolve::tools::ActiveTool;
+use crate::resolve::Resolved;
+
+/// One tool's part of a text-transport prompt, and each of its parameters' part of that.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct ToolText {
+    /// The tool's whole text.
+    pub(crate) text: String,
+    /// Each active parameter's part of it, in order.
+    pub(crate) params: Vec<String>,
+}
+
+/// What `with` has that `without` lacks, when `without` is `with` less one contiguous run of
+/// text (a parameter's lines, for a template that loops over the parameters).
+fn removed_run(with: &str, without: &str) -> String {
+    let prefix = with.bytes().zip(without.bytes()).take_while(|(a, b)| a == b).count();
+    let (a, b) = (&with.as_bytes()[prefix..], &without.as_bytes()[prefix.min(without.len())..]);
+    let suffix = a.iter().rev().zip(b.iter().rev()).take_while(|(x, y)| x == y).count();
+    let mut start = prefix;
+    // Never cut inside a character.
+    while !with.is_char_boundary(start) {
+        start -= 1;
+    }
+    let mut end = with.len() - suffix;
+    while end < with.len() && !with.is_char_boundary(end) {
+        end += 1;
+    }
+    with.get(start..end.max(start)).unwrap_or_default().to_string()
+}
+
+/// The text-transport formats of one cell: each tool's documentation (the project's
+/// `tool_docs.tool` template or the built-in block) and example calls (`tool_docs.call`).
+pub(super) struct TextFormat<'a> {
+    project: &'a Project,
+    /// The template context of the project's own `tool_docs:` templates: only for an xml cell of
+    /// a project that declares them (the built-in formats need none).
+    ctx: Option<minijinja::Value>,
+}
+
+impl TextFormat<'_> {
+    /// The formats of `cell`.
+    pub(super) fn new<'a>(project: &'a Project, cell: &Resolved) -> TextFormat<'a> {
+        let custom = project.tool_docs.tool.is_some() || project.tool_docs.call.is_some();
+        let ctx = (custom && cell.transport == Transport::Xml)
+            .then(|| render::template_context(project, cell).into_iter().collect());
+        TextFormat { project, ctx }
+    }
+
+    /// Whether the project's own `tool_docs:` templates write this cell's tool texts (so they
+    /// count among the templates the cell rendered).
+    pub(super) fn uses_project_templates(&self) -> bool {
+        self.ctx.is_some()
+    }
+
+    /// One of the project's `tool_docs:` templates rendered, capped as a section is, without its
+    /// trailing newlines.
+    fn render(&self, name: &str, ctx: minijinja::Value) -> Result<String> {
+        let cap = self.project.templates.limits().section_bytes;
+        Ok(self.project.templates.render(name, &ctx, cap)?.trim_end_matches('\n').to_string())
+    }
+
+    /// Each tool's text in the prompt of a `transport` cell. With the project's own template, a
+    /// parameter's part is what disappears when the tool is rendered without it.
+    pub(super) fn tool_texts(&self, transport: Transport, tools: &[ActiveTool]) -> Result<Vec<ToolText>> {
+        match (transport, &self.ctx, &self.project.tool_docs.tool) {
+            (Transport::Native, ..) => Ok(Vec::new()),
+            (Transport::Json, ..) => Ok(tools
+                .iter()
+                .map(|t| ToolText {
+                    text: serde_json::to_string(&projection::actions::tool_fragment(t)).unwrap_or_default(),
+                    params: t.params.iter().map(projection::actions::param_fragment).collect(),
+                })
+                .collect()),
+            (Transport::Xml, Some(base), Some(name)) => tools
+                .iter()
+                .enumerate()
+                .map(|(i, t)| {
+                    let block = |t: &ActiveTool| {
+                        let tool = minijinja::Value::from_serialize(render::tool_value(t));
+                        self.render(name, minijinja::context! { tool, index => i + 1, ..base.clone() })
+                    };
+                    let text = block(t)?;
+                    let mut params = Vec::with_capacity(t.params.len());
+                    for k in 0..t.params.len() {
+                        let mut less = t.clone();
+                        less.params.remove(k);
+                        params.push(removed_run(&text, &block(&less)?));
+                    }
+                    Ok(ToolText { text, params })
+                })
+                .collect(),
+            (Transport::Xml, ..) => Ok(tools
+                .iter()
+                .map(|t| ToolText {
+                    text: projection::xml::tool_block(t),
+                    params: t.params.iter().map(projection::xml::param_text).collect(),
+                })
+                .collect()),
+        }
+    }
+
+    /// The example calls of `tools` in a `transport` cell.
+    pub(super) fn examples(&self, transport: Transport, tools: &[ActiveTool]) -> Result<String> {
+        match (&self.ctx, &self.project.tool_docs.call) {
+            (Some(base), Some(name)) if transport == Transport::Xml => {
+                projection::examples::examples_with(tools, |t, e| {
+                    let arguments: Vec<Value> = e
+                        .arguments
+                        .iter()
+                        .map(|(k, v)| {
+                            let text = v.as_str().map_or_else(|| v.to_string(), str::to_string);
+                            serde_json::json!({"name": k, "value": v, "text": text})
+                        })
+                        .collect();
+                    let tool = minijinja::Value::from_serialize(render::tool_value(t));
+                    let arguments = minijinja::Value::from_serialize(&arguments);
+                    self.render(name, minijinja::context! { tool, arguments, ..base.clone() })
+                })
+            }
+            _ => Ok(projection::examples::examples(transport, tools)),
+        }
+    }
+}

@@ -1,0 +1,74 @@
+//! Tests of file comparison and summary deltas.
+
+use std::collections::BTreeMap;
+
+use super::{compare_files, deltas, Status};
+use crate::output::snapshot::{CellSummary, Measured, Summary};
+
+fn files(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
+    pairs.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect()
+}
+
+#[test]
+fn classifies_changes() {
+    let old = files(&[("a", "1\n2\n"), ("b", "x\n"), ("gone", "g\n")]);
+    let new = files(&[("a", "1\n3\n"), ("b", "x\n"), ("new", "n\nm\n")]);
+    let c = compare_files(&old, &new, "old", "new");
+    let summary: Vec<(&str, Status)> = c.iter().map(|f| (f.file.as_str(), f.status)).collect();
+    assert_eq!(summary, [("a", Status::Modified), ("gone", Status::Removed), ("new", Status::Added)]);
+    assert_eq!(c[0].diff, "--- old/a\n+++ new/a\n@@ -1,2 +1,2 @@\n 1\n-2\n+3\n");
+    assert_eq!((c[0].added_lines, c[0].removed_lines), (1, 1));
+}
+
+#[test]
+fn deltas_report_only_changed_items() {
+    use crate::measure::Measure;
+    use crate::output::snapshot::SUMMARY_FORMAT;
+    use crate::output::snapshot::{AccountSummary, Item};
+    let m = |tokens: u64| Measure { tokens, bytes: tokens * 4 };
+    let item = |name: &str, tokens: u64| Item { name: name.into(), sent: m(tokens) };
+    let account = |sections: Vec<Item>, prompt: u64| AccountSummary {
+        name: "s.native.openai".into(),
+        provider: Some(crate::model::provider::Provider::OpenAiChat),
+        tokenizer: "o200k_base".into(),
+        prompt: m(prompt),
+        tools: m(100),
+        total: m(prompt + 100),
+        billed: prompt + 120,
+        cacheable: prompt,
+        sections,
+        tool_items: vec![item("read", 100)],
+        messages: None,
+    };
+    let file = |name: &str, sha: &str| Measured { name: name.into(), bytes: 1, sha256: sha.into() };
+    let sum = |a: AccountSummary| Summary {
+        format: SUMMARY_FORMAT,
+        project: "p".into(),
+        contract_version: 1,
+        cells: vec![CellSummary {
+            cell: "s.native".into(),
+            profile: "s".into(),
+            case: None,
+            transport: crate::model::transport::Transport::Native,
+            prompt: file("s.native.prompt.md", "x"),
+            sections: Vec::new(),
+            tools: BTreeMap::new(),
+            messages: None,
+            accounts: vec![a],
+        }],
+        files: Vec::new(),
+    };
+    let old = sum(account(vec![item("a", 10), item("b", 5)], 15));
+    let new = sum(account(vec![item("a", 12), item("b", 5), item("c", 1)], 18));
+    let d = deltas(&old, &new);
+    let items: Vec<(&str, &str, Option<i64>)> =
+        d.iter().map(|d| (d.cell.as_str(), d.item.as_str(), d.tokens_delta())).collect();
+    assert_eq!(
+        items,
+        [
+            ("s.native.openai", "prompt", Some(3)),
+            ("s.native.openai", "section a", Some(2)),
+            ("s.native.openai", "section c", Some(1))
+        ]
+    );
+}
