@@ -14,7 +14,7 @@ use super::tokens::TokenCounter;
 #[derive(Debug, Clone, Default, PartialEq)]
 #[non_exhaustive]
 pub struct ReportOptions {
-    /// Count every cell with this tokenizer instead of each provider's (see [`tokenizer_named`]).
+    /// Count every cell with this tokenizer instead of each provider's (see [`tokenizer_named`](crate::tokenizer_named)).
     pub tokenizer: Option<Tokenizer>,
     /// Every cell of the snapshot matrix (profiles × cases × transports × providers, and
     /// sub-agents, each with its case's values) instead of the request's cell.

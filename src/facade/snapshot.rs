@@ -86,7 +86,7 @@ pub fn diff(project: &Project, dir: Option<&Path>, tokens: &mut TokenCounter) ->
     Ok(Drift { dir, report, matrix })
 }
 
-/// Compare two folders: snapshot folders, or artifact folders written by [`write_artifact`].
+/// Compare two folders: snapshot folders, or artifact folders written by [`write_artifact`](crate::write_artifact).
 pub fn diff_folders(a: &Path, b: &Path) -> Result<DiffReport> {
     crate::diff::folders(a, b)
 }
