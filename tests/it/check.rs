@@ -2,7 +2,7 @@
 //! triggers exactly that rule (`pNNN-fail/`) and the minimal fix of the same project
 //! (`pNNN-pass/`). For each rule the fail project reports that code and nothing else, exits
 //! as the rule's default level says, and its human and JSON outputs are insta snapshots
-//! (`tests/snapshots/check__pNNN-fail-{human,json}.snap`); the pass project is clean even with
+//! (`tests/it/snapshots/it__check__pNNN-fail-{human,json}.snap`); the pass project is clean even with
 //! every rule denied. Beyond the rules: the `--format github` workflow-command syntax, level
 //! precedence (defaults, the project's `check.levels`, `-A/-W/-D`), `--explain`, unknown rule
 //! codes, the shipped example and the `promptc init` starter.
@@ -10,7 +10,7 @@
 //! The binary runs from the repository root with relative `-C` paths, so the paths in the
 //! snapshots are the same on every machine.
 
-mod common;
+use crate::common;
 
 use common::promptc;
 

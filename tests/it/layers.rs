@@ -3,7 +3,7 @@
 //! fails when a `crate::…` path reaches into a later layer, or across two layers of the same
 //! rank (`lint`, `diff` and `import` stand side by side and never use each other).
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -3,7 +3,7 @@
 //! a single-cell `report`, `snapshots/summary.json`, `check` (its cacheable prefixes and budget
 //! findings) and `diff` deltas give the same sent figures, item by item.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::path::Path;

@@ -1,7 +1,7 @@
 //! Helpers shared by the integration tests (and the benchmarks): where the repository is,
 //! running the binary, copying a project.
 
-#![allow(dead_code)] // each test crate uses a subset
+#![allow(dead_code)] // the benchmarks use a subset
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

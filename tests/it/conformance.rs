@@ -7,7 +7,7 @@
 //! packages from PyPI) the first time this test runs. Set PROMPTC_SKIP_CONFORMANCE=1 to skip
 //! it explicitly on a machine without network access.
 
-mod common;
+use crate::common;
 
 use common::repo;
 
@@ -169,7 +169,7 @@ fn the_cached_anthropic_request_validates_against_the_sdk() {
 #[test]
 fn the_hand_written_native_definitions_are_accepted_by_the_provider_sdks() {
     let Some(py) = python() else { return };
-    // What `tests/render.rs` compares promptc's projections with must itself be valid.
+    // What `tests/it/render.rs` compares promptc's projections with must itself be valid.
     let dir = repo().join("fixtures/good/native-faithful/native");
     for provider in ["openai", "openai-responses", "anthropic", "gemini"] {
         let file = dir.join(format!("{provider}.json"));
