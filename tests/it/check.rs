@@ -53,7 +53,7 @@ fn cli_check(dir: &str, extra: &[&str], code: i32) -> String {
 /// line's level flags (`-D P001`, `--allow p007`, …) applied in their order, as the CLI
 /// applies them; asserts the exit code the CLI would give (1 when an error remains, else 0).
 fn lib_check_in(project: &Project, flags: &[&str], code: i32) -> CheckResult {
-    assert!(flags.len() % 2 == 0, "{flags:?}");
+    assert!(flags.len().is_multiple_of(2), "{flags:?}");
     let levels: Vec<_> = flags
         .chunks(2)
         .map(|f| {

@@ -85,7 +85,7 @@ fn every_projection_of_the_example_is_accepted_by_the_provider_sdks() {
     let Some(py) = python() else { return };
     let p = example();
     let dir = tempfile::tempdir().unwrap();
-    let n = write_projections(&p, dir.path());
+    let n = write_projections(p, dir.path());
     assert_eq!(n, p.profiles().len() * 3 * Provider::ALL.len());
     let (code, out) = check(&py, &["--dir", dir.path().to_str().unwrap()]);
     assert_eq!(code, 0, "conformance failures:\n{out}");
@@ -113,7 +113,7 @@ fn the_checker_rejects_broken_projections() {
     // Real projections of the example, each corrupted the way a projection bug would.
     let p = example();
     let projection = |provider| {
-        promptc::compile(&p, &Request::new().profile("standard").provider(provider))
+        promptc::compile(p, &Request::new().profile("standard").provider(provider))
             .unwrap()
             .projection()
             .unwrap()
