@@ -43,7 +43,15 @@ seed() {
   done
   for f in fixtures/bad/frozen-*.json; do cp "$f" fuzz/corpus/record/; done
   if [ ! -f fuzz/corpus/record/example.json ]; then
-    cargo run -q --locked -- freeze --out fuzz/corpus/record/example.json 2>/dev/null || true
+    # A frozen record of the example, written by the ordinary binary: PROMPTC_BIN, else
+    # target/debug/promptc, built if missing with the host's settings (not this script's
+    # RUSTFLAGS and target dir, which would compile the whole graph once more, instrumented).
+    local bin=${PROMPTC_BIN:-target/debug/promptc}
+    if [ ! -x "$bin" ]; then
+      env -u RUSTFLAGS -u CARGO_TARGET_DIR cargo build -q --locked 2>/dev/null || true
+      bin=target/debug/promptc
+    fi
+    "$bin" freeze --out fuzz/corpus/record/example.json 2>/dev/null || true
   fi
 }
 

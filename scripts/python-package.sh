@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # Build, install and test the Python package (bindings/python) on a fresh machine.
 #
-#   scripts/python-package.sh build   # the abi3 wheel into target/wheels (maturin, release)
+#   scripts/python-package.sh build   # the abi3 wheel into target/wheels (maturin, release; see PROMPTC_PROFILE)
 #   scripts/python-package.sh test    # build, install into the test venv, run pytest
 #   scripts/python-package.sh bench   # build, install, run the compile benchmark
 #
 # The venv is the conformance venv (scripts/conformance-env.sh: pinned maturin, pytest and the
 # provider SDKs the agent test validates requests with). The tests compare the package with
 # the promptc binary named by PROMPTC_BIN (default: target/debug/promptc, built if missing).
+#
+# PROMPTC_PROFILE=debug builds the wheel with cargo's dev profile instead of release: CI does,
+# so the build reuses the dependencies `cargo test` compiled instead of compiling them again
+# optimised (only crates whose features differ from the tests' build are compiled again).
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$repo"
@@ -15,10 +19,17 @@ log() { printf 'python-package: %s\n' "$*" >&2; }
 
 PY=$(bash scripts/conformance-env.sh | tail -n1)
 
+profile=${PROMPTC_PROFILE:-release}
+case "$profile" in
+    release) profile_flag=(--release) ;;
+    debug) profile_flag=() ;;
+    *) log "error: PROMPTC_PROFILE is release or debug, not $profile"; exit 2 ;;
+esac
+
 build() {
     rm -f target/wheels/promptc-*.whl
-    log "building the wheel (maturin, release)"
-    "$PY" -m maturin build --release --locked --quiet -m bindings/python/Cargo.toml --out target/wheels >&2
+    log "building the wheel (maturin, $profile)"
+    "$PY" -m maturin build "${profile_flag[@]}" --locked --quiet -m bindings/python/Cargo.toml --out target/wheels >&2
     wheel=$(ls target/wheels/promptc-*.whl)
     log "built $wheel"
     printf '%s\n' "$wheel"

@@ -23,8 +23,8 @@
 //! an [`ErrorKind`] and located [`Diagnostic`]s.
 //!
 //! Inside, the modules are layers that follow the data, each importing only from the layers
-//! before it (`tests/layers.rs` enforces the order; ARCHITECTURE.md is the map): foundation
-//! (`error`, `diagnostic`, `code`, `json`, `hash`) → `source` → `model` → `load` → `resolve`
+//! before it (`tests/it/layers.rs` enforces the order; ARCHITECTURE.md is the map): foundation
+//! (`error`, `diagnostic`, `code`, `json`, `hash`) → `source` → `model` → `format` → `load` → `resolve`
 //! → `render` → `projection` → `compile` → `measure` → `output` → `lint`, `diff`, `import` → the facade.
 
 // The library returns data and lets its caller print and exit (the CLI, the bindings).

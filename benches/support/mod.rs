@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-#[path = "../../tests/common/mod.rs"]
+#[path = "../../tests/it/common.rs"]
 mod common;
 
 use common::copy_dir;

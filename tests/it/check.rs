@@ -2,21 +2,29 @@
 //! triggers exactly that rule (`pNNN-fail/`) and the minimal fix of the same project
 //! (`pNNN-pass/`). For each rule the fail project reports that code and nothing else, exits
 //! as the rule's default level says, and its human and JSON outputs are insta snapshots
-//! (`tests/snapshots/check__pNNN-fail-{human,json}.snap`); the pass project is clean even with
+//! (`tests/it/snapshots/it__check__pNNN-fail-{human,json}.snap`); the pass project is clean even with
 //! every rule denied. Beyond the rules: the `--format github` workflow-command syntax, level
 //! precedence (defaults, the project's `check.levels`, `-A/-W/-D`), `--explain`, unknown rule
 //! codes, the shipped example and the `promptc init` starter.
 //!
-//! The binary runs from the repository root with relative `-C` paths, so the paths in the
-//! snapshots are the same on every machine.
+//! What a check finds is computed in process, through the library's `check` (the CLI prints
+//! `CheckResult::render` as is): each project is loaded once and the token counters are
+//! shared (`common::project`, `common::with_counter`). The binary still runs where the CLI
+//! adds something: each rule's fail project once (exit code, nothing on stderr, and stdout
+//! equal to the library's text), flag order, `--allow`, usage errors, `--explain`, the shipped
+//! example and the starter. Paths are relative to the repository root (tests and the binary
+//! run there, with relative `-C` paths), so the paths in the snapshots are the same on every
+//! machine.
 
-mod common;
+use crate::common;
 
 use common::promptc;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use promptc::check::{CheckResult, Format};
+use promptc::Project;
 use serde_json::Value;
 
 /// Run `promptc ARGS`, assert the exit code, and return stdout.
@@ -28,9 +36,9 @@ fn run(args: &[&str], code: i32) -> String {
     stdout
 }
 
-/// `promptc -C DIR check EXTRA…`: asserts the exit code and that stderr is empty (check prints
-/// everything, load-time warnings included, on stdout).
-fn check(dir: &str, extra: &[&str], code: i32) -> String {
+/// The binary: `promptc -C DIR check EXTRA…`; asserts the exit code and that stderr is empty
+/// (check prints everything, load-time warnings included, on stdout).
+fn cli_check(dir: &str, extra: &[&str], code: i32) -> String {
     let mut args = vec!["-C", dir, "check"];
     args.extend_from_slice(extra);
     let out = promptc(&args);
@@ -41,10 +49,47 @@ fn check(dir: &str, extra: &[&str], code: i32) -> String {
     stdout
 }
 
-fn check_json(dir: &str, extra: &[&str], code: i32) -> Value {
-    let mut args = vec!["--format", "json"];
-    args.extend_from_slice(extra);
-    serde_json::from_str(&check(dir, &args, code)).expect("check --format json prints JSON")
+/// The library: what `promptc check FLAGS` finds in `project`, where `flags` are the command
+/// line's level flags (`-D P001`, `--allow p007`, …) applied in their order, as the CLI
+/// applies them; asserts the exit code the CLI would give (1 when an error remains, else 0).
+fn lib_check_in(project: &Project, flags: &[&str], code: i32) -> CheckResult {
+    assert!(flags.len().is_multiple_of(2), "{flags:?}");
+    let levels: Vec<_> = flags
+        .chunks(2)
+        .map(|f| {
+            let level = match f[0] {
+                "-A" | "--allow" => promptc::check::Level::Allow,
+                "-W" | "--warn" => promptc::check::Level::Warn,
+                "-D" | "--deny" => promptc::check::Level::Deny,
+                other => panic!("not a level flag: {other}"),
+            };
+            (promptc::rule_code(f[1]).unwrap_or_else(|e| panic!("{}: {e:?}", f[1])), level)
+        })
+        .collect();
+    let result = common::with_counter(|counter| promptc::check(project, &levels, counter))
+        .unwrap_or_else(|e| panic!("check {flags:?}: {e:?}"));
+    assert_eq!(i32::from(result.failed()), code, "check {flags:?}:\n{}", result.render(Format::Json));
+    result
+}
+
+/// [`lib_check_in`] of the repository's project at `dir` (loaded once per test binary).
+fn lib_check(dir: &str, flags: &[&str], code: i32) -> CheckResult {
+    lib_check_in(common::project(dir), flags, code)
+}
+
+/// `promptc -C DIR check FLAGS`'s human output, computed in process.
+fn check(dir: &str, flags: &[&str], code: i32) -> String {
+    lib_check(dir, flags, code).render(Format::Human { color: false })
+}
+
+/// `promptc -C DIR check --format json FLAGS`'s output, computed in process.
+fn check_json(dir: &str, flags: &[&str], code: i32) -> Value {
+    serde_json::from_str(&lib_check(dir, flags, code).render(Format::Json)).expect("check's JSON format is JSON")
+}
+
+/// `promptc -C DIR check --format github FLAGS`'s output, computed in process.
+fn check_github(dir: &str, flags: &[&str], code: i32) -> String {
+    lib_check(dir, flags, code).render(Format::Github)
 }
 
 /// The last line of the human output.
@@ -118,8 +163,10 @@ fn fail_fixture(code: &str, default: Level) {
         Level::Warn => (0, "warning", "check passed: 0 errors, 1 warning"),
     };
 
-    // Human output: exactly one finding, of this rule, at its default level.
-    let human = check(&dir, &[], exit);
+    // Human output: exactly one finding, of this rule, at its default level. The binary prints
+    // what the library renders, exits as the level says and writes nothing to stderr.
+    let human = cli_check(&dir, &[], exit);
+    assert_eq!(check(&dir, &[], exit), human, "{dir}: the library's text is what the CLI prints");
     assert_eq!(headlines(&human), [(severity.to_string(), code.to_string())], "{dir}:\n{human}");
     assert_eq!(summary(&human), line, "{dir}:\n{human}");
     let name = code.to_ascii_lowercase();
@@ -170,7 +217,7 @@ fn pass_fixture(code: &str) {
         (&Value::from(0), &Value::from(0), &Value::Array(vec![])),
         "{dir}: {json:#}"
     );
-    assert_eq!(check(&dir, &["--format", "github"], 0), "", "{dir}: github output of a clean project");
+    assert_eq!(check_github(&dir, &[], 0), "", "{dir}: github output of a clean project");
 }
 
 // ---------------------------------------------------------------------------------------
@@ -239,7 +286,7 @@ fn parse_github(l: &str) -> Result<GithubLine, String> {
 /// Every line of `--format github` is a workflow command, one per JSON diagnostic, in order,
 /// with the same file, position, code and message (plus `help:` on a second line).
 fn github_matches_json(dir: &str, exit: i32) {
-    let out = check(dir, &["--format", "github"], exit);
+    let out = check_github(dir, &[], exit);
     let json = check_json(dir, &[], exit);
     let diags = json["diagnostics"].as_array().unwrap();
     let lines: Vec<&str> = out.lines().collect();
@@ -284,7 +331,8 @@ fn github_parser_follows_the_workflow_command_syntax() {
 #[test]
 fn github_escapes_percent_and_newlines_in_messages() {
     // P001's help contains `{% if … %}`, and help goes on a second line.
-    let out = check("fixtures/check/p001-fail", &["--format", "github"], 1);
+    let out = cli_check("fixtures/check/p001-fail", &["--format", "github"], 1);
+    assert_eq!(out, check_github("fixtures/check/p001-fail", &[], 1), "the library's text is what the CLI prints");
     let line = out.lines().next().unwrap();
     assert!(line.contains("%0Ahelp: guard the sentence with {%25 if \"write_file\" in tool_names %25}"), "{line}");
     assert!(!line.contains("{% "), "{line}");
@@ -325,7 +373,9 @@ fn allow_silences() {
     let human = check(LEVELS_DIR, &["-A", "P004"], 0);
     assert!(headlines(&human).is_empty(), "{human}");
     assert_eq!(summary(&human), "check passed: 0 errors, 0 warnings");
-    let json = check_json(LEVELS_DIR, &["-A", "P004", "--allow", "P007"], 0);
+    let cli = cli_check(LEVELS_DIR, &["--format", "json", "-A", "P004", "--allow", "P007"], 0);
+    assert_eq!(cli, lib_check(LEVELS_DIR, &["-A", "P004", "--allow", "P007"], 0).render(Format::Json));
+    let json: Value = serde_json::from_str(&cli).unwrap();
     assert_eq!(json["diagnostics"], Value::Array(vec![]));
     // The cacheable-prefix table is still reported.
     assert_eq!(json["cache_prefixes"][0]["ends_at"], "environment", "{json:#}");
@@ -333,16 +383,20 @@ fn allow_silences() {
 
 #[test]
 fn later_deny_wins_and_repeats_are_harmless() {
-    assert_eq!(summary(&check(LEVELS_DIR, &["-A", "P004", "-D", "P004"], 1)), "check failed: 1 error, 0 warnings");
-    assert_eq!(summary(&check(LEVELS_DIR, &["-W", "P004", "-W", "P004"], 0)), "check passed: 0 errors, 1 warning");
+    let human = cli_check(LEVELS_DIR, &["-A", "P004", "-D", "P004"], 1);
+    assert_eq!(summary(&human), "check failed: 1 error, 0 warnings");
+    let human = cli_check(LEVELS_DIR, &["-W", "P004", "-W", "P004"], 0);
+    assert_eq!(summary(&human), "check passed: 0 errors, 1 warning");
 }
 
 /// The documented rule is "later wins", but the CLI applies all -A, then all -W, then all -D
 /// whatever their order, so `-D P004 -A P004` still denies.
 #[test]
 fn later_flag_wins() {
-    assert_eq!(summary(&check(LEVELS_DIR, &["-D", "P004", "-A", "P004"], 0)), "check passed: 0 errors, 0 warnings");
-    assert_eq!(summary(&check(LEVELS_DIR, &["-D", "P004", "-W", "P004"], 0)), "check passed: 0 errors, 1 warning");
+    let human = cli_check(LEVELS_DIR, &["-D", "P004", "-A", "P004"], 0);
+    assert_eq!(summary(&human), "check passed: 0 errors, 0 warnings");
+    let human = cli_check(LEVELS_DIR, &["-D", "P004", "-W", "P004"], 0);
+    assert_eq!(summary(&human), "check passed: 0 errors, 1 warning");
 }
 
 #[test]
@@ -362,8 +416,12 @@ fn unknown_rule_code_is_a_usage_error() {
 
 #[test]
 fn explain_every_rule() {
+    // The binary prints the library's text, whatever the case of the code.
+    let out = promptc::explain("P004").unwrap();
+    assert_eq!(run(&["check", "--explain", "P004"], 0), out);
+    assert_eq!(run(&["check", "--explain", "p004"], 0), out);
     for (code, level) in LEVELS {
-        let out = run(&["check", "--explain", code], 0);
+        let out = promptc::explain(code).unwrap_or_else(|e| panic!("{code}: {e:?}"));
         let first = out.lines().next().unwrap();
         assert!(first.starts_with(&format!("{code} ")), "{out}");
         let default = match level {
@@ -377,7 +435,7 @@ fn explain_every_rule() {
             .unwrap_or_else(|| panic!("{code}: no Fix: paragraph:\n{out}"));
         assert!(fix.len() > "Fix: ".len() + 10, "{code}: {fix}");
         // Lower case works too.
-        assert_eq!(run(&["check", "--explain", &code.to_ascii_lowercase()], 0), out);
+        assert_eq!(promptc::explain(&code.to_ascii_lowercase()).unwrap(), out);
     }
 }
 
@@ -406,7 +464,7 @@ fn p007_sees_switches_read_through_includes_and_imports() {
 
 #[test]
 fn shipped_example_checks_clean() {
-    let human = check("profiles", &[], 0);
+    let human = cli_check("profiles", &[], 0);
     assert!(headlines(&human).is_empty(), "{human}");
     assert_eq!(summary(&human), "check passed: 0 errors, 0 warnings");
 }
@@ -437,7 +495,7 @@ fn init_starter_is_clean_and_init_never_overwrites() {
     let created = tree(&dir);
     assert!(created.contains_key(Path::new("promptc.yaml")), "{:?}", created.keys());
 
-    let human = check(d, &[], 0);
+    let human = cli_check(d, &[], 0);
     assert!(headlines(&human).is_empty(), "{human}");
     assert_eq!(summary(&human), "check passed: 0 errors, 0 warnings");
     assert!(!run(&["-C", d, "render"], 0).is_empty());
@@ -507,7 +565,7 @@ fn p001_stays_quiet_on_ordinary_words_in_real_prompts() {
         std::fs::create_dir(dir.path().join(".git")).unwrap();
         let root = dir.path().join("p");
         common::copy_dir(&common::repo().join(project), &root);
-        let existing: Vec<String> = promptc::load(&root).unwrap().tool_names().iter().map(|s| s.to_string()).collect();
+        let existing: Vec<String> = common::project(project).tool_names().iter().map(|s| s.to_string()).collect();
         let decoys: Vec<&str> = DECOYS.iter().copied().filter(|d| !existing.iter().any(|e| e == d)).collect();
         let catalog: String = decoys
             .iter()
@@ -518,8 +576,9 @@ fn p001_stays_quiet_on_ordinary_words_in_real_prompts() {
         let text = std::fs::read_to_string(&manifest).unwrap();
         std::fs::write(&manifest, text.replacen("tools:\n  - tools/", "tools:\n  - tools/decoy.yaml\n  - tools/", 1))
             .unwrap();
-        let out = common::promptc_in(&root, &["check", "--format", "json"]);
-        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let decoyed = promptc::load(&root).unwrap();
+        let found = common::with_counter(|counter| promptc::check(&decoyed, &[], counter)).unwrap();
+        let v: Value = serde_json::from_str(&found.render(Format::Json)).unwrap();
         let p001: Vec<&Value> = v["diagnostics"].as_array().unwrap().iter().filter(|d| d["code"] == "P001").collect();
         assert!(p001.is_empty(), "{project}: {} decoys, P001 false positives: {p001:#?}", decoys.len());
     }
@@ -532,7 +591,12 @@ fn a_rule_can_have_its_own_level_in_one_profile() {
     let dir = tempfile::tempdir().unwrap();
     common::copy_dir(&common::repo().join("fixtures/check/profile-levels"), dir.path());
     let path = dir.path().to_str().unwrap().to_string();
-    assert_eq!(summary(&check(&path, &[], 0)), "check passed: 0 errors, 0 warnings");
+    // The copy as it is now, in process.
+    let check = |flags: &[&str], code: i32| {
+        let project = promptc::load(dir.path()).unwrap();
+        lib_check_in(&project, flags, code).render(Format::Human { color: false })
+    };
+    assert_eq!(summary(&check(&[], 0)), "check passed: 0 errors, 0 warnings");
     let edit = |file: &str, from: &str, to: &str| {
         let p = dir.path().join(file);
         let text = std::fs::read_to_string(&p).unwrap();
@@ -541,15 +605,15 @@ fn a_rule_can_have_its_own_level_in_one_profile() {
     };
     // Without the override, lite sends the long text too: found, naming lite only.
     edit("tools.yaml", "  overrides:\n    lite:\n      description: Read a file.\n", "");
-    let human = check(&path, &[], 1);
+    let human = check(&[], 1);
     assert_eq!(headlines(&human), [("error".to_string(), "P002".to_string())], "{human}");
     assert!(human.contains("has a 1,159-character description in profile `lite`; openai rejects"), "{human}");
     // The command line's level wins over the profile's.
-    let human = check(&path, &["-W", "P002"], 0);
+    let human = check(&["-W", "P002"], 0);
     assert!(human.contains("in profiles `lite`, `standard`"), "{human}");
     // Without the profile level, standard is judged as well.
     edit("promptc.yaml", "    standard: {P002: allow}\n", "    standard: {P002: warn}\n");
-    let human = check(&path, &[], 1);
+    let human = check(&[], 1);
     assert_eq!(headlines(&human), [("error".into(), "P002".into()), ("warning".into(), "P002".into())], "{human}");
     // Rules that look at the whole project cannot be set per profile.
     edit("promptc.yaml", "    standard: {P002: warn}\n", "    standard: {P007: allow}\n");

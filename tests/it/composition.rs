@@ -2,7 +2,7 @@
 //! compiler), untrusted content, tool guidance, sub-agents, slash commands and the json
 //! action transport — behaviour tests on small projects and snapshots on the example.
 
-mod common;
+use crate::common;
 
 use common::{ok, promptc};
 

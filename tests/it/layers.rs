@@ -13,7 +13,7 @@
 //! the file and the path, not a line: line numbers would need `proc-macro2`'s `span-locations`,
 //! which would compile the derives a second time for the tests.)
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

@@ -3,7 +3,7 @@
 //! a single-cell `report`, `snapshots/summary.json`, `check` (its cacheable prefixes and budget
 //! findings) and `diff` deltas give the same sent figures, item by item.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -103,30 +103,29 @@ fn check_agreement(project: &str, min_accounts: usize, edit: (&str, &str, &str))
         assert_same(name, a, &summary[name]);
     }
 
-    // A single-cell report of each native default cell equals its matrix account.
-    for provider in ["openai", "openai-responses", "anthropic", "gemini"] {
-        for profile in ["standard", "lite"] {
-            let r = json(
-                dir,
-                &[
-                    "-C",
-                    "project",
-                    "report",
-                    "--profile",
-                    profile,
-                    "--provider",
-                    provider,
-                    "--format",
-                    "json",
-                    "--no-cache",
-                ],
-            );
-            let one = &r["accounts"][0];
-            let name = one["name"].as_str().unwrap();
-            assert_eq!(name, format!("{profile}.native.{provider}"));
-            assert_eq!(one, &report[name], "{project}: single-cell report of {name}");
+    // A single-cell report of each native default cell equals its matrix account; computed in
+    // process (the library's report of the cell, rendered as `report --format json` prints it),
+    // so it also shows that the library's figures are the binary's.
+    let loaded = promptc::load(&dir.join("project")).unwrap();
+    common::with_counter(|counter| {
+        for provider in ["openai", "openai-responses", "anthropic", "gemini"] {
+            for profile in ["standard", "lite"] {
+                let request = promptc::Request::new().profile(profile).provider(provider.parse().unwrap());
+                let single = promptc::report(&loaded, &request, &promptc::ReportOptions::default(), counter).unwrap();
+                assert_eq!(single.accounts.len(), 1, "{project}: {profile} {provider}");
+                let text = promptc::report::render(
+                    &single.accounts[0],
+                    promptc::report::Format::Json,
+                    promptc::report::View::default(),
+                );
+                let r: Value = serde_json::from_str(&text).unwrap();
+                let one = &r["accounts"][0];
+                let name = one["name"].as_str().unwrap();
+                assert_eq!(name, format!("{profile}.native.{provider}"));
+                assert_eq!(one, &report[name], "{project}: single-cell report of {name}");
+            }
         }
-    }
+    });
 
     // check: the cacheable prefix of every account, and every exceeded budget.
     let c = json(dir, &["-C", "project", "check", "--format", "json"]);

@@ -6,9 +6,9 @@
 //! - Native files: `fixtures/import/native/*.json`, written in each provider's own form, render
 //!   back exactly as written (MCP's `inputSchema` through Anthropic's `input_schema`).
 //! - Every form is detected, the wrappers (request bodies, JSON-RPC responses) too; the bad
-//!   inputs are `tests/bad_input.rs` cases (`fixtures/bad/import-*`).
+//!   inputs are `tests/it/bad_input.rs` cases (`fixtures/bad/import-*`).
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::{Command, Output, Stdio};

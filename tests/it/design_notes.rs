@@ -9,7 +9,7 @@
 //! - 004: a toolset catalog whose enforcement text hard-codes tool names a crew sub-agent does
 //!   not have (the note's exact text), a tool description and a command doing the same.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

@@ -2,7 +2,7 @@
 //! compiles to the snapshot's bytes, a loaded project is shareable across threads, and
 //! compiling on a small-stack thread works through `on_compile_stack`.
 
-mod common;
+use crate::common;
 
 use promptc::{Project, Request};
 

@@ -3,9 +3,9 @@
 //! not write, no read blocks or runs without end, records are tamper-evident, and a killed,
 //! starved or concurrent run leaves a complete folder. Each test asserts the exit code, the
 //! message, and what changed on disk — or did not. Templates that blow up (depth, size,
-//! growth) are in the bad-input corpus (`tests/bad_input.rs`).
+//! growth) are in the bad-input corpus (`tests/it/bad_input.rs`).
 
-mod common;
+use crate::common;
 
 use common::Workspace;
 

@@ -4,7 +4,7 @@
 //! whole file, and the diff page shows the deltas `diff --format json` computes. What the page
 //! does in a browser is tested in headless chromium by `tests/browser` (scripts/browser-test.sh).
 
-mod common;
+use crate::common;
 
 use common::{promptc_in, repo, Workspace};
 use serde_json::Value;

@@ -4,7 +4,7 @@
 //! `conformance/test_jinja2_corpus.py` compares a whole corpus with Python's Jinja2; these
 //! tests hold the same promises without Python.
 
-mod common;
+use crate::common;
 
 use common::{ok, promptc_in};
 

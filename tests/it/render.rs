@@ -1,7 +1,7 @@
 //! End-to-end tests of `promptc render` on the shipped example: snapshots of every prompt and
 //! projection, profile selection, switches, the frozen artifact, and determinism.
 
-mod common;
+use crate::common;
 
 use common::{copy_dir, ok, promptc, promptc_in, repo};
 
@@ -106,7 +106,7 @@ fn profile_selection_follows_the_policy() {
     assert_eq!(profile(&["--context-window", "63999"]), "lite");
     assert_eq!(profile(&["--context-window", "64000"]), "standard");
     assert_eq!(profile(&["--context-window", "32k"]), "lite");
-    // Not a window: an error, never the assumed default (tests/requests.rs has the rest).
+    // Not a window: an error, never the assumed default (tests/it/requests.rs has the rest).
     for bad in ["0", "-1", "big"] {
         assert_eq!(common::promptc(&["render", "--context-window", bad]).status.code(), Some(2), "{bad}");
     }

@@ -1,7 +1,7 @@
 //! End-to-end tests of `promptc snapshot`, `diff`, `freeze` and `verify` on a copy of the
 //! shipped example (project and committed snapshots) in a temporary folder.
 
-mod common;
+use crate::common;
 
 use common::Workspace;
 

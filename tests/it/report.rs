@@ -2,7 +2,7 @@
 //! example, the matrix, budgets (exit 1, named and quantified), tokenizers that follow the
 //! provider and model, estimates, and the token cache.
 
-mod common;
+use crate::common;
 
 use common::{copy_dir, promptc_in, repo};
 

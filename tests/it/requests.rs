@@ -3,7 +3,7 @@
 //! model patterns match case-insensitively, and a frozen record keeps the same switches and
 //! variables for `--set`/`--var` as for a context file that names them.
 
-mod common;
+use crate::common;
 
 use common::{promptc_in, repo};
 use serde_json::Value;

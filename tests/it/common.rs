@@ -1,7 +1,7 @@
 //! Helpers shared by the integration tests (and the benchmarks): where the repository is,
 //! running the binary, copying a project.
 
-#![allow(dead_code)] // each test crate uses a subset
+#![allow(dead_code)] // the benchmarks use a subset
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -104,4 +104,37 @@ impl Workspace {
             .collect();
         (out.status.code().unwrap(), files)
     }
+}
+
+/// The project at `rel`, a folder of the repository named relative to its root (tests run
+/// there, so diagnostics name files as `promptc -C REL` run from the root does), loaded once
+/// per test binary and kept for its whole run.
+pub fn project(rel: &str) -> &'static promptc::Project {
+    use std::collections::BTreeMap;
+    use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+    type Slot = Arc<OnceLock<&'static promptc::Project>>;
+    static LOADED: Mutex<BTreeMap<String, Slot>> = Mutex::new(BTreeMap::new());
+    // One slot per project: two tests that want the same project load it once, and different
+    // projects load side by side.
+    let slot = LOADED.lock().unwrap_or_else(PoisonError::into_inner).entry(rel.to_string()).or_default().clone();
+    slot.get_or_init(|| {
+        assert_eq!(std::env::current_dir().unwrap(), repo(), "tests run from the repository root");
+        let project = promptc::load(Path::new(rel)).unwrap_or_else(|e| panic!("load {rel}: {e:?}"));
+        Box::leak(Box::new(project))
+    })
+}
+
+/// Run `f` with a token counter of the binary's pool: counters are built on first use (one per
+/// thread that needs one at the same time) and keep every tokenizer they built and every text
+/// they counted, so a test never waits for a tokenizer another test already built. They have
+/// no disk cache: the counts are those `promptc` prints, cached or not.
+pub fn with_counter<T>(f: impl FnOnce(&mut promptc::TokenCounter) -> T) -> T {
+    use std::sync::{Mutex, PoisonError};
+    static POOL: Mutex<Vec<promptc::TokenCounter>> = Mutex::new(Vec::new());
+    let taken = POOL.lock().unwrap_or_else(PoisonError::into_inner).pop();
+    let mut counter =
+        taken.unwrap_or_else(|| promptc::TokenCounter::new(promptc::Tokenizer::Exact(promptc::Encoding::O200kBase)));
+    let out = f(&mut counter);
+    POOL.lock().unwrap_or_else(PoisonError::into_inner).push(counter);
+    out
 }

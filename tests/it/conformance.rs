@@ -7,7 +7,7 @@
 //! packages from PyPI) the first time this test runs. Set PROMPTC_SKIP_CONFORMANCE=1 to skip
 //! it explicitly on a machine without network access.
 
-mod common;
+use crate::common;
 
 use common::repo;
 
@@ -17,8 +17,14 @@ use std::process::Command;
 
 use promptc::{Project, Provider, Request};
 
-/// The venv's python, or None when the user opted out.
+/// The venv's python, or None when the user opted out; set up once per test binary (the tests
+/// that need it wait for the first).
 fn python() -> Option<PathBuf> {
+    static PYTHON: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
+    PYTHON.get_or_init(set_up_python).clone()
+}
+
+fn set_up_python() -> Option<PathBuf> {
     if std::env::var_os("PROMPTC_SKIP_CONFORMANCE").is_some_and(|v| v == "1") {
         eprintln!("PROMPTC_SKIP_CONFORMANCE=1: provider conformance check skipped");
         return None;
@@ -42,8 +48,8 @@ fn check(py: &Path, args: &[&str]) -> (i32, String) {
     (out.status.code().unwrap_or(-1), text)
 }
 
-fn example() -> Project {
-    promptc::load(&repo().join("profiles")).unwrap()
+fn example() -> &'static Project {
+    common::project("profiles")
 }
 
 /// Switch sets that exercise every conditional tool and parameter of the example.
@@ -79,7 +85,7 @@ fn every_projection_of_the_example_is_accepted_by_the_provider_sdks() {
     let Some(py) = python() else { return };
     let p = example();
     let dir = tempfile::tempdir().unwrap();
-    let n = write_projections(&p, dir.path());
+    let n = write_projections(p, dir.path());
     assert_eq!(n, p.profiles().len() * 3 * Provider::ALL.len());
     let (code, out) = check(&py, &["--dir", dir.path().to_str().unwrap()]);
     assert_eq!(code, 0, "conformance failures:\n{out}");
@@ -107,7 +113,7 @@ fn the_checker_rejects_broken_projections() {
     // Real projections of the example, each corrupted the way a projection bug would.
     let p = example();
     let projection = |provider| {
-        promptc::compile(&p, &Request::new().profile("standard").provider(provider))
+        promptc::compile(p, &Request::new().profile("standard").provider(provider))
             .unwrap()
             .projection()
             .unwrap()
@@ -151,29 +157,51 @@ fn the_checker_rejects_broken_projections() {
 fn the_cached_anthropic_request_validates_against_the_sdk() {
     let Some(py) = python() else { return };
     let dir = tempfile::tempdir().unwrap();
-    for args in [
+    let mut files = Vec::new();
+    for (i, args) in [
         &["render", "--provider", "anthropic", "--format", "json"][..],
         &["render", "--provider", "anthropic", "--format", "json", "--profile", "lite"],
         &["render", "--provider", "anthropic", "--format", "json", "--var", "user_rules=Be brief."],
-    ] {
+    ]
+    .into_iter()
+    .enumerate()
+    {
         let out = common::promptc(args);
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-        let file = dir.path().join("render.json");
+        let file = dir.path().join(format!("render-{i}.json"));
         std::fs::write(&file, &out.stdout).unwrap();
-        let check = Command::new(&py).arg(repo().join("conformance/check_request.py")).arg(&file).output().unwrap();
-        let text = String::from_utf8_lossy(&check.stdout);
-        assert_eq!(check.status.code(), Some(0), "{args:?}: {text}{}", String::from_utf8_lossy(&check.stderr));
+        files.push((args, file));
+    }
+    // One checker run for the three (importing the SDK is most of its time).
+    let check = Command::new(&py)
+        .arg(repo().join("conformance/check_request.py"))
+        .args(files.iter().map(|(_, f)| f))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&check.stdout);
+    assert_eq!(check.status.code(), Some(0), "{text}{}", String::from_utf8_lossy(&check.stderr));
+    for (args, file) in &files {
+        assert!(text.lines().any(|l| l == format!("ok {}", file.display())), "{args:?} not checked: {text}");
     }
 }
 
 #[test]
 fn the_hand_written_native_definitions_are_accepted_by_the_provider_sdks() {
     let Some(py) = python() else { return };
-    // What `tests/render.rs` compares promptc's projections with must itself be valid.
-    let dir = repo().join("fixtures/good/native-faithful/native");
-    for provider in ["openai", "openai-responses", "anthropic", "gemini"] {
-        let file = dir.join(format!("{provider}.json"));
-        let (code, out) = check(&py, &["--provider", provider, file.to_str().unwrap()]);
-        assert_eq!(code, 0, "{provider}: {out}");
+    // What `tests/it/render.rs` compares promptc's projections with must itself be valid.
+    // One checker run (importing the SDKs is most of its time): each file under the name that
+    // tells `--dir` its provider.
+    let native = repo().join("fixtures/good/native-faithful/native");
+    let dir = tempfile::tempdir().unwrap();
+    let providers = ["openai", "openai-responses", "anthropic", "gemini"];
+    for provider in providers {
+        let name = format!("faithful.native.{provider}.tools.json");
+        std::fs::copy(native.join(format!("{provider}.json")), dir.path().join(name)).unwrap();
+    }
+    let (code, out) = check(&py, &["--dir", dir.path().to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}");
+    for provider in providers {
+        let file = dir.path().join(format!("faithful.native.{provider}.tools.json"));
+        assert!(out.lines().any(|l| l.starts_with(&format!("ok {} (", file.display()))), "{provider}: {out}");
     }
 }

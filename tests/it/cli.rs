@@ -1,6 +1,6 @@
 //! The command line itself: help and exit codes, `schema`, `completions`.
 
-mod common;
+use crate::common;
 
 use common::{promptc, repo};
 

@@ -3,12 +3,12 @@
 //! must fail the way the CLI promises: exit code 2, nothing on stdout, a rustc-style
 //! diagnostic on stderr with the expected message and (where the problem lives in a file)
 //! the exact `file:line:col`, and never a panic. The full stderr of every case is an insta
-//! snapshot (`tests/snapshots/bad_input__<case>.snap`) so message quality gets reviewed.
+//! snapshot (`tests/it/snapshots/it__bad_input__<case>.snap`) so message quality gets reviewed.
 //!
 //! The binary runs from the repository root with relative `-C` paths, so the paths in the
 //! snapshots are the same on every machine.
 
-mod common;
+use crate::common;
 
 use common::repo;
 
@@ -710,7 +710,7 @@ fn every_bad_fixture_has_a_case() {
             missing.push(path);
         }
     }
-    assert!(missing.is_empty(), "fixtures without a case in tests/bad_input.rs: {missing:?}");
+    assert!(missing.is_empty(), "fixtures without a case in tests/it/bad_input.rs: {missing:?}");
     let mut names: Vec<&str> = CASES.iter().map(|c| c.name).collect();
     names.sort_unstable();
     names.dedup();

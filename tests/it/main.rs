@@ -1,0 +1,23 @@
+//! The integration tests, one binary (linked once, its tests run in one pool): a module per
+//! subject, and `common`, the helpers they share (the benchmarks include it too).
+
+mod common;
+
+mod accounting;
+mod bad_input;
+mod check;
+mod cli;
+mod composition;
+mod conformance;
+mod design_notes;
+mod hostile;
+mod html;
+mod import;
+mod layers;
+mod library;
+mod render;
+mod report;
+mod requests;
+mod snapshot;
+mod templates;
+mod tokens_golden;
