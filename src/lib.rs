@@ -38,9 +38,9 @@ mod json;
 
 mod source;
 
-mod format;
-
 mod model;
+
+mod format;
 
 mod load;
 
