@@ -17,6 +17,21 @@ use crate::render::{RenderedSection, SlotUse};
 use super::{Compiled, StaticPrefix};
 
 impl Compiled {
+    /// The cell of the matrix this is: profile, case, transport and sub-agent.
+    pub(crate) fn cell(&self) -> crate::resolve::matrix::Cell {
+        crate::resolve::matrix::Cell {
+            profile: self.selection.profile.clone(),
+            case: self.case.clone(),
+            transport: self.transport,
+            subagent: self.subagent.clone(),
+        }
+    }
+
+    /// The matrix case whose values it was compiled with (`None` outside the matrix).
+    pub fn case(&self) -> Option<&str> {
+        self.case.as_deref()
+    }
+
     /// The full system prompt.
     pub fn prompt(&self) -> &str {
         &self.prompt

@@ -3,7 +3,6 @@
 use crate::diagnostic::Diagnostic;
 use crate::error::{Error, Result};
 use crate::model::Project;
-use crate::resolve::matrix::Cell;
 
 use super::{compile_matrix_cell, Compiled};
 
@@ -13,7 +12,7 @@ pub(crate) const COMPILE_STACK: usize = 16 << 20;
 
 /// Compile every cell of the project's matrix (profiles × cases × transports, and sub-agents)
 /// with its case's runtime values, spread over the machine's cores; in matrix order.
-pub fn compile_matrix(project: &Project) -> Result<Vec<(Cell, Compiled)>> {
+pub fn compile_matrix(project: &Project) -> Result<Vec<Compiled>> {
     let cells = crate::resolve::matrix::cells(project);
     let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, cells.len().max(1));
     let mut slots: Vec<Option<Result<Compiled>>> = (0..cells.len()).map(|_| None).collect();
@@ -49,7 +48,7 @@ pub fn compile_matrix(project: &Project) -> Result<Vec<(Cell, Compiled)>> {
                     vec![Diagnostic::error(format!("cell `{}` failed to compile", cell.stem()))],
                 ))
             })?;
-            Ok((cell, c))
+            Ok(c)
         })
         .collect()
 }

@@ -50,6 +50,10 @@ pub struct Compiled {
     pub(crate) projection: Option<Value>,
     /// The sub-agent this prompt belongs to, if any.
     pub(crate) subagent: Option<String>,
+    /// The matrix case whose runtime values it was compiled with (`None`: the project's
+    /// defaults or a request's own values). With the profile, transport and sub-agent above, the
+    /// cell's identity ([`Compiled::cell`]): carried here, never beside it.
+    pub(crate) case: Option<String>,
     /// How each injectable slot was filled.
     pub(crate) slots: Vec<SlotUse>,
     /// Problems that did not stop the render (a lenient render's dropped contributions).
@@ -87,7 +91,9 @@ pub fn compile_cell(
 
 /// Compile a cell of the matrix with its case's runtime values.
 pub fn compile_matrix_cell(project: &Project, cell: &Cell) -> Result<Compiled> {
-    compile_resolved(project, resolve::resolve_matrix_cell(project, cell)?)
+    let mut c = compile_resolved(project, resolve::resolve_matrix_cell(project, cell)?)?;
+    c.case = cell.case.clone();
+    Ok(c)
 }
 
 /// Render a resolved cell and project its tools.
@@ -140,6 +146,7 @@ pub fn compile_resolved(project: &Project, cell: Resolved) -> Result<Compiled> {
         prompt: r.prompt,
         projection,
         subagent: cell.subagent,
+        case: None,
         slots: r.slots,
         warnings: r.warnings,
         tool_texts,

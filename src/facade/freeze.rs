@@ -22,17 +22,10 @@ pub fn freeze(project: &Project, request: &Request, tokens: &mut TokenCounter) -
         ));
     }
     let compiled = compile(project, request)?;
-    let cell = crate::resolve::matrix::Cell {
-        profile: compiled.selection.profile.clone(),
-        case: None,
-        transport: compiled.transport,
-        subagent: None,
-    };
     let model = request.model.clone().or_else(|| compiled.runtime.model.clone());
     let (tokenizer, _) = crate::measure::account::tokenizer_for(project, compiled.provider, model.as_deref(), None);
     let account = crate::measure::account::account(
         project,
-        &cell,
         &compiled,
         compiled.provider,
         &tokenizer,

@@ -97,7 +97,7 @@ fn measured(
     request: &Request,
     options: &ReportOptions,
     tokens: &mut TokenCounter,
-) -> Result<(Vec<(crate::resolve::matrix::Cell, Compiled)>, Report)> {
+) -> Result<(Vec<Compiled>, Report)> {
     let runtime = crate::resolve::runtime::Runtime::resolve(project, request)?;
     let model = request.model.clone().or_else(|| runtime.model.clone());
     // Build the tokenizer while the cells compile (unless the disk cache answers everything).
@@ -121,7 +121,6 @@ fn measured(
             crate::measure::account::tokenizer_for(project, c.provider, model.as_deref(), options.tokenizer);
         let a = crate::measure::account::account(
             project,
-            &id,
             &c,
             Some(provider),
             &tokenizer,
@@ -129,7 +128,7 @@ fn measured(
             &mut tokens.counters,
         )?;
         let report = Report { accounts: vec![a], warnings: warning.into_iter().collect() };
-        return Ok((vec![(id, c)], report));
+        return Ok((vec![c], report));
     };
     let (accounts, warnings) = crate::measure::account::accounts(
         project,
@@ -147,7 +146,7 @@ fn measured(
 pub fn matrix_texts(project: &Project) -> Result<std::collections::BTreeSet<String>> {
     let compiled = crate::compile::compile_matrix(project)?;
     let mut out = std::collections::BTreeSet::new();
-    for (_, c) in &compiled {
+    for c in &compiled {
         for p in crate::measure::account::providers_of(project, c.transport) {
             out.extend(crate::measure::account::texts(project, c, p));
         }

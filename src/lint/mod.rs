@@ -27,6 +27,7 @@ use rules::p004_cache_unfriendly_order;
 /// A compiled cell with its accounts (one per provider for native cells).
 #[derive(Clone)]
 pub(crate) struct CellView {
+    /// The compiled cell's identity ([`Compiled::cell`]), read once for the rules.
     pub(crate) cell: Cell,
     pub(crate) compiled: Compiled,
     pub(crate) accounts: Vec<Account>,
@@ -116,7 +117,8 @@ fn compile_all(project: &Project, counters: &mut Counters) -> Result<Vec<CellVie
     let (accounts, _) = crate::measure::account::accounts(project, &compiled, None, None, counters)?;
     Ok(compiled
         .into_iter()
-        .map(|(cell, compiled)| {
+        .map(|compiled| {
+            let cell = compiled.cell();
             let stem = cell.stem();
             let accounts = accounts.iter().filter(|a| a.cell == stem).cloned().collect();
             CellView { cell, compiled, accounts }

@@ -163,7 +163,7 @@ pub struct Matrix {
     /// The summary (accounts filled by [`Matrix::count_tokens`]).
     pub summary: Summary,
     /// Every cell, compiled.
-    compiled: Vec<(Cell, Compiled)>,
+    compiled: Vec<Compiled>,
 }
 
 fn measured(name: &str, text: &str) -> Measured {
@@ -216,8 +216,8 @@ impl Matrix {
             files.insert(name, text);
         }
         let mut cells_out = Vec::new();
-        for (cell, c) in &compiled {
-            let (f, summary) = cell_output(project, cell, c);
+        for c in &compiled {
+            let (f, summary) = cell_output(project, &c.cell(), c);
             files.extend(f);
             cells_out.push(summary);
         }

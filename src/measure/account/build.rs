@@ -57,11 +57,10 @@ pub fn tokenizer_for(
     }
 }
 
-/// The account of compiled cell `c` (whose matrix identity is `cell`) for `provider`,
-/// counted with `tokenizer`. `model` picks the billing constants where they differ by model.
+/// The account of compiled cell `c` for `provider`, counted with `tokenizer`. `model` picks
+/// the billing constants where they differ by model.
 pub fn account(
     project: &Project,
-    cell: &Cell,
     c: &Compiled,
     provider: Option<Provider>,
     tokenizer: &Tokenizer,
@@ -72,14 +71,13 @@ pub fn account(
     let prepared = Prepared::new(project, c, provider);
     counters.prime(tokenizer, &prepared.texts(c))?;
     let sources = tool_sources(project, c.tools.iter().map(|t| t.name.as_str()));
-    let ctx = Context { project, cell, c, provider, tokenizer, model, sources: &sources };
+    let ctx = Context { project, c, provider, tokenizer, model, sources: &sources };
     account_primed(&ctx, &prepared, counters)
 }
 
 /// Everything an account is made from, but the texts.
 struct Context<'a> {
     project: &'a Project,
-    cell: &'a Cell,
     c: &'a Compiled,
     provider: Option<Provider>,
     tokenizer: &'a Tokenizer,
@@ -90,7 +88,8 @@ struct Context<'a> {
 /// [`account`] once every text of `prepared` has been counted: the items, then the totals,
 /// the cache split, the bill and the budgets.
 fn account_primed(ctx: &Context, prepared: &Prepared, counters: &mut Counters) -> Result<Account> {
-    let Context { project, cell, c, provider, tokenizer, .. } = *ctx;
+    let Context { project, c, provider, tokenizer, .. } = *ctx;
+    let cell = &c.cell();
     let mut count = |text: &str| -> Result<Measure> {
         Ok(Measure { tokens: counters.count(tokenizer, text)?, bytes: text.len() as u64 })
     };
@@ -284,7 +283,7 @@ pub fn providers_of(project: &Project, transport: Transport) -> Vec<Option<Provi
 /// every provider: the whole matrix. Warnings (an unknown model) are returned once each.
 pub fn accounts(
     project: &Project,
-    compiled: &[(Cell, Compiled)],
+    compiled: &[Compiled],
     model: Option<&str>,
     forced: Option<Tokenizer>,
     counters: &mut Counters,
@@ -294,7 +293,7 @@ pub fn accounts(
     // Every distinct text of the whole matrix, counted once per encoding in one parallel pass.
     let mut by_encoding: std::collections::BTreeMap<crate::model::tokenizer::Encoding, (Tokenizer, Vec<&str>)> =
         Default::default();
-    for (cell, c) in compiled {
+    for c in compiled {
         for provider in providers_of(project, c.transport) {
             let (tokenizer, warning) = tokenizer_for(project, provider, model, forced);
             if let Some(w) = warning {
@@ -302,23 +301,23 @@ pub fn accounts(
                     warnings.push(w);
                 }
             }
-            plan.push((cell, c, provider, tokenizer));
+            plan.push((c, provider, tokenizer));
         }
     }
     // Projecting and serialising every tool for every provider is the costly part: spread it.
-    let prepared = prepare_all(project, &plan.iter().map(|(_, c, p, _)| (*c, *p)).collect::<Vec<_>>());
-    let plan: Vec<_> = plan.into_iter().zip(prepared).map(|((a, b, c, d), e)| (a, b, c, d, e)).collect();
-    for (_, c, _, tokenizer, prepared) in &plan {
+    let prepared = prepare_all(project, &plan.iter().map(|(c, p, _)| (*c, *p)).collect::<Vec<_>>());
+    let plan: Vec<_> = plan.into_iter().zip(prepared).map(|((c, p, t), e)| (c, p, t, e)).collect();
+    for (c, _, tokenizer, prepared) in &plan {
         let entry = by_encoding.entry(tokenizer.encoding()).or_insert_with(|| (*tokenizer, Vec::new()));
         entry.1.extend(prepared.texts(c));
     }
     for (tokenizer, list) in by_encoding.values() {
         counters.prime(tokenizer, list)?;
     }
-    let sources = tool_sources(project, compiled.iter().flat_map(|(_, c)| c.tools.iter().map(|t| t.name.as_str())));
+    let sources = tool_sources(project, compiled.iter().flat_map(|c| c.tools.iter().map(|t| t.name.as_str())));
     let mut out = Vec::new();
-    for (cell, c, provider, tokenizer, prepared) in &plan {
-        let ctx = Context { project, cell, c, provider: *provider, tokenizer, model, sources: &sources };
+    for (c, provider, tokenizer, prepared) in &plan {
+        let ctx = Context { project, c, provider: *provider, tokenizer, model, sources: &sources };
         out.push(account_primed(&ctx, prepared, counters)?);
     }
     Ok((out, warnings))

@@ -17,7 +17,6 @@ use crate::measure::account::{projection_for, Account};
 use crate::model::Project;
 use crate::output::html::{document, escape, island, Page};
 use crate::projection;
-use crate::resolve::matrix::Cell;
 
 /// The page's script.
 const SCRIPT: &str = include_str!("report.js");
@@ -109,9 +108,9 @@ pub struct Data<'a> {
 
 /// The page's data: the report document, the text table, each cell's segments and each native
 /// account's tool definitions (pretty JSON, one entry per tool, in order).
-pub fn data<'a>(project: &'a Project, compiled: &[(Cell, Compiled)], accounts: &'a [Account]) -> Data<'a> {
+pub fn data<'a>(project: &'a Project, compiled: &[Compiled], accounts: &'a [Account]) -> Data<'a> {
     let mut texts = Texts::default();
-    let by_stem: BTreeMap<String, &Compiled> = compiled.iter().map(|(cell, c)| (cell.stem(), c)).collect();
+    let by_stem: BTreeMap<String, &Compiled> = compiled.iter().map(|c| (c.cell().stem(), c)).collect();
     let mut cells = BTreeMap::new();
     for (stem, c) in &by_stem {
         let (segments, cache_segment) = segments(c, &mut texts);
@@ -140,7 +139,7 @@ pub fn data<'a>(project: &'a Project, compiled: &[(Cell, Compiled)], accounts: &
 }
 
 /// The report page of `accounts` (with the compiled cells they measure).
-pub fn render(project: &Project, compiled: &[(Cell, Compiled)], accounts: &[Account]) -> String {
+pub fn render(project: &Project, compiled: &[Compiled], accounts: &[Account]) -> String {
     let data = island(&data(project, compiled, accounts));
     let title = format!("promptc report: {}", project.name);
     let body = BODY.replace("{{title}}", &escape(&title));
