@@ -82,6 +82,7 @@ pub use facade::{
 pub use import::{ImportFormat, ImportOptions, Imported};
 pub use json::{document as json_document, OUTPUT_FORMAT};
 pub use model::name::UnknownName;
+pub use model::provider::{Billing, ProviderInfo};
 pub use model::selection::parse_window as parse_context_window;
 pub use model::tokenizer::{Encoding, Family, Tokenizer};
 pub use model::{Project, Provider, SwitchValue, Transport};
