@@ -133,7 +133,7 @@ pub fn check(project: &Project, overrides: &[(RuleCode, Level)], counters: &mut 
     // Findings, each with the level of the profiles it was found in where a profile has its own.
     let mut found: Vec<(Diagnostic, Option<Level>)> = Vec::new();
     // The cacheable prefix of every cell, reported whatever P004's level.
-    let cache_prefixes = p004_cache_unfriendly_order::check(project, &views, &mut Vec::new());
+    let cache_prefixes = p004_cache_unfriendly_order::prefixes(&views);
     let mut rest = Vec::new();
     for (rule, run) in ENTRIES {
         match run {

@@ -45,7 +45,7 @@ pub(crate) const ENTRIES: [(Rule, Run); RuleCode::ALL.len()] = [
     (p001::RULE, Run::Cells(p001::check)),
     (p002::RULE, Run::Cells(p002::check)),
     (p003::RULE, Run::Cells(p003::check)),
-    (p004::RULE, Run::Cells(p004::findings)),
+    (p004::RULE, Run::Cells(p004::check)),
     (p005::RULE, Run::Project(p005::check)),
     (p006::RULE, Run::Cells(p006::check)),
     (p007::RULE, Run::Project(p007::check)),

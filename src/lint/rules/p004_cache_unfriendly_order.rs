@@ -21,15 +21,22 @@ pub const RULE: Rule = Rule {
         ones (environment details near the end).",
 };
 
-/// The rule's findings alone (the registry's runner; `check` also returns the prefixes).
-pub(crate) fn findings(project: &Project, views: &[CellView], out: &mut Vec<Diagnostic>) {
-    let _ = check(project, views, out);
+/// Every cell's cacheable prefix, from its accounts (reported whatever the rule's level).
+pub(crate) fn prefixes(views: &[CellView]) -> Vec<CachePrefix> {
+    views
+        .iter()
+        .flat_map(|v| &v.accounts)
+        .map(|a| CachePrefix {
+            cell: a.name.clone(),
+            cacheable: a.cache.cacheable,
+            total: a.total.tokens,
+            ends_at: a.cache.ends_at.clone(),
+        })
+        .collect()
 }
 
-/// Report dynamic or untrusted sections placed before static ones; return every cell's
-/// cacheable prefix.
-pub(crate) fn check(project: &Project, views: &[CellView], out: &mut Vec<Diagnostic>) -> Vec<CachePrefix> {
-    let mut prefixes = Vec::new();
+/// Report dynamic or untrusted sections placed before static ones.
+pub(crate) fn check(project: &Project, views: &[CellView], out: &mut Vec<Diagnostic>) {
     let mut reported = BTreeSet::new();
     for v in views {
         let c = &v.compiled;
@@ -74,14 +81,5 @@ pub(crate) fn check(project: &Project, views: &[CellView], out: &mut Vec<Diagnos
                 }
             }
         }
-        for a in &v.accounts {
-            prefixes.push(CachePrefix {
-                cell: a.name.clone(),
-                cacheable: a.cache.cacheable,
-                total: a.total.tokens,
-                ends_at: a.cache.ends_at.clone(),
-            });
-        }
     }
-    prefixes
 }
