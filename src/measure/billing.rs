@@ -58,12 +58,9 @@ fn openai_constants(encoding: Encoding) -> FunctionConstants {
 /// `name`, `description` and `parameters` of one tool entry, whatever the provider's shape.
 fn parts(provider: Provider, entry: &Value) -> (&str, &str, &Value) {
     const NONE: &Value = &Value::Null;
-    let f = match provider.info().wraps_function {
-        true => entry.get("function").unwrap_or(entry),
-        false => entry,
-    };
+    let f = crate::projection::entry_function(provider, entry);
     let text = |k: &str| f.get(k).and_then(Value::as_str).unwrap_or_default();
-    let params = f.get("parameters").or_else(|| f.get("input_schema")).unwrap_or(NONE);
+    let params = crate::projection::entry_parameters(provider, entry).unwrap_or(NONE);
     (text("name"), text("description"), params)
 }
 

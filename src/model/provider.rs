@@ -74,6 +74,8 @@ pub struct ProviderInfo {
     pub openapi_subset: bool,
     /// Whether each tool entry wraps the function in a `function` object (Chat Completions).
     pub wraps_function: bool,
+    /// The key of a tool entry's parameter schema (`parameters`, Anthropic's `input_schema`).
+    pub parameters_key: &'static str,
     /// Whether the tool entries sit inside one `functionDeclarations` object (Gemini).
     pub nests_declarations: bool,
     /// The tokenizer family promptc estimates with, for providers whose tokenizer is not
@@ -111,6 +113,7 @@ const OPENAI_CHAT: ProviderInfo = ProviderInfo {
     formats: None,
     openapi_subset: false,
     wraps_function: true,
+    parameters_key: "parameters",
     nests_declarations: false,
     estimated_family: None,
     billing: Billing::OpenAiRecipe,
@@ -129,6 +132,7 @@ const ANTHROPIC: ProviderInfo = ProviderInfo {
     formats: None,
     openapi_subset: false,
     wraps_function: false,
+    parameters_key: "input_schema",
     nests_declarations: false,
     estimated_family: Some(Family::Claude),
     billing: Billing::AnthropicToolPrompt,
@@ -145,6 +149,7 @@ const GEMINI: ProviderInfo = ProviderInfo {
     formats: Some(&["date-time"]),
     openapi_subset: true,
     wraps_function: false,
+    parameters_key: "parameters",
     nests_declarations: true,
     estimated_family: Some(Family::Gemini),
     billing: Billing::AsSent,

@@ -33,6 +33,20 @@ pub fn project(provider: Provider, tools: &[ActiveTool], opts: ProjectionOptions
     }
 }
 
+/// The function of one tool entry: the entry itself, or its `function` object where the
+/// provider wraps it (Chat Completions).
+pub fn entry_function(provider: Provider, entry: &Value) -> &Value {
+    match provider.info().wraps_function {
+        true => entry.get("function").unwrap_or(entry),
+        false => entry,
+    }
+}
+
+/// The parameter schema of one tool entry, under the provider's key.
+pub fn entry_parameters(provider: Provider, entry: &Value) -> Option<&Value> {
+    entry_function(provider, entry).get(provider.info().parameters_key)
+}
+
 /// The per-tool entries of a projection, in tool order (Gemini nests them in
 /// `functionDeclarations`).
 pub fn tool_entries(provider: Provider, projection: &Value) -> Vec<&Value> {

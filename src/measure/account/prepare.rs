@@ -17,10 +17,8 @@ pub(super) fn compact(v: &Value) -> String {
 }
 
 /// One parameter's part of what is sent for its tool.
-fn param_text(entry: &Value, p: &Property) -> String {
-    let schema = ["parameters", "input_schema"]
-        .iter()
-        .find_map(|k| entry.get("function").unwrap_or(entry).get(*k))
+fn param_text(provider: Provider, entry: &Value, p: &Property) -> String {
+    let schema = projection::entry_parameters(provider, entry)
         .and_then(|s| s.get("properties"))
         .and_then(|props| props.get(&p.name));
     schema.map(|s| format!("{}:{}", compact(&Value::String(p.name.clone())), compact(s))).unwrap_or_default()
@@ -86,7 +84,7 @@ impl Prepared {
                     .tools
                     .iter()
                     .zip(&entries)
-                    .map(|(t, e)| t.params.iter().map(|prm| param_text(e, prm)).collect())
+                    .map(|(t, e)| t.params.iter().map(|prm| param_text(p, e, prm)).collect())
                     .collect();
                 let recipe = match p.info().billing {
                     Billing::OpenAiRecipe => crate::measure::billing::recipe_texts(p, &entries),
