@@ -71,11 +71,27 @@ case "${1:-smoke}" in
     seed
     for t in "${TARGETS[@]}"; do
       echo "== fuzz $t (${secs}s)"
-      run "$t" -max_total_time="$secs" -print_final_stats=1 2>&1 | grep -E 'stat::number_of_executed_units|ERROR|SUMMARY|crash-|timeout-|oom-' || true
-      if ls "fuzz/artifacts/$t"/crash-* "fuzz/artifacts/$t"/oom-* "fuzz/artifacts/$t"/timeout-* >/dev/null 2>&1; then
-        echo "fuzz: $t found a failure, saved under fuzz/artifacts/$t"
+      # Failures of this run only: artifacts of earlier runs stay for their owner to read.
+      before=$(ls "fuzz/artifacts/$t" 2>/dev/null | LC_ALL=C sort || true)
+      log=$(mktemp)
+      status=0
+      run "$t" -max_total_time="$secs" -print_final_stats=1 >"$log" 2>&1 || status=$?
+      grep -E 'stat::number_of_executed_units|ERROR|SUMMARY|crash-|timeout-|oom-' "$log" || true
+      after=$(ls "fuzz/artifacts/$t" 2>/dev/null | LC_ALL=C sort || true)
+      new=$(comm -13 <(printf '%s\n' "$before") <(printf '%s\n' "$after") | grep -E '^(crash|oom|timeout|leak)-' || true)
+      if [ "$status" -ne 0 ] || [ -n "$new" ]; then
+        tail -n 40 "$log"
+        echo "fuzz: $t failed (exit $status)${new:+; new artifacts under fuzz/artifacts/$t: $new}"
+        rm -f "$log"
         exit 1
       fi
+      if ! grep -q 'stat::number_of_executed_units' "$log"; then
+        tail -n 40 "$log"
+        echo "fuzz: $t ran no input"
+        rm -f "$log"
+        exit 1
+      fi
+      rm -f "$log"
     done
     ;;
   run)
