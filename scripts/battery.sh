@@ -3,7 +3,7 @@
 # project, written to one folder so that two builds can be compared byte for byte.
 #
 #   scripts/battery.sh OUT [BIN]     # BIN defaults to target/debug/promptc
-#   diff -r before/ after/           # a refactor changes nothing a user sees
+#   diff -r -x binary.txt before/ after/   # a refactor changes nothing a user sees
 #
 # Each run is recorded as `NAME.out` (stdout), `NAME.err` (stderr) and `NAME.code` (exit
 # code). Commands that write (snapshot, freeze, render --out, import --out, init) run on a
@@ -13,11 +13,23 @@ set -uo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 out=${1:?usage: scripts/battery.sh OUT [BIN]}
 bin=${2:-$repo/target/debug/promptc}
+# A missing binary would record exit 127 everywhere, and two such runs compare equal.
+if [ ! -x "$bin" ]; then
+    echo "battery: no promptc binary at $bin (build it, or pass its path)" >&2
+    exit 2
+fi
 bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
-mkdir -p "$out"
+# Records of an earlier run would survive where this run writes nothing.
+if [ -e "$out" ] && [ -n "$(ls -A "$out")" ]; then
+    echo "battery: $out is not empty; give a new folder" >&2
+    exit 2
+fi
+mkdir -p "$out" || exit 2
 out=$(cd "$out" && pwd)
-tmp=$(mktemp -d)
+tmp=$(mktemp -d) && [ -d "$tmp" ] || exit 2
 trap 'rm -rf "$tmp"' EXIT
+# Which binary made these records: two runs of the same stale binary would compare equal.
+{ "$bin" --version; sha256sum <"$bin"; } >"$out/binary.txt"
 export NO_COLOR=1
 # A copy of the example and the fixtures inside a fresh repository: commands that keep a token
 # cache write it there, never into the checkout.
@@ -38,8 +50,8 @@ run() {
 # files NAME DIR: the files a command wrote, with their hashes.
 files() {
     [ -d "$2" ] || return 0
-    (cd "$2" && find . -type f -not -path '*/.promptc-cache/*' -not -name '*.lock' | LC_ALL=C sort |
-        xargs -r sha256sum) >"$out/$1.files"
+    (cd "$2" && find . -type f -not -path '*/.promptc-cache/*' -not -name '*.lock' -print0 | LC_ALL=C sort -z |
+        xargs -0 -r sha256sum) >"$out/$1.files"
 }
 
 # Every project: the example, the fixtures that load and those that must not.
