@@ -56,11 +56,14 @@ struct Use {
 struct Reader {
     uses: Vec<Use>,
     errors: Vec<String>,
+    /// Every file read, so a test can tell that the whole tree was.
+    files: Vec<PathBuf>,
 }
 
 impl Reader {
     /// Parse `file`, the module at `module`, whose `mod x;` children live in `child_dir`.
     fn module_file(&mut self, file: &Path, module: Vec<String>, child_dir: PathBuf) {
+        self.files.push(file.to_path_buf());
         let text = match std::fs::read_to_string(file) {
             Ok(t) => t,
             Err(e) => return self.errors.push(format!("{}: {e}", file.display())),
@@ -97,11 +100,20 @@ impl ModuleVisitor<'_, '_> {
     /// crate (`crate`, `super`, `self`) are resolved; others name std, a dependency or a local
     /// item, none of which is a layer of this crate.
     fn record(&mut self, segments: &[String]) {
-        let Some(first) = segments.first() else { return };
+        let Some(target) = self.resolve(segments) else { return };
+        if segments.len() == 1 {
+            return; // `pub(crate)`, `self.x`: the crate or the module itself, no layer named
+        }
+        self.found.push((self.module.clone(), target));
+    }
+
+    /// The absolute module path `segments` names, for paths anchored in the crate.
+    fn resolve(&mut self, segments: &[String]) -> Option<Vec<String>> {
+        let first = segments.first()?;
         let mut target = match first.as_str() {
             "crate" => Vec::new(),
             "self" | "super" => self.module.clone(),
-            _ => return,
+            _ => return None,
         };
         let mut rest = segments;
         if first == "crate" || first == "self" {
@@ -110,15 +122,21 @@ impl ModuleVisitor<'_, '_> {
         while rest.first().is_some_and(|s| s == "super") {
             if target.pop().is_none() {
                 self.reader.errors.push(format!("{}: `super` above the crate root", self.file.display()));
-                return;
+                return None;
             }
             rest = &rest[1..];
         }
         target.extend(rest.iter().cloned());
-        if segments.len() == 1 {
-            return; // `pub(crate)`, `self.x`: the crate or the module itself, no layer named
+        Some(target)
+    }
+
+    /// A glob or an alias of the crate root outside `lib.rs` would reach every layer through
+    /// its re-exports (or a name no path check sees): refused outright.
+    fn crate_root_use(&mut self, segments: &[String], what: &str) {
+        if !self.module.is_empty() && self.resolve(segments).is_some_and(|t| t.is_empty()) {
+            let module = self.module.join("::");
+            self.reader.errors.push(format!("{}: `{module}` uses {what} of the crate root", self.file.display()));
         }
-        self.found.push((self.module.clone(), target));
     }
 
     /// `use` trees, flattened: `use crate::{a::{b, c}, d}` is three paths.
@@ -130,8 +148,14 @@ impl ModuleVisitor<'_, '_> {
                 prefix.pop();
             }
             syn::UseTree::Name(n) => self.use_leaf(prefix, &n.ident),
-            syn::UseTree::Rename(r) => self.use_leaf(prefix, &r.ident),
+            syn::UseTree::Rename(r) => {
+                let mut path = prefix.clone();
+                path.push(r.ident.to_string());
+                self.crate_root_use(&path, "an alias");
+                self.use_leaf(prefix, &r.ident)
+            }
             syn::UseTree::Glob(_) => {
+                self.crate_root_use(&prefix.clone(), "a glob");
                 self.record(&prefix.clone());
             }
             syn::UseTree::Group(g) => {
@@ -262,13 +286,14 @@ impl<'ast> Visit<'ast> for ModuleVisitor<'_, '_> {
     }
 }
 
-/// Every use against the layer order in the crate whose root is `lib`, and how many crate
-/// paths were checked.
-fn violations(lib: &Path) -> (Vec<String>, usize) {
-    let mut reader = Reader { uses: Vec::new(), errors: Vec::new() };
+/// Every use against the layer order in the crate whose root is `lib`, how many crate paths
+/// were checked, and the files read.
+fn violations(lib: &Path) -> (Vec<String>, usize, Vec<PathBuf>) {
+    let mut reader = Reader { uses: Vec::new(), errors: Vec::new(), files: Vec::new() };
     let dir = lib.parent().unwrap().to_path_buf();
     reader.module_file(lib, Vec::new(), dir.clone());
-    let mut out = reader.errors;
+    let prefix = format!("{}/", dir.display());
+    let mut out: Vec<String> = reader.errors.iter().map(|e| e.replacen(&prefix, "", 1)).collect();
     let mut checked = 0;
     for u in &reader.uses {
         let rel = u.file.strip_prefix(&dir).unwrap_or(&u.file).display().to_string();
@@ -295,13 +320,22 @@ fn violations(lib: &Path) -> (Vec<String>, usize) {
     }
     out.sort();
     out.dedup();
-    (out, checked)
+    (out, checked, reader.files)
 }
 
 #[test]
 fn no_module_imports_against_the_layer_order() {
-    let (found, checked) = violations(&common::repo().join("src/lib.rs"));
-    assert!(checked > 500, "the reader found only {checked} crate paths: is it still reading the sources?");
+    let src = common::repo().join("src");
+    let (found, checked, mut read) = violations(&src.join("lib.rs"));
+    // The reader follows `mod` declarations: it must reach every library file (the binary's
+    // `main.rs` and `cli/` are another crate).
+    let mut all = Vec::new();
+    rust_files(&src, &mut all);
+    all.retain(|f| !f.ends_with("main.rs") && !f.starts_with(src.join("cli")));
+    all.sort();
+    read.sort();
+    assert_eq!(read, all, "the files the reader reached are not the library's files");
+    assert!(checked > 800, "the reader found only {checked} crate paths: is it still reading the sources?");
     assert!(found.is_empty(), "imports against the layer order:\n{}", found.join("\n"));
 }
 
@@ -317,13 +351,15 @@ fn the_reader_rejects_every_hidden_back_edge() {
         ("path-in-macro", "model/mod.rs:", "`model` uses `lint::check`"),
         ("sibling-layers", "diff/mod.rs:", "`diff` uses `lint::check`"),
         ("path-attribute", "model_helpers.rs:", "`model::helpers` uses `measure::count`"),
+        ("glob-of-crate-root", "model/mod.rs:", "`model` uses a glob of the crate root"),
+        ("alias-of-crate-root", "model/mod.rs:", "`model` uses an alias of the crate root"),
     ];
     for (name, file, message) in cases {
-        let (found, _) = violations(&root.join(name).join("src/lib.rs"));
+        let (found, _, _) = violations(&root.join(name).join("src/lib.rs"));
         assert_eq!(found.len(), 1, "{name}: expected one violation, found {found:#?}");
         assert!(found[0].starts_with(file) && found[0].contains(message), "{name}: {}", found[0]);
     }
-    let (clean, checked) = violations(&root.join("clean/src/lib.rs"));
+    let (clean, checked, _) = violations(&root.join("clean/src/lib.rs"));
     assert!(clean.is_empty() && checked >= 4, "the clean fixture: {clean:#?} ({checked} paths)");
 }
 
@@ -332,4 +368,16 @@ fn layers_are_ranked() {
     assert_eq!(rank("model"), Some(2));
     assert!(rank("lint") == rank("diff"));
     assert_eq!(rank("cli"), None);
+}
+
+/// Every `.rs` file under `dir`.
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            rust_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "rs") {
+            out.push(p);
+        }
+    }
 }
