@@ -90,7 +90,9 @@ fn assert_same(name: &str, report: &Value, summary: &Value) {
 }
 
 /// `edit` = (tool file, text, replacement): a one-phrase change to a tool description.
-fn check_agreement(project: &str, min_accounts: usize, edit: (&str, &str, &str)) {
+/// `min_exceeded`: budgets the project exceeds on purpose, so the comparison of check's and
+/// report's findings cannot pass on two empty lists.
+fn check_agreement(project: &str, min_accounts: usize, min_exceeded: usize, edit: (&str, &str, &str)) {
     let w = workspace(project);
     let dir = w.path();
     let (code, _, err) = run(dir, &["-C", "project", "snapshot"]);
@@ -161,6 +163,7 @@ fn check_agreement(project: &str, min_accounts: usize, edit: (&str, &str, &str))
         .collect();
     from_report.sort();
     from_check.sort();
+    assert!(from_report.len() >= min_exceeded, "{project}: expected {min_exceeded}+ exceeded budgets");
     assert_eq!(from_check, from_report, "{project}: check's budget findings are report's exceeded budgets");
 
     // diff: after an edit, every delta's two sides are the old and new report's figures.
@@ -200,6 +203,7 @@ fn every_view_of_the_example_gives_the_same_figures() {
     check_agreement(
         "profiles",
         40,
+        0,
         ("tools/files.yaml", "Read the contents of a file", "Read the full contents of a file"),
     );
 }
@@ -209,6 +213,7 @@ fn every_view_of_a_real_size_agent_gives_the_same_figures() {
     check_agreement(
         "fixtures/good/coding-agent",
         40,
+        1,
         ("tools/files.yaml", "Read a file from the workspace", "Read one file from the workspace"),
     );
 }
