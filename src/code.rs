@@ -98,6 +98,9 @@ pub enum Level {
 }
 
 impl Level {
+    /// Every level, mildest first.
+    pub const ALL: [Level; 3] = [Level::Allow, Level::Warn, Level::Deny];
+
     /// Parse `allow`, `warn` or `deny`.
     pub fn parse(s: &str) -> Option<Level> {
         match s {

@@ -19,7 +19,8 @@ pub struct RawSwitch {
     #[serde(default)]
     pub description: String,
     /// true/false, or one of `values`.
-    #[schemars(with = "Option<serde_json::Value>", extend("type" = ["boolean", "string"]))]
+    #[serde(default)]
+    #[schemars(schema_with = "super::schema::switch_default")]
     pub default: Option<Spanned<serde_json::Value>>,
     /// A string-valued switch's values, compared in `when:` as `name == "value"`.
     #[schemars(with = "Option<Vec<String>>", length(min = 1), extend("uniqueItems" = true))]
@@ -158,7 +159,8 @@ pub struct RawSlot {
     #[serde(default)]
     pub description: String,
     /// `system` (default, injectable), `user_intent` or `history` (not injectable).
-    #[schemars(with = "Option<String>", extend("enum" = ["system", "user_intent", "history"]))]
+    #[serde(default)]
+    #[schemars(schema_with = "super::schema::slot_kinds")]
     pub kind: Option<S>,
 }
 

@@ -134,10 +134,10 @@ pub struct RawTemplateText {
 #[serde(deny_unknown_fields)]
 pub struct RawLimits {
     /// Most bytes one rendered template may produce (default 2 MiB).
-    #[schemars(with = "Option<u64>", range(min = 1024, max = 268435456))]
+    #[schemars(with = "Option<u64>", range(min = 1024, max = crate::model::settings::Limits::MAX_BYTES))]
     pub section_bytes: Option<Spanned<u64>>,
     /// Most bytes a whole prompt may have (default 8 MiB).
-    #[schemars(with = "Option<u64>", range(min = 1024, max = 268435456))]
+    #[schemars(with = "Option<u64>", range(min = 1024, max = crate::model::settings::Limits::MAX_BYTES))]
     pub prompt_bytes: Option<Spanned<u64>>,
 }
 
@@ -146,7 +146,8 @@ pub struct RawLimits {
 #[serde(deny_unknown_fields)]
 pub struct RawTemplates {
     /// `jinja2`: Python Jinja2's whitespace defaults (no trim_blocks, no lstrip_blocks).
-    #[schemars(with = "Option<String>", extend("enum" = ["jinja2"]))]
+    #[serde(default)]
+    #[schemars(schema_with = "super::schema::compat")]
     pub compat: Option<S>,
     /// Drop the first newline after a block tag (default true).
     pub trim_blocks: Option<bool>,
@@ -207,10 +208,8 @@ pub struct RawCheck {
 #[serde(deny_unknown_fields)]
 pub struct RawTokens {
     /// The tokenizer reports count with.
-    #[schemars(
-        with = "Option<String>",
-        extend("enum" = ["o200k_base", "cl100k_base", "p50k_base", "r50k_base", "claude", "gemini"])
-    )]
+    #[serde(default)]
+    #[schemars(schema_with = "super::schema::tokenizers")]
     pub tokenizer: Option<S>,
     /// Model family → factor over o200k_base, for the families counted by estimate.
     #[serde(default)]

@@ -226,3 +226,56 @@ fn the_tools_schema_has_exactly_the_keys_the_loader_reads() {
     assert_eq!(schema["items"]["$ref"], "#/$defs/RawTool");
     assert_same_keys("RawTool", &schema, &fields);
 }
+
+/// Whether a value of `null` passes schema `s` (`$ref`s resolved in `defs`): every constraint
+/// present must admit it.
+fn admits_null(s: &Value, defs: &serde_json::Map<String, Value>) -> bool {
+    let Some(o) = s.as_object() else { return s == &Value::Bool(true) };
+    let type_ok = match o.get("type") {
+        Some(Value::String(t)) => t == "null",
+        Some(Value::Array(ts)) => ts.iter().any(|t| t == "null"),
+        _ => true,
+    };
+    let enum_ok = o.get("enum").and_then(Value::as_array).is_none_or(|e| e.contains(&Value::Null));
+    let const_ok = o.get("const").is_none_or(Value::is_null);
+    let any_ok = ["anyOf", "oneOf"]
+        .iter()
+        .filter_map(|k| o.get(*k).and_then(Value::as_array))
+        .all(|alts| alts.iter().any(|a| admits_null(a, defs)));
+    let ref_ok = o
+        .get("$ref")
+        .and_then(Value::as_str)
+        .and_then(|r| r.strip_prefix("#/$defs/"))
+        .is_none_or(|name| admits_null(&defs[name], defs));
+    type_ok && enum_ok && const_ok && any_ok && ref_ok
+}
+
+/// The keys whose schema a helper writes by hand (enums from the model's lists, amounts,
+/// switch defaults) are optional `Option`s the loader reads `null` into: their schemas say so.
+#[test]
+fn hand_written_optional_keys_admit_null_as_the_loader_does() {
+    let manifest: Value = serde_json::from_str(&super::manifest()).unwrap();
+    let tools: Value = serde_json::from_str(&super::tools()).unwrap();
+    let cases = [
+        (&manifest, "RawSection", "generate"),
+        (&manifest, "RawSlot", "kind"),
+        (&manifest, "RawSwitch", "default"),
+        (&manifest, "RawBudget", "total"),
+        (&manifest, "RawBudget", "prompt"),
+        (&manifest, "RawBudget", "tools"),
+        (&manifest, "RawTemplates", "compat"),
+        (&manifest, "RawTokens", "tokenizer"),
+        (&tools, "RawParam", "enum"),
+    ];
+    for (schema, def, key) in cases {
+        let defs = schema["$defs"].as_object().unwrap();
+        let property = &defs[def]["properties"][key];
+        assert!(!property.is_null(), "{def}.{key} is in the schema");
+        assert!(admits_null(property, defs), "{def}.{key} admits null: {property:#}");
+    }
+    // And a value outside the model's list is still refused.
+    let generate = &manifest["$defs"]["RawSection"]["properties"]["generate"];
+    assert!(!generate["enum"].as_array().unwrap().contains(&Value::from("tool_doc")), "{generate:#}");
+    let items = &tools["$defs"]["RawParam"]["properties"]["enum"]["items"]["type"];
+    assert!(!items.as_array().unwrap().contains(&Value::from("object")), "enum items: {items:#}");
+}

@@ -131,8 +131,8 @@ pub struct RawParam {
     #[serde(default)]
     pub nullable: bool,
     /// The allowed values.
-    #[serde(rename = "enum")]
-    #[schemars(with = "Option<Vec<serde_json::Value>>")]
+    #[serde(rename = "enum", default)]
+    #[schemars(schema_with = "super::schema::enum_values")]
     pub enum_values: Option<Spanned<Vec<serde_json::Value>>>,
     /// The value when the caller leaves it out.
     #[schemars(with = "Option<serde_json::Value>")]

@@ -38,14 +38,21 @@ pub enum SlotKind {
 }
 
 impl SlotKind {
+    /// Every kind, in the order the documentation lists them.
+    pub const ALL: [SlotKind; 3] = [SlotKind::System, SlotKind::UserIntent, SlotKind::History];
+
+    /// The `kind:` value as written.
+    pub fn name(self) -> &'static str {
+        match self {
+            SlotKind::System => "system",
+            SlotKind::UserIntent => "user_intent",
+            SlotKind::History => "history",
+        }
+    }
+
     /// Parse a `kind:` value.
     pub fn parse(s: &str) -> Option<SlotKind> {
-        match s {
-            "system" => Some(SlotKind::System),
-            "user_intent" => Some(SlotKind::UserIntent),
-            "history" => Some(SlotKind::History),
-            _ => None,
-        }
+        SlotKind::ALL.into_iter().find(|k| k.name() == s)
     }
 
     /// Why tools may not contribute, for non-injectable kinds.
