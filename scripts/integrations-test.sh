@@ -10,7 +10,7 @@
 # the GitHub API is a fake server on 127.0.0.1.
 #
 # Environment:
-#   PROMPTC_BIN   the promptc binary to test (default: target/debug/promptc; not built here)
+#   PROMPTC_BIN   the promptc binary to test (default: target/debug/promptc, built first)
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$repo"
@@ -19,6 +19,11 @@ log() { printf 'integrations-test: %s\n' "$*" >&2; }
 PRE_COMMIT_VERSION=4.7.0
 
 bin=${PROMPTC_BIN:-$repo/target/debug/promptc}
+if [ -z "${PROMPTC_BIN:-}" ]; then
+    # Without PROMPTC_BIN: the checkout's own binary, built now (a no-op when it is up to
+    # date), never a stale one left by an earlier build.
+    (cd "$repo" && env -u CARGO_BUILD_TARGET cargo build --locked --quiet) >&2
+fi
 case $bin in /*) ;; *) bin=$repo/$bin ;; esac
 if [ ! -x "$bin" ]; then
     log "error: no promptc binary at $bin; build it (cargo build) or set PROMPTC_BIN"

@@ -39,9 +39,10 @@ build() {
 
 binary() {
     local bin=${PROMPTC_BIN:-$repo/target/debug/promptc}
-    if [ ! -x "$bin" ]; then
-        log "building $bin"
-        (cd "$repo" && cargo build --locked --quiet) >&2
+    if [ -z "${PROMPTC_BIN:-}" ]; then
+        # Without PROMPTC_BIN: the checkout's own binary, built now (a no-op when it is up to
+        # date), never a stale one left by an earlier build.
+        (cd "$repo" && env -u CARGO_BUILD_TARGET cargo build --locked --quiet) >&2
     fi
     printf '%s\n' "$bin"
 }

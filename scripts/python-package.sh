@@ -7,7 +7,7 @@
 #
 # The venv is the conformance venv (scripts/conformance-env.sh: pinned maturin, pytest and the
 # provider SDKs the agent test validates requests with). The tests compare the package with
-# the promptc binary named by PROMPTC_BIN (default: target/debug/promptc, built if missing).
+# the promptc binary named by PROMPTC_BIN (default: target/debug/promptc, built first).
 #
 # PROMPTC_PROFILE=debug builds the wheel with cargo's dev profile instead of release: CI does,
 # so the build reuses the dependencies `cargo test` compiled instead of compiling them again
@@ -43,9 +43,10 @@ install() {
 
 binary() {
     local bin=${PROMPTC_BIN:-$repo/target/debug/promptc}
-    if [ ! -x "$bin" ]; then
-        log "building $bin"
-        cargo build --locked --quiet >&2
+    if [ -z "${PROMPTC_BIN:-}" ]; then
+        # Without PROMPTC_BIN: the checkout's own binary, built now (a no-op when it is up to
+        # date), never a stale one left by an earlier build.
+        env -u CARGO_BUILD_TARGET cargo build --locked --quiet >&2
     fi
     printf '%s\n' "$bin"
 }
