@@ -62,7 +62,7 @@ pub fn report(
     options: &ReportOptions,
     tokens: &mut TokenCounter,
 ) -> Result<Report> {
-    measured(project, request, options, tokens).map(|(_, report)| report)
+    measured(project, request, options, false, tokens).map(|(_, report)| report)
 }
 
 /// A report as a self-contained HTML page, and the report it shows.
@@ -86,25 +86,24 @@ pub fn report_html(
     options: &ReportOptions,
     tokens: &mut TokenCounter,
 ) -> Result<HtmlReport> {
-    let (compiled, report) = measured(project, request, options, tokens)?;
+    let (compiled, report) = measured(project, request, options, true, tokens)?;
     let html = crate::output::html::report::render(project, &compiled, &report.accounts);
     Ok(HtmlReport { report, html })
 }
 
-/// The cells a report covers, compiled, and their accounts.
+/// The accounts of the cells a report covers, and with `keep` the cells compiled (else none).
 fn measured(
     project: &Project,
     request: &Request,
     options: &ReportOptions,
+    keep: bool,
     tokens: &mut TokenCounter,
 ) -> Result<(Vec<Compiled>, Report)> {
     let runtime = crate::resolve::runtime::Runtime::resolve(project, request)?;
     let model = request.model.clone().or_else(|| runtime.model.clone());
     // Build the tokenizer while the cells compile (unless the disk cache answers everything).
     tokens.counters.prefetch(options.tokenizer.unwrap_or(project.tokens.tokenizer).encoding());
-    let compiled = if options.matrix {
-        crate::compile::compile_matrix(project)?
-    } else {
+    if !options.matrix {
         let mut cell = crate::resolve::resolve_with(project, request, runtime)?;
         let id = crate::resolve::matrix::Cell {
             profile: cell.selection.profile.clone(),
@@ -129,15 +128,26 @@ fn measured(
         )?;
         let report = Report { accounts: vec![a], warnings: warning.into_iter().collect() };
         return Ok((vec![c], report));
-    };
-    let (accounts, warnings) = crate::measure::account::accounts(
+    }
+    // Cells are compiled one at a time as the counting thread takes their texts, and let go
+    // once accounted unless the caller keeps them (the HTML page shows them).
+    let cells = crate::resolve::matrix::cells(project);
+    let compiled =
+        cells.iter().map(|cell| super::on_compile_stack(|| crate::compile::compile_matrix_cell(project, cell)));
+    let mut kept = Vec::new();
+    let (accounts, warnings) = crate::measure::account::accounts_streamed(
         project,
-        &compiled,
+        compiled,
         model.as_deref(),
         options.tokenizer,
         &mut tokens.counters,
+        |c| {
+            if keep {
+                kept.push(c)
+            }
+        },
     )?;
-    Ok((compiled, Report { accounts, warnings }))
+    Ok((kept, Report { accounts, warnings }))
 }
 
 /// Every distinct text `report --matrix` counts (for benchmarks that compare a report with

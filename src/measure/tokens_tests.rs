@@ -4,7 +4,7 @@ use std::path::Path;
 
 use super::disk::MAX_CACHE_BYTES;
 use super::*;
-use crate::model::tokenizer::{Factors, Family};
+use crate::model::tokenizer::{Encoding, Factors, Family};
 
 /// A cache file inside `dir` (canonical, as the project root is).
 fn cache_in(dir: &Path, rel: &str) -> CacheFile {
@@ -43,7 +43,7 @@ fn cache_hits_skip_the_tokenizer() {
 }
 
 #[test]
-fn priming_counts_in_parallel_and_matches_single_counts() {
+fn priming_counts_each_text_and_matches_single_counts() {
     let texts: Vec<String> = (0..50).map(|i| format!("text number {i} {}", "word ".repeat(i * 37))).collect();
     let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
     let mut primed = Counter::new(Tokenizer::Exact(Encoding::Cl100kBase), None);
@@ -123,4 +123,45 @@ fn estimates_scale_and_round_up() {
     let mut c = Counter::new(t, None);
     assert_eq!(c.count("hello world").unwrap(), 3);
     assert!(t.method().contains("estimate"));
+}
+
+#[test]
+fn background_counts_match_and_each_distinct_text_is_counted_once() {
+    let texts: Vec<String> = (0..40).map(|i| format!("text {i} {}", "lorem ipsum ".repeat(i * 11))).collect();
+    let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+    let tokenizer = Tokenizer::Exact(Encoding::O200kBase);
+    let mut counters = Counters::new(None);
+    let counted: Vec<u64> = counters
+        .with_background(|counters, bg| {
+            // The same texts twice, in overlapping batches: the second submission queues nothing.
+            let first = bg.submit(counters, &tokenizer, &refs[..30])?;
+            let second = bg.submit(counters, &tokenizer, &refs[10..])?;
+            let again = bg.submit(counters, &tokenizer, &refs)?;
+            assert!(first >= 1 && second > first && again == second);
+            assert!(bg.wait(counters, again, true)?);
+            refs.iter().map(|t| counters.count(&tokenizer, t)).collect()
+        })
+        .unwrap();
+    let mut single = Counter::new(tokenizer, None);
+    let expected: Vec<u64> = refs.iter().map(|t| single.count(t).unwrap()).collect();
+    assert_eq!(counted, expected);
+    assert_eq!(counters.stats(), CacheStats { hits: 0, misses: 40, tokenizer_built: true });
+}
+
+#[test]
+fn background_waits_without_blocking_until_counts_are_in() {
+    let tokenizer = Tokenizer::Exact(Encoding::Cl100kBase);
+    let mut counters = Counters::new(None);
+    counters
+        .with_background(|counters, bg| {
+            // Nothing submitted: ticket 0 is already in.
+            assert!(bg.wait(counters, 0, false)?);
+            let ticket = bg.submit(counters, &tokenizer, &["hello world"])?;
+            while !bg.wait(counters, ticket, false)? {
+                std::thread::yield_now();
+            }
+            assert_eq!(counters.count(&tokenizer, "hello world")?, 2);
+            Ok(())
+        })
+        .unwrap();
 }

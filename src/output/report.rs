@@ -228,7 +228,14 @@ pub fn render(a: &Account, format: Format, view: View) -> String {
 
 /// The JSON of a report: `{"format": 1, "accounts": [...]}` (`schema/report.schema.json`).
 fn json(accounts: &[Account]) -> String {
-    crate::json::document(serde_json::json!({ "accounts": accounts }))
+    /// The document [`crate::json::document`] would make, printed without building a
+    /// `serde_json::Value` of every account first (a large matrix's is hundreds of MB).
+    #[derive(serde::Serialize)]
+    struct Document<'a> {
+        format: u64,
+        accounts: &'a [Account],
+    }
+    crate::json::to_pretty_json(&Document { format: crate::json::OUTPUT_FORMAT, accounts })
 }
 
 /// Render the matrix: one row per account, side by side.

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::prepare::{prepare_all, tool_sources, Prepared};
+use super::prepare::{add_tool_sources, Prepared};
 use super::{Account, CacheSplit, MessageItem, ParamItem, SectionItem, SlotItem, TokenizerInfo, ToolItem};
 use crate::compile::Compiled;
 use crate::diagnostic::Diagnostic;
@@ -70,24 +70,26 @@ pub fn account(
     let provider = provider.filter(|_| c.transport == Transport::Native);
     let prepared = Prepared::new(project, c, provider);
     counters.prime(tokenizer, &prepared.texts(c))?;
-    let sources = tool_sources(project, c.tools.iter().map(|t| t.name.as_str()));
+    let mut sources = HashMap::new();
+    add_tool_sources(&mut sources, project, c.tools.iter().map(|t| t.name.as_str()));
     let ctx = Context { project, c, provider, tokenizer, model, sources: &sources };
     account_primed(&ctx, &prepared, counters)
 }
 
 /// Everything an account is made from, but the texts.
-struct Context<'a> {
-    project: &'a Project,
-    c: &'a Compiled,
-    provider: Option<Provider>,
-    tokenizer: &'a Tokenizer,
-    model: Option<&'a str>,
-    sources: &'a HashMap<String, String>,
+pub(super) struct Context<'a> {
+    pub(super) project: &'a Project,
+    pub(super) c: &'a Compiled,
+    pub(super) provider: Option<Provider>,
+    pub(super) tokenizer: &'a Tokenizer,
+    pub(super) model: Option<&'a str>,
+    /// Where each tool is declared (`file:line`).
+    pub(super) sources: &'a HashMap<String, String>,
 }
 
 /// [`account`] once every text of `prepared` has been counted: the items, then the totals,
 /// the cache split, the bill and the budgets.
-fn account_primed(ctx: &Context, prepared: &Prepared, counters: &mut Counters) -> Result<Account> {
+pub(super) fn account_primed(ctx: &Context, prepared: &Prepared, counters: &mut Counters) -> Result<Account> {
     let Context { project, c, provider, tokenizer, .. } = *ctx;
     let cell = &c.cell();
     let mut count = |text: &str| -> Result<Measure> {
@@ -268,57 +270,4 @@ fn budget_checks(project: &Project, cell: &Cell, a: &Account) -> Result<Vec<Chec
         checks.push(Check::new(scope.clone(), *limit, a.scope_measure(&scope).get(limit.unit)));
     }
     Ok(checks)
-}
-
-/// The providers a cell is accounted for: every provider of the project for a native cell,
-/// none for xml and json.
-pub fn providers_of(project: &Project, transport: Transport) -> Vec<Option<Provider>> {
-    match transport {
-        Transport::Native => project.providers.iter().copied().map(Some).collect(),
-        Transport::Xml | Transport::Json => vec![None],
-    }
-}
-
-/// The account of every cell of `compiled` (matrix cells with their compiled prompts) for
-/// every provider: the whole matrix. Warnings (an unknown model) are returned once each.
-pub fn accounts(
-    project: &Project,
-    compiled: &[Compiled],
-    model: Option<&str>,
-    forced: Option<Tokenizer>,
-    counters: &mut Counters,
-) -> Result<(Vec<Account>, Vec<Diagnostic>)> {
-    let mut warnings: Vec<Diagnostic> = Vec::new();
-    let mut plan = Vec::new();
-    // Every distinct text of the whole matrix, counted once per encoding in one parallel pass.
-    let mut by_encoding: std::collections::BTreeMap<crate::model::tokenizer::Encoding, (Tokenizer, Vec<&str>)> =
-        Default::default();
-    for c in compiled {
-        for provider in providers_of(project, c.transport) {
-            let (tokenizer, warning) = tokenizer_for(project, provider, model, forced);
-            if let Some(w) = warning {
-                if !warnings.iter().any(|x| x.message == w.message) {
-                    warnings.push(w);
-                }
-            }
-            plan.push((c, provider, tokenizer));
-        }
-    }
-    // Projecting and serialising every tool for every provider is the costly part: spread it.
-    let prepared = prepare_all(project, &plan.iter().map(|(c, p, _)| (*c, *p)).collect::<Vec<_>>());
-    let plan: Vec<_> = plan.into_iter().zip(prepared).map(|((c, p, t), e)| (c, p, t, e)).collect();
-    for (c, _, tokenizer, prepared) in &plan {
-        let entry = by_encoding.entry(tokenizer.encoding()).or_insert_with(|| (*tokenizer, Vec::new()));
-        entry.1.extend(prepared.texts(c));
-    }
-    for (tokenizer, list) in by_encoding.values() {
-        counters.prime(tokenizer, list)?;
-    }
-    let sources = tool_sources(project, compiled.iter().flat_map(|c| c.tools.iter().map(|t| t.name.as_str())));
-    let mut out = Vec::new();
-    for (c, provider, tokenizer, prepared) in &plan {
-        let ctx = Context { project, c, provider: *provider, tokenizer, model, sources: &sources };
-        out.push(account_primed(&ctx, prepared, counters)?);
-    }
-    Ok((out, warnings))
 }

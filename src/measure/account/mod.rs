@@ -22,9 +22,11 @@ use crate::model::tokenizer::Tokenizer;
 use crate::model::transport::Transport;
 
 mod build;
+mod matrix;
 mod prepare;
 
-pub use build::{account, accounts, providers_of, tokenizer_for};
+pub use build::{account, tokenizer_for};
+pub use matrix::{accounts, accounts_streamed, providers_of};
 pub(crate) use prepare::projection_for;
 pub use prepare::texts;
 

@@ -24,16 +24,18 @@ fn param_text(provider: Provider, entry: &Value, p: &Property) -> String {
     schema.map(|s| format!("{}:{}", compact(&Value::String(p.name.clone())), compact(s))).unwrap_or_default()
 }
 
-/// Where each of `tools` is declared, as `file:line` (found once per report: locating a
-/// declaration reads its file).
-pub(super) fn tool_sources<'a>(project: &Project, tools: impl Iterator<Item = &'a str>) -> HashMap<String, String> {
-    let mut out = HashMap::new();
+/// Add to `sources` where each of `tools` is declared, as `file:line`, unless known (found
+/// once per report: locating a declaration reads its file).
+pub(super) fn add_tool_sources<'a>(
+    sources: &mut HashMap<String, String>,
+    project: &Project,
+    tools: impl Iterator<Item = &'a str>,
+) {
     for t in tools {
-        if !out.contains_key(t) {
-            out.insert(t.to_string(), tool_source(project, t));
+        if !sources.contains_key(t) {
+            sources.insert(t.to_string(), tool_source(project, t));
         }
     }
-    out
 }
 
 /// Where `tool` is declared, as `file:line`.
@@ -115,34 +117,6 @@ impl Prepared {
         out.extend(self.recipe.iter().map(String::as_str));
         out
     }
-}
-
-/// [`Prepared::new`] for every (cell, provider), spread over the machine's cores, in order.
-pub(super) fn prepare_all(project: &Project, work: &[(&Compiled, Option<Provider>)]) -> Vec<Prepared> {
-    let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, work.len().max(1));
-    let mut out: Vec<Option<Prepared>> = (0..work.len()).map(|_| None).collect();
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..workers)
-            .map(|w| {
-                scope.spawn(move || {
-                    (w..work.len())
-                        .step_by(workers)
-                        .map(|i| (i, Prepared::new(project, work[i].0, work[i].1)))
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        for h in handles {
-            for (i, p) in h.join().unwrap_or_default() {
-                out[i] = Some(p);
-            }
-        }
-    });
-    // A worker that died leaves its items empty: prepare them here instead.
-    out.into_iter()
-        .enumerate()
-        .map(|(i, p)| p.unwrap_or_else(|| Prepared::new(project, work[i].0, work[i].1)))
-        .collect()
 }
 
 /// Every text an account of `c` for `provider` counts (for benchmarks and priming).

@@ -25,7 +25,7 @@ impl Counters {
     }
 
     /// The counter of `encoding`, made on first use.
-    fn counter(&mut self, encoding: Encoding) -> &mut Counter {
+    pub(super) fn counter(&mut self, encoding: Encoding) -> &mut Counter {
         let disk = &self.disk;
         self.by_encoding.entry(encoding).or_insert_with(|| Counter::new(Tokenizer::Exact(encoding), disk.clone()))
     }
