@@ -49,13 +49,13 @@ impl Compiled {
 
     /// The value of the request's `tools` field (native cells only).
     pub fn projection(&self) -> Option<&Value> {
-        self.projection.as_ref()
+        self.projection.as_deref()
     }
 
     /// The tool projection as written (pretty JSON); the xml and json transports have none.
     pub fn tools_json(&self) -> Result<String> {
         match &self.projection {
-            Some(p) => Ok(crate::json::to_pretty_json(p)),
+            Some(p) => Ok(crate::json::to_pretty_json(p.as_ref())),
             None => Err(Error::usage(
                 Diagnostic::error(format!(
                     "the {} transport has no tool projection: its tools are described in the prompt",

@@ -47,7 +47,7 @@ pub struct Compiled {
     /// The full system prompt text.
     pub(crate) prompt: String,
     /// The value of the request's `tools` field (native only).
-    pub(crate) projection: Option<Value>,
+    pub(crate) projection: Option<std::sync::Arc<Value>>,
     /// The sub-agent this prompt belongs to, if any.
     pub(crate) subagent: Option<String>,
     /// The matrix case whose runtime values it was compiled with (`None`: the project's
@@ -128,7 +128,11 @@ pub fn compile_resolved(project: &Project, cell: Resolved) -> Result<Compiled> {
     let (provider, projection) = match cell.transport {
         Transport::Native => (
             Some(cell.provider),
-            Some(projection::project(cell.provider, &cell.tools, ProjectionOptions { strict: project.strict_tools })),
+            Some(std::sync::Arc::new(projection::project(
+                cell.provider,
+                &cell.tools,
+                ProjectionOptions { strict: project.strict_tools },
+            ))),
         ),
         Transport::Xml | Transport::Json => (None, None),
     };

@@ -99,7 +99,8 @@ pub fn excerpt(text: &str, max: usize) -> String {
 /// The longest message line a diagnostic prints; longer ones are cut in the middle.
 const MAX_MESSAGE_CHARS: usize = 400;
 
-fn floor_char_boundary(text: &str, mut i: usize) -> usize {
+/// The largest char boundary of `text` at or before `i`.
+pub(crate) fn floor_char_boundary(text: &str, mut i: usize) -> usize {
     while i > 0 && !text.is_char_boundary(i) {
         i -= 1;
     }

@@ -150,20 +150,45 @@ pub fn anthropic_tool_system_prompt(model: Option<&str>) -> (u64, &'static str) 
     (346, "current Claude models (Opus 4, Sonnet 4, Sonnet 3.7, …)")
 }
 
+/// What a bill needs of a cell's tools, found once per provider and set of tools.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ToolsBill {
+    /// Whether there are any.
+    pub any: bool,
+    /// Their tokens by the OpenAI recipe (0 for other providers).
+    pub recipe: u64,
+}
+
+impl ToolsBill {
+    /// Of `entries`, the tool entries of `provider`'s projection.
+    pub fn of(
+        provider: Option<Provider>,
+        entries: &[&Value],
+        tokenizer: &Tokenizer,
+        counters: &mut Counters,
+    ) -> Result<ToolsBill> {
+        let recipe = match provider.map(|p| (p, p.info().billing)) {
+            Some((p, Billing::OpenAiRecipe)) => openai_tools(p, entries, tokenizer, counters)?,
+            Some((_, Billing::AnthropicToolPrompt | Billing::AsSent)) | None => 0,
+        };
+        Ok(ToolsBill { any: !entries.is_empty(), recipe })
+    }
+}
+
 /// The estimated bill of one native cell for `provider`, from its sent prompt and tool counts.
 pub fn bill(
     provider: Option<Provider>,
     model: Option<&str>,
     prompt_tokens: u64,
     tools_tokens: u64,
-    entries: &[&Value],
+    tools_bill: ToolsBill,
     tokenizer: &Tokenizer,
     counters: &mut Counters,
 ) -> Result<Billed> {
     let b = match provider.map(|p| (p, p.info().billing)) {
         Some((p, Billing::OpenAiRecipe)) => {
             let prompt = prompt_tokens + 3 + counters.count(tokenizer, "system")?;
-            let tools = openai_tools(p, entries, tokenizer, counters)?;
+            let tools = tools_bill.recipe;
             let api = if p == Provider::OpenAiChat {
                 "Chat Completions"
             } else {
@@ -183,8 +208,7 @@ pub fn bill(
             }
         }
         Some((p, Billing::AnthropicToolPrompt)) => {
-            let (system, label) =
-                if entries.is_empty() { (0, "no tools") } else { anthropic_tool_system_prompt(model) };
+            let (system, label) = if tools_bill.any { anthropic_tool_system_prompt(model) } else { (0, "no tools") };
             Billed {
                 prompt: prompt_tokens,
                 tools: tools_tokens + system,

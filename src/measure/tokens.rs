@@ -15,7 +15,7 @@ mod counters;
 mod disk;
 mod engine;
 
-pub(crate) use background::Background;
+pub(crate) use background::{key_of, keyed, Background};
 pub use counters::Counters;
 pub use disk::CacheFile;
 use engine::Engine;
@@ -48,6 +48,9 @@ pub struct Counter {
     tokenizer: Tokenizer,
     /// The tokenizer itself, built on first need; shared with a counting thread.
     engine: Arc<Engine>,
+    /// A second tokenizer, for the thread that owns this counter to count with while a
+    /// counting thread uses the first (see `background`); built only if it helps.
+    helper: Engine,
     cache: HashMap<String, u64>,
     /// Texts already looked up in this run, so repeated lookups do not skew the statistics.
     seen: HashSet<String>,
@@ -92,6 +95,7 @@ impl Counter {
         Counter {
             tokenizer,
             engine: Arc::new(Engine::new(tokenizer.encoding())),
+            helper: Engine::new(tokenizer.encoding()),
             cache,
             seen: Default::default(),
             queued: Default::default(),
@@ -119,9 +123,7 @@ impl Counter {
 
     /// Count every text not counted yet.
     pub fn prime(&mut self, texts: &[&str]) -> Result<()> {
-        let keyed: Vec<(String, &str)> =
-            texts.iter().filter(|t| !t.is_empty()).map(|t| (sha256_hex(t.as_bytes()), *t)).collect();
-        self.prime_keyed(keyed)
+        self.prime_keyed(keyed(texts))
     }
 
     /// Count statistics once per distinct text of the run: a hit if the cache knew it.
@@ -166,6 +168,11 @@ impl Counter {
         todo
     }
 
+    /// The second tokenizer (see [`Counter::helper`](Counter)).
+    fn helper(&self) -> &Engine {
+        &self.helper
+    }
+
     /// Remember counts made for this counter (here or on a counting thread).
     fn store(&mut self, counted: Vec<(String, u64)>) {
         for (k, n) in counted {
@@ -178,18 +185,18 @@ impl Counter {
     /// Tokens in `text` (estimates are rounded up).
     pub fn count(&mut self, text: &str) -> Result<u64> {
         let base = self.base_count(text)?;
-        Ok(match self.tokenizer {
-            Tokenizer::Exact(_) => base,
-            Tokenizer::Estimate { factor, .. } => (base as f64 * factor).ceil() as u64,
-        })
+        Ok(counters::scaled(&self.tokenizer, base))
     }
 
     fn base_count(&mut self, text: &str) -> Result<u64> {
         if text.is_empty() {
             return Ok(0);
         }
-        // One hash per lookup: texts primed earlier are answered here without re-hashing.
-        let key = sha256_hex(text.as_bytes());
+        self.base_count_keyed(sha256_hex(text.as_bytes()), text)
+    }
+
+    /// [`Counter::base_count`] of non-empty `text` whose cache key is `key`.
+    fn base_count_keyed(&mut self, key: String, text: &str) -> Result<u64> {
         if let Some(n) = self.cache.get(&key).copied() {
             if plausible(n, text) {
                 self.note_seen(&key);
@@ -206,7 +213,7 @@ impl Counter {
 
     /// What the cache did so far.
     pub fn stats(&self) -> CacheStats {
-        CacheStats { tokenizer_built: self.engine.built(), ..self.stats }
+        CacheStats { tokenizer_built: self.engine.built() || self.helper.built(), ..self.stats }
     }
 
     /// Write new counts to the disk cache (atomically), merged with what is there. Never

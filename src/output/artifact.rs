@@ -147,7 +147,7 @@ impl Metadata {
 
 /// The files of an artifact, ready to write: (file name, contents).
 pub fn artifact_files(project: &Project, c: &Compiled) -> Vec<(String, String)> {
-    let tools_json = c.projection.as_ref().map(crate::json::to_pretty_json);
+    let tools_json = c.projection.as_deref().map(crate::json::to_pretty_json);
     let mut meta = Metadata::new(project, c, tools_json.as_deref());
     let mut files = vec![(PROMPT_FILE.to_string(), c.prompt.clone())];
     if let Some(t) = tools_json {
@@ -200,7 +200,7 @@ pub fn render_json(project: &Project, c: &Compiled) -> String {
         "metadata": c.metadata(project),
         "sections": c.sections,
         "prompt": c.prompt,
-        "tools": c.projection,
+        "tools": c.projection.as_deref(),
         "cache": c.static_prefix(),
     });
     if let Some(m) = c.messages_json() {
@@ -229,7 +229,7 @@ pub fn anthropic_cached_request(c: &Compiled) -> Option<serde_json::Value> {
     if cut < c.prompt.len() {
         system.push(json!({"type": "text", "text": &c.prompt[cut..]}));
     }
-    let mut tools = c.projection.clone().unwrap_or_else(|| json!([]));
+    let mut tools = c.projection.as_deref().cloned().unwrap_or_else(|| json!([]));
     if let Some(last) = tools.as_array_mut().and_then(|a| a.last_mut()) {
         last["cache_control"] = breakpoint;
     }
@@ -240,7 +240,7 @@ impl Compiled {
     /// The artifact metadata: profile, transport, provider, switches, tools, and the hashes
     /// of every input and section.
     pub fn metadata(&self, project: &Project) -> Metadata {
-        let tools_json = self.projection.as_ref().map(crate::json::to_pretty_json);
+        let tools_json = self.projection.as_deref().map(crate::json::to_pretty_json);
         Metadata::new(project, self, tools_json.as_deref())
     }
 

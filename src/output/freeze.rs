@@ -109,7 +109,7 @@ fn explicit_choices(project: &Project, rt: &Runtime) -> BTreeMap<String, String>
 
 /// Build the record of a compiled cell.
 pub fn record(project: &Project, c: &Compiled, account: Option<&crate::measure::account::Account>) -> FrozenRecord {
-    let tools_json = c.projection.as_ref().map(crate::json::to_pretty_json);
+    let tools_json = c.projection.as_deref().map(crate::json::to_pretty_json);
     let (switches, variables) = explicit(project, &c.runtime);
     FrozenRecord {
         format: RECORD_FORMAT,
@@ -126,7 +126,7 @@ pub fn record(project: &Project, c: &Compiled, account: Option<&crate::measure::
         },
         metadata: Metadata::new(project, c, tools_json.as_deref()),
         prompt: c.prompt.clone(),
-        tools: c.projection.clone(),
+        tools: c.projection.as_deref().cloned(),
         messages: c.messages_json(),
         account: account.map(crate::output::snapshot::AccountSummary::from),
     }

@@ -3,9 +3,7 @@
 
 use std::collections::HashMap;
 
-use serde_json::Value;
-
-use super::prepare::{add_tool_sources, Prepared};
+use super::prepare::{add_tool_sources, OwnCounts, Prepared, ToolCounts};
 use super::{Account, CacheSplit, MessageItem, ParamItem, SectionItem, SlotItem, TokenizerInfo, ToolItem};
 use crate::compile::Compiled;
 use crate::diagnostic::Diagnostic;
@@ -18,7 +16,6 @@ use crate::model::provider::Provider;
 use crate::model::tokenizer::Tokenizer;
 use crate::model::transport::Transport;
 use crate::model::Project;
-use crate::projection;
 use crate::resolve::matrix::{cell_name, Cell};
 
 /// The tokenizer for a cell of `provider` (`None`: xml and json cells): `forced` wins, then
@@ -73,7 +70,9 @@ pub fn account(
     let mut sources = HashMap::new();
     add_tool_sources(&mut sources, project, c.tools.iter().map(|t| t.name.as_str()));
     let ctx = Context { project, c, provider, tokenizer, model, sources: &sources };
-    account_primed(&ctx, &prepared, counters)
+    let own = OwnCounts::new(c, |_, text| counters.count(tokenizer, text))?;
+    let counted = prepared.counts(tokenizer, counters)?;
+    account_primed(&ctx, &counted, &own, counters)
 }
 
 /// Everything an account is made from, but the texts.
@@ -89,27 +88,27 @@ pub(super) struct Context<'a> {
 
 /// [`account`] once every text of `prepared` has been counted: the items, then the totals,
 /// the cache split, the bill and the budgets.
-pub(super) fn account_primed(ctx: &Context, prepared: &Prepared, counters: &mut Counters) -> Result<Account> {
+pub(super) fn account_primed(
+    ctx: &Context,
+    counted: &ToolCounts,
+    own: &OwnCounts,
+    counters: &mut Counters,
+) -> Result<Account> {
     let Context { project, c, provider, tokenizer, .. } = *ctx;
     let cell = &c.cell();
-    let mut count = |text: &str| -> Result<Measure> {
-        Ok(Measure { tokens: counters.count(tokenizer, text)?, bytes: text.len() as u64 })
-    };
-    let prompt = count(&c.prompt)?;
-    let mut sections = section_items(c, &mut count)?;
-    let mut tools = tool_items(ctx, prepared, &mut count)?;
-    let tools_sent = match &prepared.tools_json {
-        Some(json) => count(json)?,
-        None => Measure::default(),
-    };
-    let messages = c
+    let prompt = own.prompt;
+    let mut sections = section_items(c, own);
+    let mut tools = tool_items(ctx, counted);
+    let tools_sent = counted.tools_sent;
+    let messages: Vec<MessageItem> = c
         .messages
         .iter()
-        .map(|m| {
+        .zip(&own.messages)
+        .map(|(m, sent)| {
             let sections = m.sections.iter().map(|s| s.id.clone()).collect();
-            Ok(MessageItem { role: m.role, sections, sent: count(&m.text)? })
+            MessageItem { role: m.role, sections, sent: *sent }
         })
-        .collect::<Result<Vec<_>>>()?;
+        .collect();
     let total = messages.iter().fold(prompt.plus(tools_sent), |t, m| t.plus(m.sent));
     let share = |tokens: u64| if total.tokens == 0 { 0.0 } else { tokens as f64 / total.tokens as f64 };
     sections.iter_mut().for_each(|s| s.share = share(s.sent.tokens));
@@ -122,7 +121,7 @@ pub(super) fn account_primed(ctx: &Context, prepared: &Prepared, counters: &mut 
     let sp = c.static_prefix();
     // Only the (short) dynamic rest is counted: the prefix is the prompt less it, to within
     // the one token that may straddle the cut.
-    let rest = count(&c.prompt[sp.bytes..])?;
+    let rest = own.rest;
     let cache = CacheSplit {
         cacheable: prompt.tokens.saturating_sub(rest.tokens) + tools_sent.tokens,
         uncached: rest.tokens,
@@ -130,7 +129,7 @@ pub(super) fn account_primed(ctx: &Context, prepared: &Prepared, counters: &mut 
         ends_at: sp.first_dynamic,
     };
     let slots = slot_items(c, &sections);
-    let billed = billed(ctx, prepared, prompt, tools_sent, &messages, counters)?;
+    let billed = billed(ctx, counted, prompt, &messages, counters)?;
     let mut a = Account {
         name: cell_name(&cell.profile, cell.case.as_deref(), c.transport, cell.subagent.as_deref(), provider),
         cell: cell.stem(),
@@ -159,27 +158,22 @@ pub(super) fn account_primed(ctx: &Context, prepared: &Prepared, counters: &mut 
 }
 
 /// One item per rendered section, its share still to be set.
-fn section_items(c: &Compiled, count: &mut impl FnMut(&str) -> Result<Measure>) -> Result<Vec<SectionItem>> {
+fn section_items(c: &Compiled, own: &OwnCounts) -> Vec<SectionItem> {
     c.sections
         .iter()
-        .map(|s| {
-            Ok(SectionItem {
-                id: s.id.clone(),
-                sent: count(&s.text)?,
-                share: 0.0,
-                dynamic: s.dynamic,
-                source: s.origin.clone(),
-            })
+        .zip(&own.sections)
+        .map(|(s, sent)| SectionItem {
+            id: s.id.clone(),
+            sent: *sent,
+            share: 0.0,
+            dynamic: s.dynamic,
+            source: s.origin.clone(),
         })
         .collect()
 }
 
 /// One item per active tool (with its parameters), its share still to be set.
-fn tool_items(
-    ctx: &Context,
-    prepared: &Prepared,
-    count: &mut impl FnMut(&str) -> Result<Measure>,
-) -> Result<Vec<ToolItem>> {
+fn tool_items(ctx: &Context, counted: &ToolCounts) -> Vec<ToolItem> {
     let c = ctx.c;
     // The section that describes the tools in the prompt, for xml and json cells.
     let holder = match c.transport {
@@ -189,25 +183,24 @@ fn tool_items(
     }
     .and_then(|origin| c.sections.iter().find(|s| s.origin == origin))
     .map(|s| s.id.clone());
-    let mut tools = Vec::new();
-    for (i, t) in c.tools.iter().enumerate() {
-        let params = t
-            .params
-            .iter()
-            .zip(&prepared.param_texts[i])
-            .map(|(prm, text)| Ok(ParamItem { name: prm.name.clone(), sent: count(text)? }))
-            .collect::<Result<Vec<_>>>()?;
-        tools.push(ToolItem {
+    c.tools
+        .iter()
+        .enumerate()
+        .map(|(i, t)| ToolItem {
             name: t.name.clone(),
             toolset: t.toolset.clone(),
-            sent: count(&prepared.tool_texts[i])?,
+            sent: counted.tools[i],
             share: 0.0,
             part_of: if ctx.provider.is_some() { None } else { holder.clone() },
             source: ctx.sources.get(&t.name).cloned().unwrap_or_default(),
-            params,
-        });
-    }
-    Ok(tools)
+            params: t
+                .params
+                .iter()
+                .zip(&counted.params[i])
+                .map(|(prm, sent)| ParamItem { name: prm.name.clone(), sent: *sent })
+                .collect(),
+        })
+        .collect()
 }
 
 /// How each injectable slot was filled, measured by the section that shows it.
@@ -229,18 +222,13 @@ fn slot_items(c: &Compiled, sections: &[SectionItem]) -> Vec<SlotItem> {
 /// The provider's estimated bill, harness messages included.
 fn billed(
     ctx: &Context,
-    prepared: &Prepared,
+    counted: &ToolCounts,
     prompt: Measure,
-    tools_sent: Measure,
     messages: &[MessageItem],
     counters: &mut Counters,
 ) -> Result<Billed> {
-    let entry_refs: Vec<&Value> = match &prepared.projection {
-        Some((p, v)) => projection::tool_entries(*p, v),
-        None => Vec::new(),
-    };
-    let mut billed =
-        bill(ctx.provider, ctx.model, prompt.tokens, tools_sent.tokens, &entry_refs, ctx.tokenizer, counters)?;
+    let tools_sent = counted.tools_sent.tokens;
+    let mut billed = bill(ctx.provider, ctx.model, prompt.tokens, tools_sent, counted.bill, ctx.tokenizer, counters)?;
     // Harness messages are input too: billed as sent (each message's few tokens of framing are
     // not modelled).
     let in_messages: u64 = messages.iter().map(|m| m.sent.tokens).sum();

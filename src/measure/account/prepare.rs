@@ -2,12 +2,18 @@
 //! each tool's and parameter's text, the billing recipe's texts — projected in parallel.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use serde_json::Value;
 
 use crate::compile::Compiled;
+use crate::error::Result;
+use crate::measure::billing::ToolsBill;
+use crate::measure::tokens::Counters;
+use crate::measure::Measure;
 use crate::model::params::Property;
 use crate::model::provider::{Billing, Provider};
+use crate::model::tokenizer::Tokenizer;
 use crate::model::transport::Transport;
 use crate::model::Project;
 use crate::projection::{self, ProjectionOptions};
@@ -24,47 +30,62 @@ fn param_text(provider: Provider, entry: &Value, p: &Property) -> String {
     schema.map(|s| format!("{}:{}", compact(&Value::String(p.name.clone())), compact(s))).unwrap_or_default()
 }
 
-/// Add to `sources` where each of `tools` is declared, as `file:line`, unless known (found
-/// once per report: locating a declaration reads its file).
+/// Add to `sources` where each of `tools` is declared, as `file:line`, unless known. Lines
+/// are found in one pass per file over the declarations in file order: a thousand tools in
+/// one file would otherwise rescan it a thousand times.
 pub(super) fn add_tool_sources<'a>(
     sources: &mut HashMap<String, String>,
     project: &Project,
     tools: impl Iterator<Item = &'a str>,
 ) {
-    for t in tools {
-        if !sources.contains_key(t) {
-            sources.insert(t.to_string(), tool_source(project, t));
+    let mut todo: Vec<(&str, usize, &str)> = Vec::new();
+    for name in tools {
+        if sources.contains_key(name) {
+            continue;
         }
-    }
-}
-
-/// Where `tool` is declared, as `file:line`.
-fn tool_source(project: &Project, tool: &str) -> String {
-    match project.catalog.get(tool) {
-        Some(t) => {
-            let l = project.label(&t.name_span);
-            match l.position {
-                Some(p) => format!("{}:{}", t.name_span.file, p.line),
-                None => t.name_span.file.clone(),
+        match project.catalog.get(name) {
+            Some(t) => todo.push((t.name_span.file.as_str(), t.name_span.start, name)),
+            None => {
+                sources.insert(name.to_string(), String::new());
             }
         }
-        None => String::new(),
+    }
+    todo.sort_unstable();
+    todo.dedup();
+    // (file, byte offset reached, line at that offset)
+    let mut at: Option<(&str, usize, usize)> = None;
+    for (file, start, name) in todo {
+        let source = match project.files.get(file) {
+            Some(f) => {
+                let (offset, line) = match at {
+                    Some((f2, o, l)) if f2 == file && o <= start => (o, l),
+                    _ => (0, 1),
+                };
+                let start = crate::diagnostic::floor_char_boundary(&f.text, start.min(f.text.len()));
+                let line = line + f.text[offset..start].bytes().filter(|b| *b == b'\n').count();
+                at = Some((file, start, line));
+                format!("{file}:{line}")
+            }
+            None => file.to_string(),
+        };
+        sources.insert(name.to_string(), source);
     }
 }
 
 /// The projection of `c`'s tools for `provider` (`c`'s own when it is that provider's).
-pub(crate) fn projection_for(project: &Project, c: &Compiled, provider: Provider) -> Value {
+pub(crate) fn projection_for(project: &Project, c: &Compiled, provider: Provider) -> Arc<Value> {
     match (&c.projection, c.provider) {
-        (Some(p), Some(q)) if q == provider => p.clone(),
-        _ => projection::project(provider, &c.tools, ProjectionOptions { strict: project.strict_tools }),
+        (Some(p), Some(q)) if q == provider => Arc::clone(p),
+        _ => Arc::new(projection::project(provider, &c.tools, ProjectionOptions { strict: project.strict_tools })),
     }
 }
 
-/// What an account of one cell for one provider measures, built once: the texts to count
-/// (primed in one parallel pass) and what the account is made of.
+/// What an account of one cell for one provider measures beyond the prompt: the tools' texts
+/// to count and what the account is made of. For native cells it depends only on the provider
+/// and the tools, so cells with the same tools share it (see `matrix`).
 pub(super) struct Prepared {
     /// The provider's projection (native).
-    pub(super) projection: Option<(Provider, Value)>,
+    pub(super) projection: Option<(Provider, Arc<Value>)>,
     /// The whole tools JSON, compact (native).
     pub(super) tools_json: Option<String>,
     /// Each tool's text: its compact JSON entry (native) or its part of the prompt.
@@ -73,6 +94,18 @@ pub(super) struct Prepared {
     pub(super) param_texts: Vec<Vec<String>>,
     /// Texts the billing recipe counts.
     pub(super) recipe: Vec<String>,
+}
+
+/// Tokens and bytes of a [`Prepared`]'s texts, and what the bill needs of them.
+pub(super) struct ToolCounts {
+    /// The whole tools JSON (native; nothing for xml and json).
+    pub(super) tools_sent: Measure,
+    /// Each tool's text.
+    pub(super) tools: Vec<Measure>,
+    /// Each tool's parameters' texts.
+    pub(super) params: Vec<Vec<Measure>>,
+    /// What the bill needs of the tools.
+    pub(super) bill: ToolsBill,
 }
 
 impl Prepared {
@@ -106,16 +139,82 @@ impl Prepared {
         }
     }
 
+    /// The counts of the texts, with `tokenizer` (texts not yet counted are counted now).
+    pub(super) fn counts(&self, tokenizer: &Tokenizer, counters: &mut Counters) -> Result<ToolCounts> {
+        let mut count = |text: &str| -> Result<Measure> {
+            Ok(Measure { tokens: counters.count(tokenizer, text)?, bytes: text.len() as u64 })
+        };
+        let tools_sent = match &self.tools_json {
+            Some(json) => count(json)?,
+            None => Measure::default(),
+        };
+        let tools = self.tool_texts.iter().map(|t| count(t)).collect::<Result<Vec<_>>>()?;
+        let params = self
+            .param_texts
+            .iter()
+            .map(|ps| ps.iter().map(|t| count(t)).collect::<Result<Vec<_>>>())
+            .collect::<Result<Vec<_>>>()?;
+        let entries = match &self.projection {
+            Some((p, v)) => projection::tool_entries(*p, v),
+            None => Vec::new(),
+        };
+        let provider = self.projection.as_ref().map(|(p, _)| *p);
+        let bill = ToolsBill::of(provider, &entries, tokenizer, counters)?;
+        Ok(ToolCounts { tools_sent, tools, params, bill })
+    }
+
     /// Every text the account counts.
     pub(super) fn texts<'a>(&'a self, c: &'a Compiled) -> Vec<&'a str> {
-        let sp = &c.prefix;
-        let mut out = vec![c.prompt.as_str(), &c.prompt[sp.bytes..]];
-        out.extend(c.sections.iter().map(|s| s.text.as_str()));
+        let mut out = cell_texts(c);
+        out.extend(self.tool_part_texts());
+        out
+    }
+
+    /// The texts of the tools' part.
+    pub(super) fn tool_part_texts(&self) -> Vec<&str> {
+        let mut out = Vec::new();
         out.extend(self.tools_json.as_deref());
         out.extend(self.tool_texts.iter().map(String::as_str));
         out.extend(self.param_texts.iter().flatten().map(String::as_str));
         out.extend(self.recipe.iter().map(String::as_str));
         out
+    }
+}
+
+/// The texts of `c` every account of it counts, whatever the provider: the prompt, its
+/// dynamic rest, each section, each harness message.
+pub(super) fn cell_texts(c: &Compiled) -> Vec<&str> {
+    let mut out = vec![c.prompt.as_str(), &c.prompt[c.prefix.bytes..]];
+    out.extend(c.sections.iter().map(|s| s.text.as_str()));
+    out.extend(c.messages.iter().map(|m| m.text.as_str()));
+    out
+}
+
+/// Tokens and bytes of a cell's own texts ([`cell_texts`]) with one tokenizer.
+pub(super) struct OwnCounts {
+    pub(super) prompt: Measure,
+    /// The prompt after its static prefix.
+    pub(super) rest: Measure,
+    pub(super) sections: Vec<Measure>,
+    pub(super) messages: Vec<Measure>,
+}
+
+impl OwnCounts {
+    /// `count` applied to each of `c`'s own texts, in [`cell_texts`] order (with its index).
+    pub(super) fn new(c: &Compiled, mut count: impl FnMut(usize, &str) -> Result<u64>) -> Result<OwnCounts> {
+        let mut m = cell_texts(c)
+            .into_iter()
+            .enumerate()
+            .map(|(i, t)| Ok(Measure { tokens: count(i, t)?, bytes: t.len() as u64 }))
+            .collect::<Result<Vec<_>>>()?
+            .into_iter();
+        let mut next = || m.next().unwrap_or_default();
+        Ok(OwnCounts {
+            prompt: next(),
+            rest: next(),
+            sections: c.sections.iter().map(|_| next()).collect(),
+            messages: c.messages.iter().map(|_| next()).collect(),
+        })
     }
 }
 

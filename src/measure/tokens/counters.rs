@@ -9,6 +9,14 @@ use crate::model::tokenizer::{Encoding, Tokenizer};
 
 use super::{CacheFile, CacheStats, Counter};
 
+/// `base` tokens of the tokenizer's encoding as `tokenizer` counts them (estimates round up).
+pub(super) fn scaled(tokenizer: &Tokenizer, base: u64) -> u64 {
+    match tokenizer {
+        Tokenizer::Exact(_) => base,
+        Tokenizer::Estimate { factor, .. } => (base as f64 * factor).ceil() as u64,
+    }
+}
+
 /// Token counters for every encoding a run needs, sharing one disk cache: exact counts per
 /// encoding, and estimates (a model family's factor times the `o200k_base` count) on top.
 /// Each encoding's tokenizer is built only if a text misses the cache.
@@ -30,6 +38,11 @@ impl Counters {
         self.by_encoding.entry(encoding).or_insert_with(|| Counter::new(Tokenizer::Exact(encoding), disk.clone()))
     }
 
+    /// Whether any encoding's second tokenizer has been built (see `background`).
+    pub(super) fn helping(&self) -> bool {
+        self.by_encoding.values().any(|c| c.helper.built())
+    }
+
     /// Start building `encoding`'s tokenizer in the background if its counts will be needed.
     pub fn prefetch(&mut self, encoding: Encoding) {
         self.counter(encoding).prefetch();
@@ -43,10 +56,17 @@ impl Counters {
     /// Tokens of `text` with `tokenizer` (estimates are rounded up).
     pub fn count(&mut self, tokenizer: &Tokenizer, text: &str) -> Result<u64> {
         let base = self.counter(tokenizer.encoding()).count(text)?;
-        Ok(match tokenizer {
-            Tokenizer::Exact(_) => base,
-            Tokenizer::Estimate { factor, .. } => (base as f64 * factor).ceil() as u64,
-        })
+        Ok(scaled(tokenizer, base))
+    }
+
+    /// [`Counters::count`] of a text whose cache key is known (see [`keyed`](super::keyed)),
+    /// so it is not hashed again.
+    pub(crate) fn count_keyed(&mut self, tokenizer: &Tokenizer, key: &str, text: &str) -> Result<u64> {
+        if text.is_empty() {
+            return Ok(0);
+        }
+        let base = self.counter(tokenizer.encoding()).base_count_keyed(key.to_string(), text)?;
+        Ok(scaled(tokenizer, base))
     }
 
     /// Save every encoding's new counts (problems become warnings).

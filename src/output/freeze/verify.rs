@@ -206,7 +206,7 @@ pub fn verify(project: &Project, rec: &FrozenRecord) -> Result<Verdict> {
     let provider = rec.request.provider.unwrap_or(project.defaults.provider);
     let sel = Selection { profile: rec.request.profile.clone(), reason: "frozen record".into() };
     let current = compile_cell(project, sel, rec.request.transport, provider, rt)?;
-    let tools_json = current.projection.as_ref().map(crate::json::to_pretty_json);
+    let tools_json = current.projection.as_deref().map(crate::json::to_pretty_json);
     let meta = Metadata::new(project, &current, tools_json.as_deref());
     Ok(compare(&rec.metadata, &meta))
 }
