@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use crate::measure::Measure;
-use crate::output::snapshot::{AccountSummary, CellSummary, Item, Measured, Summary};
+use crate::output::snapshot::{AccountSummary, CellSummary, Fingerprint, Item, Summary};
 
 use super::{Counts, Delta};
 
@@ -82,7 +82,7 @@ fn file_deltas(old: &Summary, new: &Summary) -> Vec<Delta> {
     let mut out = Vec::new();
     for cell in order {
         let (o, n) = (old_cells.get(cell), new_cells.get(cell));
-        let mut push = |item: String, before: Option<&Measured>, after: Option<&Measured>| {
+        let mut push = |item: String, before: Option<&Fingerprint>, after: Option<&Fingerprint>| {
             if before.map(|m| &m.sha256) != after.map(|m| &m.sha256) {
                 out.push(Delta {
                     cell: cell.to_string(),

@@ -8,7 +8,7 @@ use crate::diagnostic::Diagnostic;
 use crate::error::{ErrorKind, Result};
 use crate::hash::sha256_hex;
 use crate::output::artifact::Metadata;
-use crate::output::snapshot::{read_owned, CellSummary, Measured, Summary, SUMMARY, SUMMARY_FORMAT};
+use crate::output::snapshot::{read_owned, CellSummary, Fingerprint, Summary, SUMMARY, SUMMARY_FORMAT};
 use crate::resolve::matrix::cell_name;
 
 use super::{compare_files, deltas, DiffReport};
@@ -23,7 +23,7 @@ fn summary_from_artifact(files: &BTreeMap<String, String>) -> Option<Summary> {
     if let (Some(t), Some(p)) = (files.get("tools.json"), meta.provider) {
         tools.insert(
             p.as_str().to_string(),
-            Measured { name: "tools.json".into(), bytes: t.len() as u64, sha256: sha256_hex(t.as_bytes()) },
+            Fingerprint { name: "tools.json".into(), bytes: t.len() as u64, sha256: sha256_hex(t.as_bytes()) },
         );
     }
     Some(Summary {
@@ -36,7 +36,7 @@ fn summary_from_artifact(files: &BTreeMap<String, String>) -> Option<Summary> {
             profile: meta.profile.clone(),
             case: None,
             transport: meta.transport,
-            prompt: Measured {
+            prompt: Fingerprint {
                 name: "prompt.md".into(),
                 bytes: prompt.len() as u64,
                 sha256: sha256_hex(prompt.as_bytes()),
@@ -44,10 +44,10 @@ fn summary_from_artifact(files: &BTreeMap<String, String>) -> Option<Summary> {
             sections: meta
                 .sections
                 .iter()
-                .map(|s| Measured { name: s.id.clone(), bytes: s.bytes as u64, sha256: s.sha256.clone() })
+                .map(|s| Fingerprint { name: s.id.clone(), bytes: s.bytes as u64, sha256: s.sha256.clone() })
                 .collect(),
             tools,
-            messages: files.get("messages.json").map(|m| Measured {
+            messages: files.get("messages.json").map(|m| Fingerprint {
                 name: "messages.json".into(),
                 bytes: m.len() as u64,
                 sha256: sha256_hex(m.as_bytes()),

@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use crate::measure::Measure;
-use crate::output::snapshot::Measured;
+use crate::output::snapshot::Fingerprint;
 
 mod deltas;
 mod files;
@@ -52,25 +52,19 @@ pub struct FileChange {
     pub removed_lines: usize,
 }
 
-/// Tokens and bytes of one side of a delta.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[non_exhaustive]
-pub struct Counts {
-    /// Tokens, when known.
-    pub tokens: Option<u64>,
-    /// Bytes.
-    pub bytes: u64,
-}
+/// Tokens and bytes of one side of a delta: a [`Measure`] whose tokens are unknown for files
+/// promptc did not count.
+pub type Counts = Measure<Option<u64>>;
 
-impl From<&Measured> for Counts {
-    fn from(m: &Measured) -> Self {
-        Counts { tokens: None, bytes: m.bytes }
+impl From<&Fingerprint> for Counts {
+    fn from(m: &Fingerprint) -> Self {
+        Measure { tokens: None, bytes: m.bytes }
     }
 }
 
 impl From<&Measure> for Counts {
     fn from(m: &Measure) -> Self {
-        Counts { tokens: Some(m.tokens), bytes: m.bytes }
+        Counts::from(*m)
     }
 }
 

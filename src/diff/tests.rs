@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 
 use super::{compare_files, deltas, Status};
-use crate::output::snapshot::{CellSummary, Measured, Summary};
+use crate::output::snapshot::{CellSummary, Fingerprint, Summary};
 
 fn files(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
     pairs.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect()
@@ -40,7 +40,7 @@ fn deltas_report_only_changed_items() {
         tool_items: vec![item("read", 100)],
         messages: None,
     };
-    let file = |name: &str, sha: &str| Measured { name: name.into(), bytes: 1, sha256: sha.into() };
+    let file = |name: &str, sha: &str| Fingerprint { name: name.into(), bytes: 1, sha256: sha.into() };
     let sum = |a: AccountSummary| Summary {
         format: SUMMARY_FORMAT,
         project: "p".into(),

@@ -10,14 +10,22 @@ pub mod billing;
 pub mod budget;
 pub mod tokens;
 
-/// Tokens and bytes of one piece of text.
+/// Tokens and bytes of one piece of text: the one measure type of every report, summary,
+/// check and diff. `T` is `u64`, or `Option<u64>` where the tokens of a side may be unknown
+/// (a diff of files promptc did not count: see [`Counts`](crate::snapshot::Counts)).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[non_exhaustive]
-pub struct Measure {
+pub struct Measure<T = u64> {
     /// Tokens with the report's tokenizer.
-    pub tokens: u64,
+    pub tokens: T,
     /// UTF-8 bytes.
     pub bytes: u64,
+}
+
+impl From<Measure> for Measure<Option<u64>> {
+    fn from(m: Measure) -> Self {
+        Measure { tokens: Some(m.tokens), bytes: m.bytes }
+    }
 }
 
 impl Measure {

@@ -29,9 +29,10 @@ pub const SUMMARY: &str = "summary.json";
 /// counts are per provider account, of what is sent).
 pub const SUMMARY_FORMAT: u32 = 3;
 
-/// Size and hash of one file or section.
+/// Size and hash of one file or section: what the summary records to tell whether it changed
+/// (not a measure: its tokens are in the accounts).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Measured {
+pub struct Fingerprint {
     /// File name or section id.
     pub name: String,
     /// UTF-8 bytes.
@@ -109,14 +110,14 @@ pub struct CellSummary {
     /// Transport.
     pub transport: Transport,
     /// The prompt file.
-    pub prompt: Measured,
+    pub prompt: Fingerprint,
     /// Sections in prompt order.
-    pub sections: Vec<Measured>,
+    pub sections: Vec<Fingerprint>,
     /// Tools files by provider (native only).
-    pub tools: BTreeMap<String, Measured>,
+    pub tools: BTreeMap<String, Fingerprint>,
     /// The harness messages file, when the profile declares messages.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub messages: Option<Measured>,
+    pub messages: Option<Fingerprint>,
     /// The cell's accounts: one per provider (native), one for xml and json.
     #[serde(default)]
     pub accounts: Vec<AccountSummary>,
@@ -166,8 +167,8 @@ pub struct Matrix {
     compiled: Vec<Compiled>,
 }
 
-fn measured(name: &str, text: &str) -> Measured {
-    Measured { name: name.to_string(), bytes: text.len() as u64, sha256: sha256_hex(text.as_bytes()) }
+fn fingerprint(name: &str, text: &str) -> Fingerprint {
+    Fingerprint { name: name.to_string(), bytes: text.len() as u64, sha256: sha256_hex(text.as_bytes()) }
 }
 
 /// One cell's files and summary.
@@ -181,7 +182,7 @@ fn cell_output(project: &Project, cell: &Cell, c: &Compiled) -> (Vec<(String, St
             let name = format!("{stem}.{provider}.tools.json");
             let opts = ProjectionOptions { strict: project.strict_tools };
             let json = to_pretty_json(&projection::project(*provider, &c.tools, opts));
-            tools.insert(provider.as_str().to_string(), measured(&name, &json));
+            tools.insert(provider.as_str().to_string(), fingerprint(&name, &json));
             files.push((name, json));
         }
     }
@@ -190,8 +191,8 @@ fn cell_output(project: &Project, cell: &Cell, c: &Compiled) -> (Vec<(String, St
         profile: cell.profile.clone(),
         case: cell.case.clone(),
         transport: cell.transport,
-        prompt: measured(&prompt_name, &c.prompt),
-        sections: c.sections.iter().map(|s| measured(&s.id, &s.text)).collect(),
+        prompt: fingerprint(&prompt_name, &c.prompt),
+        sections: c.sections.iter().map(|s| fingerprint(&s.id, &s.text)).collect(),
         tools,
         messages: None,
         accounts: Vec::new(),
@@ -200,7 +201,7 @@ fn cell_output(project: &Project, cell: &Cell, c: &Compiled) -> (Vec<(String, St
     if let Some(m) = c.messages_json() {
         let name = format!("{stem}.messages.json");
         let json = to_pretty_json(&m);
-        summary.messages = Some(measured(&name, &json));
+        summary.messages = Some(fingerprint(&name, &json));
         files.push((name, json));
     }
     files.push((prompt_name, c.prompt.clone()));
