@@ -21,8 +21,8 @@ mod rules;
 
 pub use format::Format;
 pub use registry::{explain, known_code, Rule, RULES};
-use registry::{Run, ENTRIES};
 use rules::p004_cache_unfriendly_order;
+use rules::{Run, ENTRIES};
 
 /// A compiled cell with its accounts (one per provider for native cells).
 #[derive(Clone)]

@@ -1,17 +1,12 @@
 //! The rule registry: every lint rule's code, name, default level, summary and explanation
-//! (each declared beside its check in `rules/`), and how `check` runs it. A new rule is its
-//! file, its line in `code.rs`'s code list, and its entry here.
+//! (each declared beside its check in `rules/`, and listed with how `check` runs it in
+//! `rules/mod.rs`), looked up by code. A new rule is its file, its two lines in `rules/mod.rs`
+//! and its line in `code.rs`'s code list.
 
 use crate::code::{Level, RuleCode};
 use crate::diagnostic::{known_names_help, Diagnostic};
 use crate::error::{Error, Result};
-use crate::lint::rules::{
-    p001_dangling_tool_reference as p001, p002_provider_rejects as p002, p003_provider_rewrites as p003,
-    p004_cache_unfriendly_order as p004, p005_lite_not_subset as p005, p006_transport_parity as p006,
-    p007_unused as p007, p008_budget_exceeded as p008, p009_subagent_recursion as p009,
-};
-use crate::lint::CellView;
-use crate::model::Project;
+use crate::lint::rules::ENTRIES;
 
 /// A lint rule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -28,30 +23,6 @@ pub struct Rule {
     /// The long explanation shown by `--explain`.
     pub explain: &'static str,
 }
-
-/// How `check` runs a rule.
-#[derive(Clone, Copy)]
-pub(crate) enum Run {
-    /// Over compiled cells: every cell, or each profile's cells at that profile's level.
-    Cells(fn(&Project, &[CellView], &mut Vec<Diagnostic>)),
-    /// Over the project as a whole (pairs of profiles, declarations).
-    Project(fn(&Project, &mut Vec<Diagnostic>)),
-    /// Found while loading: its findings are the project's load-time warnings.
-    Load,
-}
-
-/// Every rule with its runner, in code order.
-pub(crate) const ENTRIES: [(Rule, Run); RuleCode::ALL.len()] = [
-    (p001::RULE, Run::Cells(p001::check)),
-    (p002::RULE, Run::Cells(p002::check)),
-    (p003::RULE, Run::Cells(p003::check)),
-    (p004::RULE, Run::Cells(p004::check)),
-    (p005::RULE, Run::Project(p005::check)),
-    (p006::RULE, Run::Cells(p006::check)),
-    (p007::RULE, Run::Project(p007::check)),
-    (p008::RULE, Run::Cells(p008::check)),
-    (p009::RULE, Run::Load),
-];
 
 /// Every rule, in code order.
 pub const RULES: &[Rule] = &{
@@ -90,6 +61,7 @@ pub fn explain(code: &str) -> Result<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lint::rules::Run;
 
     #[test]
     fn every_rule_is_registered_once_and_documented() {
