@@ -87,7 +87,7 @@ impl Project {
         let selection = ld.selection(&default_profile);
         let tokens = ld.tokens();
         let cases = ld.cases(&switches, &variables);
-        let (snapshots, write_root) = ld.snapshots();
+        let (snapshots, snapshots_span, write_root) = ld.snapshots();
         let subagents = ld.subagents(&declared);
         let lint = ld.lint();
         let commands = ld.commands(&declared.tools);
@@ -109,6 +109,7 @@ impl Project {
             tokens,
             snapshots,
             write_root,
+            snapshots_span,
             dynamic_templates: reads.dynamic_templates,
             template_reads: reads.template_reads,
             cases,

@@ -68,13 +68,13 @@ impl Loader<'_> {
         build_tokens(&mut ck, &self.raw.tokens, &self.fs)
     }
 
-    /// `snapshots:`, and the folder a project may write in.
-    pub(super) fn snapshots(&mut self) -> (String, PathBuf) {
+    /// `snapshots:` (with where it is written), and the folder a project may write in.
+    pub(super) fn snapshots(&mut self) -> (String, Option<Span>, PathBuf) {
         let write_root = crate::source::write_root(self.fs.root());
-        let root = self.fs.root().to_path_buf();
         let raw = self.raw;
-        let snapshots = build_snapshots(&mut self.ck(), raw.snapshots.as_ref(), &root, &write_root);
-        (snapshots, write_root)
+        let snapshots = build_snapshots(&mut self.ck(), raw.snapshots.as_ref());
+        let span = raw.snapshots.as_ref().map(|s| self.ck().span(&s.referenced));
+        (snapshots, span, write_root)
     }
 
     /// `transports:`, `providers:` and the rest of `defaults:`.
@@ -223,30 +223,16 @@ pub(super) fn build_template_settings(ck: &mut Checker<'_>, raw: &RawTemplates) 
     t
 }
 
-/// `snapshots:`: a relative folder that stays inside the project's repository (or the project
-/// folder, outside a repository). A project from a pull request decides nothing elsewhere.
-fn build_snapshots(ck: &mut Checker<'_>, raw: Option<&S>, root: &Path, write_root: &Path) -> String {
+/// `snapshots:`: a relative folder. Where it may lead (inside the write root) is checked when
+/// the folder is used, so commands that do not use it work wherever the project is.
+fn build_snapshots(ck: &mut Checker<'_>, raw: Option<&S>) -> String {
     let Some(s) = raw else { return "snapshots".to_string() };
-    let path = Path::new(&s.value);
-    let inside = crate::source::clean_path(&root.join(path));
-    if path.is_absolute() || s.value.is_empty() {
+    if Path::new(&s.value).is_absolute() || s.value.is_empty() {
         ck.error(
             &s.referenced,
             format!("the snapshot folder `{}` must be a relative path", crate::diagnostic::excerpt(&s.value, 80)),
             "write it relative to the project folder, e.g. `snapshots` or `../snapshots`; `promptc snapshot --dir` \
              takes any folder",
-        );
-    } else if !inside.starts_with(write_root) || inside == write_root {
-        ck.error(
-            &s.referenced,
-            format!(
-                "the snapshot folder `{}` is outside the project's repository",
-                crate::diagnostic::excerpt(&s.value, 80)
-            ),
-            format!(
-                "a project may only name folders inside `{}`; `promptc snapshot --dir` takes any folder",
-                write_root.display()
-            ),
         );
     }
     s.value.clone()

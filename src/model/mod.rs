@@ -153,8 +153,10 @@ pub struct Project {
     /// the tool docs format), found at load.
     pub(crate) template_reads: BTreeMap<String, std::collections::BTreeSet<String>>,
     /// The folder the project may write into on its own say-so (its repository, else the
-    /// project folder), canonical: see `source::write_root`.
+    /// folder holding the project), canonical: see `source::write_root`.
     pub(crate) write_root: PathBuf,
+    /// Where `snapshots:` is written, if it is.
+    pub(crate) snapshots_span: Option<Span>,
     /// Named cases that extend the snapshot matrix, in declaration order.
     pub(crate) cases: IndexMap<String, Case>,
     /// Slots tools may contribute to, by name.

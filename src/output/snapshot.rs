@@ -379,16 +379,23 @@ pub fn folder(project: &Project) -> PathBuf {
     crate::source::clean_path(&project.root.join(&project.snapshots))
 }
 
-/// The snapshot folder the project names, checked to stay inside the project's repository
-/// when it is used (a committed symbolic link could point it elsewhere since loading).
+/// The snapshot folder the project names, checked when it is used to stay inside the write
+/// root (see `source::write_root`), no committed symbolic link leading it elsewhere.
 pub fn confined_folder(project: &Project) -> Result<PathBuf> {
     let target = project.fs().root().join(&project.snapshots);
     crate::source::confine(&project.write_root, &target).map_err(|why| {
-        Diagnostic::error(format!("cannot use the snapshot folder `{}`: {why}", project.snapshots))
-            .with_help(
-                "a project may only write inside its repository; a snapshot folder the caller names may be anywhere",
-            )
-            .into_error(crate::error::ErrorKind::Project)
+        let mut d = Diagnostic::error(format!(
+            "cannot use the snapshot folder `{}`: {why}",
+            crate::diagnostic::excerpt(&project.snapshots, 80)
+        ))
+        .with_help(
+            "a project may only name folders inside its repository (outside one, inside the folder holding the \
+             project); a snapshot folder the caller names may be anywhere",
+        );
+        if let Some(span) = &project.snapshots_span {
+            d = d.with_label(project.label(span));
+        }
+        d.into_error(crate::error::ErrorKind::Project)
     })?;
     Ok(folder(project))
 }

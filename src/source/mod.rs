@@ -108,9 +108,19 @@ pub fn clean_path(p: &Path) -> PathBuf {
 
 /// The folder a project may write into on its own say-so (its snapshot folder, its token
 /// cache): the repository holding it — the nearest folder at or above `project_root` with a
-/// `.git` — else the project folder itself. `project_root` is canonical.
+/// `.git` — else the folder holding the project. `project_root` is canonical.
+///
+/// The threat: a project from a pull request (it sits in a checkout, a repository) naming a
+/// folder outside the checkout. The repository bounds it. A project outside any repository (a
+/// copy, a source tarball) may write beside itself — `../snapshots`, as the shipped example
+/// does — and no further up. Either way promptc writes only into an empty folder or one it
+/// wrote (see `folder`), never through a symbolic link ([`confine`]), and checks this when it
+/// writes, so commands that write nothing work wherever the project is.
 pub fn write_root(project_root: &Path) -> PathBuf {
-    project_root.ancestors().find(|a| a.join(".git").exists()).unwrap_or(project_root).to_path_buf()
+    match project_root.ancestors().find(|a| a.join(".git").exists()) {
+        Some(repository) => repository.to_path_buf(),
+        None => project_root.parent().unwrap_or(project_root).to_path_buf(),
+    }
 }
 
 /// Check that writing `target` stays inside `root` (both absolute; `root` canonical): the

@@ -90,17 +90,25 @@ fn the_snapshot_folder_a_project_names_stays_inside_its_repository() {
     let outside = tempfile::tempdir().unwrap();
     for (setting, message) in [
         (outside.path().display().to_string(), "must be a relative path"),
-        ("../../../../../../../../tmp/promptc-escape".to_string(), "outside the project's repository"),
+        ("../../../../../../../../tmp/promptc-escape".to_string(), "cannot use the snapshot folder"),
     ] {
         let text = std::fs::read_to_string(w.path("profiles/promptc.yaml")).unwrap();
         let edited = text.replace("snapshots: ../snapshots", &format!("snapshots: {setting}"));
         std::fs::write(w.path("profiles/promptc.yaml"), &edited).unwrap();
-        let out = w.run(&["snapshot"]);
-        assert_eq!(out.status.code(), Some(2));
-        assert!(stderr(&out).contains(message), "{}", stderr(&out));
-        assert!(stderr(&out).contains("profiles/promptc.yaml:"), "located: {}", stderr(&out));
+        for command in ["snapshot", "diff"] {
+            let out = w.run(&[command]);
+            assert_eq!(out.status.code(), Some(2), "{command}");
+            assert!(stderr(&out).contains(message), "{command}: {}", stderr(&out));
+            assert!(stderr(&out).contains("profiles/promptc.yaml:"), "located: {}", stderr(&out));
+        }
         std::fs::write(w.path("profiles/promptc.yaml"), text).unwrap();
     }
+    // A folder out of bounds is refused where it is used: a command that writes and reads
+    // nothing there works.
+    w.edit("profiles/promptc.yaml", "snapshots: ../snapshots", "snapshots: ../../../../../../../../tmp/promptc-escape");
+    let out = w.run(&["render"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    w.edit("profiles/promptc.yaml", "snapshots: ../../../../../../../../tmp/promptc-escape", "snapshots: ../snapshots");
     assert!(std::fs::read_dir(outside.path()).unwrap().next().is_none());
     assert!(!Path::new("/tmp/promptc-escape").exists());
     // A committed link inside the repository that points out of it is refused when used.
@@ -113,6 +121,45 @@ fn the_snapshot_folder_a_project_names_stays_inside_its_repository() {
     // What the user types is theirs to decide.
     let out = w.run(&["snapshot", "--dir", outside.path().join("snap").to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+}
+
+/// The shipped example copied outside any repository (a source tarball, a copy): the commands
+/// that write nothing work, and `snapshot` writes beside the project (`../snapshots`, inside
+/// the folder holding it) but no further up.
+#[test]
+fn the_example_works_from_a_copy_outside_any_repository() {
+    let dir = tempfile::tempdir().unwrap();
+    assert!(!dir.path().ancestors().any(|a| a.join(".git").exists()), "the temporary folder is in a repository");
+    common::copy_dir(&common::repo().join("profiles"), &dir.path().join("profiles"));
+    common::copy_dir(&common::repo().join("snapshots"), &dir.path().join("snapshots"));
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_promptc"))
+            .current_dir(dir.path())
+            .env("NO_COLOR", "1")
+            .args(["-C", "profiles"])
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    for args in [&["render"][..], &["report"], &["check"], &["diff"]] {
+        let out = run(args);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
+    }
+    std::fs::remove_dir_all(dir.path().join("snapshots")).unwrap();
+    let out = run(&["snapshot"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(dir.path().join("snapshots/summary.json").is_file());
+    assert_eq!(run(&["diff"]).status.code(), Some(0));
+    // Two levels up is outside the folder holding the project: refused, located, nothing written.
+    let manifest = dir.path().join("profiles/promptc.yaml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(&manifest, text.replace("snapshots: ../snapshots", "snapshots: ../../promptc-copy-escape")).unwrap();
+    let out = run(&["snapshot"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("cannot use the snapshot folder"), "{}", stderr(&out));
+    assert!(stderr(&out).contains("promptc.yaml:"), "located: {}", stderr(&out));
+    assert!(!dir.path().parent().unwrap().join("promptc-copy-escape").exists());
+    assert_eq!(run(&["render"]).status.code(), Some(0));
 }
 
 // --- nothing deleted or overwritten that promptc did not write --------------------------------
