@@ -10,6 +10,7 @@ mod cli;
 mod composition;
 mod conformance;
 mod design_notes;
+mod docs;
 mod hostile;
 mod html;
 mod import;
