@@ -88,7 +88,7 @@ impl Project {
         let tokens = ld.tokens();
         let cases = ld.cases(&switches, &variables);
         let (snapshots, snapshots_span, write_root) = ld.snapshots();
-        let subagents = ld.subagents(&declared);
+        let subagents = ld.subagents(&declared, &sections);
         let lint = ld.lint();
         let commands = ld.commands(&declared.tools);
         let tool_docs = ld.tool_docs();

@@ -854,6 +854,37 @@ fn subagent_allowlist_naming_a_spawning_tool_warns() {
     assert!(sub.contains("read_file") && !sub.contains("spawn_subagent"), "the sub-agent never gets it:\n{sub}");
 }
 
+/// A sub-agent whose own sections leave out the section showing a slot its tools contribute to
+/// loses that text: a located warning (it was silent), and the prompt is still rendered.
+#[test]
+fn subagent_sections_that_drop_a_slot_contribution_warn() {
+    let project = "fixtures/good/subagent-drops-slot";
+    let what = format!("promptc -C {project} render --subagent researcher");
+    let out = run_in(&repo(), Path::new(""), project, &["--subagent", "researcher"], &what);
+    let err = &out.stderr;
+    assert_eq!(out.code, Some(0), "[{what}]\n{err}");
+    let warnings: Vec<&str> = err.lines().filter(|l| l.starts_with("warning")).collect();
+    assert_eq!(warnings.len(), 1, "[{what}] exactly one warning expected\n{err}");
+    assert!(warnings[0].contains("sub-agent `researcher` lists `take_note`"), "{err}");
+    assert!(warnings[0].contains("slot `working_notes`"), "{err}");
+    assert!(err.contains("--> fixtures/good/subagent-drops-slot/promptc.yaml:31:24"), "{err}");
+    assert!(err.contains("add `working_notes` to the sub-agent's `sections:`"), "{err}");
+    assert!(!out.stdout.contains("take_note to keep"), "the contribution is indeed dropped:\n{}", out.stdout);
+    // With the section listed, nothing is dropped and nothing is said.
+    let dir = tempfile::tempdir().unwrap();
+    crate::common::copy_dir(&repo().join(project), dir.path());
+    let manifest = dir.path().join("promptc.yaml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(&manifest, text.replace("sections: [role]\n", "sections: [role, working_notes]\n")).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_promptc"))
+        .args(["-C", dir.path().to_str().unwrap(), "render", "--subagent", "researcher"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stderr).is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("take_note to keep"));
+}
+
 /// A file's path (relative to `base`), size and modification time, for every file under `dir`.
 fn tree(base: &Path, dir: &Path, out: &mut Vec<(String, u64, Option<std::time::SystemTime>)>) {
     let mut entries: Vec<_> = std::fs::read_dir(dir)
