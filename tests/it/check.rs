@@ -624,3 +624,17 @@ fn a_rule_can_have_its_own_level_in_one_profile() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("P007 cannot be set for one profile: it judges the project as a whole"), "{stderr}");
 }
+
+/// Tool examples reach the prompt only through a `tool_examples` section (neither the tools
+/// JSON nor the xml tool docs carry them): an example naming a tool the cell lacks is a P001
+/// finding in the cells that show examples and in no other (it was also reported for native
+/// cells without examples).
+#[test]
+fn p001_judges_examples_only_where_they_are_shown() {
+    let out = check("fixtures/check/p001-examples", &[], 1);
+    let p001: Vec<&str> = out.lines().filter(|l| l.starts_with("error[P001]")).collect();
+    assert_eq!(p001.len(), 1, "{out}");
+    assert!(p001[0].contains("example 1 of tool `read_file` names tool `edit_file`"), "{out}");
+    assert!(out.contains("--> fixtures/check/p001-examples/tools.yaml:10:60"), "{out}");
+    assert!(out.contains("= note: cells: shown.native, shown.xml\n"), "{out}");
+}

@@ -93,6 +93,9 @@ fn params_naming<'a>(params: &'a [Property], tool: &str, out: &mut Vec<&'a str>,
 pub(super) struct ToolTexts {
     /// The description and the parameters' (tool docs, the action schema, the tools JSON).
     descriptions: bool,
+    /// Its examples (the tool examples section only: neither the tools JSON nor the tool docs
+    /// carry them).
+    examples: bool,
     /// Its guidance (the tool guidance section).
     guidance: bool,
     /// Its slot contributions (a slot's section).
@@ -100,7 +103,8 @@ pub(super) struct ToolTexts {
 }
 
 /// The texts the tools JSON carries.
-pub(super) const DESCRIPTIONS: ToolTexts = ToolTexts { descriptions: true, guidance: false, contributions: false };
+pub(super) const DESCRIPTIONS: ToolTexts =
+    ToolTexts { descriptions: true, examples: false, guidance: false, contributions: false };
 
 /// The places of `owner`'s texts (those `which` selects) that name `tool`.
 pub(super) fn tool_text_places(project: &Project, owner: &ActiveTool, tool: &str, which: ToolTexts) -> Vec<Place> {
@@ -111,6 +115,9 @@ pub(super) fn tool_text_places(project: &Project, owner: &ActiveTool, tool: &str
     let mut out = Vec::new();
     if which.descriptions {
         description_places(owner, tool, &label, &mut out);
+    }
+    if which.examples {
+        example_places(owner, tool, &label, &mut out);
     }
     if which.guidance && owner.guidance.as_deref().is_some_and(|g| !tool_mentions(g, tool).is_empty()) {
         out.push(Place {
@@ -129,7 +136,7 @@ pub(super) fn tool_text_places(project: &Project, owner: &ActiveTool, tool: &str
     out
 }
 
-/// The places among `owner`'s description, parameter descriptions and examples that name `tool`.
+/// The places among `owner`'s description and parameter descriptions that name `tool`.
 fn description_places(owner: &ActiveTool, tool: &str, label: &dyn Fn() -> Label, out: &mut Vec<Place>) {
     let mut params = Vec::new();
     params_naming(&owner.params, tool, &mut params, None);
@@ -151,6 +158,10 @@ fn description_places(owner: &ActiveTool, tool: &str, label: &dyn Fn() -> Label,
             ),
         });
     }
+}
+
+/// The places among `owner`'s examples that name `tool`.
+fn example_places(owner: &ActiveTool, tool: &str, label: &dyn Fn() -> Label, out: &mut Vec<Place>) {
     for (i, e) in owner.examples.iter().enumerate() {
         let text =
             format!("{} {}", e.description.as_deref().unwrap_or(""), serde_json::Value::Object(e.arguments.clone()));
@@ -224,13 +235,16 @@ pub(super) fn prompt_places(project: &Project, c: &Compiled, at: usize, tool: &s
             // was made from.
             let which = match source {
                 SectionSource::Generated(Generator::ToolGuidance) => {
-                    ToolTexts { descriptions: false, guidance: true, contributions: false }
+                    ToolTexts { descriptions: false, examples: false, guidance: true, contributions: false }
                 }
-                SectionSource::Slot(_) => ToolTexts { descriptions: false, guidance: false, contributions: true },
+                SectionSource::Slot(_) => {
+                    ToolTexts { descriptions: false, examples: false, guidance: false, contributions: true }
+                }
+                SectionSource::Generated(Generator::ToolExamples) => {
+                    ToolTexts { descriptions: false, examples: true, guidance: false, contributions: false }
+                }
                 SectionSource::Template(_)
-                | SectionSource::Generated(Generator::ToolDocs | Generator::ActionSchema | Generator::ToolExamples) => {
-                    DESCRIPTIONS
-                }
+                | SectionSource::Generated(Generator::ToolDocs | Generator::ActionSchema) => DESCRIPTIONS,
             };
             let places: Vec<Place> = c.tools.iter().flat_map(|o| tool_text_places(project, o, tool, which)).collect();
             if places.is_empty() {
@@ -268,10 +282,5 @@ pub(super) fn description_texts(t: &ActiveTool) -> String {
     }
     let mut out = format!("{}\n", t.description);
     params(&t.params, &mut out);
-    for e in &t.examples {
-        out.push_str(e.description.as_deref().unwrap_or(""));
-        out.push_str(&serde_json::Value::Object(e.arguments.clone()).to_string());
-        out.push('\n');
-    }
     out
 }
