@@ -168,11 +168,6 @@ impl Counter {
         todo
     }
 
-    /// The second tokenizer (see [`Counter::helper`](Counter)).
-    fn helper(&self) -> &Engine {
-        &self.helper
-    }
-
     /// Remember counts made for this counter (here or on a counting thread).
     fn store(&mut self, counted: Vec<(String, u64)>) {
         for (k, n) in counted {

@@ -165,3 +165,19 @@ fn background_waits_without_blocking_until_counts_are_in() {
         })
         .unwrap();
 }
+
+#[test]
+fn a_panic_beside_the_counting_thread_ends_it_instead_of_hanging() {
+    let tokenizer = Tokenizer::Exact(Encoding::Cl100kBase);
+    let texts: Vec<String> = (0..200).map(|i| format!("text {i} {}", "word ".repeat(2000))).collect();
+    let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+    let mut counters = Counters::new(None);
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        counters.with_background(|counters, bg| -> Result<()> {
+            bg.submit(counters, &tokenizer, &refs)?;
+            panic!("a bug in the caller");
+        })
+    }));
+    // Reaching this line at all is the point: the scope joined the counting thread.
+    assert!(outcome.is_err());
+}

@@ -383,7 +383,14 @@ pub fn folder(project: &Project) -> PathBuf {
 /// root (see `source::write_root`), no committed symbolic link leading it elsewhere.
 pub fn confined_folder(project: &Project) -> Result<PathBuf> {
     let target = project.fs().root().join(&project.snapshots);
-    crate::source::confine(&project.write_root, &target).map_err(|why| {
+    // The write root itself is no snapshot folder: it holds the project.
+    let whole = crate::source::clean_path(&target) == project.write_root;
+    let checked = if whole {
+        Err(format!("it is `{}` itself, which holds the project", project.write_root.display()))
+    } else {
+        crate::source::confine(&project.write_root, &target)
+    };
+    checked.map_err(|why| {
         let mut d = Diagnostic::error(format!(
             "cannot use the snapshot folder `{}`: {why}",
             crate::diagnostic::excerpt(&project.snapshots, 80)

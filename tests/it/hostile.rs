@@ -160,6 +160,11 @@ fn the_example_works_from_a_copy_outside_any_repository() {
     assert!(stderr(&out).contains("promptc.yaml:"), "located: {}", stderr(&out));
     assert!(!dir.path().parent().unwrap().join("promptc-copy-escape").exists());
     assert_eq!(run(&["render"]).status.code(), Some(0));
+    // The folder holding the project is the bound, not a snapshot folder.
+    std::fs::write(&manifest, text.replace("snapshots: ../snapshots", "snapshots: ..")).unwrap();
+    let out = run(&["snapshot"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("which holds the project"), "{}", stderr(&out));
 }
 
 // --- nothing deleted or overwritten that promptc did not write --------------------------------

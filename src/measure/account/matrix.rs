@@ -64,13 +64,21 @@ pub fn accounts_streamed<C: Borrow<Compiled>>(
     counters.with_background(|counters, bg| {
         let mut waiting: VecDeque<Waiting<C>> = VecDeque::new();
         let mut held = 0;
-        for c in cells {
-            let w = run.prepare(c?, counters, bg)?;
-            held += w.bytes;
-            waiting.push_back(w);
-            // Account every cell whose counts are in; wait for them when too much is held.
+        let mut cells = cells.into_iter();
+        loop {
+            let more = match cells.next() {
+                Some(c) => {
+                    let w = run.prepare(c?, counters, bg)?;
+                    held += w.bytes;
+                    waiting.push_back(w);
+                    true
+                }
+                None => false,
+            };
+            // Account every cell whose counts are in; wait for them when too much is held, or
+            // for every one once there are no more cells.
             while let Some(front) = waiting.front() {
-                if !bg.wait(counters, front.ticket, held > MAX_WAITING_BYTES)? {
+                if !bg.wait(counters, front.ticket, !more || held > MAX_WAITING_BYTES)? {
                     break;
                 }
                 let Some(w) = waiting.pop_front() else { break };
@@ -78,13 +86,10 @@ pub fn accounts_streamed<C: Borrow<Compiled>>(
                 out.extend(run.finish(&w, &mut sources, counters)?);
                 done(w.cell);
             }
+            if !more {
+                return Ok(());
+            }
         }
-        while let Some(w) = waiting.pop_front() {
-            bg.wait(counters, w.ticket, true)?;
-            out.extend(run.finish(&w, &mut sources, counters)?);
-            done(w.cell);
-        }
-        Ok(())
     })?;
     Ok((out, run.warnings))
 }

@@ -97,11 +97,24 @@ impl Queue {
         }
     }
 
+    /// No more batches: the counting thread stops, dropping what is still queued (nobody
+    /// waits for it any more).
     fn close(&self) {
         if let Ok(mut s) = self.state.lock() {
             s.closed = true;
+            s.batches.clear();
+            s.bytes = 0;
         }
         self.ready.notify_all();
+    }
+}
+
+/// Closes its queue when dropped.
+struct Closing<'q>(&'q Queue);
+
+impl Drop for Closing<'_> {
+    fn drop(&mut self) {
+        self.0.close();
     }
 }
 
@@ -131,14 +144,12 @@ impl Counters {
             let worker = std::thread::Builder::new()
                 .name("counting".into())
                 .spawn_scoped(scope, move || count_queued(&theirs, &done_tx));
+            // Closed however `f` ends, a panic included: the scope joins the thread, which
+            // would otherwise wait for batches forever.
+            let _closing = Closing(&queue);
             let queue = worker.is_ok().then(|| Arc::clone(&queue));
             let mut bg = Background { queue, rx, sent: 0, done: 0, finished: BTreeSet::new() };
-            let out = f(self, &mut bg);
-            // Closing the queue ends the thread; the scope joins it.
-            if let Some(q) = bg.queue.take() {
-                q.close();
-            }
-            out
+            f(self, &mut bg)
         })
     }
 }
@@ -250,7 +261,7 @@ impl Background {
         let Some(queue) = &self.queue else { return Ok(false) };
         let min = if counters.helping() { 0 } else { HELP_FROM_BYTES };
         let Some(b) = queue.take(min) else { return Ok(false) };
-        let counts = count_batch(&b, counters.counter(b.encoding).helper());
+        let counts = count_batch(&b, &counters.counter(b.encoding).helper);
         self.fold(counters, Counted { seq: b.seq, encoding: b.encoding, counts })?;
         Ok(true)
     }
