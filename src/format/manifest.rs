@@ -161,7 +161,7 @@ pub struct RawTemplates {
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawDefaults {
-    /// The default profile (default: `standard`, else the first).
+    /// The default profile (default: the first profile declared).
     #[schemars(with = "Option<String>")]
     pub profile: Option<S>,
     /// The default transport (default: the first of `transports`).
@@ -174,7 +174,8 @@ pub struct RawDefaults {
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawSelection {
-    /// The profile for models the policy picks out (default: `lite`, else the default profile).
+    /// The profile for models the policy picks out (default: the default profile, so every model
+    /// gets the same one).
     #[schemars(with = "Option<String>")]
     pub profile: Option<S>,
     /// Segment patterns: `o1` or `o1-*`.
@@ -194,7 +195,7 @@ pub struct RawCheck {
     #[serde(default)]
     #[schemars(schema_with = "super::schema::levels")]
     pub levels: IndexMap<S, S>,
-    /// Smaller profile → the profile it must be a subset of (default: lite → standard).
+    /// Smaller profile → the profile it must be a subset of (default: none; `{}` says so).
     #[schemars(with = "Option<BTreeMap<String, String>>")]
     pub subsets: Option<IndexMap<S, S>>,
     /// Profile → rule → level, for that profile's cells only (P001–P004, P006, P008).

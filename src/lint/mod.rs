@@ -142,13 +142,16 @@ pub fn check(project: &Project, overrides: &[(RuleCode, Level)], counters: &mut 
             Run::Load => {}
         }
     }
-    // Load-time warnings (sub-agent recursion) are lint findings too.
+    // Load-time warnings (sub-agent recursion, roles, dropped contributions) are findings too.
     rest.extend(project.warnings.iter().cloned());
     found.extend(rest.into_iter().map(|d| (d, None)));
     let mut diagnostics: Vec<Diagnostic> = found
         .into_iter()
         .filter_map(|(mut d, own)| {
-            let level = own.or_else(|| d.code.and_then(|c| levels.get(&c)).copied()).unwrap_or(Level::Deny);
+            // A load warning without a rule code (a role left to a profile's old name, a dropped
+            // contribution) keeps its own severity: no level can allow or deny it.
+            let Some(code) = d.code else { return Some(d) };
+            let level = own.or_else(|| levels.get(&code).copied()).unwrap_or(Level::Deny);
             d.severity = match level {
                 Level::Allow => return None,
                 Level::Warn => Severity::Warning,

@@ -27,15 +27,7 @@ pub(super) struct Checker<'a> {
 impl Checker<'_> {
     /// The span of a YAML node (a key or a scalar) in the current file.
     pub(super) fn span(&self, loc: &Location) -> Span {
-        let text = &self.file.text;
-        let start = match loc.span().byte_offset() {
-            Some(b) => b as usize,
-            // Without byte information, count from the line and column.
-            None => line_column_offset(text, loc.line() as usize, loc.column() as usize),
-        }
-        .min(text.len());
-        let len = loc.span().byte_len().map_or(0, |l| l as usize);
-        Span { file: self.file.rel.clone(), start, end: (start + len).min(text.len()) }
+        node_span(self.file, loc)
     }
 
     /// The span of mapping key `key` whose value starts at `value` (on the key's line or on a
@@ -196,6 +188,19 @@ impl Checker<'_> {
 }
 
 /// The byte offset of a 1-based (line, column in characters) position in `text`.
+/// The span of a YAML node (a key or a scalar) of `file`.
+pub(super) fn node_span(file: &SourceFile, loc: &Location) -> Span {
+    let text = &file.text;
+    let start = match loc.span().byte_offset() {
+        Some(b) => b as usize,
+        // Without byte information, count from the line and column.
+        None => line_column_offset(text, loc.line() as usize, loc.column() as usize),
+    }
+    .min(text.len());
+    let len = loc.span().byte_len().map_or(0, |l| l as usize);
+    Span { file: file.rel.clone(), start, end: (start + len).min(text.len()) }
+}
+
 fn line_column_offset(text: &str, line: usize, column: usize) -> usize {
     let line_start: usize = text.split_inclusive('\n').take(line.saturating_sub(1)).map(str::len).sum();
     let rest = &text[line_start.min(text.len())..];

@@ -1,4 +1,4 @@
-//! `check:`: lint levels, per-profile levels and profile subsets.
+//! `check:`: lint levels and per-profile levels (the subset pairs are in `roles`).
 
 use crate::code::{Level, RuleCode};
 use crate::diagnostic::known_names_help;
@@ -19,7 +19,7 @@ impl Loader<'_> {
             out.levels.extend(rule_level(&mut ck, code, level));
         }
         profile_levels(&mut ck, &raw.check, &profiles, &mut out);
-        subsets(&mut ck, &raw.check, &profiles, &mut out);
+        out.subsets = self.subsets();
         out
     }
 }
@@ -66,24 +66,5 @@ fn profile_levels(ck: &mut Checker<'_>, raw: &RawCheck, profiles: &[&str], out: 
             }
             out.profile_levels.push((profile.value.clone(), rule, l));
         }
-    }
-}
-
-/// `check.subsets` (default: lite ⊆ standard when both exist).
-fn subsets(ck: &mut Checker<'_>, raw: &RawCheck, profiles: &[&str], out: &mut LintSettings) {
-    match &raw.subsets {
-        Some(pairs) => {
-            for (small, big) in pairs {
-                let ok_small = ck.refs(std::slice::from_ref(small), profiles, "profile", "check.subsets");
-                let ok_big = ck.refs(std::slice::from_ref(big), profiles, "profile", "check.subsets");
-                if !ok_small.is_empty() && !ok_big.is_empty() {
-                    out.subsets.push((small.value.clone(), big.value.clone()));
-                }
-            }
-        }
-        None if profiles.contains(&"lite") && profiles.contains(&"standard") => {
-            out.subsets.push(("lite".into(), "standard".into()))
-        }
-        None => {}
     }
 }

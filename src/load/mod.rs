@@ -4,10 +4,11 @@
 //! `Project::load` is the list of steps. They share one [`Loader`](loader::Loader) (the file
 //! system, the manifest, the diagnostics, the templates and files read so far), and each
 //! section of the manifest has its file: `settings` (version, limits, defaults, matrix,
-//! selection, tokens, snapshots), `switches` (and variables), `sections` (and slots), `templates`
+//! selection, tokens, snapshots), `roles` (the default profile, the selected profile, the subset
+//! pairs: declared, never named), `switches` (and variables), `sections` (and slots), `templates`
 //! (template files, inline text, layout, tool docs), `catalog` (reading tool files), `tools`,
 //! `tool_parts`, `tool_wording` and `params` (one tool), `catalog_checks`, `profiles`, `cases`,
-//! `subagents`, `commands`, `checks` (lint settings), `analysis` (what templates read).
+//! `subagents`, `commands`, `checks` (lint levels), `analysis` (what templates read).
 //! `checker` holds the checks they share, `undeclared` the static template checks.
 
 use std::path::{Path, PathBuf};
@@ -28,6 +29,7 @@ mod commands;
 mod loader;
 mod params;
 mod profiles;
+mod roles;
 mod sections;
 mod settings;
 mod subagents;

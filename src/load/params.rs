@@ -78,6 +78,7 @@ impl<'a> SchemaBuilder<'a> {
                 schema,
                 when,
                 profiles: Vec::new(),
+                span: super::checker::node_span(self.file, &name.referenced),
             });
         }
         out

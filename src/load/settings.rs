@@ -43,23 +43,11 @@ impl Loader<'_> {
         }
     }
 
-    /// `defaults.profile`, else `standard`, else the first profile.
-    pub(super) fn default_profile(&mut self) -> String {
-        let names = self.profile_names.clone();
-        match &self.raw.defaults.profile {
-            Some(p) => {
-                self.ck().refs(std::slice::from_ref(p), &names, "profile", "defaults.profile");
-                p.value.clone()
-            }
-            None if names.contains(&"standard") => "standard".into(),
-            None => names.first().map(|s| s.to_string()).unwrap_or_default(),
-        }
-    }
-
     /// `selection:`: which profile a model gets.
     pub(super) fn selection(&mut self, default_profile: &str) -> SelectionPolicy {
-        let (raw, names) = (&self.raw.selection, self.profile_names.clone());
-        build_selection(&mut self.ck(), raw, &names, default_profile)
+        let profile = self.selection_profile(default_profile);
+        let raw = self.raw;
+        build_selection(&mut self.ck(), &raw.selection, profile, default_profile)
     }
 
     /// `tokens:`: how reports count.
@@ -140,20 +128,7 @@ fn build_tokens(ck: &mut Checker<'_>, raw: &RawTokens, fs: &ProjectFs) -> TokenS
     TokenSettings { tokenizer, factors, cache }
 }
 
-fn build_selection(
-    ck: &mut Checker<'_>,
-    rs: &RawSelection,
-    profiles: &[&str],
-    default_profile: &str,
-) -> SelectionPolicy {
-    let profile = match &rs.profile {
-        Some(p) => {
-            ck.refs(std::slice::from_ref(p), profiles, "profile", "selection.profile");
-            p.value.clone()
-        }
-        None if profiles.contains(&"lite") => "lite".into(),
-        None => default_profile.to_string(),
-    };
+fn build_selection(ck: &mut Checker<'_>, rs: &RawSelection, profile: String, default_profile: &str) -> SelectionPolicy {
     let mut model_segments = Vec::new();
     match &rs.model_segments {
         Some(list) => {

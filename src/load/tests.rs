@@ -45,19 +45,65 @@ fn sections_reading_dynamic_variables_are_dynamic() {
     assert_eq!(p.sections["b"].dynamic_inputs, ["cwd"]);
 }
 
+/// A profile's line and the messages of the warnings located there.
+fn warnings_at(p: &Project, line: usize) -> Vec<String> {
+    p.warnings
+        .iter()
+        .filter(|w| w.label.as_ref().and_then(|l| l.position.as_ref()).is_some_and(|p| p.line == line))
+        .map(|w| w.message.clone())
+        .collect()
+}
+
 #[test]
-fn defaults_and_selection_fall_back_to_standard_and_lite() {
+fn undeclared_roles_fall_to_the_first_profile_and_old_names_warn() {
     let m = format!(
         "{HEAD}sections:\n  a: {{text: x}}\ntools: []\nprofiles:\n  lite: {{sections: [a]}}\n  standard: \
         {{sections: [a]}}\n"
     );
     let (_d, p) = load(&[(MANIFEST, &m)]);
     let p = p.unwrap();
-    assert_eq!(p.defaults.profile, "standard");
+    // No name has a role: the first profile is the default and the selection picks it too.
+    assert_eq!(p.defaults.profile, "lite");
     assert_eq!(p.selection.profile, "lite");
+    assert!(p.lint.subsets.is_empty());
     assert_eq!(p.selection.below_context_window, 64_000);
     assert_eq!(p.transports, Transport::DEFAULT);
     assert_eq!(p.providers, Provider::ALL);
+    // Where the old names would have meant something else, each says what to declare.
+    let (lite, standard) = (warnings_at(&p, 8), warnings_at(&p, 9));
+    assert_eq!(lite.len(), 1, "{lite:?}");
+    assert!(lite[0].contains("`lite` is not checked as a subset of `standard`"), "{lite:?}");
+    assert_eq!(standard.len(), 1, "{standard:?}");
+    assert!(standard[0].contains("the first one declared, `lite`, not `standard`"), "{standard:?}");
+    assert_eq!(p.warnings.len(), 2);
+}
+
+#[test]
+fn declared_roles_work_under_any_names() {
+    let m = format!(
+        "{HEAD}defaults: {{profile: full}}\nselection: {{profile: mini}}\ncheck: {{subsets: {{mini: \
+        full}}}}\nsections:\n  a: {{text: x}}\ntools: []\nprofiles:\n  mini: {{sections: [a]}}\n  full: \
+        {{sections: [a]}}\n"
+    );
+    let (_d, p) = load(&[(MANIFEST, &m)]);
+    let p = p.unwrap();
+    assert_eq!(p.defaults.profile, "full");
+    assert_eq!(p.selection.profile, "mini");
+    assert_eq!(p.lint.subsets, [("mini".to_string(), "full".to_string())]);
+    assert!(p.warnings.is_empty(), "{:?}", p.warnings);
+}
+
+#[test]
+fn old_role_names_with_declared_roles_are_quiet() {
+    let m = format!(
+        "{HEAD}selection: {{profile: standard}}\ncheck: {{subsets: {{}}}}\nsections:\n  a: {{text: \
+        x}}\ntools: []\nprofiles:\n  standard: {{sections: [a]}}\n  lite: {{sections: [a]}}\n"
+    );
+    let (_d, p) = load(&[(MANIFEST, &m)]);
+    let p = p.unwrap();
+    assert_eq!((p.defaults.profile.as_str(), p.selection.profile.as_str()), ("standard", "standard"));
+    assert!(p.lint.subsets.is_empty());
+    assert!(p.warnings.is_empty(), "{:?}", p.warnings);
 }
 
 #[test]

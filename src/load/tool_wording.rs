@@ -34,9 +34,10 @@ pub(super) fn overrides(
             continue;
         }
         let unknown = |p: &str| format!("override for unknown parameter `{p}` of tool `{}`", name.value);
-        let params_ov = param_wording(ck, &ov.parameters, params, unknown, ok);
-        overrides
-            .insert(profile.value.clone(), ToolOverride { description: ov.description.clone(), params: params_ov });
+        let mut wording = param_wording(ck, &ov.parameters, params, unknown, ok);
+        wording.description = ov.description.clone();
+        wording.span = ck.span(&profile.referenced);
+        overrides.insert(profile.value.clone(), wording);
     }
     overrides
 }
@@ -84,14 +85,11 @@ pub(super) fn variants(
             *ok = false;
             continue;
         };
-        let params_ov =
+        let mut wording =
             param_wording(ck, &raw.parameters, params, |p| format!("{what} words unknown parameter `{p}`"), ok);
-        variants.push(ToolVariant {
-            when,
-            profiles,
-            name: raw.name.as_ref().map(|n| n.value.clone()),
-            wording: ToolOverride { description: raw.description.clone(), params: params_ov },
-        });
+        wording.description = raw.description.clone();
+        wording.span = ck.span(&v.referenced);
+        variants.push(ToolVariant { when, profiles, name: raw.name.as_ref().map(|n| n.value.clone()), wording });
     }
     variants
 }
@@ -131,12 +129,13 @@ fn param_wording(
     params: &[Property],
     unknown: impl Fn(&str) -> String,
     ok: &mut bool,
-) -> IndexMap<String, String> {
+) -> ToolOverride {
     let names: Vec<&str> = params.iter().map(|p| p.name.as_str()).collect();
-    let mut out = IndexMap::new();
+    let mut out = ToolOverride::default();
     for (pname, pov) in raw {
         if names.contains(&pname.value.as_str()) {
-            out.insert(pname.value.clone(), pov.description.clone());
+            out.params.insert(pname.value.clone(), pov.description.clone());
+            out.param_spans.insert(pname.value.clone(), ck.span(&pname.referenced));
         } else {
             *ok = false;
             ck.error(&pname.referenced, unknown(&pname.value), known_names_help("parameter", &pname.value, &names));

@@ -125,6 +125,10 @@ pub struct ToolOverride {
     pub description: Option<String>,
     /// Replacement parameter descriptions, by top-level parameter name.
     pub params: IndexMap<String, String>,
+    /// Where each of `params` is named (empty for wording not read from a file).
+    pub param_spans: IndexMap<String, Span>,
+    /// Where it is declared: the profile's name under `overrides:`, or the variant.
+    pub span: Span,
 }
 
 /// A tool's name and wording where its conditions hold: a second axis of variation besides the
@@ -227,6 +231,7 @@ pub(crate) mod tests {
             },
             when,
             profiles: Vec::new(),
+            span: Default::default(),
         }
     }
 
@@ -258,6 +263,7 @@ pub(crate) mod tests {
             ToolOverride {
                 description: Some("Read.".into()),
                 params: [("a".to_string(), "A.".to_string())].into_iter().collect(),
+                ..ToolOverride::default()
             },
         );
         Catalog::new(vec![

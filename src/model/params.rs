@@ -3,6 +3,7 @@
 
 use serde_json::Value;
 
+use crate::diagnostic::Span;
 use crate::model::condition::Condition;
 
 /// A typed schema node.
@@ -138,6 +139,16 @@ pub struct Property {
     pub when: Condition,
     /// For top-level parameters: the profiles that send it (empty: every profile).
     pub profiles: Vec<String>,
+    /// Its name in the catalog file (empty for parameters not read from one).
+    pub span: Span,
+}
+
+impl Property {
+    /// Whether a top-level parameter is sent in `profile`'s cells (where its tool is active and
+    /// its `when` holds).
+    pub fn sent_in(&self, profile: &str) -> bool {
+        self.profiles.is_empty() || self.profiles.iter().any(|p| p == profile)
+    }
 }
 
 /// Whether `name` is a valid parameter name for every provider.

@@ -13,6 +13,17 @@ promptc: 1
 name: starter
 contract_version: 1
 
+# The roles the profiles below play, declared (no profile name means anything by itself):
+# standard by default, lite for the models the selection rules pick out (o1-style ids,
+# context windows under 64k), and lite checked as a subset of standard (P005).
+defaults:
+  profile: standard
+selection:
+  profile: lite
+check:
+  subsets:
+    lite: standard
+
 # Token counts are cached by content hash (the starter's .gitignore keeps the cache out of git).
 tokens:
   cache: .promptc-cache/tokens.json

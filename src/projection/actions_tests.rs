@@ -11,6 +11,7 @@ fn prop(name: &str, kind: Kind) -> Property {
         schema: Schema { description: Some(format!("{name}.")), nullable: false, default: None, kind },
         when: Condition::Always,
         profiles: Vec::new(),
+        span: Default::default(),
     }
 }
 

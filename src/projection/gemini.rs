@@ -167,6 +167,7 @@ mod tests {
             schema: Schema { description: Some("D.".into()), nullable, default: None, kind },
             when: Condition::Always,
             profiles: Vec::new(),
+            span: Default::default(),
         }
     }
 

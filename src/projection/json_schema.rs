@@ -136,6 +136,7 @@ mod tests {
             schema: Schema { description: None, nullable: false, default: None, kind },
             when: Condition::Always,
             profiles: Vec::new(),
+            span: Default::default(),
         }
     }
 

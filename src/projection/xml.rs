@@ -177,6 +177,7 @@ mod tests {
             schema: Schema { description: Some(desc.into()), nullable: false, default: None, kind },
             when: Condition::Always,
             profiles: Vec::new(),
+            span: Default::default(),
         }
     }
 

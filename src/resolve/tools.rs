@@ -96,10 +96,7 @@ pub fn active_tools_where(
             let params: Vec<Property> = t
                 .params
                 .iter()
-                .filter(|p| {
-                    p.when.eval_with(switches, choices)
-                        && (p.profiles.is_empty() || p.profiles.iter().any(|x| x == profile))
-                })
+                .filter(|p| p.when.eval_with(switches, choices) && p.sent_in(profile))
                 .map(|p| {
                     let mut p = p.clone();
                     if let Some(d) = param_wording(&p.name) {

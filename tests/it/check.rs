@@ -638,3 +638,34 @@ fn p001_judges_examples_only_where_they_are_shown() {
     assert!(out.contains("--> fixtures/check/p001-examples/tools.yaml:10:60"), "{out}");
     assert!(out.contains("= note: cells: shown.native, shown.xml\n"), "{out}");
 }
+
+/// Per-profile parameters and overrides are judged like tools and sections, under profile
+/// names that mean nothing by themselves (`full`, `mini`, `other`, roles declared): a parameter
+/// the subset sends and its superset does not is P005; a parameter, an override or an
+/// override's wording no cell sends is P007 (all were silent).
+#[test]
+fn per_profile_parameters_and_overrides_are_judged() {
+    let dir = "fixtures/check/per-profile-parameters";
+    let out = check(dir, &[], 1);
+    let found: Vec<(String, String)> = out
+        .lines()
+        .zip(out.lines().skip(1))
+        .filter_map(|(head, at)| {
+            let code = head.split_once('[')?.1.split_once(']')?.0;
+            Some((code.to_string(), at.strip_prefix("  --> ")?.strip_prefix(dir)?.to_string()))
+        })
+        .collect();
+    let expected = [
+        ("P005", "/tools.yaml:11:5"),
+        ("P007", "/tools.yaml:16:5"),
+        ("P007", "/tools.yaml:22:5"),
+        ("P007", "/tools.yaml:26:9"),
+    ];
+    let expected: Vec<(String, String)> = expected.iter().map(|(c, l)| (c.to_string(), l.to_string())).collect();
+    assert_eq!(found, expected, "{out}");
+    assert!(out.contains("profile `mini` sends parameter `encoding` of `read_file`, which `full` does not"), "{out}");
+    assert!(out.contains("the override of `read_file` for `other` never applies"), "{out}");
+    assert!(out.contains("words parameter `encoding`, which `full` never sends"), "{out}");
+    assert!(out.contains("none of its profiles (`other`) registers the tool"), "{out}");
+    assert!(!out.contains("gives it no role"), "{out}");
+}

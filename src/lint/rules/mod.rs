@@ -5,7 +5,7 @@ pub mod p001_dangling_tool_reference;
 pub mod p002_provider_rejects;
 pub mod p003_provider_rewrites;
 pub mod p004_cache_unfriendly_order;
-pub mod p005_lite_not_subset;
+pub mod p005_not_a_subset;
 pub mod p006_transport_parity;
 pub mod p007_unused;
 pub mod p008_budget_exceeded;
@@ -33,7 +33,7 @@ pub(crate) const ENTRIES: [(Rule, Run); crate::code::RuleCode::ALL.len()] = [
     (p002_provider_rejects::RULE, Run::Cells(p002_provider_rejects::check)),
     (p003_provider_rewrites::RULE, Run::Cells(p003_provider_rewrites::check)),
     (p004_cache_unfriendly_order::RULE, Run::Cells(p004_cache_unfriendly_order::check)),
-    (p005_lite_not_subset::RULE, Run::Project(p005_lite_not_subset::check)),
+    (p005_not_a_subset::RULE, Run::Project(p005_not_a_subset::check)),
     (p006_transport_parity::RULE, Run::Cells(p006_transport_parity::check)),
     (p007_unused::RULE, Run::Project(p007_unused::check)),
     (p008_budget_exceeded::RULE, Run::Cells(p008_budget_exceeded::check)),

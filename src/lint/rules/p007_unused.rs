@@ -13,10 +13,12 @@ pub const RULE: Rule = Rule {
     code: RuleCode::P007,
     name: "unused",
     default: Level::Warn,
-    summary: "a section, tool, switch or slot is declared but never used",
+    summary: "a section, tool, parameter, override, switch or slot is declared but never used",
     explain: "Something is declared and never reaches any cell: a section no profile or sub-agent lists, a tool no \
-        profile registers, a switch no `when:` or template reads, a slot no section shows or no tool contributes to. \
-        Dead declarations rot and mislead readers.\n\nFix: use it or delete it.",
+        profile registers, a parameter whose `profiles:` never register its tool, a tool override for a profile \
+        that does not register the tool (or wording a parameter that profile never sends), a switch no `when:` or \
+        template reads, a slot no section shows or no tool contributes to. Dead declarations rot and mislead \
+        readers.\n\nFix: use it or delete it.",
 };
 
 /// Whether some template, or a file it includes or imports, reads `switches.NAME` (or
@@ -60,6 +62,7 @@ pub(crate) fn check(project: &Project, out: &mut Vec<Diagnostic>) {
                 .with_help("add it (or its toolset) to a profile, or delete it"),
         );
     }
+    per_profile_wording(project, out);
     for name in project.switches.keys().filter(|n| n.as_str() != SUBAGENT_SWITCH) {
         let in_when = project.sections.values().any(|s| s.when.switch_names().contains(&name.as_str()))
             || project.catalog.tools().iter().any(|t| {
@@ -87,6 +90,66 @@ pub(crate) fn check(project: &Project, out: &mut Vec<Diagnostic>) {
                     .with_label(project.label(&slot.span))
                     .with_help("add a section with `slot:` and a tool with `contributes:`, or delete the slot"),
             );
+        }
+    }
+}
+
+/// Per-profile parameters and overrides that no cell sends: a parameter whose `profiles:` never
+/// register its tool, an override for a profile without the tool, and an override's wording of
+/// a parameter its profile never sends.
+fn per_profile_wording(project: &Project, out: &mut Vec<Diagnostic>) {
+    for t in project.catalog.tools() {
+        let registering: Vec<&str> = project
+            .profiles
+            .iter()
+            .filter(|(_, p)| project.catalog.registered(&p.tools).iter().any(|r| r.name == t.name))
+            .map(|(name, _)| name.as_str())
+            .collect();
+        for p in t.params.iter().filter(|p| !p.profiles.is_empty()) {
+            if !registering.is_empty() && !p.profiles.iter().any(|x| registering.contains(&x.as_str())) {
+                out.push(
+                    finding(
+                        RuleCode::P007,
+                        format!(
+                            "parameter `{}` of `{}` is never sent: none of its profiles (`{}`) registers the tool",
+                            p.name,
+                            t.name,
+                            p.profiles.join("`, `")
+                        ),
+                    )
+                    .with_label(project.label(&p.span))
+                    .with_help(format!("name a profile that registers `{}` in its `profiles:`", t.name)),
+                );
+            }
+        }
+        for (profile, ov) in &t.overrides {
+            if !registering.contains(&profile.as_str()) {
+                out.push(
+                    finding(
+                        RuleCode::P007,
+                        format!(
+                            "the override of `{}` for `{profile}` never applies: `{profile}` does not register it",
+                            t.name
+                        ),
+                    )
+                    .with_label(project.label(&ov.span))
+                    .with_help(format!("register `{}` in `{profile}`, or delete the override", t.name)),
+                );
+                continue;
+            }
+            let unsent =
+                ov.params.keys().filter(|name| t.params.iter().any(|p| &p.name == *name && !p.sent_in(profile)));
+            for name in unsent {
+                let span = ov.param_spans.get(name).unwrap_or(&ov.span);
+                out.push(
+                    finding(
+                        RuleCode::P007,
+                        format!("the override of `{}` for `{profile}` words parameter `{name}`, which `{profile}` never sends", t.name),
+                    )
+                    .with_label(project.label(span))
+                    .with_help(format!("add `{profile}` to the parameter's `profiles:`, or delete this wording")),
+                );
+            }
         }
     }
 }

@@ -1,4 +1,4 @@
-//! P005 lite-not-subset: a smaller profile that grew a tool or section its superset lacks.
+//! P005 not-a-subset: a smaller profile that grew a tool, section or parameter its superset lacks.
 
 use std::collections::BTreeSet;
 
@@ -11,13 +11,14 @@ use crate::model::Project;
 
 pub const RULE: Rule = Rule {
     code: RuleCode::P005,
-    name: "lite-not-subset",
+    name: "not-a-subset",
     default: Level::Deny,
-    summary: "a smaller profile has a tool or section the larger one lacks",
-    explain: "Profiles declared as subsets (by default `lite` ⊆ `standard`, configurable under `check.subsets`) must \
-        not grow a tool or section their superset does not have: lite quietly gaining a tool means the two contracts \
-        drifted apart.\n\nFix: add the tool or section to the larger profile too, exclude it from the smaller one, or \
-        change `check.subsets`.",
+    summary: "a smaller profile has a tool, section or parameter the larger one lacks",
+    explain: "Profiles declared as subsets under `check.subsets` (e.g. `{lite: standard}`) must not grow a tool, \
+        section or tool parameter their superset does not have: the smaller contract quietly gaining a tool, or \
+        sending a parameter (`profiles:` on a parameter) the larger one never sends, means the two contracts drifted \
+        apart.\n\nFix: add the tool, section or parameter to the larger profile too, exclude it from the smaller \
+        one, or change `check.subsets`.",
 };
 
 /// Compare every `check.subsets` pair.
@@ -34,6 +35,21 @@ pub(crate) fn check(project: &Project, out: &mut Vec<Diagnostic>) {
                     .with_label(project.label(&s.span))
                     .with_help(format!("add `{t}` to `{big}`, exclude it from `{small}`, or change check.subsets")),
             );
+        }
+        for tool in project.catalog.registered(&s.tools).iter().filter(|t| bt.contains(&t.name)) {
+            for p in tool.params.iter().filter(|p| p.sent_in(small) && !p.sent_in(big)) {
+                out.push(
+                    finding(
+                        RuleCode::P005,
+                        format!(
+                            "profile `{small}` sends parameter `{}` of `{}`, which `{big}` does not",
+                            p.name, tool.name
+                        ),
+                    )
+                    .with_label(project.label(&p.span))
+                    .with_help(format!("add `{big}` to the parameter's `profiles:`, or drop `{small}` from it")),
+                );
+            }
         }
         for sec in s.sections.iter().filter(|x| !b.sections.contains(x)) {
             out.push(
