@@ -230,10 +230,78 @@ fn verify_names_changed_files_switches_and_sections() {
         "input file changed: promptc.yaml",
         "switch `browser` differs: false → true",
         "section changed: rules",
-        "tool projection changed",
+        "tool added: browser_action",
     ] {
         assert!(text.contains(needle), "missing {needle:?} in:\n{text}");
     }
+    assert!(!text.contains("tool projection changed"), "{text}");
+}
+
+/// A copy of the fixture project at `rel`, frozen to `frozen.json` with `args`.
+fn frozen_copy(rel: &str, args: &[&str]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    common::copy_dir(&common::repo().join(rel), dir.path());
+    let out = common::promptc_in(dir.path(), &[&["freeze", "--out", "frozen.json"], args].concat());
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    dir
+}
+
+/// `verify` on `frozen.json` in `dir` after `edits` (file, from, to): exit code and stdout.
+fn verify_after(dir: &std::path::Path, edits: &[(&str, &str, &str)]) -> (i32, String) {
+    for (file, from, to) in edits {
+        let p = dir.join(file);
+        let text = std::fs::read_to_string(&p).unwrap();
+        assert!(text.contains(from), "{file} lacks {from:?}");
+        std::fs::write(&p, text.replacen(from, to, 1)).unwrap();
+    }
+    let out = common::promptc_in(dir, &["verify", "frozen.json"]);
+    (out.status.code().unwrap(), stdout(&out))
+}
+
+/// Each changed tool is named (it said "tool projection changed"), and a string-valued switch
+/// is named like an on/off one (it was not named at all).
+#[test]
+fn verify_names_each_changed_tool_and_string_switch() {
+    let dir = frozen_copy("fixtures/good/switch-values", &[]);
+    let (code, text) = verify_after(
+        dir.path(),
+        &[
+            ("promptc.yaml", "default: interactive", "default: batch"),
+            ("tools.yaml", "Move a delivery to another time slot.", "Move a delivery to a later time slot."),
+        ],
+    );
+    assert_eq!(code, 1, "{text}");
+    for needle in ["switch `style` differs: interactive → batch", "tool changed: reschedule"] {
+        assert!(text.contains(needle), "missing {needle:?} in:\n{text}");
+    }
+    assert!(!text.contains("tool projection changed"), "{text}");
+    let out = common::promptc_in(dir.path(), &["verify", "frozen.json", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let reasons = v["reasons"].as_array().unwrap();
+    assert!(reasons.contains(&serde_json::json!({"kind": "tool", "name": "reschedule", "change": "changed"})), "{v}");
+    assert!(
+        reasons.contains(&serde_json::json!(
+            {"kind": "string_switch", "name": "style", "frozen": "interactive", "current": "batch"}
+        )),
+        "{v}"
+    );
+}
+
+/// Each changed harness message is named by its place and role (it said "harness messages
+/// changed"), in an xml record too.
+#[test]
+fn verify_names_each_changed_message() {
+    let dir = frozen_copy("fixtures/good/harness-messages", &["--transport", "xml"]);
+    let (code, text) = verify_after(
+        dir.path(),
+        &[
+            ("promptc.yaml", "The last CI run failed. Look", "CI failed. Look"),
+            ("promptc.yaml", "default: false", "default: true"),
+        ],
+    );
+    assert_eq!(code, 1, "{text}");
+    assert!(text.contains("message changed: 1 (user)"), "{text}");
+    assert!(!text.contains("message changed: 2"), "{text}");
 }
 
 #[test]

@@ -4,14 +4,17 @@
 use std::collections::BTreeMap;
 
 use serde::Serialize;
+use serde_json::Value;
 
 use crate::compile::compile_cell;
 use crate::diagnostic::Diagnostic;
 use crate::error::{Error, Result};
+use crate::model::provider::Provider;
 use crate::model::selection::Selection;
 use crate::model::transport::Transport;
 use crate::model::Project;
 use crate::output::artifact::Metadata;
+use crate::projection::{entry_function, tool_entries};
 use crate::resolve::runtime::Runtime;
 
 use super::{FrozenRecord, FrozenRequest};
@@ -50,10 +53,34 @@ pub enum Finding {
         /// `changed`, `added` or `removed`.
         change: String,
     },
-    /// The tool projection changed.
+    /// A string-valued switch resolves to another value now.
+    StringSwitch {
+        /// Switch name.
+        name: String,
+        /// Frozen value (absent if the switch is new).
+        frozen: Option<String>,
+        /// Current value (absent if removed).
+        current: Option<String>,
+    },
+    /// A tool's definition changed, or the tool appeared or disappeared.
+    Tool {
+        /// The tool's name as the model sees it.
+        name: String,
+        /// `changed`, `added` or `removed`.
+        change: String,
+    },
+    /// The tool projection changed while every tool stayed the same (their order, or the
+    /// request's wrapper around them).
     Tools,
-    /// The harness messages changed.
-    Messages,
+    /// A harness message changed, appeared or disappeared.
+    Message {
+        /// Its place in the list, from 1.
+        index: usize,
+        /// Who sends it (`user`, `assistant`).
+        role: String,
+        /// `changed`, `added` or `removed`.
+        change: String,
+    },
     /// The promptc version differs (informational).
     PromptcVersion {
         /// Frozen value.
@@ -75,8 +102,13 @@ impl std::fmt::Display for Finding {
                 write!(f, "switch `{name}` differs: {} → {}", opt(frozen), opt(current))
             }
             Finding::Section { id, change } => write!(f, "section {change}: {id}"),
-            Finding::Tools => f.write_str("tool projection changed"),
-            Finding::Messages => f.write_str("harness messages changed"),
+            Finding::StringSwitch { name, frozen, current } => {
+                let opt = |v: &Option<String>| v.clone().unwrap_or_else(|| "absent".into());
+                write!(f, "switch `{name}` differs: {} → {}", opt(frozen), opt(current))
+            }
+            Finding::Tool { name, change } => write!(f, "tool {change}: {name}"),
+            Finding::Tools => f.write_str("tool projection changed: the tools' order or the wrapper around them"),
+            Finding::Message { index, role, change } => write!(f, "message {change}: {index} ({role})"),
             Finding::PromptcVersion { frozen, current } => write!(f, "promptc version {frozen} → {current}"),
         }
     }
@@ -208,7 +240,69 @@ pub fn verify(project: &Project, rec: &FrozenRecord) -> Result<Verdict> {
     let current = compile_cell(project, sel, rec.request.transport, provider, rt)?;
     let tools_json = current.projection.as_deref().map(crate::json::to_pretty_json);
     let meta = Metadata::new(project, &current, tools_json.as_deref());
-    Ok(compare(&rec.metadata, &meta))
+    let outputs = Outputs {
+        provider: rec.request.provider,
+        frozen_tools: rec.tools.as_ref(),
+        current_tools: current.projection(),
+        frozen_messages: rec.messages.as_ref(),
+        current_messages: current.messages_json(),
+    };
+    Ok(compare(&rec.metadata, &meta, &outputs))
+}
+
+/// What the frozen record and the recompiled cell send besides the prompt, to name what changed
+/// in them.
+struct Outputs<'a> {
+    provider: Option<Provider>,
+    frozen_tools: Option<&'a Value>,
+    current_tools: Option<&'a Value>,
+    frozen_messages: Option<&'a Value>,
+    current_messages: Option<Value>,
+}
+
+impl Outputs<'_> {
+    /// Each tool whose entry in the projection changed, appeared or disappeared, by the name the
+    /// model sees; without a projection (the xml and json transports, whose tool docs are a
+    /// section) the active tools that appeared or disappeared.
+    fn tools(&self, old: &Metadata, meta: &Metadata) -> Vec<Finding> {
+        let by_name = |provider: Provider, projection: Option<&Value>| -> BTreeMap<String, Value> {
+            let entries = projection.map(|p| tool_entries(provider, p)).unwrap_or_default();
+            entries
+                .into_iter()
+                .map(|e| {
+                    let f = entry_function(provider, e);
+                    (f.get("name").and_then(Value::as_str).unwrap_or_default().to_string(), e.clone())
+                })
+                .collect()
+        };
+        let changes = match self.provider {
+            Some(p) => compare_maps(&by_name(p, self.frozen_tools), &by_name(p, self.current_tools)),
+            None => {
+                let ids = |m: &Metadata| -> BTreeMap<String, ()> { m.tools.iter().map(|t| (t.clone(), ())).collect() };
+                compare_maps(&ids(old), &ids(meta))
+            }
+        };
+        changes.into_iter().map(|(name, change)| Finding::Tool { name, change: change.into() }).collect()
+    }
+
+    /// Each harness message that changed, appeared or disappeared, by its place in the list.
+    fn messages(&self) -> Vec<Finding> {
+        let list = |v: Option<&Value>| v.and_then(Value::as_array).cloned().unwrap_or_default();
+        let (old, new) = (list(self.frozen_messages), list(self.current_messages.as_ref()));
+        let role = |m: &Value| m.get("role").and_then(Value::as_str).unwrap_or_default().to_string();
+        (0..old.len().max(new.len()))
+            .filter_map(|i| {
+                let (change, m) = match (old.get(i), new.get(i)) {
+                    (Some(a), Some(b)) if a == b => return None,
+                    (Some(_), Some(b)) => ("changed", b),
+                    (Some(a), None) => ("removed", a),
+                    (None, Some(b)) => ("added", b),
+                    (None, None) => return None,
+                };
+                Some(Finding::Message { index: i + 1, role: role(m), change: change.into() })
+            })
+            .collect()
+    }
 }
 
 /// The runtime values of the frozen request, over the project's defaults: only names the
@@ -241,7 +335,7 @@ fn runtime(project: &Project, request: &FrozenRequest) -> Runtime {
 
 /// The verdict on frozen metadata `old`, compared with the metadata `meta` of the cell
 /// compiled now.
-fn compare(old: &Metadata, meta: &Metadata) -> Verdict {
+fn compare(old: &Metadata, meta: &Metadata, outputs: &Outputs<'_>) -> Verdict {
     let mut reasons = Vec::new();
     let mut notes = Vec::new();
     if old.contract_version != meta.contract_version {
@@ -270,10 +364,14 @@ fn compare(old: &Metadata, meta: &Metadata) -> Verdict {
     explain.extend(switch_findings);
     reasons.extend(section_findings);
     if tools_changed {
-        reasons.push(Finding::Tools);
+        let tools = outputs.tools(old, meta);
+        if tools.is_empty() {
+            reasons.push(Finding::Tools);
+        }
+        reasons.extend(tools);
     }
     if messages_changed {
-        reasons.push(Finding::Messages);
+        reasons.extend(outputs.messages());
     }
     if old.promptc_version != meta.promptc_version {
         notes.push(Finding::PromptcVersion {
@@ -288,18 +386,22 @@ fn compare(old: &Metadata, meta: &Metadata) -> Verdict {
     Verdict { fresh, reasons, notes }
 }
 
-/// The switches that resolve differently now, by name.
+/// The switches, on/off and string-valued, that resolve differently now, by name.
 fn switch_findings(old: &Metadata, meta: &Metadata) -> Vec<Finding> {
-    let mut switch_names: Vec<&String> = old.switches.keys().chain(meta.switches.keys()).collect();
-    switch_names.sort();
-    switch_names.dedup();
-    switch_names
-        .into_iter()
-        .filter(|n| old.switches.get(*n) != meta.switches.get(*n))
-        .map(|n| Finding::Switch {
-            name: n.clone(),
-            frozen: old.switches.get(n).copied(),
-            current: meta.switches.get(n).copied(),
-        })
-        .collect()
+    let mut names: Vec<&String> =
+        old.switches.keys().chain(meta.switches.keys()).chain(old.choices.keys()).chain(meta.choices.keys()).collect();
+    names.sort();
+    names.dedup();
+    let mut out = Vec::new();
+    for n in names {
+        let (a, b) = (old.switches.get(n).copied(), meta.switches.get(n).copied());
+        if a != b {
+            out.push(Finding::Switch { name: n.clone(), frozen: a, current: b });
+        }
+        let (a, b) = (old.choices.get(n).cloned(), meta.choices.get(n).cloned());
+        if a != b {
+            out.push(Finding::StringSwitch { name: n.clone(), frozen: a, current: b });
+        }
+    }
+    out
 }
