@@ -45,6 +45,10 @@ pub(crate) struct ReportArgs {
     /// A row per tool parameter (JSON and CSV always have them).
     #[arg(long)]
     pub(crate) params: bool,
+    /// Every slot in the slot table, the ones that received no text too (JSON and CSV always
+    /// have them).
+    #[arg(long)]
+    pub(crate) all: bool,
     /// Output format.
     #[arg(long, value_enum, default_value_t = ReportFormat::Table)]
     pub(crate) format: ReportFormat,
@@ -79,7 +83,8 @@ pub(crate) fn report(project: &Project, args: &ReportArgs, color: Color) -> Resu
         ReportFormat::Csv => Format::Csv,
         ReportFormat::Html => Format::Json, // the page is already built
     };
-    let view = View::new().by_tokens(args.sort == SortOrder::Tokens).top(args.top).params(args.params);
+    let view =
+        View::new().by_tokens(args.sort == SortOrder::Tokens).top(args.top).params(args.params).all_slots(args.all);
     let out = match page {
         Some(html) => html,
         None if args.matrix => show::render_matrix(&report.accounts, format, view),

@@ -4,7 +4,7 @@
 mod csv_tables;
 mod items;
 
-use crate::measure::account::Account;
+use crate::measure::account::{Account, SlotItem};
 use crate::measure::tokens::CacheStats;
 use crate::model::budget::Unit;
 use crate::output::table::{markdown, table};
@@ -35,6 +35,8 @@ pub struct View {
     pub top: Option<usize>,
     /// A row per tool parameter under its tool.
     pub params: bool,
+    /// Every slot in the slot table, the ones that received no text too.
+    pub all_slots: bool,
 }
 
 impl View {
@@ -58,6 +60,12 @@ impl View {
     /// A row per tool parameter under its tool.
     pub fn params(mut self, params: bool) -> View {
         self.params = params;
+        self
+    }
+
+    /// Every slot in the slot table, the ones that received no text too.
+    pub fn all_slots(mut self, all_slots: bool) -> View {
+        self.all_slots = all_slots;
         self
     }
 }
@@ -152,10 +160,13 @@ fn budget_rows(a: &Account) -> Vec<Vec<String>> {
         .collect()
 }
 
-/// The slot table's rows.
-fn slot_rows(a: &Account) -> Vec<Vec<String>> {
+/// The slot table's rows: the slots that received text (every slot with `all_slots`), then
+/// the totals — how many tools declare a contribution, how many rendered one, and what the
+/// slots cost — saying how many empty slots it left out.
+fn slot_rows(a: &Account, view: View) -> Vec<Vec<String>> {
     let list = |v: &[String]| if v.is_empty() { "–".to_string() } else { v.join(", ") };
-    a.slots
+    let shown: Vec<&SlotItem> = a.slots.iter().filter(|s| view.all_slots || s.sent.bytes > 0).collect();
+    let mut rows: Vec<Vec<String>> = shown
         .iter()
         .map(|s| {
             vec![
@@ -166,7 +177,26 @@ fn slot_rows(a: &Account) -> Vec<Vec<String>> {
                 s.sent.bytes.to_string(),
             ]
         })
-        .collect()
+        .collect();
+    let distinct = |pick: fn(&SlotItem) -> &[String]| {
+        let names: std::collections::BTreeSet<&String> = a.slots.iter().flat_map(pick).collect();
+        match names.len() {
+            1 => "1 tool".to_string(),
+            n => format!("{n} tools"),
+        }
+    };
+    let hidden = a.slots.len() - shown.len();
+    rows.push(vec![
+        match hidden {
+            0 => "total".to_string(),
+            n => format!("total ({n} empty not shown)"),
+        },
+        distinct(|s| &s.declaring),
+        distinct(|s| &s.contributing),
+        tokens_cell(a, a.slots.iter().map(|s| s.sent.tokens).sum()),
+        a.slots.iter().map(|s| s.sent.bytes).sum::<u64>().to_string(),
+    ]);
+    rows
 }
 
 /// The line above an account's table: project, cell, tokenizer.
@@ -202,7 +232,7 @@ pub fn render(a: &Account, format: Format, view: View) -> String {
             }
             if !a.slots.is_empty() {
                 let h = ["slot", "declaring", "contributing", "tokens", "bytes"];
-                out.push_str(&format!("{}\n", table(&h, &slot_rows(a), &[3, 4])));
+                out.push_str(&format!("{}\n", table(&h, &slot_rows(a, view), &[3, 4])));
             }
             out
         }
@@ -218,7 +248,7 @@ pub fn render(a: &Account, format: Format, view: View) -> String {
             }
             if !a.slots.is_empty() {
                 let h = ["slot", "declaring", "contributing", "tokens", "bytes"];
-                out.push_str(&format!("\n{}", markdown(&h, &slot_rows(a), &[3, 4])));
+                out.push_str(&format!("\n{}", markdown(&h, &slot_rows(a, view), &[3, 4])));
             }
             out
         }

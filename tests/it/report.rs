@@ -242,3 +242,39 @@ fn a_sub_agent_report_names_the_sub_agent() {
     assert_eq!(a["subagent"], "researcher");
     assert_eq!(a["name"], "standard.native.subagent-researcher.openai");
 }
+
+/// The slot table (seed 000 §7): the slots that received text, then the totals — tools
+/// declaring, tools rendering, tokens and bytes — saying how many empty slots it left out;
+/// `--all` lists them too. It listed every slot and had no totals.
+#[test]
+fn the_slot_table_shows_slots_with_text_and_totals() {
+    let dir = "fixtures/good/slot-report";
+    let slot_lines = |args: &[&str]| -> Vec<String> {
+        let out = ok(&[&["-C", dir, "report", "--format", "markdown"], args].concat());
+        out.lines().filter(|l| l.starts_with("| slot ") || l.starts_with("| total")).map(str::to_string).collect()
+    };
+    assert_eq!(
+        slot_lines(&[]),
+        [
+            "| slot | declaring | contributing | tokens | bytes |",
+            "| slot working_notes | take_note | take_note | 13 | 57 |",
+            "| total (1 empty not shown) | 1 tool | 1 tool | 13 | 57 |",
+        ]
+    );
+    assert_eq!(
+        slot_lines(&["--all"])[1..],
+        [
+            "| slot working_notes | take_note | take_note | 13 | 57 |",
+            "| slot page_notes | – | – | 0 | 0 |",
+            "| total | 1 tool | 1 tool | 13 | 57 |",
+        ]
+    );
+    assert_eq!(
+        slot_lines(&["--set", "browser=true"]).last().map(String::as_str),
+        Some("| total | 2 tools | 2 tools | 21 | 94 |")
+    );
+    // JSON keeps every slot: it is data, not a view.
+    let v = account(&["-C", dir]);
+    let slots: Vec<&str> = v["slots"].as_array().unwrap().iter().map(|s| s["slot"].as_str().unwrap()).collect();
+    assert_eq!(slots, ["working_notes", "page_notes"]);
+}
