@@ -11,7 +11,7 @@ use crate::diagnostic::Label;
 use crate::model::catalog::{Catalog, ContributionBody};
 use crate::model::section::{Generator, Section, SectionSource};
 use crate::model::settings::ToolDocFormat;
-use crate::model::{switch_is_name, Command, Switch, Variable, BUILTIN_NAMES};
+use crate::model::{switch_is_name, Command, Switch, Variable, BUILTIN_NAMES, LAYOUT_NAMES, NONCE_NAME};
 
 use super::loader::Loader;
 use super::undeclared::{check_undeclared, check_undeclared_in_files, templates_origin_file};
@@ -43,8 +43,10 @@ struct Scope<'v> {
 }
 
 impl Scope<'_> {
+    /// The dynamic inputs among the names a template reads: dynamic variables, and the nonce
+    /// (random every session; no variable may take its name).
     fn dynamic_of(&self, used: &BTreeSet<String>) -> Vec<String> {
-        used.iter().filter(|u| self.dynamic_vars.contains(u)).cloned().collect()
+        used.iter().filter(|u| self.dynamic_vars.contains(u) || u.as_str() == NONCE_NAME).cloned().collect()
     }
 }
 
@@ -60,7 +62,7 @@ impl Loader<'_> {
     ) -> Reads {
         self.templates.analyze();
         let mut known: BTreeSet<String> = variables.keys().cloned().collect();
-        known.extend(BUILTIN_NAMES.iter().take(6).map(|s| s.to_string()));
+        known.extend(BUILTIN_NAMES.iter().filter(|n| !LAYOUT_NAMES.contains(n)).map(|s| s.to_string()));
         let globals = self.templates.global_names();
         known.extend(
             switches.keys().filter(|k| switch_is_name(k, variables.contains_key(k.as_str()), &globals)).cloned(),

@@ -51,7 +51,15 @@ pub const RESERVED_PROFILE_NAMES: [&str; Transport::ALL.len() + Provider::ALL.le
 
 /// Names the template context defines itself; variables may not reuse them.
 pub const BUILTIN_NAMES: &[&str] =
-    &["switches", "profile", "transport", "tools", "tool_names", "toolsets", "sections", "body"];
+    &["switches", "profile", "transport", "tools", "tool_names", "toolsets", "nonce", "sections", "body"];
+
+/// The built-in names only the layout sees (every other template sees the rest of
+/// [`BUILTIN_NAMES`]).
+pub const LAYOUT_NAMES: &[&str] = &["sections", "body"];
+
+/// The built-in name whose value changes every session (the delimiter nonce): a template
+/// reading it is dynamic, like one reading a dynamic variable.
+pub const NONCE_NAME: &str = "nonce";
 
 /// Whether switch `name` is also readable as a plain template name (`{% if browser %}` as well
 /// as `{% if switches.browser %}`): when it is an identifier and no variable (`is_variable`),

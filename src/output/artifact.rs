@@ -71,8 +71,9 @@ pub struct Metadata {
     /// The sub-agent this prompt belongs to, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub subagent: Option<String>,
-    /// Nonce of the untrusted-content delimiters, when the prompt has any (a live render's
-    /// nonce is random, so it is recorded only when it shaped the text).
+    /// Nonce of the untrusted-content delimiters, when the prompt or a message has it — in
+    /// wrapped text, or where a template reads `nonce` (a live render's nonce is random, so it
+    /// is recorded only when it shaped the text).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub nonce: Option<String>,
     /// Every switch's resolved value.
@@ -116,7 +117,10 @@ impl Metadata {
             provider: c.provider,
             model: c.runtime.model.clone(),
             subagent: c.subagent.clone(),
-            nonce: c.prompt.contains(&format!("_{}|>", c.runtime.nonce)).then(|| c.runtime.nonce.clone()),
+            // Wrapped text or a template reading `nonce` put it in the prompt or a message.
+            nonce: (c.prompt.contains(&c.runtime.nonce)
+                || c.messages.iter().any(|m| m.text.contains(&c.runtime.nonce)))
+            .then(|| c.runtime.nonce.clone()),
             switches: c.runtime.switches.clone(),
             choices: c.runtime.choices.clone(),
             tools: c.tools.iter().map(|t| t.name.clone()).collect(),

@@ -177,6 +177,9 @@ pub fn template_context(project: &Project, cell: &Resolved) -> Vec<(String, mini
     }
     ctx.push(("profile".into(), minijinja::Value::from(cell.selection.profile.as_str())));
     ctx.push(("transport".into(), minijinja::Value::from(cell.transport.as_str())));
+    // The delimiter nonce, for text that names the delimiters it wraps content in
+    // (`<|USER_QUERY_{{ nonce }}|>`): the wrapping itself stays promptc's.
+    ctx.push((crate::model::NONCE_NAME.into(), minijinja::Value::from(runtime.nonce.as_str())));
     // Each tool's parameters are converted only if a template reads them: most templates read
     // names and descriptions, and a large catalog's schemas cost more than the rest of the cell.
     let tool_list: Vec<minijinja::Value> =

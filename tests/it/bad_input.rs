@@ -422,7 +422,7 @@ cases! {
         Some("fixtures/bad/additional-properties-on-string/tools/files.yaml:8:30"), &["allowed on: object"]);
     tool_docs_undefined_name => case("tool-docs-undefined-name", "fixtures/bad/tool-docs-undefined-name", &[],
         "template `format/tool.md.j2` uses undefined variable `tool_count`",
-        Some("fixtures/bad/tool-docs-undefined-name/format/tool.md.j2:2:28"), &["known names: index, profile"]);
+        Some("fixtures/bad/tool-docs-undefined-name/format/tool.md.j2:2:28"), &["known names: index, nonce, profile"]);
     selection_pattern_slash => case("selection-pattern-slash", "fixtures/bad/selection-pattern-slash", &[],
         "invalid model segment pattern `azure/gpt-4*`",
         Some("fixtures/bad/selection-pattern-slash/promptc.yaml:7:31"), &["`*gpt-4*` anywhere in it"]);

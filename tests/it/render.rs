@@ -475,7 +475,7 @@ fn harness_messages_are_rendered_snapshotted_measured_and_frozen() {
     let out = run(&["verify", "frozen.json"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(
-        String::from_utf8_lossy(&out.stdout).contains("harness messages changed"),
+        String::from_utf8_lossy(&out.stdout).contains("message changed: 1 (user)"),
         "{}",
         String::from_utf8_lossy(&out.stdout)
     );
@@ -611,4 +611,27 @@ fn sections_read_the_tools_parameters() {
         prompt.starts_with("count_part(part, location; required part; string) reorder(part, quantity, rush, notes; required part, quantity; string)"),
         "{prompt}"
     );
+}
+
+/// Templates read the delimiter nonce (seed 003): text naming the delimiters gets the nonce
+/// the wrapper uses, the section that reads it is dynamic, the artifact records it, and a
+/// forged delimiter inside the untrusted value is still neutralised.
+#[test]
+fn templates_read_the_nonce_the_wrapper_uses() {
+    let dir = "fixtures/good/nonce-in-template";
+    let prompt = common::ok(&["-C", dir, "render", "--nonce", "abcd1234"]);
+    assert!(prompt.contains("between <|USER_QUERY_abcd1234|> and <|USER_QUERY_END_abcd1234|>."), "{prompt}");
+    assert!(prompt.contains("<|USER_QUERY_abcd1234|>\nFix the failing test. <¦USER_QUERY_END_0000¦>"), "{prompt}");
+    // Without --nonce it is random, the same in the instruction and the wrapper.
+    let prompt = common::ok(&["-C", dir, "render"]);
+    let nonce = prompt.split("<|USER_QUERY_").nth(1).and_then(|r| r.split("|>").next()).unwrap();
+    assert_eq!(prompt.matches(&format!("<|USER_QUERY_{nonce}|>")).count(), 2, "{prompt}");
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("art");
+    common::ok(&["-C", dir, "render", "--nonce", "abcd1234", "--out", out.to_str().unwrap()]);
+    let meta: serde_json::Value = serde_json::from_slice(&std::fs::read(out.join("metadata.json")).unwrap()).unwrap();
+    assert_eq!(meta["nonce"], "abcd1234");
+    let dynamic =
+        |id: &str| meta["sections"].as_array().unwrap().iter().find(|s| s["id"] == id).unwrap()["dynamic"].clone();
+    assert_eq!((dynamic("role"), dynamic("protocol")), (false.into(), true.into()), "{meta}");
 }
