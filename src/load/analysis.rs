@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use indexmap::IndexMap;
 
-use crate::diagnostic::Label;
+use crate::diagnostic::{known_names_help, Diagnostic, Label};
 use crate::model::catalog::{Catalog, ContributionBody};
 use crate::model::section::{Generator, Section, SectionSource};
 use crate::model::settings::ToolDocFormat;
@@ -87,7 +87,38 @@ impl Loader<'_> {
             self.check_template(&mut scope, name, &["sections", "body"]);
         }
         self.check_untrusted(variables, &t, catalog, commands);
+        self.check_tool_refs(catalog);
         scope.reads
+    }
+
+    /// Every tool name a template tests for (`"read_file" in tool_names`, `tools|selectattr(
+    /// "name", "equalto", …)`) must be one the catalog declares, or a name a variant gives a
+    /// tool: a misspelt one is false in every cell, and the text it guards silently vanishes.
+    fn check_tool_refs(&mut self, catalog: &Catalog) {
+        let mut known: Vec<&str> = catalog.tools().iter().map(|t| t.name.as_str()).collect();
+        known.extend(catalog.tools().iter().flat_map(|t| &t.variants).filter_map(|v| v.name.as_deref()));
+        let mut seen = BTreeSet::new();
+        for (name, reach) in self.templates.reach_by_name() {
+            for r in reach.tool_refs.iter().filter(|r| !known.contains(&r.name.as_str())) {
+                let (file, label) = match &r.file {
+                    Some(rel) => (rel.clone(), reach.files.get(rel).map(|f| f.label_bytes(r.start, r.end))),
+                    None => (name.to_string(), self.templates.label_in(name, r.start, r.end)),
+                };
+                if !seen.insert((file, r.start)) {
+                    continue;
+                }
+                let mut d = Diagnostic::error(format!(
+                    "template `{name}` tests for tool `{}`, which no tool file declares",
+                    r.name
+                ))
+                .with_note("it matches no tool in any cell, so the text it guards is never sent")
+                .with_help(known_names_help("tool", &r.name, &known));
+                if let Some(label) = label {
+                    d = d.with_label(label);
+                }
+                self.diags.push(d);
+            }
+        }
     }
 
     /// Check what template `name` reads against what its context defines (the project's names

@@ -423,6 +423,14 @@ cases! {
     tool_docs_undefined_name => case("tool-docs-undefined-name", "fixtures/bad/tool-docs-undefined-name", &[],
         "template `format/tool.md.j2` uses undefined variable `tool_count`",
         Some("fixtures/bad/tool-docs-undefined-name/format/tool.md.j2:2:28"), &["known names: index, nonce, profile"]);
+    template_tool_name_typo => case("template-tool-name-typo", "fixtures/bad/template-tool-name-typo", &[],
+        "template `sections/role.md.j2` tests for tool `read_fil`, which no tool file declares",
+        Some("fixtures/bad/template-tool-name-typo/sections/role.md.j2:2:7"),
+        &["did you mean `read_file`?", "never sent"]);
+    inline_template_tool_name_typo => case("inline-template-tool-name-typo",
+        "fixtures/bad/inline-template-tool-name-typo", &[],
+        "tests for tool `browse`, which no tool file declares",
+        Some("fixtures/bad/inline-template-tool-name-typo/promptc.yaml:30:55"), &["known tools: read_file"]);
     selection_pattern_slash => case("selection-pattern-slash", "fixtures/bad/selection-pattern-slash", &[],
         "invalid model segment pattern `azure/gpt-4*`",
         Some("fixtures/bad/selection-pattern-slash/promptc.yaml:7:31"), &["`*gpt-4*` anywhere in it"]);

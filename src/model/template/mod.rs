@@ -44,6 +44,13 @@ pub struct TemplateOrigin {
     pub column_offset: usize,
 }
 
+/// A label at bytes `start..end` of a template's `source`, placed in the file `origin` names.
+fn own_label(source: &str, origin: &TemplateOrigin, start: usize, end: usize) -> Label {
+    let p = Position::from_byte_range(source, start, end);
+    let pos = Position::new(p.line + origin.line_offset, p.column + origin.column_offset, p.len);
+    Label::at(&origin.file.display, &origin.file.text, pos)
+}
+
 /// A project's templates, compiled once at load.
 #[derive(Debug, Clone)]
 pub struct Templates {
@@ -262,14 +269,21 @@ impl Templates {
             let (file, r) = *e;
             let label = match file {
                 Some(f) => f.label_bytes(r.start, r.end),
-                None => {
-                    let p = Position::from_byte_range(source, r.start, r.end);
-                    let pos = Position::new(p.line + origin.line_offset, p.column + origin.column_offset, p.len);
-                    Label::at(&origin.file.display, &origin.file.text, pos)
-                }
+                None => own_label(source, origin, r.start, r.end),
             };
             Diagnostic::error(r.message).with_label(label).with_help(r.help)
         })
+    }
+
+    /// A label at bytes `start..end` of template `name`'s own text, in the file that holds it
+    /// (inline templates included: their lines and indentation are mapped back).
+    pub fn label_in(&self, name: &str, start: usize, end: usize) -> Option<Label> {
+        Some(own_label(self.sources.get(name)?, self.origins.get(name)?, start, end))
+    }
+
+    /// Every template's name and what it reads (after [`Templates::analyze`]).
+    pub fn reach_by_name(&self) -> impl Iterator<Item = (&str, &Reach)> {
+        self.reach.iter().map(|(k, v)| (k.as_str(), v))
     }
 
     /// The source text of template `name`.

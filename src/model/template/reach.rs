@@ -43,6 +43,21 @@ pub enum Site {
     },
 }
 
+/// A tool name a template tests for: `"read_file" in tool_names` (or `not in`), or
+/// `tools|selectattr("name", "equalto", "read_file")` (`rejectattr`, the tests `==`, `eq`,
+/// `sameas`, and `in` with a list of names).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolRef {
+    /// The name, as written.
+    pub name: String,
+    /// The file it is written in (project-relative), `None` for the template's own text.
+    pub file: Option<String>,
+    /// Byte offset of the string literal (its quote).
+    pub start: usize,
+    /// Byte offset of its end.
+    pub end: usize,
+}
+
 /// What a template reads, its own text and every file it pulls in with a literal name.
 #[derive(Debug, Clone, Default)]
 pub struct Reach {
@@ -51,6 +66,8 @@ pub struct Reach {
     pub names: BTreeMap<String, Site>,
     /// Switches read as `switches.NAME` or `switches["NAME"]`.
     pub switch_keys: BTreeSet<String>,
+    /// Tool names it tests for, in the order written.
+    pub tool_refs: Vec<ToolRef>,
     /// The files it pulls in, by project-relative path.
     pub files: BTreeMap<String, SourceFile>,
 }
@@ -142,7 +159,46 @@ impl Walk<'_> {
     }
 
     fn is_switches(&self, e: &Expr<'_>) -> bool {
-        matches!(e, Expr::Var(v) if v.id == "switches" && !self.defined("switches"))
+        self.is_context(e, "switches")
+    }
+
+    /// Whether `e` is the context's `name`, not a local of that name.
+    fn is_context(&self, e: &Expr<'_>, name: &str) -> bool {
+        matches!(e, Expr::Var(v) if v.id == name && !self.defined(name))
+    }
+
+    /// Record a string literal as a tool name the template tests for.
+    fn tool_ref(&mut self, e: &Expr<'_>) {
+        let Expr::Const(c) = e else { return };
+        let Some(name) = c.value.as_str() else { return };
+        let span = c.span();
+        self.out.tool_refs.push(ToolRef {
+            name: name.to_string(),
+            file: self.current.clone(),
+            start: span.start_offset as usize,
+            end: span.end_offset as usize,
+        });
+    }
+
+    /// `tools|selectattr("name", TEST, VALUE)` (or `rejectattr`): the names VALUE tests for.
+    fn selected_tools(&mut self, f: &ast::Filter<'_>) {
+        if !matches!(f.name, "selectattr" | "rejectattr")
+            || !f.expr.as_ref().is_some_and(|x| self.is_context(x, "tools"))
+        {
+            return;
+        }
+        let pos: Vec<&Expr<'_>> =
+            f.args.iter().filter_map(|a| if let CallArg::Pos(x) = a { Some(x) } else { None }).collect();
+        let text = |e: &Expr<'_>| if let Expr::Const(c) = e { c.value.as_str().map(str::to_string) } else { None };
+        let [attr, test, value] = pos[..] else { return };
+        if text(attr).as_deref() != Some("name") {
+            return;
+        }
+        match (text(test).as_deref(), value) {
+            (Some("equalto" | "==" | "eq" | "sameas"), v) => self.tool_ref(v),
+            (Some("in"), Expr::List(l)) => l.items.iter().for_each(|x| self.tool_ref(x)),
+            _ => {}
+        }
     }
 
     fn expr(&mut self, e: &Expr<'_>) {
@@ -157,6 +213,9 @@ impl Walk<'_> {
             }
             Expr::UnaryOp(u) => self.expr(&u.expr),
             Expr::BinOp(b) => {
+                if matches!(b.op, ast::BinOpKind::In) && self.is_context(&b.right, "tool_names") {
+                    self.tool_ref(&b.left);
+                }
                 self.expr(&b.left);
                 self.expr(&b.right);
             }
@@ -172,6 +231,7 @@ impl Walk<'_> {
                 }
             }
             Expr::Filter(f) => {
+                self.selected_tools(f);
                 if let Some(x) = &f.expr {
                     self.expr(x);
                 }

@@ -95,3 +95,24 @@ fn non_literal_and_unreadable_includes_are_not_followed() {
     let r = run("{% include ['missing.j2', 'x.j2'] %}", &[("x.j2", "{{ y }}")]);
     assert_eq!(names(&r), ["y"]);
 }
+
+#[test]
+fn tool_names_tested_for_are_recorded_where_written() {
+    let root = concat!(
+        "{% if 'a' in tool_names %}{% endif %}{% if \"b\" not in tool_names %}{% endif %}",
+        "{% for t in tools|selectattr('name', 'equalto', 'c') %}{% endfor %}",
+        "{{ tools|rejectattr('name', 'in', ['d', 'e'])|list }}",
+        "{{ tools|selectattr('toolset', 'equalto', 'files')|list }}",
+        "{% include 'part.j2' %}",
+        "{% set tool_names = ['x'] %}{% if 'local' in tool_names %}{% endif %}{% include 'part.j2' %}"
+    );
+    let r = run(root, &[("part.j2", "{% if 'f' in tool_names %}{% endif %}")]);
+    let refs: Vec<(&str, Option<&str>)> = r.tool_refs.iter().map(|t| (t.name.as_str(), t.file.as_deref())).collect();
+    assert_eq!(
+        refs,
+        [("a", None), ("b", None), ("c", None), ("d", None), ("e", None), ("f", Some("part.j2"))],
+        "a toolset test and a local `tool_names` (in the file it includes too) are not tool names"
+    );
+    assert_eq!(&root[r.tool_refs[0].start..r.tool_refs[0].end], "'a'");
+    assert_eq!(r.tool_refs[5].start, 6);
+}
