@@ -131,7 +131,15 @@ pub(super) fn build_examples(
                 );
             }
         }
-        out.push(ToolExample { description: e.description.as_ref().map(|d| d.value.clone()), arguments: args.clone() });
+        let mut span = ck.span(at);
+        if let Some(d) = e.description.as_ref().map(|d| ck.span(&d.referenced)).filter(|d| d.start < span.start) {
+            span = d;
+        }
+        out.push(ToolExample {
+            description: e.description.as_ref().map(|d| d.value.clone()),
+            arguments: args.clone(),
+            span,
+        });
     }
     ok.then_some(out)
 }

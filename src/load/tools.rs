@@ -123,6 +123,7 @@ pub(super) fn build_tool(
         file: ck.file.rel.clone(),
         spawns_subagents: rt.spawns_subagents,
         guidance: rt.guidance.as_ref().map(|g| g.value.trim().to_string()).filter(|g| !g.is_empty()),
+        guidance_span: rt.guidance.as_ref().map(|g| ck.span(&g.referenced)).unwrap_or_default(),
         contributions,
         examples,
     };

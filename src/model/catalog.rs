@@ -46,6 +46,8 @@ pub struct Tool {
     pub spawns_subagents: bool,
     /// Usage guidance shown (in the `tool_guidance` section) only while the tool is active.
     pub guidance: Option<String>,
+    /// Where the guidance is written (empty without guidance).
+    pub guidance_span: Span,
     /// Text it contributes to prompt slots while active.
     pub contributions: Vec<Contribution>,
     /// Example calls (checked against its parameters at load).
@@ -64,6 +66,9 @@ pub struct ToolExample {
     pub description: Option<String>,
     /// The arguments, by parameter name, in declaration order.
     pub arguments: serde_json::Map<String, serde_json::Value>,
+    /// Where it starts in its catalog file (its description or its arguments, whichever comes
+    /// first).
+    pub span: Span,
 }
 
 /// A part of a tool's description with the conditions under which it is sent.
@@ -249,6 +254,7 @@ pub(crate) mod tests {
             file: "tools.yaml".into(),
             spawns_subagents: false,
             guidance: None,
+            guidance_span: Span::default(),
             contributions: Vec::new(),
             examples: Vec::new(),
             name_span: Span::default(),

@@ -76,7 +76,7 @@ mod tests {
         let mut arguments = serde_json::Map::new();
         arguments.insert("path".into(), json!("src/main.rs"));
         arguments.insert("start_line".into(), json!(3));
-        ToolExample { description: Some("Read from line 3.".into()), arguments }
+        ToolExample { description: Some("Read from line 3.".into()), arguments, span: Default::default() }
     }
 
     #[test]

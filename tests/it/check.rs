@@ -669,3 +669,31 @@ fn per_profile_parameters_and_overrides_are_judged() {
     assert!(out.contains("none of its profiles (`other`) registers the tool"), "{out}");
     assert!(!out.contains("gives it no role"), "{out}");
 }
+
+/// Each P001 finding is located at the mention inside the text that holds it: a parameter's
+/// description (a nested one too), an example, and a harness message's section, which was not
+/// checked at all. Parameter and example findings all pointed at the first mention after the
+/// tool's declaration.
+#[test]
+fn p001_locates_each_finding_in_its_own_text() {
+    let dir = "fixtures/check/p001-located";
+    let out = check(dir, &[], 1);
+    let found: Vec<(String, String)> = out
+        .lines()
+        .zip(out.lines().skip(1))
+        .filter(|(head, _)| head.starts_with("error[P001]"))
+        .map(|(head, at)| (head.to_string(), at.trim_start().trim_start_matches("--> ").to_string()))
+        .collect();
+    let expected = [
+        ("section `workspace` of message 1 (user) names tool `edit_file`", "promptc.yaml:18:48"),
+        ("parameter `path` of tool `read_file` names tool `edit_file`", "tools.yaml:8:45"),
+        ("parameter `range` of tool `read_file` names tool `edit_file`", "tools.yaml:15:43"),
+        ("example 1 of tool `read_file` names tool `edit_file`", "tools.yaml:17:60"),
+    ];
+    assert_eq!(found.len(), expected.len(), "{out}");
+    for ((head, at), (message, location)) in found.iter().zip(expected) {
+        assert!(head.contains(message), "{head} lacks {message}\n{out}");
+        assert_eq!(at, &format!("{dir}/{location}"), "{out}");
+    }
+    assert_eq!(out.matches("= note: cells: reader.native\n").count(), 4, "{out}");
+}

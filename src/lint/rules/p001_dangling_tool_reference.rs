@@ -18,7 +18,9 @@ use crate::model::transport::Transport;
 use crate::model::Project;
 
 use mentions::{mentions, tool_mentions, Names};
-use places::{description_texts, guard_help, prompt_places, template_place, tool_text_places, Place, DESCRIPTIONS};
+use places::{
+    description_texts, guard_help, prompt_places, section_places, template_place, tool_text_places, Place, DESCRIPTIONS,
+};
 
 /// The rule's registry entry.
 pub const RULE: Rule = Rule {
@@ -92,6 +94,20 @@ fn check_cell(project: &Project, v: &CellView, names: &Names<'_>, found: &mut Fo
         for at in mentions(&c.prompt, name, !param_names.contains(name)) {
             for place in prompt_places(project, c, at, name) {
                 record(found, place, name, &stem);
+            }
+        }
+    }
+    // Harness messages are sent too: each section of each, located where its text comes from.
+    for (k, m) in c.messages.iter().enumerate() {
+        let whose = format!(" of message {} ({})", k + 1, m.role.as_str());
+        for s in &m.sections {
+            for name in names.in_text(&s.text, is_inactive) {
+                if mentions(&s.text, name, !param_names.contains(name)).is_empty() {
+                    continue;
+                }
+                for place in section_places(project, c, s, &whose, name) {
+                    record(found, place, name, &stem);
+                }
             }
         }
     }

@@ -3,11 +3,12 @@
 //! the project's files, with the fix that works there.
 
 use crate::compile::Compiled;
-use crate::diagnostic::Label;
+use crate::diagnostic::{Label, Span};
 use crate::model::catalog::ContributionBody;
 use crate::model::params::{Kind, Property};
 use crate::model::section::{Generator, SectionSource};
 use crate::model::Project;
+use crate::render::RenderedSection;
 use crate::resolve::tools::ActiveTool;
 
 use super::mentions::tool_mentions;
@@ -63,24 +64,19 @@ pub(super) fn template_place(project: &Project, template: &str, what: String, to
     Place { what, label, help }
 }
 
-/// Parameter descriptions of `params` (nested ones too) that name `tool`: the top-level
-/// parameter each belongs to.
-fn params_naming<'a>(params: &'a [Property], tool: &str, out: &mut Vec<&'a str>, top: Option<&'a str>) {
+/// Parameters of `params` (nested ones too) whose descriptions name `tool`: each with the
+/// top-level parameter it belongs to.
+fn params_naming<'a>(params: &'a [Property], tool: &str, out: &mut Vec<(&'a str, &'a Property)>, top: Option<&'a str>) {
     for p in params {
         let top_name = top.unwrap_or(&p.name);
-        if p.schema.description.as_deref().is_some_and(|d| !tool_mentions(d, tool).is_empty())
-            && !out.contains(&top_name)
-        {
-            out.push(top_name);
-        }
         let mut schema = &p.schema;
+        let mut names = schema.description.as_deref().is_some_and(|d| !tool_mentions(d, tool).is_empty());
         while let Kind::Array { items, .. } = &schema.kind {
-            if items.description.as_deref().is_some_and(|d| !tool_mentions(d, tool).is_empty())
-                && !out.contains(&top_name)
-            {
-                out.push(top_name);
-            }
+            names |= items.description.as_deref().is_some_and(|d| !tool_mentions(d, tool).is_empty());
             schema = items;
+        }
+        if names {
+            out.push((top_name, p));
         }
         if let Kind::Object { properties, .. } = &schema.kind {
             params_naming(properties, tool, out, Some(top_name));
@@ -109,20 +105,23 @@ pub(super) const DESCRIPTIONS: ToolTexts =
 /// The places of `owner`'s texts (those `which` selects) that name `tool`.
 pub(super) fn tool_text_places(project: &Project, owner: &ActiveTool, tool: &str, which: ToolTexts) -> Vec<Place> {
     let Some(decl) = project.catalog.get(&owner.name) else { return Vec::new() };
-    // Every place of a tool's text points at the tool's declaration (or the first mention
-    // after it).
-    let label = || locate(project, &decl.file, decl.decl_span.start, tool);
+    // Each place points at the first mention in its own text: from where the text (or the
+    // tool's declaration, for its description) starts.
+    let at = |span: &Span| match span.file.is_empty() {
+        true => locate(project, &decl.file, decl.decl_span.start, tool),
+        false => locate(project, &span.file, span.start, tool),
+    };
     let mut out = Vec::new();
     if which.descriptions {
-        description_places(owner, tool, &label, &mut out);
+        description_places(owner, tool, &at, &decl.decl_span, &mut out);
     }
     if which.examples {
-        example_places(owner, tool, &label, &mut out);
+        example_places(owner, tool, &at, &mut out);
     }
     if which.guidance && owner.guidance.as_deref().is_some_and(|g| !tool_mentions(g, tool).is_empty()) {
         out.push(Place {
             what: format!("the guidance of tool `{}`", owner.name),
-            label: label(),
+            label: at(&decl.guidance_span),
             help: format!(
                 "guidance is inserted as written while `{}` is active: move the sentence into a section guarded with \
                  {{% if \"{tool}\" in tool_names %}}…{{% endif %}}",
@@ -131,26 +130,32 @@ pub(super) fn tool_text_places(project: &Project, owner: &ActiveTool, tool: &str
         });
     }
     if which.contributions {
-        contribution_places(project, owner, tool, &label, &mut out);
+        contribution_places(project, owner, tool, &at, &mut out);
     }
     out
 }
 
 /// The places among `owner`'s description and parameter descriptions that name `tool`.
-fn description_places(owner: &ActiveTool, tool: &str, label: &dyn Fn() -> Label, out: &mut Vec<Place>) {
+fn description_places(owner: &ActiveTool, tool: &str, at: &dyn Fn(&Span) -> Label, decl: &Span, out: &mut Vec<Place>) {
     let mut params = Vec::new();
     params_naming(&owner.params, tool, &mut params, None);
     if !tool_mentions(&owner.description, tool).is_empty() {
         out.push(Place {
             what: format!("the description of tool `{}`", owner.name),
-            label: label(),
+            label: at(decl),
             help: parts_help(tool, &owner.name),
         });
     }
-    for p in params {
+    let mut tops: Vec<&str> = Vec::new();
+    for (top, p) in params {
+        // One finding per top-level parameter, at the first description in it that names the tool.
+        if tops.contains(&top) {
+            continue;
+        }
+        tops.push(top);
         out.push(Place {
-            what: format!("parameter `{p}` of tool `{}`", owner.name),
-            label: label(),
+            what: format!("parameter `{top}` of tool `{}`", owner.name),
+            label: at(&p.span),
             help: format!(
                 "parameter descriptions are sent as written: move the sentence into a `description_parts:` entry of \
                  tool `{}` with `tools: [{tool}]`",
@@ -161,7 +166,7 @@ fn description_places(owner: &ActiveTool, tool: &str, label: &dyn Fn() -> Label,
 }
 
 /// The places among `owner`'s examples that name `tool`.
-fn example_places(owner: &ActiveTool, tool: &str, label: &dyn Fn() -> Label, out: &mut Vec<Place>) {
+fn example_places(owner: &ActiveTool, tool: &str, at: &dyn Fn(&Span) -> Label, out: &mut Vec<Place>) {
     for (i, e) in owner.examples.iter().enumerate() {
         let text =
             format!("{} {}", e.description.as_deref().unwrap_or(""), serde_json::Value::Object(e.arguments.clone()));
@@ -170,7 +175,7 @@ fn example_places(owner: &ActiveTool, tool: &str, label: &dyn Fn() -> Label, out
         }
         out.push(Place {
             what: format!("example {} of tool `{}`", i + 1, owner.name),
-            label: label(),
+            label: at(&e.span),
             help: format!("examples are shown as written: change the example, or give the call to `{tool}` in a section guarded with {{% if \"{tool}\" in tool_names %}}…{{% endif %}}"),
         });
     }
@@ -181,7 +186,7 @@ fn contribution_places(
     project: &Project,
     owner: &ActiveTool,
     tool: &str,
-    label: &dyn Fn() -> Label,
+    at: &dyn Fn(&Span) -> Label,
     out: &mut Vec<Place>,
 ) {
     for c in &owner.contributions {
@@ -194,7 +199,11 @@ fn contribution_places(
         }
         out.push(Place {
             what: format!("the contribution of tool `{}` to slot `{}`", owner.name, c.slot),
-            label: label(),
+            label: match &c.body {
+                // A template contribution's text is its template: the mention there.
+                ContributionBody::Template(t) => template_place(project, t, String::new(), tool, String::new()).label,
+                ContributionBody::Literal(_) => at(&c.slot_span),
+            },
             help: if literal {
                 format!(
                     "a `text:` contribution is inserted verbatim: make it a `template:` contribution and {}",
@@ -224,11 +233,22 @@ pub(super) fn prompt_places(project: &Project, c: &Compiled, at: usize, tool: &s
             None => Place { what, label: locate(project, &project.manifest, 0, tool), help: prompt_help(tool) },
         }];
     };
-    let s = &c.sections[i];
+    section_places(project, c, &c.sections[i], "", tool)
+}
+
+/// Where a mention of `tool` in rendered section `s` of cell `c` comes from; `whose` follows
+/// the section's name in the message (` of message 2 (user)`).
+pub(super) fn section_places(
+    project: &Project,
+    c: &Compiled,
+    s: &RenderedSection,
+    whose: &str,
+    tool: &str,
+) -> Vec<Place> {
     let declared = project.sections.get(&s.id);
     match declared.map(|x| &x.source) {
         Some(SectionSource::Template(name)) => {
-            vec![template_place(project, name, format!("section `{}`", s.id), tool, prompt_help(tool))]
+            vec![template_place(project, name, format!("section `{}`{whose}", s.id), tool, prompt_help(tool))]
         }
         Some(source) => {
             // Generated text (tool docs, the action schema, guidance, slots): the tool text it
@@ -249,7 +269,7 @@ pub(super) fn prompt_places(project: &Project, c: &Compiled, at: usize, tool: &s
             let places: Vec<Place> = c.tools.iter().flat_map(|o| tool_text_places(project, o, tool, which)).collect();
             if places.is_empty() {
                 let label = declared.map_or_else(|| Label::file(&project.manifest), |d| project.label(&d.span));
-                vec![Place { what: format!("section `{}`", s.id), label, help: prompt_help(tool) }]
+                vec![Place { what: format!("section `{}`{whose}", s.id), label, help: prompt_help(tool) }]
             } else {
                 places
             }
