@@ -87,10 +87,24 @@ cases! {
     duplicate_yaml_key => case("duplicate-yaml-key", "fixtures/bad/duplicate-yaml-key", &[],
         "duplicate mapping key `name`",
         Some("fixtures/bad/duplicate-yaml-key/promptc.yaml:4:1"), &[]);
-    // serde reports a missing key where the mapping ends: the help says so.
+    // serde reports a missing key at the mapping's last key: the error points at where the
+    // mapping starts (here the document's first key) and says what the key is for.
     missing_required_key => case("missing-required-key", "fixtures/bad/missing-required-key", &[],
         "missing required key `name`",
-        Some("fixtures/bad/missing-required-key/promptc.yaml:22:1"), &[]);
+        Some("fixtures/bad/missing-required-key/promptc.yaml:1:1"), &["add `name:` to the top level of the file (the project's name)"]);
+    missing_tool_description => case("missing-tool-description", "fixtures/bad/missing-tool-description", &[],
+        "missing required key `description` in tool `read_file`",
+        Some("fixtures/bad/missing-tool-description/tools/files.yaml:1:3"), &["the model reads it to decide when to call the tool"]);
+    unclosed_quote => case("yaml-unclosed-quote", "fixtures/bad/yaml-unclosed-quote", &[],
+        "this quote is never closed",
+        Some("fixtures/bad/yaml-unclosed-quote/promptc.yaml:14:18"), &["runs on to the next `\"` (line 40, column 18)"]);
+    wrong_type_name => case("wrong-type-name", "fixtures/bad/wrong-type-name", &[],
+        "unknown parameter type `str`",
+        Some("fixtures/bad/wrong-type-name/tools/files.yaml:6:13"),
+        &["did you mean `string`? the types are string, integer, number, boolean, array, object"]);
+    expected_list_found_string => case("expected-list-found-string", "fixtures/bad/expected-list-found-string", &[],
+        "expected a list (`- item` lines or `[a, b]`) for `sections`, found the string `role`",
+        Some("fixtures/bad/expected-list-found-string/promptc.yaml:40:15"), &["`sections: [role]`"]);
     unsupported_format_version => case("unsupported-format-version", "fixtures/bad/unsupported-format-version", &[],
         "unsupported project format version 2",
         Some("fixtures/bad/unsupported-format-version/promptc.yaml:1:10"), &["promptc: 1"]);
@@ -448,14 +462,22 @@ cases! {
     yaml_indent_dedented_key => case("yaml-indent-dedented-key", "fixtures/bad/yaml-indent-dedented-key", &[],
         "line 38 is not indented like the mapping or list it belongs to",
         Some("fixtures/bad/yaml-indent-dedented-key/promptc.yaml:38:4"), &["starts after 3 spaces", "4 or 2 or 0"]);
-    yaml_indent_tab => case("yaml-indent-tab", "fixtures/bad/yaml-indent-tab", &[], "a tab in the indentation",
-        Some("fixtures/bad/yaml-indent-tab/promptc.yaml:36:2"), &["spaces only"]);
+    yaml_indent_tab => case("yaml-indent-tab", "fixtures/bad/yaml-indent-tab", &[],
+        "a tab in the indentation: YAML forbids tabs for indenting",
+        Some("fixtures/bad/yaml-indent-tab/promptc.yaml:36:1"), &["use spaces instead"]);
+    // The parser notices this tab on the line before, at the end of the plain value there.
+    yaml_tab_after_value => case("yaml-tab-after-value", "fixtures/bad/yaml-tab-after-value", &[],
+        "a tab in the indentation: YAML forbids tabs for indenting",
+        Some("fixtures/bad/yaml-tab-after-value/promptc.yaml:15:1"), &["use spaces instead: indent it 4 spaces, like line 14"]);
     yaml_indent_list_item => case("yaml-indent-list-item", "fixtures/bad/yaml-indent-list-item", &[],
         "line 32 is not indented like the mapping or list it belongs to",
         Some("fixtures/bad/yaml-indent-list-item/promptc.yaml:32:2"), &["starts after 1 space;"]);
     yaml_indent_under_value => case("yaml-indent-under-value", "fixtures/bad/yaml-indent-under-value", &[],
         "this line is indented under `name` (line 4), which already has a value",
-        Some("fixtures/bad/yaml-indent-under-value/promptc.yaml:5:19"), &["line it up with `name`"]);
+        Some("fixtures/bad/yaml-indent-under-value/promptc.yaml:5:3"), &["line it up with `name`"]);
+    yaml_indent_one_space_too_many => case("yaml-indent-one-space-too-many", "fixtures/bad/yaml-indent-one-space-too-many", &[],
+        "this line is indented under `description` (line 14), which already has a value",
+        Some("fixtures/bad/yaml-indent-one-space-too-many/promptc.yaml:15:6"), &["line it up with `description`"]);
     yaml_indent_misplaced_key => case("yaml-indent-misplaced-key", "fixtures/bad/yaml-indent-misplaced-key", &[],
         "missing required key `sections`",
         Some("fixtures/bad/yaml-indent-misplaced-key/promptc.yaml:41:3"), &["indent it 4 spaces"]);
