@@ -349,7 +349,8 @@ pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str
         .map(|(_, c)| c)
 }
 
-fn edit_distance(a: &str, b: &str) -> usize {
+/// Levenshtein distance between two names, in characters.
+pub fn edit_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
     let mut prev: Vec<usize> = (0..=b.len()).collect();
     for (i, ca) in a.chars().enumerate() {

@@ -205,6 +205,29 @@ cases! {
     template_syntax_error => case("template-syntax-error", "fixtures/bad/template-syntax-error", &[],
         "template syntax error: `{% if %}` is never closed",
         Some("fixtures/bad/template-syntax-error/role.md.j2:2:1"), &["add `{% endif %}`"]);
+    template_unclosed_expression => case("template-unclosed-expression", "fixtures/bad/template-unclosed-expression", &[],
+        "template syntax error: this `{{` is never closed",
+        Some("fixtures/bad/template-unclosed-expression/sections/role.md.j2:1:66"), &["`{{ profile }}`"]);
+    template_misspelt_statement => case("template-misspelt-statement", "fixtures/bad/template-misspelt-statement", &[],
+        "template syntax error: unknown template statement `edif`",
+        Some("fixtures/bad/template-misspelt-statement/sections/role.md.j2:4:4"),
+        &["did you mean `endif`", "the block open here is `{% if %}` (line 2)"]);
+    template_stray_end_tag => case("template-stray-end-tag", "fixtures/bad/template-stray-end-tag", &[],
+        "template syntax error: `{% endfor %}` ends no block: the block open here is `{% if %}` (line 2)",
+        Some("fixtures/bad/template-stray-end-tag/sections/role.md.j2:4:4"), &["end it with `{% endif %}`"]);
+    template_else_if => case("template-else-if", "fixtures/bad/template-else-if", &[],
+        "template syntax error: `{% else if %}` is not a template statement",
+        Some("fixtures/bad/template-else-if/sections/role.md.j2:4:4"), &["write `{% elif … %}`"]);
+    // Inline in promptc.yaml: located there, and the open block's line is the file's.
+    inline_template_misspelt_statement => case("inline-template-misspelt-statement",
+        "fixtures/bad/inline-template-misspelt-statement", &[],
+        "template syntax error: unknown template statement `endfi`",
+        Some("fixtures/bad/inline-template-misspelt-statement/promptc.yaml:29:10"),
+        &["did you mean `endif`", "the block open here is `{% if %}` (line 27)"]);
+    undeclared_switch => case("undeclared-switch", "fixtures/bad/undeclared-switch", &[],
+        "switch `browsr` is not declared",
+        Some("fixtures/bad/undeclared-switch/sections/role.md.j2:2:16"),
+        &["declare it under `switches:`", "did you mean `browser`?"]);
     include_escapes_project => case("include-escapes-project", "fixtures/bad/include-escapes-project/project", &[],
         "cannot include `../outside.md`: invalid path `../outside.md`: the path leaves the project folder",
         Some("fixtures/bad/include-escapes-project/project/role.md.j2:2:4"), &[]);
@@ -491,8 +514,8 @@ cases! {
     // Columns inside a block scalar count from the file's left edge (the indentation is added).
     contribution_template_syntax_error => case("contribution-template-syntax-error",
         "fixtures/bad/contribution-template-syntax-error", &[],
-        "template syntax error: unexpected `}`, expected end of variable block",
-        Some("fixtures/bad/contribution-template-syntax-error/tools.yaml:22:32"), &[]);
+        "template syntax error: this `{{` is never closed",
+        Some("fixtures/bad/contribution-template-syntax-error/tools.yaml:22:9"), &["`{{ tool_names | length }}`"]);
     contribution_template_undefined_variable => case("contribution-template-undefined-variable",
         "fixtures/bad/contribution-template-undefined-variable", &[],
         "template `tools.yaml#tools.take_note.contributes.0` uses undefined variable `notes_dir`",
