@@ -444,6 +444,10 @@ cases! {
     untrusted_sliced => case("untrusted-sliced", "fixtures/bad/untrusted-sliced", &[],
         "slicing untrusted text from `user_rules` cuts it out of its wrapper",
         Some("fixtures/bad/untrusted-sliced/promptc.yaml:32:38"), &["emit it whole with {{ user_rules }}"]);
+    // Written inline as a flow mapping (`- {slot: …, template: "…"}`): at the filter.
+    untrusted_in_flow_mapping => case("untrusted-in-flow-mapping", "fixtures/bad/untrusted-in-flow-mapping", &[],
+        "filter `upper` would change untrusted text from `user_rules` and break its wrapper",
+        Some("fixtures/bad/untrusted-in-flow-mapping/tools/notes.yaml:15:81"), &[]);
     untrusted_upper => case("untrusted-upper", "fixtures/bad/untrusted-upper", &[],
         "filter `upper` would change untrusted text from `user_rules` and break its wrapper",
         Some("fixtures/bad/untrusted-upper/sections/role.md.j2:4:17"), &[]);
