@@ -247,7 +247,14 @@ impl Diagnostic {
                 let indent = prefix.replace('\t', "    ").chars().count();
                 // The underline stops at the end of the (clipped) line shown above it.
                 let visible = shown.chars().count().saturating_sub(indent).max(1);
-                let carets = "^".repeat(p.len.clamp(1, visible));
+                // A tab is shown as four spaces: underline all four.
+                let width: usize = line
+                    .chars()
+                    .skip(column.saturating_sub(1))
+                    .take(p.len)
+                    .map(|c| if c == '\t' { 4 } else { 1 })
+                    .sum();
+                let carets = "^".repeat(width.clamp(1, visible));
                 let _ = writeln!(out, "{pad} {bar}");
                 let _ = writeln!(out, "{} {bar} {shown}", paint("1;34", &format!("{:>gutter_width$}", p.line)));
                 let text = self.label_text.as_deref().map(|t| format!(" {t}")).unwrap_or_default();
@@ -342,7 +349,8 @@ pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str
         .map(|(_, c)| c)
 }
 
-fn edit_distance(a: &str, b: &str) -> usize {
+/// Levenshtein distance between two names, in characters.
+pub fn edit_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
     let mut prev: Vec<usize> = (0..=b.len()).collect();
     for (i, ca) in a.chars().enumerate() {

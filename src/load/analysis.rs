@@ -61,6 +61,7 @@ impl Loader<'_> {
         commands: &IndexMap<String, Command>,
     ) -> Reads {
         self.templates.analyze();
+        self.templates.declare_switches(switches.keys());
         let mut known: BTreeSet<String> = variables.keys().cloned().collect();
         known.extend(BUILTIN_NAMES.iter().filter(|n| !LAYOUT_NAMES.contains(n)).map(|s| s.to_string()));
         let globals = self.templates.global_names();

@@ -104,7 +104,7 @@ pub(super) fn add_inline(
     let key_line = (anchor.line() as usize).saturating_sub(1);
     let prefix = format!("{key}:");
     let lines: Vec<&str> = ck.file.text.split('\n').collect();
-    let is_key = |l: &&str| l.trim_start().trim_start_matches("- ").starts_with(&prefix);
+    let is_key = |l: &&str| key_at(l, &prefix).is_some();
     let found = if anchor_is_value {
         lines.iter().enumerate().take(key_line + 1).rev().find(|(_, l)| is_key(l))
     } else {
@@ -114,7 +114,7 @@ pub(super) fn add_inline(
     // block's indentation), or the key's own line after `key: ` (and a quote) otherwise.
     let (line_offset, column_offset) = found
         .map(|(i, l)| {
-            let at = l.find(&prefix).map_or(0, |p| p + prefix.len());
+            let at = key_at(l, &prefix).map_or(0, |p| p + prefix.len());
             let rest = &l[at..];
             match block_indicator(rest) {
                 // The text's lines are indented by the explicit indicator past the key, or as
@@ -140,6 +140,16 @@ pub(super) fn add_inline(
         .unwrap_or((key_line, 0));
     let r = templates.add(name, text, TemplateOrigin { file: ck.file.clone(), line_offset, column_offset });
     ck.diags.absorb(r).is_some()
+}
+
+/// Byte offset of `prefix` (`text:`) in `line` where it is a key: first on the line (after
+/// `- `), or inside a flow mapping after `{` or `,` (`- {slot: notes, text: "…"}`).
+fn key_at(line: &str, prefix: &str) -> Option<usize> {
+    let first = line.len() - line.trim_start().trim_start_matches("- ").trim_start().len();
+    if line[first..].starts_with(prefix) {
+        return Some(first);
+    }
+    line.match_indices(prefix).map(|(i, _)| i).find(|&i| line[..i].trim_end().ends_with(['{', ',']))
 }
 
 /// Whether the text after `key:` opens a block scalar (`|`, `>-`, `|2`, `|+ # comment`), and

@@ -9,6 +9,7 @@ use crate::error::{io_reason, Error, Result};
 pub mod atomic;
 pub mod folder;
 pub mod yaml;
+mod yaml_mistakes;
 
 /// Largest project file promptc reads; anything bigger is almost certainly a mistake.
 pub const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;

@@ -4,6 +4,10 @@ use serde::de::DeserializeOwned;
 
 use crate::diagnostic::{Diagnostic, Label, Position};
 use crate::error::Result;
+use crate::source::yaml_mistakes::{
+    early_close, mapping_start, missing_key_purpose, tab_indentation, unclosed_quote, unknown_variant, wrong_shape,
+    Found,
+};
 use crate::source::SourceFile;
 
 /// Parser options that bound hostile input: alias bombs, deep nesting, huge documents.
@@ -52,20 +56,23 @@ fn to_diagnostic(err: &serde_saphyr::Error, text: &str, display: &str) -> Diagno
         snippets: serde_saphyr::SnippetMode::Off,
     });
     let raw_message = strip_location_suffix(plain.lines().next().unwrap_or("invalid YAML")).to_string();
+    if let Some(found) = err
+        .location()
+        .filter(|l| l.line() > 0)
+        .and_then(|l| mistake(&raw_message, text, l.line() as usize, l.column().max(1) as usize))
+    {
+        return Diagnostic::error(found.message).with_label(Label::at(display, text, found.at)).with_help(found.help);
+    }
     let (message, help) = explain(&raw_message, text, err.location());
     let mut d = Diagnostic::error(message);
-    // A required key written at the wrong indentation, or the line that should have been
-    // indented under an empty key: point at it, not at the mapping.
-    let misplaced = raw_message
-        .strip_prefix("missing field ")
-        .and_then(|f| {
-            let l = err.location()?;
-            misplaced_key(text, l.line() as usize, f.trim_matches('`')).map(|(line, _)| line)
-        })
+    // The line that should have been indented under an empty key, or one indented under a
+    // key that already has a value: point at its start, not where the parser gave up.
+    let misplaced = d
+        .message
+        .strip_prefix("line ")
+        .and_then(|rest| rest.split_once(" is not indented under `")?.0.parse::<usize>().ok())
         .or_else(|| {
-            let rest = d.message.strip_prefix("line ")?;
-            let (n, _) = rest.split_once(" is not indented under `")?;
-            n.parse::<usize>().ok()
+            d.message.starts_with("this line is indented under").then(|| err.location())?.map(|l| l.line() as usize)
         });
     if let Some(line) = misplaced {
         let l = text.split('\n').nth(line - 1).unwrap_or("");
@@ -91,6 +98,65 @@ fn to_diagnostic(err: &serde_saphyr::Error, text: &str, display: &str) -> Diagno
         d = d.with_help(h);
     }
     d
+}
+
+/// The mistakes people make most (see `yaml_mistakes`), recognised from the parser's message
+/// `raw` at 1-based (line, column) and the text around it.
+fn mistake(raw: &str, text: &str, line: usize, column: usize) -> Option<Found> {
+    let m = raw.to_ascii_lowercase();
+    if m.contains("alias") || m.contains("budget") || m.contains("depth {") || m.contains("recursion limit") {
+        return None;
+    }
+    if let Some(found) = unclosed_quote(text, line) {
+        return Some(found);
+    }
+    if m.starts_with("invalid trailing content after") {
+        return early_close(text, line, column);
+    }
+    // granit's "found a tab", "tabs disallowed", "tab cannot be used as indentation", "… cannot
+    // start with a tab" (not "unknown field `table`").
+    if !m.contains('`') && (m.contains(" tab") || m.starts_with("tab")) {
+        return tab_indentation(text, line);
+    }
+    // A key left without a value by the indentation of the next line is explained in those
+    // terms (`indentation`), not as a value of the wrong shape.
+    if indentation(&m, text, line).is_some() {
+        return None;
+    }
+    if let Some(found) = wrong_shape(&m, text, line, column) {
+        return Some(found);
+    }
+    if m.starts_with("unknown variant") {
+        let key = key_and_value(text, line, column).map(|(k, _)| k);
+        let (message, help) = unknown_variant(raw, key.as_deref())?;
+        return Some(Found { message, help, at: Position::new(line, column, token_len(text, line, column)) });
+    }
+    let field = m.strip_prefix("missing field ")?.trim_matches('`');
+    missing_key(field, text, line, column)
+}
+
+/// A required key that is missing: located at the key written at the wrong indentation if
+/// there is one, else at the start of the mapping it is missing from, naming what the key is for.
+fn missing_key(field: &str, text: &str, line: usize, column: usize) -> Option<Found> {
+    if let Some((n, help)) = misplaced_key(text, line, field) {
+        let l = text.split('\n').nth(n - 1).unwrap_or("");
+        let at = Position::new(n, indent_of(l) + 1, token_len(text, n, indent_of(l) + 1));
+        return Some(Found { message: format!("missing required key `{field}`"), help, at });
+    }
+    let (at, keys) = mapping_start(text, line, column)?;
+    let (what, purpose) = missing_key_purpose(&keys, field);
+    let message = match &what {
+        Some(w) => format!("missing required key `{field}` in {w}"),
+        None => format!("missing required key `{field}`"),
+    };
+    let target = what.unwrap_or_else(|| {
+        if keys.is_empty() { "the top level of the file" } else { "the mapping that starts here" }.to_string()
+    });
+    let help = match purpose {
+        Some(p) => format!("add `{field}:` to {target} ({p})"),
+        None => format!("add `{field}:` to {target}"),
+    };
+    Some(Found { message, help, at })
 }
 
 /// serde-saphyr appends " at line L, column C" (and for aliases more locations) to plain
@@ -138,11 +204,7 @@ fn explain(message: &str, text: &str, loc: Option<serde_saphyr::Location>) -> (S
     }
     if let Some(field) = m.strip_prefix("missing field ") {
         let field = field.trim_matches('`');
-        let help = loc
-            .and_then(|l| misplaced_key(text, l.line() as usize, field))
-            .map(|(_, help)| help)
-            .unwrap_or_else(|| format!("add `{field}:` to the mapping that ends here"));
-        return (format!("missing required key `{field}`"), Some(help));
+        return (format!("missing required key `{field}`"), Some(format!("add `{field}:` to the mapping")));
     }
     if let Some(explained) = loc.and_then(|l| indentation(&m, text, l.line() as usize)) {
         return explained;
@@ -203,12 +265,6 @@ fn enclosing_indents(text: &str, line: usize) -> Vec<usize> {
 fn indentation(m: &str, text: &str, line: usize) -> Option<(String, Option<String>)> {
     let lines: Vec<&str> = text.split('\n').collect();
     let here = *lines.get(line.checked_sub(1)?)?;
-    if m.contains("tab") {
-        return Some((
-            "a tab in the indentation".into(),
-            Some("YAML indents with spaces only: replace the tab with spaces lined up with the keys around it".into()),
-        ));
-    }
     if m.contains("did not find expected key")
         || m.contains("expected <block end>")
         || m.contains("did not find expected")
@@ -234,7 +290,10 @@ fn indentation(m: &str, text: &str, line: usize) -> Option<(String, Option<Strin
             return Some((
                 format!("this line is indented under `{key}` (line {n}), which already has a value"),
                 Some(format!(
-                    "line it up with `{key}` to make it a key of the same mapping (or quote a value that spans lines)"
+                    "it starts after {} and `{key}` after {}: line it up with `{key}` to make it a key of the same \
+                     mapping (or quote a value that spans lines)",
+                    spaces(indent_of(here)),
+                    spaces(prev.len() - prev.trim_start().trim_start_matches("- ").len())
                 )),
             ));
         }
@@ -266,7 +325,9 @@ fn misplaced_key(text: &str, line: usize, field: &str) -> Option<(usize, String)
         }
         let ind = indent_of(l);
         let t = l.trim_start().trim_start_matches("- ");
-        if t.starts_with(&format!("{field}:")) && ind != want {
+        // Only a key dedented out of the mapping: one indented further may belong to a
+        // mapping nested in it (a parameter's `description:`).
+        if t.starts_with(&format!("{field}:")) && ind < want {
             let help = format!(
                 "`{field}:` on line {} is indented {}, so it belongs to another mapping: indent it {}, like the keys \
                  of this one",

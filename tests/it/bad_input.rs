@@ -87,10 +87,24 @@ cases! {
     duplicate_yaml_key => case("duplicate-yaml-key", "fixtures/bad/duplicate-yaml-key", &[],
         "duplicate mapping key `name`",
         Some("fixtures/bad/duplicate-yaml-key/promptc.yaml:4:1"), &[]);
-    // serde reports a missing key where the mapping ends: the help says so.
+    // serde reports a missing key at the mapping's last key: the error points at where the
+    // mapping starts (here the document's first key) and says what the key is for.
     missing_required_key => case("missing-required-key", "fixtures/bad/missing-required-key", &[],
         "missing required key `name`",
-        Some("fixtures/bad/missing-required-key/promptc.yaml:22:1"), &[]);
+        Some("fixtures/bad/missing-required-key/promptc.yaml:1:1"), &["add `name:` to the top level of the file (the project's name)"]);
+    missing_tool_description => case("missing-tool-description", "fixtures/bad/missing-tool-description", &[],
+        "missing required key `description` in tool `read_file`",
+        Some("fixtures/bad/missing-tool-description/tools/files.yaml:1:3"), &["the model reads it to decide when to call the tool"]);
+    unclosed_quote => case("yaml-unclosed-quote", "fixtures/bad/yaml-unclosed-quote", &[],
+        "this quote is never closed",
+        Some("fixtures/bad/yaml-unclosed-quote/promptc.yaml:14:18"), &["runs on to the next `\"` (line 40, column 18)"]);
+    wrong_type_name => case("wrong-type-name", "fixtures/bad/wrong-type-name", &[],
+        "unknown parameter type `str`",
+        Some("fixtures/bad/wrong-type-name/tools/files.yaml:6:13"),
+        &["did you mean `string`? the types are string, integer, number, boolean, array, object"]);
+    expected_list_found_string => case("expected-list-found-string", "fixtures/bad/expected-list-found-string", &[],
+        "expected a list (`- item` lines or `[a, b]`) for `sections`, found the string `role`",
+        Some("fixtures/bad/expected-list-found-string/promptc.yaml:40:15"), &["`sections: [role]`"]);
     unsupported_format_version => case("unsupported-format-version", "fixtures/bad/unsupported-format-version", &[],
         "unsupported project format version 2",
         Some("fixtures/bad/unsupported-format-version/promptc.yaml:1:10"), &["promptc: 1"]);
@@ -191,6 +205,29 @@ cases! {
     template_syntax_error => case("template-syntax-error", "fixtures/bad/template-syntax-error", &[],
         "template syntax error: `{% if %}` is never closed",
         Some("fixtures/bad/template-syntax-error/role.md.j2:2:1"), &["add `{% endif %}`"]);
+    template_unclosed_expression => case("template-unclosed-expression", "fixtures/bad/template-unclosed-expression", &[],
+        "template syntax error: this `{{` is never closed",
+        Some("fixtures/bad/template-unclosed-expression/sections/role.md.j2:1:66"), &["`{{ profile }}`"]);
+    template_misspelt_statement => case("template-misspelt-statement", "fixtures/bad/template-misspelt-statement", &[],
+        "template syntax error: unknown template statement `edif`",
+        Some("fixtures/bad/template-misspelt-statement/sections/role.md.j2:4:4"),
+        &["did you mean `endif`", "the block open here is `{% if %}` (line 2)"]);
+    template_stray_end_tag => case("template-stray-end-tag", "fixtures/bad/template-stray-end-tag", &[],
+        "template syntax error: `{% endfor %}` ends no block: the block open here is `{% if %}` (line 2)",
+        Some("fixtures/bad/template-stray-end-tag/sections/role.md.j2:4:4"), &["end it with `{% endif %}`"]);
+    template_else_if => case("template-else-if", "fixtures/bad/template-else-if", &[],
+        "template syntax error: `{% else if %}` is not a template statement",
+        Some("fixtures/bad/template-else-if/sections/role.md.j2:4:4"), &["write `{% elif … %}`"]);
+    // Inline in promptc.yaml: located there, and the open block's line is the file's.
+    inline_template_misspelt_statement => case("inline-template-misspelt-statement",
+        "fixtures/bad/inline-template-misspelt-statement", &[],
+        "template syntax error: unknown template statement `endfi`",
+        Some("fixtures/bad/inline-template-misspelt-statement/promptc.yaml:29:10"),
+        &["did you mean `endif`", "the block open here is `{% if %}` (line 27)"]);
+    undeclared_switch => case("undeclared-switch", "fixtures/bad/undeclared-switch", &[],
+        "switch `browsr` is not declared",
+        Some("fixtures/bad/undeclared-switch/sections/role.md.j2:2:16"),
+        &["declare it under `switches:`", "did you mean `browser`?"]);
     include_escapes_project => case("include-escapes-project", "fixtures/bad/include-escapes-project/project", &[],
         "cannot include `../outside.md`: invalid path `../outside.md`: the path leaves the project folder",
         Some("fixtures/bad/include-escapes-project/project/role.md.j2:2:4"), &[]);
@@ -407,6 +444,10 @@ cases! {
     untrusted_sliced => case("untrusted-sliced", "fixtures/bad/untrusted-sliced", &[],
         "slicing untrusted text from `user_rules` cuts it out of its wrapper",
         Some("fixtures/bad/untrusted-sliced/promptc.yaml:32:38"), &["emit it whole with {{ user_rules }}"]);
+    // Written inline as a flow mapping (`- {slot: …, template: "…"}`): at the filter.
+    untrusted_in_flow_mapping => case("untrusted-in-flow-mapping", "fixtures/bad/untrusted-in-flow-mapping", &[],
+        "filter `upper` would change untrusted text from `user_rules` and break its wrapper",
+        Some("fixtures/bad/untrusted-in-flow-mapping/tools/notes.yaml:15:81"), &[]);
     untrusted_upper => case("untrusted-upper", "fixtures/bad/untrusted-upper", &[],
         "filter `upper` would change untrusted text from `user_rules` and break its wrapper",
         Some("fixtures/bad/untrusted-upper/sections/role.md.j2:4:17"), &[]);
@@ -456,14 +497,22 @@ cases! {
     yaml_indent_dedented_key => case("yaml-indent-dedented-key", "fixtures/bad/yaml-indent-dedented-key", &[],
         "line 38 is not indented like the mapping or list it belongs to",
         Some("fixtures/bad/yaml-indent-dedented-key/promptc.yaml:38:4"), &["starts after 3 spaces", "4 or 2 or 0"]);
-    yaml_indent_tab => case("yaml-indent-tab", "fixtures/bad/yaml-indent-tab", &[], "a tab in the indentation",
-        Some("fixtures/bad/yaml-indent-tab/promptc.yaml:36:2"), &["spaces only"]);
+    yaml_indent_tab => case("yaml-indent-tab", "fixtures/bad/yaml-indent-tab", &[],
+        "a tab in the indentation: YAML forbids tabs for indenting",
+        Some("fixtures/bad/yaml-indent-tab/promptc.yaml:36:1"), &["use spaces instead"]);
+    // The parser notices this tab on the line before, at the end of the plain value there.
+    yaml_tab_after_value => case("yaml-tab-after-value", "fixtures/bad/yaml-tab-after-value", &[],
+        "a tab in the indentation: YAML forbids tabs for indenting",
+        Some("fixtures/bad/yaml-tab-after-value/promptc.yaml:15:1"), &["use spaces instead: indent it 4 spaces, like line 14"]);
     yaml_indent_list_item => case("yaml-indent-list-item", "fixtures/bad/yaml-indent-list-item", &[],
         "line 32 is not indented like the mapping or list it belongs to",
         Some("fixtures/bad/yaml-indent-list-item/promptc.yaml:32:2"), &["starts after 1 space;"]);
     yaml_indent_under_value => case("yaml-indent-under-value", "fixtures/bad/yaml-indent-under-value", &[],
         "this line is indented under `name` (line 4), which already has a value",
-        Some("fixtures/bad/yaml-indent-under-value/promptc.yaml:5:19"), &["line it up with `name`"]);
+        Some("fixtures/bad/yaml-indent-under-value/promptc.yaml:5:3"), &["line it up with `name`"]);
+    yaml_indent_one_space_too_many => case("yaml-indent-one-space-too-many", "fixtures/bad/yaml-indent-one-space-too-many", &[],
+        "this line is indented under `description` (line 14), which already has a value",
+        Some("fixtures/bad/yaml-indent-one-space-too-many/promptc.yaml:15:6"), &["line it up with `description`"]);
     yaml_indent_misplaced_key => case("yaml-indent-misplaced-key", "fixtures/bad/yaml-indent-misplaced-key", &[],
         "missing required key `sections`",
         Some("fixtures/bad/yaml-indent-misplaced-key/promptc.yaml:41:3"), &["indent it 4 spaces"]);
@@ -477,8 +526,8 @@ cases! {
     // Columns inside a block scalar count from the file's left edge (the indentation is added).
     contribution_template_syntax_error => case("contribution-template-syntax-error",
         "fixtures/bad/contribution-template-syntax-error", &[],
-        "template syntax error: unexpected `}`, expected end of variable block",
-        Some("fixtures/bad/contribution-template-syntax-error/tools.yaml:22:32"), &[]);
+        "template syntax error: this `{{` is never closed",
+        Some("fixtures/bad/contribution-template-syntax-error/tools.yaml:22:9"), &["`{{ tool_names | length }}`"]);
     contribution_template_undefined_variable => case("contribution-template-undefined-variable",
         "fixtures/bad/contribution-template-undefined-variable", &[],
         "template `tools.yaml#tools.take_note.contributes.0` uses undefined variable `notes_dir`",

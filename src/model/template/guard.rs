@@ -82,10 +82,11 @@ fn check_tags(source: &str, ws: WhitespaceConfig) -> Result<(), Refusal> {
     Ok(())
 }
 
-/// The innermost block tag left open at the end of `source` (`{% if %}` without `{% endif %}`):
-/// its byte range and keyword. minijinja reports such a template where its input ends; the
-/// opening tag is what the author needs to see.
-pub fn unclosed_block(source: &str, ws: WhitespaceConfig) -> Option<(usize, usize, String)> {
+/// The block tags still open where byte `upto` starts (`{% if %}` before its `{% endif %}`),
+/// outermost first (minijinja reports an unclosed block where the input ends; the opening tag
+/// is what the author needs to see): each one's byte range and keyword. `None` if the text before cannot be
+/// split into tokens.
+pub fn open_blocks(source: &str, ws: WhitespaceConfig, upto: usize) -> Option<Vec<(usize, usize, String)>> {
     use minijinja::machinery::Token;
     const OPENERS: &[&str] = &["if", "for", "macro", "call", "filter", "with", "block", "autoescape", "set"];
     let mut open: Vec<(usize, usize, String)> = Vec::new();
@@ -93,6 +94,9 @@ pub fn unclosed_block(source: &str, ws: WhitespaceConfig) -> Option<(usize, usiz
     let mut tag: Option<(usize, Option<String>, bool)> = None;
     for item in minijinja::machinery::tokenize(source, false, SyntaxConfig, ws) {
         let Ok((token, span)) = item else { return None };
+        if span.start_offset as usize >= upto {
+            break;
+        }
         match (token, tag.as_mut()) {
             (Token::BlockStart, _) => tag = Some((span.start_offset as usize, None, false)),
             (Token::Ident(kw), Some((_, word @ None, _))) => *word = Some(kw.to_string()),
@@ -111,7 +115,7 @@ pub fn unclosed_block(source: &str, ws: WhitespaceConfig) -> Option<(usize, usiz
             _ => {}
         }
     }
-    open.pop()
+    Some(open)
 }
 
 #[cfg(test)]

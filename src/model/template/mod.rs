@@ -7,16 +7,16 @@ use std::sync::{Arc, Mutex};
 
 use minijinja::{AutoEscape, Environment, ErrorKind, UndefinedBehavior};
 
-use crate::diagnostic::{Diagnostic, Label, Position};
+use crate::diagnostic::{known_names_help, Diagnostic, Label, Position};
 use crate::error::Result;
 use crate::model::settings::{Limits, TemplateSettings};
 use crate::source::{ProjectFs, SourceFile};
 
 mod filters;
 pub mod guard;
-use guard::unclosed_block;
 pub mod opaque;
 pub mod reach;
+mod syntax;
 use reach::Reach;
 
 /// How the environment treats whitespace around tags, from the project's `templates:` (the
@@ -62,6 +62,8 @@ pub struct Templates {
     ws: minijinja::machinery::WhitespaceConfig,
     fs: ProjectFs,
     reach: BTreeMap<String, Reach>,
+    /// The switches the project declares, so that reading another one can say so.
+    switches: Vec<String>,
 }
 
 /// A sink for rendered text that refuses to grow past a cap, so a runaway loop stops as soon
@@ -138,7 +140,14 @@ impl Templates {
             ws,
             fs,
             reach: BTreeMap::new(),
+            switches: Vec::new(),
         }
+    }
+
+    /// Tell the templates which switches the project declares: a render that reads
+    /// `switches.NAME` for another name then fails saying that switch is not declared.
+    pub fn declare_switches<'n>(&mut self, names: impl IntoIterator<Item = &'n String>) {
+        self.switches = names.into_iter().cloned().collect();
     }
 
     /// The caps rendering enforces.
@@ -161,15 +170,14 @@ impl Templates {
         self.sources.insert(name.to_string(), source.to_string());
         self.env.add_template_owned(name.to_string(), source.to_string()).map_err(|e| {
             let mut d = self.diagnostic(&e, "template syntax error");
-            // An unclosed block is reported where the input ends: point at the tag that opened it.
-            let at_end = e.detail().is_some_and(|m| m.contains("unexpected end of input"));
-            if let Some((start, end, kw)) = unclosed_block(source, self.ws).filter(|_| at_end) {
-                if let Some(o) = self.origins.get(name) {
-                    let p = Position::from_byte_range(source, start, end);
+            // minijinja reports where parsing stopped; say what the author wrote, where.
+            if let Some(o) = self.origins.get(name) {
+                if let Some(x) = syntax::explain(&e, source, self.ws, o.line_offset + 1) {
+                    let p = Position::from_byte_range(source, x.at.start, x.at.end);
                     let pos = Position::new(p.line + o.line_offset, p.column + o.column_offset, p.len);
-                    d.message = format!("template syntax error: `{{% {kw} %}}` is never closed");
+                    d.message = format!("template syntax error: {}", x.message);
                     d.label = Some(Label::at(&o.file.display, &o.file.text, pos));
-                    d.help = Some(format!("add `{{% end{kw} %}}` where the block ends"));
+                    d.help = Some(x.help);
                 }
             }
             d.into_error(crate::error::ErrorKind::Project)
@@ -309,6 +317,32 @@ impl Templates {
         self.included.lock().map(|m| m.values().cloned().collect()).unwrap_or_default()
     }
 
+    /// Label `d` at where error `err` (the innermost cause) happened, or at byte range `at` of
+    /// its template's source.
+    fn locate(&self, d: Diagnostic, err: &minijinja::Error, at: Option<std::ops::Range<usize>>) -> Diagnostic {
+        let name = err.name().unwrap_or_default().to_string();
+        let included = self.included.lock().ok().and_then(|m| m.get(&name).cloned());
+        let origin = self
+            .origins
+            .get(&name)
+            .cloned()
+            .or_else(|| included.map(|file| TemplateOrigin { file, line_offset: 0, column_offset: 0 }));
+        match (origin, err.line()) {
+            (Some(o), Some(line)) => {
+                let template_src = err.template_source().unwrap_or(&o.file.text);
+                let pos = match at.or_else(|| err.range()) {
+                    Some(r) => Position::from_byte_range(template_src, r.start, r.end),
+                    None => Position::new(line, 1, 1),
+                };
+                let pos = Position::new(pos.line + o.line_offset, pos.column + o.column_offset, pos.len);
+                d.with_label(Label::at(&o.file.display, &o.file.text, pos))
+            }
+            (Some(o), None) => d.with_label(Label::file(&o.file.display)),
+            (None, _) if !name.is_empty() => d.with_label(Label::file(&name)),
+            _ => d,
+        }
+    }
+
     fn diagnostic(&self, e: &minijinja::Error, what: &str) -> Diagnostic {
         // The innermost cause is the one that names the failing template and line.
         let mut err = e;
@@ -324,28 +358,22 @@ impl Templates {
             ErrorKind::InvalidOperation if detail.starts_with("cannot include") => detail.clone(),
             _ => format!("{what}: {detail}"),
         };
-        let mut d = Diagnostic::error(message);
-        let name = err.name().unwrap_or_default().to_string();
-        let included = self.included.lock().ok().and_then(|m| m.get(&name).cloned());
-        let origin = self
-            .origins
-            .get(&name)
-            .cloned()
-            .or_else(|| included.map(|file| TemplateOrigin { file, line_offset: 0, column_offset: 0 }));
-        match (origin, err.line()) {
-            (Some(o), Some(line)) => {
-                let template_src = err.template_source().unwrap_or(&o.file.text);
-                let pos = match err.range() {
-                    Some(r) => Position::from_byte_range(template_src, r.start, r.end),
-                    None => Position::new(line, 1, 1),
-                };
-                let pos = Position::new(pos.line + o.line_offset, pos.column + o.column_offset, pos.len);
-                d = d.with_label(Label::at(&o.file.display, &o.file.text, pos));
-            }
-            (Some(o), None) => d = d.with_label(Label::file(&o.file.display)),
-            (None, _) if !name.is_empty() => d = d.with_label(Label::file(&name)),
-            _ => {}
+        // `switches.NAME` for a switch the project does not declare: say so, at NAME.
+        let switch = err
+            .template_source()
+            .zip(err.range())
+            .filter(|_| err.kind() == ErrorKind::UndefinedError)
+            .and_then(|(src, r)| undeclared_switch(src, r, &self.switches));
+        if let Some((name, at)) = switch {
+            let known: Vec<&str> = self.switches.iter().map(String::as_str).collect();
+            return self
+                .locate(Diagnostic::error(format!("switch `{name}` is not declared")), err, Some(at))
+                .with_help(format!(
+                    "declare it under `switches:` in promptc.yaml, with a `description:` and a `default:`; {}",
+                    known_names_help("switch", &name, &known)
+                ));
         }
+        let d = self.locate(Diagnostic::error(message), err, None);
         if detail.contains("-byte limit of a section") {
             return d.with_help(
                 "the filter's arguments would make its result far larger than a prompt; check them, or raise \
@@ -375,6 +403,27 @@ impl Templates {
             _ => "fix the template expression",
         })
     }
+}
+
+/// The switch an undefined-value error at byte range `at` of `src` reads (`switches.NAME`,
+/// `switches["NAME"]`) when `declared` does not hold it: its name and byte range.
+fn undeclared_switch(
+    src: &str,
+    at: std::ops::Range<usize>,
+    declared: &[String],
+) -> Option<(String, std::ops::Range<usize>)> {
+    let expr = src.get(at.clone())?;
+    let rest = expr.strip_prefix("switches")?.trim_start();
+    let (rest, quoted) = match rest.strip_prefix('.') {
+        Some(r) => (r.trim_start(), false),
+        None => (rest.strip_prefix('[')?.trim_start().strip_prefix(['"', '\''])?, true),
+    };
+    let name: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_' || (quoted && *c == '-')).collect();
+    if name.is_empty() || declared.contains(&name) {
+        return None;
+    }
+    let start = at.start + (expr.len() - rest.len());
+    Some((name.clone(), start..start + name.len()))
 }
 
 /// A failed render: the error, and for an undefined value the expression that read it.
