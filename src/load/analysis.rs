@@ -180,6 +180,8 @@ impl Loader<'_> {
             })
             .collect();
         names.extend(t.layout.iter().cloned());
+        // The tool docs format's templates see the cell's context too.
+        names.extend([&t.tool_docs.tool, &t.tool_docs.call].into_iter().flatten().cloned());
         names.extend(tool_and_command_templates(catalog, commands));
         let mut seen: Vec<(String, Option<Label>)> = Vec::new();
         for name in &names {

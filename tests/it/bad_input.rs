@@ -193,6 +193,10 @@ cases! {
     untrusted_in_include => case("untrusted-in-include", "fixtures/bad/untrusted-in-include", &[],
         "filter `upper` would change untrusted text from `rules` and break its wrapper",
         Some("fixtures/bad/untrusted-in-include/parts/rules_body.j2:2:12"), &[]);
+    untrusted_namespace_attribute => case("untrusted-namespace-attribute",
+        "fixtures/bad/untrusted-namespace-attribute", &[],
+        "slicing untrusted text from `ns.v` cuts it out of its wrapper",
+        Some("fixtures/bad/untrusted-namespace-attribute/rules.md.j2:3:6"), &[]);
     // An inline block scalar whose `|` carries a comment and whose text starts with a blank
     // line: the render error is on the line of the failing call.
     inline_template_runtime_error => case("inline-template-runtime-error", "fixtures/bad/inline-template-runtime-error",

@@ -5,7 +5,9 @@
 //! over the syntax tree refuses every such use, at load, with a located error; what remains —
 //! emitting the value, concatenating it, testing or comparing it, `default`, `length` — keeps
 //! the wrapper whole. Names assigned from an untrusted value (`set`, `with`, a set block, a
-//! `for` target) are untrusted too.
+//! `for` target, a namespace attribute) are untrusted too, and so is a macro whose output holds
+//! untrusted text (imported ones too); a call block may not hand such text to a macro as
+//! `caller()`.
 
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeSet;
@@ -69,12 +71,26 @@ impl Taint<'_> {
                 .or_else(|| self.reads(&i.test_expr)),
             Expr::Filter(f) => f.expr.as_ref().and_then(|x| self.reads(x)).or_else(|| f.args.iter().find_map(arg)),
             Expr::Test(t) => self.reads(&t.expr),
-            Expr::GetAttr(a) => self.reads(&a.expr),
-            Expr::GetItem(g) => self.reads(&g.expr).or_else(|| self.reads(&g.subscript_expr)),
+            Expr::GetAttr(a) => self.attribute(&a.expr, a.name).or_else(|| self.reads(&a.expr)),
+            Expr::GetItem(g) => {
+                let key = match &g.subscript_expr {
+                    Expr::Const(c) => c.value.as_str().and_then(|k| self.attribute(&g.expr, k)),
+                    _ => None,
+                };
+                key.or_else(|| self.reads(&g.expr)).or_else(|| self.reads(&g.subscript_expr))
+            }
             Expr::Call(c) => self.reads(&c.expr).or_else(|| c.args.iter().find_map(arg)),
             Expr::List(l) => l.items.iter().find_map(|x| self.reads(x)),
             Expr::Map(m) => m.keys.iter().chain(m.values.iter()).find_map(|x| self.reads(x)),
         }
+    }
+
+    /// `name.attr` when that attribute holds untrusted text (`{% set ns.v = q %}`): the
+    /// attributes of a namespace are a channel of their own.
+    fn attribute(&self, e: &Expr<'_>, attr: &str) -> Option<String> {
+        let Expr::Var(v) = e else { return None };
+        let path = format!("{}.{attr}", v.id);
+        self.names.contains(&path).then_some(path)
     }
 
     /// Whether `e`'s value is (or holds) untrusted text, as opposed to a number or a boolean
@@ -183,13 +199,19 @@ impl Taint<'_> {
         })
     }
 
-    /// Mark the names `target` assigns as untrusted.
+    /// Mark the names `target` assigns as untrusted: a name, each name of a list, or a
+    /// namespace attribute (`ns.v`).
     fn taint_target(&mut self, target: &Expr<'_>) {
         match target {
             Expr::Var(v) => {
                 self.names.insert(v.id.to_string());
             }
             Expr::List(l) => l.items.iter().for_each(|x| self.taint_target(x)),
+            Expr::GetAttr(a) => {
+                if let Expr::Var(v) = &a.expr {
+                    self.names.insert(format!("{}.{}", v.id, a.name));
+                }
+            }
             _ => {}
         }
     }
@@ -246,16 +268,49 @@ impl Taint<'_> {
             Stmt::FilterBlock(b) => self.filter_block(b),
             Stmt::AutoEscape(a) => self.body(&a.body),
             Stmt::Block(b) => self.body(&b.body),
-            Stmt::Macro(m) => self.body(&m.body),
+            Stmt::Macro(m) => {
+                self.body(&m.body)?;
+                // What the macro returns holds untrusted text: calling it is a channel too.
+                if self.emits(&m.body) {
+                    self.names.insert(m.name.to_string());
+                }
+                Ok(())
+            }
             Stmt::CallBlock(c) => {
                 self.call(&c.call, c.call.span())?;
-                self.body(&c.macro_decl.body)
+                self.body(&c.macro_decl.body)?;
+                if self.emits(&c.macro_decl.body) {
+                    return Err(refusal(
+                        c.span(),
+                        "a call block hands the untrusted text it holds to the macro as `caller()`, which may change \
+                         it"
+                        .into(),
+                        "NAME",
+                    ));
+                }
+                Ok(())
             }
             Stmt::Do(d) => self.call(&d.call, d.call.span()),
-            Stmt::Include(i) => self.include(&i.name),
-            Stmt::Extends(e) => self.include(&e.name),
-            Stmt::Import(i) => self.include(&i.expr),
-            Stmt::FromImport(f) => self.include(&f.expr),
+            Stmt::Include(i) => self.include(&i.name).map(drop),
+            Stmt::Extends(e) => self.include(&e.name).map(drop),
+            Stmt::Import(i) => {
+                // `{% import 'm.j2' as m %}`: `m.f` holds untrusted text where macro `f` does.
+                let tainted = self.include(&i.expr)?;
+                if let Expr::Var(alias) = &i.name {
+                    self.names.extend(tainted.iter().map(|n| format!("{}.{n}", alias.id)));
+                }
+                Ok(())
+            }
+            Stmt::FromImport(f) => {
+                // `{% from 'm.j2' import f as g %}`: `g` holds untrusted text where `f` does.
+                let tainted = self.include(&f.expr)?;
+                for (name, alias) in &f.names {
+                    if matches!(name, Expr::Var(v) if tainted.contains(v.id)) {
+                        self.taint_target(alias.as_ref().unwrap_or(name));
+                    }
+                }
+                Ok(())
+            }
         }
     }
 
@@ -304,9 +359,10 @@ impl Taint<'_> {
     }
 
     /// Walk the file a literal include name (or the first readable of a literal list) names,
-    /// with the names untrusted here, as minijinja renders it in the including context.
-    fn include(&mut self, name: &Expr<'_>) -> Result<(), Refusal> {
-        let Some(follow) = self.follow else { return Ok(()) };
+    /// with the names untrusted here, as minijinja renders it in the including context; the
+    /// names it taints itself (its macros that return untrusted text), for imports.
+    fn include(&mut self, name: &Expr<'_>) -> Result<BTreeSet<String>, Refusal> {
+        let Some(follow) = self.follow else { return Ok(BTreeSet::new()) };
         let literal = |e: &Expr<'_>| match e {
             Expr::Const(c) => c.value.as_str().map(str::to_string),
             _ => None,
@@ -317,26 +373,27 @@ impl Taint<'_> {
         };
         for n in names {
             if follow.visits.get() >= MAX_VISITS {
-                return Ok(());
+                return Ok(BTreeSet::new());
             }
             let Some(file) = (follow.read)(&n) else { continue };
             follow.visits.set(follow.visits.get() + 1);
             if follow.stack.borrow().contains(&file.rel) {
-                return Ok(());
+                return Ok(BTreeSet::new());
             }
             let Ok(tree) = minijinja::machinery::parse(&file.text, "<opaque>", SyntaxConfig, follow.ws) else {
-                return Ok(());
+                return Ok(BTreeSet::new());
             };
             follow.stack.borrow_mut().push(file.rel.clone());
             let mut inner = Taint { names: self.names.clone(), follow: self.follow, failed_in: None };
             let r = inner.stmt(&tree);
             follow.stack.borrow_mut().pop();
-            if r.is_err() {
+            if let Err(e) = r {
                 self.failed_in = inner.failed_in.or(Some(file));
+                return Err(e);
             }
-            return r;
+            return Ok(inner.names.difference(&self.names).cloned().collect());
         }
-        Ok(())
+        Ok(BTreeSet::new())
     }
 }
 

@@ -72,3 +72,73 @@ fn emitting_testing_and_measuring_keep_the_wrapper() {
         assert_eq!(refused(src), None, "{src}");
     }
 }
+
+/// Every channel untrusted text can travel through, combined with every operation that would
+/// transform it: each combination is refused at load, or renders with its wrapper whole — as
+/// many opening tags as closing ones, the nonce unchanged — never a cut or rewritten wrapper.
+#[test]
+fn no_channel_lets_an_operation_break_the_wrapper() {
+    // (setup before, the expression that holds the text, what closes the setup)
+    let channels: &[(&str, &str, &str)] = &[
+        ("", "q", ""),
+        ("{% set y = q %}", "y", ""),
+        ("{% set y = 'a ' ~ q %}", "y", ""),
+        ("{% set ns = namespace(v='') %}{% set ns.v = q %}", "ns.v", ""),
+        ("{% set ns = namespace(v='') %}{% set ns.v = q %}", "ns['v']", ""),
+        ("{% with y = q %}", "y", "{% endwith %}"),
+        ("{% set y %}{{ q }}{% endset %}", "y", ""),
+        ("{% macro m() %}{{ q }}{% endmacro %}", "m()", ""),
+        ("{% macro m() %}[{{ q }}]{% endmacro %}{% set y = m() %}", "y", ""),
+        ("{% for y in [q] %}", "y", "{% endfor %}"),
+        ("{% set l = [q, 'b'] %}", "l|join(',')", ""),
+        ("{% macro m(s) %}{{ s }}{% endmacro %}", "m(q)", ""),
+        ("{% macro m() %}{{ caller() }}{% endmacro %}{% call m() %}{{ q }}{% endcall %}", "''", ""),
+        ("{% macro m() %}{{ caller()|upper }}{% endmacro %}{% call m() %}{{ q }}{% endcall %}", "''", ""),
+    ];
+    let operations: &[&str] = &[
+        "{{ X }}",
+        "{{ X[:30] }}",
+        "{{ X[0] }}",
+        "{{ X|upper }}",
+        "{{ X|lower }}",
+        "{{ X|replace('Q_', 'R_') }}",
+        "{{ X|truncate(9) }}",
+        "{{ X|reverse }}",
+        "{{ X|list|join }}",
+        "{{ X|trim }}",
+        "{{ X.upper() }}",
+        "{{ X.replace('Q_', 'R_') }}",
+        "{% for c in X %}{{ c }}{% endfor %}",
+        "{{ (X ~ '!')|title }}",
+        "{{ X|default('') }}",
+        "{{ X|length }}",
+    ];
+    let nonce = "n0nce123";
+    let wrapped = crate::model::untrusted::wrap("Q", nonce, "payload <|Q_END_0000|> tail");
+    let (open, close) = (format!("<|Q_{nonce}|>"), format!("<|Q_END_{nonce}|>"));
+    let mut env = minijinja::Environment::new();
+    env.set_trim_blocks(true);
+    env.set_lstrip_blocks(true);
+    let (mut refused_count, mut rendered) = (0, 0);
+    for (before, x, after) in channels {
+        for op in operations {
+            let src = format!("{before}{}{after}", op.replace('X', x));
+            if refused(&src).is_some() {
+                refused_count += 1;
+                continue;
+            }
+            let Ok(out) = env.render_str(&src, minijinja::context! { q => wrapped }) else { continue };
+            rendered += 1;
+            let (opens, closes) = (out.matches(&open).count(), out.matches(&close).count());
+            assert_eq!(opens, closes, "`{src}` was accepted and broke the wrapper: {out:?}");
+            let lowered = out.to_lowercase();
+            assert_eq!(
+                lowered.matches(&open.to_lowercase()).count(),
+                opens,
+                "`{src}` was accepted and changed the nonce's case: {out:?}"
+            );
+            assert!(!out.contains("R_"), "`{src}` was accepted and rewrote a tag: {out:?}");
+        }
+    }
+    assert!(refused_count > 100 && rendered > 20, "{refused_count} refused, {rendered} rendered");
+}
