@@ -124,15 +124,28 @@ pub fn write_root(project_root: &Path) -> PathBuf {
     }
 }
 
+/// Folders of version-control systems: never a place promptc writes.
+const VCS_FOLDERS: [&str; 6] = [".git", ".hg", ".svn", ".jj", ".bzr", "_darcs"];
+
 /// Check that writing `target` stays inside `root` (both absolute; `root` canonical): the
 /// path lies lexically inside `root`, every part of it that exists resolves — symbolic links
-/// followed — inside `root`, and `target` itself is not a symbolic link. A project cannot
-/// make promptc write through a committed link such as `h -> ~`.
+/// followed — inside `root`, and `target` itself is not a symbolic link; no part of it is a
+/// version-control folder (`.git`, …). A project cannot make promptc write through a
+/// committed link such as `h -> ~`, nor into a repository's own files.
 pub fn confine(root: &Path, target: &Path) -> std::result::Result<(), String> {
     let target = clean_path(target);
     let Ok(rest) = target.strip_prefix(root) else {
         return Err(format!("`{}` is outside `{}`", target.display(), root.display()));
     };
+    // A version-control folder is never written: `snapshots: ../.git/refs/tags` would put files
+    // among a repository's refs and break it.
+    if let Some(vcs) = rest.components().find(|c| VCS_FOLDERS.iter().any(|v| c.as_os_str() == *v)) {
+        return Err(format!(
+            "`{}` is inside `{}`, a version-control folder; promptc never writes there",
+            target.display(),
+            vcs.as_os_str().to_string_lossy()
+        ));
+    }
     let mut at = root.to_path_buf();
     let parts: Vec<_> = rest.components().collect();
     for (i, part) in parts.iter().enumerate() {

@@ -61,3 +61,14 @@ fn huge_files_are_refused_with_the_limit() {
     let e = fs.read("big.md", None).unwrap_err();
     assert!(e.to_string().contains("byte limit for project files"), "{e}");
 }
+
+#[test]
+fn version_control_folders_are_never_a_write_target() {
+    let root = std::path::Path::new("/repo");
+    for target in ["/repo/.git/refs/tags", "/repo/sub/.hg", "/repo/.jj/x", "/repo/a/../.git"] {
+        let why = super::confine(root, std::path::Path::new(target)).unwrap_err();
+        assert!(why.contains("a version-control folder"), "{target}: {why}");
+    }
+    assert!(super::confine(root, std::path::Path::new("/repo/snapshots")).is_ok());
+    assert!(super::confine(root, std::path::Path::new("/repo/git-notes")).is_ok());
+}

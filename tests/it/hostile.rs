@@ -91,6 +91,8 @@ fn the_snapshot_folder_a_project_names_stays_inside_its_repository() {
     for (setting, message) in [
         (outside.path().display().to_string(), "must be a relative path"),
         ("../../../../../../../../tmp/promptc-escape".to_string(), "cannot use the snapshot folder"),
+        // Inside the repository, but its version-control folder: writing there broke its refs.
+        ("../.git/refs/tags".to_string(), "a version-control folder; promptc never writes there"),
     ] {
         let text = std::fs::read_to_string(w.path("profiles/promptc.yaml")).unwrap();
         let edited = text.replace("snapshots: ../snapshots", &format!("snapshots: {setting}"));
@@ -103,6 +105,7 @@ fn the_snapshot_folder_a_project_names_stays_inside_its_repository() {
         }
         std::fs::write(w.path("profiles/promptc.yaml"), text).unwrap();
     }
+    assert!(std::fs::read_dir(w.path(".git")).unwrap().next().is_none(), "nothing was written into .git");
     // A folder out of bounds is refused where it is used: a command that writes and reads
     // nothing there works.
     w.edit("profiles/promptc.yaml", "snapshots: ../snapshots", "snapshots: ../../../../../../../../tmp/promptc-escape");
