@@ -1,5 +1,7 @@
 //! Every cell of the project's matrix compiled at once, spread over the machine's cores.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
+
 use crate::diagnostic::Diagnostic;
 use crate::error::{Error, Result};
 use crate::model::Project;
@@ -10,23 +12,68 @@ use super::{compile_matrix_cell, Compiled};
 /// project's limits).
 pub(crate) const COMPILE_STACK: usize = 16 << 20;
 
+/// What one run over the whole matrix may render in all (`limits.matrix_bytes`), charged as
+/// each cell is compiled: a project multiplying a huge section by hundreds of profiles stops
+/// at the cap, in seconds, instead of holding gigabytes of prompts.
+pub struct RunBudget<'p> {
+    project: &'p Project,
+    used: AtomicUsize,
+}
+
+impl<'p> RunBudget<'p> {
+    /// Nothing charged yet.
+    pub fn new(project: &'p Project) -> RunBudget<'p> {
+        RunBudget { project, used: AtomicUsize::new(0) }
+    }
+
+    /// Charge a compiled cell's prompt and messages; an error once the run is over the cap.
+    pub fn charge(&self, c: &Compiled) -> Result<()> {
+        let bytes = c.prompt.len() + c.messages.iter().map(|m| m.text.len()).sum::<usize>();
+        let used = self.used.fetch_add(bytes, Ordering::Relaxed) + bytes;
+        let cap = self.project.templates.limits().matrix_bytes;
+        if used <= cap {
+            return Ok(());
+        }
+        Err(Diagnostic::error(format!(
+            "the matrix's prompts and messages add up to more than {cap} bytes ({used} by cell `{}`)",
+            c.cell().stem()
+        ))
+        .with_label(crate::diagnostic::Label::file(self.project.fs().display(&self.project.manifest)))
+        .with_help(
+            "every profile × case × transport is rendered: raise `limits.matrix_bytes` in promptc.yaml only if the \
+             project is meant to be this large",
+        )
+        .into_error(crate::error::ErrorKind::Template))
+    }
+
+    /// Whether the run is already over the cap (the cells still to compile are skipped).
+    fn spent(&self) -> bool {
+        self.used.load(Ordering::Relaxed) > self.project.templates.limits().matrix_bytes
+    }
+}
+
 /// Compile every cell of the project's matrix (profiles × cases × transports, and sub-agents)
-/// with its case's runtime values, spread over the machine's cores; in matrix order.
+/// with its case's runtime values, spread over the machine's cores; in matrix order. Stops at
+/// the run's cap (`limits.matrix_bytes`).
 pub fn compile_matrix(project: &Project) -> Result<Vec<Compiled>> {
     let cells = crate::resolve::matrix::cells(project);
     let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, cells.len().max(1));
     let mut slots: Vec<Option<Result<Compiled>>> = (0..cells.len()).map(|_| None).collect();
+    let budget = RunBudget::new(project);
     std::thread::scope(|scope| {
         let handles: Vec<_> = (0..workers)
             .filter_map(|w| {
-                let cells = &cells;
+                let (cells, budget) = (&cells, &budget);
                 // A larger stack than the default 2 MiB: template rendering recurses.
                 std::thread::Builder::new()
                     .stack_size(COMPILE_STACK)
                     .spawn_scoped(scope, move || {
                         (w..cells.len())
                             .step_by(workers)
-                            .map(|i| (i, compile_matrix_cell(project, &cells[i])))
+                            .take_while(|_| !budget.spent())
+                            .map(|i| {
+                                (i, compile_matrix_cell(project, &cells[i]).and_then(|c| budget.charge(&c).map(|_| c)))
+                            })
                             .collect::<Vec<_>>()
                     })
                     .ok()
@@ -38,6 +85,13 @@ pub fn compile_matrix(project: &Project) -> Result<Vec<Compiled>> {
             }
         }
     });
+    // Over the cap, the cells after it were skipped: the first error there is (the cap's, or a
+    // cell's that failed first).
+    if budget.spent() {
+        if let Some(Some(Err(e))) = slots.iter_mut().find(|s| matches!(s, Some(Err(_)))).map(Option::take) {
+            return Err(e);
+        }
+    }
     cells
         .into_iter()
         .zip(slots)

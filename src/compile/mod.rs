@@ -6,8 +6,8 @@ mod matrix;
 mod prefix;
 mod text_format;
 
-pub use matrix::compile_matrix;
 pub(crate) use matrix::COMPILE_STACK;
+pub use matrix::{compile_matrix, RunBudget};
 pub use prefix::StaticPrefix;
 pub(crate) use text_format::ToolText;
 

@@ -82,24 +82,33 @@ impl TextFormat<'_> {
                     params: t.params.iter().map(projection::actions::param_fragment).collect(),
                 })
                 .collect()),
-            (Transport::Xml, Some(base), Some(name)) => tools
-                .iter()
-                .enumerate()
-                .map(|(i, t)| {
-                    let block = |t: &ActiveTool| {
-                        let tool = minijinja::Value::from_serialize(render::tool_value(t));
-                        self.render(name, minijinja::context! { tool, index => i + 1, ..base.clone() })
-                    };
-                    let text = block(t)?;
-                    let mut params = Vec::with_capacity(t.params.len());
-                    for k in 0..t.params.len() {
-                        let mut less = t.clone();
-                        less.params.remove(k);
-                        params.push(removed_run(&text, &block(&less)?));
-                    }
-                    Ok(ToolText { text, params })
-                })
-                .collect(),
+            (Transport::Xml, Some(base), Some(name)) => {
+                // The prompt's cap holds the tools' texts together: stop at the tool that
+                // crosses it, not after rendering every tool (and again without each parameter).
+                let (cap, mut total) = (self.project.templates.limits().prompt_bytes, 0usize);
+                tools
+                    .iter()
+                    .enumerate()
+                    .map(|(i, t)| {
+                        let block = |t: &ActiveTool| {
+                            let tool = minijinja::Value::from_serialize(render::tool_value(t));
+                            self.render(name, minijinja::context! { tool, index => i + 1, ..base.clone() })
+                        };
+                        let text = block(t)?;
+                        total += text.len() + 2;
+                        if total > cap {
+                            return Err(render::prompt_too_large(self.project, total, cap));
+                        }
+                        let mut params = Vec::with_capacity(t.params.len());
+                        for k in 0..t.params.len() {
+                            let mut less = t.clone();
+                            less.params.remove(k);
+                            params.push(removed_run(&text, &block(&less)?));
+                        }
+                        Ok(ToolText { text, params })
+                    })
+                    .collect()
+            }
             (Transport::Xml, ..) => Ok(tools
                 .iter()
                 .map(|t| ToolText {

@@ -132,8 +132,11 @@ fn measured(
     // Cells are compiled one at a time as the counting thread takes their texts, and let go
     // once accounted unless the caller keeps them (the HTML page shows them).
     let cells = crate::resolve::matrix::cells(project);
-    let compiled =
-        cells.iter().map(|cell| super::on_compile_stack(|| crate::compile::compile_matrix_cell(project, cell)));
+    let budget = crate::compile::RunBudget::new(project);
+    let compiled = cells.iter().map(|cell| {
+        super::on_compile_stack(|| crate::compile::compile_matrix_cell(project, cell))
+            .and_then(|c| budget.charge(&c).map(|_| c))
+    });
     let mut kept = Vec::new();
     let (accounts, warnings) = crate::measure::account::accounts_streamed(
         project,

@@ -174,6 +174,7 @@ pub(super) fn build_limits(ck: &mut Checker<'_>, raw: &RawLimits) -> Limits {
     };
     take(&raw.section_bytes, "section_bytes", &mut limits.section_bytes);
     take(&raw.prompt_bytes, "prompt_bytes", &mut limits.prompt_bytes);
+    take(&raw.matrix_bytes, "matrix_bytes", &mut limits.matrix_bytes);
     limits
 }
 

@@ -54,6 +54,9 @@ pub struct Limits {
     pub section_bytes: usize,
     /// Most bytes a whole prompt may have.
     pub prompt_bytes: usize,
+    /// Most bytes every prompt and harness message of one run over the whole matrix (`snapshot`,
+    /// `diff`, `check`, `report --matrix`) may add up to.
+    pub matrix_bytes: usize,
 }
 
 impl Limits {
@@ -61,13 +64,21 @@ impl Limits {
     pub const SECTION_BYTES: usize = 2 << 20;
     /// The default prompt cap: 8 MiB.
     pub const PROMPT_BYTES: usize = 8 << 20;
+    /// The default cap of a whole-matrix run: 64 MiB, forty times a 1,000-tool agent's matrix
+    /// of prompts, low enough that a project multiplying a huge section by hundreds of profiles
+    /// stops in seconds, not gigabytes.
+    pub const MATRIX_BYTES: usize = 64 << 20;
     /// The highest cap a project may set: 256 MiB.
     pub const MAX_BYTES: u64 = 256 << 20;
 }
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { section_bytes: Limits::SECTION_BYTES, prompt_bytes: Limits::PROMPT_BYTES }
+        Limits {
+            section_bytes: Limits::SECTION_BYTES,
+            prompt_bytes: Limits::PROMPT_BYTES,
+            matrix_bytes: Limits::MATRIX_BYTES,
+        }
     }
 }
 

@@ -261,7 +261,8 @@ fn missing_section(project: &Project, cell: &Resolved, mut e: crate::error::Erro
 }
 
 /// The sections add up to more than a prompt may hold.
-fn prompt_too_large(project: &Project, size: usize, cap: usize) -> crate::error::Error {
+/// The error of a prompt over `limits.prompt_bytes` (`size` bytes so far).
+pub(crate) fn prompt_too_large(project: &Project, size: usize, cap: usize) -> crate::error::Error {
     Diagnostic::error(format!("the prompt's sections add up to more than {cap} bytes ({size} so far)"))
         .with_label(Label::file(project.fs().display(&project.manifest)))
         .with_help("raise `limits.prompt_bytes` in promptc.yaml only if the prompt is meant to be this large")

@@ -438,3 +438,66 @@ fn concurrent_snapshots_of_two_versions_never_mix() {
         assert_eq!(version == 9, prompt.contains("version nine"), "round {round}: one version's files, not a mix");
     }
 }
+
+/// A project that multiplies a large section by many profiles stops at the run's cap
+/// (`limits.matrix_bytes`, default 64 MiB; 4 MiB here to keep the test fast) instead of
+/// rendering gigabytes: `snapshot`, `diff`, `check` and `report --matrix` exit 2 with the cap's
+/// error and write nothing; a tool-docs template whose tools add up past the prompt's cap stops
+/// at the tool that crosses it.
+#[test]
+fn a_whole_matrix_run_has_a_cap() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::create_dir(root.join(".git")).unwrap();
+    std::fs::write(root.join("big.md"), "x".repeat(100_000)).unwrap();
+    let mut manifest = String::from(
+        "promptc: 1\nname: wide\ncontract_version: 1\ntransports: [xml]\nlimits: {matrix_bytes: 4194304}\nsections:\n  \
+         big:\n    template: big.md\ntools: []\nprofiles:\n",
+    );
+    for i in 0..80 {
+        manifest.push_str(&format!("  p{i}:\n    sections: [big]\n"));
+    }
+    std::fs::write(root.join("promptc.yaml"), &manifest).unwrap();
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_promptc"))
+            .current_dir(root)
+            .env("NO_COLOR", "1")
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    assert_eq!(run(&["render", "--profile", "p7"]).status.code(), Some(0), "one cell is fine");
+    for args in [&["snapshot"][..], &["diff"], &["check"], &["report", "--matrix", "--no-cache"]] {
+        let out = run(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        let message = "the matrix's prompts and messages add up to more than 4194304 bytes";
+        assert!(stderr(&out).contains(message), "{args:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains("limits.matrix_bytes"), "{}", stderr(&out));
+    }
+    assert!(!root.join("snapshots").exists(), "nothing written");
+    // Raised by the project, the same matrix renders.
+    std::fs::write(root.join("promptc.yaml"), manifest.replace("4194304", "16777216")).unwrap();
+    let out = run(&["check"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+
+    // The xml tool docs of the project's own template: 5 tools of 300 kB each pass the section
+    // cap one by one, and stop at the prompt's cap together.
+    let tools: String =
+        (0..5).map(|i| format!("- name: t{i}\n  toolset: all\n  description: {}\n", "d".repeat(300_000))).collect();
+    std::fs::write(root.join("tools.yaml"), tools).unwrap();
+    std::fs::write(root.join("tool.md.j2"), "{{ tool.name }}: {{ tool.description }}").unwrap();
+    std::fs::write(
+        root.join("promptc.yaml"),
+        "promptc: 1\nname: docs\ncontract_version: 1\ntransports: [xml]\nlimits: {prompt_bytes: 1048576}\n\
+         tool_docs:\n  tool: {template: tool.md.j2}\nsections:\n  docs:\n    generate: tool_docs\ntools: \
+         [tools.yaml]\nprofiles:\n  all:\n    sections: [docs]\n    toolsets: [all]\n",
+    )
+    .unwrap();
+    let out = run(&["render"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("add up to more than 1048576 bytes"), "{}", stderr(&out));
+    // At the fourth tool, not after all five (and each again without each parameter).
+    let so_far: usize =
+        stderr(&out).split(" so far)").next().and_then(|h| h.rsplit('(').next()).unwrap().parse().unwrap();
+    assert!(so_far < 1_300_000, "{}", stderr(&out));
+}
