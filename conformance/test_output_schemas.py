@@ -364,7 +364,8 @@ class OutputSchemaTest(unittest.TestCase):
         doc, _ = self.expect("verify", stale, "--format", "json", project=project, codes=(1,))
         self.assertFalse(doc["fresh"])
         kinds = {r["kind"] for r in doc["reasons"]}
-        self.assertTrue({"contract_version", "input_file", "switch", "section", "tools"} <= kinds, kinds)
+        self.assertTrue({"contract_version", "input_file", "switch", "section", "tool"} <= kinds, kinds)
+        self.assertIn({"kind": "tool", "name": "read_file", "change": "changed"}, doc["reasons"])
 
     # -- errors -------------------------------------------------------------------------------
 
