@@ -19,6 +19,10 @@ use crate::format::manifest::RawManifest;
 use crate::model::Project;
 use crate::source::{ProjectFs, SourceFile};
 
+/// The stack loading needs at most (the YAML parser's and template parser's depth limits keep
+/// it far below): loading runs on a fresh segment of this size when less remains.
+const LOAD_STACK: usize = 8 << 20;
+
 mod analysis;
 mod cases;
 mod catalog;
@@ -73,6 +77,14 @@ pub fn discover(arg: Option<&Path>) -> Result<PathBuf> {
 impl Project {
     /// Load and validate the project whose manifest is `manifest`.
     pub fn load(manifest: &Path) -> Result<Project> {
+        // Parsing recurses (nested YAML, template syntax trees), within the bounds the parsers
+        // keep; a host's thread may have far less stack than that (a 256 KiB thread loading a
+        // deep project was a crash), so load on a stack of known size whatever the caller's.
+        stacker::maybe_grow(LOAD_STACK, LOAD_STACK, || Project::load_here(manifest))
+    }
+
+    /// [`Project::load`] on the caller's stack.
+    fn load_here(manifest: &Path) -> Result<Project> {
         let (root, fs, mfile, raw) = read_manifest(manifest)?;
         let mut ld = Loader::new(&raw, &mfile, fs);
         ld.check_version();

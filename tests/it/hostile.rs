@@ -501,3 +501,26 @@ fn a_whole_matrix_run_has_a_cap() {
         stderr(&out).split(" so far)").next().and_then(|h| h.rsplit('(').next()).unwrap().parse().unwrap();
     assert!(so_far < 1_300_000, "{}", stderr(&out));
 }
+
+/// A host's thread may have a small stack (a Python or Node worker): loading a deeply nested
+/// project on a 256 KiB thread gives its error, never a crash, because loading runs on a stack
+/// of known size.
+#[test]
+fn loading_on_a_small_stack_never_crashes() {
+    for rel in [
+        "fixtures/bad/deep-nesting",
+        "fixtures/bad/deep-nesting-over-budget",
+        "fixtures/bad/when-deep-nesting",
+        "fixtures/good/composition",
+        "profiles",
+    ] {
+        let path = common::repo().join(rel);
+        let loaded = std::thread::Builder::new()
+            .stack_size(256 << 10)
+            .spawn(move || promptc::load(&path).map(|_| ()).map_err(|e| e.to_string()))
+            .unwrap()
+            .join()
+            .unwrap();
+        assert_eq!(loaded.is_ok(), !rel.starts_with("fixtures/bad"), "{rel}: {loaded:?}");
+    }
+}
