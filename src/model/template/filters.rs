@@ -1,6 +1,7 @@
 //! Size-checked versions of the built-in filters that can turn a small input into a huge
 //! output (`replace` with an empty pattern, `indent` by a billion columns, `join` with a huge
-//! separator, `format` with a huge width, `batch` with a huge fill). Each computes the size of
+//! separator, `format` with a huge width, `batch` and `slice` with a huge count, chained
+//! `pprint`s), or work on a huge input (`sort`, `lines`). Each computes the size of
 //! its result first and fails with a clear message past the cap, then defers to minijinja's own
 //! filter, so rendering is unchanged below the cap.
 
@@ -71,13 +72,58 @@ pub fn register(env: &mut Environment<'static>, cap: usize) {
         check("format", size, cap)?;
         minijinja::filters::format(state, format, args)
     });
+    // The most items a list these filters build may have: a sixteenth of the byte cap (131,072
+    // for the default 2 MiB), since each item costs at least that much memory.
+    let max_items = (cap / 16).max(1);
     env.add_filter("batch", move |state: &State, value: Value, count: usize, fill: Option<Value>| {
-        // Padding the last batch creates `count` copies of the fill value.
-        if fill.is_some() {
-            check("batch", count as u128, cap)?;
-        }
+        // Padding the last batch creates `count` copies of the fill value; without a fill, a
+        // count past the length is one batch of everything (minijinja would reserve `count`).
+        let count = match fill {
+            Some(_) => {
+                check_items("batch", count, max_items)?;
+                count
+            }
+            None => count.min(value.len().unwrap_or(count).max(1)),
+        };
         minijinja::filters::batch(state, value, count, fill)
     });
+    env.add_filter("slice", move |state: &State, value: Value, count: usize, fill: Option<Value>| {
+        // `count` slices are built, however short the input.
+        check_items("slice", count, max_items)?;
+        minijinja::filters::slice(state, value, count, fill)
+    });
+    env.add_filter("sort", move |state: &State, value: Value, kwargs: Kwargs| {
+        check_items("sort", value.len().unwrap_or(0), max_items)?;
+        minijinja::filters::sort(state, value, kwargs)
+    });
+    env.add_filter("lines", move |value: &Value| {
+        // A line per newline: the input's size bounds the list.
+        if let Some(s) = value.as_str() {
+            check("lines", s.len() as u128, cap)?;
+        }
+        minijinja::filters::lines(value)
+    });
+    env.add_filter("pprint", move |value: &Value| {
+        // A string's repr at most doubles it (every character escaped) plus its quotes: chained
+        // `pprint`s would double it again and again.
+        if let Some(s) = value.as_str() {
+            check("pprint", 2 * s.len() as u128 + 2, cap)?;
+        }
+        let out = minijinja::filters::pprint(value);
+        check("pprint", out.len() as u128, cap)?;
+        Ok::<_, Error>(out)
+    });
+}
+
+/// Refuse a list of more than `max` items.
+fn check_items(filter: &str, items: usize, max: usize) -> Result<(), Error> {
+    if items > max {
+        return Err(Error::new(
+            ErrorKind::InvalidOperation,
+            format!("`{filter}` would build a list of {items} items, more than the {max} a section's limit allows"),
+        ));
+    }
+    Ok(())
 }
 
 /// Python-style methods on strings, maps and lists (`d.items()`, `s.startswith("x")`,

@@ -23,6 +23,12 @@ fn below_the_cap_the_filters_behave_as_minijinja_s() {
         "{{ items|join(', ') }}{{ items|join }}",
         "{{ '%s=%5d|%-4s|%.2f'|format('k', 42, 'ab', 3.14159) }}",
         "{% for b in items|batch(2, '-') %}{{ b|join }};{% endfor %}",
+        "{% for b in items|batch(1000000000) %}{{ b|join }};{% endfor %}",
+        "{% for b in items|batch(2) %}{{ b|join }};{% endfor %}",
+        "{{ items|slice(2) }}{{ items|slice(5, '-') }}",
+        "{{ items|reverse|sort }}{{ [3, 1, 2]|sort(reverse=true) }}",
+        "{{ s|lines }}",
+        "{{ s|pprint }}{{ items|pprint }}{{ s|pprint|pprint }}",
     ] {
         assert_eq!(render(&checked, src).unwrap(), render(&plain, src).unwrap(), "{src}");
     }
@@ -38,8 +44,9 @@ fn blow_ups_fail_before_allocating() {
         ("{{ '%999999999s'|format('a') }}", "format"),
         ("{{ items|batch(100000000, 'x')|list }}", "batch"),
     ] {
-        let err = render(&e, src).unwrap_err();
-        assert!(err.to_string().contains(&format!("the result of `{filter}` would be")), "{src}: {err}");
+        let err = render(&e, src).unwrap_err().to_string();
+        let said = [format!("the result of `{filter}` would be"), format!("`{filter}` would build a list")];
+        assert!(said.iter().any(|s| err.contains(s.as_str())), "{src}: {err}");
     }
 }
 
@@ -75,4 +82,21 @@ fn python_methods_work_and_amplifying_ones_are_capped() {
 fn digit_runs_bound_format_widths() {
     assert_eq!(digit_runs("{:>10}{:05}{0}"), 15);
     assert_eq!(digit_runs("no widths"), 0);
+}
+
+#[test]
+fn huge_counts_and_inputs_are_refused_before_anything_is_built() {
+    let env = env(1 << 16);
+    for (src, says) in [
+        ("{{ [1]|slice(1000000000) }}", "`slice` would build a list of 1000000000 items"),
+        ("{{ [1]|batch(1000000000, 0) }}", "`batch` would build a list of 1000000000 items"),
+        ("{{ range(5000)|list|sort }}", "`sort` would build a list of 5000 items"),
+        (r"{{ ('a\n' * 40000)|lines|length }}", "the result of `lines`"),
+        (r"{{ ('\\' * 20000)|pprint|pprint|length }}", "the result of `pprint`"),
+    ] {
+        match render(&env, src) {
+            Ok(out) => panic!("{src} rendered {} bytes", out.len()),
+            Err(e) => assert!(e.to_string().contains(says), "{src}: {e}"),
+        }
+    }
 }
