@@ -103,7 +103,10 @@ impl TextFormat<'_> {
                         for k in 0..t.params.len() {
                             let mut less = t.clone();
                             less.params.remove(k);
-                            params.push(removed_run(&text, &block(&less)?));
+                            // The tool without one parameter may not render (a template reading
+                            // `tool.parameters[0]` of a one-parameter tool) while the tool does:
+                            // that parameter's part is unknown, counted as none.
+                            params.push(block(&less).map(|w| removed_run(&text, &w)).unwrap_or_default());
                         }
                         Ok(ToolText { text, params })
                     })

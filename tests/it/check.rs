@@ -697,3 +697,11 @@ fn p001_locates_each_finding_in_its_own_text() {
     }
     assert_eq!(out.matches("= note: cells: reader.native\n").count(), 4, "{out}");
 }
+
+/// A switch read only by a tool variant's `when:` (or a description part's) is read: P007
+/// called `windows` and `container` never read in the variants fixture.
+#[test]
+fn p007_counts_the_switches_variants_read() {
+    let out = check("fixtures/good/tool-variants", &[], 0);
+    assert!(!out.contains("P007"), "{out}");
+}

@@ -635,3 +635,22 @@ fn templates_read_the_nonce_the_wrapper_uses() {
         |id: &str| meta["sections"].as_array().unwrap().iter().find(|s| s["id"] == id).unwrap()["dynamic"].clone();
     assert_eq!((dynamic("role"), dynamic("protocol")), (false.into(), true.into()), "{meta}");
 }
+
+/// A `tool_docs` template may index a tool's parameters (`tool.parameters[0]`): the report's
+/// breakdown renders each tool again without each parameter, which left a one-parameter tool
+/// with none to index and failed the whole cell; that parameter's part now counts as unknown.
+#[test]
+fn tool_docs_templates_may_index_parameters() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&repo().join("fixtures/good/text-tool-format"), dir.path());
+    let template = dir.path().join("format/tool.md.j2");
+    let text = std::fs::read_to_string(&template).unwrap();
+    std::fs::write(&template, format!("{text}\nFirst: {{{{ tool.parameters[0].name }}}}\n")).unwrap();
+    for args in [&["render", "--transport", "xml"][..], &["report", "--transport", "xml", "--no-cache"]] {
+        let out = promptc_in(dir.path(), args);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    }
+    assert!(
+        String::from_utf8_lossy(&promptc_in(dir.path(), &["render", "--transport", "xml"]).stdout).contains("First: ")
+    );
+}

@@ -66,8 +66,11 @@ pub(crate) fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for name in project.switches.keys().filter(|n| n.as_str() != SUBAGENT_SWITCH) {
         let in_when = project.sections.values().any(|s| s.when.switch_names().contains(&name.as_str()))
             || project.catalog.tools().iter().any(|t| {
-                t.when.switch_names().contains(&name.as_str())
-                    || t.params.iter().any(|p| p.when.switch_names().contains(&name.as_str()))
+                let reads = |c: &crate::model::condition::Condition| c.switch_names().contains(&name.as_str());
+                reads(&t.when)
+                    || t.params.iter().any(|p| reads(&p.when))
+                    || t.variants.iter().any(|v| reads(&v.when))
+                    || t.description_parts.iter().any(|d| reads(&d.when))
             });
         if !in_when && !reads_switch(project, name) {
             out.push(
