@@ -705,3 +705,40 @@ fn p007_counts_the_switches_variants_read() {
     let out = check("fixtures/good/tool-variants", &[], 0);
     assert!(!out.contains("P007"), "{out}");
 }
+
+/// P002 measures a description as the tools JSON sends it and names the variant that sends it
+/// and the cells (cases included): a long description on the Windows variant was reported, if
+/// at all, under a name no catalog file has, without the case that turns it on.
+#[test]
+fn p002_names_the_variant_and_the_cells() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    common::copy_dir(&common::repo().join("fixtures/good/tool-variants"), root);
+    let edit = |file: &str, from: &str, to: &str| {
+        let p = root.join(file);
+        let text = std::fs::read_to_string(&p).unwrap();
+        assert!(text.contains(from), "{file}: {from}");
+        std::fs::write(&p, text.replacen(from, to, 1)).unwrap();
+    };
+    let long = "Run a PowerShell command. ".repeat(45);
+    edit(
+        "tools.yaml",
+        "description: Run a PowerShell command in the workspace and return its output.",
+        &format!("description: {long}"),
+    );
+    edit(
+        "promptc.yaml",
+        "providers: [anthropic]",
+        "providers: [openai]\ncases:\n  win:\n    switches: {windows: true}",
+    );
+    edit("promptc.yaml", "provider: anthropic", "provider: openai");
+    let out = common::promptc_in(root, &["check", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let p002: Vec<&serde_json::Value> =
+        v["diagnostics"].as_array().unwrap().iter().filter(|d| d["code"] == "P002").collect();
+    assert_eq!(p002.len(), 1, "{v}");
+    let message = p002[0]["message"].as_str().unwrap();
+    assert!(message.starts_with("tool `run_powershell` (a variant of `run_shell`) has a 1,169-character"), "{message}");
+    assert!(p002[0].to_string().contains("cells: standard.win.native"), "{}", p002[0]);
+    assert!(p002[0]["file"].as_str().unwrap().ends_with("tools.yaml"), "{}", p002[0]);
+}

@@ -27,8 +27,8 @@ pub(crate) fn check(project: &Project, views: &[CellView], out: &mut Vec<Diagnos
         project.providers.iter().filter_map(|p| p.info().max_tools.map(|n| (*p, n))).collect();
     let described: Vec<(Provider, usize)> =
         project.providers.iter().filter_map(|p| p.info().max_description_chars.map(|n| (*p, n))).collect();
-    // Tool → (length, the providers' limit, rejecting providers, profiles that send it).
-    type Long<'a> = (usize, usize, Vec<&'a str>, BTreeSet<String>);
+    // Tool → (length, the providers' limit, rejecting providers, profiles and cells that send it).
+    type Long<'a> = (usize, usize, Vec<&'a str>, BTreeSet<String>, Vec<String>);
     let mut long: BTreeMap<String, Long<'_>> = BTreeMap::new();
     for v in views.iter().filter(|v| v.cell.transport == Transport::Native) {
         let n = v.compiled.tools.len();
@@ -44,23 +44,39 @@ pub(crate) fn check(project: &Project, views: &[CellView], out: &mut Vec<Diagnos
             );
         }
         for t in &v.compiled.tools {
-            let len = t.description.trim_end().chars().count();
+            // The description as the tools JSON sends it (with `descriptions: verbatim`, its
+            // trailing whitespace too).
+            let len = t.description.chars().count();
             let rejecting: Vec<&str> =
                 described.iter().filter(|(_, max)| len > *max).map(|(p, _)| p.as_str()).collect();
             let Some(max) = described.iter().filter(|(_, max)| len > *max).map(|(_, m)| *m).min() else { continue };
-            let entry = long.entry(t.name.clone()).or_insert_with(|| (len, max, rejecting, BTreeSet::new()));
+            let entry =
+                long.entry(t.name.clone()).or_insert_with(|| (len, max, rejecting, BTreeSet::new(), Vec::new()));
             entry.0 = entry.0.max(len);
             entry.3.insert(v.cell.profile.clone());
+            let stem = v.cell.stem();
+            if !entry.4.contains(&stem) {
+                entry.4.push(stem);
+            }
         }
     }
-    for (tool, (len, max, rejecting, profiles)) in long {
+    for (tool, (len, max, rejecting, profiles, cells)) in long {
         let profiles: Vec<String> = profiles.iter().map(|p| format!("`{p}`")).collect();
         let plural = if profiles.len() == 1 { "" } else { "s" };
+        // A variant's name is not the catalog's: name the tool it belongs to.
+        let owner = project.catalog.get(&tool).map(|t| t.name.clone()).or_else(|| {
+            let shows = |t: &&crate::model::catalog::Tool| t.variants.iter().any(|v| v.name.as_deref() == Some(&tool));
+            project.catalog.tools().iter().find(shows).map(|t| t.name.clone())
+        });
+        let what = match &owner {
+            Some(o) if *o != tool => format!("tool `{tool}` (a variant of `{o}`)"),
+            _ => format!("tool `{tool}`"),
+        };
         out.push(
             finding(
                 RuleCode::P002,
                 format!(
-                    "tool `{tool}` has a {}-character description in profile{plural} {}; {} {} more than {}",
+                    "{what} has a {}-character description in profile{plural} {}; {} {} more than {}",
                     group_digits(len),
                     profiles.join(", "),
                     rejecting.join(", "),
@@ -68,7 +84,8 @@ pub(crate) fn check(project: &Project, views: &[CellView], out: &mut Vec<Diagnos
                     group_digits(max)
                 ),
             )
-            .with_label(tool_label(project, &tool))
+            .with_label(tool_label(project, owner.as_deref().unwrap_or(&tool)))
+            .with_note(format!("cells: {}", cells.join(", ")))
             .with_help(
                 "shorten it, or give the profile a shorter `overrides:` description; if the profile is never sent to \
                  these providers, allow P002 for it alone (`check.profile_levels`)",
