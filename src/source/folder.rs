@@ -1,9 +1,13 @@
 //! Folders promptc owns (the snapshot matrix, a frozen artifact), replaced as a whole:
 //!
-//! - **Ownership.** A folder is promptc's when it is empty or its manifest (the caller reads
-//!   it: `summary.json`, `metadata.json`) lists what promptc wrote there. promptc refuses to
-//!   write into a non-empty folder it does not own, overwrites and deletes only files it
-//!   wrote, and never reads anything else: other files are carried over by hard link.
+//! - **Ownership.** A folder is promptc's when it is empty or holds a manifest of promptc's
+//!   current format (the caller reads it: `summary.json`, `metadata.json`, an import's
+//!   `promptc.yaml`) listing each file promptc wrote there with the SHA-256 of its bytes. A
+//!   file is promptc's only while its bytes still match that hash, so a forged or outdated
+//!   manifest cannot hand over a user's file: promptc refuses to write when a file it would
+//!   replace or remove was edited, or was created by someone else under a name it writes.
+//!   It refuses a non-empty folder without a manifest, and never reads anything else: other
+//!   files are carried over by hard link.
 //! - **Atomicity.** The new content is built in a sibling folder and switched in with one
 //!   rename (`renameat2(RENAME_EXCHANGE)` on Linux, `renameatx_np(RENAME_SWAP)` on macOS;
 //!   elsewhere two renames, and the next run restores the old folder if it was cut between
@@ -16,7 +20,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Label};
 use crate::error::{Error, ErrorKind, Result};
 
 /// A file promptc keeps inside a folder while building it; a folder holding it is a
@@ -26,9 +30,26 @@ pub const PARTIAL_MARKER: &str = ".promptc-partial";
 /// How long a writer waits for another one to finish with the same folder.
 const LOCK_WAIT: Duration = Duration::from_secs(120);
 
-/// Reads a folder's manifest: `Ok(Some(files))` if promptc wrote the folder (the files it
-/// wrote there, by name), `Ok(None)` if the folder holds no manifest of promptc's.
-pub type OwnedFiles<'a> = &'a dyn Fn(&Path) -> Result<Option<BTreeSet<String>>>;
+/// What a folder's manifest says promptc wrote there.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Manifest {
+    /// The manifest's own file name; it is replaced with the folder (a file cannot record its
+    /// own hash).
+    pub name: String,
+    /// Every other file promptc wrote there, by name, with the SHA-256 hex of its bytes.
+    pub files: BTreeMap<String, String>,
+}
+
+impl Manifest {
+    /// Every file the manifest names, itself included.
+    pub fn names(&self) -> BTreeSet<String> {
+        self.files.keys().cloned().chain([self.name.clone()]).collect()
+    }
+}
+
+/// Reads a folder's manifest: `Ok(Some(manifest))` if the folder holds a manifest of
+/// promptc's current format, `Ok(None)` if it holds none (or an older or malformed one).
+pub type OwnedFiles<'a> = &'a dyn Fn(&Path) -> Result<Option<Manifest>>;
 
 /// What replacing a folder did.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -173,7 +194,7 @@ pub fn replace(dir: &Path, files: &BTreeMap<String, Vec<u8>>, owned: OwnedFiles)
     let _lock = lock(&parent)?;
     recover(&parent, &name, dir, owned)?;
 
-    let now = current(dir, owned)?;
+    let now = current(dir, files, owned)?;
     let mut result = Replaced::default();
     for (n, text) in files {
         match now.owned.get(n) {
@@ -200,9 +221,14 @@ struct Current {
     foreign: Vec<String>,
 }
 
+/// How many files a refusal names, one diagnostic each.
+const SHOWN: usize = 10;
+
 /// What `dir` holds now, and whose it is: refused when it is not a folder, or holds files
-/// while no manifest says promptc wrote them, or holds a folder or link promptc did not write.
-fn current(dir: &Path, owned: OwnedFiles) -> Result<Current> {
+/// while no manifest says promptc wrote them, or holds a folder or link promptc did not write,
+/// or when a file promptc would replace or remove (one its manifest lists, or one of the names
+/// in `files`) is not byte for byte what promptc wrote or would write.
+fn current(dir: &Path, files: &BTreeMap<String, Vec<u8>>, owned: OwnedFiles) -> Result<Current> {
     let mut now = Current { existed: false, owned: BTreeMap::new(), foreign: Vec::new() };
     match entry(dir)? {
         Entry::Missing => return Ok(now),
@@ -225,7 +251,7 @@ fn current(dir: &Path, owned: OwnedFiles) -> Result<Current> {
     if names.is_empty() {
         return Ok(now);
     }
-    let Some(mine) = owned(dir)? else {
+    let Some(manifest) = owned(dir)? else {
         let shown: Vec<&str> = names.iter().take(5).map(|(n, _)| n.as_str()).collect();
         return Err(refuse(
             format!(
@@ -234,25 +260,70 @@ fn current(dir: &Path, owned: OwnedFiles) -> Result<Current> {
                 shown.join(", "),
                 if names.len() > 5 { ", …" } else { "" }
             ),
-            "promptc writes only into an empty folder or one it wrote before; choose another folder \
-             or empty this one",
+            "promptc writes only into an empty folder or one it wrote before (with a manifest of its current \
+             format); choose another folder, or move these files out of it (a folder an older promptc wrote can \
+             be removed and written again)",
         ));
     };
+    let mut not_ours = Vec::new();
     for (n, is_file) in names {
-        if mine.contains(&n) && is_file {
-            let p = dir.join(&n);
-            let bytes = super::read_regular(&p, super::MAX_OUTPUT_BYTES).map_err(|e| e.into_error(&p))?;
-            now.owned.insert(n, bytes);
-        } else if is_file {
-            now.foreign.push(n);
-        } else {
+        if !is_file {
             return Err(refuse(
                 format!("`{}` holds `{n}`, which promptc did not write and cannot carry over", dir.display()),
-                "move that folder or link out of the snapshot folder",
+                "move that folder or link out of the folder promptc writes",
             ));
         }
+        let listed = n == manifest.name || manifest.files.contains_key(&n);
+        if !listed && !files.contains_key(&n) {
+            now.foreign.push(n);
+            continue;
+        }
+        let p = dir.join(&n);
+        let bytes = super::read_regular(&p, super::MAX_OUTPUT_BYTES).map_err(|e| e.into_error(&p))?;
+        // Identical bytes lose nothing when replaced, whoever wrote them.
+        let same = files.get(&n) == Some(&bytes);
+        let proven =
+            n == manifest.name || manifest.files.get(&n).is_some_and(|h| *h == crate::hash::sha256_hex(&bytes));
+        if same || proven {
+            now.owned.insert(n, bytes);
+        } else {
+            not_ours.push((n, listed));
+        }
+    }
+    if !not_ours.is_empty() {
+        return Err(not_provably_ours(dir, &manifest.name, &not_ours));
     }
     Ok(now)
+}
+
+/// The refusal to replace or remove files promptc cannot prove it wrote (name, whether the
+/// manifest lists it): one located diagnostic per file.
+fn not_provably_ours(dir: &Path, manifest: &str, files: &[(String, bool)]) -> Error {
+    let help = format!(
+        "promptc replaces or removes only files whose bytes match the hash its `{manifest}` recorded; \
+         move these files out of `{}` (or delete them if you do not need them), then run again",
+        dir.display()
+    );
+    let mut diagnostics: Vec<Diagnostic> = files
+        .iter()
+        .take(SHOWN)
+        .map(|(n, listed)| {
+            let why = if *listed {
+                format!("changed since promptc wrote it (its bytes do not match the hash in `{manifest}`)")
+            } else {
+                format!("not written by promptc (`{manifest}` does not list it)")
+            };
+            Diagnostic::error(format!("promptc would replace or remove `{n}`, which is {why}"))
+                .with_label(Label::file(dir.join(n).display().to_string()))
+                .with_help(help.clone())
+        })
+        .collect();
+    if files.len() > SHOWN {
+        if let Some(last) = diagnostics.last_mut() {
+            *last = last.clone().with_note(format!("and {} more such files", files.len() - SHOWN));
+        }
+    }
+    Error::new(ErrorKind::Io, diagnostics)
 }
 
 /// Build the new folder beside the old one, marked partial until it is switched in; any

@@ -2,18 +2,21 @@
 
 use super::*;
 
-/// A manifest that lists its folder's files, one per line.
+/// A manifest that lists its folder's files, one per line: name and hash.
 const MANIFEST: &str = "owned.txt";
 
-fn owned(dir: &Path) -> Result<Option<BTreeSet<String>>> {
+fn owned(dir: &Path) -> Result<Option<Manifest>> {
     match std::fs::read_to_string(dir.join(MANIFEST)) {
-        Ok(t) => Ok(Some(t.lines().map(str::to_string).chain([MANIFEST.to_string()]).collect())),
+        Ok(t) => Ok(Some(Manifest {
+            name: MANIFEST.to_string(),
+            files: t.lines().filter_map(|l| l.split_once(' ')).map(|(n, h)| (n.to_string(), h.to_string())).collect(),
+        })),
         Err(_) => Ok(None),
     }
 }
 
 fn files(names: &[(&str, &str)]) -> BTreeMap<String, Vec<u8>> {
-    let list: String = names.iter().map(|(n, _)| format!("{n}\n")).collect();
+    let list: String = names.iter().map(|(n, t)| format!("{n} {}\n", crate::hash::sha256_hex(t.as_bytes()))).collect();
     let mut m: BTreeMap<String, Vec<u8>> = names.iter().map(|(n, t)| (n.to_string(), t.as_bytes().to_vec())).collect();
     m.insert(MANIFEST.into(), list.into_bytes());
     m
@@ -91,4 +94,39 @@ fn leftovers_of_killed_runs_are_cleaned_and_a_cut_swap_is_undone() {
     replace(&dir, &files(&[("a", "1")]), &owned).unwrap();
     assert_eq!(listing(&dir), ["a", MANIFEST]);
     assert_eq!(listing(root.path()), [".snap.promptc-mine", "snap"]);
+}
+
+#[test]
+fn a_file_is_replaced_or_removed_only_while_it_matches_its_hash() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("snap");
+    replace(&dir, &files(&[("a", "1"), ("b", "2")]), &owned).unwrap();
+    // Edited by the user: neither replaced nor removed.
+    std::fs::write(dir.join("a"), "my edit").unwrap();
+    let e = replace(&dir, &files(&[("a", "3")]), &owned).unwrap_err();
+    assert!(e.to_string().contains("`a`, which is changed since promptc wrote it"), "{e}");
+    let e = replace(&dir, &files(&[("b", "2")]), &owned).unwrap_err();
+    assert!(e.to_string().contains("`a`, which is changed"), "{e}");
+    assert_eq!(std::fs::read_to_string(dir.join("a")).unwrap(), "my edit");
+    // Edited back to what promptc writes: nothing is lost by replacing it.
+    replace(&dir, &files(&[("a", "my edit"), ("b", "2")]), &owned).unwrap();
+    // Created by the user under a name promptc now writes: refused, kept.
+    std::fs::write(dir.join("c"), "mine").unwrap();
+    let e = replace(&dir, &files(&[("a", "my edit"), ("c", "3")]), &owned).unwrap_err();
+    assert!(e.to_string().contains("`c`, which is not written by promptc"), "{e}");
+    assert_eq!(std::fs::read_to_string(dir.join("c")).unwrap(), "mine");
+    assert_eq!(listing(root.path()), ["snap"]);
+}
+
+#[test]
+fn a_forged_manifest_hands_over_no_file() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("docs");
+    std::fs::create_dir(&dir).unwrap();
+    std::fs::write(dir.join("notes.md"), "keep me").unwrap();
+    // A manifest listing the user's file with a hash that is not its own.
+    std::fs::write(dir.join(MANIFEST), format!("notes.md {}\n", crate::hash::sha256_hex(b"other"))).unwrap();
+    let e = replace(&dir, &files(&[("a", "1")]), &owned).unwrap_err();
+    assert!(e.to_string().contains("`notes.md`, which is changed since promptc wrote it"), "{e}");
+    assert_eq!(std::fs::read_to_string(dir.join("notes.md")).unwrap(), "keep me");
 }

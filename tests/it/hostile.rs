@@ -219,6 +219,110 @@ fn render_out_replaces_only_its_own_artifact() {
     assert_eq!(meta["prompt_sha256"], common::sha256_hex(&std::fs::read(out_dir.join("prompt.md")).unwrap()));
 }
 
+#[test]
+fn a_forged_summary_hands_over_no_user_file() {
+    let w = Workspace::new();
+    let docs = w.path("docs");
+    std::fs::create_dir(&docs).unwrap();
+    let mine = [
+        ("standard.native.prompt.md", "my prompt notes"),
+        ("standard.native.openai.tools.json", "{\"mine\": 1}"),
+        ("standard.command-deep-planning.md", "my command"),
+    ];
+    for (n, t) in mine {
+        std::fs::write(docs.join(n), t).unwrap();
+    }
+    let names: Vec<&str> = mine.iter().map(|(n, _)| *n).collect();
+    let fingerprints = |hash: &dyn Fn(&str) -> String| -> serde_json::Value {
+        mine.iter().map(|(n, t)| serde_json::json!({"name": n, "bytes": t.len(), "sha256": hash(t)})).collect()
+    };
+    let forged = [
+        // An older format listed names only: it proves nothing.
+        serde_json::json!({"format": 3, "project": "x", "contract_version": 1, "cells": [], "files": names}),
+        serde_json::json!({"format": 2, "cells": [], "files": names}),
+        serde_json::json!({"format": 1, "cells": []}),
+        // The current format, with hashes that are not the files'.
+        serde_json::json!({"format": 4, "project": "x", "contract_version": 1, "cells": [],
+            "files": fingerprints(&|t: &str| common::sha256_hex(format!("{t}!").as_bytes()))}),
+    ];
+    for summary in forged {
+        std::fs::write(docs.join("summary.json"), summary.to_string()).unwrap();
+        let before = tree(&docs);
+        for args in [&["snapshot", "--dir", "docs"][..], &["diff", "--dir", "docs", "--update"]] {
+            let out = w.run(args);
+            assert_eq!(out.status.code(), Some(2), "{args:?} {summary}: {}", stderr(&out));
+            assert_eq!(tree(&docs), before, "{args:?} {summary}");
+        }
+        let out = w.run(&["snapshot", "--dir", "docs"]);
+        if summary["format"] == 4 {
+            for n in &names {
+                assert!(
+                    stderr(&out).contains(&format!("`{n}`, which is changed since promptc wrote it")),
+                    "{}",
+                    stderr(&out)
+                );
+            }
+            assert!(stderr(&out).contains("move these files out of `docs`"), "{}", stderr(&out));
+        } else {
+            assert!(stderr(&out).contains("holds files promptc did not write"), "{}", stderr(&out));
+        }
+    }
+}
+
+#[test]
+fn an_edited_or_user_made_snapshot_file_is_never_overwritten() {
+    let w = Workspace::new();
+    let prompt = w.path("snapshots/standard.native.prompt.md");
+    std::fs::write(&prompt, "my edit").unwrap();
+    w.edit("profiles/promptc.yaml", "contract_version: 1", "contract_version: 2");
+    for args in [&["snapshot"][..], &["diff", "--update"]] {
+        let out = w.run(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains("`standard.native.prompt.md`, which is changed since promptc wrote it"),
+            "{}",
+            stderr(&out)
+        );
+        assert_eq!(std::fs::read_to_string(&prompt).unwrap(), "my edit");
+    }
+    // Moved away as the message says, the folder is written again.
+    std::fs::rename(&prompt, w.path("my-edit.md")).unwrap();
+    let out = w.run(&["snapshot"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_complete(&w.path("snapshots"));
+}
+
+#[test]
+fn an_artifact_metadata_without_hashed_files_hands_over_no_user_file() {
+    let w = Workspace::new();
+    assert_eq!(w.run(&["render", "--out", "art"]).status.code(), Some(0));
+    let meta_path = w.path("art/metadata.json");
+    let genuine: serde_json::Value = serde_json::from_slice(&std::fs::read(&meta_path).unwrap()).unwrap();
+    let mut cases = Vec::new();
+    // Metadata that lists no files (older promptc) or a file without its hash.
+    let mut older = genuine.clone();
+    older.as_object_mut().unwrap().remove("files");
+    cases.push(older);
+    let mut empty = genuine.clone();
+    empty["files"] = serde_json::json!([]);
+    cases.push(empty);
+    let mut unhashed = genuine.clone();
+    unhashed["files"] = serde_json::json!(["prompt.md", "tools.json", "notes.md"]);
+    cases.push(unhashed);
+    // A genuine-looking one, with the user's own tools.json in place of promptc's.
+    cases.push(genuine.clone());
+    for meta in cases {
+        std::fs::write(&meta_path, meta.to_string()).unwrap();
+        std::fs::write(w.path("art/tools.json"), "{\"the user's\": 1}").unwrap();
+        let before = tree(&w.path("art"));
+        let out = w.run(&["render", "--out", "art", "--transport", "xml"]);
+        assert_eq!(out.status.code(), Some(2), "{meta}: {}", stderr(&out));
+        assert_eq!(tree(&w.path("art")), before, "{meta}");
+    }
+    assert!(stderr(&w.run(&["render", "--out", "art", "--transport", "xml"]))
+        .contains("`tools.json`, which is changed since promptc wrote it"));
+}
+
 // --- reads never block or run without end -----------------------------------------------------
 
 #[test]
@@ -323,8 +427,12 @@ fn an_edited_record_is_an_error_naming_what_was_changed() {
 /// and has the size and hash the summary records.
 fn assert_complete(dir: &Path) {
     let summary: serde_json::Value = serde_json::from_slice(&std::fs::read(dir.join("summary.json")).unwrap()).unwrap();
-    let mut listed: Vec<String> =
-        summary["files"].as_array().unwrap().iter().map(|f| f.as_str().unwrap().into()).collect();
+    let files = summary["files"].as_array().unwrap();
+    let mut listed: Vec<String> = files.iter().map(|f| f["name"].as_str().unwrap().into()).collect();
+    for f in files {
+        let text = std::fs::read(dir.join(f["name"].as_str().unwrap())).unwrap();
+        assert_eq!(f["sha256"].as_str().unwrap(), common::sha256_hex(&text), "{}", f["name"]);
+    }
     listed.push("summary.json".into());
     listed.sort();
     let present: Vec<String> = tree(dir).into_iter().map(|(n, _)| n).collect();

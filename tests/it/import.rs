@@ -271,6 +271,16 @@ fn output_is_deterministic_and_re_import_replaces_only_its_own_files() {
     let names: Vec<String> = listing(&a).into_iter().map(|(n, _)| n).collect();
     assert_eq!(names, ["NOTES.md", "promptc.yaml", "tool.book_repair.yaml"]);
 
+    // A tool file the user edited is never overwritten: refused at the file, kept.
+    let tool = a.join("tool.book_repair.yaml");
+    std::fs::write(&tool, "# my edit\n").unwrap();
+    let out = run(&["import", "tools", s(&file), "--out", s(&a)]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("`tool.book_repair.yaml`, which is changed since promptc wrote it"), "{err}");
+    assert_eq!(std::fs::read_to_string(&tool).unwrap(), "# my edit\n");
+    std::fs::remove_file(&tool).unwrap();
+
     // Without the marker line the folder is the user's: refused.
     let manifest = a.join("promptc.yaml");
     let text = std::fs::read_to_string(&manifest).unwrap();
