@@ -13,7 +13,8 @@
 //!   elsewhere two renames, and the next run restores the old folder if it was cut between
 //!   them). An interrupted run leaves the previous complete folder, never a mix.
 //! - **A lock.** Writers of one folder serialise on an advisory lock of its parent folder;
-//!   stale temporary folders of killed runs are removed under that lock.
+//!   temporary folders of killed runs (`.NAME.promptc-new-XXXXXX`, `-old-`, `-del-`: only
+//!   these names, beside the target) are removed under that lock by the next run.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
@@ -98,14 +99,42 @@ fn lock(folder: &Path) -> Result<Option<Lock>> {
     }
 }
 
+/// The kinds of temporary folders promptc makes beside a target `NAME`, as
+/// `.NAME.promptc-KIND-XXXXXX`: a folder being built (`new`; after an exchange it holds the
+/// retired folder), the previous folder moved aside by the two-rename fallback (`old`), and a
+/// retired folder being removed (`del`).
+const TEMP_KINDS: [&str; 3] = ["new", "old", "del"];
+
+/// Random letters and digits ending a temporary folder's name.
+const TEMP_SUFFIX: usize = 6;
+
 /// A fresh, empty folder in `parent` to stand beside `name` (renaming a folder over an empty
 /// one replaces it, so the fallback swap can use it too).
 fn temp_folder(parent: &Path, name: &str, kind: &str) -> Result<PathBuf> {
     tempfile::Builder::new()
         .prefix(&format!(".{name}.promptc-{kind}-"))
+        .rand_bytes(TEMP_SUFFIX)
         .tempdir_in(parent)
         .map(tempfile::TempDir::keep)
         .map_err(|e| io("create a temporary folder in", parent, &e))
+}
+
+/// The kind of promptc temporary folder `file` is beside target `name`, if it is one: exactly
+/// the names `temp_folder` makes, so a user's folder of a similar name is never taken for one.
+fn temp_kind(file: &str, name: &str) -> Option<&'static str> {
+    let rest = file.strip_prefix('.')?.strip_prefix(name)?.strip_prefix(".promptc-")?;
+    TEMP_KINDS.into_iter().find(|kind| {
+        rest.strip_prefix(kind)
+            .and_then(|r| r.strip_prefix('-'))
+            .is_some_and(|r| r.len() == TEMP_SUFFIX && r.bytes().all(|b| b.is_ascii_alphanumeric()))
+    })
+}
+
+/// Whether `p` holds regular files only, as every folder promptc writes does (a folder with
+/// subfolders or links is not one of its leftovers, whatever its name).
+fn flat(p: &Path) -> bool {
+    std::fs::read_dir(p)
+        .is_ok_and(|entries| entries.into_iter().all(|e| e.is_ok_and(|e| e.file_type().is_ok_and(|t| t.is_file()))))
 }
 
 /// The kind of what is at `p`, without following a symbolic link.
@@ -125,32 +154,44 @@ fn entry(p: &Path) -> Result<Entry> {
 }
 
 /// Remove what interrupted runs left beside `name` in `parent`, and restore the folder if a
-/// run was cut between its two renames. Only temporary folders promptc made are touched: they
-/// carry the partial marker, or a manifest of promptc's.
-fn recover(parent: &Path, name: &str, dir: &Path, owned: OwnedFiles) -> Result<()> {
-    let prefix = format!(".{name}.promptc-");
+/// run was cut between the fallback's two renames. Only promptc's own temporary folders of this
+/// target are touched (`temp_kind`), whatever point a run was killed at: while building
+/// (`new`, partial), after the exchange (`new`, the retired folder), between the two renames
+/// (`old`, the previous complete folder: restored when the target is missing), or while the
+/// retired folder was being removed (`del`, partly removed).
+fn recover(parent: &Path, name: &str, dir: &Path) -> Result<()> {
     let Ok(entries) = std::fs::read_dir(parent) else { return Ok(()) };
-    let mut leftovers: Vec<PathBuf> = entries
+    let mut leftovers: Vec<(PathBuf, &str)> = entries
         .filter_map(|e| e.ok())
-        .filter(|e| e.file_name().to_string_lossy().starts_with(&prefix))
         .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
-        .map(|e| e.path())
+        .filter_map(|e| temp_kind(&e.file_name().to_string_lossy(), name).map(|kind| (e.path(), kind)))
+        .filter(|(p, _)| flat(p))
         .collect();
     leftovers.sort();
-    for p in leftovers {
-        let partial = p.join(PARTIAL_MARKER).is_file();
-        let retired = !partial && owned(&p).ok().flatten().is_some();
-        if partial {
+    for (p, kind) in leftovers {
+        if kind == "old" && matches!(entry(dir)?, Entry::Missing) {
+            std::fs::rename(&p, dir).map_err(|e| io("restore", dir, &e))?;
+        } else {
+            // Best effort: what cannot be removed now is tried again by the next run.
             let _ = std::fs::remove_dir_all(&p);
-        } else if retired {
-            if matches!(entry(dir)?, Entry::Missing) {
-                std::fs::rename(&p, dir).map_err(|e| io("restore", dir, &e))?;
-            } else {
-                let _ = std::fs::remove_dir_all(&p);
-            }
         }
     }
     Ok(())
+}
+
+/// Remove a retired folder: first renamed to a `del` name, so a run killed half-way through
+/// the removal leaves a folder the next run knows is to be removed, never restored.
+fn retire(parent: &Path, name: &str, old: &Path) {
+    let doomed = match temp_folder(parent, name, "del") {
+        // Renaming a folder over an empty one replaces it on Unix; elsewhere remove in place.
+        Ok(d) if std::fs::rename(old, &d).is_ok() => d,
+        Ok(d) => {
+            let _ = std::fs::remove_dir(&d);
+            old.to_path_buf()
+        }
+        Err(_) => old.to_path_buf(),
+    };
+    let _ = std::fs::remove_dir_all(doomed);
 }
 
 /// Write `file` with `contents` and flush it to disk.
@@ -192,7 +233,7 @@ pub fn replace(dir: &Path, files: &BTreeMap<String, Vec<u8>>, owned: OwnedFiles)
     };
     std::fs::create_dir_all(&parent).map_err(|e| io("create folder", &parent, &e))?;
     let _lock = lock(&parent)?;
-    recover(&parent, &name, dir, owned)?;
+    recover(&parent, &name, dir)?;
 
     let now = current(dir, files, owned)?;
     let mut result = Replaced::default();
@@ -375,7 +416,7 @@ fn switch_in(parent: &Path, name: &str, dir: &Path, new: &Path, existed: bool) -
     let _ = std::fs::remove_file(dir.join(PARTIAL_MARKER));
     sync_folder(parent);
     if let Some(old) = retired {
-        let _ = std::fs::remove_dir_all(old);
+        retire(parent, name, &old);
     }
     Ok(())
 }

@@ -82,18 +82,70 @@ fn leftovers_of_killed_runs_are_cleaned_and_a_cut_swap_is_undone() {
     let root = tempfile::tempdir().unwrap();
     let dir = root.path().join("snap");
     replace(&dir, &files(&[("a", "1")]), &owned).unwrap();
-    // A run killed while building: a marked temporary folder.
-    let partial = root.path().join(".snap.promptc-new-1-abc");
-    std::fs::create_dir(&partial).unwrap();
-    std::fs::write(partial.join(PARTIAL_MARKER), "").unwrap();
-    // A run killed between the two renames of the fallback: the folder is missing and
-    // the old one waits under its temporary name.
-    std::fs::rename(&dir, root.path().join(".snap.promptc-old-1-def")).unwrap();
-    // A folder of the user's with a similar name but no marker is left alone.
+    let leftover = |name: &str, files: &[&str]| {
+        let p = root.path().join(name);
+        std::fs::create_dir(&p).unwrap();
+        for f in files {
+            std::fs::write(p.join(f), "x").unwrap();
+        }
+    };
+    // Killed right after making the build folder, before marking it.
+    leftover(".snap.promptc-new-Ab3dE9", &[]);
+    // Killed while building: a marked build folder.
+    leftover(".snap.promptc-new-zz0000", &[PARTIAL_MARKER, "a"]);
+    // Killed after the exchange: the retired folder under the build folder's name, whole.
+    leftover(".snap.promptc-new-q1w2e3", &["a", MANIFEST]);
+    // Killed while removing the retired folder: partly removed, its manifest already gone.
+    leftover(".snap.promptc-del-r4t5y6", &["a"]);
+    // Killed between the two renames of the fallback: the folder is missing and the old one
+    // waits under its temporary name.
+    std::fs::rename(&dir, root.path().join(".snap.promptc-old-u7i8o9")).unwrap();
+    // Folders of the user's with similar names are left alone: no promptc name, another
+    // target's, or not flat as promptc's folders are.
     std::fs::create_dir(root.path().join(".snap.promptc-mine")).unwrap();
+    leftover(".other.promptc-new-abcdef", &["a"]);
+    leftover(".snap.promptc-new-sub123", &[]);
+    std::fs::create_dir(root.path().join(".snap.promptc-new-sub123/inner")).unwrap();
+    replace(&dir, &files(&[("a", "1"), ("b", "2")]), &owned).unwrap();
+    assert_eq!(listing(&dir), ["a", "b", MANIFEST]);
+    assert_eq!(std::fs::read_to_string(dir.join("a")).unwrap(), "1");
+    assert_eq!(
+        listing(root.path()),
+        [".other.promptc-new-abcdef", ".snap.promptc-mine", ".snap.promptc-new-sub123", "snap"]
+    );
+}
+
+#[test]
+fn an_old_folder_left_while_the_target_exists_is_removed() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("snap");
     replace(&dir, &files(&[("a", "1")]), &owned).unwrap();
-    assert_eq!(listing(&dir), ["a", MANIFEST]);
-    assert_eq!(listing(root.path()), [".snap.promptc-mine", "snap"]);
+    // Killed while removing the fallback's old folder, the new one in place.
+    std::fs::create_dir(root.path().join(".snap.promptc-old-AAAAAA")).unwrap();
+    std::fs::write(root.path().join(".snap.promptc-old-AAAAAA/a"), "0").unwrap();
+    replace(&dir, &files(&[("a", "2")]), &owned).unwrap();
+    assert_eq!(listing(root.path()), ["snap"]);
+    assert_eq!(std::fs::read_to_string(dir.join("a")).unwrap(), "2");
+}
+
+#[test]
+fn temporary_names_are_recognised_exactly() {
+    assert_eq!(temp_kind(".snap.promptc-new-Ab3dE9", "snap"), Some("new"));
+    assert_eq!(temp_kind(".snap.promptc-del-000000", "snap"), Some("del"));
+    for not in [
+        ".snap.promptc-new-Ab3dE",
+        ".snap.promptc-new-Ab3dE9x",
+        ".snap.promptc-mine",
+        ".snap.promptc-new-ab.def",
+        "snap.promptc-new-Ab3dE9",
+        ".snapx.promptc-new-Ab3dE9",
+    ] {
+        assert_eq!(temp_kind(not, "snap"), None, "{not}");
+    }
+    // What `temp_folder` makes is recognised.
+    let root = tempfile::tempdir().unwrap();
+    let made = temp_folder(root.path(), "snap", "new").unwrap();
+    assert_eq!(temp_kind(&made.file_name().unwrap().to_string_lossy(), "snap"), Some("new"));
 }
 
 #[test]

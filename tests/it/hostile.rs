@@ -445,11 +445,13 @@ fn assert_complete(dir: &Path) {
 }
 
 fn temp_leftovers(parent: &Path) -> Vec<String> {
-    std::fs::read_dir(parent)
+    let mut names: Vec<String> = std::fs::read_dir(parent)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .filter(|n| n.contains(".promptc-"))
-        .collect()
+        .collect();
+    names.sort();
+    names
 }
 
 #[test]
@@ -481,6 +483,66 @@ fn a_snapshot_killed_at_any_moment_leaves_a_complete_folder() {
     assert_complete(&w.path("snapshots"));
     assert!(temp_leftovers(w.dir.path()).is_empty(), "{:?}", temp_leftovers(w.dir.path()));
     assert_eq!(w.run(&["diff"]).status.code(), Some(0));
+}
+
+/// Make the folders a run of promptc killed at each point leaves beside `target` (in
+/// `parent`): a build folder not yet marked, one marked and half-written, the retired folder
+/// after the exchange, a retired folder half-removed; with `cut_swap`, the target itself moved
+/// aside between the fallback's two renames. Returns the names made.
+fn kill_leftovers(parent: &Path, target: &str, cut_swap: bool) -> Vec<String> {
+    let dir = parent.join(target);
+    let files: Vec<String> = tree(&dir).into_iter().map(|(n, _)| n).collect();
+    let mut made = Vec::new();
+    let mut make = |kind: &str, suffix: &str, keep: &[String]| {
+        let name = format!(".{target}.promptc-{kind}-{suffix}");
+        let p = parent.join(&name);
+        std::fs::create_dir(&p).unwrap();
+        for f in keep {
+            std::fs::copy(dir.join(f), p.join(f)).unwrap();
+        }
+        made.push(name);
+    };
+    make("new", "aB3dE9", &[]);
+    make("new", "Zz0000", &files[..1]);
+    std::fs::write(parent.join(format!(".{target}.promptc-new-Zz0000/.promptc-partial")), "").unwrap();
+    make("new", "q1w2e3", &files);
+    make("del", "r4t5y6", &files[1..]);
+    if cut_swap {
+        let old = format!(".{target}.promptc-old-u7i8o9");
+        std::fs::rename(&dir, parent.join(&old)).unwrap();
+        made.push(old);
+    }
+    // A folder of the user's with a similar name is never taken for a leftover.
+    std::fs::create_dir(parent.join(format!(".{target}.promptc-mine"))).unwrap();
+    made
+}
+
+#[test]
+fn the_next_run_cleans_what_killed_runs_left_and_writes_the_right_output() {
+    let w = Workspace::new();
+    for cut_swap in [false, true] {
+        assert_eq!(w.run(&["render", "--out", "art"]).status.code(), Some(0));
+        kill_leftovers(w.dir.path(), "art", cut_swap);
+        let out = w.run(&["render", "--out", "art", "--transport", "xml"]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        assert_eq!(temp_leftovers(w.dir.path()), [".art.promptc-mine"], "cut swap: {cut_swap}");
+        let names: Vec<String> = tree(&w.path("art")).into_iter().map(|(n, _)| n).collect();
+        assert_eq!(names, ["metadata.json", "prompt.md"]);
+        let prompt = w.run(&["render", "--transport", "xml"]).stdout;
+        assert_eq!(std::fs::read(w.path("art/prompt.md")).unwrap(), prompt);
+        std::fs::remove_dir(w.path(".art.promptc-mine")).unwrap();
+    }
+
+    // `import tools` writes through the same folder code: the same leftovers, the same cleaning.
+    let input = common::repo().join("fixtures/import/native/anthropic.json");
+    let import = |out: &str| w.run(&["import", "tools", input.to_str().unwrap(), "--out", out]);
+    assert_eq!(import("imported").status.code(), Some(0));
+    let written = tree(&w.path("imported"));
+    kill_leftovers(w.dir.path(), "imported", true);
+    let out = import("imported");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(temp_leftovers(w.dir.path()), [".imported.promptc-mine"]);
+    assert_eq!(tree(&w.path("imported")), written);
 }
 
 #[test]
