@@ -337,11 +337,18 @@ fn devices_fifos_and_folders_are_refused_without_blocking() {
         (vec!["verify", "profiles"], "is not a regular file"),
         (vec!["render", "--context", "/dev/zero"], "is not a regular file"),
         (vec!["render", "--context", "fifo"], "is not a regular file"),
+        (
+            vec!["import", "tools", "fifo", "--out", "imp"],
+            "`fifo` is a FIFO (named pipe): the import reads only regular files",
+        ),
+        (vec!["import", "tools", "/dev/zero", "--out", "imp"], "is a device"),
+        (vec!["import", "tools", "profiles", "--out", "imp"], "`profiles` is a folder"),
     ] {
         let out = run_bounded(w.dir.path(), &args, limit);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
         assert!(stderr(&out).contains(message), "{args:?}: {}", stderr(&out));
     }
+    assert!(!w.path("imp").exists(), "a refused import writes nothing");
     // A cache that is a FIFO or a device is a warning, and the command still works.
     std::os::unix::fs::symlink("/dev/zero", w.path("profiles/zero")).unwrap();
     assert!(Command::new("mkfifo").arg(w.path("profiles/fifo")).status().unwrap().success());

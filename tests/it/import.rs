@@ -291,6 +291,28 @@ fn output_is_deterministic_and_re_import_replaces_only_its_own_files() {
 }
 
 #[test]
+fn an_import_accepts_at_most_ten_thousand_tools() {
+    assert_eq!(promptc::MAX_IMPORT_TOOLS, 10_000);
+    let tmp = tempfile::tempdir().unwrap();
+    let tools: Vec<serde_json::Value> = (0..=promptc::MAX_IMPORT_TOOLS)
+        .map(|i| serde_json::json!({"name": format!("t{i}"), "description": "A tool.", "input_schema": {}}))
+        .collect();
+    let file = tmp.path().join("many.json");
+    // One tool a line: the error's line is the first tool over the limit.
+    let lines: Vec<String> = tools.iter().map(|t| t.to_string()).collect();
+    std::fs::write(&file, format!("[\n{}\n]\n", lines.join(",\n"))).unwrap();
+    let out_dir = tmp.path().join("out");
+    let start = std::time::Instant::now();
+    let out = run(&["import", "tools", s(&file), "--out", s(&out_dir)]);
+    assert!(start.elapsed() < std::time::Duration::from_secs(20), "refused before converting");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("the input defines 10001 tools; an import accepts at most 10000"), "{err}");
+    assert!(err.contains("many.json:10002:1"), "located at the first tool over the limit: {err}");
+    assert!(!out_dir.exists(), "nothing written");
+}
+
+#[test]
 fn the_imported_project_checks_clean() {
     let tmp = tempfile::tempdir().unwrap();
     let (out, _) = import(tmp.path(), &repo().join("fixtures/import/native/openai.json"), &[]);
