@@ -363,6 +363,18 @@ pub fn write(dir: &Path, files: &BTreeMap<String, String>) -> Result<Written> {
     crate::source::folder::replace(dir, &bytes, &owned_files)
 }
 
+/// The folder's `summary.json` (in `files`, with the folder's other files) with its list of
+/// files made to match them, name and hash; the rest of the summary as it was. `None` when
+/// `files` holds no summary of the current format.
+pub fn relisted(files: &BTreeMap<String, String>) -> Option<String> {
+    let mut summary: Summary = serde_json::from_str(files.get(SUMMARY)?).ok()?;
+    if summary.format != SUMMARY_FORMAT {
+        return None;
+    }
+    summary.files = files.iter().filter(|(n, _)| *n != SUMMARY).map(|(n, t)| fingerprint(n, t)).collect();
+    Some(summary.to_json())
+}
+
 /// The snapshot folder of a project.
 pub fn folder(project: &Project) -> PathBuf {
     crate::source::clean_path(&project.root.join(&project.snapshots))
