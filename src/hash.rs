@@ -2,6 +2,11 @@
 
 use sha2::{Digest, Sha256};
 
+/// Whether `h` is a lower-case hex SHA-256 digest, as `sha256_hex` writes them.
+pub fn is_sha256(h: &str) -> bool {
+    h.len() == 64 && h.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+}
+
 /// Lower-case hex SHA-256 of `bytes`.
 pub fn sha256_hex(bytes: &[u8]) -> String {
     const HEX: &[u8; 16] = b"0123456789abcdef";

@@ -79,7 +79,7 @@ pub use facade::{
     snapshot_files, tokenizer_named, verify, write_artifact, write_imported, write_output, write_record, Drift,
     HtmlReport, MatrixCell, Report, ReportOptions, SchemaKind, TokenCounter,
 };
-pub use import::{ImportFormat, ImportOptions, Imported};
+pub use import::{ImportFormat, ImportOptions, Imported, MAX_TOOLS as MAX_IMPORT_TOOLS};
 pub use json::{document as json_document, OUTPUT_FORMAT};
 pub use model::name::UnknownName;
 pub use model::provider::{Billing, ProviderInfo};

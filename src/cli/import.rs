@@ -95,10 +95,7 @@ fn read_input(file: &std::path::Path) -> Result<(String, String), Error> {
             .map_err(|e| Error::io("read", std::path::Path::new("stdin"), &e))?;
         (buf, "<stdin>".to_string())
     } else {
-        let f = std::fs::File::open(file).map_err(|e| Error::io("read", file, &e))?;
-        let mut buf = Vec::new();
-        f.take(MAX_INPUT + 1).read_to_end(&mut buf).map_err(|e| Error::io("read", file, &e))?;
-        (buf, file.display().to_string())
+        (read_file(file)?, file.display().to_string())
     };
     if bytes.len() as u64 > MAX_INPUT {
         return Err(Error::usage(
@@ -113,4 +110,50 @@ fn read_input(file: &std::path::Path) -> Result<(String, String), Error> {
         )
     })?;
     Ok((text, source))
+}
+
+/// The contents of `file`, at most `MAX_INPUT + 1` bytes, if it is a regular file: a FIFO would
+/// block the import until something writes to it, a device may never end, a folder is no input.
+fn read_file(file: &std::path::Path) -> Result<Vec<u8>, Error> {
+    use std::io::Read;
+    let kind = |m: &std::fs::Metadata| -> Option<&'static str> {
+        let t = m.file_type();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::FileTypeExt;
+            if t.is_fifo() {
+                return Some("a FIFO (named pipe)");
+            }
+            if t.is_char_device() || t.is_block_device() {
+                return Some("a device");
+            }
+            if t.is_socket() {
+                return Some("a socket");
+            }
+        }
+        if t.is_dir() {
+            Some("a folder")
+        } else {
+            (!t.is_file()).then_some("not a regular file")
+        }
+    };
+    let refuse = |what: &str| {
+        Error::usage(
+            Diagnostic::error(format!("`{}` is {what}: the import reads only regular files", file.display()))
+                .with_label(promptc::Label::file(file.display().to_string()))
+                .with_help("give the JSON file of tool definitions, or `-` to read them from standard input"),
+        )
+    };
+    let meta = std::fs::metadata(file).map_err(|e| Error::io("read", file, &e))?;
+    if let Some(what) = kind(&meta) {
+        return Err(refuse(what));
+    }
+    let f = std::fs::File::open(file).map_err(|e| Error::io("read", file, &e))?;
+    // The path may have been swapped between the two looks: check what was opened.
+    if let Some(what) = f.metadata().ok().as_ref().and_then(kind) {
+        return Err(refuse(what));
+    }
+    let mut buf = Vec::new();
+    f.take(MAX_INPUT + 1).read_to_end(&mut buf).map_err(|e| Error::io("read", file, &e))?;
+    Ok(buf)
 }

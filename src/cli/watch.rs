@@ -1,6 +1,9 @@
 //! `promptc watch render|report|check`: run the command, then again whenever a project file
-//! changes (polling; snapshots, the token cache and hidden folders are not inputs). Errors are
-//! shown and the watch goes on; Ctrl-C ends it.
+//! changes (polling). What promptc writes is not an input: the command's `--out`, the snapshot
+//! folder, the token cache, promptc's temporary files and folders (`.promptc-*`, and the
+//! hidden `.NAME.promptc-*` folders beside what it replaces) and hidden folders are never
+//! watched, so a watch never re-runs itself. Errors are shown and the watch goes on; Ctrl-C
+//! ends it.
 
 use super::*;
 
@@ -50,8 +53,14 @@ fn content_hash(path: &Path) -> Option<u64> {
     Some(h.finish())
 }
 
-/// The project's input files: every regular file under its folder except the snapshot folder,
-/// the token cache and hidden folders (`.git`, `.promptc-cache`), without following links.
+/// Whether `path` is one of `skip` or inside one.
+fn skipped(path: &Path, skip: &[PathBuf]) -> bool {
+    skip.iter().any(|s| path.starts_with(s))
+}
+
+/// The project's input files: every regular file under its folder except what promptc writes
+/// (`skip`), its temporary files (`.promptc-…`) and hidden folders (`.git`, `.promptc-cache`),
+/// without following links.
 fn stamp(root: &Path, skip: &[PathBuf]) -> Stamp {
     let mut out = Stamp::new();
     let mut stack = vec![root.to_path_buf()];
@@ -59,9 +68,12 @@ fn stamp(root: &Path, skip: &[PathBuf]) -> Stamp {
         let Ok(entries) = std::fs::read_dir(&dir) else { continue };
         for entry in entries.flatten() {
             let path = entry.path();
-            let hidden = entry.file_name().to_string_lossy().starts_with('.');
+            let file_name = entry.file_name();
+            let name = file_name.to_string_lossy();
+            let hidden = name.starts_with('.');
             let Ok(meta) = entry.metadata() else { continue };
-            if skip.iter().any(|s| path.starts_with(s)) {
+            // An atomic write's temporary file comes and goes while promptc writes.
+            if name.starts_with(".promptc-") || skipped(&path, skip) {
                 continue;
             }
             if meta.is_dir() && !hidden {
@@ -92,23 +104,49 @@ fn changed(before: &Stamp, after: &Stamp) -> Vec<PathBuf> {
     out
 }
 
-/// Where not to look: the snapshot folder and the token cache, when the project loads.
+/// `p` as an absolute path the way the file system spells it (links and `..` resolved through
+/// its nearest existing ancestor; the rest, not yet created, appended), so it compares with the
+/// paths found under the resolved project folder.
+fn resolved(p: &Path) -> PathBuf {
+    let absolute = std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+    let mut missing = Vec::new();
+    let mut at = absolute.as_path();
+    loop {
+        if let Ok(real) = at.canonicalize() {
+            return missing.iter().rev().fold(real, |path, name| path.join(name));
+        }
+        match (at.parent(), at.file_name()) {
+            (Some(parent), Some(name)) => {
+                missing.push(name.to_os_string());
+                at = parent;
+            }
+            _ => return absolute,
+        }
+    }
+}
+
+/// What the watched command writes, from its own flags: `render --out DIR`, `report --out
+/// FILE`; and the default token cache folder.
+fn written_by(root: &Path, what: &WatchWhat) -> Vec<PathBuf> {
+    let out = match what {
+        WatchWhat::Render(a) => a.out.as_deref(),
+        WatchWhat::Report(a) => a.out.as_deref(),
+        WatchWhat::Check(_) => None,
+    };
+    out.map(resolved).into_iter().chain([root.join(".promptc-cache")]).collect()
+}
+
+/// What promptc writes for the project, when it loads: the snapshot folder and the token cache.
 fn outputs(project: &Project) -> Vec<PathBuf> {
-    let mut skip = Vec::new();
-    if let Some(dir) = project.snapshot_folder() {
-        skip.push(dir);
-    }
-    if let Some(cache) = project.token_cache() {
-        skip.push(cache);
-    }
-    skip
+    project.snapshot_folder().into_iter().chain(project.token_cache()).map(|p| resolved(&p)).collect()
 }
 
 pub(crate) fn watch(cli: &Cli, args: &WatchArgs, level_flags: &[(String, Level)]) -> Result<Exit, Error> {
     let manifest = promptc::discover(cli.project.as_deref())?;
-    let root = manifest.parent().map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+    let root = resolved(manifest.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new(".")));
     let interval = Duration::from_millis(args.interval);
-    let mut skip = Vec::new();
+    let written = written_by(&root, &args.what);
+    let mut skip = written.clone();
     let mut last = stamp(&root, &skip);
     let mut run = 1;
     let mut reason = String::from("first run");
@@ -116,7 +154,9 @@ pub(crate) fn watch(cli: &Cli, args: &WatchArgs, level_flags: &[(String, Level)]
         let _ = writeln!(std::io::stderr(), "── promptc watch: run {run} ({reason}) ──");
         match Project::load(&manifest) {
             Ok(project) => {
-                skip = outputs(&project);
+                // The project may name its outputs anew: what they hold was never an input.
+                skip = written.iter().cloned().chain(outputs(&project)).collect();
+                last.retain(|p, _| !skipped(p, &skip));
                 let color = wants_color(cli.color, std::io::stderr().is_terminal());
                 if !matches!(args.what, WatchWhat::Check(_)) {
                     let mut err = std::io::stderr().lock();

@@ -1,7 +1,7 @@
 //! Two folders compared: snapshot folders (deltas from their `summary.json`) or frozen
 //! artifact folders (deltas from their `metadata.json`).
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use crate::diagnostic::Diagnostic;
@@ -62,7 +62,7 @@ fn summary_from_artifact(files: &BTreeMap<String, String>) -> Option<Summary> {
 pub fn folders(a: &Path, b: &Path) -> Result<DiffReport> {
     // A snapshot folder (summary.json) or an artifact folder (metadata.json): only the files
     // its manifest lists are read.
-    let either = |dir: &Path| -> Result<Option<BTreeSet<String>>> {
+    let either = |dir: &Path| -> Result<Option<crate::source::folder::Manifest>> {
         Ok(match crate::output::snapshot::owned_files(dir)? {
             Some(s) => Some(s),
             None => crate::output::artifact::owned_files(dir)?,

@@ -50,7 +50,9 @@ impl Drift {
 
     /// Accept the drift of the files `accept` says yes to (by file name); every other file
     /// keeps its committed text. `summary.json` is rewritten only when every drifted file is
-    /// accepted, so it never describes files that were not. The folder is replaced in one step.
+    /// accepted, so it never describes files that were not; until then only its list of the
+    /// files promptc wrote (with their hashes) follows, so the accepted files stay promptc's.
+    /// The folder is replaced in one step.
     pub fn accept_files(&self, accept: impl Fn(&str) -> bool) -> Result<Written> {
         use crate::output::snapshot::{owned_files, read_owned, SUMMARY};
         let mut files = read_owned(&self.dir, &owned_files)?;
@@ -70,6 +72,8 @@ impl Drift {
             if let Some(summary) = new.get(SUMMARY) {
                 files.insert(SUMMARY.to_string(), summary.clone());
             }
+        } else if let Some(listed) = crate::output::snapshot::relisted(&files) {
+            files.insert(SUMMARY.to_string(), listed);
         }
         crate::output::snapshot::write(&self.dir, &files)
     }

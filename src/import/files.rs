@@ -1,11 +1,12 @@
 //! The project files an import writes — a manifest and one catalog file per tool — and the
 //! files an earlier import wrote into a folder, read back from its manifest.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
 
 use crate::error::Result;
+use crate::source::folder::Manifest;
 
 use super::check::Tool;
 use super::{yaml, ImportFormat, MARKER};
@@ -19,27 +20,31 @@ pub(super) fn file_name(name: &str) -> String {
     format!("tool.{name}.yaml")
 }
 
+/// The manifest's file name.
+const MANIFEST: &str = "promptc.yaml";
+
+/// What follows a catalog file's name in the manifest's tool list: the hash the next import
+/// checks before it replaces or removes the file.
+const HASH_COMMENT: &str = " # sha256 ";
+
 /// The project's files: `promptc.yaml` and one catalog file per tool.
 pub(super) fn files(tools: &[Tool], format: ImportFormat, strict: bool) -> BTreeMap<String, String> {
-    let mut files = BTreeMap::new();
-    files.insert("promptc.yaml".to_string(), manifest(tools, format, strict));
-    for t in tools {
-        files.insert(file_name(&t.name), catalog_file(t));
-    }
+    let mut files: BTreeMap<String, String> = tools.iter().map(|t| (file_name(&t.name), catalog_file(t))).collect();
+    files.insert(MANIFEST.to_string(), manifest(tools, &files, format, strict));
     files
 }
 
-/// The manifest: marked as the import's, one profile with every tool, rendering for the
-/// provider the input came from.
-fn manifest(tools: &[Tool], format: ImportFormat, strict: bool) -> String {
+/// The manifest: marked as the import's, one profile with every tool (each catalog file
+/// listed with its hash, from `catalogs`), rendering for the provider the input came from.
+fn manifest(tools: &[Tool], catalogs: &BTreeMap<String, String>, format: ImportFormat, strict: bool) -> String {
     let provider = format.provider();
     let mut m = String::new();
     let _ = writeln!(m, "{MARKER}");
     let _ = writeln!(
         m,
         "# Imported from {format} tool definitions. Running the import again into this folder replaces the files it\n\
-         # wrote (this manifest and the tool.*.yaml files it lists); edit them freely, or remove this first line to\n\
-         # keep the next import out."
+         # wrote (this manifest and the tool.*.yaml files it lists, while they still match the hashes listed);\n\
+         # it refuses to replace a file you edited. Remove this first line to keep the next import out."
     );
     let _ = writeln!(m, "promptc: 1");
     let _ = writeln!(m, "name: imported");
@@ -52,7 +57,9 @@ fn manifest(tools: &[Tool], format: ImportFormat, strict: bool) -> String {
     let _ = writeln!(m, "sections:\n  role:\n    text: \"Replace this section with the agent's system prompt.\\n\"");
     let _ = writeln!(m, "tools:");
     for t in tools {
-        let _ = writeln!(m, "  - {}", file_name(&t.name));
+        let name = file_name(&t.name);
+        let hash = crate::hash::sha256_hex(catalogs.get(&name).map_or(&b""[..], |c| c.as_bytes()));
+        let _ = writeln!(m, "  - {name}{HASH_COMMENT}{hash}");
     }
     let _ = writeln!(m, "profiles:\n  main:\n    description: Every imported tool.\n    sections: [role]");
     let _ = writeln!(m, "    toolsets: [{TOOLSET}]");
@@ -73,9 +80,11 @@ fn catalog_file(t: &Tool) -> String {
     y
 }
 
-/// The files an earlier import wrote into `dir`, from its manifest's marker and tool list.
-pub(super) fn owned(dir: &Path) -> Result<Option<BTreeSet<String>>> {
-    let p = dir.join("promptc.yaml");
+/// The files an earlier import wrote into `dir`, with their hashes, from its manifest's marker
+/// and tool list; `None` without the marker, or when an entry has no hash (an older import's
+/// manifest, which cannot prove what it wrote).
+pub(super) fn owned(dir: &Path) -> Result<Option<Manifest>> {
+    let p = dir.join(MANIFEST);
     let bytes = match crate::source::read_regular(&p, crate::source::MAX_OUTPUT_BYTES) {
         Ok(b) => b,
         Err(_) => return Ok(None),
@@ -85,19 +94,28 @@ pub(super) fn owned(dir: &Path) -> Result<Option<BTreeSet<String>>> {
     if lines.next() != Some(MARKER) {
         return Ok(None);
     }
-    let mut out = BTreeSet::from(["promptc.yaml".to_string()]);
+    let mut files = BTreeMap::new();
     let mut in_tools = false;
     for l in lines {
         if l == "tools:" {
             in_tools = true;
         } else if in_tools {
-            match l.strip_prefix("  - ") {
-                Some(f) if f.starts_with("tool.") && f.ends_with(".yaml") && !f.contains(['/', '\\']) => {
-                    out.insert(f.to_string());
+            let Some(entry) = l.strip_prefix("  - ") else {
+                in_tools = false;
+                continue;
+            };
+            match entry.split_once(HASH_COMMENT) {
+                Some((f, h))
+                    if f.starts_with("tool.")
+                        && f.ends_with(".yaml")
+                        && !f.contains(['/', '\\'])
+                        && crate::hash::is_sha256(h) =>
+                {
+                    files.insert(f.to_string(), h.to_string())
                 }
-                _ => in_tools = false,
-            }
+                _ => return Ok(None),
+            };
         }
     }
-    Ok(Some(out))
+    Ok(Some(Manifest { name: MANIFEST.to_string(), files }))
 }

@@ -166,6 +166,10 @@ impl Imported {
 /// with it is promptc's to replace.
 pub const MARKER: &str = "# Written by `promptc import tools`.";
 
+/// The most tools one import accepts: agents send dozens; a larger input is a wrong file or an
+/// attempt to make promptc write without bound (one catalog file per tool).
+pub const MAX_TOOLS: usize = 10_000;
+
 /// A usage error about the whole input.
 fn fail(source: &str, message: impl Into<String>, help: &str) -> Error {
     Diagnostic::error(message.into())
@@ -206,6 +210,18 @@ pub fn import(text: &str, source: &str, options: &ImportOptions) -> Result<Impor
     let found = forms::find_tools(list, &base, format, &mut problems);
     if found.is_empty() && problems.is_empty() {
         return Err(fail(source, format!("`{base}` lists no tools"), "give at least one tool definition"));
+    }
+    if let Some(first_over) = found.get(MAX_TOOLS) {
+        let d = Diagnostic::error(format!(
+            "the input defines {} tools; an import accepts at most {MAX_TOOLS} (this is tool {})",
+            found.len(),
+            MAX_TOOLS + 1
+        ))
+        .with_help(format!(
+            "an agent sends dozens of tools, not thousands: check that this is the right file, or import the \
+             definitions in parts of at most {MAX_TOOLS} tools into separate folders"
+        ));
+        return Err(Error::new(ErrorKind::Usage, vec![located(text, source, &first_over.path, root_is_list, d)]));
     }
     let mut converted = Converted::default();
     for f in &found {

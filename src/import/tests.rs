@@ -129,7 +129,12 @@ fn the_owned_file_list_comes_from_the_marker_manifest_only() {
         imported(r#"[{"name": "a", "description": "A.", "input_schema": {}}]"#).unwrap_or_else(|_| panic!("import"));
     std::fs::write(dir.path().join("promptc.yaml"), &i.files()["promptc.yaml"]).unwrap_or_default();
     let files = owned(dir.path()).ok().flatten().unwrap_or_default();
-    assert_eq!(files.into_iter().collect::<Vec<_>>(), ["promptc.yaml", "tool.a.yaml"]);
+    assert_eq!(files.names().into_iter().collect::<Vec<_>>(), ["promptc.yaml", "tool.a.yaml"]);
+    assert_eq!(files.files["tool.a.yaml"], crate::hash::sha256_hex(i.files()["tool.a.yaml"].as_bytes()));
     std::fs::write(dir.path().join("promptc.yaml"), "promptc: 1\ntools:\n  - tool.a.yaml\n").unwrap_or_default();
+    assert_eq!(owned(dir.path()).ok().flatten(), None);
+    // An older import's manifest (the marker, no hashes) cannot prove what it wrote.
+    let older = format!("{MARKER}\ntools:\n  - tool.a.yaml\n");
+    std::fs::write(dir.path().join("promptc.yaml"), older).unwrap_or_default();
     assert_eq!(owned(dir.path()).ok().flatten(), None);
 }

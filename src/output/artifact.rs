@@ -11,6 +11,7 @@ use crate::compile::Compiled;
 use crate::error::Result;
 use crate::hash::sha256_hex;
 use crate::model::{Project, Provider, Transport};
+use crate::source::folder::Manifest;
 
 /// Version of the artifact metadata format.
 pub const ARTIFACT_FORMAT: u32 = 1;
@@ -176,9 +177,11 @@ pub const MESSAGES_FILE: &str = "messages.json";
 /// The artifact's metadata file, which lists the artifact's other files.
 pub const METADATA_FILE: &str = "metadata.json";
 
-/// The files promptc wrote in artifact folder `dir`, from its `metadata.json`; `None` if the
-/// folder holds no metadata of promptc's. Nothing else in the folder is read.
-pub fn owned_files(dir: &Path) -> Result<Option<std::collections::BTreeSet<String>>> {
+/// The files promptc wrote in artifact folder `dir` with their hashes, from its
+/// `metadata.json`; `None` if the folder holds no metadata of promptc's current format (one
+/// that lists its files, each with its hash among the metadata's `*_sha256`). Nothing else in
+/// the folder is read.
+pub fn owned_files(dir: &Path) -> Result<Option<Manifest>> {
     let path = dir.join(METADATA_FILE);
     let bytes = match crate::source::read_regular(&path, crate::source::MAX_OUTPUT_BYTES) {
         Ok(b) => b,
@@ -186,16 +189,24 @@ pub fn owned_files(dir: &Path) -> Result<Option<std::collections::BTreeSet<Strin
         Err(e) => return Err(e.into_error(&path)),
     };
     let Ok(meta) = serde_json::from_slice::<Metadata>(&bytes) else { return Ok(None) };
-    let mut owned: std::collections::BTreeSet<String> = if meta.files.is_empty() {
-        // Written before metadata listed its files: the artifact's fixed names.
-        [PROMPT_FILE, TOOLS_FILE].into_iter().map(str::to_string).collect()
-    } else if meta.files.iter().all(|n| crate::output::snapshot::plain_name(n)) {
-        meta.files.into_iter().collect()
-    } else {
+    // Metadata written before it listed its files is an older format: not promptc's.
+    if meta.format != ARTIFACT_FORMAT || meta.files.is_empty() {
         return Ok(None);
-    };
-    owned.insert(METADATA_FILE.to_string());
-    Ok(Some(owned))
+    }
+    let mut files = BTreeMap::new();
+    for name in &meta.files {
+        let hash = match name.as_str() {
+            PROMPT_FILE => Some(&meta.prompt_sha256),
+            TOOLS_FILE => meta.tools_sha256.as_ref(),
+            MESSAGES_FILE => meta.messages_sha256.as_ref(),
+            _ => None,
+        };
+        match hash {
+            Some(h) if crate::hash::is_sha256(h) => files.insert(name.clone(), h.clone()),
+            _ => return Ok(None),
+        };
+    }
+    Ok(Some(Manifest { name: METADATA_FILE.to_string(), files }))
 }
 
 /// `render --format json`: metadata, sections, prompt and projection in one document.

@@ -1,7 +1,7 @@
 //! The snapshot matrix: every profile × case × transport (× provider for native tools)
 //! rendered to named files, with a machine-readable summary, written under `snapshots/`.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -21,13 +21,15 @@ use crate::projection::{self, ProjectionOptions};
 use crate::render::command;
 use crate::resolve::matrix::Cell;
 use crate::resolve::resolve_matrix_cell;
+use crate::source::folder::Manifest;
 
 /// The summary file's name.
 pub const SUMMARY: &str = "summary.json";
 
 /// Version of the summary format (2: the summary lists the files promptc wrote; 3: token
-/// counts are per provider account, of what is sent).
-pub const SUMMARY_FORMAT: u32 = 3;
+/// counts are per provider account, of what is sent; 4: it lists them with their hashes, and
+/// only a summary of the current format makes a folder promptc's).
+pub const SUMMARY_FORMAT: u32 = 4;
 
 /// Size and hash of one file or section: what the summary records to tell whether it changed
 /// (not a measure: its tokens are in the accounts).
@@ -134,10 +136,11 @@ pub struct Summary {
     pub contract_version: u64,
     /// Every cell.
     pub cells: Vec<CellSummary>,
-    /// Every other file promptc wrote in the folder, by name: what it may replace or remove
-    /// (anything else in the folder is the user's, never read or touched).
+    /// Every other file promptc wrote in the folder, with its size and hash: what it may replace
+    /// or remove while its bytes still match (anything else in the folder is the user's, never
+    /// read or touched).
     #[serde(default)]
-    pub files: Vec<String>,
+    pub files: Vec<Fingerprint>,
 }
 
 impl Summary {
@@ -227,7 +230,7 @@ impl Matrix {
             project: project.name.clone(),
             contract_version: project.contract_version,
             cells: cells_out,
-            files: files.keys().cloned().collect(),
+            files: files.iter().map(|(name, text)| fingerprint(name, text)).collect(),
         };
         Ok(Matrix { files, summary, compiled })
     }
@@ -267,24 +270,15 @@ fn commands(project: &Project) -> Result<Vec<(String, String)>> {
     Ok(out)
 }
 
-/// Whether `name` is a file a format-1 summary's folder held (before summaries listed their
-/// files): what promptc may treat as its own in a folder written by an older promptc.
-fn is_snapshot_file(name: &str) -> bool {
-    name == SUMMARY
-        || name.ends_with(".prompt.md")
-        || name.ends_with(".tools.json")
-        || name.ends_with(".messages.json")
-        || name.contains(".command-")
-}
-
 /// Whether a manifest may name `name`: a plain, visible file name of the folder itself.
 pub(crate) fn plain_name(name: &str) -> bool {
     !name.is_empty() && !name.starts_with('.') && !name.contains(['/', '\\', '\0']) && name != ".."
 }
 
-/// The files promptc wrote in snapshot folder `dir`, from its `summary.json`; `None` if the
-/// folder has no summary of promptc's. Nothing else in the folder is read.
-pub fn owned_files(dir: &Path) -> Result<Option<BTreeSet<String>>> {
+/// The files promptc wrote in snapshot folder `dir` with their hashes, from its `summary.json`;
+/// `None` if the folder has no summary of promptc's current format (an older summary, which
+/// listed no hashes, or a malformed one, is not promptc's). Nothing else in the folder is read.
+pub fn owned_files(dir: &Path) -> Result<Option<Manifest>> {
     let path = dir.join(SUMMARY);
     let bytes = match crate::source::read_regular(&path, crate::source::MAX_OUTPUT_BYTES) {
         Ok(b) => b,
@@ -292,28 +286,20 @@ pub fn owned_files(dir: &Path) -> Result<Option<BTreeSet<String>>> {
         Err(e) => return Err(e.into_error(&path)),
     };
     let Ok(v) = serde_json::from_slice::<serde_json::Value>(&bytes) else { return Ok(None) };
-    let mut owned: BTreeSet<String> = match (v.get("format").and_then(|f| f.as_u64()), v.get("files")) {
-        (Some(f), Some(serde_json::Value::Array(files))) if f >= 2 => {
-            let names: Option<BTreeSet<String>> =
-                files.iter().map(|f| f.as_str().filter(|n| plain_name(n)).map(str::to_string)).collect();
-            match names {
-                Some(n) => n,
-                None => return Ok(None),
-            }
-        }
-        // Format 1 listed no files: its folder's snapshot-named files were all promptc's.
-        (Some(1), _) if v.get("cells").is_some() => {
-            let entries = std::fs::read_dir(dir).map_err(|e| Error::io("read folder", dir, &e))?;
-            entries
-                .filter_map(|e| e.ok())
-                .map(|e| e.file_name().to_string_lossy().into_owned())
-                .filter(|n| is_snapshot_file(n) && plain_name(n))
-                .collect()
-        }
-        _ => return Ok(None),
+    if v.get("format").and_then(|f| f.as_u64()) != Some(u64::from(SUMMARY_FORMAT)) || v.get("cells").is_none() {
+        return Ok(None);
+    }
+    let Some(Ok(listed)) = v.get("files").map(|f| serde_json::from_value::<Vec<Fingerprint>>(f.clone())) else {
+        return Ok(None);
     };
-    owned.insert(SUMMARY.to_string());
-    Ok(Some(owned))
+    let mut files = BTreeMap::new();
+    for f in listed {
+        if !plain_name(&f.name) || f.name == SUMMARY || !crate::hash::is_sha256(&f.sha256) {
+            return Ok(None);
+        }
+        files.insert(f.name, f.sha256);
+    }
+    Ok(Some(Manifest { name: SUMMARY.to_string(), files }))
 }
 
 /// Read a UTF-8 text file promptc wrote, bounded in size.
@@ -347,16 +333,19 @@ pub fn read_owned(dir: &Path, owned: crate::source::folder::OwnedFiles) -> Resul
         }
         Ok(_) => {}
     }
-    let Some(names) = owned(dir)? else {
+    let Some(manifest) = owned(dir)? else {
         let empty = std::fs::read_dir(dir).map_err(|e| Error::io("read folder", dir, &e))?.next().is_none();
         if empty {
             return Ok(out);
         }
         return Err(Diagnostic::error(format!("`{}` is not a folder promptc wrote", dir.display()))
-            .with_help("it holds no summary.json (snapshot folder) or metadata.json (artifact folder) of promptc's")
+            .with_help(
+                "it holds no summary.json (snapshot folder) or metadata.json (artifact folder) of promptc's current \
+                 format; a folder an older promptc wrote can be removed and written again",
+            )
             .into_error(crate::error::ErrorKind::Io));
     };
-    for name in names {
+    for name in manifest.names() {
         if let Some(text) = read_text(&dir.join(&name))? {
             out.insert(name, text);
         }
@@ -372,6 +361,18 @@ pub type Written = crate::source::folder::Replaced;
 pub fn write(dir: &Path, files: &BTreeMap<String, String>) -> Result<Written> {
     let bytes: BTreeMap<String, Vec<u8>> = files.iter().map(|(k, v)| (k.clone(), v.as_bytes().to_vec())).collect();
     crate::source::folder::replace(dir, &bytes, &owned_files)
+}
+
+/// The folder's `summary.json` (in `files`, with the folder's other files) with its list of
+/// files made to match them, name and hash; the rest of the summary as it was. `None` when
+/// `files` holds no summary of the current format.
+pub fn relisted(files: &BTreeMap<String, String>) -> Option<String> {
+    let mut summary: Summary = serde_json::from_str(files.get(SUMMARY)?).ok()?;
+    if summary.format != SUMMARY_FORMAT {
+        return None;
+    }
+    summary.files = files.iter().filter(|(n, _)| *n != SUMMARY).map(|(n, t)| fingerprint(n, t)).collect();
+    Some(summary.to_json())
 }
 
 /// The snapshot folder of a project.

@@ -1,22 +1,27 @@
 //! Folders promptc owns (the snapshot matrix, a frozen artifact), replaced as a whole:
 //!
-//! - **Ownership.** A folder is promptc's when it is empty or its manifest (the caller reads
-//!   it: `summary.json`, `metadata.json`) lists what promptc wrote there. promptc refuses to
-//!   write into a non-empty folder it does not own, overwrites and deletes only files it
-//!   wrote, and never reads anything else: other files are carried over by hard link.
+//! - **Ownership.** A folder is promptc's when it is empty or holds a manifest of promptc's
+//!   current format (the caller reads it: `summary.json`, `metadata.json`, an import's
+//!   `promptc.yaml`) listing each file promptc wrote there with the SHA-256 of its bytes. A
+//!   file is promptc's only while its bytes still match that hash, so a forged or outdated
+//!   manifest cannot hand over a user's file: promptc refuses to write when a file it would
+//!   replace or remove was edited, or was created by someone else under a name it writes.
+//!   It refuses a non-empty folder without a manifest, and never reads anything else: other
+//!   files are carried over by hard link.
 //! - **Atomicity.** The new content is built in a sibling folder and switched in with one
 //!   rename (`renameat2(RENAME_EXCHANGE)` on Linux, `renameatx_np(RENAME_SWAP)` on macOS;
 //!   elsewhere two renames, and the next run restores the old folder if it was cut between
 //!   them). An interrupted run leaves the previous complete folder, never a mix.
 //! - **A lock.** Writers of one folder serialise on an advisory lock of its parent folder;
-//!   stale temporary folders of killed runs are removed under that lock.
+//!   temporary folders of killed runs (`.NAME.promptc-new-XXXXXX`, `-old-`, `-del-`: only
+//!   these names, beside the target) are removed under that lock by the next run.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Label};
 use crate::error::{Error, ErrorKind, Result};
 
 /// A file promptc keeps inside a folder while building it; a folder holding it is a
@@ -26,9 +31,26 @@ pub const PARTIAL_MARKER: &str = ".promptc-partial";
 /// How long a writer waits for another one to finish with the same folder.
 const LOCK_WAIT: Duration = Duration::from_secs(120);
 
-/// Reads a folder's manifest: `Ok(Some(files))` if promptc wrote the folder (the files it
-/// wrote there, by name), `Ok(None)` if the folder holds no manifest of promptc's.
-pub type OwnedFiles<'a> = &'a dyn Fn(&Path) -> Result<Option<BTreeSet<String>>>;
+/// What a folder's manifest says promptc wrote there.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Manifest {
+    /// The manifest's own file name; it is replaced with the folder (a file cannot record its
+    /// own hash).
+    pub name: String,
+    /// Every other file promptc wrote there, by name, with the SHA-256 hex of its bytes.
+    pub files: BTreeMap<String, String>,
+}
+
+impl Manifest {
+    /// Every file the manifest names, itself included.
+    pub fn names(&self) -> BTreeSet<String> {
+        self.files.keys().cloned().chain([self.name.clone()]).collect()
+    }
+}
+
+/// Reads a folder's manifest: `Ok(Some(manifest))` if the folder holds a manifest of
+/// promptc's current format, `Ok(None)` if it holds none (or an older or malformed one).
+pub type OwnedFiles<'a> = &'a dyn Fn(&Path) -> Result<Option<Manifest>>;
 
 /// What replacing a folder did.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -77,14 +99,42 @@ fn lock(folder: &Path) -> Result<Option<Lock>> {
     }
 }
 
+/// The kinds of temporary folders promptc makes beside a target `NAME`, as
+/// `.NAME.promptc-KIND-XXXXXX`: a folder being built (`new`; after an exchange it holds the
+/// retired folder), the previous folder moved aside by the two-rename fallback (`old`), and a
+/// retired folder being removed (`del`).
+const TEMP_KINDS: [&str; 3] = ["new", "old", "del"];
+
+/// Random letters and digits ending a temporary folder's name.
+const TEMP_SUFFIX: usize = 6;
+
 /// A fresh, empty folder in `parent` to stand beside `name` (renaming a folder over an empty
 /// one replaces it, so the fallback swap can use it too).
 fn temp_folder(parent: &Path, name: &str, kind: &str) -> Result<PathBuf> {
     tempfile::Builder::new()
         .prefix(&format!(".{name}.promptc-{kind}-"))
+        .rand_bytes(TEMP_SUFFIX)
         .tempdir_in(parent)
         .map(tempfile::TempDir::keep)
         .map_err(|e| io("create a temporary folder in", parent, &e))
+}
+
+/// The kind of promptc temporary folder `file` is beside target `name`, if it is one: exactly
+/// the names `temp_folder` makes, so a user's folder of a similar name is never taken for one.
+fn temp_kind(file: &str, name: &str) -> Option<&'static str> {
+    let rest = file.strip_prefix('.')?.strip_prefix(name)?.strip_prefix(".promptc-")?;
+    TEMP_KINDS.into_iter().find(|kind| {
+        rest.strip_prefix(kind)
+            .and_then(|r| r.strip_prefix('-'))
+            .is_some_and(|r| r.len() == TEMP_SUFFIX && r.bytes().all(|b| b.is_ascii_alphanumeric()))
+    })
+}
+
+/// Whether `p` holds regular files only, as every folder promptc writes does (a folder with
+/// subfolders or links is not one of its leftovers, whatever its name).
+fn flat(p: &Path) -> bool {
+    std::fs::read_dir(p)
+        .is_ok_and(|entries| entries.into_iter().all(|e| e.is_ok_and(|e| e.file_type().is_ok_and(|t| t.is_file()))))
 }
 
 /// The kind of what is at `p`, without following a symbolic link.
@@ -104,32 +154,44 @@ fn entry(p: &Path) -> Result<Entry> {
 }
 
 /// Remove what interrupted runs left beside `name` in `parent`, and restore the folder if a
-/// run was cut between its two renames. Only temporary folders promptc made are touched: they
-/// carry the partial marker, or a manifest of promptc's.
-fn recover(parent: &Path, name: &str, dir: &Path, owned: OwnedFiles) -> Result<()> {
-    let prefix = format!(".{name}.promptc-");
+/// run was cut between the fallback's two renames. Only promptc's own temporary folders of this
+/// target are touched (`temp_kind`), whatever point a run was killed at: while building
+/// (`new`, partial), after the exchange (`new`, the retired folder), between the two renames
+/// (`old`, the previous complete folder: restored when the target is missing), or while the
+/// retired folder was being removed (`del`, partly removed).
+fn recover(parent: &Path, name: &str, dir: &Path) -> Result<()> {
     let Ok(entries) = std::fs::read_dir(parent) else { return Ok(()) };
-    let mut leftovers: Vec<PathBuf> = entries
+    let mut leftovers: Vec<(PathBuf, &str)> = entries
         .filter_map(|e| e.ok())
-        .filter(|e| e.file_name().to_string_lossy().starts_with(&prefix))
         .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
-        .map(|e| e.path())
+        .filter_map(|e| temp_kind(&e.file_name().to_string_lossy(), name).map(|kind| (e.path(), kind)))
+        .filter(|(p, _)| flat(p))
         .collect();
     leftovers.sort();
-    for p in leftovers {
-        let partial = p.join(PARTIAL_MARKER).is_file();
-        let retired = !partial && owned(&p).ok().flatten().is_some();
-        if partial {
+    for (p, kind) in leftovers {
+        if kind == "old" && matches!(entry(dir)?, Entry::Missing) {
+            std::fs::rename(&p, dir).map_err(|e| io("restore", dir, &e))?;
+        } else {
+            // Best effort: what cannot be removed now is tried again by the next run.
             let _ = std::fs::remove_dir_all(&p);
-        } else if retired {
-            if matches!(entry(dir)?, Entry::Missing) {
-                std::fs::rename(&p, dir).map_err(|e| io("restore", dir, &e))?;
-            } else {
-                let _ = std::fs::remove_dir_all(&p);
-            }
         }
     }
     Ok(())
+}
+
+/// Remove a retired folder: first renamed to a `del` name, so a run killed half-way through
+/// the removal leaves a folder the next run knows is to be removed, never restored.
+fn retire(parent: &Path, name: &str, old: &Path) {
+    let doomed = match temp_folder(parent, name, "del") {
+        // Renaming a folder over an empty one replaces it on Unix; elsewhere remove in place.
+        Ok(d) if std::fs::rename(old, &d).is_ok() => d,
+        Ok(d) => {
+            let _ = std::fs::remove_dir(&d);
+            old.to_path_buf()
+        }
+        Err(_) => old.to_path_buf(),
+    };
+    let _ = std::fs::remove_dir_all(doomed);
 }
 
 /// Write `file` with `contents` and flush it to disk.
@@ -171,9 +233,9 @@ pub fn replace(dir: &Path, files: &BTreeMap<String, Vec<u8>>, owned: OwnedFiles)
     };
     std::fs::create_dir_all(&parent).map_err(|e| io("create folder", &parent, &e))?;
     let _lock = lock(&parent)?;
-    recover(&parent, &name, dir, owned)?;
+    recover(&parent, &name, dir)?;
 
-    let now = current(dir, owned)?;
+    let now = current(dir, files, owned)?;
     let mut result = Replaced::default();
     for (n, text) in files {
         match now.owned.get(n) {
@@ -200,9 +262,14 @@ struct Current {
     foreign: Vec<String>,
 }
 
+/// How many files a refusal names, one diagnostic each.
+const SHOWN: usize = 10;
+
 /// What `dir` holds now, and whose it is: refused when it is not a folder, or holds files
-/// while no manifest says promptc wrote them, or holds a folder or link promptc did not write.
-fn current(dir: &Path, owned: OwnedFiles) -> Result<Current> {
+/// while no manifest says promptc wrote them, or holds a folder or link promptc did not write,
+/// or when a file promptc would replace or remove (one its manifest lists, or one of the names
+/// in `files`) is not byte for byte what promptc wrote or would write.
+fn current(dir: &Path, files: &BTreeMap<String, Vec<u8>>, owned: OwnedFiles) -> Result<Current> {
     let mut now = Current { existed: false, owned: BTreeMap::new(), foreign: Vec::new() };
     match entry(dir)? {
         Entry::Missing => return Ok(now),
@@ -225,7 +292,7 @@ fn current(dir: &Path, owned: OwnedFiles) -> Result<Current> {
     if names.is_empty() {
         return Ok(now);
     }
-    let Some(mine) = owned(dir)? else {
+    let Some(manifest) = owned(dir)? else {
         let shown: Vec<&str> = names.iter().take(5).map(|(n, _)| n.as_str()).collect();
         return Err(refuse(
             format!(
@@ -234,25 +301,70 @@ fn current(dir: &Path, owned: OwnedFiles) -> Result<Current> {
                 shown.join(", "),
                 if names.len() > 5 { ", …" } else { "" }
             ),
-            "promptc writes only into an empty folder or one it wrote before; choose another folder \
-             or empty this one",
+            "promptc writes only into an empty folder or one it wrote before (with a manifest of its current \
+             format); choose another folder, or move these files out of it (a folder an older promptc wrote can \
+             be removed and written again)",
         ));
     };
+    let mut not_ours = Vec::new();
     for (n, is_file) in names {
-        if mine.contains(&n) && is_file {
-            let p = dir.join(&n);
-            let bytes = super::read_regular(&p, super::MAX_OUTPUT_BYTES).map_err(|e| e.into_error(&p))?;
-            now.owned.insert(n, bytes);
-        } else if is_file {
-            now.foreign.push(n);
-        } else {
+        if !is_file {
             return Err(refuse(
                 format!("`{}` holds `{n}`, which promptc did not write and cannot carry over", dir.display()),
-                "move that folder or link out of the snapshot folder",
+                "move that folder or link out of the folder promptc writes",
             ));
         }
+        let listed = n == manifest.name || manifest.files.contains_key(&n);
+        if !listed && !files.contains_key(&n) {
+            now.foreign.push(n);
+            continue;
+        }
+        let p = dir.join(&n);
+        let bytes = super::read_regular(&p, super::MAX_OUTPUT_BYTES).map_err(|e| e.into_error(&p))?;
+        // Identical bytes lose nothing when replaced, whoever wrote them.
+        let same = files.get(&n) == Some(&bytes);
+        let proven =
+            n == manifest.name || manifest.files.get(&n).is_some_and(|h| *h == crate::hash::sha256_hex(&bytes));
+        if same || proven {
+            now.owned.insert(n, bytes);
+        } else {
+            not_ours.push((n, listed));
+        }
+    }
+    if !not_ours.is_empty() {
+        return Err(not_provably_ours(dir, &manifest.name, &not_ours));
     }
     Ok(now)
+}
+
+/// The refusal to replace or remove files promptc cannot prove it wrote (name, whether the
+/// manifest lists it): one located diagnostic per file.
+fn not_provably_ours(dir: &Path, manifest: &str, files: &[(String, bool)]) -> Error {
+    let help = format!(
+        "promptc replaces or removes only files whose bytes match the hash its `{manifest}` recorded; \
+         move these files out of `{}` (or delete them if you do not need them), then run again",
+        dir.display()
+    );
+    let mut diagnostics: Vec<Diagnostic> = files
+        .iter()
+        .take(SHOWN)
+        .map(|(n, listed)| {
+            let why = if *listed {
+                format!("changed since promptc wrote it (its bytes do not match the hash in `{manifest}`)")
+            } else {
+                format!("not written by promptc (`{manifest}` does not list it)")
+            };
+            Diagnostic::error(format!("promptc would replace or remove `{n}`, which is {why}"))
+                .with_label(Label::file(dir.join(n).display().to_string()))
+                .with_help(help.clone())
+        })
+        .collect();
+    if files.len() > SHOWN {
+        if let Some(last) = diagnostics.last_mut() {
+            *last = last.clone().with_note(format!("and {} more such files", files.len() - SHOWN));
+        }
+    }
+    Error::new(ErrorKind::Io, diagnostics)
 }
 
 /// Build the new folder beside the old one, marked partial until it is switched in; any
@@ -304,7 +416,7 @@ fn switch_in(parent: &Path, name: &str, dir: &Path, new: &Path, existed: bool) -
     let _ = std::fs::remove_file(dir.join(PARTIAL_MARKER));
     sync_folder(parent);
     if let Some(old) = retired {
-        let _ = std::fs::remove_dir_all(old);
+        retire(parent, name, &old);
     }
     Ok(())
 }

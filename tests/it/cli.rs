@@ -230,6 +230,78 @@ fn watch_reruns_on_changes_and_survives_errors() {
     let _ = child.wait();
 }
 
+/// `watch` never re-runs itself: what the watched command writes inside the project (`render
+/// --out`, `report --out`, their temporary files and folders, the token cache) is not an input.
+/// Each watch runs once, stays quiet while nothing else changes, and runs exactly once more
+/// when a project file does.
+#[test]
+fn watch_ignores_what_it_writes() {
+    use std::io::BufRead;
+    use std::time::{Duration, Instant};
+    let w = common::Workspace::new();
+    // A token cache where the project's files are (not in a hidden folder): `report` writes it.
+    w.edit("profiles/promptc.yaml", "  cache: .promptc-cache/tokens.json", "  cache: tokens.json");
+    // A random nonce (no `--nonce`) makes every render's artifact differ from the last.
+    let commands: [&[&str]; 2] = [&["render", "--out", "profiles/art"], &["report", "--out", "profiles/report.md"]];
+    /// Kills the watch when the test ends, failed or not.
+    struct Killed(std::process::Child);
+    impl Drop for Killed {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+    for command in commands {
+        let mut child = Killed(
+            std::process::Command::new(env!("CARGO_BIN_EXE_promptc"))
+                .current_dir(w.dir.path())
+                .env("NO_COLOR", "1")
+                .args(["-C", "profiles", "watch", "--interval", "50"])
+                .args(command)
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap(),
+        );
+        let runs = std::sync::Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
+        let stderr = child.0.stderr.take().unwrap();
+        let seen = runs.clone();
+        std::thread::spawn(move || {
+            for line in std::io::BufReader::new(stderr).lines().map_while(Result::ok) {
+                if line.starts_with("── promptc watch: run") {
+                    seen.lock().unwrap().push(line);
+                }
+            }
+        });
+        let count = || runs.lock().unwrap().len();
+        let wait_for = |n: usize| {
+            let start = Instant::now();
+            while count() < n {
+                assert!(
+                    start.elapsed() < Duration::from_secs(30),
+                    "{command:?}: no run {n}: {:?}",
+                    runs.lock().unwrap()
+                );
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        };
+        wait_for(1);
+        // Forty intervals: time for a watch that saw its own writes to run again, many times.
+        std::thread::sleep(Duration::from_secs(2));
+        assert_eq!(count(), 1, "{command:?}: {:?}", runs.lock().unwrap());
+        w.edit("profiles/promptc.yaml", "name: forge", "name: forge2");
+        wait_for(2);
+        std::thread::sleep(Duration::from_secs(2));
+        assert_eq!(count(), 2, "{command:?}: {:?}", runs.lock().unwrap());
+        assert!(runs.lock().unwrap()[1].contains("(promptc.yaml changed)"), "{:?}", runs.lock().unwrap());
+        drop(child);
+        w.edit("profiles/promptc.yaml", "name: forge2", "name: forge");
+    }
+    for written in ["art/prompt.md", "report.md", "tokens.json"] {
+        assert!(w.path("profiles").join(written).is_file(), "{written}");
+    }
+}
+
 /// The README's quick start, followed verbatim in a fresh folder (the install line aside:
 /// the binary under test stands in for the installed one).
 #[test]

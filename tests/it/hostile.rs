@@ -222,6 +222,110 @@ fn render_out_replaces_only_its_own_artifact() {
     assert_eq!(meta["prompt_sha256"], common::sha256_hex(&std::fs::read(out_dir.join("prompt.md")).unwrap()));
 }
 
+#[test]
+fn a_forged_summary_hands_over_no_user_file() {
+    let w = Workspace::new();
+    let docs = w.path("docs");
+    std::fs::create_dir(&docs).unwrap();
+    let mine = [
+        ("standard.native.prompt.md", "my prompt notes"),
+        ("standard.native.openai.tools.json", "{\"mine\": 1}"),
+        ("standard.command-deep-planning.md", "my command"),
+    ];
+    for (n, t) in mine {
+        std::fs::write(docs.join(n), t).unwrap();
+    }
+    let names: Vec<&str> = mine.iter().map(|(n, _)| *n).collect();
+    let fingerprints = |hash: &dyn Fn(&str) -> String| -> serde_json::Value {
+        mine.iter().map(|(n, t)| serde_json::json!({"name": n, "bytes": t.len(), "sha256": hash(t)})).collect()
+    };
+    let forged = [
+        // An older format listed names only: it proves nothing.
+        serde_json::json!({"format": 3, "project": "x", "contract_version": 1, "cells": [], "files": names}),
+        serde_json::json!({"format": 2, "cells": [], "files": names}),
+        serde_json::json!({"format": 1, "cells": []}),
+        // The current format, with hashes that are not the files'.
+        serde_json::json!({"format": 4, "project": "x", "contract_version": 1, "cells": [],
+            "files": fingerprints(&|t: &str| common::sha256_hex(format!("{t}!").as_bytes()))}),
+    ];
+    for summary in forged {
+        std::fs::write(docs.join("summary.json"), summary.to_string()).unwrap();
+        let before = tree(&docs);
+        for args in [&["snapshot", "--dir", "docs"][..], &["diff", "--dir", "docs", "--update"]] {
+            let out = w.run(args);
+            assert_eq!(out.status.code(), Some(2), "{args:?} {summary}: {}", stderr(&out));
+            assert_eq!(tree(&docs), before, "{args:?} {summary}");
+        }
+        let out = w.run(&["snapshot", "--dir", "docs"]);
+        if summary["format"] == 4 {
+            for n in &names {
+                assert!(
+                    stderr(&out).contains(&format!("`{n}`, which is changed since promptc wrote it")),
+                    "{}",
+                    stderr(&out)
+                );
+            }
+            assert!(stderr(&out).contains("move these files out of `docs`"), "{}", stderr(&out));
+        } else {
+            assert!(stderr(&out).contains("holds files promptc did not write"), "{}", stderr(&out));
+        }
+    }
+}
+
+#[test]
+fn an_edited_or_user_made_snapshot_file_is_never_overwritten() {
+    let w = Workspace::new();
+    let prompt = w.path("snapshots/standard.native.prompt.md");
+    std::fs::write(&prompt, "my edit").unwrap();
+    w.edit("profiles/promptc.yaml", "contract_version: 1", "contract_version: 2");
+    for args in [&["snapshot"][..], &["diff", "--update"]] {
+        let out = w.run(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains("`standard.native.prompt.md`, which is changed since promptc wrote it"),
+            "{}",
+            stderr(&out)
+        );
+        assert_eq!(std::fs::read_to_string(&prompt).unwrap(), "my edit");
+    }
+    // Moved away as the message says, the folder is written again.
+    std::fs::rename(&prompt, w.path("my-edit.md")).unwrap();
+    let out = w.run(&["snapshot"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_complete(&w.path("snapshots"));
+}
+
+#[test]
+fn an_artifact_metadata_without_hashed_files_hands_over_no_user_file() {
+    let w = Workspace::new();
+    assert_eq!(w.run(&["render", "--out", "art"]).status.code(), Some(0));
+    let meta_path = w.path("art/metadata.json");
+    let genuine: serde_json::Value = serde_json::from_slice(&std::fs::read(&meta_path).unwrap()).unwrap();
+    let mut cases = Vec::new();
+    // Metadata that lists no files (older promptc) or a file without its hash.
+    let mut older = genuine.clone();
+    older.as_object_mut().unwrap().remove("files");
+    cases.push(older);
+    let mut empty = genuine.clone();
+    empty["files"] = serde_json::json!([]);
+    cases.push(empty);
+    let mut unhashed = genuine.clone();
+    unhashed["files"] = serde_json::json!(["prompt.md", "tools.json", "notes.md"]);
+    cases.push(unhashed);
+    // A genuine-looking one, with the user's own tools.json in place of promptc's.
+    cases.push(genuine.clone());
+    for meta in cases {
+        std::fs::write(&meta_path, meta.to_string()).unwrap();
+        std::fs::write(w.path("art/tools.json"), "{\"the user's\": 1}").unwrap();
+        let before = tree(&w.path("art"));
+        let out = w.run(&["render", "--out", "art", "--transport", "xml"]);
+        assert_eq!(out.status.code(), Some(2), "{meta}: {}", stderr(&out));
+        assert_eq!(tree(&w.path("art")), before, "{meta}");
+    }
+    assert!(stderr(&w.run(&["render", "--out", "art", "--transport", "xml"]))
+        .contains("`tools.json`, which is changed since promptc wrote it"));
+}
+
 // --- reads never block or run without end -----------------------------------------------------
 
 #[test]
@@ -236,11 +340,18 @@ fn devices_fifos_and_folders_are_refused_without_blocking() {
         (vec!["verify", "profiles"], "is not a regular file"),
         (vec!["render", "--context", "/dev/zero"], "is not a regular file"),
         (vec!["render", "--context", "fifo"], "is not a regular file"),
+        (
+            vec!["import", "tools", "fifo", "--out", "imp"],
+            "`fifo` is a FIFO (named pipe): the import reads only regular files",
+        ),
+        (vec!["import", "tools", "/dev/zero", "--out", "imp"], "is a device"),
+        (vec!["import", "tools", "profiles", "--out", "imp"], "`profiles` is a folder"),
     ] {
         let out = run_bounded(w.dir.path(), &args, limit);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
         assert!(stderr(&out).contains(message), "{args:?}: {}", stderr(&out));
     }
+    assert!(!w.path("imp").exists(), "a refused import writes nothing");
     // A cache that is a FIFO or a device is a warning, and the command still works.
     std::os::unix::fs::symlink("/dev/zero", w.path("profiles/zero")).unwrap();
     assert!(Command::new("mkfifo").arg(w.path("profiles/fifo")).status().unwrap().success());
@@ -326,8 +437,12 @@ fn an_edited_record_is_an_error_naming_what_was_changed() {
 /// and has the size and hash the summary records.
 fn assert_complete(dir: &Path) {
     let summary: serde_json::Value = serde_json::from_slice(&std::fs::read(dir.join("summary.json")).unwrap()).unwrap();
-    let mut listed: Vec<String> =
-        summary["files"].as_array().unwrap().iter().map(|f| f.as_str().unwrap().into()).collect();
+    let files = summary["files"].as_array().unwrap();
+    let mut listed: Vec<String> = files.iter().map(|f| f["name"].as_str().unwrap().into()).collect();
+    for f in files {
+        let text = std::fs::read(dir.join(f["name"].as_str().unwrap())).unwrap();
+        assert_eq!(f["sha256"].as_str().unwrap(), common::sha256_hex(&text), "{}", f["name"]);
+    }
     listed.push("summary.json".into());
     listed.sort();
     let present: Vec<String> = tree(dir).into_iter().map(|(n, _)| n).collect();
@@ -340,11 +455,13 @@ fn assert_complete(dir: &Path) {
 }
 
 fn temp_leftovers(parent: &Path) -> Vec<String> {
-    std::fs::read_dir(parent)
+    let mut names: Vec<String> = std::fs::read_dir(parent)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .filter(|n| n.contains(".promptc-"))
-        .collect()
+        .collect();
+    names.sort();
+    names
 }
 
 #[test]
@@ -376,6 +493,66 @@ fn a_snapshot_killed_at_any_moment_leaves_a_complete_folder() {
     assert_complete(&w.path("snapshots"));
     assert!(temp_leftovers(w.dir.path()).is_empty(), "{:?}", temp_leftovers(w.dir.path()));
     assert_eq!(w.run(&["diff"]).status.code(), Some(0));
+}
+
+/// Make the folders a run of promptc killed at each point leaves beside `target` (in
+/// `parent`): a build folder not yet marked, one marked and half-written, the retired folder
+/// after the exchange, a retired folder half-removed; with `cut_swap`, the target itself moved
+/// aside between the fallback's two renames. Returns the names made.
+fn kill_leftovers(parent: &Path, target: &str, cut_swap: bool) -> Vec<String> {
+    let dir = parent.join(target);
+    let files: Vec<String> = tree(&dir).into_iter().map(|(n, _)| n).collect();
+    let mut made = Vec::new();
+    let mut make = |kind: &str, suffix: &str, keep: &[String]| {
+        let name = format!(".{target}.promptc-{kind}-{suffix}");
+        let p = parent.join(&name);
+        std::fs::create_dir(&p).unwrap();
+        for f in keep {
+            std::fs::copy(dir.join(f), p.join(f)).unwrap();
+        }
+        made.push(name);
+    };
+    make("new", "aB3dE9", &[]);
+    make("new", "Zz0000", &files[..1]);
+    std::fs::write(parent.join(format!(".{target}.promptc-new-Zz0000/.promptc-partial")), "").unwrap();
+    make("new", "q1w2e3", &files);
+    make("del", "r4t5y6", &files[1..]);
+    if cut_swap {
+        let old = format!(".{target}.promptc-old-u7i8o9");
+        std::fs::rename(&dir, parent.join(&old)).unwrap();
+        made.push(old);
+    }
+    // A folder of the user's with a similar name is never taken for a leftover.
+    std::fs::create_dir(parent.join(format!(".{target}.promptc-mine"))).unwrap();
+    made
+}
+
+#[test]
+fn the_next_run_cleans_what_killed_runs_left_and_writes_the_right_output() {
+    let w = Workspace::new();
+    for cut_swap in [false, true] {
+        assert_eq!(w.run(&["render", "--out", "art"]).status.code(), Some(0));
+        kill_leftovers(w.dir.path(), "art", cut_swap);
+        let out = w.run(&["render", "--out", "art", "--transport", "xml"]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        assert_eq!(temp_leftovers(w.dir.path()), [".art.promptc-mine"], "cut swap: {cut_swap}");
+        let names: Vec<String> = tree(&w.path("art")).into_iter().map(|(n, _)| n).collect();
+        assert_eq!(names, ["metadata.json", "prompt.md"]);
+        let prompt = w.run(&["render", "--transport", "xml"]).stdout;
+        assert_eq!(std::fs::read(w.path("art/prompt.md")).unwrap(), prompt);
+        std::fs::remove_dir(w.path(".art.promptc-mine")).unwrap();
+    }
+
+    // `import tools` writes through the same folder code: the same leftovers, the same cleaning.
+    let input = common::repo().join("fixtures/import/native/anthropic.json");
+    let import = |out: &str| w.run(&["import", "tools", input.to_str().unwrap(), "--out", out]);
+    assert_eq!(import("imported").status.code(), Some(0));
+    let written = tree(&w.path("imported"));
+    kill_leftovers(w.dir.path(), "imported", true);
+    let out = import("imported");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(temp_leftovers(w.dir.path()), [".imported.promptc-mine"]);
+    assert_eq!(tree(&w.path("imported")), written);
 }
 
 #[test]

@@ -271,6 +271,16 @@ fn output_is_deterministic_and_re_import_replaces_only_its_own_files() {
     let names: Vec<String> = listing(&a).into_iter().map(|(n, _)| n).collect();
     assert_eq!(names, ["NOTES.md", "promptc.yaml", "tool.book_repair.yaml"]);
 
+    // A tool file the user edited is never overwritten: refused at the file, kept.
+    let tool = a.join("tool.book_repair.yaml");
+    std::fs::write(&tool, "# my edit\n").unwrap();
+    let out = run(&["import", "tools", s(&file), "--out", s(&a)]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("`tool.book_repair.yaml`, which is changed since promptc wrote it"), "{err}");
+    assert_eq!(std::fs::read_to_string(&tool).unwrap(), "# my edit\n");
+    std::fs::remove_file(&tool).unwrap();
+
     // Without the marker line the folder is the user's: refused.
     let manifest = a.join("promptc.yaml");
     let text = std::fs::read_to_string(&manifest).unwrap();
@@ -278,6 +288,28 @@ fn output_is_deterministic_and_re_import_replaces_only_its_own_files() {
     let out = run(&["import", "tools", s(&file), "--out", s(&a)]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("holds files promptc did not write"));
+}
+
+#[test]
+fn an_import_accepts_at_most_ten_thousand_tools() {
+    assert_eq!(promptc::MAX_IMPORT_TOOLS, 10_000);
+    let tmp = tempfile::tempdir().unwrap();
+    let tools: Vec<serde_json::Value> = (0..=promptc::MAX_IMPORT_TOOLS)
+        .map(|i| serde_json::json!({"name": format!("t{i}"), "description": "A tool.", "input_schema": {}}))
+        .collect();
+    let file = tmp.path().join("many.json");
+    // One tool a line: the error's line is the first tool over the limit.
+    let lines: Vec<String> = tools.iter().map(|t| t.to_string()).collect();
+    std::fs::write(&file, format!("[\n{}\n]\n", lines.join(",\n"))).unwrap();
+    let out_dir = tmp.path().join("out");
+    let start = std::time::Instant::now();
+    let out = run(&["import", "tools", s(&file), "--out", s(&out_dir)]);
+    assert!(start.elapsed() < std::time::Duration::from_secs(20), "refused before converting");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("the input defines 10001 tools; an import accepts at most 10000"), "{err}");
+    assert!(err.contains("many.json:10002:1"), "located at the first tool over the limit: {err}");
+    assert!(!out_dir.exists(), "nothing written");
 }
 
 #[test]

@@ -378,7 +378,24 @@ fn accept_takes_only_the_matching_files() {
     let accepted: Vec<&String> = before.keys().filter(|f| !after.contains_key(*f)).collect();
     assert!(!accepted.is_empty() && accepted.iter().all(|f| f.ends_with(".openai.tools.json")), "{accepted:?}");
     assert!(after.contains_key("standard.native.anthropic.tools.json"));
-    assert_eq!(std::fs::read(w.path("snapshots/summary.json")).unwrap(), summary_before);
+    // The summary describes the committed matrix still; only its list of the files promptc
+    // wrote follows the accepted ones (their new hashes), so they stay promptc's.
+    let summary_after = std::fs::read(w.path("snapshots/summary.json")).unwrap();
+    let without_files = |bytes: &[u8]| {
+        let mut v: serde_json::Value = serde_json::from_slice(bytes).unwrap();
+        v.as_object_mut().unwrap().remove("files");
+        v
+    };
+    assert_eq!(without_files(&summary_after), without_files(&summary_before));
+    let listed: serde_json::Value = serde_json::from_slice(&summary_after).unwrap();
+    for f in listed["files"].as_array().unwrap() {
+        let text = std::fs::read(w.path("snapshots").join(f["name"].as_str().unwrap())).unwrap();
+        assert_eq!(f["sha256"], common::sha256_hex(&text), "{}", f["name"]);
+    }
+
+    // The project changes again before the rest is accepted: the accepted files are still
+    // promptc's to replace.
+    w.edit("profiles/tools/files.yaml", "Read the full contents of a file", "Read the whole contents of a file");
 
     // Accepting the rest leaves no drift, summary included.
     let out = w.run(&["-C", "profiles", "diff", "--accept", "*"]);
