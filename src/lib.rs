@@ -74,10 +74,10 @@ pub use error::{Error, ErrorKind, Result};
 #[cfg(fuzzing)]
 pub use facade::fuzz;
 pub use facade::{
-    check, command, compile, diff, diff_folders, discover, editor_schema, explain, freeze, import_tools, init, load,
-    matrix, matrix_texts, on_compile_stack, parse_record, read_record, report, report_html, rule_code, snapshot,
-    snapshot_files, tokenizer_named, verify, write_artifact, write_imported, write_output, write_record, Drift,
-    HtmlReport, MatrixCell, Report, ReportOptions, SchemaKind, TokenCounter,
+    adopt_snapshots, check, command, compile, diff, diff_folders, discover, editor_schema, explain, freeze,
+    import_tools, init, load, matrix, matrix_texts, on_compile_stack, parse_record, read_record, report, report_html,
+    rule_code, snapshot, snapshot_files, tokenizer_named, verify, write_artifact, write_imported, write_output,
+    write_record, Drift, HtmlReport, MatrixCell, Report, ReportOptions, SchemaKind, TokenCounter,
 };
 pub use import::{ImportFormat, ImportOptions, Imported, MAX_TOOLS as MAX_IMPORT_TOOLS};
 pub use json::{document as json_document, OUTPUT_FORMAT};

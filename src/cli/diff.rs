@@ -107,11 +107,27 @@ pub(crate) fn diff(project: &Project, args: &DiffArgs, color: Color) -> Result<E
     }
     let code = diff_output(&drift.report, args, color)?;
     let r = &drift.report;
-    if !r.files.is_empty() && r.files.iter().all(|f| f.status == promptc::snapshot::Status::Added) {
+    let mut err = std::io::stderr().lock();
+    if drift.older_folder() {
         let _ = writeln!(
-            std::io::stderr(),
+            err,
+            "note: {} was written by an older promptc: run `promptc snapshot --adopt` to take it over in the \
+             current format, then commit it",
+            drift.dir.display()
+        );
+    } else if !r.files.is_empty() && r.files.iter().all(|f| f.status == promptc::snapshot::Status::Added) {
+        let _ = writeln!(
+            err,
             "note: {} holds no snapshots of this project yet: run `promptc snapshot` to write them, then commit \
              them",
+            drift.dir.display()
+        );
+    } else if r.drift() {
+        // Every drift message ends with the command that accepts it.
+        let _ = writeln!(
+            err,
+            "note: if the change is intended, run `promptc diff --update` to accept it (or `promptc diff --review` \
+             change by change), then commit {}",
             drift.dir.display()
         );
     }

@@ -272,7 +272,7 @@ pub(crate) fn run(cli: &Cli, color: bool, level_flags: &[(String, Level)]) -> Re
     match &cli.command {
         Commands::Render(args) => render(project, args, color.0),
         Commands::Report(args) => report(project, args, color.0),
-        Commands::Snapshot(args) => snapshot(project, args.dir.as_deref()),
+        Commands::Snapshot(args) => snapshot(project, args),
         Commands::Diff(args) => diff(project, args, color.0),
         Commands::Freeze(args) => freeze(project, args),
         Commands::Verify(args) => verify(project, args),

@@ -7,9 +7,23 @@ pub(crate) struct SnapshotArgs {
     /// Snapshot folder (default: the project's `snapshots:` setting, else <project>/snapshots).
     #[arg(long, value_name = "DIR")]
     pub(crate) dir: Option<PathBuf>,
+    /// Take over a folder an older promptc wrote first: the files still as its summary recorded
+    /// them become promptc's again (any other file stays yours, and is never replaced).
+    #[arg(long)]
+    pub(crate) adopt: bool,
 }
 
-pub(crate) fn snapshot(project: &Project, dir: Option<&std::path::Path>) -> Result<Exit, Error> {
+pub(crate) fn snapshot(project: &Project, args: &SnapshotArgs) -> Result<Exit, Error> {
+    let dir = args.dir.as_deref();
+    if args.adopt {
+        let (folder, adopted) = promptc::adopt_snapshots(project, dir)?;
+        let _ = writeln!(
+            std::io::stderr(),
+            "{}: took over {} files an older promptc wrote",
+            folder.display(),
+            adopted.len()
+        );
+    }
     let mut counter = TokenCounter::for_project(project, None, true);
     let (dir, w) = promptc::snapshot(project, dir, &mut counter)?;
     save_tokens(&mut counter);

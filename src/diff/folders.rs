@@ -63,7 +63,7 @@ pub fn folders(a: &Path, b: &Path) -> Result<DiffReport> {
     // A snapshot folder (summary.json) or an artifact folder (metadata.json): only the files
     // its manifest lists are read.
     let either = |dir: &Path| -> Result<Option<crate::source::folder::Manifest>> {
-        Ok(match crate::output::snapshot::owned_files(dir)? {
+        Ok(match crate::output::snapshot::listed_files(dir)? {
             Some(s) => Some(s),
             None => crate::output::artifact::owned_files(dir)?,
         })

@@ -7,7 +7,7 @@ use crate::diagnostic::Diagnostic;
 use crate::error::{ErrorKind, Result};
 use crate::measure::tokens::Counters;
 use crate::model::Project;
-use crate::output::snapshot::{owned_files, read_owned, Matrix, Summary, SUMMARY};
+use crate::output::snapshot::{listed_files, read_owned, Matrix, Summary, SUMMARY};
 
 use super::{compare_files, deltas, DiffReport};
 
@@ -19,7 +19,7 @@ pub fn against_snapshots(project: &Project, dir: &Path, counter: &mut Counters) 
     // case then costs about one matrix render.
     let (rendered, read) = std::thread::scope(|scope| {
         let reader = scope.spawn(|| -> Result<(BTreeMap<String, String>, Option<Summary>)> {
-            let old = read_owned(dir, &owned_files)?;
+            let old = read_owned(dir, &listed_files)?;
             let summary = old.get(SUMMARY).and_then(|s| serde_json::from_str(s).ok());
             Ok((old, summary))
         });

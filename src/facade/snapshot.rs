@@ -24,6 +24,18 @@ pub fn snapshot(project: &Project, dir: Option<&Path>, tokens: &mut TokenCounter
     Ok((dir, written))
 }
 
+/// Take over a snapshot folder an older promptc wrote (`dir`, default: the project's): its
+/// summary is rewritten in the current format listing the files still as the older summary
+/// recorded them, so the next `snapshot` may replace them. Returns the folder and those files.
+pub fn adopt_snapshots(project: &Project, dir: Option<&Path>) -> Result<(PathBuf, Vec<String>)> {
+    let dir = match dir {
+        Some(d) => d.to_path_buf(),
+        None => crate::output::snapshot::confined_folder(project)?,
+    };
+    let adopted = crate::output::snapshot::adopt_older(&dir)?;
+    Ok((dir, adopted))
+}
+
 /// Every file `snapshot` writes, by name, rendered but not written (`summary.json` without
 /// token counts).
 pub fn snapshot_files(project: &Project) -> Result<std::collections::BTreeMap<String, String>> {
@@ -43,6 +55,13 @@ pub struct Drift {
 }
 
 impl Drift {
+    /// Whether the snapshot folder was written by an older promptc (its summary is of an
+    /// older format): `snapshot --adopt` takes it over.
+    pub fn older_folder(&self) -> bool {
+        use crate::output::snapshot::{older_manifest, owned_files};
+        matches!(owned_files(&self.dir), Ok(None)) && matches!(older_manifest(&self.dir), Ok(Some(_)))
+    }
+
     /// Accept the drift: rewrite the snapshot folder with what the project renders now.
     pub fn accept(&self) -> Result<Written> {
         crate::output::snapshot::write(&self.dir, &self.matrix.all_files())

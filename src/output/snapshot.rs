@@ -1,7 +1,7 @@
 //! The snapshot matrix: every profile × case × transport (× provider for native tools)
 //! rendered to named files, with a machine-readable summary, written under `snapshots/`.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -302,6 +302,79 @@ pub fn owned_files(dir: &Path) -> Result<Option<Manifest>> {
     Ok(Some(Manifest { name: SUMMARY.to_string(), files }))
 }
 
+/// The files an older summary (formats 1–3, which listed files without hashes) names, with
+/// the hashes its cells recorded for them (prompts, tools, messages); a file it lists with no
+/// recorded hash (a command's text) has an empty one. `None` without such a summary. What it says
+/// is read to compare a folder (`diff`) and, when the user asks (`snapshot --adopt`), to take
+/// over the files still as it recorded them — never to write on its own say-so.
+pub fn older_manifest(dir: &Path) -> Result<Option<Manifest>> {
+    let path = dir.join(SUMMARY);
+    let bytes = match crate::source::read_regular(&path, crate::source::MAX_OUTPUT_BYTES) {
+        Ok(b) => b,
+        Err(crate::source::ReadError::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e.into_error(&path)),
+    };
+    let Ok(v) = serde_json::from_slice::<serde_json::Value>(&bytes) else { return Ok(None) };
+    let older = v.get("format").and_then(|f| f.as_u64()).is_some_and(|f| (1..u64::from(SUMMARY_FORMAT)).contains(&f));
+    let Some(listed) = v.get("files").and_then(|f| f.as_array()).filter(|_| older) else { return Ok(None) };
+    let listed: BTreeSet<&str> =
+        listed.iter().filter_map(|n| n.as_str()).filter(|n| plain_name(n) && *n != SUMMARY).collect();
+    let mut files = BTreeMap::new();
+    recorded_hashes(v.get("cells").unwrap_or(&serde_json::Value::Null), &listed, &mut files);
+    // Listed without a recorded hash: read to compare, never taken over.
+    for name in listed {
+        files.entry(name.to_string()).or_default();
+    }
+    Ok(Some(Manifest { name: SUMMARY.to_string(), files }))
+}
+
+/// Every `{name, sha256}` under `v` whose name is one of `listed`.
+fn recorded_hashes(v: &serde_json::Value, listed: &BTreeSet<&str>, out: &mut BTreeMap<String, String>) {
+    match v {
+        serde_json::Value::Object(m) => {
+            let name = m.get("name").and_then(|n| n.as_str()).filter(|n| listed.contains(n));
+            let sha = m.get("sha256").and_then(|h| h.as_str()).filter(|h| crate::hash::is_sha256(h));
+            if let (Some(name), Some(sha)) = (name, sha) {
+                out.insert(name.to_string(), sha.to_string());
+            }
+            m.values().for_each(|x| recorded_hashes(x, listed, out));
+        }
+        serde_json::Value::Array(a) => a.iter().for_each(|x| recorded_hashes(x, listed, out)),
+        _ => {}
+    }
+}
+
+/// The files a snapshot folder lists, to read them: its summary's, of the current format or
+/// an older one (see [`older_manifest`]).
+pub fn listed_files(dir: &Path) -> Result<Option<Manifest>> {
+    match owned_files(dir)? {
+        Some(m) => Ok(Some(m)),
+        None => older_manifest(dir),
+    }
+}
+
+/// Take over a snapshot folder an older promptc wrote: its `summary.json` is rewritten in the
+/// current format, listing the files whose bytes are still what the older summary recorded
+/// (the rest stay the user's, and a later write refuses to touch them). Returns the files
+/// taken over; nothing is done to a folder of the current format or without an older summary.
+pub fn adopt_older(dir: &Path) -> Result<Vec<String>> {
+    if owned_files(dir)?.is_some() {
+        return Ok(Vec::new());
+    }
+    let Some(older) = older_manifest(dir)? else { return Ok(Vec::new()) };
+    let mut kept = Vec::new();
+    for (name, sha) in older.files.iter().filter(|(_, sha)| crate::hash::is_sha256(sha)) {
+        let path = dir.join(name);
+        let Ok(bytes) = crate::source::read_regular(&path, crate::source::MAX_OUTPUT_BYTES) else { continue };
+        if crate::hash::sha256_hex(&bytes) == *sha {
+            kept.push(Fingerprint { name: name.clone(), bytes: bytes.len() as u64, sha256: sha.clone() });
+        }
+    }
+    let summary = serde_json::json!({"format": SUMMARY_FORMAT, "cells": [], "files": kept});
+    crate::source::atomic::write(&dir.join(SUMMARY), crate::json::to_pretty_json(&summary).as_bytes())?;
+    Ok(kept.into_iter().map(|f| f.name).collect())
+}
+
 /// Read a UTF-8 text file promptc wrote, bounded in size.
 fn read_text(p: &Path) -> Result<Option<String>> {
     match crate::source::read_regular(p, crate::source::MAX_OUTPUT_BYTES) {
@@ -340,8 +413,8 @@ pub fn read_owned(dir: &Path, owned: crate::source::folder::OwnedFiles) -> Resul
         }
         return Err(Diagnostic::error(format!("`{}` is not a folder promptc wrote", dir.display()))
             .with_help(
-                "it holds no summary.json (snapshot folder) or metadata.json (artifact folder) of promptc's current \
-                 format; a folder an older promptc wrote can be removed and written again",
+                "it holds no summary.json (snapshot folder) or metadata.json (artifact folder) of promptc's; a \
+                 snapshot folder an older promptc wrote is taken over with `promptc snapshot --adopt`",
             )
             .into_error(crate::error::ErrorKind::Io));
     };
@@ -360,7 +433,19 @@ pub type Written = crate::source::folder::Replaced;
 /// promptc wrote, removing only files it wrote, never reading others (see `source::folder`).
 pub fn write(dir: &Path, files: &BTreeMap<String, String>) -> Result<Written> {
     let bytes: BTreeMap<String, Vec<u8>> = files.iter().map(|(k, v)| (k.clone(), v.as_bytes().to_vec())).collect();
-    crate::source::folder::replace(dir, &bytes, &owned_files)
+    crate::source::folder::replace(dir, &bytes, &owned_files).map_err(|mut e| {
+        // Refused because an older promptc wrote the folder: say how to take it over.
+        if matches!(older_manifest(dir), Ok(Some(_))) {
+            if let Some(d) = e.diagnostics_mut().first_mut() {
+                d.notes.push(
+                    "an older promptc wrote this folder: `promptc snapshot --adopt` takes over the files still as it \
+                     wrote them"
+                        .into(),
+                );
+            }
+        }
+        e
+    })
 }
 
 /// The folder's `summary.json` (in `files`, with the folder's other files) with its list of

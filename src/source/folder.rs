@@ -302,8 +302,7 @@ fn current(dir: &Path, files: &BTreeMap<String, Vec<u8>>, owned: OwnedFiles) -> 
                 if names.len() > 5 { ", …" } else { "" }
             ),
             "promptc writes only into an empty folder or one it wrote before (with a manifest of its current \
-             format); choose another folder, or move these files out of it (a folder an older promptc wrote can \
-             be removed and written again)",
+             format); choose another folder, or move these files out of it",
         ));
     };
     let mut not_ours = Vec::new();

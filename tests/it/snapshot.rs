@@ -460,3 +460,40 @@ fn diff_before_any_snapshot_says_to_run_snapshot() {
     assert_eq!(out.status.code(), Some(0));
     assert!(!String::from_utf8_lossy(&out.stderr).contains("no snapshots"));
 }
+
+/// A snapshot folder an older promptc wrote (a summary of format 3: files listed without
+/// hashes, the cells' fingerprints recorded) is read to compare, never written on its say-so:
+/// `diff` reports the summary's drift and says how to take the folder over; `snapshot`
+/// refuses; `snapshot --adopt` takes over the files still as recorded — never one a user
+/// changed — and then writes the current format.
+#[test]
+fn an_older_snapshot_folder_is_adopted_only_on_request_and_only_as_recorded() {
+    let w = Workspace::new();
+    let summary = w.path("snapshots/summary.json");
+    let mut v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&summary).unwrap()).unwrap();
+    let names: Vec<serde_json::Value> = v["files"].as_array().unwrap().iter().map(|f| f["name"].clone()).collect();
+    v["format"] = 3.into();
+    v["files"] = names.into();
+    std::fs::write(&summary, serde_json::to_string_pretty(&v).unwrap()).unwrap();
+
+    let out = w.run(&["diff"]);
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout(&out).contains("drift: 1 modified, 0 missing from snapshots"), "{}", stdout(&out));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("run `promptc snapshot --adopt`"));
+    let out = w.run(&["snapshot"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("holds files promptc did not write"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("`promptc snapshot --adopt` takes over"));
+
+    // A file the user changed is not taken over, so the write still refuses to touch it.
+    let prompt = w.path("snapshots/standard.native.prompt.md");
+    let original = std::fs::read_to_string(&prompt).unwrap();
+    std::fs::write(&prompt, format!("{original}\nmy note\n")).unwrap();
+    let out = w.run(&["snapshot", "--adopt"]);
+    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(std::fs::read_to_string(&prompt).unwrap().ends_with("my note\n"), "the user's edit is kept");
+    std::fs::write(&prompt, original).unwrap();
+    let out = w.run(&["snapshot", "--adopt"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(w.run(&["diff"]).status.code(), Some(0));
+}
