@@ -524,3 +524,35 @@ fn loading_on_a_small_stack_never_crashes() {
         assert_eq!(loaded.is_ok(), !rel.starts_with("fixtures/bad"), "{rel}: {loaded:?}");
     }
 }
+
+// --- machine outputs a pull request cannot forge ----------------------------------------------
+
+/// The lines a reader may see in `text`: every character some reader takes for a line end
+/// (Python's `str.splitlines` is the widest: LF, CR, VT, FF, FS, GS, RS, NEL, U+2028, U+2029).
+fn any_lines(text: &str) -> Vec<&str> {
+    text.split(['\n', '\r', '\u{b}', '\u{c}', '\u{1c}', '\u{1d}', '\u{1e}', '\u{85}', '\u{2028}', '\u{2029}'])
+        .filter(|l| !l.is_empty())
+        .collect()
+}
+
+/// A section id carrying a line separator and a workflow command: `check --format github`
+/// prints one annotation per diagnostic, whatever a reader takes for a line end.
+#[test]
+fn a_section_id_cannot_forge_a_workflow_command() {
+    for sep in ["\u{2028}", "\u{2029}", "\u{85}", "\u{b}", "\u{1c}", "\u{1b}[2K"] {
+        let w = Workspace::new();
+        let id = format!("role{sep}::warning file=evil.yaml,line=1::forged");
+        let quoted = serde_json::to_string(&id).unwrap();
+        w.edit("profiles/promptc.yaml", "\n  role:\n", &format!("\n  {quoted}:\n"));
+        let out = w.run(&["-C", "profiles", "check", "--format", "github"]);
+        assert_eq!(out.status.code(), Some(2), "{sep:?}: {}", stderr(&out));
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        let lines = any_lines(&stdout);
+        assert!(!lines.is_empty(), "{sep:?}: an annotation");
+        for line in &lines {
+            assert!(line.starts_with("::error "), "{sep:?}: a forged line {line:?} in {stdout:?}");
+        }
+        assert!(!stdout.contains(sep), "{sep:?}: {stdout:?}");
+        assert!(stdout.contains(&format!("\\u{{{:04x}}}", sep.chars().next().unwrap() as u32)), "{stdout:?}");
+    }
+}
