@@ -556,3 +556,28 @@ fn a_section_id_cannot_forge_a_workflow_command() {
         assert!(stdout.contains(&format!("\\u{{{:04x}}}", sep.chars().next().unwrap() as u32)), "{stdout:?}");
     }
 }
+
+/// A committed snapshot file whose name carries line breaks, backticks, a heading, a mention,
+/// a link, an image and HTML: `diff --format markdown` (the PR comment) names it as code, and
+/// nothing in it becomes markdown.
+#[test]
+fn a_snapshot_file_name_cannot_inject_markdown_into_the_pr_comment() {
+    let w = Workspace::new();
+    // No `/`: a file name of the folder itself.
+    let evil = "x\n\n# Heading @octocat [link](http:evil.example) ![i](evil.png) <img src=x>\n```\n|\u{2028}.prompt.md";
+    std::fs::write(w.path("snapshots").join(evil), "planted\n").unwrap();
+    let summary_path = w.path("snapshots/summary.json");
+    let mut summary: serde_json::Value = serde_json::from_slice(&std::fs::read(&summary_path).unwrap()).unwrap();
+    summary["files"].as_array_mut().unwrap().push(evil.into());
+    std::fs::write(&summary_path, serde_json::to_string_pretty(&summary).unwrap()).unwrap();
+    let out = w.run(&["-C", "profiles", "diff", "--format", "markdown"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let md = String::from_utf8(out.stdout).unwrap();
+    let headings: Vec<&str> = md.lines().filter(|l| l.trim_start().starts_with('#')).collect();
+    assert_eq!(headings.len(), 1, "{md}");
+    for bad in ["@octocat", "](", "![", "<img", "\u{2028}", "http:", "\n|"] {
+        assert!(!md.contains(bad), "{bad:?} in\n{md}");
+    }
+    assert!(md.contains("- <code>x&#92;u&#123;000a&#125;&#92;u&#123;000a&#125;&#35;&#32;Heading"), "{md}");
+    assert!(md.contains("(no longer rendered)"), "{md}");
+}
