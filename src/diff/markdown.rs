@@ -286,8 +286,11 @@ pub fn render(r: &DiffReport, max_bytes: usize) -> String {
     };
     add(&mut out, summary(r), "the summary table".into());
     add(&mut out, delta_table(r), "the table of every changed item".into());
-    let modified: Vec<&FileChange> =
-        r.files.iter().filter(|f| f.status == Status::Modified && f.file != crate::output::snapshot::SUMMARY).collect();
+    // Files with hunks; the summary (its changes are the tables) and files too large to diff
+    // line by line are listed with the added and removed files.
+    let hunked =
+        |f: &FileChange| f.status == Status::Modified && f.file != crate::output::snapshot::SUMMARY && !f.too_large;
+    let modified: Vec<&FileChange> = r.files.iter().filter(|f| hunked(f)).collect();
     for g in groups(&modified) {
         let files = g.places.len();
         let what = format!("a change in {files} file{}", if files == 1 { "" } else { "s" });
@@ -302,12 +305,17 @@ pub fn render(r: &DiffReport, max_bytes: usize) -> String {
         }
         add(&mut out, block, what);
     }
-    let others: Vec<&FileChange> =
-        r.files.iter().filter(|f| f.status != Status::Modified || f.file == crate::output::snapshot::SUMMARY).collect();
+    let others: Vec<&FileChange> = r.files.iter().filter(|f| !hunked(f)).collect();
     if !others.is_empty() {
         let mut list = String::from("\n");
         for f in others {
             let what = match f.status {
+                Status::Modified if f.too_large => format!(
+                    "modified, +{} −{}: {}",
+                    f.added_lines,
+                    f.removed_lines,
+                    super::too_large_note(f.added_lines + f.removed_lines)
+                ),
                 Status::Modified => "modified: token and byte deltas above".to_string(),
                 Status::Added => format!("missing from {}", label(&r.old)),
                 Status::Removed => "no longer rendered".into(),
@@ -350,7 +358,14 @@ mod tests {
     use super::*;
 
     fn change(file: &str, diff: &str) -> FileChange {
-        FileChange { file: file.into(), status: Status::Modified, diff: diff.into(), added_lines: 1, removed_lines: 1 }
+        FileChange {
+            file: file.into(),
+            status: Status::Modified,
+            diff: diff.into(),
+            added_lines: 1,
+            removed_lines: 1,
+            too_large: false,
+        }
     }
 
     fn report(files: Vec<FileChange>) -> DiffReport {

@@ -581,3 +581,45 @@ fn a_snapshot_file_name_cannot_inject_markdown_into_the_pr_comment() {
     assert!(md.contains("- <code>x&#92;u&#123;000a&#125;&#92;u&#123;000a&#125;&#35;&#32;Heading"), "{md}");
     assert!(md.contains("(no longer rendered)"), "{md}");
 }
+
+// --- work bounded by what is committed ---------------------------------------------------------
+
+/// A committed snapshot of 100,000 unique lines: `diff` finishes (the line-by-line diff would
+/// take minutes), still reports the drift with its line counts and exit code, and says why the
+/// file's hunks are not shown and how to see them, in every format.
+#[test]
+fn a_huge_committed_snapshot_is_compared_without_a_line_by_line_diff() {
+    let w = Workspace::new();
+    let big: String =
+        (0..100_000u64).map(|i| format!("line {i} {:016x}\n", i.wrapping_mul(0x9e37_79b9_7f4a_7c15))).collect();
+    std::fs::write(w.path("snapshots/standard.native.prompt.md"), big).unwrap();
+    let limit = Duration::from_secs(120);
+    let text = run_bounded(w.dir.path(), &["-C", "profiles", "diff"], limit);
+    assert_eq!(text.status.code(), Some(1), "{}", stderr(&text));
+    let text = String::from_utf8(text.stdout).unwrap();
+    assert!(text.contains("too large to show line by line ("), "{}", &text[..text.len().min(2000)]);
+    assert!(text.contains("compare the files with git diff --no-index"));
+
+    let json = run_bounded(w.dir.path(), &["-C", "profiles", "diff", "--format", "json"], limit);
+    assert_eq!(json.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    let file = v["files"].as_array().unwrap().iter().find(|f| f["file"] == "standard.native.prompt.md").unwrap();
+    assert_eq!((file["status"].as_str(), file["too_large"].as_bool()), (Some("modified"), Some(true)), "{file}");
+    assert_eq!(file["removed_lines"], 100_000, "{file}");
+    assert!(file["added_lines"].as_u64().unwrap() > 100, "{file}");
+    assert_eq!(v["drift"], true);
+    assert_eq!(v["files"].as_array().unwrap().len(), 1, "only the planted file differs");
+
+    let md = run_bounded(w.dir.path(), &["-C", "profiles", "diff", "--format", "markdown"], limit);
+    assert_eq!(md.status.code(), Some(1));
+    let md = String::from_utf8(md.stdout).unwrap();
+    assert!(md.contains("- `standard.native.prompt.md` (modified, +"), "{md}");
+    assert!(md.contains("too large to show line by line"), "{md}");
+
+    // `diff A B` of two folders takes the same path.
+    let copy = w.path("copy");
+    common::copy_dir(&common::repo().join("snapshots"), &copy);
+    let folders = run_bounded(w.dir.path(), &["diff", copy.to_str().unwrap(), "snapshots"], limit);
+    assert_eq!(folders.status.code(), Some(1), "{}", stderr(&folders));
+    assert!(String::from_utf8_lossy(&folders.stdout).contains("too large to show line by line"));
+}
