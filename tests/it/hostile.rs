@@ -623,3 +623,62 @@ fn a_huge_committed_snapshot_is_compared_without_a_line_by_line_diff() {
     assert_eq!(folders.status.code(), Some(1), "{}", stderr(&folders));
     assert!(String::from_utf8_lossy(&folders.stdout).contains("too large to show line by line"));
 }
+
+// --- a committed token cache never changes a figure -------------------------------------------
+
+/// A committed token cache with every count set to 1 (untagged, with made-up tags, or with the
+/// tags of the true counts): `report` and `check` print exactly what `--no-cache` prints and
+/// exit as the budget says, and the cache is rewritten with counts that verify.
+#[test]
+fn a_poisoned_token_cache_never_changes_a_figure() {
+    let dir = tempfile::tempdir().unwrap();
+    common::copy_dir(&common::repo().join("fixtures/good/over-budget"), dir.path());
+    let manifest = dir.path().join("promptc.yaml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(
+        &manifest,
+        text.replace(
+            "tools:\n  - tools/files.yaml",
+            "tokens:\n  cache: .promptc-cache/tokens.json\n\ntools:\n  - tools/files.yaml",
+        ),
+    )
+    .unwrap();
+    let cache = dir.path().join(".promptc-cache/tokens.json");
+    let run = |args: &[&str]| {
+        let out = common::promptc_in(dir.path(), args);
+        (out.status.code(), String::from_utf8(out.stdout).unwrap())
+    };
+    let truth = run(&["report", "--format", "json", "--no-cache"]);
+    assert_eq!(truth.0, Some(1), "the fixture is over budget: {}", truth.1);
+    // `check` has no --no-cache: its truth is a run without a cache file (which writes one).
+    let truth_check = run(&["check", "--format", "json"]);
+    assert_eq!(truth_check.0, Some(1));
+    assert_eq!(run(&["report", "--format", "json"]), truth, "the cache written answers right");
+    let honest: serde_json::Value = serde_json::from_slice(&std::fs::read(&cache).unwrap()).unwrap();
+
+    let every_count = |v: &serde_json::Value, f: &dyn Fn(&serde_json::Value) -> serde_json::Value| {
+        let mut v = v.clone();
+        for counts in v["counts"].as_object_mut().unwrap().values_mut() {
+            for entry in counts.as_object_mut().unwrap().values_mut() {
+                *entry = f(entry);
+            }
+        }
+        v
+    };
+    let untagged = every_count(&honest, &|_| 1.into());
+    let mut format_one = untagged.clone();
+    format_one["format"] = 1.into();
+    let poisons = [
+        format_one,
+        every_count(&honest, &|e| serde_json::json!([1, e[1]])),
+        every_count(&honest, &|_| serde_json::json!([1, "00112233445566778899aabbccddeeff"])),
+    ];
+    for poison in poisons {
+        std::fs::write(&cache, serde_json::to_vec(&poison).unwrap()).unwrap();
+        assert_eq!(run(&["report", "--format", "json"]), truth, "report with {poison}");
+        std::fs::write(&cache, serde_json::to_vec(&poison).unwrap()).unwrap();
+        assert_eq!(run(&["check", "--format", "json"]), truth_check, "check with {poison}");
+        let rewritten: serde_json::Value = serde_json::from_slice(&std::fs::read(&cache).unwrap()).unwrap();
+        assert_eq!(rewritten, honest, "recounted and tagged again");
+    }
+}
