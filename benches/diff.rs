@@ -1,6 +1,7 @@
 //! `cargo bench --bench diff`: `promptc diff` on the example and on synthetic projects with
 //! 500 and 1,000 tools and 16 cells — wall time, growth with size (2× input should cost
-//! ≤ 2.2× time), and the no-change CI case against rendering the matrix once.
+//! ≤ 2.2× time), the no-change CI case against rendering the matrix once, and a committed
+//! snapshot file of 100,000 unique lines (too large to diff line by line).
 
 mod support;
 
@@ -102,11 +103,26 @@ fn edit_read_file(dir: &Path) {
     std::fs::write(&p, text.replacen("Read the contents of a file", "Read the full contents of a file", 1)).unwrap();
 }
 
+/// A committed snapshot file of `lines` unique lines against the rendered prompt: the file is
+/// too large to diff line by line (`MAX_DIFF_LINES`), so `diff` costs about a read of it (a
+/// line-by-line diff of 100,000 lines took half a minute).
+fn huge_snapshot(dir: &Path, lines: u64) {
+    let file = dir.join("snapshots/standard.native.prompt.md");
+    let text: String =
+        (0..lines).map(|i| format!("line {i} {:016x}\n", i.wrapping_mul(0x9e37_79b9_7f4a_7c15))).collect();
+    std::fs::write(file, text).unwrap();
+    let run = median_run(dir, &["diff"], 3);
+    assert_eq!(run.code, Some(1));
+    assert!(String::from_utf8_lossy(&run.stdout).contains("too large to show line by line"));
+    println!("committed snapshot of {lines} unique lines: `promptc diff` {}", ms(run.wall));
+}
+
 fn main() {
     let example = tempfile::tempdir().unwrap();
     support::synthetic_example(example.path(), 1);
     sixteen_cells(example.path());
     bench("example (16 cells)", example.path(), &edit_read_file);
+    huge_snapshot(example.path(), 100_000);
 
     let mut figures = Vec::new();
     for factor in [24, 48] {

@@ -107,7 +107,7 @@ pub mod report {
 pub mod snapshot {
     pub use crate::diff::{
         render, render_html, render_markdown, Counts, Delta, DiffReport, FileChange, Format, Status,
-        DEFAULT_MARKDOWN_BYTES, MIN_MARKDOWN_BYTES,
+        DEFAULT_MARKDOWN_BYTES, MAX_DIFF_LINES, MIN_MARKDOWN_BYTES,
     };
     pub use crate::output::snapshot::Written;
 }

@@ -71,12 +71,51 @@ class ApiError(ActionError):
 # ---------------------------------------------------------------------------------------
 
 
+def is_line_break_or_control(char: str) -> bool:
+    """Whether some reader may end a line at `char`, or it is an invisible control: C0 and C1
+    controls (CR, LF, VT, FF, NEL, the file/group/record separators), DEL, U+2028, U+2029 and
+    the bidirectional overrides and isolates. promptc's Rust side uses the same set."""
+    code = ord(char)
+    return (
+        code < 0x20
+        or 0x7F <= code <= 0x9F
+        or code in (0x2028, 0x2029)
+        or 0x202A <= code <= 0x202E
+        or 0x2066 <= code <= 0x2069
+    )
+
+
+def visible(char: str) -> str:
+    return "\\u{%04x}" % ord(char)
+
+
 def escape_data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """A workflow command's message: `%`, CR and LF percent-encoded (the runner decodes them),
+    every other line break or control character shown as \\u{...}, so no value can end the
+    command's line and start a forged one (a project's section id may hold U+2028)."""
+    out = []
+    for char in text:
+        if char == "%":
+            out.append("%25")
+        elif char == "\r":
+            out.append("%0D")
+        elif char == "\n":
+            out.append("%0A")
+        elif is_line_break_or_control(char):
+            out.append(visible(char))
+        else:
+            out.append(char)
+    return "".join(out)
 
 
 def escape_property(text: str) -> str:
     return escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def one_line(text: str) -> str:
+    """Text for one log line (a URL, a name from elsewhere): line breaks and controls shown as
+    \\u{...}, so it cannot start a workflow command of its own."""
+    return "".join(visible(c) if is_line_break_or_control(c) else c for c in str(text))
 
 
 def workflow_command(command: str, message: str, **properties: object) -> str:
@@ -246,7 +285,8 @@ def relativize_annotation(line: str) -> str:
 
     head, sep, message = line.partition("::")[2].partition("::")
     head = FILE_PROPERTY_RE.sub(replace, head)
-    return f"::{head}{sep}{message}"
+    # An older promptc wrote U+2028 and other separators raw: never pass one on.
+    return one_line(f"::{head}{sep}{message}")
 
 
 LOCATION_RE = re.compile(r"^\s*-->\s+(.+?):(\d+)(?::(\d+))?\s*$")
@@ -427,7 +467,9 @@ def cmd_check(args: argparse.Namespace) -> int:
     code = done.returncode
     annotations = []
     other = []
-    for line in done.stdout.splitlines():
+    # Lines end at LF only, as promptc writes them: str.splitlines would also split at U+2028
+    # and the like, and a value holding one would become a line of its own, read as a command.
+    for line in done.stdout.replace("\r\n", "\n").split("\n"):
         if ANNOTATION_RE.match(line):
             annotations.append(relativize_annotation(line))
         elif line.strip():
@@ -571,6 +613,37 @@ class GitHub:
         url = f"{self.api_url}/repos/{repository}/issues/comments/{comment_id}"
         return self.request("PATCH", url, {"body": body})[0]
 
+    def login(self) -> str | None:
+        """The token's own login (`GET /user`), or None when the API will not say: the
+        workflow's GITHUB_TOKEN is an installation token, for which /user answers 403."""
+        try:
+            user, _ = self.request("GET", f"{self.api_url}/user")
+        except ApiError as err:
+            if err.status in (401, 403, 404):
+                return None
+            raise
+        login = (user or {}).get("login") if isinstance(user, dict) else None
+        return login if isinstance(login, str) and login else None
+
+
+# Who posts with the workflow's GITHUB_TOKEN (an installation token, which `GET /user` does not
+# answer for): GitHub Actions' own app.
+ACTIONS_BOT = "github-actions[bot]"
+
+
+def written_by_us(comment: dict, login: str | None) -> bool:
+    """Whether the token this step holds wrote `comment`: its author is the token's login, or,
+    when the token cannot say who it is (an installation token), an app (a `[bot]`: GitHub
+    Actions' own, or the app whose token this is). Anyone can post a comment that starts with
+    the marker; only ours are ever edited."""
+    user = comment.get("user") or {}
+    author = user.get("login")
+    if not isinstance(author, str):
+        return False
+    if login is not None:
+        return author == login
+    return author == ACTIONS_BOT or (user.get("type") == "Bot" and author.endswith("[bot]"))
+
 
 def next_link(header: str) -> str | None:
     for part in header.split(","):
@@ -583,6 +656,27 @@ def next_link(header: str) -> str | None:
 def comment_matches(body: str, project: str) -> bool:
     body = (body or "").lstrip()
     return body.startswith(MARKER) and PROJECT_TAG.format(project_label(project)) in body
+
+
+def markdown_code(name: str) -> str:
+    """`name` as inline code that nothing in it can end: a backtick span for plain names, else
+    <code> with every ASCII character but letters, digits and ._-/ as a numeric entity and line
+    breaks and controls as \\u{...} (as promptc writes names in its markdown)."""
+    def plain(char: str) -> bool:
+        return (char.isascii() and (char.isalnum() or char in "._-/")) or (
+            not char.isascii() and not is_line_break_or_control(char))
+
+    if name and all(plain(c) or c == " " for c in name):
+        return f"`{name}`"
+    out = []
+    for char in name:
+        if plain(char):
+            out.append(char)
+        elif is_line_break_or_control(char):
+            out.append("&#92;u&#123;%04x&#125;" % ord(char))
+        else:
+            out.append(f"&#{ord(char)};")
+    return "<code>" + "".join(out) + "</code>"
 
 
 def project_label(project: str) -> str:
@@ -604,7 +698,7 @@ def build_body(report: str, project: str, sha: str | None) -> tuple:
     header = f"{MARKER}\n{PROJECT_TAG.format(project_label(project))}\n"
     details = []
     if (project or ".").strip() not in ("", ".", "./"):
-        details.append(f"project `{project}`")
+        details.append(f"project {markdown_code(project)}")
     if sha:
         details.append(f"commit {sha[:7]}")
     url = run_url()
@@ -635,6 +729,21 @@ def load_event(path: str) -> dict:
     if not isinstance(event, dict):
         raise ActionError(f"the event payload {path} is not a JSON object")
     return event
+
+
+def find_own_comment(github: GitHub, repository: str, number: int, project: str) -> dict | None:
+    """The pull request's comment with the marker and this project's tag that this token
+    wrote. Who the token is is asked only once a comment carries the marker."""
+    login = None
+    asked = False
+    for comment in github.comments(repository, number):
+        if not comment_matches(comment.get("body"), project):
+            continue
+        if not asked:
+            login, asked = github.login(), True
+        if written_by_us(comment, login):
+            return comment
+    return None
 
 
 def cmd_comment(args: argparse.Namespace) -> int:
@@ -678,22 +787,25 @@ def cmd_comment(args: argparse.Namespace) -> int:
     body, truncated = build_body(report, args.project, sha)
     github = GitHub(os.environ.get("GITHUB_API_URL") or DEFAULT_API_URL, args.token)
     try:
-        existing = next(
-            (c for c in github.comments(repository, number) if comment_matches(c.get("body"), args.project)),
-            None,
-        )
+        existing = find_own_comment(github, repository, number, args.project)
         if existing is not None:
             if existing.get("body") == body:
-                print(f"promptc: comment {existing.get('html_url', existing.get('id'))} is up to date", flush=True)
+                print(f"promptc: comment {one_line(existing.get('html_url', existing.get('id')))} is up to date",
+                      flush=True)
                 return done("unchanged", existing)
-            comment = github.update(repository, existing["id"], body)
-            print(f"promptc: updated comment {comment.get('html_url', existing['id'])}", flush=True)
-            return done("updated", comment)
-        if code != 1:
+            try:
+                comment = github.update(repository, existing["id"], body)
+                print(f"promptc: updated comment {one_line(comment.get('html_url', existing['id']))}", flush=True)
+                return done("updated", comment)
+            except ApiError as err:
+                # Not ours after all, deleted meanwhile, or locked: the report still gets posted.
+                print(f"promptc: could not update comment {one_line(existing.get('id'))} "
+                      f"(HTTP {err.status}); posting a new one", flush=True)
+        elif code != 1:
             print("promptc: no drift and no earlier comment; nothing to post", flush=True)
             return done("none")
         comment = github.create(repository, number, body)
-        print(f"promptc: posted comment {comment.get('html_url', comment.get('id'))}"
+        print(f"promptc: posted comment {one_line(comment.get('html_url', comment.get('id')))}"
               f"{' (report truncated)' if truncated else ''}", flush=True)
         return done("created", comment)
     except ApiError as err:

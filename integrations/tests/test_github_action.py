@@ -77,6 +77,12 @@ class FakeGitHub:
         self.requests: list[Request] = []
         self.next_id = 9000
         self.forbid_writes = False
+        # Who the token is: None is the workflow's GITHUB_TOKEN (an installation token: `GET
+        # /user` answers 403, and comments are posted as github-actions[bot]); a login is a
+        # personal access token's user.
+        self.token_login: str | None = None
+        # Comment ids whose PATCH fails (locked, or a moderator's), whoever asks.
+        self.locked: set[int] = set()
         self.lock = threading.Lock()
         fake = self
 
@@ -118,6 +124,11 @@ class FakeGitHub:
             return comment
 
     @property
+    def poster(self) -> str:
+        """The login the token's comments are posted as."""
+        return self.token_login or "github-actions[bot]"
+
+    @property
     def writes(self) -> list[Request]:
         return [r for r in self.requests if r.method in ("POST", "PATCH")]
 
@@ -141,6 +152,10 @@ class FakeGitHub:
 
         if handler.headers.get("Authorization") != f"Bearer {TOKEN}":
             return reply(401, {"message": "Bad credentials"})
+        if parsed.path == "/user" and method == "GET":
+            if self.token_login is None:
+                return reply(403, {"message": "Resource not accessible by integration"})
+            return reply(200, {"login": self.token_login, "type": "User"})
         prefix = f"/repos/{REPOSITORY}/issues/"
         if not parsed.path.startswith(prefix):
             return reply(404, {"message": "Not Found"})
@@ -165,13 +180,16 @@ class FakeGitHub:
                 headers["Link"] = f'<{self.url}{parsed.path}?{nxt}>; rel="next", <{self.url}{parsed.path}?page=99>; rel="last"'
             return reply(200, chunk, headers)
         if found and method == "POST":
-            comment = self.add_comment(int(found.group(1)), body["body"], login="github-actions[bot]")
+            comment = self.add_comment(int(found.group(1)), body["body"], login=self.poster)
             return reply(201, comment)
         found = re.fullmatch(r"comments/(\d+)", rest)
         if found and method == "PATCH":
             for comments in self.comments.values():
                 for comment in comments:
                     if comment["id"] == int(found.group(1)):
+                        # Only the author edits a comment (as the token's scope allows).
+                        if comment["user"]["login"] != self.poster or comment["id"] in self.locked:
+                            return reply(403, {"message": "Resource not accessible by integration"})
                         comment["body"] = body["body"]
                         return reply(200, comment)
             return reply(404, {"message": "Not Found"})
@@ -562,7 +580,7 @@ def test_existing_comment_is_found_on_a_later_page(example, promptc_bin, api):
     make_drift(example)
     run = run_action(example, promptc_bin, api=api)
     assert run.outputs["comment-action"] == "updated", run.log
-    gets = [r for r in api.requests if r.method == "GET"]
+    gets = [r for r in api.requests if r.method == "GET" and r.path.endswith("/comments")]
     assert [g.query.get("page", "1") for g in gets] == ["1", "2"]
     assert all(g.query.get("per_page") == "100" for g in gets)
     assert [(r.method, r.path) for r in api.writes] == [("PATCH", f"/repos/{REPOSITORY}/issues/comments/{ours['id']}")]
@@ -663,6 +681,137 @@ def test_missing_event_payload_is_a_clear_error(example, promptc_bin, api, tmp_p
     )
     assert done.returncode == 2
     assert "$GITHUB_EVENT_NAME is not set" in done.stdout
+
+
+def test_a_marker_comment_by_someone_else_is_never_touched(example, promptc_bin, api):
+    # Anyone may post a comment that starts with the marker: it is not ours to edit (GitHub
+    # would refuse, 403), and the report is posted all the same.
+    planted = api.add_comment(PR, f"{MARKER}\n<!-- promptc-project: . -->\nlooks fine to me", login="mallory")
+    make_drift(example)
+    run = run_action(example, promptc_bin, api=api)
+    assert run.outputs["comment-action"] == "created", run.log
+    assert [r.method for r in api.writes] == ["POST"]
+    assert planted["body"].endswith("looks fine to me")
+    ours = api.comments[PR][-1]
+    assert ours["user"]["login"] == "github-actions[bot]" and DRIFT_LINE in ours["body"]
+    # GITHUB_TOKEN cannot say who it is (GET /user: 403): github-actions[bot] is taken as us.
+    assert [r.path for r in api.requests if r.method == "GET" and r.path == "/user"] == ["/user"]
+    # The next run updates our comment, still never the planted one.
+    make_drift(example, "And say what you changed.")
+    again = run_action(example, promptc_bin, api=api, event="pull_request_synchronize")
+    assert again.outputs["comment-action"] == "updated", again.log
+    assert api.writes[-1].path == f"/repos/{REPOSITORY}/issues/comments/{ours['id']}"
+    assert planted["body"].endswith("looks fine to me")
+
+
+def test_with_a_personal_token_the_comment_is_found_by_its_login(example, promptc_bin, api):
+    api.token_login = "octo-ci"
+    bot = api.add_comment(PR, f"{MARKER}\n<!-- promptc-project: . -->\nan app's report", login="github-actions[bot]")
+    mine = api.add_comment(PR, f"{MARKER}\n<!-- promptc-project: . -->\nold report", login="octo-ci")
+    make_drift(example)
+    run = run_action(example, promptc_bin, api=api)
+    assert run.outputs["comment-action"] == "updated", run.log
+    assert [(r.method, r.path) for r in api.writes] == [("PATCH", f"/repos/{REPOSITORY}/issues/comments/{mine['id']}")]
+    assert bot["body"].endswith("an app's report") and DRIFT_LINE in mine["body"]
+
+
+def test_a_comment_that_cannot_be_updated_gets_a_new_one(example, promptc_bin, api):
+    ours = api.add_comment(PR, f"{MARKER}\n<!-- promptc-project: . -->\nold report", login="github-actions[bot]")
+    api.locked.add(ours["id"])
+    make_drift(example)
+    run = run_action(example, promptc_bin, api=api)
+    assert run.outputs["comment-action"] == "created", run.log
+    assert [r.method for r in api.writes] == ["PATCH", "POST"]
+    assert DRIFT_LINE in api.comments[PR][-1]["body"] and ours["body"].endswith("old report")
+
+
+# ---------------------------------------------------------------------------------------
+# Hostile projects: nothing they hold becomes a workflow command or markdown
+# ---------------------------------------------------------------------------------------
+
+SEPARATORS = ["\u2028", "\u2029", "\u0085", "\u000b", "\u001c", "\u001b"]
+
+
+def test_workflow_command_values_escape_every_line_break():
+    for sep in SEPARATORS + ["\n", "\r"]:
+        line = action_script.workflow_command("error", f"a{sep}::warning file=evil.yaml::forged",
+                                              file=f"x{sep}::notice::y", title="t")
+        assert len(line.splitlines()) == 1, repr(line)
+        [annotation] = workflow_commands(line)
+        assert annotation.level == "error" and annotation.properties["title"] == "t"
+    assert action_script.escape_data("50%0A\u2028") == "50%250A\\u{2028}"
+    assert action_script.escape_property("a:b,c\u0085") == "a%3Ab%2Cc\\u{0085}"
+
+
+@pytest.mark.parametrize("sep", SEPARATORS)
+def test_a_section_id_cannot_forge_an_annotation(example, promptc_bin, api, sep):
+    manifest = example / "profiles" / "promptc.yaml"
+    forged = json.dumps(f"role{sep}::warning file=evil.yaml,line=1::forged")
+    text = manifest.read_text(encoding="utf-8")
+    manifest.write_text(text.replace("\n  role:\n", f"\n  {forged}:\n", 1), encoding="utf-8")
+    run = run_action(example, promptc_bin, api=api, inputs={"comment": "false"})
+    assert run.returncode == 2, run.log
+    assert run.annotations, run.log
+    for annotation in run.annotations:
+        assert annotation.properties.get("file") != "evil.yaml" and annotation.message != "forged", run.log
+        assert annotation.level == "error", annotation
+
+
+def test_raw_separators_from_an_older_promptc_are_not_passed_on(example, tmp_path, api):
+    # A promptc that printed a section id's U+2028 raw: the action does not split its line there.
+    fake = tmp_path / "old-promptc"
+    fake.write_text(
+        "#!/usr/bin/env python3\n"
+        "import sys\n"
+        "if sys.argv[1:] == ['--version']:\n"
+        "    print('promptc 0.1.0'); sys.exit(0)\n"
+        "if 'check' in sys.argv:\n"
+        "    sys.stdout.write('::error file=p.yaml,line=1::bad id `a\\u2028::warning file=evil.yaml::forged`\\n')\n"
+        "    sys.exit(1)\n"
+        "print('### promptc diff — no drift')\n",
+        encoding="utf-8",
+    )
+    fake.chmod(0o755)
+    run = run_action(example, fake, api=api, inputs={"comment": "false", "fail-on": "none"})
+    assert run.returncode == 0, run.log
+    check = workflow_commands(run.step("check").stdout)
+    assert [(a.level, a.properties.get("file")) for a in check] == [("error", "p.yaml")], run.log
+    assert "\\u{2028}::warning file=evil.yaml::forged" in check[0].message
+
+
+def assert_inert_markdown(md: str, where: str):
+    """No name opened a heading, mention, link, image or HTML tag of its own."""
+    headings = [line for line in md.splitlines() if line.lstrip().startswith("#")]
+    assert all(line.startswith("### promptc ") for line in headings), (where, headings)
+    md = md.replace("[workflow run](", "").replace("[job summary](", "")  # the action's own links
+    for bad in ["@octocat", "](", "![", "<img", "\u2028", "javascript:"]:
+        assert bad not in md, (where, bad, md)
+    tags = set(re.findall(r"<(/?[a-zA-Z]+)", md))
+    assert tags <= {"details", "/details", "summary", "/summary", "code", "/code", "sub", "/sub"}, (where, tags)
+    fences = [line for line in md.splitlines() if line.lstrip().startswith("```")]
+    assert len(fences) % 2 == 0, (where, fences)
+
+
+def test_a_snapshot_file_name_cannot_inject_markdown(example, promptc_bin, api):
+    evil = ("x\n\n# Heading @octocat [link](javascript:alert) ![i](evil.png) <img src=x>\n"
+            "```\n|\u2028.prompt.md")
+    (example / "snapshots" / evil).write_text("planted\n", encoding="utf-8")
+    summary_path = example / "snapshots" / "summary.json"
+    summary = json.loads(summary_path.read_text(encoding="utf-8"))
+    summary["files"].append(evil)
+    summary_path.write_text(json.dumps(summary, indent=2), encoding="utf-8")
+    run = run_action(example, promptc_bin, api=api)
+    assert run.outputs["comment-action"] == "created", run.log
+    body = api.comments[PR][-1]["body"]
+    assert "Heading&#32;&#64;octocat" in body, body
+    assert_inert_markdown(body, "comment")
+    assert "Heading&#32;&#64;octocat" in run.summary
+    assert_inert_markdown(run.summary, "job summary")
+
+
+def test_markdown_code_escapes_what_could_end_it():
+    assert action_script.markdown_code("agents/main") == "`agents/main`"
+    assert action_script.markdown_code("a`b\n@x") == "<code>a&#96;b&#92;u&#123;000a&#125;&#64;x</code>"
 
 
 # ---------------------------------------------------------------------------------------

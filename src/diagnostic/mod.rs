@@ -280,28 +280,25 @@ impl Diagnostic {
             Severity::Warning => "warning",
             Severity::Note => "notice",
         };
-        // Workflow commands escape %, CR and LF in the message, and also , and : in properties.
-        let esc_msg = |s: &str| s.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A");
-        let esc_prop = |s: &str| esc_msg(s).replace(':', "%3A").replace(',', "%2C");
         let mut props = Vec::new();
         if let Some(l) = &d.label {
-            props.push(format!("file={}", esc_prop(&l.file)));
+            props.push(format!("file={}", workflow_property(&l.file)));
             if let Some(p) = l.position {
                 props.push(format!("line={}", p.line));
                 props.push(format!("col={}", p.column));
             }
         }
         if let Some(code) = &d.code {
-            props.push(format!("title={}", esc_prop(code.as_str())));
+            props.push(format!("title={}", workflow_property(code.as_str())));
         }
         let mut msg = d.message.clone();
         if let Some(h) = &d.help {
             msg.push_str(&format!("\nhelp: {h}"));
         }
         if props.is_empty() {
-            format!("::{kind}::{}", esc_msg(&msg))
+            format!("::{kind}::{}", workflow_data(&msg))
         } else {
-            format!("::{kind} {}::{}", props.join(","), esc_msg(&msg))
+            format!("::{kind} {}::{}", props.join(","), workflow_data(&msg))
         }
     }
 
@@ -328,6 +325,40 @@ impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.render(false))
     }
+}
+
+/// Whether `c` may end a line for some reader of promptc's output, or is invisible control:
+/// C0 and C1 controls (CR, LF, VT, FF, NEL, the file/group/record separators), DEL, the Unicode
+/// line and paragraph separators, and the bidirectional overrides and isolates (which can make
+/// text read otherwise than it is). GitHub's runner, editors and `str::lines` in other languages
+/// disagree on which of these break a line, so none reaches a line-oriented output raw.
+pub fn is_line_break_or_control(c: char) -> bool {
+    c.is_control() || matches!(c, '\u{2028}' | '\u{2029}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+/// A GitHub Actions workflow command's message: `%`, CR and LF percent-encoded (the runner
+/// decodes them back), every other line break or control character shown as `\u{…}`, so a
+/// value can never end the command's line and start a forged one.
+pub fn workflow_data(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '%' => out.push_str("%25"),
+            '\r' => out.push_str("%0D"),
+            '\n' => out.push_str("%0A"),
+            c if is_line_break_or_control(c) => {
+                let _ = write!(out, "\\u{{{:04x}}}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A workflow command's property value (`file=`, `title=`): [`workflow_data`], and also `:`
+/// and `,`, which end a property.
+pub fn workflow_property(text: &str) -> String {
+    workflow_data(text).replace(':', "%3A").replace(',', "%2C")
 }
 
 /// The closest candidate to `name` among `candidates`, for "did you mean" hints.

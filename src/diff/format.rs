@@ -50,16 +50,19 @@ fn delta_rows(r: &DiffReport) -> Vec<Vec<String>> {
 const DELTA_HEADER: [&str; 8] =
     ["cell", "item", "tokens before", "tokens after", "Δ tokens", "bytes before", "bytes after", "Δ bytes"];
 
-pub(super) fn headline(r: &DiffReport) -> String {
+/// The one-line verdict, with the two sides' labels written by `label` (as they are for a
+/// terminal; escaped for markdown).
+pub(super) fn headline(r: &DiffReport, label: impl Fn(&str) -> String) -> String {
+    let (old, new) = (label(&r.old), label(&r.new));
     if !r.drift() {
-        return format!("no drift: {} matches {}", r.new, r.old);
+        return format!("no drift: {new} matches {old}");
     }
     let count = |s: Status| r.files.iter().filter(|f| f.status == s).count();
     format!(
         "drift: {} modified, {} missing from {}, {} no longer rendered",
         count(Status::Modified),
         count(Status::Added),
-        r.old,
+        old,
         count(Status::Removed)
     )
 }
@@ -90,7 +93,7 @@ pub fn render(r: &DiffReport, format: Format, color: bool) -> String {
             serde_json::json!({"drift": r.drift(), "old": r.old, "new": r.new, "files": r.files, "deltas": r.deltas}),
         ),
         Format::Text => {
-            let mut out = format!("{}\n", headline(r));
+            let mut out = format!("{}\n", headline(r, str::to_string));
             for f in &r.files {
                 match f.status {
                     // The summary's changes are the delta table below; its raw diff is noise.

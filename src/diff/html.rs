@@ -210,6 +210,7 @@ mod tests {
                 diff: "--- a\n+++ b\n@@ -1 +1 @@\n-old </script>\n+new\n".into(),
                 added_lines: 1,
                 removed_lines: 1,
+                too_large: false,
             }],
             deltas: vec![Delta {
                 cell: "standard.native".into(),

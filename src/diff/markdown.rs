@@ -6,6 +6,7 @@
 use std::fmt::Write as _;
 
 use super::{Delta, DiffReport, FileChange, Status};
+use crate::diagnostic::is_line_break_or_control;
 
 /// The default cap of `promptc diff --format markdown`, in bytes (a character is at least one
 /// byte, so the text stays under GitHub's 65,536-character limit with margin).
@@ -67,6 +68,82 @@ fn groups<'a>(files: &[&'a FileChange]) -> Vec<Group<'a>> {
     out
 }
 
+// Every name placed in the comment (file, cell, section and tool names, folder labels) may come
+// from a pull request: a committed snapshot folder's file names and `summary.json`. In the
+// markdown it is code, never text: backticks when nothing in it can end the span or a table
+// cell, else `<code>` with every ASCII character but letters, digits and `._-/` written as a
+// numeric entity — which markdown shows as the character and never reads as syntax, so nothing
+// can open a heading, link, image, HTML tag or table cell — and every line break or control
+// character as a visible `\u{…}`. GitHub makes no mention, link or reference of text in code.
+
+/// Whether `c` is shown as it is in `<code>` (everything else is an entity or an escape).
+fn plain_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-' | '/') || (!c.is_ascii() && !is_line_break_or_control(c))
+}
+
+/// `name` as the content of an HTML element: [`plain_char`]s as they are, other ASCII as
+/// numeric entities, line breaks and controls as `\u{…}` (itself in entities).
+fn entities(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    for c in name.chars() {
+        if plain_char(c) {
+            out.push(c);
+        } else if is_line_break_or_control(c) {
+            let _ = write!(out, "&#92;u&#123;{:04x}&#125;", c as u32);
+        } else {
+            let _ = write!(out, "&#{};", c as u32);
+        }
+    }
+    out
+}
+
+/// `name` as inline code in HTML (a `<summary>`): `<code>` with [`entities`].
+fn html_code(name: &str) -> String {
+    format!("<code>{}</code>", entities(name))
+}
+
+/// `name` as inline code in markdown (a table cell, a list item): a backtick span when nothing in
+/// it can end the span, the cell or the line, else [`html_code`].
+fn code(name: &str) -> String {
+    if !name.is_empty() && name.chars().all(|c| plain_char(c) || c == ' ') {
+        format!("`{name}`")
+    } else {
+        html_code(name)
+    }
+}
+
+/// A hunk's `@@ -1,3 +1,4 @@` line as inline code in HTML: as it is when it is one (digits and
+/// `@ ,+-`), else [`html_code`] (a file name with a line break can put any line where a hunk
+/// header would be).
+fn hunk_header(header: &str) -> String {
+    if header.starts_with("@@ ")
+        && header.chars().all(|c| c.is_ascii_digit() || matches!(c, '@' | ' ' | ',' | '+' | '-'))
+    {
+        format!("<code>{header}</code>")
+    } else {
+        html_code(header)
+    }
+}
+
+/// A delta's item: its kind as it is (promptc's own word), the name after it as [`code`].
+fn item(item: &str) -> String {
+    match item.split_once(' ') {
+        Some((kind, name)) => format!("{kind} {}", code(name)),
+        None => item.to_string(),
+    }
+}
+
+/// A folder label in running text (the headline): as it is when it is words of [`plain_char`]s
+/// that GitHub cannot take for a web address, else [`html_code`].
+fn label(name: &str) -> String {
+    let words = name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-' | '/' | ' '));
+    if words && !name.is_empty() && !name.to_ascii_lowercase().contains("www.") {
+        name.to_string()
+    } else {
+        html_code(name)
+    }
+}
+
 fn signed(n: i64) -> String {
     if n > 0 {
         format!("+{n}")
@@ -113,8 +190,14 @@ fn summary(r: &DiffReport) -> String {
             }
         }
         let changed = if changed.is_empty() { "–".to_string() } else { changed.join(", ") };
-        let _ =
-            writeln!(out, "| `{cell}` | {} | {} | {} | {changed} |", tokens(&prompt), tokens(&tools), signed(bytes));
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {changed} |",
+            code(cell),
+            tokens(&prompt),
+            tokens(&tools),
+            signed(bytes)
+        );
     }
     out
 }
@@ -128,7 +211,7 @@ fn delta_table(r: &DiffReport) -> String {
     out.push_str("| cell | item | Δ tokens | Δ bytes |\n| --- | --- | ---: | ---: |\n");
     for d in &r.deltas {
         let tokens = d.tokens_delta().map_or("?".into(), signed);
-        let _ = writeln!(out, "| `{}` | {} | {tokens} | {} |", d.cell, d.item, signed(d.bytes_delta()));
+        let _ = writeln!(out, "| {} | {} | {tokens} | {} |", code(&d.cell), item(&d.item), signed(d.bytes_delta()));
     }
     out.push_str("\n</details>\n");
     out
@@ -172,10 +255,9 @@ fn group_block(g: &Group<'_>, room: Option<usize>) -> String {
         }
     };
     let title = match g.places.as_slice() {
-        [(file, header)] => format!("<code>{file}</code> <code>{}</code>", header.trim_end()),
+        [(file, header)] => format!("{} {}", html_code(file), hunk_header(header.trim_end())),
         places => {
-            let named: Vec<String> =
-                places.iter().take(NAMED_FILES).map(|(f, _)| format!("<code>{f}</code>")).collect();
+            let named: Vec<String> = places.iter().take(NAMED_FILES).map(|(f, _)| html_code(f)).collect();
             let more = places.len().saturating_sub(NAMED_FILES);
             let more = if more > 0 { format!(" and {more} more") } else { String::new() };
             format!("same change in {} files: {}{more}", places.len(), named.join(", "))
@@ -188,7 +270,7 @@ fn group_block(g: &Group<'_>, room: Option<usize>) -> String {
 /// the headline and a note are always there; the summary table, the full delta table and the
 /// changes follow while they fit, a change too long for the room left is cut at a line.
 pub fn render(r: &DiffReport, max_bytes: usize) -> String {
-    let headline = format!("### promptc diff — {}\n", super::format::headline(r));
+    let headline = format!("### promptc diff — {}\n", super::format::headline(r, label));
     let mut out = headline;
     let max_bytes = max_bytes.max(MIN_MAX_BYTES);
     let mut left_out: Vec<String> = Vec::new();
@@ -204,8 +286,11 @@ pub fn render(r: &DiffReport, max_bytes: usize) -> String {
     };
     add(&mut out, summary(r), "the summary table".into());
     add(&mut out, delta_table(r), "the table of every changed item".into());
-    let modified: Vec<&FileChange> =
-        r.files.iter().filter(|f| f.status == Status::Modified && f.file != crate::output::snapshot::SUMMARY).collect();
+    // Files with hunks; the summary (its changes are the tables) and files too large to diff
+    // line by line are listed with the added and removed files.
+    let hunked =
+        |f: &FileChange| f.status == Status::Modified && f.file != crate::output::snapshot::SUMMARY && !f.too_large;
+    let modified: Vec<&FileChange> = r.files.iter().filter(|f| hunked(f)).collect();
     for g in groups(&modified) {
         let files = g.places.len();
         let what = format!("a change in {files} file{}", if files == 1 { "" } else { "s" });
@@ -220,17 +305,22 @@ pub fn render(r: &DiffReport, max_bytes: usize) -> String {
         }
         add(&mut out, block, what);
     }
-    let others: Vec<&FileChange> =
-        r.files.iter().filter(|f| f.status != Status::Modified || f.file == crate::output::snapshot::SUMMARY).collect();
+    let others: Vec<&FileChange> = r.files.iter().filter(|f| !hunked(f)).collect();
     if !others.is_empty() {
         let mut list = String::from("\n");
         for f in others {
             let what = match f.status {
+                Status::Modified if f.too_large => format!(
+                    "modified, +{} −{}: {}",
+                    f.added_lines,
+                    f.removed_lines,
+                    super::too_large_note(f.added_lines + f.removed_lines)
+                ),
                 Status::Modified => "modified: token and byte deltas above".to_string(),
-                Status::Added => format!("missing from {}", r.old),
+                Status::Added => format!("missing from {}", label(&r.old)),
                 Status::Removed => "no longer rendered".into(),
             };
-            let _ = writeln!(list, "- `{}` ({what})", f.file);
+            let _ = writeln!(list, "- {} ({what})", code(&f.file));
         }
         add(&mut out, list, "the list of added and removed files".into());
     }
@@ -268,7 +358,14 @@ mod tests {
     use super::*;
 
     fn change(file: &str, diff: &str) -> FileChange {
-        FileChange { file: file.into(), status: Status::Modified, diff: diff.into(), added_lines: 1, removed_lines: 1 }
+        FileChange {
+            file: file.into(),
+            status: Status::Modified,
+            diff: diff.into(),
+            added_lines: 1,
+            removed_lines: 1,
+            too_large: false,
+        }
     }
 
     fn report(files: Vec<FileChange>) -> DiffReport {
@@ -330,6 +427,55 @@ mod tests {
         let diff = "--- a\n+++ b\n@@ -1 +1 @@\n-```\n+````\n";
         let md = render(&report(vec![change("x.md", diff)]), DEFAULT_MAX_BYTES);
         assert!(md.contains("`````diff\n"), "{md}");
+    }
+
+    /// A committed snapshot file name, cell, section and folder label with line breaks,
+    /// backticks, a heading, a mention, a link, an image and HTML: the comment shows them as
+    /// code and none of them as markdown.
+    #[test]
+    fn hostile_names_are_code_never_markdown() {
+        let evil = "x\n\n# Heading @octocat [link](https://evil.example) ![i](https://evil.example/i.png) <img src=x> ``` |\u{2028}y";
+        let diff = format!("--- a/{evil}\n+++ b/{evil}\n@@ -1 +1 @@\n-a\n+b\n");
+        let mut r = report(vec![
+            change(&format!("{evil}.prompt.md"), &diff),
+            FileChange { status: Status::Added, ..change(&format!("{evil}.tools.json"), "") },
+            FileChange { status: Status::Removed, ..change(&format!("www.evil.example{evil}"), "") },
+        ]);
+        r.old = evil.into();
+        r.deltas = vec![Delta {
+            cell: evil.into(),
+            item: format!("section {evil}"),
+            before: None,
+            after: Some(super::super::Counts { tokens: Some(1), bytes: 1 }),
+        }];
+        let md = render(&r, DEFAULT_MAX_BYTES);
+        assert_inert(&md);
+        assert!(md.contains("<code>x&#92;u&#123;000a&#125;&#92;u&#123;000a&#125;&#35;&#32;Heading"), "{md}");
+    }
+
+    /// Markdown in which no name opened anything: one heading (the headline), no mention, link,
+    /// image, HTML tag but promptc's own, table row broken, or raw line separator.
+    pub(crate) fn assert_inert(md: &str) {
+        let headings: Vec<&str> = md.lines().filter(|l| l.trim_start().starts_with('#')).collect();
+        assert_eq!(headings.len(), 1, "{headings:?}\n{md}");
+        for bad in ["@octocat", "](", "![", "<img", "\u{2028}", "https:"] {
+            assert!(!md.contains(bad), "{bad:?} in\n{md}");
+        }
+        // GitHub links `www.` only at a line's start or after a space or `*_~(`.
+        for (at, _) in md.match_indices("www.") {
+            let before = md[..at].chars().next_back();
+            assert!(before.is_some_and(|c| !c.is_whitespace() && !"*_~(".contains(c)), "a web address in\n{md}");
+        }
+        let tags: std::collections::BTreeSet<&str> =
+            md.split('<').skip(1).filter_map(|t| t.split(['>', ' ']).next()).collect();
+        let ours: std::collections::BTreeSet<&str> =
+            ["details", "/details", "summary", "/summary", "code", "/code"].into_iter().collect();
+        assert!(tags.is_subset(&ours), "{tags:?}\n{md}");
+        for row in md.lines().filter(|l| l.starts_with('|')) {
+            assert!(matches!(row.matches('|').count(), 5 | 6), "a cell too many: {row}");
+        }
+        let fences = md.lines().filter(|l| l.starts_with("```")).count();
+        assert_eq!(fences % 2, 0, "{md}");
     }
 
     #[test]

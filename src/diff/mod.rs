@@ -15,7 +15,7 @@ mod markdown;
 mod snapshots;
 
 pub use deltas::deltas;
-pub use files::compare_files;
+pub use files::{compare_files, too_large_note, MAX_DIFF_LINES};
 pub use folders::folders;
 pub use format::{render, Format};
 pub use html::render as render_html;
@@ -50,6 +50,10 @@ pub struct FileChange {
     pub added_lines: usize,
     /// Lines added and removed.
     pub removed_lines: usize,
+    /// The changed region spans more than [`MAX_DIFF_LINES`] lines: `diff` holds the header and
+    /// a note instead of hunks, and the line counts are every line of that region.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub too_large: bool,
 }
 
 /// Tokens and bytes of one side of a delta: a [`Measure`] whose tokens are unknown for files

@@ -72,3 +72,25 @@ fn deltas_report_only_changed_items() {
         ]
     );
 }
+
+/// A file whose changed region spans more than `MAX_DIFF_LINES` lines: no hunks, a note saying
+/// why, every line of the region counted; the lines both sides share at the ends are not.
+#[test]
+fn a_change_too_large_to_diff_is_reported_without_hunks() {
+    use super::MAX_DIFF_LINES;
+    let unique = |tag: &str, n: usize| -> String { (0..n).map(|i| format!("{tag} {i}\n")).collect() };
+    let (head, tail) = ("same start\n".repeat(5), "same end\n".repeat(7));
+    let old = format!("{head}{}{tail}", unique("old", MAX_DIFF_LINES));
+    let new = format!("{head}{}{tail}", unique("new", 3));
+    let c = compare_files(&files(&[("big.md", &old)]), &files(&[("big.md", &new)]), "old", "new");
+    assert!(c[0].too_large);
+    assert_eq!((c[0].added_lines, c[0].removed_lines), (3, MAX_DIFF_LINES));
+    let note = super::too_large_note(MAX_DIFF_LINES + 3);
+    assert_eq!(c[0].diff, format!("--- old/big.md\n+++ new/big.md\n{note}\n"));
+    assert!(note.contains("too large to show line by line (10003 changed lines"), "{note}");
+    // Exactly at the limit: diffed line by line, as before.
+    let old = format!("{head}{}{tail}", unique("old", MAX_DIFF_LINES - 3));
+    let c = compare_files(&files(&[("big.md", &old)]), &files(&[("big.md", &new)]), "old", "new");
+    assert!(!c[0].too_large && c[0].diff.starts_with("--- old/big.md\n+++ new/big.md\n@@ -3,"));
+    assert_eq!((c[0].added_lines, c[0].removed_lines), (3, MAX_DIFF_LINES - 3));
+}

@@ -81,5 +81,15 @@ mod tests {
         assert_eq!(github_line(&d), "::error file=dir/a%2Cb.yaml,line=1,col=1,title=P001::50%25 done, a: b%0Anext");
         let w = Diagnostic::warning("plain");
         assert_eq!(github_line(&w), "::warning::plain");
+        // A literal `%0A` stays text; line separators and controls never reach the line raw.
+        let d = Diagnostic::error("a%0Ab\u{2028}::warning::x\u{85}\u{1b}[2K\u{202e}").with_label(Label::at(
+            "f\u{2029}:g",
+            "x\n",
+            Position::new(1, 1, 1),
+        ));
+        assert_eq!(
+            github_line(&d),
+            "::error file=f\\u{2029}%3Ag,line=1,col=1::a%250Ab\\u{2028}::warning::x\\u{0085}\\u{001b}[2K\\u{202e}"
+        );
     }
 }

@@ -5,8 +5,11 @@
 //! The disk cache (`disk`) is an optimisation only: a project may commit a hostile one. It is
 //! read only if it is a regular file inside the project of at most
 //! [`MAX_CACHE_BYTES`](disk::MAX_CACHE_BYTES), written only inside the project and never through
-//! a symbolic link, and any failure is a warning. A count that cannot be right (zero, or more
-//! tokens than the text has bytes) is recounted, and the cache keeps at most
+//! a symbolic link, and any failure is a warning. Every count carries a keyed tag (HMAC-SHA-256
+//! under a key in the user's cache folder, `key`): a count without this user's tag — a cache
+//! committed from another machine, or poisoned — is recounted, so the cache can cost time but
+//! never change a figure. A count that cannot be right (zero, or more tokens than the text has
+//! bytes) is recounted too, and the cache keeps at most
 //! [`MAX_CACHE_ENTRIES`](disk::MAX_CACHE_ENTRIES) counts per encoding. [`Counters`] serves every
 //! encoding of a run from one cache file.
 
@@ -14,6 +17,7 @@ mod background;
 mod counters;
 mod disk;
 mod engine;
+mod key;
 
 pub(crate) use background::{key_of, keyed, Background};
 pub use counters::Counters;
@@ -29,7 +33,7 @@ use crate::diagnostic::Diagnostic;
 use crate::error::Result;
 use crate::hash::sha256_hex;
 use crate::model::tokenizer::Tokenizer;
-use disk::{cache_warning, read_disk, write_disk, DiskCache, DISK_FORMAT, MAX_CACHE_ENTRIES};
+use disk::{cache_warning, read_disk, write_disk, DiskCache, Entry, DISK_FORMAT, MAX_CACHE_ENTRIES};
 
 /// Cache effectiveness of one run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
@@ -83,10 +87,8 @@ impl Counter {
         if let Some(file) = &disk {
             match read_disk(file) {
                 Ok(Some(d)) => {
-                    if let Some(counts) = d.counts.get(tokenizer.encoding().name()) {
-                        cache.extend(counts.iter().map(|(k, v)| (k.clone(), *v)));
-                        disk_loaded = true;
-                    }
+                    cache.extend(d.verified(tokenizer.encoding().name()).map(|(k, v)| (k.clone(), v)));
+                    disk_loaded = !cache.is_empty();
                 }
                 Ok(None) => {}
                 Err(w) => warnings.push(*w),
@@ -220,8 +222,11 @@ impl Counter {
         }
         let mut d =
             read_disk(&file).ok().flatten().unwrap_or(DiskCache { format: DISK_FORMAT, counts: Default::default() });
-        let entry = d.counts.entry(self.tokenizer.encoding().name().to_string()).or_default();
-        entry.extend(self.cache.iter().map(|(k, v)| (k.clone(), *v)));
+        let encoding = self.tokenizer.encoding().name();
+        let entry = d.counts.entry(encoding.to_string()).or_default();
+        // What another key tagged (or no key) is dropped: it could never be believed.
+        entry.retain(|k, e| e.verified(encoding, k));
+        entry.extend(self.cache.iter().map(|(k, v)| (k.clone(), Entry::tagged(encoding, k, *v))));
         if entry.len() > MAX_CACHE_ENTRIES {
             // Past the bound, keep what this run used: the rest is recounted when next needed.
             entry.retain(|k, _| self.seen.contains(k));

@@ -74,7 +74,9 @@ fn implausible_counts_are_recounted() {
     let file = cache_in(dir.path(), "tokens.json");
     let key = sha256_hex(b"hello world");
     for bogus in [0u64, u64::MAX, 12] {
-        let json = format!(r#"{{"format": 1, "counts": {{"o200k_base": {{"{key}": {bogus}}}}}}}"#);
+        // Tagged with this user's key: only the count itself gives it away.
+        let tag = disk::Entry::tagged("o200k_base", &key, bogus).1;
+        let json = format!(r#"{{"format": 2, "counts": {{"o200k_base": {{"{key}": [{bogus}, "{tag}"]}}}}}}"#);
         std::fs::write(&file.path, json).unwrap();
         let mut c = Counter::new(Tokenizer::Exact(Encoding::O200kBase), Some(file.clone()));
         assert_eq!(c.count("hello world").unwrap(), 2, "a cached {bogus} is not believed");
@@ -82,6 +84,43 @@ fn implausible_counts_are_recounted() {
         primed.prime(&["hello world"]).unwrap();
         assert_eq!(primed.count("hello world").unwrap(), 2);
     }
+}
+
+/// A committed cache whose every count is 1 (plausible for any text): without this user's tag
+/// no count is believed — untagged (format 1), tagged by another key, or tag copied to another
+/// count — and saving rewrites the entries with valid tags.
+#[test]
+fn counts_without_this_user_s_tag_are_recounted_and_retagged() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = cache_in(dir.path(), "tokens.json");
+    let text = "The quick brown fox jumps over the lazy dog";
+    let key = sha256_hex(text.as_bytes());
+    let right = Counter::new(Tokenizer::Exact(Encoding::O200kBase), None).count(text).unwrap();
+    assert!(right > 1);
+    let forged_tag = disk::Entry::tagged("o200k_base", &key, right).1;
+    for json in [
+        format!(r#"{{"format": 1, "counts": {{"o200k_base": {{"{key}": 1}}}}}}"#),
+        format!(r#"{{"format": 2, "counts": {{"o200k_base": {{"{key}": [1, "00112233445566778899aabbccddeeff"]}}}}}}"#),
+        format!(r#"{{"format": 2, "counts": {{"o200k_base": {{"{key}": [1, "{forged_tag}"]}}}}}}"#),
+        format!(r#"{{"format": 2, "counts": {{"o200k_base": {{"{key}": [1, ""]}}}}}}"#),
+    ] {
+        std::fs::write(&file.path, &json).unwrap();
+        let mut c = Counter::new(Tokenizer::Exact(Encoding::O200kBase), Some(file.clone()));
+        assert!(c.warnings().is_empty(), "{:?}", c.warnings());
+        assert_eq!(c.count(text).unwrap(), right, "{json}");
+        assert_eq!(c.stats(), CacheStats { hits: 0, misses: 1, tokenizer_built: true }, "{json}");
+        c.save();
+        let mut again = Counter::new(Tokenizer::Exact(Encoding::O200kBase), Some(file.clone()));
+        assert_eq!(again.count(text).unwrap(), right);
+        assert_eq!(
+            again.stats(),
+            CacheStats { hits: 1, misses: 0, tokenizer_built: false },
+            "rewritten with a valid tag"
+        );
+    }
+    let saved: serde_json::Value = serde_json::from_slice(&std::fs::read(&file.path).unwrap()).unwrap();
+    assert_eq!(saved["format"], 2);
+    assert_eq!(saved["counts"]["o200k_base"][&key][0], right);
 }
 
 #[test]

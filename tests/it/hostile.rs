@@ -701,3 +701,161 @@ fn loading_on_a_small_stack_never_crashes() {
         assert_eq!(loaded.is_ok(), !rel.starts_with("fixtures/bad"), "{rel}: {loaded:?}");
     }
 }
+
+// --- machine outputs a pull request cannot forge ----------------------------------------------
+
+/// The lines a reader may see in `text`: every character some reader takes for a line end
+/// (Python's `str.splitlines` is the widest: LF, CR, VT, FF, FS, GS, RS, NEL, U+2028, U+2029).
+fn any_lines(text: &str) -> Vec<&str> {
+    text.split(['\n', '\r', '\u{b}', '\u{c}', '\u{1c}', '\u{1d}', '\u{1e}', '\u{85}', '\u{2028}', '\u{2029}'])
+        .filter(|l| !l.is_empty())
+        .collect()
+}
+
+/// A section id carrying a line separator and a workflow command: `check --format github`
+/// prints one annotation per diagnostic, whatever a reader takes for a line end.
+#[test]
+fn a_section_id_cannot_forge_a_workflow_command() {
+    for sep in ["\u{2028}", "\u{2029}", "\u{85}", "\u{b}", "\u{1c}", "\u{1b}[2K"] {
+        let w = Workspace::new();
+        let id = format!("role{sep}::warning file=evil.yaml,line=1::forged");
+        let quoted = serde_json::to_string(&id).unwrap();
+        w.edit("profiles/promptc.yaml", "\n  role:\n", &format!("\n  {quoted}:\n"));
+        let out = w.run(&["-C", "profiles", "check", "--format", "github"]);
+        assert_eq!(out.status.code(), Some(2), "{sep:?}: {}", stderr(&out));
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        let lines = any_lines(&stdout);
+        assert!(!lines.is_empty(), "{sep:?}: an annotation");
+        for line in &lines {
+            assert!(line.starts_with("::error "), "{sep:?}: a forged line {line:?} in {stdout:?}");
+        }
+        assert!(!stdout.contains(sep), "{sep:?}: {stdout:?}");
+        assert!(stdout.contains(&format!("\\u{{{:04x}}}", sep.chars().next().unwrap() as u32)), "{stdout:?}");
+    }
+}
+
+/// A committed snapshot file whose name carries line breaks, backticks, a heading, a mention,
+/// a link, an image and HTML: `diff --format markdown` (the PR comment) names it as code, and
+/// nothing in it becomes markdown.
+#[test]
+fn a_snapshot_file_name_cannot_inject_markdown_into_the_pr_comment() {
+    let w = Workspace::new();
+    // No `/`: a file name of the folder itself.
+    let evil = "x\n\n# Heading @octocat [link](http:evil.example) ![i](evil.png) <img src=x>\n```\n|\u{2028}.prompt.md";
+    std::fs::write(w.path("snapshots").join(evil), "planted\n").unwrap();
+    let summary_path = w.path("snapshots/summary.json");
+    let mut summary: serde_json::Value = serde_json::from_slice(&std::fs::read(&summary_path).unwrap()).unwrap();
+    summary["files"].as_array_mut().unwrap().push(evil.into());
+    std::fs::write(&summary_path, serde_json::to_string_pretty(&summary).unwrap()).unwrap();
+    let out = w.run(&["-C", "profiles", "diff", "--format", "markdown"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let md = String::from_utf8(out.stdout).unwrap();
+    let headings: Vec<&str> = md.lines().filter(|l| l.trim_start().starts_with('#')).collect();
+    assert_eq!(headings.len(), 1, "{md}");
+    for bad in ["@octocat", "](", "![", "<img", "\u{2028}", "http:", "\n|"] {
+        assert!(!md.contains(bad), "{bad:?} in\n{md}");
+    }
+    assert!(md.contains("- <code>x&#92;u&#123;000a&#125;&#92;u&#123;000a&#125;&#35;&#32;Heading"), "{md}");
+    assert!(md.contains("(no longer rendered)"), "{md}");
+}
+
+// --- work bounded by what is committed ---------------------------------------------------------
+
+/// A committed snapshot of 100,000 unique lines: `diff` finishes (the line-by-line diff would
+/// take minutes), still reports the drift with its line counts and exit code, and says why the
+/// file's hunks are not shown and how to see them, in every format.
+#[test]
+fn a_huge_committed_snapshot_is_compared_without_a_line_by_line_diff() {
+    let w = Workspace::new();
+    let big: String =
+        (0..100_000u64).map(|i| format!("line {i} {:016x}\n", i.wrapping_mul(0x9e37_79b9_7f4a_7c15))).collect();
+    std::fs::write(w.path("snapshots/standard.native.prompt.md"), big).unwrap();
+    let limit = Duration::from_secs(120);
+    let text = run_bounded(w.dir.path(), &["-C", "profiles", "diff"], limit);
+    assert_eq!(text.status.code(), Some(1), "{}", stderr(&text));
+    let text = String::from_utf8(text.stdout).unwrap();
+    assert!(text.contains("too large to show line by line ("), "{}", &text[..text.len().min(2000)]);
+    assert!(text.contains("compare the files with git diff --no-index"));
+
+    let json = run_bounded(w.dir.path(), &["-C", "profiles", "diff", "--format", "json"], limit);
+    assert_eq!(json.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    let file = v["files"].as_array().unwrap().iter().find(|f| f["file"] == "standard.native.prompt.md").unwrap();
+    assert_eq!((file["status"].as_str(), file["too_large"].as_bool()), (Some("modified"), Some(true)), "{file}");
+    assert_eq!(file["removed_lines"], 100_000, "{file}");
+    assert!(file["added_lines"].as_u64().unwrap() > 100, "{file}");
+    assert_eq!(v["drift"], true);
+    assert_eq!(v["files"].as_array().unwrap().len(), 1, "only the planted file differs");
+
+    let md = run_bounded(w.dir.path(), &["-C", "profiles", "diff", "--format", "markdown"], limit);
+    assert_eq!(md.status.code(), Some(1));
+    let md = String::from_utf8(md.stdout).unwrap();
+    assert!(md.contains("- `standard.native.prompt.md` (modified, +"), "{md}");
+    assert!(md.contains("too large to show line by line"), "{md}");
+
+    // `diff A B` of two folders takes the same path.
+    let copy = w.path("copy");
+    common::copy_dir(&common::repo().join("snapshots"), &copy);
+    let folders = run_bounded(w.dir.path(), &["diff", copy.to_str().unwrap(), "snapshots"], limit);
+    assert_eq!(folders.status.code(), Some(1), "{}", stderr(&folders));
+    assert!(String::from_utf8_lossy(&folders.stdout).contains("too large to show line by line"));
+}
+
+// --- a committed token cache never changes a figure -------------------------------------------
+
+/// A committed token cache with every count set to 1 (untagged, with made-up tags, or with the
+/// tags of the true counts): `report` and `check` print exactly what `--no-cache` prints and
+/// exit as the budget says, and the cache is rewritten with counts that verify.
+#[test]
+fn a_poisoned_token_cache_never_changes_a_figure() {
+    let dir = tempfile::tempdir().unwrap();
+    common::copy_dir(&common::repo().join("fixtures/good/over-budget"), dir.path());
+    let manifest = dir.path().join("promptc.yaml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(
+        &manifest,
+        text.replace(
+            "tools:\n  - tools/files.yaml",
+            "tokens:\n  cache: .promptc-cache/tokens.json\n\ntools:\n  - tools/files.yaml",
+        ),
+    )
+    .unwrap();
+    let cache = dir.path().join(".promptc-cache/tokens.json");
+    let run = |args: &[&str]| {
+        let out = common::promptc_in(dir.path(), args);
+        (out.status.code(), String::from_utf8(out.stdout).unwrap())
+    };
+    let truth = run(&["report", "--format", "json", "--no-cache"]);
+    assert_eq!(truth.0, Some(1), "the fixture is over budget: {}", truth.1);
+    // `check` has no --no-cache: its truth is a run without a cache file (which writes one).
+    let truth_check = run(&["check", "--format", "json"]);
+    assert_eq!(truth_check.0, Some(1));
+    assert_eq!(run(&["report", "--format", "json"]), truth, "the cache written answers right");
+    let honest: serde_json::Value = serde_json::from_slice(&std::fs::read(&cache).unwrap()).unwrap();
+
+    let every_count = |v: &serde_json::Value, f: &dyn Fn(&serde_json::Value) -> serde_json::Value| {
+        let mut v = v.clone();
+        for counts in v["counts"].as_object_mut().unwrap().values_mut() {
+            for entry in counts.as_object_mut().unwrap().values_mut() {
+                *entry = f(entry);
+            }
+        }
+        v
+    };
+    let untagged = every_count(&honest, &|_| 1.into());
+    let mut format_one = untagged.clone();
+    format_one["format"] = 1.into();
+    let poisons = [
+        format_one,
+        every_count(&honest, &|e| serde_json::json!([1, e[1]])),
+        every_count(&honest, &|_| serde_json::json!([1, "00112233445566778899aabbccddeeff"])),
+    ];
+    for poison in poisons {
+        std::fs::write(&cache, serde_json::to_vec(&poison).unwrap()).unwrap();
+        assert_eq!(run(&["report", "--format", "json"]), truth, "report with {poison}");
+        std::fs::write(&cache, serde_json::to_vec(&poison).unwrap()).unwrap();
+        assert_eq!(run(&["check", "--format", "json"]), truth_check, "check with {poison}");
+        let rewritten: serde_json::Value = serde_json::from_slice(&std::fs::read(&cache).unwrap()).unwrap();
+        assert_eq!(rewritten, honest, "recounted and tagged again");
+    }
+}

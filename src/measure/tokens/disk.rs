@@ -1,6 +1,7 @@
 //! The token cache on disk: where it lives, its format, and reading and writing it. A project
 //! may commit a hostile cache, so it is read only as a bounded regular file inside the project,
-//! written only inside it, and any problem becomes a warning.
+//! written only inside it, any problem becomes a warning, and a count is believed only with a
+//! tag made with the user's own key (`key`), which no project holds.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -15,11 +16,42 @@ pub(super) struct DiskCache {
     /// The format version ([`DISK_FORMAT`]); another version is ignored.
     pub(super) format: u32,
     /// Counts by encoding name, then by SHA-256 of the text.
-    pub(super) counts: BTreeMap<String, BTreeMap<String, u64>>,
+    pub(super) counts: BTreeMap<String, BTreeMap<String, Entry>>,
 }
 
-/// The version of the cache format this build writes and reads.
-pub(super) const DISK_FORMAT: u32 = 1;
+/// One count and its tag (see `key`), written `[count, "tag"]`: a count is believed only with
+/// the tag this user's key gives it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub(super) struct Entry(pub(super) u64, pub(super) String);
+
+impl Entry {
+    /// `count` tokens of `encoding` for the text whose SHA-256 is `text_sha`, tagged.
+    pub(super) fn tagged(encoding: &str, text_sha: &str, count: u64) -> Entry {
+        Entry(count, super::key::tag(encoding, text_sha, count))
+    }
+
+    /// Whether the tag is this user's tag of the entry.
+    pub(super) fn verified(&self, encoding: &str, text_sha: &str) -> bool {
+        super::key::verify(encoding, text_sha, self.0, &self.1)
+    }
+}
+
+impl DiskCache {
+    /// The entries of `encoding` whose tags verify: a count anyone else wrote (a cache committed
+    /// by another machine, or edited) is dropped, and the text is counted again.
+    pub(super) fn verified<'a>(&'a self, encoding: &'a str) -> impl Iterator<Item = (&'a String, u64)> + 'a {
+        self.counts
+            .get(encoding)
+            .into_iter()
+            .flatten()
+            .filter(move |(k, e)| e.verified(encoding, k))
+            .map(|(k, e)| (k, e.0))
+    }
+}
+
+/// The version of the cache format this build writes and reads: 2 tags every count (format 1's
+/// untagged counts are ignored).
+pub(super) const DISK_FORMAT: u32 = 2;
 
 /// Largest cache file promptc reads; a bigger one is ignored (and rewritten smaller).
 pub const MAX_CACHE_BYTES: u64 = 32 * 1024 * 1024;
@@ -58,10 +90,18 @@ pub(super) fn read_disk(file: &CacheFile) -> std::result::Result<Option<DiskCach
         };
         Box::new(cache_warning(path, "was not read", &why))
     })?;
-    match serde_json::from_slice::<DiskCache>(&bytes) {
-        Ok(d) if d.format == DISK_FORMAT => Ok(Some(d)),
+    /// The version alone, so a cache of another format is passed over whatever its entries are.
+    #[derive(Deserialize)]
+    struct Version {
+        format: u32,
+    }
+    let not_ours = || Box::new(cache_warning(path, "was not read", "it is not a token cache promptc wrote"));
+    match serde_json::from_slice::<Version>(&bytes) {
+        Ok(v) if v.format == DISK_FORMAT => {
+            serde_json::from_slice::<DiskCache>(&bytes).map(Some).map_err(|_| not_ours())
+        }
         Ok(_) => Ok(None),
-        Err(_) => Err(Box::new(cache_warning(path, "was not read", "it is not a token cache promptc wrote"))),
+        Err(_) => Err(not_ours()),
     }
 }
 
