@@ -310,6 +310,9 @@ pub fn render(r: &DiffReport, max_bytes: usize) -> String {
         let mut list = String::from("\n");
         for f in others {
             let what = match f.status {
+                Status::Modified if f.file == crate::output::snapshot::SUMMARY => {
+                    "modified: token and byte deltas above".to_string()
+                }
                 Status::Modified if f.too_large => format!(
                     "modified, +{} −{}: {}",
                     f.added_lines,

@@ -745,7 +745,8 @@ fn a_snapshot_file_name_cannot_inject_markdown_into_the_pr_comment() {
     std::fs::write(w.path("snapshots").join(evil), "planted\n").unwrap();
     let summary_path = w.path("snapshots/summary.json");
     let mut summary: serde_json::Value = serde_json::from_slice(&std::fs::read(&summary_path).unwrap()).unwrap();
-    summary["files"].as_array_mut().unwrap().push(evil.into());
+    let planted = serde_json::json!({"name": evil, "bytes": 8, "sha256": common::sha256_hex(b"planted\n")});
+    summary["files"].as_array_mut().unwrap().push(planted);
     std::fs::write(&summary_path, serde_json::to_string_pretty(&summary).unwrap()).unwrap();
     let out = w.run(&["-C", "profiles", "diff", "--format", "markdown"]);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
