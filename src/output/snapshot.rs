@@ -275,17 +275,22 @@ pub(crate) fn plain_name(name: &str) -> bool {
     !name.is_empty() && !name.starts_with('.') && !name.contains(['/', '\\', '\0']) && name != ".."
 }
 
-/// The files promptc wrote in snapshot folder `dir` with their hashes, from its `summary.json`;
-/// `None` if the folder has no summary of promptc's current format (an older summary, which
-/// listed no hashes, or a malformed one, is not promptc's). Nothing else in the folder is read.
-pub fn owned_files(dir: &Path) -> Result<Option<Manifest>> {
+/// The folder's `summary.json` as JSON; `None` if it has none, or one that is not JSON.
+fn summary_json(dir: &Path) -> Result<Option<serde_json::Value>> {
     let path = dir.join(SUMMARY);
     let bytes = match crate::source::read_regular(&path, crate::source::MAX_OUTPUT_BYTES) {
         Ok(b) => b,
         Err(crate::source::ReadError::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(e.into_error(&path)),
     };
-    let Ok(v) = serde_json::from_slice::<serde_json::Value>(&bytes) else { return Ok(None) };
+    Ok(serde_json::from_slice(&bytes).ok())
+}
+
+/// The files promptc wrote in snapshot folder `dir` with their hashes, from its `summary.json`;
+/// `None` if the folder has no summary of promptc's current format (an older summary, which
+/// listed no hashes, or a malformed one, is not promptc's). Nothing else in the folder is read.
+pub fn owned_files(dir: &Path) -> Result<Option<Manifest>> {
+    let Some(v) = summary_json(dir)? else { return Ok(None) };
     if v.get("format").and_then(|f| f.as_u64()) != Some(u64::from(SUMMARY_FORMAT)) || v.get("cells").is_none() {
         return Ok(None);
     }
@@ -308,13 +313,7 @@ pub fn owned_files(dir: &Path) -> Result<Option<Manifest>> {
 /// is read to compare a folder (`diff`) and, when the user asks (`snapshot --adopt`), to take
 /// over the files still as it recorded them — never to write on its own say-so.
 pub fn older_manifest(dir: &Path) -> Result<Option<Manifest>> {
-    let path = dir.join(SUMMARY);
-    let bytes = match crate::source::read_regular(&path, crate::source::MAX_OUTPUT_BYTES) {
-        Ok(b) => b,
-        Err(crate::source::ReadError::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(e.into_error(&path)),
-    };
-    let Ok(v) = serde_json::from_slice::<serde_json::Value>(&bytes) else { return Ok(None) };
+    let Some(v) = summary_json(dir)? else { return Ok(None) };
     let older = v.get("format").and_then(|f| f.as_u64()).is_some_and(|f| (1..u64::from(SUMMARY_FORMAT)).contains(&f));
     let Some(listed) = v.get("files").and_then(|f| f.as_array()).filter(|_| older) else { return Ok(None) };
     let listed: BTreeSet<&str> =

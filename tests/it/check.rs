@@ -639,6 +639,16 @@ fn p001_judges_examples_only_where_they_are_shown() {
     assert!(out.contains("= note: cells: shown.native, shown.xml\n"), "{out}");
 }
 
+/// Each finding of the human output: its headline and the `file:line:col` it points at.
+fn findings(human: &str) -> Vec<(String, String)> {
+    human
+        .lines()
+        .zip(human.lines().skip(1))
+        .filter(|(head, _)| head.starts_with("error[") || head.starts_with("warning["))
+        .filter_map(|(head, at)| Some((head.to_string(), at.trim_start().strip_prefix("--> ")?.to_string())))
+        .collect()
+}
+
 /// Per-profile parameters and overrides are judged like tools and sections, under profile
 /// names that mean nothing by themselves (`full`, `mini`, `other`, roles declared): a parameter
 /// the subset sends and its superset does not is P005; a parameter, an override or an
@@ -647,12 +657,11 @@ fn p001_judges_examples_only_where_they_are_shown() {
 fn per_profile_parameters_and_overrides_are_judged() {
     let dir = "fixtures/check/per-profile-parameters";
     let out = check(dir, &[], 1);
-    let found: Vec<(String, String)> = out
-        .lines()
-        .zip(out.lines().skip(1))
+    let found: Vec<(String, String)> = findings(&out)
+        .into_iter()
         .filter_map(|(head, at)| {
             let code = head.split_once('[')?.1.split_once(']')?.0;
-            Some((code.to_string(), at.strip_prefix("  --> ")?.strip_prefix(dir)?.to_string()))
+            Some((code.to_string(), at.strip_prefix(dir)?.to_string()))
         })
         .collect();
     let expected = [
@@ -678,12 +687,8 @@ fn per_profile_parameters_and_overrides_are_judged() {
 fn p001_locates_each_finding_in_its_own_text() {
     let dir = "fixtures/check/p001-located";
     let out = check(dir, &[], 1);
-    let found: Vec<(String, String)> = out
-        .lines()
-        .zip(out.lines().skip(1))
-        .filter(|(head, _)| head.starts_with("error[P001]"))
-        .map(|(head, at)| (head.to_string(), at.trim_start().trim_start_matches("--> ").to_string()))
-        .collect();
+    let found: Vec<(String, String)> =
+        findings(&out).into_iter().filter(|(head, _)| head.starts_with("error[P001]")).collect();
     let expected = [
         ("section `workspace` of message 1 (user) names tool `edit_file`", "promptc.yaml:18:48"),
         ("parameter `path` of tool `read_file` names tool `edit_file`", "tools.yaml:8:45"),
