@@ -302,6 +302,59 @@ fn watch_ignores_what_it_writes() {
     }
 }
 
+/// `watch` re-runs on an edit however the project is named: from the project folder itself
+/// (the quick start's case, no `-C`), with `-C DIR`, and with `-C FILE`.
+#[test]
+fn watch_reruns_for_every_way_of_naming_the_project() {
+    use std::io::BufRead;
+    use std::time::{Duration, Instant};
+    let w = common::Workspace::new();
+    let root = w.dir.path().to_path_buf();
+    let ways: [(std::path::PathBuf, &[&str]); 3] = [
+        (root.join("profiles"), &[]),
+        (root.clone(), &["-C", "profiles"]),
+        (root.clone(), &["-C", "profiles/promptc.yaml"]),
+    ];
+    for (i, (cwd, project)) in ways.iter().enumerate() {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_promptc"))
+            .current_dir(cwd)
+            .env("NO_COLOR", "1")
+            .args(*project)
+            .args(["watch", "--interval", "50", "render", "--nonce", "abcd1234"])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let (tx, rx) = std::sync::mpsc::channel::<String>();
+        let stderr = child.stderr.take().unwrap();
+        std::thread::spawn(move || {
+            for line in std::io::BufReader::new(stderr).lines().map_while(Result::ok) {
+                let _ = tx.send(line);
+            }
+        });
+        let mut seen = Vec::new();
+        let mut wait_for = |what: &str| {
+            let start = Instant::now();
+            while !seen.iter().any(|l: &String| l.contains(what)) {
+                let left = Duration::from_secs(20).saturating_sub(start.elapsed());
+                match rx.recv_timeout(left) {
+                    Ok(line) => seen.push(line),
+                    Err(_) => {
+                        let _ = child.kill();
+                        panic!("{project:?} in {}: no `{what}`: {seen:?}", cwd.display());
+                    }
+                }
+            }
+        };
+        wait_for("run 1 (first run)");
+        w.edit("profiles/sections/role.md.j2", "You are Forge", &format!("You are Forge{i}"));
+        wait_for("run 2 (sections/role.md.j2 changed)");
+        let _ = child.kill();
+        let _ = child.wait();
+        w.edit("profiles/sections/role.md.j2", &format!("You are Forge{i}"), "You are Forge");
+    }
+}
+
 /// The README's quick start, followed verbatim in a fresh folder (the install line aside:
 /// the binary under test stands in for the installed one).
 #[test]
