@@ -83,6 +83,17 @@ fn middle(text: &str, max: usize) -> String {
     format!("{h}…{t}")
 }
 
+/// `text` cut to `max` characters by removing its start (`…/environment.md.j2`): a path's end
+/// names the file (and line) it is.
+fn front(text: &str, max: usize) -> String {
+    let n = text.chars().count();
+    if n <= max {
+        return text.to_string();
+    }
+    let t: String = text.chars().skip(n - (max - 1)).collect();
+    format!("…{t}")
+}
+
 /// A token count, `≈` marking an estimate.
 fn tokens_cell(a: &Account, n: u64) -> String {
     if a.tokenizer.exact {
@@ -237,7 +248,7 @@ pub fn render(a: &Account, format: Format, view: View) -> String {
             out
         }
         Format::Markdown => {
-            let (h, rows) = item_rows(a, view, false);
+            let (h, rows) = item_rows(a, view, true);
             let mut out = format!("### {}\n\n{}", heading(a), markdown(&h, &rows, &[1, 2, 3]));
             out.push_str(&format!("\nbilled ≈{}: {}\n\n{}\n", a.billed.total, a.billed.method, cache_sentence(a)));
             if !a.budgets.is_empty() {

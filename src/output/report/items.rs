@@ -5,7 +5,7 @@
 use crate::measure::account::{Account, ToolItem};
 use crate::measure::Measure;
 
-use super::{bar_of, middle, pct, tokens_cell, View};
+use super::{bar_of, front, middle, pct, tokens_cell, View};
 
 /// One row of the item table, before formatting.
 struct Item {
@@ -104,10 +104,11 @@ fn tool_item(a: &Account, t: &ToolItem, view: View) -> Item {
     }
 }
 
-/// The item rows: (header, rows); `full` keeps sources and names whole (CSV).
+/// The item rows: (header, rows); `full` keeps sources and names whole (markdown, CSV).
 pub(super) fn item_rows(a: &Account, view: View, full: bool) -> (Vec<&'static str>, Vec<Vec<String>>) {
     let header = vec!["item", "tokens", "bytes", "share", "", "kind", "source"];
     let fit = |s: &str, max: usize| if full { s.to_string() } else { middle(s, max) };
+    let fit_source = |s: &str, max: usize| if full { s.to_string() } else { front(s, max) };
     let mut rows = Vec::new();
     let list = items(a, view);
     // The largest item fills its bar (the summed "… more" row is not an item).
@@ -120,7 +121,7 @@ pub(super) fn item_rows(a: &Account, view: View, full: bool) -> (Vec<&'static st
             pct(i.share),
             bar_of(i.share, largest),
             i.kind.to_string(),
-            fit(&i.source, 20),
+            fit_source(&i.source, 20),
         ]);
     };
     for i in list {
