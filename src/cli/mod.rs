@@ -312,3 +312,16 @@ pub(crate) fn print(s: &str) -> Result<Exit, Error> {
         Err(e) => Err(Error::io("write to", std::path::Path::new("stdout"), &e)),
     }
 }
+
+/// The width of the terminal stdout prints to, for tables: `COLUMNS` when it is a number, else
+/// the terminal's window size; none when stdout is not a terminal (pipes and CI get the same
+/// output everywhere).
+pub(crate) fn terminal_width() -> Option<usize> {
+    use std::io::IsTerminal;
+    let out = std::io::stdout();
+    if !out.is_terminal() {
+        return None;
+    }
+    let columns = std::env::var("COLUMNS").ok().and_then(|c| c.trim().parse::<usize>().ok());
+    columns.or_else(|| rustix::termios::tcgetwinsize(&out).ok().map(|w| usize::from(w.ws_col))).filter(|w| *w >= 40)
+}

@@ -52,6 +52,10 @@ pub(crate) struct ReportArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = ReportFormat::Table)]
     pub(crate) format: ReportFormat,
+    /// Fit tables into N columns (cells wrap). Default: the terminal's width when printing to
+    /// one (`COLUMNS`, else its window size), else each table's natural width.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(40..))]
+    pub(crate) width: Option<u16>,
     /// Write the output to FILE (atomically) instead of stdout.
     #[arg(long, value_name = "FILE")]
     pub(crate) out: Option<PathBuf>,
@@ -83,8 +87,12 @@ pub(crate) fn report(project: &Project, args: &ReportArgs, color: Color) -> Resu
         ReportFormat::Csv => Format::Csv,
         ReportFormat::Html => Format::Json, // the page is already built
     };
-    let view =
-        View::new().by_tokens(args.sort == SortOrder::Tokens).top(args.top).params(args.params).all_slots(args.all);
+    let view = View::new()
+        .by_tokens(args.sort == SortOrder::Tokens)
+        .top(args.top)
+        .params(args.params)
+        .all_slots(args.all)
+        .width(args.width.map(usize::from).or_else(|| args.out.is_none().then(super::terminal_width).flatten()));
     let out = match page {
         Some(html) => html,
         None if args.matrix => show::render_matrix(&report.accounts, format, view),

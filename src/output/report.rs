@@ -7,7 +7,7 @@ mod items;
 use crate::measure::account::{Account, SlotItem};
 use crate::measure::tokens::CacheStats;
 use crate::model::budget::Unit;
-use crate::output::table::{markdown, table};
+use crate::output::table::{markdown, table_within};
 
 use csv_tables::csv_all;
 use items::item_rows;
@@ -37,6 +37,8 @@ pub struct View {
     pub params: bool,
     /// Every slot in the slot table, the ones that received no text too.
     pub all_slots: bool,
+    /// The most columns a table may take (a terminal's width); `None`: its natural width.
+    pub width: Option<usize>,
 }
 
 impl View {
@@ -66,6 +68,12 @@ impl View {
     /// Every slot in the slot table, the ones that received no text too.
     pub fn all_slots(mut self, all_slots: bool) -> View {
         self.all_slots = all_slots;
+        self
+    }
+
+    /// Tables at most `width` columns wide (cells wrap); `None`: their natural width.
+    pub fn width(mut self, width: Option<usize>) -> View {
+        self.width = width;
         self
     }
 }
@@ -109,11 +117,11 @@ fn pct(share: f64) -> String {
 }
 
 /// Prose wrapped at 100 columns (the width of every table).
-fn wrap(text: &str) -> String {
+fn wrap(text: &str, max: usize) -> String {
     let mut out = String::new();
     let mut line = String::new();
     for word in text.split(' ') {
-        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > 100 {
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > max {
             out.push_str(&line);
             out.push('\n');
             line = format!("  {word}");
@@ -232,18 +240,20 @@ pub fn render(a: &Account, format: Format, view: View) -> String {
         Format::Json => json(std::slice::from_ref(a)),
         Format::Table => {
             let (h, rows) = item_rows(a, view, false);
-            let mut out = format!("{}\n{}\n", heading(a), table(&h, &rows, &[1, 2, 3]));
-            out.push_str(&wrap(&format!("billed ≈{}: {}", a.billed.total, a.billed.method)));
-            out.push_str(&wrap(&cache_sentence(a)));
+            // Sentences wrap at 100 columns, or at a narrower table's width.
+            let line_width = view.width.map_or(100, |w| w.min(100));
+            let mut out = format!("{}\n{}\n", heading(a), table_within(&h, &rows, &[1, 2, 3], view.width));
+            out.push_str(&wrap(&format!("billed ≈{}: {}", a.billed.total, a.billed.method), line_width));
+            out.push_str(&wrap(&cache_sentence(a), line_width));
             if !a.budgets.is_empty() {
                 out.push_str(&format!(
                     "{}\n",
-                    table(&["budget", "actual", "limit", "status"], &budget_rows(a), &[1, 2])
+                    table_within(&["budget", "actual", "limit", "status"], &budget_rows(a), &[1, 2], view.width)
                 ));
             }
             if !a.slots.is_empty() {
                 let h = ["slot", "declaring", "contributing", "tokens", "bytes"];
-                out.push_str(&format!("{}\n", table(&h, &slot_rows(a, view), &[3, 4])));
+                out.push_str(&format!("{}\n", table_within(&h, &slot_rows(a, view), &[3, 4], view.width)));
             }
             out
         }
@@ -295,11 +305,14 @@ pub fn render_matrix(accounts: &[Account], format: Format, view: View) -> String
         order.truncate(n);
     }
     let header = ["cell", "prompt", "tools", "sent", "billed", "cached", "budget"];
+    // The figures take about 62 columns with the padding and borders; a narrower table gives
+    // the cell names what is left (cut in the middle), never less than 12.
+    let name_max = view.width.map_or(36, |w| w.saturating_sub(62).clamp(12, 36));
     let rows: Vec<Vec<String>> = order
         .iter()
         .map(|a| {
             vec![
-                middle(&a.name, 36),
+                middle(&a.name, name_max),
                 tokens_cell(a, a.prompt.tokens),
                 if a.provider.is_some() { tokens_cell(a, a.tools_sent.tokens) } else { "in prompt".into() },
                 tokens_cell(a, a.total.tokens),
@@ -322,7 +335,11 @@ pub fn render_matrix(accounts: &[Account], format: Format, view: View) -> String
             let project = accounts.first().map(|a| a.project.clone()).unwrap_or_default();
             let estimates = accounts.iter().any(|a| !a.tokenizer.exact);
             let note = if estimates { " (≈: estimate)" } else { "" };
-            format!("{project} · matrix · {} cells{note}\n{}\n", accounts.len(), table(&header, &rows, &right))
+            format!(
+                "{project} · matrix · {} cells{note}\n{}\n",
+                accounts.len(),
+                table_within(&header, &rows, &right, view.width)
+            )
         }
     }
 }

@@ -5,8 +5,18 @@ use std::fmt::Write as _;
 
 /// A comfy-table with the given right-aligned columns (shared by report and diff output).
 pub fn table(header: &[&str], rows: &[Vec<String>], right: &[usize]) -> String {
+    table_within(header, rows, right, None)
+}
+
+/// [`table`] at most `width` columns wide (a terminal's): cells wrap to fit; `None` lays the
+/// table out at its natural width, the same on every machine.
+pub fn table_within(header: &[&str], rows: &[Vec<String>], right: &[usize], width: Option<usize>) -> String {
     let mut t = comfy_table::Table::new();
     t.load_preset(comfy_table::presets::UTF8_FULL_CONDENSED);
+    if let Some(w) = width {
+        t.set_content_arrangement(comfy_table::ContentArrangement::Dynamic);
+        t.set_width(u16::try_from(w).unwrap_or(u16::MAX));
+    }
     t.set_header(header.to_vec());
     for row in rows {
         t.add_row(row.clone());

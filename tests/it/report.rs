@@ -278,3 +278,21 @@ fn the_slot_table_shows_slots_with_text_and_totals() {
     let slots: Vec<&str> = v["slots"].as_array().unwrap().iter().map(|s| s["slot"].as_str().unwrap()).collect();
     assert_eq!(slots, ["working_notes", "page_notes"]);
 }
+
+/// Tables fit the terminal: at `--width 80` and `--width 120` no line of the report — one cell
+/// with and without parameter rows, an xml cell, the matrix — is wider (sources shortened at
+/// the front, names in the middle, sentences wrapped); without a width (a pipe, CI) every
+/// table keeps its natural width.
+#[test]
+fn tables_fit_the_width_they_are_given() {
+    for width in ["80", "120"] {
+        let max: usize = width.parse().unwrap();
+        for args in [&[][..], &["--params"], &["--profile", "lite", "--transport", "xml"], &["--matrix"]] {
+            let out = ok(&[&["report", "--width", width], args].concat());
+            let widest = out.lines().map(|l| l.chars().count()).max().unwrap();
+            assert!(widest <= max, "{args:?} at {width}: a line of {widest} columns\n{out}");
+        }
+    }
+    let natural = ok(&["report"]);
+    assert!(natural.lines().any(|l| l.chars().count() > 80), "{natural}");
+}

@@ -107,6 +107,7 @@ fn tool_item(a: &Account, t: &ToolItem, view: View) -> Item {
 /// The item rows: (header, rows); `full` keeps sources and names whole (markdown, CSV).
 pub(super) fn item_rows(a: &Account, view: View, full: bool) -> (Vec<&'static str>, Vec<Vec<String>>) {
     let header = vec!["item", "tokens", "bytes", "share", "", "kind", "source"];
+    let (item_max, source_max) = text_widths(view.width);
     let fit = |s: &str, max: usize| if full { s.to_string() } else { middle(s, max) };
     let fit_source = |s: &str, max: usize| if full { s.to_string() } else { front(s, max) };
     let mut rows = Vec::new();
@@ -115,13 +116,13 @@ pub(super) fn item_rows(a: &Account, view: View, full: bool) -> (Vec<&'static st
     let largest = list.iter().filter(|i| !i.kind.is_empty()).map(|i| i.share).fold(0.0, f64::max);
     let mut push = |i: &Item| {
         rows.push(vec![
-            fit(&i.item, 26),
+            fit(&i.item, item_max),
             tokens_cell(a, i.sent.tokens),
             i.sent.bytes.to_string(),
             pct(i.share),
             bar_of(i.share, largest),
             i.kind.to_string(),
-            fit_source(&i.source, 20),
+            fit_source(&i.source, source_max),
         ]);
     };
     for i in list {
@@ -151,7 +152,23 @@ pub(super) fn item_rows(a: &Account, view: View, full: bool) -> (Vec<&'static st
         String::new(),
         String::new(),
         String::new(),
-        fit(&a.billed.source, 20),
+        fit(&a.billed.source, source_max),
     ]);
     (header, rows)
+}
+
+/// The widths of the item and source columns: 26 and 20 characters, or, in a table at most
+/// `width` columns wide, what the fixed columns (tokens, bytes, share, bar, kind: 56 columns
+/// with the padding and borders) leave, shared between the two (at least 8 each).
+fn text_widths(width: Option<usize>) -> (usize, usize) {
+    const NATURAL: (usize, usize) = (26, 20);
+    const FIXED: usize = 56;
+    match width {
+        Some(w) if w < NATURAL.0 + NATURAL.1 + FIXED => {
+            let room = w.saturating_sub(FIXED).max(16);
+            let item = (room * 11 / 20).max(8);
+            (item, room.saturating_sub(item).max(8))
+        }
+        _ => NATURAL,
+    }
 }
