@@ -11,6 +11,7 @@ request and enforces the token, the repository and the 65,536-character body lim
 from __future__ import annotations
 
 import importlib.util
+import hashlib
 import json
 import os
 import re
@@ -798,7 +799,8 @@ def test_a_snapshot_file_name_cannot_inject_markdown(example, promptc_bin, api):
     (example / "snapshots" / evil).write_text("planted\n", encoding="utf-8")
     summary_path = example / "snapshots" / "summary.json"
     summary = json.loads(summary_path.read_text(encoding="utf-8"))
-    summary["files"].append(evil)
+    planted = "planted\n".encode("utf-8")
+    summary["files"].append({"name": evil, "bytes": len(planted), "sha256": hashlib.sha256(planted).hexdigest()})
     summary_path.write_text(json.dumps(summary, indent=2), encoding="utf-8")
     run = run_action(example, promptc_bin, api=api)
     assert run.outputs["comment-action"] == "created", run.log
