@@ -8,6 +8,7 @@ use crate::error::{io_reason, Error, Result};
 
 pub mod atomic;
 pub mod folder;
+pub mod pin;
 pub mod yaml;
 mod yaml_mistakes;
 
