@@ -52,7 +52,7 @@ impl Destination {
             Destination::Named(d) => Pinned::unpinned(d),
             Destination::Project(f) => f.pin()?,
         };
-        crate::output::snapshot::write_to(&to, files)
+        crate::output::snapshot::write(&to, files)
     }
 }
 

@@ -432,13 +432,9 @@ pub type Written = crate::source::folder::Replaced;
 
 /// Write `files` as the snapshot folder `to`, in one step: only into an empty folder or one
 /// promptc wrote, removing only files it wrote, never reading others (see `source::folder`).
-pub fn write(dir: &Path, files: &BTreeMap<String, String>) -> Result<Written> {
-    write_to(&Pinned::unpinned(dir), files)
-}
-
-/// [`write`] through a pinned path ([`ProjectFolder::pin`]): every call goes through the
-/// folder's open parent, messages name the folder as the user knows it.
-pub fn write_to(to: &Pinned, files: &BTreeMap<String, String>) -> Result<Written> {
+/// A project's folder is pinned ([`ProjectFolder::pin`]): every call goes through its open
+/// parent, and messages name the folder as the user knows it.
+pub fn write(to: &Pinned, files: &BTreeMap<String, String>) -> Result<Written> {
     let dir = to.path();
     let bytes: BTreeMap<String, Vec<u8>> = files.iter().map(|(k, v)| (k.clone(), v.as_bytes().to_vec())).collect();
     crate::source::folder::replace(dir, &bytes, &owned_files).map_err(|mut e| {

@@ -15,6 +15,10 @@
 //! - **A lock.** Writers of one folder serialise on an advisory lock of its parent folder;
 //!   temporary folders of killed runs (`.NAME.promptc-new-XXXXXX`, `-old-`, `-del-`: only
 //!   these names, beside the target) are removed under that lock by the next run.
+//! - **Swaps.** The folder being replaced and the one being built are each held open while
+//!   read or filled (`pin::hold`), so swapping either for a link meanwhile reads or writes
+//!   nothing elsewhere; for a folder a project names, the caller passes a path through its
+//!   parent opened once (`pin::pin`), so every call here stays in that parent.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
