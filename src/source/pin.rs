@@ -212,6 +212,7 @@ mod linux {
     }
 }
 
-#[cfg(test)]
+// What is pinned is Linux's; elsewhere paths are used as they are.
+#[cfg(all(test, target_os = "linux"))]
 #[path = "pin_tests.rs"]
 mod tests;

@@ -1,4 +1,4 @@
-//! Unit tests of `source::pin`.
+//! Unit tests of `source::pin` (Linux, where folders are pinned).
 
 use super::*;
 
@@ -33,10 +33,8 @@ fn a_folder_swapped_for_a_link_after_pinning_sends_nothing_out() {
     std::os::unix::fs::symlink(outside.path(), root.join("a")).unwrap();
     let r = super::super::folder::replace(pinned.path(), &files(), &no_manifest);
     assert!(empty(outside.path()), "nothing is written outside");
-    if cfg!(target_os = "linux") {
-        assert_eq!(r.unwrap().written, ["a.txt"]);
-        assert_eq!(std::fs::read(root.join("moved/b/snap/a.txt")).unwrap(), b"A", "written in the pinned folder");
-    }
+    assert_eq!(r.unwrap().written, ["a.txt"]);
+    assert_eq!(std::fs::read(root.join("moved/b/snap/a.txt")).unwrap(), b"A", "written in the pinned folder");
 }
 
 #[test]
@@ -52,7 +50,6 @@ fn the_last_folder_swapped_for_a_link_is_refused_or_replaced_never_followed() {
     assert!(empty(outside.path()));
 }
 
-#[cfg(target_os = "linux")]
 #[test]
 fn missing_folders_are_made_real_and_links_out_are_refused_by_the_walk() {
     let (_keep, root, outside) = places();
@@ -79,7 +76,6 @@ fn missing_folders_are_made_real_and_links_out_are_refused_by_the_walk() {
     assert!(empty(outside.path()));
 }
 
-#[cfg(target_os = "linux")]
 #[test]
 fn messages_are_put_back_on_the_users_path() {
     let (_keep, root, _outside) = places();
@@ -100,8 +96,6 @@ fn a_held_folder_is_reached_through_the_open_folder_and_never_a_link() {
     std::os::unix::fs::symlink(outside.path(), root.join("d")).unwrap();
     std::fs::write(held.path().join("f"), "x").unwrap();
     assert!(empty(outside.path()));
-    if cfg!(target_os = "linux") {
-        assert!(root.join("moved/f").is_file());
-    }
+    assert!(root.join("moved/f").is_file());
     assert!(hold(&root.join("d")).is_err(), "a link is not held");
 }
