@@ -377,7 +377,8 @@ fn not_provably_ours(dir: &Path, manifest: &str, files: &[(String, bool)]) -> Er
 }
 
 /// Build the new folder beside the old one, marked partial until it is switched in; any
-/// failure removes it and leaves the old one untouched.
+/// failure removes it and leaves the old one untouched. The old folder is `dir` in messages
+/// and `from` (held open) to carry its files over.
 fn build(
     parent: &Path,
     name: &str,
