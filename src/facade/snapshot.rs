@@ -5,7 +5,8 @@ use std::path::{Path, PathBuf};
 use crate::diff::DiffReport;
 use crate::error::Result;
 use crate::model::Project;
-use crate::output::snapshot::{Matrix, Written};
+use crate::output::snapshot::{Matrix, ProjectFolder, Written};
+use crate::source::pin::Pinned;
 
 use super::tokens::TokenCounter;
 
@@ -13,26 +14,60 @@ use super::tokens::TokenCounter;
 /// folder), skipping identical files and removing stale ones. Returns the folder and what
 /// was written.
 pub fn snapshot(project: &Project, dir: Option<&Path>, tokens: &mut TokenCounter) -> Result<(PathBuf, Written)> {
-    let dir = match dir {
-        Some(d) => d.to_path_buf(),
-        None => crate::output::snapshot::confined_folder(project)?,
-    };
+    // Refused before anything is rendered; pinned (and its parents made) only to write.
+    let to = Destination::of(project, dir)?;
     tokens.counters.prefetch(project.tokens.tokenizer.encoding());
     let mut matrix = Matrix::render(project)?;
     matrix.count_tokens(project, &mut tokens.counters)?;
-    let written = crate::output::snapshot::write(&dir, &matrix.all_files())?;
-    Ok((dir, written))
+    let written = to.write(&matrix.all_files())?;
+    Ok((to.dir().to_path_buf(), written))
+}
+
+/// Where a snapshot folder is written: the folder the caller named, used as it is (theirs to
+/// choose), or the project's, checked now and pinned under its write root when written (see
+/// `source::pin`).
+#[derive(Debug)]
+enum Destination {
+    Named(PathBuf),
+    Project(ProjectFolder),
+}
+
+impl Destination {
+    fn of(project: &Project, dir: Option<&Path>) -> Result<Destination> {
+        Ok(match dir {
+            Some(d) => Destination::Named(d.to_path_buf()),
+            None => Destination::Project(crate::output::snapshot::project_folder(project)?),
+        })
+    }
+
+    fn dir(&self) -> &Path {
+        match self {
+            Destination::Named(d) => d,
+            Destination::Project(f) => f.shown(),
+        }
+    }
+
+    fn write(&self, files: &std::collections::BTreeMap<String, String>) -> Result<Written> {
+        let to = match self {
+            Destination::Named(d) => Pinned::unpinned(d),
+            Destination::Project(f) => f.pin()?,
+        };
+        crate::output::snapshot::write(&to, files)
+    }
 }
 
 /// Take over a snapshot folder an older promptc wrote (`dir`, default: the project's): its
 /// summary is rewritten in the current format listing the files still as the older summary
 /// recorded them, so the next `snapshot` may replace them. Returns the folder and those files.
 pub fn adopt_snapshots(project: &Project, dir: Option<&Path>) -> Result<(PathBuf, Vec<String>)> {
-    let dir = match dir {
-        Some(d) => d.to_path_buf(),
-        None => crate::output::snapshot::confined_folder(project)?,
+    let to = Destination::of(project, dir)?;
+    let dir = to.dir().to_path_buf();
+    // A project's folder is pinned as for `snapshot` (when there is one to take over).
+    let pinned = match &to {
+        Destination::Project(f) if std::fs::symlink_metadata(&dir).is_ok() => f.pin()?,
+        _ => Pinned::unpinned(&dir),
     };
-    let adopted = crate::output::snapshot::adopt_older(&dir)?;
+    let adopted = crate::output::snapshot::adopt_older(pinned.path()).map_err(|e| pinned.relabel(e))?;
     Ok((dir, adopted))
 }
 
@@ -52,6 +87,8 @@ pub struct Drift {
     /// What differs.
     pub report: DiffReport,
     matrix: Matrix,
+    /// Where accepting the drift writes.
+    to: Destination,
 }
 
 impl Drift {
@@ -64,7 +101,7 @@ impl Drift {
 
     /// Accept the drift: rewrite the snapshot folder with what the project renders now.
     pub fn accept(&self) -> Result<Written> {
-        crate::output::snapshot::write(&self.dir, &self.matrix.all_files())
+        self.to.write(&self.matrix.all_files())
     }
 
     /// Accept the drift of the files `accept` says yes to (by file name); every other file
@@ -94,19 +131,17 @@ impl Drift {
         } else if let Some(listed) = crate::output::snapshot::relisted(&files) {
             files.insert(SUMMARY.to_string(), listed);
         }
-        crate::output::snapshot::write(&self.dir, &files)
+        self.to.write(&files)
     }
 }
 
 /// Compare the project with its snapshot folder (`dir`, default the project's). Without drift
 /// no tokenizer is built; with drift, the deltas carry token counts.
 pub fn diff(project: &Project, dir: Option<&Path>, tokens: &mut TokenCounter) -> Result<Drift> {
-    let dir = match dir {
-        Some(d) => d.to_path_buf(),
-        None => crate::output::snapshot::confined_folder(project)?,
-    };
+    let to = Destination::of(project, dir)?;
+    let dir = to.dir().to_path_buf();
     let (report, matrix) = crate::diff::against_snapshots(project, &dir, &mut tokens.counters)?;
-    Ok(Drift { dir, report, matrix })
+    Ok(Drift { dir, report, matrix, to })
 }
 
 /// Compare two folders: snapshot folders, or artifact folders written by [`write_artifact`](crate::write_artifact).

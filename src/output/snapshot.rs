@@ -22,6 +22,7 @@ use crate::render::command;
 use crate::resolve::matrix::Cell;
 use crate::resolve::resolve_matrix_cell;
 use crate::source::folder::Manifest;
+use crate::source::pin::Pinned;
 
 /// The summary file's name.
 pub const SUMMARY: &str = "summary.json";
@@ -428,9 +429,12 @@ pub fn read_owned(dir: &Path, owned: crate::source::folder::OwnedFiles) -> Resul
 /// What a snapshot write did.
 pub type Written = crate::source::folder::Replaced;
 
-/// Write `files` as the snapshot folder `dir`, in one step: only into an empty folder or one
+/// Write `files` as the snapshot folder `to`, in one step: only into an empty folder or one
 /// promptc wrote, removing only files it wrote, never reading others (see `source::folder`).
-pub fn write(dir: &Path, files: &BTreeMap<String, String>) -> Result<Written> {
+/// A project's folder is pinned ([`ProjectFolder::pin`]): every call goes through its open
+/// parent, and messages name the folder as the user knows it.
+pub fn write(to: &Pinned, files: &BTreeMap<String, String>) -> Result<Written> {
+    let dir = to.path();
     let bytes: BTreeMap<String, Vec<u8>> = files.iter().map(|(k, v)| (k.clone(), v.as_bytes().to_vec())).collect();
     crate::source::folder::replace(dir, &bytes, &owned_files).map_err(|mut e| {
         // Refused because an older promptc wrote the folder: say how to take it over.
@@ -443,7 +447,7 @@ pub fn write(dir: &Path, files: &BTreeMap<String, String>) -> Result<Written> {
                 );
             }
         }
-        e
+        to.relabel(e)
     })
 }
 
@@ -464,9 +468,43 @@ pub fn folder(project: &Project) -> PathBuf {
     crate::source::clean_path(&project.root.join(&project.snapshots))
 }
 
+/// The snapshot folder a project names, checked ([`project_folder`]), to be pinned when it
+/// is written ([`ProjectFolder::pin`]).
+#[derive(Debug, Clone)]
+pub struct ProjectFolder {
+    /// The write root (canonical).
+    root: PathBuf,
+    /// The folder, under the canonical project folder.
+    target: PathBuf,
+    /// The folder as the user knows it.
+    shown: PathBuf,
+}
+
+impl ProjectFolder {
+    /// The folder as the user knows it.
+    pub fn shown(&self) -> &Path {
+        &self.shown
+    }
+
+    /// Pin the folder to write it: its parent is opened once from the write root, never
+    /// through a link out of it, and every call goes through that open folder, so swapping a
+    /// folder on the path for a link while promptc writes sends nothing elsewhere (see
+    /// `source::pin`). Made here, the folder's missing parents are made too.
+    pub fn pin(&self) -> Result<Pinned> {
+        crate::source::pin::pin(&self.root, &self.target, &self.shown).map_err(|why| {
+            Diagnostic::error(format!("cannot write the snapshot folder `{}`: {why}", self.shown.display()))
+                .with_help(
+                    "a project may only name folders inside its repository, never through a symbolic link out \
+                     of it; run again once the path is back in place",
+                )
+                .into_error(crate::error::ErrorKind::Io)
+        })
+    }
+}
+
 /// The snapshot folder the project names, checked when it is used to stay inside the write
 /// root (see `source::write_root`), no committed symbolic link leading it elsewhere.
-pub fn confined_folder(project: &Project) -> Result<PathBuf> {
+pub fn project_folder(project: &Project) -> Result<ProjectFolder> {
     let target = project.fs().root().join(&project.snapshots);
     // The write root itself is no snapshot folder: it holds the project.
     let whole = crate::source::clean_path(&target) == project.write_root;
@@ -489,7 +527,7 @@ pub fn confined_folder(project: &Project) -> Result<PathBuf> {
         }
         d.into_error(crate::error::ErrorKind::Project)
     })?;
-    Ok(folder(project))
+    Ok(ProjectFolder { root: project.write_root.clone(), target, shown: folder(project) })
 }
 
 #[cfg(test)]

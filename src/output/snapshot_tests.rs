@@ -21,16 +21,16 @@ fn write_removes_only_files_the_summary_lists() {
         pairs.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect()
     };
     let first = set(&[("old.native.prompt.md", "x"), (SUMMARY, &summary(&[("old.native.prompt.md", "x")]))]);
-    write(&dir, &first).unwrap();
+    write(&Pinned::unpinned(&dir), &first).unwrap();
     std::fs::write(dir.join("README.md"), "keep").unwrap();
     std::fs::write(dir.join("mine.native.prompt.md"), "not listed: the user's").unwrap();
     let second = set(&[("a.native.prompt.md", "hello\n"), (SUMMARY, &summary(&[("a.native.prompt.md", "hello\n")]))]);
-    let w = write(&dir, &second).unwrap();
+    let w = write(&Pinned::unpinned(&dir), &second).unwrap();
     assert_eq!(w.written, ["a.native.prompt.md", SUMMARY]);
     assert_eq!(w.removed, ["old.native.prompt.md"]);
     assert_eq!(std::fs::read_to_string(dir.join("README.md")).unwrap(), "keep");
     assert!(dir.join("mine.native.prompt.md").exists(), "a file the summary does not list is never removed");
-    let again = write(&dir, &second).unwrap();
+    let again = write(&Pinned::unpinned(&dir), &second).unwrap();
     assert_eq!((again.written.len(), again.unchanged), (0, 2));
     // Reading back reads only the listed files.
     let read = read_owned(&dir, &owned_files).unwrap();

@@ -15,6 +15,10 @@
 //! - **A lock.** Writers of one folder serialise on an advisory lock of its parent folder;
 //!   temporary folders of killed runs (`.NAME.promptc-new-XXXXXX`, `-old-`, `-del-`: only
 //!   these names, beside the target) are removed under that lock by the next run.
+//! - **Swaps.** The folder being replaced and the one being built are each held open while
+//!   read or filled (`pin::hold`), so swapping either for a link meanwhile reads or writes
+//!   nothing elsewhere; for a folder a project names, the caller passes a path through its
+//!   parent opened once (`pin::pin`), so every call here stays in that parent.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
@@ -194,9 +198,9 @@ fn retire(parent: &Path, name: &str, old: &Path) {
     let _ = std::fs::remove_dir_all(doomed);
 }
 
-/// Write `file` with `contents` and flush it to disk.
-fn write_file(path: &Path, contents: &[u8]) -> Result<()> {
-    let mut f = std::fs::File::create(path).map_err(|e| io("create", path, &e))?;
+/// Write the file at `at` (shown as `path`) with `contents` and flush it to disk.
+fn write_file(at: &Path, path: &Path, contents: &[u8]) -> Result<()> {
+    let mut f = std::fs::File::create(at).map_err(|e| io("create", path, &e))?;
     f.write_all(contents).map_err(|e| io("write", path, &e))?;
     f.sync_all().map_err(|e| io("flush", path, &e))
 }
@@ -247,7 +251,8 @@ pub fn replace(dir: &Path, files: &BTreeMap<String, Vec<u8>>, owned: OwnedFiles)
     if result.written.is_empty() && result.removed.is_empty() {
         return Ok(result);
     }
-    let new = build(&parent, &name, dir, files, &now.foreign)?;
+    let from = now.held.as_ref().map_or(dir, |h| h.path());
+    let new = build(&parent, &name, (dir, from), files, &now.foreign)?;
     switch_in(&parent, &name, dir, &new, now.existed)?;
     Ok(result)
 }
@@ -260,6 +265,9 @@ struct Current {
     owned: BTreeMap<String, Vec<u8>>,
     /// Other regular files, carried over into the new folder.
     foreign: Vec<String>,
+    /// The folder, held open while it is read and its files carried over: swapping it for a
+    /// link meanwhile reads nothing elsewhere.
+    held: Option<super::pin::Held>,
 }
 
 /// How many files a refusal names, one diagnostic each.
@@ -270,7 +278,7 @@ const SHOWN: usize = 10;
 /// or when a file promptc would replace or remove (one its manifest lists, or one of the names
 /// in `files`) is not byte for byte what promptc wrote or would write.
 fn current(dir: &Path, files: &BTreeMap<String, Vec<u8>>, owned: OwnedFiles) -> Result<Current> {
-    let mut now = Current { existed: false, owned: BTreeMap::new(), foreign: Vec::new() };
+    let mut now = Current { existed: false, owned: BTreeMap::new(), foreign: Vec::new(), held: None };
     match entry(dir)? {
         Entry::Missing => return Ok(now),
         Entry::Other => {
@@ -281,14 +289,16 @@ fn current(dir: &Path, files: &BTreeMap<String, Vec<u8>>, owned: OwnedFiles) -> 
         }
         Entry::Folder => now.existed = true,
     }
+    let held = super::pin::hold(dir).map_err(|e| io("open folder", dir, &e))?;
     let mut names: Vec<(String, bool)> = Vec::new();
-    for e in std::fs::read_dir(dir).map_err(|e| io("read folder", dir, &e))? {
+    for e in std::fs::read_dir(held.path()).map_err(|e| io("read folder", dir, &e))? {
         let e = e.map_err(|e| io("read folder", dir, &e))?;
         let is_file = e.file_type().is_ok_and(|t| t.is_file());
         names.push((e.file_name().to_string_lossy().into_owned(), is_file));
     }
     names.retain(|(n, _)| n != PARTIAL_MARKER);
     names.sort();
+    now.held = Some(held);
     if names.is_empty() {
         return Ok(now);
     }
@@ -318,8 +328,8 @@ fn current(dir: &Path, files: &BTreeMap<String, Vec<u8>>, owned: OwnedFiles) -> 
             now.foreign.push(n);
             continue;
         }
-        let p = dir.join(&n);
-        let bytes = super::read_regular(&p, super::MAX_OUTPUT_BYTES).map_err(|e| e.into_error(&p))?;
+        let at = now.held.as_ref().map_or_else(|| dir.join(&n), |h| h.path().join(&n));
+        let bytes = super::read_regular(&at, super::MAX_OUTPUT_BYTES).map_err(|e| e.into_error(&dir.join(&n)))?;
         // Identical bytes lose nothing when replaced, whoever wrote them.
         let same = files.get(&n) == Some(&bytes);
         let proven =
@@ -367,24 +377,28 @@ fn not_provably_ours(dir: &Path, manifest: &str, files: &[(String, bool)]) -> Er
 }
 
 /// Build the new folder beside the old one, marked partial until it is switched in; any
-/// failure removes it and leaves the old one untouched.
+/// failure removes it and leaves the old one untouched. The old folder is `dir` in messages
+/// and `from` (held open) to carry its files over.
 fn build(
     parent: &Path,
     name: &str,
-    dir: &Path,
+    (dir, from): (&Path, &Path),
     files: &BTreeMap<String, Vec<u8>>,
     foreign: &[String],
 ) -> Result<PathBuf> {
     let new = temp_folder(parent, name, "new")?;
     let fill = || -> Result<()> {
-        write_file(&new.join(PARTIAL_MARKER), b"")?;
+        // Filled through the open folder: swapping it for a link meanwhile writes nothing elsewhere.
+        let held = super::pin::hold(&new).map_err(|e| io("open folder", &new, &e))?;
+        let into = held.path();
+        write_file(&into.join(PARTIAL_MARKER), &new.join(PARTIAL_MARKER), b"")?;
         for (n, text) in files {
-            write_file(&new.join(n), text)?;
+            write_file(&into.join(n), &new.join(n), text)?;
         }
         for n in foreign {
-            std::fs::hard_link(dir.join(n), new.join(n)).map_err(|e| io("carry over", &dir.join(n), &e))?;
+            std::fs::hard_link(from.join(n), into.join(n)).map_err(|e| io("carry over", &dir.join(n), &e))?;
         }
-        sync_folder(&new);
+        sync_folder(into);
         Ok(())
     };
     if let Err(e) = fill() {

@@ -8,6 +8,7 @@ use crate::error::{io_reason, Error, Result};
 
 pub mod atomic;
 pub mod folder;
+pub mod pin;
 pub mod yaml;
 mod yaml_mistakes;
 
@@ -131,7 +132,8 @@ const VCS_FOLDERS: [&str; 6] = [".git", ".hg", ".svn", ".jj", ".bzr", "_darcs"];
 /// path lies lexically inside `root`, every part of it that exists resolves — symbolic links
 /// followed — inside `root`, and `target` itself is not a symbolic link; no part of it is a
 /// version-control folder (`.git`, …). A project cannot make promptc write through a
-/// committed link such as `h -> ~`, nor into a repository's own files.
+/// committed link such as `h -> ~`, nor into a repository's own files. The check alone leaves a
+/// race (a folder on the path swapped for a link after it): writes go through [`pin::pin`].
 pub fn confine(root: &Path, target: &Path) -> std::result::Result<(), String> {
     let target = clean_path(target);
     let Ok(rest) = target.strip_prefix(root) else {

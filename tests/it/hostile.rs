@@ -126,6 +126,53 @@ fn the_snapshot_folder_a_project_names_stays_inside_its_repository() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 }
 
+/// A folder on the `snapshots:` path swapped for a link out of the repository while `snapshot`
+/// runs, racing the check that it stays inside: nothing is ever written outside. The folder's
+/// parent is opened once, from the repository down, and everything goes through it (a run
+/// either writes inside or is refused). A swapper thread toggles a folder on the path and a
+/// link out for at most a few seconds of runs; the deterministic test of the mechanism is in
+/// `source::pin`.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_folder_swapped_for_a_link_while_snapshot_runs_sends_nothing_out() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let w = Workspace::new();
+    let outside = tempfile::tempdir().unwrap();
+    w.edit("profiles/promptc.yaml", "snapshots: ../snapshots", "snapshots: ../deep/a/b/snap");
+    std::fs::create_dir_all(w.path("deep/a")).unwrap();
+    let (a, aside) = (w.path("deep/a"), w.path("deep/a.aside"));
+    let stop = AtomicBool::new(false);
+    let start = Instant::now();
+    let mut codes = Vec::new();
+    let mut escaped = Vec::new();
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            while !stop.load(Ordering::Relaxed) {
+                // Failures are the race itself (promptc made the folder meanwhile): go on.
+                if std::fs::rename(&a, &aside).is_ok() {
+                    let _ = std::os::unix::fs::symlink(outside.path(), &a);
+                    std::thread::sleep(Duration::from_millis(1));
+                    let _ = std::fs::remove_file(&a);
+                    let _ = std::fs::rename(&aside, &a);
+                }
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        });
+        // No assertion in here: a failing one would leave the swapper running.
+        while codes.len() < 8 && start.elapsed() < Duration::from_millis(2500) {
+            let out = run_bounded(w.dir.path(), &["snapshot"], Duration::from_secs(60));
+            codes.push((out.status.code(), stderr(&out)));
+            escaped.extend(tree(outside.path()).into_iter().map(|(name, _)| name));
+        }
+        stop.store(true, Ordering::Relaxed);
+    });
+    assert!(escaped.is_empty(), "written outside the repository: {escaped:?}");
+    for (code, err) in codes {
+        assert!(matches!(code, Some(0 | 2)), "written inside or refused, never a crash: {code:?} {err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+}
+
 /// The shipped example copied outside any repository (a source tarball, a copy): the commands
 /// that write nothing work, and `snapshot` writes beside the project (`../snapshots`, inside
 /// the folder holding it) but no further up.

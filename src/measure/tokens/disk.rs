@@ -106,9 +106,10 @@ pub(super) fn read_disk(file: &CacheFile) -> std::result::Result<Option<DiskCach
 }
 
 /// Write `cache` to `file` atomically, never outside the project folder or through a link out
-/// of it; the error says why it was not written.
+/// of it, even one swapped in while it is written (the folder is pinned: `source::pin`); the
+/// error says why it was not written.
 pub(super) fn write_disk(file: &CacheFile, cache: &DiskCache) -> std::result::Result<(), String> {
-    crate::source::confine(&file.root, &file.path)?;
     let json = serde_json::to_vec(cache).map_err(|e| e.to_string())?;
-    crate::source::atomic::write(&file.path, &json).map_err(|e| e.to_string())
+    let pinned = crate::source::pin::pin(&file.root, &file.path, &file.path)?;
+    crate::source::atomic::write(pinned.path(), &json).map_err(|e| pinned.relabel(e).to_string())
 }
