@@ -50,6 +50,19 @@ pub fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
+/// A copy of the fixture project at `rel` in a fresh folder, its token cache turned on at
+/// `cache` (the project's first tool file must be `tools/files.yaml`).
+pub fn fixture_with_token_cache(rel: &str, cache: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&repo().join(rel), dir.path());
+    let manifest = dir.path().join("promptc.yaml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    let tools = "tools:\n  - tools/files.yaml";
+    assert!(text.contains(tools), "{rel}");
+    std::fs::write(&manifest, text.replace(tools, &format!("tokens:\n  cache: {cache}\n\n{tools}"))).unwrap();
+    dir
+}
+
 /// SHA-256 of `bytes` as lower-case hex, the form promptc's metadata records.
 pub fn sha256_hex(bytes: &[u8]) -> String {
     use sha2::Digest;

@@ -856,18 +856,7 @@ fn a_huge_committed_snapshot_is_compared_without_a_line_by_line_diff() {
 /// exit as the budget says, and the cache is rewritten with counts that verify.
 #[test]
 fn a_poisoned_token_cache_never_changes_a_figure() {
-    let dir = tempfile::tempdir().unwrap();
-    common::copy_dir(&common::repo().join("fixtures/good/over-budget"), dir.path());
-    let manifest = dir.path().join("promptc.yaml");
-    let text = std::fs::read_to_string(&manifest).unwrap();
-    std::fs::write(
-        &manifest,
-        text.replace(
-            "tools:\n  - tools/files.yaml",
-            "tokens:\n  cache: .promptc-cache/tokens.json\n\ntools:\n  - tools/files.yaml",
-        ),
-    )
-    .unwrap();
+    let dir = common::fixture_with_token_cache("fixtures/good/over-budget", ".promptc-cache/tokens.json");
     let cache = dir.path().join(".promptc-cache/tokens.json");
     let run = |args: &[&str]| {
         let out = common::promptc_in(dir.path(), args);

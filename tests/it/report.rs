@@ -4,7 +4,7 @@
 
 use crate::common;
 
-use common::{copy_dir, promptc_in, repo};
+use common::{promptc_in, repo};
 
 /// The first account of `report --format json`.
 fn account(args: &[&str]) -> serde_json::Value {
@@ -176,18 +176,7 @@ fn exceeded_budgets_exit_1_and_say_by_how_much() {
 
 #[test]
 fn a_rerun_over_unchanged_content_builds_no_tokenizer() {
-    let dir = tempfile::tempdir().unwrap();
-    copy_dir(&repo().join("fixtures/good/minimal"), dir.path());
-    let manifest = dir.path().join("promptc.yaml");
-    let text = std::fs::read_to_string(&manifest).unwrap();
-    std::fs::write(
-        &manifest,
-        text.replace(
-            "tools:\n  - tools/files.yaml",
-            "tokens:\n  cache: .cache/tokens.json\n\ntools:\n  - tools/files.yaml",
-        ),
-    )
-    .unwrap();
+    let dir = crate::common::fixture_with_token_cache("fixtures/good/minimal", ".cache/tokens.json");
     let run = |args: &[&str]| {
         let out = promptc_in(dir.path(), args);
         assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
