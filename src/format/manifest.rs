@@ -188,6 +188,8 @@ pub struct RawSelection {
     pub below_context_window: Option<u64>,
     /// The context window assumed when a request does not give one (default 128000).
     pub assumed_context_window: Option<u64>,
+    /// Model segment patterns match ASCII case exactly (default false: `O1-Mini` is `o1-mini`).
+    pub case_sensitive: Option<bool>,
 }
 
 /// Lint settings.

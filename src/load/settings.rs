@@ -130,10 +130,11 @@ fn build_tokens(ck: &mut Checker<'_>, raw: &RawTokens, fs: &ProjectFs) -> TokenS
 
 fn build_selection(ck: &mut Checker<'_>, rs: &RawSelection, profile: String, default_profile: &str) -> SelectionPolicy {
     let mut model_segments = Vec::new();
+    let parse = if rs.case_sensitive.unwrap_or(false) { SegmentPattern::exact_case } else { SegmentPattern::parse };
     match &rs.model_segments {
         Some(list) => {
             for s in list {
-                match SegmentPattern::parse(&s.value) {
+                match parse(&s.value) {
                     Ok(p) => model_segments.push(p),
                     Err(msg) => ck.error(
                         &s.referenced,
@@ -144,7 +145,7 @@ fn build_selection(ck: &mut Checker<'_>, rs: &RawSelection, profile: String, def
                 }
             }
         }
-        None => model_segments = ["o1", "o1-*"].into_iter().filter_map(|p| SegmentPattern::parse(p).ok()).collect(),
+        None => model_segments = ["o1", "o1-*"].into_iter().filter_map(|p| parse(p).ok()).collect(),
     }
     SelectionPolicy {
         default_profile: default_profile.to_string(),

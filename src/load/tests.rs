@@ -149,3 +149,22 @@ fn finds_identifiers_only_inside_tags() {
     assert_eq!(find_identifier(text, "cwd"), Some((14, 17)));
     assert_eq!(find_identifier("{{ x.cwd }}", "cwd"), None);
 }
+
+#[test]
+fn selection_patterns_may_match_case_exactly() {
+    let m = format!(
+        "{HEAD}selection: {{profile: mini, case_sensitive: true, model_segments: [\"GPT-4*\"]}}\nsections:\n  a: \
+        {{text: x}}\ntools: []\nprofiles:\n  full: {{sections: [a]}}\n  mini: {{sections: [a]}}\n"
+    );
+    let (_d, p) = load(&[(MANIFEST, &m)]);
+    let p = p.unwrap();
+    let pick = |model: &str| {
+        let input = crate::model::selection::SelectionInput {
+            explicit: None,
+            model: Some(model.into()),
+            context_window: Some("200000".into()),
+        };
+        p.selection.select(&input).profile
+    };
+    assert_eq!((pick("openai/GPT-4o").as_str(), pick("openai/gpt-4o").as_str()), ("mini", "full"));
+}

@@ -3,14 +3,24 @@
 
 /// A pattern matched against one `/`-separated segment of a model id: literal text with `*`
 /// standing for any run of characters (none included) anywhere — `o1`, `o1-*`, `*gpt-4*`,
-/// `ft:gpt-4o*`. Matching ignores ASCII case; the pattern is stored lower-cased.
+/// `ft:gpt-4o*`. Matching ignores ASCII case (the pattern is stored lower-cased) unless the
+/// pattern was parsed to match case exactly ([`SegmentPattern::exact_case`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SegmentPattern {
     /// The literal pieces between the `*`s (the first and last may be empty).
     pieces: Vec<String>,
+    /// Whether ASCII case is ignored.
+    ignore_case: bool,
 }
 
 impl SegmentPattern {
+    /// The same pattern, matching case exactly (`selection.case_sensitive: true`).
+    pub fn exact_case(s: &str) -> Result<Self, String> {
+        // The same checks as `parse`.
+        SegmentPattern::parse(s)?;
+        Ok(SegmentPattern { pieces: s.split('*').map(str::to_string).collect(), ignore_case: false })
+    }
+
     /// Parse a pattern. It may not be empty, all `*`, or contain `/` (it matches one segment).
     pub fn parse(s: &str) -> Result<Self, String> {
         if s.is_empty() || s.contains('/') || s.chars().all(|c| c == '*') {
@@ -19,12 +29,15 @@ impl SegmentPattern {
                  text to find anywhere such as `*gpt-4*` (`*` is any run of characters, `/` separates segments)"
             ));
         }
-        Ok(SegmentPattern { pieces: s.to_ascii_lowercase().split('*').map(str::to_string).collect() })
+        Ok(SegmentPattern {
+            pieces: s.to_ascii_lowercase().split('*').map(str::to_string).collect(),
+            ignore_case: true,
+        })
     }
 
-    /// Whether one segment matches, ignoring ASCII case.
+    /// Whether one segment matches (ignoring ASCII case unless the pattern is exact).
     pub fn matches(&self, segment: &str) -> bool {
-        let segment = segment.to_ascii_lowercase();
+        let segment = if self.ignore_case { segment.to_ascii_lowercase() } else { segment.to_string() };
         let (first, rest) = match self.pieces.split_first() {
             Some(x) => x,
             None => return false,

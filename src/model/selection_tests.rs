@@ -142,3 +142,13 @@ fn invalid_patterns() {
     assert!(SegmentPattern::parse("**").is_err());
     assert!(SegmentPattern::parse("a/b").is_err());
 }
+
+#[test]
+fn exact_case_patterns_match_case_exactly() {
+    let p = SegmentPattern::exact_case("GPT-4*").unwrap();
+    assert!(p.matches("GPT-4o") && !p.matches("gpt-4o"));
+    let lower = SegmentPattern::exact_case("gpt-4o").unwrap();
+    assert!(lower.matches("gpt-4o") && !lower.matches("GPT-4o"));
+    assert!(SegmentPattern::exact_case("a/b").is_err(), "the same checks as parse");
+    assert_eq!(SegmentPattern::exact_case("O1-*").unwrap().to_string(), "O1-*");
+}
