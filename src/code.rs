@@ -64,6 +64,8 @@ rule_codes! {
     P008: cell,
     /// A sub-agent's allowlist names a tool that spawns sub-agents.
     P009: project,
+    /// Tool text sent as written holds template syntax.
+    P010: project,
 }
 
 impl RuleCode {

@@ -10,6 +10,7 @@ pub mod p006_transport_parity;
 pub mod p007_unused;
 pub mod p008_budget_exceeded;
 pub mod p009_subagent_recursion;
+pub mod p010_literal_template_syntax;
 
 use crate::diagnostic::Diagnostic;
 use crate::lint::registry::Rule;
@@ -38,4 +39,5 @@ pub(crate) const ENTRIES: [(Rule, Run); crate::code::RuleCode::ALL.len()] = [
     (p007_unused::RULE, Run::Project(p007_unused::check)),
     (p008_budget_exceeded::RULE, Run::Cells(p008_budget_exceeded::check)),
     (p009_subagent_recursion::RULE, Run::Load),
+    (p010_literal_template_syntax::RULE, Run::Project(p010_literal_template_syntax::check)),
 ];
