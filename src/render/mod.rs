@@ -49,16 +49,38 @@ pub fn normalize(text: &str) -> String {
 /// Collapse runs of three or more newlines to one blank line (layouts full of conditionals
 /// otherwise leave holes).
 fn collapse_blank_lines(text: &str) -> String {
+    collapse_outside(text, &[])
+}
+
+/// Collapse the blank-line runs a layout left, never inside the text of a section it placed:
+/// wherever a section with a run of its own appears in `text` (through `body` or
+/// `sections.NAME`), that text is kept as the section rendered it.
+fn collapse_layout_blank_lines(text: &str, sections: &[&str]) -> String {
+    let mut kept: Vec<(usize, usize)> = Vec::new();
+    for s in sections.iter().filter(|s| s.contains("\n\n\n")) {
+        kept.extend(text.match_indices(*s).map(|(i, m)| (i, i + m.len())));
+    }
+    kept.sort_unstable();
+    collapse_outside(text, &kept)
+}
+
+/// [`collapse_blank_lines`] outside the byte ranges `kept` (sorted).
+fn collapse_outside(text: &str, kept: &[(usize, usize)]) -> String {
     let mut out = String::with_capacity(text.len());
     let mut newlines = 0;
-    for c in text.chars() {
-        if c == '\n' {
+    let mut ranges = kept.iter().peekable();
+    for (i, c) in text.char_indices() {
+        while ranges.peek().is_some_and(|(_, end)| *end <= i) {
+            ranges.next();
+        }
+        let inside = ranges.peek().is_some_and(|(start, _)| *start <= i);
+        if c == '\n' && !inside {
             newlines += 1;
             if newlines <= 2 {
                 out.push(c);
             }
         } else {
-            newlines = 0;
+            newlines = if c == '\n' { newlines + 1 } else { 0 };
             out.push(c);
         }
     }
@@ -148,7 +170,8 @@ pub fn render(project: &Project, cell: &Resolved, generate: &Generate<'_>) -> Re
                         None => f.error,
                     }
                 })?;
-            normalize(&collapse_blank_lines(&text.replace("\r\n", "\n")))
+            let texts: Vec<&str> = out.iter().map(|s| s.text.as_str()).collect();
+            normalize(&collapse_layout_blank_lines(&text.replace("\r\n", "\n"), &texts))
         }
     };
     let mut prompt = prompt;
@@ -283,5 +306,13 @@ mod tests {
     #[test]
     fn collapse_keeps_one_blank_line() {
         assert_eq!(collapse_blank_lines("a\n\n\n\nb\nc"), "a\n\nb\nc");
+    }
+
+    #[test]
+    fn a_layout_never_rewrites_a_section() {
+        let section = "x\n\n\n\ny";
+        let text = format!("head\n\n\n\n{section}\n\n\n\ntail");
+        assert_eq!(collapse_layout_blank_lines(&text, &[section]), format!("head\n\n{section}\n\ntail"));
+        assert_eq!(collapse_layout_blank_lines(&text, &[]), "head\n\nx\n\ny\n\ntail");
     }
 }

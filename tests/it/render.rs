@@ -654,3 +654,23 @@ fn tool_docs_templates_may_index_parameters() {
         String::from_utf8_lossy(&promptc_in(dir.path(), &["render", "--transport", "xml"]).stdout).contains("First: ")
     );
 }
+
+/// A layout places sections, never rewrites them: a section's own run of blank lines (in a
+/// code block, say) survives a layout that is only `{{ body }}`, which collapsed it.
+#[test]
+fn a_layout_keeps_each_section_as_rendered() {
+    let dir = tempfile::tempdir().unwrap();
+    let manifest = "promptc: 1\nname: l\ncontract_version: 1\ntransports: [xml]\nsections:\n  code:\n    text: \
+        \"Example:\\n\\n    a = 1\\n\\n\\n\\n    b = 2\"\n  rules:\n    text: Be brief.\ntools: []\nprofiles:\n  main:\n    \
+        sections: [code, rules]\n";
+    std::fs::write(dir.path().join("promptc.yaml"), manifest).unwrap();
+    let plain = promptc_in(dir.path(), &["render"]);
+    assert_eq!(plain.status.code(), Some(0), "{}", String::from_utf8_lossy(&plain.stderr));
+    std::fs::write(dir.path().join("layout.md.j2"), "{{ body }}\n\n\n\n").unwrap();
+    std::fs::write(dir.path().join("promptc.yaml"), manifest.replace("tools: []", "layout: layout.md.j2\ntools: []"))
+        .unwrap();
+    let laid = promptc_in(dir.path(), &["render"]);
+    assert_eq!(laid.status.code(), Some(0), "{}", String::from_utf8_lossy(&laid.stderr));
+    assert!(String::from_utf8_lossy(&plain.stdout).contains("a = 1\n\n\n\n    b = 2"));
+    assert_eq!(String::from_utf8_lossy(&laid.stdout), String::from_utf8_lossy(&plain.stdout));
+}
