@@ -46,13 +46,8 @@ pub fn normalize(text: &str) -> String {
     trimmed_end[start..].to_string()
 }
 
-/// Collapse runs of three or more newlines to one blank line (layouts full of conditionals
-/// otherwise leave holes).
-fn collapse_blank_lines(text: &str) -> String {
-    collapse_outside(text, &[])
-}
-
-/// Collapse the blank-line runs a layout left, never inside the text of a section it placed:
+/// Collapse the blank-line runs (three or more newlines, to one blank line) a layout left —
+/// layouts full of conditionals leave holes, never inside the text of a section it placed:
 /// wherever a section with a run of its own appears in `text` (through `body` or
 /// `sections.NAME`), that text is kept as the section rendered it.
 fn collapse_layout_blank_lines(text: &str, sections: &[&str]) -> String {
@@ -64,7 +59,8 @@ fn collapse_layout_blank_lines(text: &str, sections: &[&str]) -> String {
     collapse_outside(text, &kept)
 }
 
-/// [`collapse_blank_lines`] outside the byte ranges `kept` (sorted).
+/// Runs of three or more newlines collapsed to one blank line, outside the byte ranges `kept`
+/// (sorted).
 fn collapse_outside(text: &str, kept: &[(usize, usize)]) -> String {
     let mut out = String::with_capacity(text.len());
     let mut newlines = 0;
@@ -305,7 +301,7 @@ mod tests {
 
     #[test]
     fn collapse_keeps_one_blank_line() {
-        assert_eq!(collapse_blank_lines("a\n\n\n\nb\nc"), "a\n\nb\nc");
+        assert_eq!(collapse_outside("a\n\n\n\nb\nc", &[]), "a\n\nb\nc");
     }
 
     #[test]
