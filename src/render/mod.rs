@@ -46,8 +46,8 @@ pub fn normalize(text: &str) -> String {
     trimmed_end[start..].to_string()
 }
 
-/// Collapse the blank-line runs (three or more newlines, to one blank line) a layout left —
-/// layouts full of conditionals leave holes, never inside the text of a section it placed:
+/// Collapse the blank-line runs (three or more newlines, to one blank line) a layout left, as
+/// layouts full of conditionals leave holes; never inside the text of a section it placed:
 /// wherever a section with a run of its own appears in `text` (through `body` or
 /// `sections.NAME`), that text is kept as the section rendered it.
 fn collapse_layout_blank_lines(text: &str, sections: &[&str]) -> String {
