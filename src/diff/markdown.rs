@@ -266,12 +266,55 @@ fn group_block(g: &Group<'_>, room: Option<usize>) -> String {
     format!("\n<details><summary>{title}</summary>\n\n{fence}diff\n{body}{fence}\n\n</details>\n")
 }
 
+/// What changed, in words, for a reader with ten seconds: the tools, sections and messages
+/// whose text changed (by name, as code), and each profile's largest change in tokens across its
+/// cells. Empty without a change of any item.
+fn changed_in_words(r: &DiffReport) -> String {
+    let mut names: Vec<&str> = Vec::new();
+    for d in &r.deltas {
+        let named = ["tool ", "section ", "message "].iter().any(|k| d.item.starts_with(k));
+        if named && !names.contains(&d.item.as_str()) {
+            names.push(&d.item);
+        }
+    }
+    if names.is_empty() {
+        return String::new();
+    }
+    // Each profile's largest token change over its cells' prompt, tools and messages.
+    let mut profiles: Vec<(&str, i64)> = Vec::new();
+    for d in r.deltas.iter().filter(|d| matches!(d.item.as_str(), "prompt" | "tools" | "messages")) {
+        let Some(t) = d.tokens_delta() else { continue };
+        let profile = d.cell.split(['.', ' ']).next().unwrap_or(&d.cell);
+        match profiles.iter_mut().find(|(p, _)| *p == profile) {
+            Some((_, max)) if t.abs() > max.abs() => *max = t,
+            Some(_) => {}
+            None => profiles.push((profile, t)),
+        }
+    }
+    let shown: Vec<String> = names
+        .iter()
+        .take(12)
+        .map(|n| match n.split_once(' ') {
+            Some((kind, name)) => format!("{kind} {}", code(name)),
+            None => code(n),
+        })
+        .collect();
+    let more = if names.len() > 12 { format!(" and {} more", names.len() - 12) } else { String::new() };
+    let mut line = format!("\n**Changed:** {}{more}", shown.join(", "));
+    if !profiles.is_empty() {
+        let each: Vec<String> = profiles.iter().map(|(p, t)| format!("{} {t:+}", code(p))).collect();
+        line.push_str(&format!(" · **largest token change:** {}", each.join(", ")));
+    }
+    line.push('\n');
+    line
+}
+
 /// The PR comment for a comparison, at most `max_bytes` long (at least [`MIN_MARKDOWN_BYTES`](crate::snapshot::MIN_MARKDOWN_BYTES)):
 /// the headline and a note are always there; the summary table, the full delta table and the
 /// changes follow while they fit, a change too long for the room left is cut at a line.
 pub fn render(r: &DiffReport, max_bytes: usize) -> String {
-    let headline = format!("### promptc diff — {}\n", super::format::headline(r, label));
-    let mut out = headline;
+    let mut out = format!("### promptc diff — {}\n", super::format::headline(r, label));
+    out.push_str(&changed_in_words(r));
     let max_bytes = max_bytes.max(MIN_MAX_BYTES);
     let mut left_out: Vec<String> = Vec::new();
     let mut left_out_cut = 0;
