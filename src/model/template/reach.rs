@@ -43,9 +43,10 @@ pub enum Site {
     },
 }
 
-/// A tool name a template tests for: `"read_file" in tool_names` (or `not in`), or
+/// A tool name a template tests for: `"read_file" in tool_names` (or `not in`),
 /// `tools|selectattr("name", "equalto", "read_file")` (`rejectattr`, the tests `==`, `eq`,
-/// `sameas`, and `in` with a list of names).
+/// `sameas`, and `in` with a list of names), or a comparison in a loop over them (`n ==
+/// "read_file"` over `tool_names`, `t.name != "x"` over `tools`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ToolRef {
     /// The name, as written.
@@ -83,6 +84,7 @@ pub fn analyze(source: &str, ws: WhitespaceConfig, read: &dyn Fn(&str) -> Option
         current: None,
         stack: Vec::new(),
         visits: 0,
+        tool_loops: Vec::new(),
     };
     if let Ok(tree) = minijinja::machinery::parse(source, "<reach>", SyntaxConfig, ws) {
         w.stmt(&tree);
@@ -101,6 +103,20 @@ struct Walk<'r> {
     /// Files being walked, outermost first (cycle protection).
     stack: Vec<String>,
     visits: usize,
+    /// Loop variables over the context's `tool_names` (each a tool name) and over `tools`
+    /// (each a tool, its name `.name`), innermost last.
+    tool_loops: Vec<(String, LoopOver)>,
+}
+
+/// What a loop variable walks.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum LoopOver {
+    /// `tool_names`: the variable is a tool name.
+    Names,
+    /// `tools`: the variable's `.name` is a tool name.
+    Tools,
+    /// Anything else: the variable shadows an outer loop's of the same name.
+    Other,
 }
 
 impl Walk<'_> {
@@ -167,6 +183,19 @@ impl Walk<'_> {
         matches!(e, Expr::Var(v) if v.id == name && !self.defined(name))
     }
 
+    /// Whether `e` is a tool name: a loop variable over `tool_names`, or `.name` of one over
+    /// `tools` (the innermost loop of that name decides).
+    fn is_tool_name(&self, e: &Expr<'_>) -> bool {
+        let over = |name: &str| self.tool_loops.iter().rev().find(|(v, _)| v == name).map(|(_, o)| *o);
+        match e {
+            Expr::Var(v) => over(v.id) == Some(LoopOver::Names),
+            Expr::GetAttr(a) => {
+                a.name == "name" && matches!(&a.expr, Expr::Var(v) if over(v.id) == Some(LoopOver::Tools))
+            }
+            _ => false,
+        }
+    }
+
     /// Record a string literal as a tool name the template tests for.
     fn tool_ref(&mut self, e: &Expr<'_>) {
         let Expr::Const(c) = e else { return };
@@ -215,6 +244,14 @@ impl Walk<'_> {
             Expr::BinOp(b) => {
                 if matches!(b.op, ast::BinOpKind::In) && self.is_context(&b.right, "tool_names") {
                     self.tool_ref(&b.left);
+                }
+                // `n == "read_file"` in a loop over `tool_names`, `t.name != "x"` over `tools`.
+                if matches!(b.op, ast::BinOpKind::Eq | ast::BinOpKind::Ne) {
+                    if self.is_tool_name(&b.left) {
+                        self.tool_ref(&b.right);
+                    } else if self.is_tool_name(&b.right) {
+                        self.tool_ref(&b.left);
+                    }
                 }
                 self.expr(&b.left);
                 self.expr(&b.right);
@@ -353,13 +390,31 @@ impl Walk<'_> {
     /// A loop: its target and `loop` are defined in its body only.
     fn for_loop(&mut self, f: &ast::ForLoop<'_>) {
         self.expr(&f.iter);
+        let over = if self.is_context(&f.iter, "tool_names") {
+            Some(LoopOver::Names)
+        } else if self.is_context(&f.iter, "tools") {
+            Some(LoopOver::Tools)
+        } else {
+            None
+        };
         self.push();
         self.define("loop");
         self.assign(&f.target);
+        // A loop variable of that name shadows an outer loop's, whatever it walks.
+        let pushed = match &f.target {
+            Expr::Var(v) => {
+                self.tool_loops.push((v.id.to_string(), over.unwrap_or(LoopOver::Other)));
+                true
+            }
+            _ => false,
+        };
         if let Some(x) = &f.filter_expr {
             self.expr(x);
         }
         self.body(&f.body);
+        if pushed {
+            self.tool_loops.pop();
+        }
         self.pop();
         self.scoped(&f.else_body);
     }

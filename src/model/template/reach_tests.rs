@@ -116,3 +116,17 @@ fn tool_names_tested_for_are_recorded_where_written() {
     assert_eq!(&root[r.tool_refs[0].start..r.tool_refs[0].end], "'a'");
     assert_eq!(r.tool_refs[5].start, 6);
 }
+
+#[test]
+fn tool_names_compared_in_loops_over_them_are_recorded() {
+    let root = concat!(
+        "{% for n in tool_names %}{% if n == 'a' %}{% endif %}{% endfor %}",
+        "{% for t in tools %}{% if t.name != 'b' %}{% endif %}{% if 'c' == t.name %}{% endif %}{% endfor %}",
+        "{% for n in items %}{% if n == 'not_a_tool' %}{% endif %}{% endfor %}",
+        "{% for n in tool_names %}{% for n in items %}{% if n == 'shadowed' %}{% endif %}{% endfor %}{% endfor %}",
+        "{% for t in tools %}{% if t.toolset == 'files' %}{% endif %}{% endfor %}"
+    );
+    let r = run(root, &[]);
+    let refs: Vec<&str> = r.tool_refs.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(refs, ["a", "b", "c"]);
+}
