@@ -13,8 +13,8 @@
 //!   elsewhere two renames, and the next run restores the old folder if it was cut between
 //!   them). An interrupted run leaves the previous complete folder, never a mix.
 //! - **A lock.** Writers of one folder serialise on an advisory lock of its parent folder;
-//!   temporary folders of killed runs (`.NAME.promptc-new-XXXXXX`, `-old-`, `-del-`: only
-//!   these names, beside the target) are removed under that lock by the next run.
+//!   temporary folders of killed runs (`.NAME.promptc-new-` then six random letters or digits; `-old-`, `-del-`:
+//!   only these names, beside the target) are removed under that lock by the next run.
 //! - **Swaps.** The folder being replaced and the one being built are each held open while
 //!   read or filled (`pin::hold`), so swapping either for a link meanwhile reads or writes
 //!   nothing elsewhere; for a folder a project names, the caller passes a path through its
@@ -104,7 +104,7 @@ fn lock(folder: &Path) -> Result<Option<Lock>> {
 }
 
 /// The kinds of temporary folders promptc makes beside a target `NAME`, as
-/// `.NAME.promptc-KIND-XXXXXX`: a folder being built (`new`; after an exchange it holds the
+/// `.NAME.promptc-KIND-` and six random letters or digits: a folder being built (`new`; after an exchange it holds the
 /// retired folder), the previous folder moved aside by the two-rename fallback (`old`), and a
 /// retired folder being removed (`del`).
 const TEMP_KINDS: [&str; 3] = ["new", "old", "del"];
