@@ -121,6 +121,24 @@ fn renaming_the_example_profiles_changes_nothing_but_the_names() {
         (v["errors"].clone(), v["warnings"].clone(), v["diagnostics"].clone())
     };
     assert_eq!(check(&before), check(&after));
+    // The subset pair is declared, not named: the compact profile growing a tool its superset
+    // lacks is P005 under either names.
+    for (dir, exclude) in [(&before, "standard"), (&after, "spacious")] {
+        let manifest = dir.join("profiles/promptc.yaml");
+        let text = std::fs::read_to_string(&manifest).unwrap();
+        let at = text.find(&format!("  {exclude}:\n")).unwrap();
+        let edited = format!("{}{}", &text[..at], text[at..].replacen("    exclude: []", "    exclude: [take_note]", 1));
+        std::fs::write(&manifest, edited).unwrap();
+    }
+    let grown = |dir: &Path| {
+        let out = promptc_in(dir, &["-C", "profiles", "check", "--format", "json"]);
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        (out.status.code(), v["diagnostics"].to_string())
+    };
+    let (code, old) = grown(&before);
+    assert_eq!(code, Some(1), "{old}");
+    assert!(old.contains("profile `lite` has tool `take_note`, which `standard` lacks"), "{old}");
+    assert_eq!(grown(&after), (Some(1), rename(&old)));
     // The selection policy names its profile: a small model still gets the compact one.
     let out = promptc_in(&after, &["-C", "profiles", "render", "--model", "openai/o1-mini", "--out", "art"]);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
