@@ -101,7 +101,8 @@ pub fn compile_resolved(project: &Project, cell: Resolved) -> Result<Compiled> {
     // Generated sections describe the tools in the prompt: the projections (or the project's own
     // text format) produce that text.
     let format = TextFormat::new(project, &cell);
-    let tool_texts = format.tool_texts(cell.transport, &cell.tools)?;
+    let mut format_warnings = Vec::new();
+    let tool_texts = format.tool_texts(cell.transport, &cell.tools, &mut format_warnings)?;
     let generate = |g: Generator| -> Result<String> {
         Ok(match (g, cell.transport) {
             (Generator::ToolDocs, Transport::Xml) => {
@@ -120,7 +121,8 @@ pub fn compile_resolved(project: &Project, cell: Resolved) -> Result<Compiled> {
             | (Generator::ActionSchema, Transport::Native | Transport::Xml) => String::new(),
         })
     };
-    let r = render::render(project, &cell, &generate)?;
+    let mut r = render::render(project, &cell, &generate)?;
+    r.warnings.extend(format_warnings);
     let mut templates = r.templates.clone();
     if format.uses_project_templates() {
         templates.extend(project.tool_docs.tool.iter().chain(&project.tool_docs.call).cloned());

@@ -2,6 +2,7 @@
 //! project's own `tool_docs:` templates or the built-in blocks), each parameter's part of that
 //! text, and the example calls.
 
+use crate::diagnostic::Diagnostic;
 use serde_json::Value;
 
 use crate::error::Result;
@@ -39,6 +40,19 @@ fn removed_run(with: &str, without: &str) -> String {
     with.get(start..end.max(start)).unwrap_or_default().to_string()
 }
 
+/// The warning for a parameter whose share of its tool's docs is unknown: the project's
+/// `tool_docs.tool` template fails on the tool without it (`error`).
+fn unknown_share(tool: &str, param: &str, error: &crate::error::Error) -> Diagnostic {
+    let why = error.diagnostics().first().map_or_else(String::new, |d| d.message.clone());
+    Diagnostic::warning(format!(
+        "the report counts no tokens for parameter `{param}` of `{tool}` in the tool docs: the `tool_docs.tool` \
+         template fails on the tool without it ({why})"
+    ))
+    .with_help(
+        "the tool's whole text is counted; to see each parameter's share, let the template render a tool without it",
+    )
+}
+
 /// The text-transport formats of one cell: each tool's documentation (the project's
 /// `tool_docs.tool` template or the built-in block) and example calls (`tool_docs.call`).
 pub(super) struct TextFormat<'a> {
@@ -72,7 +86,15 @@ impl TextFormat<'_> {
 
     /// Each tool's text in the prompt of a `transport` cell. With the project's own template, a
     /// parameter's part is what disappears when the tool is rendered without it.
-    pub(super) fn tool_texts(&self, transport: Transport, tools: &[ActiveTool]) -> Result<Vec<ToolText>> {
+    /// A parameter whose share cannot be worked out (see below) is counted as none, with a
+    /// warning in `warnings`.
+    pub(super) fn tool_texts(
+        &self,
+        transport: Transport,
+        tools: &[ActiveTool],
+        warnings: &mut Vec<Diagnostic>,
+    ) -> Result<Vec<ToolText>> {
+        let warnings = std::cell::RefCell::new(warnings);
         match (transport, &self.ctx, &self.project.tool_docs.tool) {
             (Transport::Native, ..) => Ok(Vec::new()),
             (Transport::Json, ..) => Ok(tools
@@ -105,8 +127,14 @@ impl TextFormat<'_> {
                             less.params.remove(k);
                             // The tool without one parameter may not render (a template reading
                             // `tool.parameters[0]` of a one-parameter tool) while the tool does:
-                            // that parameter's part is unknown, counted as none.
-                            params.push(block(&less).map(|w| removed_run(&text, &w)).unwrap_or_default());
+                            // that parameter's part is unknown, counted as none, and said so.
+                            match block(&less) {
+                                Ok(without) => params.push(removed_run(&text, &without)),
+                                Err(e) => {
+                                    params.push(String::new());
+                                    warnings.borrow_mut().push(unknown_share(&t.name, &t.params[k].name, &e));
+                                }
+                            }
                         }
                         Ok(ToolText { text, params })
                     })

@@ -126,7 +126,8 @@ fn measured(
             model.as_deref(),
             &mut tokens.counters,
         )?;
-        let report = Report { accounts: vec![a], warnings: warning.into_iter().collect() };
+        let warnings = warning.into_iter().chain(c.warnings.iter().cloned()).collect();
+        let report = Report { accounts: vec![a], warnings };
         return Ok((vec![c], report));
     }
     // Cells are compiled one at a time as the counting thread takes their texts, and let go

@@ -638,7 +638,8 @@ fn templates_read_the_nonce_the_wrapper_uses() {
 
 /// A `tool_docs` template may index a tool's parameters (`tool.parameters[0]`): the report's
 /// breakdown renders each tool again without each parameter, which left a one-parameter tool
-/// with none to index and failed the whole cell; that parameter's part now counts as unknown.
+/// with none to index and failed the whole cell; that parameter's part now counts as none,
+/// with a warning naming it.
 #[test]
 fn tool_docs_templates_may_index_parameters() {
     let dir = tempfile::tempdir().unwrap();
@@ -648,7 +649,10 @@ fn tool_docs_templates_may_index_parameters() {
     std::fs::write(&template, format!("{text}\nFirst: {{{{ tool.parameters[0].name }}}}\n")).unwrap();
     for args in [&["render", "--transport", "xml"][..], &["report", "--transport", "xml", "--no-cache"]] {
         let out = promptc_in(dir.path(), args);
-        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
+        // Not silently: the parameter whose share is unknown is named.
+        assert!(stderr.contains("the report counts no tokens for parameter `part` of `count_part`"), "{stderr}");
     }
     assert!(
         String::from_utf8_lossy(&promptc_in(dir.path(), &["render", "--transport", "xml"]).stdout).contains("First: ")

@@ -127,7 +127,8 @@ fn renaming_the_example_profiles_changes_nothing_but_the_names() {
         let manifest = dir.join("profiles/promptc.yaml");
         let text = std::fs::read_to_string(&manifest).unwrap();
         let at = text.find(&format!("  {exclude}:\n")).unwrap();
-        let edited = format!("{}{}", &text[..at], text[at..].replacen("    exclude: []", "    exclude: [take_note]", 1));
+        let edited =
+            format!("{}{}", &text[..at], text[at..].replacen("    exclude: []", "    exclude: [take_note]", 1));
         std::fs::write(&manifest, edited).unwrap();
     }
     let grown = |dir: &Path| {

@@ -137,6 +137,13 @@ struct Run<'a> {
 }
 
 impl Run<'_> {
+    /// Keep `w` unless a warning with its message is kept already (cells repeat them).
+    fn warn_once(&mut self, w: Diagnostic) {
+        if !self.warnings.iter().any(|x| x.message == w.message) {
+            self.warnings.push(w);
+        }
+    }
+
     /// The tokenizer of `provider`'s cells (its warning kept, once).
     fn tokenizer(&mut self, provider: Option<Provider>) -> Tokenizer {
         if let Some((_, t)) = self.tokenizers.iter().find(|(p, _)| *p == provider) {
@@ -144,9 +151,7 @@ impl Run<'_> {
         }
         let (t, warning) = tokenizer_for(self.project, provider, self.model, self.forced);
         if let Some(w) = warning {
-            if !self.warnings.iter().any(|x| x.message == w.message) {
-                self.warnings.push(w);
-            }
+            self.warn_once(w);
         }
         self.tokenizers.push((provider, t));
         t
@@ -161,6 +166,10 @@ impl Run<'_> {
         bg: &mut Background,
     ) -> Result<Waiting<C>> {
         let c = cell.borrow();
+        // What compiling the cell warned of (a dropped contribution, a share it cannot count).
+        for w in &c.warnings {
+            self.warn_once(w.clone());
+        }
         let texts = cell_texts(c);
         let mut bytes: usize = texts.iter().map(|t| t.len()).sum();
         let own_keys: Vec<String> = texts.iter().map(|t| key_of(t)).collect();
