@@ -358,6 +358,9 @@ pub fn listed_files(dir: &Path) -> Result<Option<Manifest>> {
 /// (the rest stay the user's, and a later write refuses to touch them). Returns the files
 /// taken over; nothing is done to a folder of the current format or without an older summary.
 pub fn adopt_older(dir: &Path) -> Result<Vec<String>> {
+    // The folder itself held open, never through a link: its summary is rewritten in place.
+    let held = crate::source::pin::hold(dir).map_err(|e| Error::io("open", dir, &e))?;
+    let dir = held.path();
     if owned_files(dir)?.is_some() {
         return Ok(Vec::new());
     }

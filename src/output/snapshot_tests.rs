@@ -93,3 +93,16 @@ fn only_a_summary_of_the_current_format_with_hashes_makes_a_folder_promptcs() {
         }
     }
 }
+
+#[cfg(unix)]
+#[test]
+fn adopting_never_writes_through_a_link() {
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(outside.path().join(SUMMARY), r#"{"format": 3, "cells": [], "files": []}"#).unwrap();
+    let d = tempfile::tempdir().unwrap();
+    let link = d.path().join("snapshots");
+    std::os::unix::fs::symlink(outside.path(), &link).unwrap();
+    assert!(adopt_older(&link).is_err());
+    let summary = std::fs::read_to_string(outside.path().join(SUMMARY)).unwrap();
+    assert!(summary.contains(r#""format": 3"#), "{summary}");
+}
