@@ -143,6 +143,34 @@ pub struct Property {
     pub span: Span,
 }
 
+/// Every description in `params` at every depth — a property's, its array items' (nested
+/// arrays too), its object's properties' — as (the top-level parameter, the property it
+/// belongs to, the text), in declaration order.
+pub fn descriptions(params: &[Property]) -> Vec<(&Property, &Property, &str)> {
+    fn walk<'a>(ps: &'a [Property], top: Option<&'a Property>, out: &mut Vec<(&'a Property, &'a Property, &'a str)>) {
+        for p in ps {
+            let top = top.unwrap_or(p);
+            let mut schema = &p.schema;
+            loop {
+                if let Some(d) = &schema.description {
+                    out.push((top, p, d));
+                }
+                match &schema.kind {
+                    Kind::Array { items, .. } => schema = items,
+                    Kind::Object { properties, .. } => {
+                        walk(properties, Some(top), out);
+                        break;
+                    }
+                    _ => break,
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(params, None, &mut out);
+    out
+}
+
 impl Property {
     /// Whether a top-level parameter is sent in `profile`'s cells (where its tool is active and
     /// its `when` holds).

@@ -5,7 +5,7 @@ use crate::diagnostic::{Diagnostic, Span};
 use crate::lint::finding;
 use crate::lint::registry::Rule;
 use crate::model::catalog::{ContributionBody, Tool};
-use crate::model::params::{Kind, Property};
+use crate::model::params::descriptions;
 use crate::model::Project;
 
 pub const RULE: Rule = Rule {
@@ -72,7 +72,9 @@ fn literal_texts(t: &Tool) -> Vec<(String, &str, &Span)> {
             out.push((format!("{which} of tool `{name}`, parameter `{param}`"), d, span));
         }
     }
-    params(name, &t.params, &mut out);
+    for (_, p, d) in descriptions(&t.params) {
+        out.push((format!("parameter `{}` of tool `{name}`", p.name), d, &p.span));
+    }
     if let Some(g) = &t.guidance {
         out.push((format!("the guidance of tool `{name}`"), g, &t.guidance_span));
     }
@@ -87,24 +89,4 @@ fn literal_texts(t: &Tool) -> Vec<(String, &str, &Span)> {
         }
     }
     out
-}
-
-/// The descriptions of `ps` and the properties nested in them.
-fn params<'t>(tool: &str, ps: &'t [Property], out: &mut Vec<(String, &'t str, &'t Span)>) {
-    for p in ps {
-        let mut schema = &p.schema;
-        loop {
-            if let Some(d) = &schema.description {
-                out.push((format!("parameter `{}` of tool `{tool}`", p.name), d, &p.span));
-            }
-            match &schema.kind {
-                Kind::Array { items, .. } => schema = items,
-                Kind::Object { properties, .. } => {
-                    params(tool, properties, out);
-                    break;
-                }
-                _ => break,
-            }
-        }
-    }
 }

@@ -5,7 +5,7 @@
 use crate::compile::Compiled;
 use crate::diagnostic::{Label, Span};
 use crate::model::catalog::ContributionBody;
-use crate::model::params::{Kind, Property};
+use crate::model::params::{descriptions, Property};
 use crate::model::section::{Generator, SectionSource};
 use crate::model::Project;
 use crate::render::RenderedSection;
@@ -64,26 +64,6 @@ pub(super) fn template_place(project: &Project, template: &str, what: String, to
     Place { what, label, help }
 }
 
-/// Parameters of `params` (nested ones too) whose descriptions name `tool`: each with the
-/// top-level parameter it belongs to.
-fn params_naming<'a>(params: &'a [Property], tool: &str, out: &mut Vec<(&'a str, &'a Property)>, top: Option<&'a str>) {
-    for p in params {
-        let top_name = top.unwrap_or(&p.name);
-        let mut schema = &p.schema;
-        let mut names = schema.description.as_deref().is_some_and(|d| !tool_mentions(d, tool).is_empty());
-        while let Kind::Array { items, .. } = &schema.kind {
-            names |= items.description.as_deref().is_some_and(|d| !tool_mentions(d, tool).is_empty());
-            schema = items;
-        }
-        if names {
-            out.push((top_name, p));
-        }
-        if let Kind::Object { properties, .. } = &schema.kind {
-            params_naming(properties, tool, out, Some(top_name));
-        }
-    }
-}
-
 /// Which of a tool's texts a part of what is sent carries.
 #[derive(Clone, Copy)]
 pub(super) struct ToolTexts {
@@ -137,8 +117,12 @@ pub(super) fn tool_text_places(project: &Project, owner: &ActiveTool, tool: &str
 
 /// The places among `owner`'s description and parameter descriptions that name `tool`.
 fn description_places(owner: &ActiveTool, tool: &str, at: &dyn Fn(&Span) -> Label, decl: &Span, out: &mut Vec<Place>) {
-    let mut params = Vec::new();
-    params_naming(&owner.params, tool, &mut params, None);
+    // Each property whose description names the tool, with its top-level parameter.
+    let params: Vec<(&str, &Property)> = descriptions(&owner.params)
+        .into_iter()
+        .filter(|(_, _, d)| !tool_mentions(d, tool).is_empty())
+        .map(|(top, p, _)| (top.name.as_str(), p))
+        .collect();
     if !tool_mentions(&owner.description, tool).is_empty() {
         out.push(Place {
             what: format!("the description of tool `{}`", owner.name),
@@ -281,26 +265,10 @@ pub(super) fn section_places(
 /// Every text of `t` the tools JSON carries, joined: what [`tool_text_places`] reads with
 /// `DESCRIPTIONS`.
 pub(super) fn description_texts(t: &ActiveTool) -> String {
-    fn params(ps: &[Property], out: &mut String) {
-        for p in ps {
-            let mut schema = &p.schema;
-            loop {
-                if let Some(d) = &schema.description {
-                    out.push_str(d);
-                    out.push('\n');
-                }
-                match &schema.kind {
-                    Kind::Array { items, .. } => schema = items,
-                    Kind::Object { properties, .. } => {
-                        params(properties, out);
-                        break;
-                    }
-                    _ => break,
-                }
-            }
-        }
-    }
     let mut out = format!("{}\n", t.description);
-    params(&t.params, &mut out);
+    for (_, _, d) in descriptions(&t.params) {
+        out.push_str(d);
+        out.push('\n');
+    }
     out
 }
