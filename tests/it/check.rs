@@ -472,30 +472,13 @@ fn shipped_example_checks_clean() {
     assert_eq!(summary(&human), "check passed: 0 errors, 0 warnings");
 }
 
-/// Every file under `dir`, by relative path, with its contents.
-fn tree(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
-    fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<PathBuf, Vec<u8>>) {
-        for e in std::fs::read_dir(dir).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                walk(root, &p, out);
-            } else {
-                out.insert(p.strip_prefix(root).unwrap().to_path_buf(), std::fs::read(&p).unwrap());
-            }
-        }
-    }
-    let mut out = BTreeMap::new();
-    walk(dir, dir, &mut out);
-    out
-}
-
 #[test]
 fn init_starter_is_clean_and_init_never_overwrites() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("agent");
     let d = dir.to_str().unwrap();
     run(&["init", d], 0);
-    let created = tree(&dir);
+    let created = common::tree(&dir);
     assert!(created.contains_key(Path::new("promptc.yaml")), "{:?}", created.keys());
 
     let human = cli_check(d, &[], 0);
@@ -511,11 +494,11 @@ fn init_starter_is_clean_and_init_never_overwrites() {
     assert!(dir.join("snapshots/summary.json").is_file());
 
     // A second init refuses and changes nothing.
-    let before = tree(&dir);
+    let before = common::tree(&dir);
     let out = promptc(&["init", d]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("refusing to overwrite"));
-    assert_eq!(tree(&dir), before, "a refused init touched the folder");
+    assert_eq!(common::tree(&dir), before, "a refused init touched the folder");
 
     // One existing file is enough to refuse, and nothing else is written.
     let other = tmp.path().join("other");
@@ -525,7 +508,7 @@ fn init_starter_is_clean_and_init_never_overwrites() {
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("refusing to overwrite") && stderr.contains("promptc.yaml"), "{stderr}");
-    assert_eq!(tree(&other), BTreeMap::from([(PathBuf::from("promptc.yaml"), b"mine\n".to_vec())]));
+    assert_eq!(common::tree(&other), BTreeMap::from([(PathBuf::from("promptc.yaml"), b"mine\n".to_vec())]));
 
     // An existing .gitignore is kept and extended once.
     let repo_dir = tmp.path().join("repo");

@@ -63,6 +63,23 @@ pub fn fixture_with_token_cache(rel: &str, cache: &str) -> tempfile::TempDir {
     dir
 }
 
+/// Every file under `dir`, by path relative to it, with its contents.
+pub fn tree(dir: &Path) -> std::collections::BTreeMap<PathBuf, Vec<u8>> {
+    fn walk(root: &Path, dir: &Path, out: &mut std::collections::BTreeMap<PathBuf, Vec<u8>>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                walk(root, &p, out);
+            } else {
+                out.insert(p.strip_prefix(root).unwrap().to_path_buf(), std::fs::read(&p).unwrap());
+            }
+        }
+    }
+    let mut out = std::collections::BTreeMap::new();
+    walk(dir, dir, &mut out);
+    out
+}
+
 /// SHA-256 of `bytes` as lower-case hex, the form promptc's metadata records.
 pub fn sha256_hex(bytes: &[u8]) -> String {
     use sha2::Digest;

@@ -34,20 +34,7 @@ fn rename(text: &str) -> String {
 
 /// Files under `dir` by path relative to it (`/`-separated).
 fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
-        for e in std::fs::read_dir(dir).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                walk(root, &p, out);
-            } else {
-                let rel = p.strip_prefix(root).unwrap().to_string_lossy().replace('\\', "/");
-                out.insert(rel, std::fs::read(&p).unwrap());
-            }
-        }
-    }
-    let mut out = BTreeMap::new();
-    walk(dir, dir, &mut out);
-    out
+    crate::common::tree(dir).into_iter().map(|(p, b)| (p.to_string_lossy().replace('\\', "/"), b)).collect()
 }
 
 /// The text with what legitimately follows from the content changing masked: delimiter nonces
