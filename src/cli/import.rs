@@ -29,6 +29,8 @@ pub(crate) enum FromFormat {
     Gemini,
     /// An MCP tools/list result.
     Mcp,
+    /// A bare list of `{name, description, parameters}` function definitions.
+    Bare,
 }
 
 #[derive(Debug, Args)]
@@ -44,6 +46,10 @@ pub(crate) struct ImportToolsArgs {
     /// The project's `strict_tools` (default: from the input's `strict` flags).
     #[arg(long, value_name = "BOOL")]
     pub(crate) strict_tools: Option<bool>,
+    /// Write the tools that can be imported and list the others (exit code 1 when some are left
+    /// out), instead of refusing the whole input for one tool.
+    #[arg(long)]
+    pub(crate) skip_invalid: bool,
 }
 
 /// Largest input read: tool definitions are kilobytes; this only stops a wrong file.
@@ -60,11 +66,13 @@ pub(crate) fn import(args: &ImportArgs) -> Result<Exit, Error> {
             FromFormat::Anthropic => promptc::ImportFormat::Anthropic,
             FromFormat::Gemini => promptc::ImportFormat::Gemini,
             FromFormat::Mcp => promptc::ImportFormat::Mcp,
+            FromFormat::Bare => promptc::ImportFormat::Bare,
         });
     }
     if let Some(s) = args.strict_tools {
         options = options.strict_tools(s);
     }
+    options = options.skip_invalid(args.skip_invalid);
     let imported = promptc::import_tools(&text, &source, &options)?;
     let written = promptc::write_imported(&imported, &args.out)?;
     let mut err = std::io::stderr().lock();
@@ -80,8 +88,21 @@ pub(crate) fn import(args: &ImportArgs) -> Result<Exit, Error> {
     for p in &written {
         let _ = writeln!(err, "wrote {}", p.display());
     }
+    let skipped = imported.skipped();
+    if !skipped.is_empty() {
+        let color = wants_color(Color::Auto, std::io::stderr().is_terminal());
+        for d in skipped {
+            let _ = write!(err, "{}", d.render(color));
+        }
+        let _ = writeln!(
+            err,
+            "left out: {} problem{} in the tools above (--skip-invalid)",
+            skipped.len(),
+            if skipped.len() == 1 { "" } else { "s" }
+        );
+    }
     let _ = writeln!(err, "next: promptc -C {} render --tools", args.out.display());
-    Ok(Exit::Success)
+    Ok(if skipped.is_empty() { Exit::Success } else { Exit::Found })
 }
 
 /// The input's text and the name messages give it.

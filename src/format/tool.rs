@@ -34,6 +34,19 @@ pub struct RawTool {
     #[serde(default)]
     #[schemars(with = "BTreeMap<String, RawParam>")]
     pub parameters: IndexMap<S, RawParam>,
+    /// The parameters as a whole JSON Schema object (`type: object`, `properties`, `required`,
+    /// and any other keyword — `anyOf`, `$defs`, `$ref`, `title`, `x-…` — in its order), sent as
+    /// written to the providers that take full JSON Schema and converted, finding by finding,
+    /// for the others. What `promptc import tools` writes when the typed form cannot say a
+    /// schema exactly. Instead of `parameters`, `additional_properties` and `required_order`.
+    #[schemars(with = "Option<serde_json::Map<String, serde_json::Value>>")]
+    pub input_schema: Option<Spanned<serde_json::Value>>,
+    /// An MCP tool's fields beyond its name, description and input schema (`title`,
+    /// `annotations`, `outputSchema`, `_meta`, `icons`, …), carried as written (what `promptc
+    /// import tools` keeps of an MCP `tools/list` result); no provider's tool entry has a place
+    /// for them.
+    #[schemars(with = "Option<serde_json::Map<String, serde_json::Value>>")]
+    pub mcp: Option<Spanned<serde_json::Value>>,
     /// `additionalProperties` of the parameters object, sent only when declared (OpenAI strict
     /// mode always sends false).
     #[schemars(with = "Option<bool>")]

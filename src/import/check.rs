@@ -12,13 +12,25 @@ use crate::model::catalog::valid_tool_name;
 use super::files::file_name;
 use super::forms::Found;
 use super::schema::{Converter, Dialect, Object};
-use super::{ImportFormat, Problem};
+use super::Problem;
 
 /// One converted tool.
 pub(super) struct Tool {
+    /// The JSON path of its definition in the input.
+    pub(super) path: String,
     pub(super) name: String,
     pub(super) description: String,
-    pub(super) params: Object,
+    pub(super) params: Params,
+    /// An MCP tool's other fields, carried as written.
+    pub(super) mcp: serde_json::Map<String, Value>,
+}
+
+/// How a tool's parameters are written in its catalog file.
+pub(super) enum Params {
+    /// Typed `parameters:` (Gemini's OpenAPI subset, which is not JSON Schema).
+    Typed(Object),
+    /// The JSON Schema exactly as the input has it (`input_schema:`).
+    Schema(Value),
 }
 
 /// The tools converted so far, and what later tools are checked against.
@@ -36,20 +48,47 @@ pub(super) struct Converted {
 
 impl Converted {
     /// Check and convert `f`, or record why it cannot be imported.
-    pub(super) fn add(&mut self, f: &Found<'_>, format: ImportFormat, problems: &mut Vec<Problem>) {
+    pub(super) fn add(&mut self, f: &Found<'_>, problems: &mut Vec<Problem>) {
         let Some(name) = self.name(f, problems) else { return };
         let Some(description) = description(f, name, problems) else { return };
-        let dialect = if format == ImportFormat::Gemini { Dialect::Gemini } else { Dialect::Json };
-        let mut c = Converter::new(name, dialect, f.strict == Some(true));
         let params = match &f.schema {
-            Some((s, path)) => c.root(Some(s), path),
-            None => Object::default(),
+            // JSON Schema is carried as written; the loader's own reading of it decides what
+            // a catalog accepts, so the two never disagree.
+            Some((s, path)) if f.json_schema => match s.as_object().map(crate::model::params::input_schema) {
+                Some(Ok(_)) => Params::Schema((*s).clone()),
+                Some(Err(p)) => {
+                    let at = format!("{path}{}", p.path.trim_start_matches('$'));
+                    problems.push((
+                        at.clone(),
+                        Diagnostic::error(format!("tool `{name}`: {} (at `{at}`)", p.message)).with_help(p.help),
+                    ));
+                    return;
+                }
+                None => {
+                    problems.push((
+                        path.clone(),
+                        Diagnostic::error(format!(
+                            "tool `{name}`: the parameters must be a JSON Schema object, found {s} (at `{path}`)"
+                        )),
+                    ));
+                    return;
+                }
+            },
+            Some((s, path)) => {
+                let mut c = Converter::new(name, Dialect::Gemini, f.strict == Some(true));
+                let params = c.root(Some(s), path);
+                if !c.problems.is_empty() {
+                    problems.append(&mut c.problems);
+                    return;
+                }
+                Params::Typed(params)
+            }
+            None => Params::Typed(Object::default()),
         };
-        problems.append(&mut c.problems);
         if let Some(s) = f.strict {
             self.stricts.push((s, name.to_string()));
         }
-        self.tools.push(Tool { name: name.to_string(), description, params });
+        self.tools.push(Tool { path: f.path.clone(), name: name.to_string(), description, params, mcp: f.mcp.clone() });
     }
 
     /// The tool's name, when it is a valid one no earlier tool took (nor its file name).

@@ -6,9 +6,10 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use crate::error::Result;
+use crate::model::provider::Provider;
 use crate::source::folder::Manifest;
 
-use super::check::Tool;
+use super::check::{Params, Tool};
 use super::{yaml, ImportFormat, MARKER};
 
 /// The toolset every imported tool belongs to (the profile registers it).
@@ -53,7 +54,9 @@ fn manifest(tools: &[Tool], catalogs: &BTreeMap<String, String>, format: ImportF
     let _ = writeln!(m, "descriptions: verbatim");
     let _ = writeln!(m, "strict_tools: {strict}");
     let _ = writeln!(m, "defaults:\n  profile: main\n  transport: native\n  provider: {provider}");
-    let _ = writeln!(m, "transports: [native]\nproviders: [{provider}]");
+    // Every provider: the tools render for each, and `check` says what each one would change.
+    let providers: Vec<&str> = Provider::ALL.iter().map(|p| p.as_str()).collect();
+    let _ = writeln!(m, "transports: [native]\nproviders: [{}]", providers.join(", "));
     let _ = writeln!(m, "sections:\n  role:\n    text: \"Replace this section with the agent's system prompt.\\n\"");
     let _ = writeln!(m, "tools:");
     for t in tools {
@@ -71,11 +74,19 @@ fn catalog_file(t: &Tool) -> String {
     let mut y = String::new();
     let _ = writeln!(y, "- name: {}", yaml::quoted(&t.name));
     let _ = writeln!(y, "  toolset: {TOOLSET}");
-    let _ = writeln!(y, "  description: {}", yaml::quoted(&t.description));
-    yaml::object_keys(&mut y, &t.params, 2);
-    if !t.params.properties.is_empty() {
-        let _ = writeln!(y, "  parameters:");
-        yaml::properties(&mut y, &t.params.properties, 4);
+    let _ = writeln!(y, "  description: {}", yaml::string(&t.description, 4));
+    match &t.params {
+        Params::Typed(o) => {
+            yaml::object_keys(&mut y, o, 2);
+            if !o.properties.is_empty() {
+                let _ = writeln!(y, "  parameters:");
+                yaml::properties(&mut y, &o.properties, 4);
+            }
+        }
+        Params::Schema(s) => yaml::block(&mut y, "input_schema", s, 2),
+    }
+    if !t.mcp.is_empty() {
+        yaml::block(&mut y, "mcp", &serde_json::Value::Object(t.mcp.clone()), 2);
     }
     y
 }

@@ -17,7 +17,12 @@ pub(super) struct Found<'a> {
     pub(super) description: Option<&'a Value>,
     /// The parameters schema and its JSON path.
     pub(super) schema: Option<(&'a Value, String)>,
+    /// Whether the schema is full JSON Schema even in a Gemini input (`parametersJsonSchema`).
+    pub(super) json_schema: bool,
     pub(super) strict: Option<bool>,
+    /// An MCP tool's fields beyond its name, description and input schema (`title`,
+    /// `annotations`, `outputSchema`, `_meta`, `icons`, …), in input order.
+    pub(super) mcp: Map<String, Value>,
 }
 
 /// The tools list of the input and its path: the input itself, `tools` of a request body
@@ -69,6 +74,12 @@ pub(super) fn entry_format(v: &Value) -> Option<ImportFormat> {
     }
     if m.contains_key("inputSchema") {
         return Some(ImportFormat::Mcp);
+    }
+    if m.contains_key("name")
+        && (m.contains_key("parameters") || m.contains_key("description"))
+        && !m.contains_key("type")
+    {
+        return Some(ImportFormat::Bare);
     }
     None
 }
@@ -133,7 +144,7 @@ pub(super) fn find_tools<'a>(
         };
         match format {
             ImportFormat::OpenAiChat => out.extend(openai_chat(entry, m, path, problems)),
-            ImportFormat::OpenAiResponses | ImportFormat::Anthropic | ImportFormat::Mcp => {
+            ImportFormat::OpenAiResponses | ImportFormat::Anthropic | ImportFormat::Mcp | ImportFormat::Bare => {
                 out.extend(flat(entry, m, path, format, problems))
             }
             ImportFormat::Gemini => gemini(m, &path, problems, &mut out),
@@ -165,8 +176,10 @@ fn openai_chat<'a>(
         name,
         description: f.get("description"),
         schema: f.get("parameters").map(|s| (s, format!("{fpath}.parameters"))),
+        json_schema: true,
         strict: Some(strict_of(f, &fpath, problems).unwrap_or(false)),
         path: fpath,
+        mcp: Map::new(),
     })
 }
 
@@ -179,7 +192,9 @@ fn flat<'a>(
     format: ImportFormat,
     problems: &mut Vec<Problem>,
 ) -> Option<Found<'a>> {
-    if entry_format(entry) != Some(format) {
+    // A bare list's entries are recognised by their keys only when detected; `--from bare`
+    // reads any object with a name.
+    if entry_format(entry) != Some(format) && format != ImportFormat::Bare {
         expected(format, &path, problems);
         return None;
     }
@@ -190,11 +205,19 @@ fn flat<'a>(
     let (known, schema_key): (&[&str], &str) = match format {
         ImportFormat::OpenAiResponses => (&["type", "name", "description", "parameters", "strict"], "parameters"),
         ImportFormat::Anthropic => (&["type", "name", "description", "input_schema", "strict"], "input_schema"),
+        ImportFormat::Bare => (&["name", "description", "parameters"], "parameters"),
         ImportFormat::OpenAiChat | ImportFormat::Gemini | ImportFormat::Mcp => {
             (&["name", "description", "inputSchema"], "inputSchema")
         }
     };
-    keys_known(m, &path, known, &name_of(name), problems);
+    // Every field of an MCP tool is carried (the catalog's `mcp:`), whatever the revision of
+    // the protocol added.
+    let mut mcp = Map::new();
+    if format == ImportFormat::Mcp {
+        mcp = m.iter().filter(|(k, _)| !known.contains(&k.as_str())).map(|(k, v)| (k.clone(), v.clone())).collect();
+    } else {
+        keys_known(m, &path, known, &name_of(name), problems);
+    }
     let strict = strict_of(m, &path, problems);
     let strict = match format {
         // The Responses API defaults `strict` to true.
@@ -203,14 +226,16 @@ fn flat<'a>(
             anthropic_checks(m, &path, name, strict, problems);
             None
         }
-        ImportFormat::OpenAiChat | ImportFormat::Gemini | ImportFormat::Mcp => None,
+        ImportFormat::OpenAiChat | ImportFormat::Gemini | ImportFormat::Mcp | ImportFormat::Bare => None,
     };
     Some(Found {
         name,
         description: m.get("description"),
         schema: m.get(schema_key).map(|s| (s, format!("{path}.{schema_key}"))),
+        json_schema: true,
         strict,
         path,
+        mcp,
     })
 }
 
@@ -274,13 +299,36 @@ fn gemini<'a>(m: &'a Map<String, Value>, path: &str, problems: &mut Vec<Problem>
             problems.push((dpath.clone(), Diagnostic::error(format!("`{dpath}` has no `name`"))));
             continue;
         };
-        keys_known(dm, &dpath, &["name", "description", "parameters"], &name_of(name), problems);
+        keys_known(
+            dm,
+            &dpath,
+            &["name", "description", "parameters", "parametersJsonSchema"],
+            &name_of(name),
+            problems,
+        );
+        // What gemini-cli sends: full JSON Schema instead of the OpenAPI subset.
+        let (schema, json_schema) = match dm.get("parametersJsonSchema") {
+            Some(s) => (Some((s, format!("{dpath}.parametersJsonSchema"))), true),
+            None => (dm.get("parameters").map(|s| (s, format!("{dpath}.parameters"))), false),
+        };
+        if dm.contains_key("parameters") && json_schema {
+            problems.push((
+                format!("{dpath}.parameters"),
+                Diagnostic::error(format!(
+                    "tool `{}` has both `parameters` and `parametersJsonSchema` (at `{dpath}`)",
+                    name_of(name)
+                ))
+                .with_help("Gemini takes one of them: remove the other from the input"),
+            ));
+        }
         out.push(Found {
             name,
             description: dm.get("description"),
-            schema: dm.get("parameters").map(|s| (s, format!("{dpath}.parameters"))),
+            schema,
+            json_schema,
             strict: None,
             path: dpath,
+            mcp: Map::new(),
         });
     }
 }

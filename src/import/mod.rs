@@ -40,16 +40,20 @@ pub enum ImportFormat {
     Gemini,
     /// An MCP `tools/list` result: `{"tools": [{name, description, inputSchema}]}`.
     Mcp,
+    /// A bare list of function definitions, as agent products commit them:
+    /// `[{name, description, parameters}]` (rendered back as OpenAI Chat functions).
+    Bare,
 }
 
 impl ImportFormat {
     /// Every form, in the order `--from` lists them.
-    pub const ALL: [ImportFormat; 5] = [
+    pub const ALL: [ImportFormat; 6] = [
         ImportFormat::OpenAiChat,
         ImportFormat::OpenAiResponses,
         ImportFormat::Anthropic,
         ImportFormat::Gemini,
         ImportFormat::Mcp,
+        ImportFormat::Bare,
     ];
 
     /// The form's name (`--from` values): a provider name, or `mcp`.
@@ -60,6 +64,7 @@ impl ImportFormat {
             ImportFormat::Anthropic => "anthropic",
             ImportFormat::Gemini => "gemini",
             ImportFormat::Mcp => "mcp",
+            ImportFormat::Bare => "bare",
         }
     }
 
@@ -72,7 +77,7 @@ impl ImportFormat {
     /// Anthropic's `input_schema`).
     pub fn provider(self) -> Provider {
         match self {
-            ImportFormat::OpenAiChat => Provider::OpenAiChat,
+            ImportFormat::OpenAiChat | ImportFormat::Bare => Provider::OpenAiChat,
             ImportFormat::OpenAiResponses => Provider::OpenAiResponses,
             ImportFormat::Anthropic | ImportFormat::Mcp => Provider::Anthropic,
             ImportFormat::Gemini => Provider::Gemini,
@@ -87,6 +92,7 @@ impl ImportFormat {
             ImportFormat::Anthropic => "[{\"name\", \"input_schema\"}]",
             ImportFormat::Gemini => "[{\"functionDeclarations\": [{\"name\", \"parameters\"}]}]",
             ImportFormat::Mcp => "{\"tools\": [{\"name\", \"inputSchema\"}]}",
+            ImportFormat::Bare => "[{\"name\", \"description\", \"parameters\"}]",
         }
     }
 }
@@ -105,6 +111,9 @@ pub struct ImportOptions {
     pub from: Option<ImportFormat>,
     /// `strict_tools` for the manifest; `None` takes it from the input's `strict` flags.
     pub strict_tools: Option<bool>,
+    /// Import the tools that can be, listing the others (`Imported::skipped`), instead of
+    /// refusing the whole input for one tool.
+    pub skip_invalid: bool,
 }
 
 impl ImportOptions {
@@ -116,6 +125,12 @@ impl ImportOptions {
     /// Read the input as `format` instead of detecting it.
     pub fn from(mut self, format: ImportFormat) -> ImportOptions {
         self.from = Some(format);
+        self
+    }
+
+    /// Import the tools that can be and list the others, instead of refusing the input.
+    pub fn skip_invalid(mut self, skip: bool) -> ImportOptions {
+        self.skip_invalid = skip;
         self
     }
 
@@ -133,6 +148,7 @@ pub struct Imported {
     strict: bool,
     tools: Vec<String>,
     files: BTreeMap<String, String>,
+    skipped: Vec<Diagnostic>,
 }
 
 impl Imported {
@@ -160,6 +176,12 @@ impl Imported {
     pub fn files(&self) -> &BTreeMap<String, String> {
         &self.files
     }
+
+    /// Why each tool left out (`ImportOptions::skip_invalid`) could not be imported, located in
+    /// the input.
+    pub fn skipped(&self) -> &[Diagnostic] {
+        &self.skipped
+    }
 }
 
 /// The first line of every manifest `import` writes; a folder whose `promptc.yaml` starts
@@ -178,18 +200,81 @@ fn fail(source: &str, message: impl Into<String>, help: &str) -> Error {
         .into_error(ErrorKind::Usage)
 }
 
-/// Parse JSON, locating a syntax error at its line and column.
+/// JSON read only to refuse a key given twice in one object: a JSON parser keeps the last one
+/// silently, so the import would write a schema the author did not see.
+struct NoDuplicateKeys;
+
+impl<'de> serde::Deserialize<'de> for NoDuplicateKeys {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        d.deserialize_any(NoDuplicateKeysVisitor)
+    }
+}
+
+struct NoDuplicateKeysVisitor;
+
+impl<'de> serde::de::Visitor<'de> for NoDuplicateKeysVisitor {
+    type Value = NoDuplicateKeys;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_bool<E>(self, _: bool) -> std::result::Result<NoDuplicateKeys, E> {
+        Ok(NoDuplicateKeys)
+    }
+    fn visit_i64<E>(self, _: i64) -> std::result::Result<NoDuplicateKeys, E> {
+        Ok(NoDuplicateKeys)
+    }
+    fn visit_u64<E>(self, _: u64) -> std::result::Result<NoDuplicateKeys, E> {
+        Ok(NoDuplicateKeys)
+    }
+    fn visit_f64<E>(self, _: f64) -> std::result::Result<NoDuplicateKeys, E> {
+        Ok(NoDuplicateKeys)
+    }
+    fn visit_str<E>(self, _: &str) -> std::result::Result<NoDuplicateKeys, E> {
+        Ok(NoDuplicateKeys)
+    }
+    fn visit_unit<E>(self) -> std::result::Result<NoDuplicateKeys, E> {
+        Ok(NoDuplicateKeys)
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> std::result::Result<NoDuplicateKeys, A::Error> {
+        while seq.next_element::<NoDuplicateKeys>()?.is_some() {}
+        Ok(NoDuplicateKeys)
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> std::result::Result<NoDuplicateKeys, A::Error> {
+        let mut seen = std::collections::HashSet::new();
+        while let Some(k) = map.next_key::<String>()? {
+            if !seen.insert(k.clone()) {
+                return Err(serde::de::Error::custom(format_args!(
+                    "the key `{}` appears twice in one object",
+                    crate::diagnostic::excerpt(&k, 80)
+                )));
+            }
+            map.next_value::<NoDuplicateKeys>()?;
+        }
+        Ok(NoDuplicateKeys)
+    }
+}
+
+/// Parse JSON, locating a syntax error (or a key given twice) at its line and column.
 fn parse_json(text: &str, source: &str) -> Result<Value> {
-    serde_json::from_str(text).map_err(|e| {
+    serde_json::from_str::<NoDuplicateKeys>(text).and_then(|_| serde_json::from_str(text)).map_err(|e| {
         let message = e.to_string();
         let message = match message.rfind(" at line ") {
             Some(i) => &message[..i],
             None => message.as_str(),
         };
         let position = Position::new(e.line().max(1), e.column().max(1), 1);
+        let help = if message.contains("appears twice") {
+            "keep one of them: a JSON parser keeps the last one silently, so the agent may not send what you read"
+        } else if message.contains("recursion limit") {
+            "tool definitions nest a few levels deep: is this the right file?"
+        } else {
+            "give the JSON the agent sends: a tools array, a request body with \"tools\", or an MCP tools/list result"
+        };
         Diagnostic::error(format!("the tool definitions are not valid JSON: {message}"))
             .with_label(Label::at(source, text, position))
-            .with_help("give the JSON the agent sends: a tools array, a request body with \"tools\", or an MCP tools/list result")
+            .with_help(help)
             .into_error(ErrorKind::Usage)
     })
 }
@@ -225,7 +310,29 @@ pub fn import(text: &str, source: &str, options: &ImportOptions) -> Result<Impor
     }
     let mut converted = Converted::default();
     for f in &found {
-        converted.add(f, format, &mut problems);
+        converted.add(f, &mut problems);
+    }
+    let mut skipped = Vec::new();
+    if options.skip_invalid {
+        // A problem inside a tool's definition leaves that tool out; one about the whole input
+        // (its form, its strict flags) still refuses it.
+        let inside = |tool: &str, path: &str| {
+            path.strip_prefix(tool).is_some_and(|rest| rest.is_empty() || rest.starts_with(['.', '[']))
+        };
+        let bad: Vec<&str> = found
+            .iter()
+            .filter(|f| problems.iter().any(|(p, _)| inside(&f.path, p)))
+            .map(|f| f.path.as_str())
+            .collect();
+        converted.tools.retain(|t| !bad.contains(&t.path.as_str()));
+        converted.stricts.retain(|(_, name)| converted.tools.iter().any(|t| &t.name == name));
+        let (theirs, whole): (Vec<Problem>, Vec<Problem>) =
+            problems.into_iter().partition(|(p, _)| bad.iter().any(|b| inside(b, p)));
+        skipped = theirs.into_iter().map(|(path, d)| located(text, source, &path, root_is_list, d)).collect();
+        problems = whole;
+        if converted.tools.is_empty() && problems.is_empty() {
+            return Err(Error::new(ErrorKind::Usage, skipped));
+        }
     }
     let strict = check::strict_mode(options.strict_tools, &converted.stricts, &mut problems);
     if !problems.is_empty() {
@@ -238,6 +345,7 @@ pub fn import(text: &str, source: &str, options: &ImportOptions) -> Result<Impor
         strict,
         tools: tools.iter().map(|t| t.name.clone()).collect(),
         files: files::files(&tools, format, strict),
+        skipped,
     })
 }
 

@@ -88,11 +88,16 @@ fn refuses_what_it_cannot_keep() {
 
 #[test]
 fn errors_point_into_the_input() {
-    let text = "[\n  {\"name\": \"a\", \"description\": \"A.\",\n   \"input_schema\": {\"type\": \"object\", \"oneOf\": []}}\n]";
+    let text = "[\n  {\"name\": \"a\", \"description\": \"A.\",\n   \"input_schema\": {\"type\": \"string\"}}\n]";
     let e = imported(text).err().unwrap_or_else(|| panic!("error"));
-    let label = e.diagnostics()[0].label.clone().unwrap_or_else(|| Label::file("?"));
+    let d = &e.diagnostics()[0];
+    assert_eq!(
+        d.message,
+        "tool `a`: a tool's `input_schema` must have type `object`, found \"string\" (at `tools[0].input_schema.type`)"
+    );
+    let label = d.label.clone().unwrap_or_else(|| Label::file("?"));
     assert_eq!(label.file, "in.json");
-    assert_eq!(label.position.map(|p| (p.line, p.column, p.len)), Some((3, 39, 7)));
+    assert_eq!(label.position.map(|p| (p.line, p.column, p.len)), Some((3, 21, 6)));
 }
 
 #[test]
@@ -137,4 +142,59 @@ fn the_owned_file_list_comes_from_the_marker_manifest_only() {
     let older = format!("{MARKER}\ntools:\n  - tool.a.yaml\n");
     std::fs::write(dir.path().join("promptc.yaml"), older).unwrap_or_default();
     assert_eq!(owned(dir.path()).ok().flatten(), None);
+}
+
+#[test]
+fn json_schema_is_carried_as_written_with_mcp_fields() {
+    let text = r#"{"tools": [{"annotations": {"readOnlyHint": true}, "description": "Grep.\nFast.\n", "inputSchema": {
+        "type": "object",
+        "properties": {"-n": {"type": "boolean"}, "q": {"anyOf": [{"type": "string"}, {"type": "null"}], "exclusiveMinimum": 0}},
+        "required": [],
+        "additionalProperties": false,
+        "$schema": "http://json-schema.org/draft-07/schema#"
+    }, "name": "grep", "outputSchema": {"type": "object"}, "title": "Grep"}]}"#;
+    let i = imported(text).unwrap_or_else(|e| panic!("{:?}", e.diagnostics()));
+    let file = &i.files()["tool.grep.yaml"];
+    assert!(file.contains("  description: |\n    Grep.\n    Fast.\n  input_schema:\n    type: object\n"), "{file}");
+    assert!(file.contains("      \"-n\":\n        type: boolean\n"), "{file}");
+    assert!(file.contains("    required: []\n"), "{file}");
+    assert!(file.contains("  mcp:\n    annotations:\n      readOnlyHint: true\n    outputSchema:\n"), "{file}");
+    assert!(file.contains("    title: Grep\n"), "{file}");
+    let manifest = &i.files()["promptc.yaml"];
+    assert!(manifest.contains("providers: [openai, openai-responses, anthropic, gemini]"), "{manifest}");
+}
+
+#[test]
+fn bare_lists_and_gemini_json_schema_import() {
+    let bare = r#"[{"name": "a", "description": "A.", "parameters": {"type": "object", "properties": {"x": {"type": "string"}}}}]"#;
+    let i = imported(bare).unwrap_or_else(|e| panic!("{:?}", e.diagnostics()));
+    assert_eq!(i.format(), ImportFormat::Bare);
+    assert!(i.files()["tool.a.yaml"].contains("  input_schema:\n"));
+    let gemini = r#"[{"functionDeclarations": [{"name": "g", "description": "G.", "parametersJsonSchema": {"type": "object", "properties": {"p": {"type": ["string", "null"]}}}}]}]"#;
+    let i = imported(gemini).unwrap_or_else(|e| panic!("{:?}", e.diagnostics()));
+    assert!(
+        i.files()["tool.g.yaml"].contains("        type: [\"string\", \"null\"]\n"),
+        "{}",
+        i.files()["tool.g.yaml"]
+    );
+}
+
+#[test]
+fn skip_invalid_imports_the_rest_and_lists_what_it_left_out() {
+    let text = r#"[{"name": "ok", "description": "O.", "input_schema": {"type": "object"}},
+        {"name": "bad", "description": "B.", "input_schema": {"type": "string"}},
+        {"name": "no-description", "input_schema": {"type": "object"}}]"#;
+    assert!(imported(text).is_err(), "refused whole without the option");
+    let i = import(text, "in.json", &ImportOptions::new().skip_invalid(true))
+        .unwrap_or_else(|e| panic!("{:?}", e.diagnostics()));
+    assert_eq!(i.tool_names(), ["ok"]);
+    let skipped: Vec<&str> = i.skipped().iter().map(|d| d.message.as_str()).collect();
+    assert_eq!(skipped.len(), 2, "{skipped:?}");
+    assert!(skipped[0].contains("tool `bad`"), "{skipped:?}");
+    assert_eq!(skipped[1], "tool `no-description` has no description");
+    let all_bad = r#"[{"name": "bad", "description": "B.", "input_schema": {"type": "string"}}]"#;
+    assert!(
+        import(all_bad, "in.json", &ImportOptions::new().skip_invalid(true)).is_err(),
+        "nothing to write is an error"
+    );
 }

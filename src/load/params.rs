@@ -93,6 +93,7 @@ impl<'a> SchemaBuilder<'a> {
             nullable: p.nullable,
             default: p.default.as_ref().map(|d| d.value.clone()),
             kind,
+            json: None,
         };
         if let Some(d) = &p.default {
             if !value_matches(&schema, &d.value) {
@@ -189,6 +190,7 @@ impl<'a> SchemaBuilder<'a> {
                             nullable: false,
                             default: None,
                             kind: Kind::Boolean,
+                            json: None,
                         }),
                         min_items: None,
                         max_items: None,
@@ -294,7 +296,7 @@ impl<'a> SchemaBuilder<'a> {
                 );
             }
         }
-        ObjectShape { additional_properties: additional.map(|a| a.value), required_order }
+        ObjectShape { additional_properties: additional.map(|a| a.value), required_order, json: None }
     }
 
     fn enum_of<T>(&mut self, p: &RawParam, conv: impl Fn(&Value) -> Option<T>, what: &str) -> Vec<T> {

@@ -126,6 +126,7 @@ pub(super) fn build_tool(
         guidance_span: rt.guidance.as_ref().map(|g| ck.span(&g.referenced)).unwrap_or_default(),
         contributions,
         examples,
+        mcp: mcp_fields(ck, rt, &mut ok),
     };
     if env.descriptions == DescriptionMode::Trim {
         trim_descriptions(&mut tool);
@@ -176,6 +177,9 @@ fn parameters(
     switches: &IndexMap<String, Switch>,
     ok: &mut bool,
 ) -> (Vec<Property>, ObjectShape) {
+    if let Some(schema) = &rt.input_schema {
+        return input_schema(ck, rt, schema, ok);
+    }
     let mut builder = SchemaBuilder::new(ck.file);
     let mut when_errors = Diagnostics::new(ErrorKind::Project);
     let params = {
@@ -196,6 +200,78 @@ fn parameters(
         ck.diags.absorb::<()>(when_errors.finish(()).map(|_| ()));
     }
     (params, shape)
+}
+
+/// The parameters of a tool written as one JSON Schema (`input_schema:`), read into their
+/// typed view; the schema itself is carried as written. Problems clear `ok`.
+fn input_schema(
+    ck: &mut Checker<'_>,
+    rt: &RawTool,
+    schema: &Spanned<serde_json::Value>,
+    ok: &mut bool,
+) -> (Vec<Property>, ObjectShape) {
+    let at = &schema.referenced;
+    let typed_keys = [
+        (
+            "parameters",
+            (!rt.parameters.is_empty()).then(|| rt.parameters.keys().next().map(|k| k.referenced)).flatten(),
+        ),
+        ("additional_properties", rt.additional_properties.as_ref().map(|a| a.referenced)),
+        ("required_order", rt.required_order.as_ref().map(|r| r.referenced)),
+    ];
+    for (key, loc) in typed_keys {
+        if let Some(loc) = loc {
+            *ok = false;
+            ck.error(
+                &loc,
+                format!("tool `{}` has both `input_schema` and `{key}`", rt.name.value),
+                "give the parameters one way: as a JSON Schema under `input_schema`, or typed under `parameters`",
+            );
+        }
+    }
+    let Some(root) = schema.value.as_object() else {
+        *ok = false;
+        ck.error(
+            at,
+            "`input_schema` must be a JSON Schema object (a mapping)",
+            "write `input_schema:` with `type: object` and `properties:` below it",
+        );
+        return (Vec::new(), ObjectShape::default());
+    };
+    match crate::model::params::input_schema(root) {
+        Ok((mut params, shape)) => {
+            // The typed view's properties point at the schema that declares them.
+            let span = ck.span(at);
+            params.iter_mut().for_each(|p| p.span = span.clone());
+            (params, shape)
+        }
+        Err(problem) => {
+            *ok = false;
+            ck.error(
+                at,
+                format!("tool `{}`: {} (at `{}` of its `input_schema`)", rt.name.value, problem.message, problem.path),
+                problem.help,
+            );
+            (Vec::new(), ObjectShape::default())
+        }
+    }
+}
+
+/// An MCP tool's other fields (`mcp:`): a mapping, carried as written.
+fn mcp_fields(ck: &mut Checker<'_>, rt: &RawTool, ok: &mut bool) -> Option<serde_json::Map<String, serde_json::Value>> {
+    let m = rt.mcp.as_ref()?;
+    match &m.value {
+        serde_json::Value::Object(fields) => Some(fields.clone()),
+        _ => {
+            *ok = false;
+            ck.error(
+                &m.referenced,
+                "`mcp` must be a mapping of MCP tool fields",
+                "write `title:`, `annotations:`, `outputSchema:` … below `mcp:`",
+            );
+            None
+        }
+    }
 }
 
 /// Per-profile parameters: `profiles:` on a top-level parameter (the builder refuses it on

@@ -52,6 +52,8 @@ pub struct Tool {
     pub contributions: Vec<Contribution>,
     /// Example calls (checked against its parameters at load).
     pub examples: Vec<ToolExample>,
+    /// An MCP tool's other fields (`title`, `annotations`, `outputSchema`, …) as written.
+    pub mcp: Option<serde_json::Map<String, serde_json::Value>>,
     /// Its name's value in its catalog file.
     pub name_span: Span,
     /// Its declaration, `name: NAME`.
@@ -233,6 +235,7 @@ pub(crate) mod tests {
                 nullable: false,
                 default: None,
                 kind: Kind::Boolean,
+                json: None,
             },
             when,
             profiles: Vec::new(),
@@ -257,6 +260,7 @@ pub(crate) mod tests {
             guidance_span: Span::default(),
             contributions: Vec::new(),
             examples: Vec::new(),
+            mcp: None,
             name_span: Span::default(),
             decl_span: Span::default(),
         }

@@ -8,7 +8,7 @@ fn prop(name: &str, kind: Kind) -> Property {
     Property {
         name: name.into(),
         required: true,
-        schema: Schema { description: Some(format!("{name}.")), nullable: false, default: None, kind },
+        schema: Schema { description: Some(format!("{name}.")), nullable: false, default: None, kind, json: None },
         when: Condition::Always,
         profiles: Vec::new(),
         span: Default::default(),

@@ -26,7 +26,11 @@ pub fn project(tools: &[ActiveTool]) -> Value {
             let mut m = Map::new();
             m.insert("name".into(), json!(t.name));
             m.insert("description".into(), json!(t.description));
-            if !t.params.is_empty() {
+            if let Some(root) = &t.shape.json {
+                if let Some(p) = super::verbatim::gemini(root, &t.params, &mut Vec::new()) {
+                    m.insert("parameters".into(), p);
+                }
+            } else if !t.params.is_empty() {
                 m.insert("parameters".into(), object(&t.params, &t.shape, None));
             }
             Value::Object(m)
@@ -92,6 +96,9 @@ fn type_name(kind: &Kind) -> &'static str {
         Kind::Boolean => "BOOLEAN",
         Kind::Array { .. } => "ARRAY",
         Kind::Object { .. } => "OBJECT",
+        // Only typed parameters reach here: an `input_schema` is converted as a whole
+        // (`verbatim::gemini`).
+        Kind::Any => "TYPE_UNSPECIFIED",
     }
 }
 
@@ -125,7 +132,7 @@ fn keywords(kind: &Kind, description: &mut Option<String>) -> Map<String, Value>
             insert_some(&mut rest, "minimum", minimum);
             insert_some(&mut rest, "maximum", maximum);
         }
-        Kind::Boolean => {}
+        Kind::Boolean | Kind::Any => {}
         Kind::Array { items, min_items, max_items } => {
             rest.insert("items".into(), schema(items));
             insert_some(&mut rest, "minItems", min_items);
@@ -164,7 +171,7 @@ mod tests {
         Property {
             name: name.into(),
             required,
-            schema: Schema { description: Some("D.".into()), nullable, default: None, kind },
+            schema: Schema { description: Some("D.".into()), nullable, default: None, kind, json: None },
             when: Condition::Always,
             profiles: Vec::new(),
             span: Default::default(),
@@ -267,6 +274,7 @@ mod tests {
             nullable: false,
             default: None,
             kind: Kind::Object { properties: vec![prop("x", true, false, Kind::Boolean)], shape: Default::default() },
+            json: None,
         };
         let v = project(&[tool(vec![prop(
             "list",

@@ -18,6 +18,12 @@ pub enum Dialect {
 
 /// The root parameters object of a tool.
 pub fn parameters(props: &[Property], shape: &ObjectShape, dialect: Dialect) -> Value {
+    if let Some(root) = &shape.json {
+        return match dialect {
+            Dialect::Standard => super::verbatim::standard(root, props),
+            Dialect::OpenAiStrict => super::verbatim::strict(root, props, &mut Vec::new()),
+        };
+    }
     Value::Object(object(props, shape, dialect))
 }
 
@@ -98,7 +104,7 @@ pub fn schema(s: &Schema, dialect: Dialect, force_nullable: bool) -> Value {
             insert_opt(&mut m, "minimum", minimum.map(|v| json!(v)));
             insert_opt(&mut m, "maximum", maximum.map(|v| json!(v)));
         }
-        Kind::Boolean => {}
+        Kind::Boolean | Kind::Any => {}
         Kind::Array { items, min_items, max_items } => {
             m.insert("items".into(), schema(items, dialect, false));
             insert_opt(&mut m, "minItems", min_items.map(|v| json!(v)));
@@ -133,7 +139,7 @@ mod tests {
         Property {
             name: name.into(),
             required,
-            schema: Schema { description: None, nullable: false, default: None, kind },
+            schema: Schema { description: None, nullable: false, default: None, kind, json: None },
             when: Condition::Always,
             profiles: Vec::new(),
             span: Default::default(),
@@ -195,7 +201,13 @@ mod tests {
                 "o",
                 true,
                 Kind::Array {
-                    items: Box::new(Schema { description: None, nullable: false, default: None, kind: inner }),
+                    items: Box::new(Schema {
+                        description: None,
+                        nullable: false,
+                        default: None,
+                        kind: inner,
+                        json: None,
+                    }),
                     min_items: Some(1),
                     max_items: None,
                 },

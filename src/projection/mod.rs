@@ -9,6 +9,7 @@ pub mod gemini;
 pub mod json_schema;
 pub mod openai_chat;
 pub mod openai_responses;
+pub mod verbatim;
 pub mod xml;
 
 use serde_json::Value;

@@ -101,6 +101,14 @@ fn constraints(s: &Schema) -> Vec<String> {
         }
         Kind::Integer { enum_values, minimum, maximum } => numeric(&mut out, enum_values, minimum, maximum),
         Kind::Number { enum_values, minimum, maximum } => numeric(&mut out, enum_values, minimum, maximum),
+        // A schema promptc does not type is shown as written (but its description, said already).
+        Kind::Any => {
+            if let Some(json) = &s.json {
+                let mut rest = json.clone();
+                rest.shift_remove("description");
+                out.push(format!("schema {}", Value::Object(rest)));
+            }
+        }
         Kind::Array { min_items, max_items, .. } => {
             if let Some(v) = min_items {
                 out.push(format!("at least {v} {}", if *v == 1 { "item" } else { "items" }));
@@ -154,6 +162,7 @@ fn example(s: &Schema) -> Value {
         Kind::Integer { enum_values, minimum, .. } => json!(enum_values.first().copied().or(*minimum).unwrap_or(0)),
         Kind::Number { enum_values, minimum, .. } => json!(enum_values.first().copied().or(*minimum).unwrap_or(0.0)),
         Kind::Boolean => json!(true),
+        Kind::Any => json!("…"),
         Kind::Array { items, .. } => json!([example(items)]),
         Kind::Object { properties, .. } => {
             let mut m = serde_json::Map::new();
@@ -174,7 +183,7 @@ mod tests {
         Property {
             name: name.into(),
             required,
-            schema: Schema { description: Some(desc.into()), nullable: false, default: None, kind },
+            schema: Schema { description: Some(desc.into()), nullable: false, default: None, kind, json: None },
             when: Condition::Always,
             profiles: Vec::new(),
             span: Default::default(),
@@ -194,6 +203,7 @@ mod tests {
                 ],
                 shape: Default::default(),
             },
+            json: None,
         };
         let t = ActiveTool {
             name: "replace_in_file".into(),

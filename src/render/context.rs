@@ -126,7 +126,7 @@ fn schema_value(s: &Schema) -> Value {
         Kind::Number { enum_values: e, minimum: lo, maximum: hi } => {
             (enum_values, minimum, maximum) = (json!(e), json!(lo), json!(hi));
         }
-        Kind::Boolean => {}
+        Kind::Boolean | Kind::Any => {}
         Kind::Array { items: i, min_items: lo, max_items: hi } => {
             (items, min_items, max_items) = (schema_value(i), json!(lo), json!(hi));
         }

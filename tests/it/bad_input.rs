@@ -604,10 +604,22 @@ cases! {
         &["import", "tools", "fixtures/bad/import-unknown-shape.json", "--out", "imported"],
         "`tools[0]` is not a tool definition in a form promptc knows",
         Some("fixtures/bad/import-unknown-shape.json:2:3"), &["the import's `from` option", "mcp {\"tools\""]);
-    import_any_of => case("import-any-of", MINIMAL,
-        &["import", "tools", "fixtures/bad/import-any-of.json", "--out", "imported"],
-        "tool `set_vent`: `anyOf` cannot be expressed in a promptc catalog",
-        Some("fixtures/bad/import-any-of.json:14:11"), &["tools[1].input_schema.properties.mode.anyOf"]);
+    import_root_not_object => case("import-root-not-object", MINIMAL,
+        &["import", "tools", "fixtures/bad/import-root-not-object.json", "--out", "imported"],
+        "tool `water_beds`: a tool's `input_schema` must have type `object`, found \"array\" (at `tools[0].input_schema.type`)",
+        Some("fixtures/bad/import-root-not-object.json:3:21"), &["give it type `object`"]);
+    import_duplicate_keys => case("import-duplicate-keys", MINIMAL,
+        &["import", "tools", "fixtures/bad/import-duplicate-keys.json", "--out", "imported"],
+        "the tool definitions are not valid JSON: the key `beds` appears twice in one object",
+        Some("fixtures/bad/import-duplicate-keys.json:5:11"), &["keep one of them"]);
+    import_schema_too_deep => case("import-schema-too-deep", MINIMAL,
+        &["import", "tools", "fixtures/bad/import-schema-too-deep.json", "--out", "imported"],
+        "tool `nest`: the schema nests deeper than 64 levels",
+        Some("fixtures/bad/import-schema-too-deep.json:1:1786"), &["flatten the parameters"]);
+    import_100000_deep => case("import-100000-deep", MINIMAL,
+        &["import", "tools", "fixtures/bad/import-100000-deep.json", "--out", "imported"],
+        "the tool definitions are not valid JSON: recursion limit exceeded",
+        Some("fixtures/bad/import-100000-deep.json:1:128"), &[]);
     import_duplicate_names => case("import-duplicate-names", MINIMAL,
         &["import", "tools", "fixtures/bad/import-duplicate-names.json", "--out", "imported"],
         "tool `water_beds` is defined twice: at `tools[0]` and at `tools[2]`",
@@ -624,11 +636,6 @@ cases! {
         &["import", "tools", "fixtures/bad/import-tuple-items.json", "--out", "imported"],
         "tool `plant_row`: tuple `items` (a list of schemas) cannot be expressed in a promptc catalog",
         Some("fixtures/bad/import-tuple-items.json:3:31"), &[]);
-    import_additional_properties_schema => case("import-additional-properties-schema", MINIMAL,
-        &["import", "tools", "fixtures/bad/import-additional-properties-schema.json", "--out", "imported"],
-        "an `additionalProperties` schema cannot be expressed in a promptc catalog (only true or false)",
-        Some("fixtures/bad/import-additional-properties-schema.json:3:34"),
-        &["tools[0].input_schema.properties.labels.additionalProperties"]);
     import_out_not_empty => case("import-out-not-empty", MINIMAL,
         &["import", "tools", "fixtures/import/native/anthropic.json", "--out", "fixtures/bad/import-out-not-empty"],
         "holds files promptc did not write (notes.txt)", None, &["choose another folder"]);

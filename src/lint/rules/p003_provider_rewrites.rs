@@ -11,6 +11,7 @@ use crate::model::params::{Kind, ObjectShape, Property, Schema};
 use crate::model::provider::Provider;
 use crate::model::transport::Transport;
 use crate::model::Project;
+use crate::projection::verbatim;
 
 pub const RULE: Rule = Rule {
     code: RuleCode::P003,
@@ -140,6 +141,19 @@ pub(crate) fn check(project: &Project, views: &[CellView], out: &mut Vec<Diagnos
     let mut per_tool: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for v in views.iter().filter(|v| v.cell.transport == Transport::Native) {
         for t in &v.compiled.tools {
+            // A schema written as JSON Schema: the projections' own conversions say what they
+            // change.
+            if let Some(root) = &t.shape.json {
+                let mut notes = Vec::new();
+                if rewriters.strict {
+                    verbatim::strict(root, &t.params, &mut notes);
+                }
+                if rewriters.subset.is_some() {
+                    verbatim::gemini(root, &t.params, &mut notes);
+                }
+                note_once(per_tool.entry(t.name.clone()).or_default(), notes);
+                continue;
+            }
             let mut nodes = Vec::new();
             walk(&t.params, "", &mut nodes);
             let mut root = Vec::new();

@@ -1,7 +1,7 @@
 //! The canonical parameter schema: one typed description of a tool's inputs from which every
 //! provider projection and the XML docs are derived.
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::diagnostic::Span;
 use crate::model::condition::Condition;
@@ -17,6 +17,10 @@ pub struct Schema {
     pub default: Option<Value>,
     /// The type and its type-specific constraints.
     pub kind: Kind,
+    /// The node exactly as a tool's `input_schema` writes it (any JSON Schema keyword, in its
+    /// order): what providers that take full JSON Schema receive. `None` for the typed
+    /// `parameters:` form, whose JSON promptc writes itself.
+    pub json: Option<Map<String, Value>>,
 }
 
 /// The type of a schema node with the keywords that apply to it.
@@ -64,6 +68,10 @@ pub enum Kind {
         /// Length bounds.
         max_items: Option<u64>,
     },
+    /// A schema promptc does not reason about as one type — a combination (`anyOf`, `oneOf`,
+    /// `allOf`), a reference, `const`, several types or none — carried as written in its
+    /// `input_schema` (`Schema::json`).
+    Any,
     /// A nested object.
     Object {
         /// Its properties, in declaration order.
@@ -76,13 +84,16 @@ pub enum Kind {
 /// What an object's JSON Schema says beyond its properties, only where the catalog says it:
 /// promptc adds nothing a hand-written schema would not have (OpenAI strict mode aside, which
 /// requires closed objects).
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct ObjectShape {
     /// `additionalProperties`, when declared.
     pub additional_properties: Option<bool>,
     /// The order of the `required` list, when it differs from the properties' order (names
     /// exactly the required properties, checked at load).
     pub required_order: Vec<String>,
+    /// The root parameters object exactly as a tool's `input_schema` writes it (its
+    /// `properties` are the tool's parameters, each carrying its own `Schema::json`).
+    pub json: Option<Map<String, Value>>,
 }
 
 impl ObjectShape {
@@ -122,6 +133,7 @@ impl Kind {
             Kind::Boolean => "boolean",
             Kind::Array { .. } => "array",
             Kind::Object { .. } => "object",
+            Kind::Any => "any",
         }
     }
 }
@@ -203,6 +215,8 @@ pub fn value_matches(schema: &Schema, v: &Value) -> bool {
             v.as_f64().is_some_and(|n| enum_values.is_empty() || enum_values.contains(&n))
         }
         Kind::Boolean => v.is_boolean(),
+        // What promptc does not type, it does not judge.
+        Kind::Any => true,
         Kind::Array { items, .. } => v.as_array().is_some_and(|a| a.iter().all(|x| value_matches(items, x))),
         Kind::Object { properties, .. } => v.as_object().is_some_and(|o| {
             o.iter().all(|(k, x)| properties.iter().any(|p| &p.name == k && value_matches(&p.schema, x)))
@@ -210,3 +224,6 @@ pub fn value_matches(schema: &Schema, v: &Value) -> bool {
         }),
     }
 }
+
+mod json;
+pub use json::{input_schema, nullable_branch};

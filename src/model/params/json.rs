@@ -1,0 +1,244 @@
+//! The typed view of a JSON Schema written as a tool's `input_schema`: what promptc reasons
+//! about (types, nullability in both spellings, descriptions, enums, defaults, required) read
+//! out of the schema, which itself is carried as written (`Schema::json`, `ObjectShape::json`).
+//!
+//! The view is lenient by design: the schema is the user's (often generated, and valid for its
+//! provider), so a keyword promptc has no type for is not an error — it stays in the JSON and
+//! the node's `Kind` is `Any` where no single type can be read.
+
+use serde_json::{Map, Value};
+
+use super::{Kind, ObjectShape, Property, Schema};
+use crate::model::condition::Condition;
+
+/// The deepest nesting of schemas an `input_schema` may have: far beyond what any provider
+/// accepts (OpenAI strict mode: 10 levels), shallow enough that reading it never exhausts the
+/// stack.
+pub const MAX_SCHEMA_DEPTH: usize = 64;
+
+/// Why an `input_schema` cannot be read, with the JSON path of the node at fault.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InputSchemaProblem {
+    /// Where, as a JSON path from the schema's root (`$.properties.a.items`).
+    pub path: String,
+    /// What is wrong.
+    pub message: String,
+    /// How to fix it.
+    pub help: String,
+}
+
+/// The tool's parameters and their object's shape, read from `root` (the whole `input_schema`).
+pub fn input_schema(root: &Map<String, Value>) -> Result<(Vec<Property>, ObjectShape), InputSchemaProblem> {
+    match root.get("type") {
+        Some(Value::String(t)) if t == "object" => {}
+        None if !root.contains_key("properties") && root.is_empty() => {}
+        other => {
+            return Err(InputSchemaProblem {
+                path: "$.type".into(),
+                message: match other {
+                    Some(t) => format!("a tool's `input_schema` must have type `object`, found {t}"),
+                    None => "a tool's `input_schema` has no `type` (expected `object`)".into(),
+                },
+                help: "a tool's parameters are an object of named parameters: give it type `object`".into(),
+            })
+        }
+    }
+    check_depth(&Value::Object(root.clone()), "$", 0)?;
+    let (props, mut shape) = object(root);
+    shape.json = Some(root.clone());
+    Ok((props, shape))
+}
+
+/// Refuse a schema nested deeper than `MAX_SCHEMA_DEPTH` (counting every object and list).
+fn check_depth(v: &Value, path: &str, depth: usize) -> Result<(), InputSchemaProblem> {
+    if depth > MAX_SCHEMA_DEPTH {
+        return Err(InputSchemaProblem {
+            path: path.to_string(),
+            message: format!("the schema nests deeper than {MAX_SCHEMA_DEPTH} levels"),
+            help: "no provider accepts schemas this deep: flatten the parameters".into(),
+        });
+    }
+    match v {
+        Value::Object(m) => m.iter().try_for_each(|(k, x)| check_depth(x, &format!("{path}.{k}"), depth + 1)),
+        Value::Array(a) => {
+            a.iter().enumerate().try_for_each(|(i, x)| check_depth(x, &format!("{path}[{i}]"), depth + 1))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// An object node's properties (each required where `required` lists it) and shape.
+fn object(m: &Map<String, Value>) -> (Vec<Property>, ObjectShape) {
+    let required: Vec<&str> = m
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|a| a.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let props: Vec<Property> = m
+        .get("properties")
+        .and_then(Value::as_object)
+        .map(|ps| {
+            ps.iter()
+                .map(|(name, s)| Property {
+                    name: name.clone(),
+                    required: required.contains(&name.as_str()),
+                    schema: schema(s),
+                    when: Condition::Always,
+                    profiles: Vec::new(),
+                    span: Default::default(),
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let in_order: Vec<&str> = props.iter().filter(|p| p.required).map(|p| p.name.as_str()).collect();
+    let listed: Vec<&str> = required.iter().copied().filter(|r| in_order.contains(r)).collect();
+    let shape = ObjectShape {
+        additional_properties: m.get("additionalProperties").and_then(Value::as_bool),
+        required_order: if listed != in_order { listed.iter().map(|s| s.to_string()).collect() } else { Vec::new() },
+        json: None,
+    };
+    (props, shape)
+}
+
+/// The branch of a two-way `anyOf`/`oneOf` whose other branch is `{"type": "null"}` — the
+/// nullable spelling schema generators (Zod, Pydantic) emit.
+pub fn nullable_branch(m: &Map<String, Value>) -> Option<&Map<String, Value>> {
+    let branches = m.get("anyOf").or_else(|| m.get("oneOf"))?.as_array()?;
+    let is_null =
+        |b: &Value| b.as_object().is_some_and(|o| o.len() == 1 && o.get("type") == Some(&Value::from("null")));
+    match branches.as_slice() {
+        [a, b] if is_null(b) && !is_null(a) => a.as_object(),
+        [a, b] if is_null(a) && !is_null(b) => b.as_object(),
+        _ => None,
+    }
+}
+
+/// The single type a node's `type` names, and whether `null` is admitted beside it.
+fn single_type(m: &Map<String, Value>) -> Option<(&str, bool)> {
+    match m.get("type")? {
+        Value::String(t) => Some((t.as_str(), false)),
+        Value::Array(list) => {
+            let names: Vec<&str> = list.iter().filter_map(Value::as_str).collect();
+            let non_null: Vec<&str> = names.iter().copied().filter(|t| *t != "null").collect();
+            match non_null.as_slice() {
+                [t] if names.len() == list.len() => Some((t, names.len() > 1)),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// One node's typed view, carrying the node itself.
+fn schema(v: &Value) -> Schema {
+    let Some(m) = v.as_object() else {
+        // `true`/`false` schemas: anything, or nothing.
+        return Schema { description: None, nullable: false, default: None, kind: Kind::Any, json: None };
+    };
+    let description = m.get("description").and_then(Value::as_str).map(str::to_string);
+    let default = m.get("default").cloned();
+    let (kind, nullable) = match (single_type(m), nullable_branch(m)) {
+        (Some((t, nullable)), _) => (kind(t, m), nullable),
+        (None, Some(branch)) => {
+            let inner = schema(&Value::Object(branch.clone()));
+            (inner.kind, true)
+        }
+        (None, None) => (Kind::Any, false),
+    };
+    Schema { description, nullable, default, kind, json: Some(m.clone()) }
+}
+
+/// The `Kind` of type `t` with the keywords promptc reads for it.
+fn kind(t: &str, m: &Map<String, Value>) -> Kind {
+    let count = |k: &str| m.get(k).and_then(Value::as_u64);
+    let enum_of = |f: &dyn Fn(&Value) -> Option<Value>| -> Vec<Value> {
+        m.get("enum").and_then(Value::as_array).map(|a| a.iter().filter_map(f).collect()).unwrap_or_default()
+    };
+    match t {
+        "string" => Kind::String {
+            enum_values: enum_of(&|v| v.as_str().map(Value::from))
+                .into_iter()
+                .filter_map(|v| v.as_str().map(str::to_string))
+                .collect(),
+            format: m.get("format").and_then(Value::as_str).map(str::to_string),
+            pattern: m.get("pattern").and_then(Value::as_str).map(str::to_string),
+            min_length: count("minLength"),
+            max_length: count("maxLength"),
+        },
+        "integer" => Kind::Integer {
+            enum_values: enum_of(&|v| v.as_i64().map(Value::from)).iter().filter_map(Value::as_i64).collect(),
+            minimum: m.get("minimum").and_then(Value::as_i64),
+            maximum: m.get("maximum").and_then(Value::as_i64),
+        },
+        "number" => Kind::Number {
+            enum_values: enum_of(&|v| v.as_f64().map(Value::from)).iter().filter_map(Value::as_f64).collect(),
+            minimum: m.get("minimum").and_then(Value::as_f64),
+            maximum: m.get("maximum").and_then(Value::as_f64),
+        },
+        "boolean" => Kind::Boolean,
+        "array" => Kind::Array {
+            items: Box::new(match m.get("items") {
+                Some(items) => schema(items),
+                None => Schema { description: None, nullable: false, default: None, kind: Kind::Any, json: None },
+            }),
+            min_items: count("minItems"),
+            max_items: count("maxItems"),
+        },
+        "object" => {
+            let (properties, shape) = object(m);
+            Kind::Object { properties, shape }
+        }
+        _ => Kind::Any,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn map(v: Value) -> Map<String, Value> {
+        v.as_object().cloned().unwrap()
+    }
+
+    #[test]
+    fn reads_types_nullability_and_required_and_keeps_the_json() {
+        let root = map(json!({
+            "type": "object",
+            "properties": {
+                "a": {"type": ["string", "null"], "description": "A", "minLength": 1},
+                "b": {"anyOf": [{"type": "integer", "minimum": 0}, {"type": "null"}], "default": null},
+                "c": {"oneOf": [{"type": "string"}, {"type": "integer"}]},
+                "-n": {"type": "boolean", "x-extra": {"kept": true}}
+            },
+            "required": ["-n", "a"],
+            "additionalProperties": false,
+            "$schema": "http://json-schema.org/draft-07/schema#"
+        }));
+        let (props, shape) = input_schema(&root).unwrap();
+        assert_eq!(props.iter().map(|p| p.name.as_str()).collect::<Vec<_>>(), ["a", "b", "c", "-n"]);
+        assert!(props[0].required && props[0].schema.nullable);
+        assert_eq!(props[0].schema.description.as_deref(), Some("A"));
+        assert!(matches!(props[0].schema.kind, Kind::String { min_length: Some(1), .. }));
+        assert!(props[1].schema.nullable && matches!(props[1].schema.kind, Kind::Integer { .. }));
+        assert_eq!(props[1].schema.default, Some(Value::Null));
+        assert_eq!(props[2].schema.kind, Kind::Any);
+        assert!(props[3].required);
+        assert_eq!(props[3].schema.json.as_ref().unwrap()["x-extra"], json!({"kept": true}));
+        assert_eq!(shape.additional_properties, Some(false));
+        assert_eq!(shape.required_order, ["-n", "a"]);
+        assert_eq!(shape.json.as_ref(), Some(&root));
+    }
+
+    #[test]
+    fn refuses_a_root_that_is_not_an_object_and_deep_nesting() {
+        assert_eq!(input_schema(&map(json!({"type": "string"}))).unwrap_err().path, "$.type");
+        let mut deep = json!({"type": "string"});
+        for _ in 0..MAX_SCHEMA_DEPTH {
+            deep = json!({"type": "array", "items": deep});
+        }
+        let err = input_schema(&map(json!({"type": "object", "properties": {"d": deep}}))).unwrap_err();
+        assert!(err.message.contains("deeper than 64"), "{err:?}");
+        assert!(input_schema(&map(json!({}))).is_ok(), "an empty schema is no parameters");
+    }
+}
