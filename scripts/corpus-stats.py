@@ -17,7 +17,9 @@ Manifest file entries (see fixtures/import/corpus/README.md):
 
   form          mcp-tool | mcp | openai | openai-responses | anthropic |
                 gemini | bare
-  container     json (default) | sse | vitest-snapshot
+  container     json (default) | jsonl | sse | vitest-snapshot
+                  jsonl: one JSON document per non-empty line; json_pointer
+                  applies to each line
                   sse: the JSON text follows `data:` on an event-stream line
                   vitest-snapshot: a Vitest .snap file; every exports[...]
                   template literal holds one tool object printed by
@@ -164,6 +166,8 @@ def load_documents(path, container):
     text = raw.decode("utf-8")
     if container in (None, "json"):
         return [json.loads(text)]
+    if container == "jsonl":
+        return [json.loads(line) for line in text.splitlines() if line.strip()]
     if container == "sse":
         docs = []
         for line in text.splitlines():
@@ -203,7 +207,7 @@ def extract_tools(entry, corpus_dir):
             elif form == "anthropic":
                 tools.append((item, [("input", item.get("input_schema"))]))
             elif form == "bare":
-                tools.append((item, [("input", item.get("parameters"))]))
+                tools.append((item, [("input", item.get("parameters")), ("output", item.get("response"))]))
             elif form == "gemini":
                 decls = item.get("functionDeclarations", item.get("function_declarations"))
                 for d in (decls if isinstance(decls, list) else [item]):
