@@ -130,11 +130,7 @@ pub fn compile_resolved(project: &Project, cell: Resolved) -> Result<Compiled> {
     let (provider, projection) = match cell.transport {
         Transport::Native => (
             Some(cell.provider),
-            Some(std::sync::Arc::new(projection::project(
-                cell.provider,
-                &cell.tools,
-                ProjectionOptions { strict: project.strict_tools },
-            ))),
+            Some(std::sync::Arc::new(projection::project(cell.provider, &cell.tools, ProjectionOptions::of(project)))),
         ),
         Transport::Xml | Transport::Json => (None, None),
     };

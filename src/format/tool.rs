@@ -16,7 +16,7 @@ use super::S;
 #[serde(deny_unknown_fields)]
 pub struct RawTool {
     /// The tool's name and id.
-    #[schemars(with = "String", extend("pattern" = "^[A-Za-z_][A-Za-z0-9_-]{0,63}$"))]
+    #[schemars(with = "String", extend("pattern" = "^[A-Za-z0-9_-]{1,64}$"))]
     pub name: S,
     /// The toolset it belongs to.
     #[schemars(with = "String")]
@@ -41,12 +41,27 @@ pub struct RawTool {
     /// schema exactly. Instead of `parameters`, `additional_properties` and `required_order`.
     #[schemars(with = "Option<serde_json::Map<String, serde_json::Value>>")]
     pub input_schema: Option<Spanned<serde_json::Value>>,
+    /// The parameters in Gemini's OpenAPI subset (upper- or lower-case types, `nullable`), as a
+    /// Gemini declaration's `parameters` has them: sent as written to Gemini, converted to JSON
+    /// Schema for the other providers (each change said by `check`). What `promptc import tools`
+    /// writes for Gemini input. Instead of `input_schema` or `parameters`.
+    #[schemars(with = "Option<serde_json::Map<String, serde_json::Value>>")]
+    pub gemini_parameters: Option<Spanned<serde_json::Value>>,
     /// An MCP tool's fields beyond its name, description and input schema (`title`,
     /// `annotations`, `outputSchema`, `_meta`, `icons`, …), carried as written (what `promptc
     /// import tools` keeps of an MCP `tools/list` result); no provider's tool entry has a place
     /// for them.
     #[schemars(with = "Option<serde_json::Map<String, serde_json::Value>>")]
     pub mcp: Option<Spanned<serde_json::Value>>,
+    /// Fields of a provider's tool entry promptc has no model for, by provider, sent as written
+    /// after its own (Anthropic `type: custom` or `cache_control`, a Chat Completions function's
+    /// other keys, a Gemini declaration's `behavior`): what `promptc import tools` keeps of an
+    /// input's entries.
+    #[schemars(
+        with = "Option<BTreeMap<crate::model::provider::Provider, serde_json::Map<String, serde_json::Value>>>"
+    )]
+    pub provider_fields:
+        Option<Spanned<IndexMap<crate::model::provider::Provider, serde_json::Map<String, serde_json::Value>>>>,
     /// `additionalProperties` of the parameters object, sent only when declared (OpenAI strict
     /// mode always sends false).
     #[schemars(with = "Option<bool>")]
@@ -206,7 +221,7 @@ pub struct RawVariant {
     #[schemars(with = "Option<Vec<String>>", length(min = 1))]
     pub profiles: Option<Spanned<Vec<S>>>,
     /// The name the tool is sent under.
-    #[schemars(with = "Option<String>", extend("pattern" = "^[A-Za-z_][A-Za-z0-9_-]{0,63}$"))]
+    #[schemars(with = "Option<String>", extend("pattern" = "^[A-Za-z0-9_-]{1,64}$"))]
     pub name: Option<S>,
     /// The description sent instead.
     pub description: Option<String>,

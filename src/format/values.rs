@@ -24,10 +24,6 @@ pub enum RawType {
 }
 
 impl RawType {
-    /// Every type, in the order the documentation lists them.
-    pub const ALL: [RawType; 6] =
-        [RawType::String, RawType::Integer, RawType::Number, RawType::Boolean, RawType::Array, RawType::Object];
-
     /// The lower-case type name.
     pub fn name(self) -> &'static str {
         match self {

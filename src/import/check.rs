@@ -8,10 +8,10 @@ use serde_json::Value;
 
 use crate::diagnostic::Diagnostic;
 use crate::model::catalog::valid_tool_name;
+use crate::model::params::{input_schema, SchemaDialect};
 
 use super::files::file_name;
 use super::forms::Found;
-use super::schema::{Converter, Dialect, Object};
 use super::Problem;
 
 /// One converted tool.
@@ -20,17 +20,18 @@ pub(super) struct Tool {
     pub(super) path: String,
     pub(super) name: String,
     pub(super) description: String,
-    pub(super) params: Params,
+    pub(super) params: Option<Params>,
     /// An MCP tool's other fields, carried as written.
     pub(super) mcp: serde_json::Map<String, Value>,
+    /// The entry's other fields, sent back as written to the provider of the input's form.
+    pub(super) fields: serde_json::Map<String, Value>,
 }
 
-/// How a tool's parameters are written in its catalog file.
-pub(super) enum Params {
-    /// Typed `parameters:` (Gemini's OpenAPI subset, which is not JSON Schema).
-    Typed(Object),
-    /// The JSON Schema exactly as the input has it (`input_schema:`).
-    Schema(Value),
+/// A tool's parameters as the input has them, and the language they are in (Gemini's
+/// `parameters` are its OpenAPI subset; every other form's schema is JSON Schema).
+pub(super) struct Params {
+    pub(super) schema: Value,
+    pub(super) dialect: SchemaDialect,
 }
 
 /// The tools converted so far, and what later tools are checked against.
@@ -44,6 +45,10 @@ pub(super) struct Converted {
     files_seen: BTreeMap<String, String>,
     /// The `strict` flag of each tool that has one, with its name.
     pub(super) stricts: Vec<(bool, String)>,
+    /// Whether each Gemini declaration with parameters gave them as `parametersJsonSchema`.
+    pub(super) gemini_json: Vec<bool>,
+    /// Whether each OpenAI Chat function said `"strict": false`.
+    pub(super) explicit_strict: Vec<bool>,
 }
 
 impl Converted {
@@ -51,44 +56,51 @@ impl Converted {
     pub(super) fn add(&mut self, f: &Found<'_>, problems: &mut Vec<Problem>) {
         let Some(name) = self.name(f, problems) else { return };
         let Some(description) = description(f, name, problems) else { return };
+        if f.strict.is_some() {
+            self.explicit_strict.push(f.explicit_strict);
+        }
+        if f.gemini && f.schema.is_some() {
+            self.gemini_json.push(f.json_schema);
+        }
+        // The schema is carried as written; the loader's own reading of it decides what a
+        // catalog accepts, so the two never disagree.
         let params = match &f.schema {
-            // JSON Schema is carried as written; the loader's own reading of it decides what
-            // a catalog accepts, so the two never disagree.
-            Some((s, path)) if f.json_schema => match s.as_object().map(crate::model::params::input_schema) {
-                Some(Ok(_)) => Params::Schema((*s).clone()),
-                Some(Err(p)) => {
-                    let at = format!("{path}{}", p.path.trim_start_matches('$'));
-                    problems.push((
-                        at.clone(),
-                        Diagnostic::error(format!("tool `{name}`: {} (at `{at}`)", p.message)).with_help(p.help),
-                    ));
-                    return;
-                }
-                None => {
-                    problems.push((
-                        path.clone(),
-                        Diagnostic::error(format!(
-                            "tool `{name}`: the parameters must be a JSON Schema object, found {s} (at `{path}`)"
-                        )),
-                    ));
-                    return;
-                }
-            },
             Some((s, path)) => {
-                let mut c = Converter::new(name, Dialect::Gemini, f.strict == Some(true));
-                let params = c.root(Some(s), path);
-                if !c.problems.is_empty() {
-                    problems.append(&mut c.problems);
-                    return;
+                let dialect = if f.json_schema { SchemaDialect::JsonSchema } else { SchemaDialect::OpenApi };
+                match s.as_object().map(|m| input_schema(m, dialect)) {
+                    Some(Ok(_)) => Some(Params { schema: (*s).clone(), dialect }),
+                    Some(Err(p)) => {
+                        let at = format!("{path}{}", p.path.trim_start_matches('$'));
+                        let d =
+                            Diagnostic::error(format!("tool `{name}`: {} (at `{at}`)", p.message)).with_help(p.help);
+                        problems.push((at, d));
+                        return;
+                    }
+                    None => {
+                        problems.push((
+                            path.clone(),
+                            Diagnostic::error(format!(
+                                "tool `{name}`: the parameters must be a schema object, found {} (at `{path}`)",
+                                crate::diagnostic::excerpt(&s.to_string(), 40)
+                            )),
+                        ));
+                        return;
+                    }
                 }
-                Params::Typed(params)
             }
-            None => Params::Typed(Object::default()),
+            None => None,
         };
         if let Some(s) = f.strict {
             self.stricts.push((s, name.to_string()));
         }
-        self.tools.push(Tool { path: f.path.clone(), name: name.to_string(), description, params, mcp: f.mcp.clone() });
+        self.tools.push(Tool {
+            path: f.path.clone(),
+            name: name.to_string(),
+            description,
+            params,
+            mcp: f.mcp.clone(),
+            fields: f.fields.clone(),
+        });
     }
 
     /// The tool's name, when it is a valid one no earlier tool took (nor its file name).
@@ -109,8 +121,8 @@ impl Converted {
                     f.path
                 ))
                 .with_help(
-                    "tool names start with a letter or `_`, then letters, digits, `_` or `-`, at most 64 characters \
-                     (the rule every provider accepts); rename the tool in the input",
+                    "tool names are letters, digits, `_` or `-`, at most 64 characters (OpenAI's and Anthropic's \
+                     rule); rename the tool in the input",
                 ),
             ));
             return None;

@@ -9,8 +9,9 @@ use crate::error::Result;
 use crate::model::provider::Provider;
 use crate::source::folder::Manifest;
 
-use super::check::{Params, Tool};
+use super::check::Tool;
 use super::{yaml, ImportFormat, MARKER};
+use crate::model::params::SchemaDialect;
 
 /// The toolset every imported tool belongs to (the profile registers it).
 const TOOLSET: &str = "imported";
@@ -29,15 +30,27 @@ const MANIFEST: &str = "promptc.yaml";
 const HASH_COMMENT: &str = " # sha256 ";
 
 /// The project's files: `promptc.yaml` and one catalog file per tool.
-pub(super) fn files(tools: &[Tool], format: ImportFormat, strict: bool) -> BTreeMap<String, String> {
-    let mut files: BTreeMap<String, String> = tools.iter().map(|t| (file_name(&t.name), catalog_file(t))).collect();
-    files.insert(MANIFEST.to_string(), manifest(tools, &files, format, strict));
+/// The manifest's settings an import takes from its input.
+pub(super) struct Settings {
+    /// `strict_tools`.
+    pub(super) strict: bool,
+    /// `gemini_schema: json_schema`.
+    pub(super) gemini_json: bool,
+    /// `explicit_strict`.
+    pub(super) explicit_strict: bool,
+}
+
+pub(super) fn files(tools: &[Tool], format: ImportFormat, settings: Settings) -> BTreeMap<String, String> {
+    let mut files: BTreeMap<String, String> =
+        tools.iter().map(|t| (file_name(&t.name), catalog_file(t, format))).collect();
+    files.insert(MANIFEST.to_string(), manifest(tools, &files, format, &settings));
     files
 }
 
 /// The manifest: marked as the import's, one profile with every tool (each catalog file
 /// listed with its hash, from `catalogs`), rendering for the provider the input came from.
-fn manifest(tools: &[Tool], catalogs: &BTreeMap<String, String>, format: ImportFormat, strict: bool) -> String {
+fn manifest(tools: &[Tool], catalogs: &BTreeMap<String, String>, format: ImportFormat, settings: &Settings) -> String {
+    let strict = settings.strict;
     let provider = format.provider();
     let mut m = String::new();
     let _ = writeln!(m, "{MARKER}");
@@ -53,6 +66,14 @@ fn manifest(tools: &[Tool], catalogs: &BTreeMap<String, String>, format: ImportF
     let _ = writeln!(m, "# Descriptions are sent byte for byte, as the imported definitions had them.");
     let _ = writeln!(m, "descriptions: verbatim");
     let _ = writeln!(m, "strict_tools: {strict}");
+    if settings.explicit_strict {
+        let _ = writeln!(m, "# OpenAI tools say \"strict\": false, as the imported definitions did.");
+        let _ = writeln!(m, "explicit_strict: true");
+    }
+    if settings.gemini_json {
+        let _ = writeln!(m, "# Gemini is sent `parametersJsonSchema`, as the imported declarations had it.");
+        let _ = writeln!(m, "gemini_schema: json_schema");
+    }
     let _ = writeln!(m, "defaults:\n  profile: main\n  transport: native\n  provider: {provider}");
     // Every provider: the tools render for each, and `check` says what each one would change.
     let providers: Vec<&str> = Provider::ALL.iter().map(|p| p.as_str()).collect();
@@ -70,23 +91,25 @@ fn manifest(tools: &[Tool], catalogs: &BTreeMap<String, String>, format: ImportF
 }
 
 /// One tool's catalog file.
-fn catalog_file(t: &Tool) -> String {
+fn catalog_file(t: &Tool, format: ImportFormat) -> String {
     let mut y = String::new();
     let _ = writeln!(y, "- name: {}", yaml::quoted(&t.name));
     let _ = writeln!(y, "  toolset: {TOOLSET}");
     let _ = writeln!(y, "  description: {}", yaml::string(&t.description, 4));
-    match &t.params {
-        Params::Typed(o) => {
-            yaml::object_keys(&mut y, o, 2);
-            if !o.properties.is_empty() {
-                let _ = writeln!(y, "  parameters:");
-                yaml::properties(&mut y, &o.properties, 4);
-            }
-        }
-        Params::Schema(s) => yaml::block(&mut y, "input_schema", s, 2),
+    if let Some(p) = &t.params {
+        let key = match p.dialect {
+            SchemaDialect::JsonSchema => "input_schema",
+            SchemaDialect::OpenApi => "gemini_parameters",
+        };
+        yaml::block(&mut y, key, &p.schema, 2);
     }
     if !t.mcp.is_empty() {
         yaml::block(&mut y, "mcp", &serde_json::Value::Object(t.mcp.clone()), 2);
+    }
+    if !t.fields.is_empty() {
+        let mut by_provider = serde_json::Map::new();
+        by_provider.insert(format.provider().as_str().to_string(), serde_json::Value::Object(t.fields.clone()));
+        yaml::block(&mut y, "provider_fields", &serde_json::Value::Object(by_provider), 2);
     }
     y
 }

@@ -19,10 +19,22 @@ pub(super) struct Found<'a> {
     pub(super) schema: Option<(&'a Value, String)>,
     /// Whether the schema is full JSON Schema even in a Gemini input (`parametersJsonSchema`).
     pub(super) json_schema: bool,
+    /// Whether it is a Gemini function declaration.
+    pub(super) gemini: bool,
+    /// Whether it says `"strict": false` (an OpenAI Chat Completions function).
+    pub(super) explicit_strict: bool,
     pub(super) strict: Option<bool>,
     /// An MCP tool's fields beyond its name, description and input schema (`title`,
     /// `annotations`, `outputSchema`, `_meta`, `icons`, …), in input order.
     pub(super) mcp: Map<String, Value>,
+    /// The entry's fields promptc has no model for, sent back as written to the form's
+    /// provider (`provider_fields:`), in input order.
+    pub(super) fields: Map<String, Value>,
+}
+
+/// The keys of `m` outside `known`, as written.
+fn other_fields(m: &Map<String, Value>, known: &[&str]) -> Map<String, Value> {
+    m.iter().filter(|(k, _)| !known.contains(&k.as_str())).map(|(k, v)| (k.clone(), v.clone())).collect()
 }
 
 /// The tools list of the input and its path: the input itself, `tools` of a request body
@@ -108,7 +120,7 @@ fn name_of(v: &Value) -> String {
 fn expected(format: ImportFormat, path: &str, problems: &mut Vec<Problem>) {
     problems.push((
         path.to_string(),
-        Diagnostic::error(format!("`{path}` is not a {format} tool definition"))
+        Diagnostic::error(format!("`{path}` is not a tool definition of the {format} form"))
             .with_help(format!("{format} tools look like {}", format.shape())),
     ))
 }
@@ -171,15 +183,18 @@ fn openai_chat<'a>(
         return None;
     };
     keys_known(m, &path, &["type", "function"], &name_of(name), problems);
-    keys_known(f, &fpath, &["name", "description", "parameters", "strict"], &name_of(name), problems);
+    let fields = other_fields(f, &["name", "description", "parameters", "strict"]);
     Some(Found {
         name,
         description: f.get("description"),
         schema: f.get("parameters").map(|s| (s, format!("{fpath}.parameters"))),
         json_schema: true,
+        gemini: false,
+        explicit_strict: f.get("strict") == Some(&Value::Bool(false)),
         strict: Some(strict_of(f, &fpath, problems).unwrap_or(false)),
         path: fpath,
         mcp: Map::new(),
+        fields,
     })
 }
 
@@ -192,6 +207,11 @@ fn flat<'a>(
     format: ImportFormat,
     problems: &mut Vec<Problem>,
 ) -> Option<Found<'a>> {
+    // An Anthropic server tool (`web_search_…`) has a type and no schema: say so.
+    if format == ImportFormat::Anthropic && m.get("type").is_some_and(|t| t != "custom") {
+        anthropic_checks(m, &path, m.get("name").unwrap_or(&Value::Null), problems);
+        return None;
+    }
     // A bare list's entries are recognised by their keys only when detected; `--from bare`
     // reads any object with a name.
     if entry_format(entry) != Some(format) && format != ImportFormat::Bare {
@@ -204,7 +224,7 @@ fn flat<'a>(
     };
     let (known, schema_key): (&[&str], &str) = match format {
         ImportFormat::OpenAiResponses => (&["type", "name", "description", "parameters", "strict"], "parameters"),
-        ImportFormat::Anthropic => (&["type", "name", "description", "input_schema", "strict"], "input_schema"),
+        ImportFormat::Anthropic => (&["type", "name", "description", "input_schema"], "input_schema"),
         ImportFormat::Bare => (&["name", "description", "parameters"], "parameters"),
         ImportFormat::OpenAiChat | ImportFormat::Gemini | ImportFormat::Mcp => {
             (&["name", "description", "inputSchema"], "inputSchema")
@@ -212,18 +232,24 @@ fn flat<'a>(
     };
     // Every field of an MCP tool is carried (the catalog's `mcp:`), whatever the revision of
     // the protocol added.
-    let mut mcp = Map::new();
-    if format == ImportFormat::Mcp {
-        mcp = m.iter().filter(|(k, _)| !known.contains(&k.as_str())).map(|(k, v)| (k.clone(), v.clone())).collect();
-    } else {
-        keys_known(m, &path, known, &name_of(name), problems);
+    // Other keys of a provider's entry are sent back to it as written; a bare list has no
+    // provider of its own to send them to.
+    let (mut mcp, mut fields) = (Map::new(), Map::new());
+    match format {
+        ImportFormat::Mcp => mcp = other_fields(m, known),
+        ImportFormat::Bare => keys_known(m, &path, known, &name_of(name), problems),
+        _ => fields = other_fields(m, known),
+    }
+    // Anthropic's `type: custom` is a field like any other; a server tool's type is not.
+    if format == ImportFormat::Anthropic && m.get("type").is_some_and(|t| t == "custom") {
+        fields.insert("type".into(), m["type"].clone());
     }
     let strict = strict_of(m, &path, problems);
     let strict = match format {
         // The Responses API defaults `strict` to true.
         ImportFormat::OpenAiResponses => Some(strict.unwrap_or(true)),
         ImportFormat::Anthropic => {
-            anthropic_checks(m, &path, name, strict, problems);
+            anthropic_checks(m, &path, name, problems);
             None
         }
         ImportFormat::OpenAiChat | ImportFormat::Gemini | ImportFormat::Mcp | ImportFormat::Bare => None,
@@ -233,21 +259,18 @@ fn flat<'a>(
         description: m.get("description"),
         schema: m.get(schema_key).map(|s| (s, format!("{path}.{schema_key}"))),
         json_schema: true,
+        gemini: false,
+        explicit_strict: false,
         strict,
         path,
         mcp,
+        fields,
     })
 }
 
-/// What an Anthropic tool may say that a catalog cannot: a type other than `custom`, and
-/// strict tool use.
-fn anthropic_checks(
-    m: &Map<String, Value>,
-    path: &str,
-    name: &Value,
-    strict: Option<bool>,
-    problems: &mut Vec<Problem>,
-) {
+/// What an Anthropic tool may say that a catalog cannot: a type other than `custom` (a server
+/// tool, configured by the provider rather than described by a schema).
+fn anthropic_checks(m: &Map<String, Value>, path: &str, name: &Value, problems: &mut Vec<Problem>) {
     if m.get("type").is_some_and(|t| t.as_str() != Some("custom")) {
         problems.push((
             format!("{path}.type"),
@@ -257,17 +280,6 @@ fn anthropic_checks(
                 m.get("type").unwrap_or(&Value::Null)
             ))
             .with_help("server and built-in tools are configured by the provider, not a schema"),
-        ));
-    }
-    if strict == Some(true) {
-        problems.push((
-            format!("{path}.strict"),
-            Diagnostic::error(format!(
-                "tool `{}`: Anthropic strict tool use cannot be expressed in a promptc project \
-                 (at `{path}.strict`)",
-                name_of(name)
-            ))
-            .with_help("remove `strict` from the input to import the tool"),
         ));
     }
 }
@@ -299,13 +311,7 @@ fn gemini<'a>(m: &'a Map<String, Value>, path: &str, problems: &mut Vec<Problem>
             problems.push((dpath.clone(), Diagnostic::error(format!("`{dpath}` has no `name`"))));
             continue;
         };
-        keys_known(
-            dm,
-            &dpath,
-            &["name", "description", "parameters", "parametersJsonSchema"],
-            &name_of(name),
-            problems,
-        );
+        let fields = other_fields(dm, &["name", "description", "parameters", "parametersJsonSchema"]);
         // What gemini-cli sends: full JSON Schema instead of the OpenAPI subset.
         let (schema, json_schema) = match dm.get("parametersJsonSchema") {
             Some(s) => (Some((s, format!("{dpath}.parametersJsonSchema"))), true),
@@ -326,9 +332,12 @@ fn gemini<'a>(m: &'a Map<String, Value>, path: &str, problems: &mut Vec<Problem>
             description: dm.get("description"),
             schema,
             json_schema,
+            gemini: true,
+            explicit_strict: false,
             strict: None,
             path: dpath,
             mcp: Map::new(),
+            fields,
         });
     }
 }

@@ -12,7 +12,6 @@ mod check;
 mod files;
 mod forms;
 pub mod locate;
-pub mod schema;
 pub mod yaml;
 
 use std::collections::BTreeMap;
@@ -340,11 +339,18 @@ pub fn import(text: &str, source: &str, options: &ImportOptions) -> Result<Impor
         return Err(Error::new(ErrorKind::Usage, all));
     }
     let tools = converted.tools;
+    // Gemini declarations that all give JSON Schema are sent it back.
+    let gemini_json = !converted.gemini_json.is_empty() && converted.gemini_json.iter().all(|j| *j);
+    // Chat functions that all said `"strict": false` say it again.
+    let explicit_strict = format == ImportFormat::OpenAiChat
+        && !strict
+        && !converted.explicit_strict.is_empty()
+        && converted.explicit_strict.iter().all(|e| *e);
     Ok(Imported {
         format,
         strict,
         tools: tools.iter().map(|t| t.name.clone()).collect(),
-        files: files::files(&tools, format, strict),
+        files: files::files(&tools, format, files::Settings { strict, gemini_json, explicit_strict }),
         skipped,
     })
 }

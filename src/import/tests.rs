@@ -70,10 +70,9 @@ fn refuses_what_it_cannot_keep() {
     assert_eq!(first_message("[]"), "`tools` lists no tools");
     assert_eq!(first_message(r#"{"x": 1}"#), "the input is not a list of tool definitions in a form promptc knows");
     assert_eq!(
-        first_message(
-            r#"[{"name": "a", "description": "A.", "input_schema": {"type": "object"}, "cache_control": {"type": "ephemeral"}}]"#
-        ),
-        "tool `a`: `cache_control` cannot be expressed in a promptc catalog (at `tools[0].cache_control`)"
+        first_message(r#"[{"name": "a", "description": "A.", "parameters": {"type": "object"}, "cache": true}]"#),
+        "tool `a`: `cache` cannot be expressed in a promptc catalog (at `tools[0].cache`)",
+        "a bare list has no provider to send other fields to"
     );
     assert_eq!(first_message(r#"[{"name": "a", "input_schema": {"type": "object"}}]"#), "tool `a` has no description");
     assert_eq!(
@@ -162,6 +161,24 @@ fn json_schema_is_carried_as_written_with_mcp_fields() {
     assert!(file.contains("    title: Grep\n"), "{file}");
     let manifest = &i.files()["promptc.yaml"];
     assert!(manifest.contains("providers: [openai, openai-responses, anthropic, gemini]"), "{manifest}");
+}
+
+#[test]
+fn provider_fields_are_kept_for_their_provider() {
+    let text = r#"[{"type": "custom", "name": "a", "description": "A.", "input_schema": {"type": "object"}, "cache_control": {"type": "ephemeral"}}]"#;
+    let i = imported(text).unwrap_or_else(|e| panic!("{:?}", e.diagnostics()));
+    let file = &i.files()["tool.a.yaml"];
+    assert!(
+        file.ends_with(
+            "  provider_fields:\n    anthropic:\n      cache_control:\n        type: ephemeral\n      type: custom\n"
+        ),
+        "{file}"
+    );
+    let server = r#"[{"type": "web_search_20250305", "name": "web_search"}]"#;
+    let e = import(server, "in.json", &ImportOptions::new().from(ImportFormat::Anthropic))
+        .err()
+        .unwrap_or_else(|| panic!("error"));
+    assert!(e.diagnostics()[0].message.contains("only custom tools can be imported"), "{:?}", e.diagnostics());
 }
 
 #[test]

@@ -119,6 +119,8 @@ impl Project {
             providers: matrix.providers,
             selection,
             strict_tools: raw.strict_tools,
+            gemini_schema: raw.gemini_schema,
+            explicit_strict: raw.explicit_strict,
             tool_docs,
             tokens,
             snapshots,

@@ -296,7 +296,12 @@ impl<'a> SchemaBuilder<'a> {
                 );
             }
         }
-        ObjectShape { additional_properties: additional.map(|a| a.value), required_order, json: None }
+        ObjectShape {
+            additional_properties: additional.map(|a| a.value),
+            required_order,
+            json: None,
+            dialect: Default::default(),
+        }
     }
 
     fn enum_of<T>(&mut self, p: &RawParam, conv: impl Fn(&Value) -> Option<T>, what: &str) -> Vec<T> {

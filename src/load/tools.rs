@@ -12,7 +12,7 @@ use crate::format::tool::RawTool;
 use crate::format::S;
 use crate::model::catalog::{valid_tool_name, DescriptionMode, Tool};
 use crate::model::condition::Condition;
-use crate::model::params::{ObjectShape, Property};
+use crate::model::params::{ObjectShape, Property, SchemaDialect};
 use crate::model::section::Slot;
 use crate::model::template::Templates;
 use crate::model::Switch;
@@ -127,6 +127,7 @@ pub(super) fn build_tool(
         contributions,
         examples,
         mcp: mcp_fields(ck, rt, &mut ok),
+        provider_fields: provider_fields(ck, rt, &mut ok),
     };
     if env.descriptions == DescriptionMode::Trim {
         trim_descriptions(&mut tool);
@@ -144,8 +145,8 @@ fn check_names(ck: &mut Checker<'_>, rt: &RawTool, sites: &mut BTreeMap<String, 
         ck.error(
             &name.referenced,
             format!("invalid tool name `{}`", name.value),
-            "tool names start with a letter or \
-            `_`, then letters, digits, `_` or `-`, at most 64 characters: the rule every provider accepts",
+            "tool names are letters, digits, `_` or `-`, at most 64 characters (OpenAI's and Anthropic's rule; \
+            Gemini also wants a letter or `_` first)",
         );
     }
     if let Some(first) = sites.get(&name.value) {
@@ -177,8 +178,21 @@ fn parameters(
     switches: &IndexMap<String, Switch>,
     ok: &mut bool,
 ) -> (Vec<Property>, ObjectShape) {
-    if let Some(schema) = &rt.input_schema {
-        return input_schema(ck, rt, schema, ok);
+    let carried = [
+        ("input_schema", SchemaDialect::JsonSchema, rt.input_schema.as_ref()),
+        ("gemini_parameters", SchemaDialect::OpenApi, rt.gemini_parameters.as_ref()),
+    ];
+    let given: Vec<_> = carried.iter().filter_map(|(k, d, s)| s.map(|s| (*k, *d, s))).collect();
+    if let [(key, dialect, schema), rest @ ..] = given.as_slice() {
+        if let Some((other, _, s)) = rest.first() {
+            *ok = false;
+            ck.error(
+                &s.referenced,
+                format!("tool `{}` has both `{key}` and `{other}`", rt.name.value),
+                "give the parameters once: as JSON Schema (`input_schema`) or in Gemini's OpenAPI subset (`gemini_parameters`)",
+            );
+        }
+        return input_schema(ck, rt, key, *dialect, schema, ok);
     }
     let mut builder = SchemaBuilder::new(ck.file);
     let mut when_errors = Diagnostics::new(ErrorKind::Project);
@@ -202,11 +216,14 @@ fn parameters(
     (params, shape)
 }
 
-/// The parameters of a tool written as one JSON Schema (`input_schema:`), read into their
-/// typed view; the schema itself is carried as written. Problems clear `ok`.
+/// The parameters of a tool written as one schema (`input_schema:` in JSON Schema, or
+/// `gemini_parameters:` in Gemini's OpenAPI subset), read into their typed view; the schema
+/// itself is carried as written. Problems clear `ok`.
 fn input_schema(
     ck: &mut Checker<'_>,
     rt: &RawTool,
+    key: &str,
+    dialect: SchemaDialect,
     schema: &Spanned<serde_json::Value>,
     ok: &mut bool,
 ) -> (Vec<Property>, ObjectShape) {
@@ -219,13 +236,13 @@ fn input_schema(
         ("additional_properties", rt.additional_properties.as_ref().map(|a| a.referenced)),
         ("required_order", rt.required_order.as_ref().map(|r| r.referenced)),
     ];
-    for (key, loc) in typed_keys {
+    for (typed, loc) in typed_keys {
         if let Some(loc) = loc {
             *ok = false;
             ck.error(
                 &loc,
-                format!("tool `{}` has both `input_schema` and `{key}`", rt.name.value),
-                "give the parameters one way: as a JSON Schema under `input_schema`, or typed under `parameters`",
+                format!("tool `{}` has both `{key}` and `{typed}`", rt.name.value),
+                format!("give the parameters one way: as a schema under `{key}`, or typed under `parameters`"),
             );
         }
     }
@@ -233,12 +250,12 @@ fn input_schema(
         *ok = false;
         ck.error(
             at,
-            "`input_schema` must be a JSON Schema object (a mapping)",
-            "write `input_schema:` with `type: object` and `properties:` below it",
+            format!("`{key}` must be a schema object (a mapping)"),
+            format!("write `{key}:` with `type: object` and `properties:` below it"),
         );
         return (Vec::new(), ObjectShape::default());
     };
-    match crate::model::params::input_schema(root) {
+    match crate::model::params::input_schema(root, dialect) {
         Ok((mut params, shape)) => {
             // The typed view's properties point at the schema that declares them.
             let span = ck.span(at);
@@ -249,7 +266,7 @@ fn input_schema(
             *ok = false;
             ck.error(
                 at,
-                format!("tool `{}`: {} (at `{}` of its `input_schema`)", rt.name.value, problem.message, problem.path),
+                format!("tool `{}`: {} (at `{}` of its `{key}`)", rt.name.value, problem.message, problem.path),
                 problem.help,
             );
             (Vec::new(), ObjectShape::default())
@@ -272,6 +289,26 @@ fn mcp_fields(ck: &mut Checker<'_>, rt: &RawTool, ok: &mut bool) -> Option<serde
             None
         }
     }
+}
+
+/// The provider entry fields (`provider_fields:`), each a key promptc's own entry does not
+/// write: a field promptc writes is the catalog's to say, not a verbatim copy's.
+fn provider_fields(ck: &mut Checker<'_>, rt: &RawTool, ok: &mut bool) -> crate::model::catalog::ProviderFields {
+    let Some(fields) = &rt.provider_fields else { return Default::default() };
+    let mut out = crate::model::catalog::ProviderFields::new();
+    for (provider, map) in &fields.value {
+        let own = provider.info().entry_keys;
+        if let Some(k) = map.keys().find(|k| own.contains(&k.as_str())) {
+            *ok = false;
+            ck.error(
+                &fields.referenced,
+                format!("`provider_fields.{provider}` sets `{k}`, which promptc writes itself"),
+                "give it in the tool's own keys (name, description, parameters, strict_tools in promptc.yaml)",
+            );
+        }
+        out.insert(*provider, map.clone());
+    }
+    out
 }
 
 /// Per-profile parameters: `profiles:` on a top-level parameter (the builder refuses it on

@@ -17,6 +17,10 @@ pub enum DescriptionMode {
     Verbatim,
 }
 
+/// Fields of each provider's tool entry promptc has no model for, sent as written after its own.
+pub type ProviderFields =
+    std::collections::BTreeMap<crate::model::provider::Provider, serde_json::Map<String, serde_json::Value>>;
+
 /// A canonical tool spec.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Tool {
@@ -54,6 +58,8 @@ pub struct Tool {
     pub examples: Vec<ToolExample>,
     /// An MCP tool's other fields (`title`, `annotations`, `outputSchema`, …) as written.
     pub mcp: Option<serde_json::Map<String, serde_json::Value>>,
+    /// Entry fields sent as written to one provider, after promptc's own.
+    pub provider_fields: ProviderFields,
     /// Its name's value in its catalog file.
     pub name_span: Span,
     /// Its declaration, `name: NAME`.
@@ -213,12 +219,11 @@ impl Catalog {
     }
 }
 
-/// Whether `name` is a tool name every provider accepts.
+/// Whether `name` is a valid tool name for a catalog (and a file name of an import).
 pub fn valid_tool_name(name: &str) -> bool {
-    let mut chars = name.chars();
-    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
-        && name.len() <= 64
+    // OpenAI's and Anthropic's rule; a provider with a narrower one (Gemini: a letter or `_`
+    // first) is P002's to say, for the projects that send to it.
+    crate::model::provider::NameRule::Word64.allows(name)
 }
 
 #[cfg(test)]
@@ -261,6 +266,7 @@ pub(crate) mod tests {
             contributions: Vec::new(),
             examples: Vec::new(),
             mcp: None,
+            provider_fields: Default::default(),
             name_span: Span::default(),
             decl_span: Span::default(),
         }
@@ -297,9 +303,15 @@ pub(crate) mod tests {
 
     #[test]
     fn tool_name_rules() {
+        use crate::model::provider::NameRule;
         assert!(valid_tool_name("read_file"));
         assert!(valid_tool_name("mcp-use"));
-        assert!(!valid_tool_name("1tool"));
+        // OpenAI and Anthropic take a digit first; Gemini does not, which P002 says.
+        assert!(valid_tool_name("1tool"));
+        assert!(!NameRule::GeminiFunction.allows("1tool"));
+        assert!(NameRule::GeminiFunction.allows("mcp:server.tool"));
+        assert!(!NameRule::Word64.allows(""));
+        assert!(NameRule::PropertyKey.allows("filter.id") && !NameRule::PropertyKey.allows("filter[id]"));
         assert!(!valid_tool_name("has space"));
         assert!(!valid_tool_name(&"a".repeat(65)));
     }

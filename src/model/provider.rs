@@ -49,6 +49,18 @@ impl Provider {
     }
 }
 
+/// How Gemini receives tool parameters (`gemini_schema:` in promptc.yaml).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum GeminiSchema {
+    /// `parameters`: Gemini's OpenAPI subset (upper-case types, `nullable`), what remains of a
+    /// schema said by `check` (P003).
+    #[default]
+    Openapi,
+    /// `parametersJsonSchema`: the JSON Schema itself.
+    JsonSchema,
+}
+
 /// One provider's API as promptc uses it: names, published limits, the JSON Schema subset its
 /// tool parameters may use, how its tool entries are shaped, and how it counts and bills.
 #[derive(Debug, PartialEq, Eq)]
@@ -85,6 +97,56 @@ pub struct ProviderInfo {
     pub billing: Billing,
     /// Whether promptc writes its cached request (`cache_control` breakpoints) into artifacts.
     pub cache_control_request: bool,
+    /// The keys promptc writes in a tool's entry (the function object, for Chat Completions).
+    pub entry_keys: &'static [&'static str],
+    /// The names its API accepts for a tool.
+    pub tool_names: NameRule,
+    /// The names its API accepts for a tool's top-level parameters.
+    pub property_names: NameRule,
+}
+
+/// A provider's published (or observed in its API's errors) rule on names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NameRule {
+    /// Letters, digits, `_` and `-`, 1 to 64 characters (OpenAI's and Anthropic's tool names;
+    /// the catalog's own rule).
+    Word64,
+    /// Gemini's function names: a letter or `_` first, then letters, digits, `_`, `.`, `:` or
+    /// `-`, at most 64 characters (its API's `Invalid function name` error).
+    GeminiFunction,
+    /// Anthropic's property keys: letters, digits, `_`, `.` and `-`, 1 to 64 characters (its
+    /// API's `Property keys should match pattern` error).
+    PropertyKey,
+    /// No rule published: any name JSON Schema allows.
+    Any,
+}
+
+impl NameRule {
+    /// Whether `name` follows the rule.
+    pub fn allows(self, name: &str) -> bool {
+        let len = name.chars().count();
+        let word = |c: char, extra: &str| c.is_ascii_alphanumeric() || c == '_' || extra.contains(c);
+        match self {
+            NameRule::Word64 => (1..=64).contains(&len) && name.chars().all(|c| word(c, "-")),
+            NameRule::GeminiFunction => {
+                (1..=64).contains(&len)
+                    && name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+                    && name.chars().all(|c| word(c, ".:-"))
+            }
+            NameRule::PropertyKey => (1..=64).contains(&len) && name.chars().all(|c| word(c, ".-")),
+            NameRule::Any => true,
+        }
+    }
+
+    /// The rule as a regular expression, for messages.
+    pub fn pattern(self) -> &'static str {
+        match self {
+            NameRule::Word64 => "^[A-Za-z0-9_-]{1,64}$",
+            NameRule::GeminiFunction => "^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$",
+            NameRule::PropertyKey => "^[A-Za-z0-9_.-]{1,64}$",
+            NameRule::Any => ".*",
+        }
+    }
 }
 
 /// What a provider bills for a request beyond the text promptc sends (see `measure::billing`).
@@ -118,9 +180,17 @@ const OPENAI_CHAT: ProviderInfo = ProviderInfo {
     estimated_family: None,
     billing: Billing::OpenAiRecipe,
     cache_control_request: false,
+    entry_keys: &["name", "description", "parameters", "strict"],
+    tool_names: NameRule::Word64,
+    property_names: NameRule::Any,
 };
 
-const OPENAI_RESPONSES: ProviderInfo = ProviderInfo { name: "openai-responses", wraps_function: false, ..OPENAI_CHAT };
+const OPENAI_RESPONSES: ProviderInfo = ProviderInfo {
+    name: "openai-responses",
+    wraps_function: false,
+    entry_keys: &["type", "name", "description", "parameters", "strict"],
+    ..OPENAI_CHAT
+};
 
 const ANTHROPIC: ProviderInfo = ProviderInfo {
     name: "anthropic",
@@ -137,6 +207,9 @@ const ANTHROPIC: ProviderInfo = ProviderInfo {
     estimated_family: Some(Family::Claude),
     billing: Billing::AnthropicToolPrompt,
     cache_control_request: true,
+    entry_keys: &["name", "description", "input_schema"],
+    tool_names: NameRule::Word64,
+    property_names: NameRule::PropertyKey,
 };
 
 const GEMINI: ProviderInfo = ProviderInfo {
@@ -154,6 +227,9 @@ const GEMINI: ProviderInfo = ProviderInfo {
     estimated_family: Some(Family::Gemini),
     billing: Billing::AsSent,
     cache_control_request: false,
+    entry_keys: &["name", "description", "parameters", "parametersJsonSchema"],
+    tool_names: NameRule::GeminiFunction,
+    property_names: NameRule::Any,
 };
 
 impl std::str::FromStr for Provider {

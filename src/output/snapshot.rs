@@ -184,7 +184,7 @@ fn cell_output(project: &Project, cell: &Cell, c: &Compiled) -> (Vec<(String, St
     if cell.transport == Transport::Native {
         for provider in &project.providers {
             let name = format!("{stem}.{provider}.tools.json");
-            let opts = ProjectionOptions { strict: project.strict_tools };
+            let opts = ProjectionOptions::of(project);
             let json = to_pretty_json(&projection::project(*provider, &c.tools, opts));
             tools.insert(provider.as_str().to_string(), fingerprint(&name, &json));
             files.push((name, json));

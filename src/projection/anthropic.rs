@@ -3,6 +3,7 @@
 use serde_json::{json, Value};
 
 use super::json_schema::{parameters, Dialect};
+use crate::model::provider::Provider;
 use crate::resolve::tools::ActiveTool;
 
 /// The `tools` array for the Messages API.
@@ -11,11 +12,12 @@ pub fn project(tools: &[ActiveTool]) -> Value {
         tools
             .iter()
             .map(|t| {
-                json!({
+                let entry = json!({
                     "name": t.name,
                     "description": t.description,
                     "input_schema": parameters(&t.params, &t.shape, Dialect::Standard),
-                })
+                });
+                t.with_fields(Provider::Anthropic, entry)
             })
             .collect(),
     )

@@ -16,7 +16,7 @@ use crate::model::provider::Provider;
 use crate::resolve::tools::ActiveTool;
 
 /// The `tools` array for Gemini.
-pub fn project(tools: &[ActiveTool]) -> Value {
+pub fn project(tools: &[ActiveTool], opts: super::ProjectionOptions) -> Value {
     if tools.is_empty() {
         return json!([]);
     }
@@ -26,14 +26,21 @@ pub fn project(tools: &[ActiveTool]) -> Value {
             let mut m = Map::new();
             m.insert("name".into(), json!(t.name));
             m.insert("description".into(), json!(t.description));
-            if let Some(root) = &t.shape.json {
-                if let Some(p) = super::verbatim::gemini(root, &t.params, &mut Vec::new()) {
+            if opts.gemini_json_schema {
+                // Full JSON Schema, as written (or as promptc writes a typed one).
+                if !t.params.is_empty() || t.shape.json.is_some() {
+                    let schema =
+                        super::json_schema::parameters(&t.params, &t.shape, super::json_schema::Dialect::Standard);
+                    m.insert("parametersJsonSchema".into(), schema);
+                }
+            } else if let Some(root) = &t.shape.json {
+                if let Some(p) = super::verbatim::gemini(root, t.shape.dialect, &t.params, &mut Vec::new()) {
                     m.insert("parameters".into(), p);
                 }
             } else if !t.params.is_empty() {
                 m.insert("parameters".into(), object(&t.params, &t.shape, None));
             }
-            Value::Object(m)
+            t.with_fields(Provider::Gemini, Value::Object(m))
         })
         .collect();
     json!([{ "functionDeclarations": decls }])
@@ -178,6 +185,9 @@ mod tests {
         }
     }
 
+    const OPTS: crate::projection::ProjectionOptions =
+        crate::projection::ProjectionOptions { strict: false, gemini_json_schema: false, explicit_strict: false };
+
     fn tool(params: Vec<Property>) -> ActiveTool {
         ActiveTool {
             name: "t".into(),
@@ -194,7 +204,7 @@ mod tests {
 
     #[test]
     fn types_are_upper_case_and_required_only_when_present() {
-        let v = project(&[tool(vec![prop("a", false, false, Kind::Boolean)])]);
+        let v = project(&[tool(vec![prop("a", false, false, Kind::Boolean)])], OPTS);
         let p = params_of(&v);
         assert_eq!(p["type"], json!("OBJECT"));
         assert_eq!(p["properties"]["a"]["type"], json!("BOOLEAN"));
@@ -205,12 +215,15 @@ mod tests {
 
     #[test]
     fn nullable_instead_of_type_array() {
-        let v = project(&[tool(vec![prop(
-            "a",
-            true,
-            true,
-            Kind::Integer { enum_values: vec![], minimum: Some(1), maximum: None },
-        )])]);
+        let v = project(
+            &[tool(vec![prop(
+                "a",
+                true,
+                true,
+                Kind::Integer { enum_values: vec![], minimum: Some(1), maximum: None },
+            )])],
+            OPTS,
+        );
         let a = &params_of(&v)["properties"]["a"];
         assert_eq!(a["type"], json!("INTEGER"));
         assert_eq!(a["nullable"], json!(true));
@@ -220,12 +233,15 @@ mod tests {
 
     #[test]
     fn numeric_enums_move_into_the_description() {
-        let v = project(&[tool(vec![prop(
-            "n",
-            true,
-            false,
-            Kind::Integer { enum_values: vec![1, 2], minimum: None, maximum: None },
-        )])]);
+        let v = project(
+            &[tool(vec![prop(
+                "n",
+                true,
+                false,
+                Kind::Integer { enum_values: vec![1, 2], minimum: None, maximum: None },
+            )])],
+            OPTS,
+        );
         let n = &params_of(&v)["properties"]["n"];
         assert!(n.get("enum").is_none());
         assert_eq!(n["description"], json!("D. Allowed values: 1, 2."));
@@ -233,32 +249,35 @@ mod tests {
 
     #[test]
     fn string_enums_stay_and_unsupported_formats_are_described() {
-        let v = project(&[tool(vec![
-            prop(
-                "s",
-                true,
-                false,
-                Kind::String {
-                    enum_values: vec!["a".into()],
-                    format: Some("uri".into()),
-                    pattern: None,
-                    min_length: Some(2),
-                    max_length: None,
-                },
-            ),
-            prop(
-                "when",
-                true,
-                false,
-                Kind::String {
-                    enum_values: vec![],
-                    format: Some("date-time".into()),
-                    pattern: None,
-                    min_length: None,
-                    max_length: None,
-                },
-            ),
-        ])]);
+        let v = project(
+            &[tool(vec![
+                prop(
+                    "s",
+                    true,
+                    false,
+                    Kind::String {
+                        enum_values: vec!["a".into()],
+                        format: Some("uri".into()),
+                        pattern: None,
+                        min_length: Some(2),
+                        max_length: None,
+                    },
+                ),
+                prop(
+                    "when",
+                    true,
+                    false,
+                    Kind::String {
+                        enum_values: vec![],
+                        format: Some("date-time".into()),
+                        pattern: None,
+                        min_length: None,
+                        max_length: None,
+                    },
+                ),
+            ])],
+            OPTS,
+        );
         let s = &params_of(&v)["properties"]["s"];
         assert_eq!(s["enum"], json!(["a"]));
         assert!(s.get("format").is_none());
@@ -276,12 +295,15 @@ mod tests {
             kind: Kind::Object { properties: vec![prop("x", true, false, Kind::Boolean)], shape: Default::default() },
             json: None,
         };
-        let v = project(&[tool(vec![prop(
-            "list",
-            true,
-            false,
-            Kind::Array { items: Box::new(inner), min_items: None, max_items: Some(4) },
-        )])]);
+        let v = project(
+            &[tool(vec![prop(
+                "list",
+                true,
+                false,
+                Kind::Array { items: Box::new(inner), min_items: None, max_items: Some(4) },
+            )])],
+            OPTS,
+        );
         let l = &params_of(&v)["properties"]["list"];
         assert_eq!(l["type"], json!("ARRAY"));
         assert_eq!(l["maxItems"], json!(4));
@@ -292,8 +314,8 @@ mod tests {
 
     #[test]
     fn tools_without_parameters_have_no_parameters_key() {
-        let v = project(&[tool(vec![])]);
+        let v = project(&[tool(vec![])], OPTS);
         assert!(v[0]["functionDeclarations"][0].get("parameters").is_none());
-        assert_eq!(project(&[]), json!([]));
+        assert_eq!(project(&[], OPTS), json!([]));
     }
 }

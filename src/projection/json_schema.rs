@@ -19,9 +19,10 @@ pub enum Dialect {
 /// The root parameters object of a tool.
 pub fn parameters(props: &[Property], shape: &ObjectShape, dialect: Dialect) -> Value {
     if let Some(root) = &shape.json {
+        let mut notes = Vec::new();
         return match dialect {
-            Dialect::Standard => super::verbatim::standard(root, props),
-            Dialect::OpenAiStrict => super::verbatim::strict(root, props, &mut Vec::new()),
+            Dialect::Standard => super::verbatim::json_schema(root, shape.dialect, props, &mut notes),
+            Dialect::OpenAiStrict => super::verbatim::strict(root, shape.dialect, props, &mut notes),
         };
     }
     Value::Object(object(props, shape, dialect))

@@ -22,6 +22,21 @@ use crate::resolve::tools::ActiveTool;
 pub struct ProjectionOptions {
     /// OpenAI strict mode for function schemas.
     pub strict: bool,
+    /// Gemini gets `parametersJsonSchema` instead of its OpenAPI subset.
+    pub gemini_json_schema: bool,
+    /// Chat Completions tools say `"strict": false` when strict mode is off.
+    pub explicit_strict: bool,
+}
+
+impl ProjectionOptions {
+    /// The options `project` sets.
+    pub fn of(project: &crate::model::Project) -> ProjectionOptions {
+        ProjectionOptions {
+            strict: project.strict_tools,
+            gemini_json_schema: project.gemini_schema == crate::model::provider::GeminiSchema::JsonSchema,
+            explicit_strict: project.explicit_strict,
+        }
+    }
 }
 
 /// The value of the request's `tools` field for `provider`.
@@ -30,7 +45,7 @@ pub fn project(provider: Provider, tools: &[ActiveTool], opts: ProjectionOptions
         Provider::OpenAiChat => openai_chat::project(tools, opts),
         Provider::OpenAiResponses => openai_responses::project(tools, opts),
         Provider::Anthropic => anthropic::project(tools),
-        Provider::Gemini => gemini::project(tools),
+        Provider::Gemini => gemini::project(tools, opts),
     }
 }
 

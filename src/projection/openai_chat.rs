@@ -4,6 +4,7 @@ use serde_json::{json, Value};
 
 use super::json_schema::{parameters, Dialect};
 use super::ProjectionOptions;
+use crate::model::provider::Provider;
 use crate::resolve::tools::ActiveTool;
 
 /// The `tools` array for Chat Completions.
@@ -18,11 +19,12 @@ pub fn project(tools: &[ActiveTool], opts: ProjectionOptions) -> Value {
                     "description": t.description,
                     "parameters": parameters(&t.params, &t.shape, dialect),
                 });
-                // Chat Completions defaults `strict` to false: the key says something only when true.
-                if opts.strict {
-                    function["strict"] = json!(true);
+                // Chat Completions defaults `strict` to false: the key says something only when true
+                // (or when the project sends it anyway).
+                if opts.strict || opts.explicit_strict {
+                    function["strict"] = json!(opts.strict);
                 }
-                json!({"type": "function", "function": function})
+                json!({"type": "function", "function": t.with_fields(Provider::OpenAiChat, function)})
             })
             .collect(),
     )

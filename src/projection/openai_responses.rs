@@ -5,6 +5,7 @@ use serde_json::{json, Value};
 
 use super::json_schema::{parameters, Dialect};
 use super::ProjectionOptions;
+use crate::model::provider::Provider;
 use crate::resolve::tools::ActiveTool;
 
 /// The `tools` array for the Responses API.
@@ -14,13 +15,14 @@ pub fn project(tools: &[ActiveTool], opts: ProjectionOptions) -> Value {
         tools
             .iter()
             .map(|t| {
-                json!({
+                let entry = json!({
                     "type": "function",
                     "name": t.name,
                     "description": t.description,
                     "parameters": parameters(&t.params, &t.shape, dialect),
                     "strict": opts.strict,
-                })
+                });
+                t.with_fields(Provider::OpenAiResponses, entry)
             })
             .collect(),
     )

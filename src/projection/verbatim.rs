@@ -7,7 +7,7 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::model::params::{nullable_branch, Property, Schema};
+use crate::model::params::{nullable_branch, Property, Schema, SchemaDialect};
 use crate::model::provider::Provider;
 
 /// What a conversion dropped or rewrote, one sentence each, prefixed with the provider.
@@ -63,13 +63,84 @@ const STRICT_KEYWORDS: &[&str] = &[
     "maxItems",
 ];
 
+/// The schema as JSON Schema: as written, or converted from Gemini's OpenAPI subset.
+pub fn json_schema(root: &Map<String, Value>, dialect: SchemaDialect, props: &[Property], notes: &mut Notes) -> Value {
+    let written = standard(root, props);
+    match dialect {
+        SchemaDialect::JsonSchema => written,
+        SchemaDialect::OpenApi => from_openapi(&written, "(parameters)", notes),
+    }
+}
+
 /// The schema in OpenAI strict mode's subset: every object closed with every property
 /// required (an optional one made nullable), unsupported keywords and formats dropped.
-pub fn strict(root: &Map<String, Value>, props: &[Property], notes: &mut Notes) -> Value {
-    match standard(root, props) {
+pub fn strict(root: &Map<String, Value>, dialect: SchemaDialect, props: &[Property], notes: &mut Notes) -> Value {
+    match json_schema(root, dialect, props, notes) {
         Value::Object(m) => strict_node(&m, "(parameters)", false, notes),
         other => other,
     }
+}
+
+/// The keywords that count something and that Gemini's SDK also takes written as strings.
+const COUNTS: &[&str] = &["minItems", "maxItems", "minLength", "maxLength", "minProperties", "maxProperties"];
+
+/// A schema in Gemini's OpenAPI subset as JSON Schema: lower-case types, `nullable: true` as a
+/// type list (or a `null` branch, or `null` among the enum's values), counts written as
+/// strings as numbers; `propertyOrdering` and `format: enum` dropped and `example` sent as
+/// `examples`, each with a note.
+fn from_openapi(v: &Value, path: &str, notes: &mut Notes) -> Value {
+    let Value::Object(m) = v else { return v.clone() };
+    let note = |notes: &mut Notes, what: String| notes.push(format!("json schema: `{path}`: {what}"));
+    let nullable = m.get("nullable") == Some(&Value::Bool(true));
+    let mut out = Map::new();
+    for (k, x) in m {
+        match k.as_str() {
+            "type" => match x.as_str() {
+                Some(t) if nullable => _ = out.insert(k.clone(), json!([t.to_ascii_lowercase(), "null"])),
+                Some(t) => _ = out.insert(k.clone(), json!(t.to_ascii_lowercase())),
+                None => _ = out.insert(k.clone(), x.clone()),
+            },
+            "nullable" => {}
+            "enum" => {
+                let mut values = x.as_array().cloned().unwrap_or_default();
+                if nullable && !values.contains(&Value::Null) {
+                    values.push(Value::Null);
+                }
+                out.insert(k.clone(), Value::Array(values));
+            }
+            "format" if x == "enum" => note(notes, "format \"enum\" (Gemini's) is dropped".into()),
+            "propertyOrdering" => note(notes, "`propertyOrdering` (Gemini's) is dropped".into()),
+            "example" => {
+                note(notes, "`example` is sent as `examples`".into());
+                out.insert("examples".into(), json!([x]));
+            }
+            "properties" => {
+                let ps = x
+                    .as_object()
+                    .map(|ps| ps.iter().map(|(n, s)| (n.clone(), from_openapi(s, &child(path, n), notes))).collect());
+                out.insert(k.clone(), ps.map_or_else(|| x.clone(), Value::Object));
+            }
+            "items" => _ = out.insert(k.clone(), from_openapi(x, &format!("{path}[]"), notes)),
+            "anyOf" => {
+                let mut branches: Vec<Value> =
+                    x.as_array().map(|a| a.iter().map(|b| from_openapi(b, path, notes)).collect()).unwrap_or_default();
+                if nullable && !m.contains_key("type") {
+                    branches.push(json!({"type": "null"}));
+                }
+                out.insert(k.clone(), Value::Array(branches));
+            }
+            c if COUNTS.contains(&c) => {
+                let n = x.as_str().and_then(|s| s.parse::<u64>().ok()).map_or_else(|| x.clone(), Value::from);
+                out.insert(k.clone(), n);
+            }
+            "minimum" | "maximum" => {
+                let n = x.as_str().and_then(|s| s.parse::<f64>().ok()).map_or_else(|| x.clone(), |f| json!(f));
+                out.insert(k.clone(), n);
+            }
+            _ => _ = out.insert(k.clone(), x.clone()),
+        }
+    }
+    Value::Object(out)
 }
 
 fn strict_value(v: &Value, path: &str, nullable: bool, notes: &mut Notes) -> Value {
@@ -206,7 +277,16 @@ const GEMINI_KEYWORDS: &[&str] = &[
 /// rejects an empty parameters object). Upper-case types, one per node (`nullable: true` for
 /// `null`), `enum` on strings only; what the subset cannot say moves into the description
 /// (formats, numeric enums) or is dropped, each with a note.
-pub fn gemini(root: &Map<String, Value>, props: &[Property], notes: &mut Notes) -> Option<Value> {
+pub fn gemini(
+    root: &Map<String, Value>,
+    dialect: SchemaDialect,
+    props: &[Property],
+    notes: &mut Notes,
+) -> Option<Value> {
+    // Written for Gemini: sent as written, empty or not.
+    if dialect == SchemaDialect::OpenApi {
+        return Some(standard(root, props));
+    }
     if props.is_empty() {
         return None;
     }
@@ -367,7 +447,7 @@ mod tests {
 
     fn project(root: Value) -> (Map<String, Value>, Vec<Property>) {
         let m = root.as_object().cloned().unwrap();
-        let (props, _) = input_schema(&m).unwrap();
+        let (props, _) = input_schema(&m, crate::model::params::SchemaDialect::JsonSchema).unwrap();
         (m, props)
     }
 
@@ -403,7 +483,7 @@ mod tests {
             "$schema": "x"
         }));
         let mut notes = Vec::new();
-        let out = strict(&root, &props, &mut notes);
+        let out = strict(&root, SchemaDialect::JsonSchema, &props, &mut notes);
         assert_eq!(out["required"], json!(["q", "n", "o"]));
         assert_eq!(out["properties"]["q"], json!({"type": "string"}));
         assert_eq!(out["properties"]["n"]["anyOf"][2], json!({"type": "null"}));
@@ -436,7 +516,7 @@ mod tests {
             "additionalProperties": false
         }));
         let mut notes = Vec::new();
-        let out = gemini(&root, &props, &mut notes).unwrap();
+        let out = gemini(&root, SchemaDialect::JsonSchema, &props, &mut notes).unwrap();
         assert_eq!(out["type"], json!("OBJECT"));
         assert!(out.get("required").is_none() && out.get("additionalProperties").is_none());
         assert_eq!(
@@ -449,6 +529,6 @@ mod tests {
         );
         assert_eq!(out["properties"]["c"], json!({"enum": ["x"]}));
         assert_eq!(notes.len(), 4, "{notes:#?}");
-        assert!(gemini(&Map::new(), &[], &mut notes).is_none());
+        assert!(gemini(&Map::new(), SchemaDialect::JsonSchema, &[], &mut notes).is_none());
     }
 }

@@ -27,6 +27,24 @@ pub struct ActiveTool {
     pub contributions: Vec<Contribution>,
     /// Its examples whose every argument is an active parameter here.
     pub examples: Vec<crate::model::catalog::ToolExample>,
+    /// Entry fields sent as written to one provider.
+    pub provider_fields: crate::model::catalog::ProviderFields,
+}
+
+impl ActiveTool {
+    /// `entry` with the fields the tool sends `provider` as written, after promptc's own.
+    pub fn with_fields(
+        &self,
+        provider: crate::model::provider::Provider,
+        mut entry: serde_json::Value,
+    ) -> serde_json::Value {
+        if let (Some(fields), Some(m)) = (self.provider_fields.get(&provider), entry.as_object_mut()) {
+            for (k, v) in fields {
+                m.insert(k.clone(), v.clone());
+            }
+        }
+        entry
+    }
 }
 
 /// A tool's description in one cell: the profile's wording (or the tool's), then each
@@ -113,6 +131,7 @@ pub fn active_tools_where(
                 .collect();
             ActiveTool {
                 examples,
+                provider_fields: t.provider_fields.clone(),
                 name: shown_name.unwrap_or_else(|| t.name.clone()),
                 toolset: t.toolset.clone(),
                 description: describe(t, wording, profile, switches, choices, &names),

@@ -627,14 +627,14 @@ cases! {
     import_invalid_tool_name => case("import-invalid-tool-name", MINIMAL,
         &["import", "tools", "fixtures/bad/import-invalid-tool-name.json", "--out", "imported"],
         "invalid tool name `water beds` (at `tools[0].function.name`)",
-        Some("fixtures/bad/import-invalid-tool-name.json:2:37"), &["the rule every provider accepts"]);
+        Some("fixtures/bad/import-invalid-tool-name.json:2:37"), &["OpenAI's and Anthropic's rule"]);
     import_mixed_strict => case("import-mixed-strict", MINIMAL,
         &["import", "tools", "fixtures/bad/import-mixed-strict.json", "--out", "imported"],
         "the tools disagree on OpenAI strict mode: strict 1 (`water_beds`), not strict 1 (`prune`)",
         Some("fixtures/bad/import-mixed-strict.json"), &["--strict-tools true"]);
     import_tuple_items => case("import-tuple-items", MINIMAL,
         &["import", "tools", "fixtures/bad/import-tuple-items.json", "--out", "imported"],
-        "tool `plant_row`: tuple `items` (a list of schemas) cannot be expressed in a promptc catalog",
+        "tool `plant_row`: `items` must be a schema (at `tools[0].functionDeclarations[0].parameters.properties.spot.items`)",
         Some("fixtures/bad/import-tuple-items.json:3:31"), &[]);
     import_out_not_empty => case("import-out-not-empty", MINIMAL,
         &["import", "tools", "fixtures/import/native/anthropic.json", "--out", "fixtures/bad/import-out-not-empty"],

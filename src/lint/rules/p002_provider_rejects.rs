@@ -16,8 +16,9 @@ pub const RULE: Rule = Rule {
     default: Level::Deny,
     summary: "a provider's API would reject the tool projection",
     explain: "A native projection breaks a limit of a provider's API: more than 128 tools in one request (OpenAI Chat \
-        and Responses, Gemini), or a tool description over 1,024 characters (OpenAI Chat and Responses). The request \
-        fails at runtime.\n\nFix: shorten the description (use a per-profile override), or split tools across \
+        and Responses, Gemini), a tool description over 1,024 characters (OpenAI Chat and Responses), or a name outside a provider's \
+        rule (Gemini: a function name starts with a letter or `_`; Anthropic: top-level property keys are letters, \
+        digits, `_`, `.` or `-`, at most 64). The request fails at runtime.\n\nFix: shorten the description (use a per-profile override), or split tools across \
         profiles.",
 };
 
@@ -60,6 +61,7 @@ pub(crate) fn check(project: &Project, views: &[CellView], out: &mut Vec<Diagnos
             }
         }
     }
+    names(project, views, out);
     for (tool, (len, max, rejecting, profiles, cells)) in long {
         let profiles: Vec<String> = profiles.iter().map(|p| format!("`{p}`")).collect();
         let plural = if profiles.len() == 1 { "" } else { "s" };
@@ -91,6 +93,49 @@ pub(crate) fn check(project: &Project, views: &[CellView], out: &mut Vec<Diagnos
                  these providers, allow P002 for it alone (`check.profile_levels`)",
             ),
         );
+    }
+}
+
+/// Tool and top-level parameter names an enabled provider's rule refuses: one finding per
+/// tool, naming each rule broken and the providers that refuse.
+fn names(project: &Project, views: &[CellView], out: &mut Vec<Diagnostic>) {
+    // Tool → its notes, in first-seen order.
+    let mut per_tool: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for v in views.iter().filter(|v| v.cell.transport == Transport::Native) {
+        for t in &v.compiled.tools {
+            let notes = per_tool.entry(t.name.clone()).or_default();
+            for p in &project.providers {
+                let info = p.info();
+                let mut found = Vec::new();
+                if !info.tool_names.allows(&t.name) {
+                    found.push(format!("{p}: the tool name must match {}", info.tool_names.pattern()));
+                }
+                for param in t.params.iter().filter(|q| !info.property_names.allows(&q.name)) {
+                    found.push(format!(
+                        "{p}: parameter `{}`: property names must match {}",
+                        param.name,
+                        info.property_names.pattern()
+                    ));
+                }
+                for f in found {
+                    if !notes.contains(&f) {
+                        notes.push(f);
+                    }
+                }
+            }
+        }
+    }
+    for (tool, notes) in per_tool.into_iter().filter(|(_, n)| !n.is_empty()) {
+        let mut d = finding(RuleCode::P002, format!("tool `{tool}` has a name its providers' APIs reject"))
+            .with_label(tool_label(project, &tool))
+            .with_help(
+                "rename it (a `variants:` entry with `name:` can send another name where a provider needs it), or \
+                 leave the provider out of `providers:`",
+            );
+        for n in notes {
+            d = d.with_note(n);
+        }
+        out.push(d);
     }
 }
 

@@ -7,8 +7,9 @@ use crate::diagnostic::Diagnostic;
 use crate::lint::registry::Rule;
 use crate::lint::rules::p002_provider_rejects::tool_label;
 use crate::lint::{finding, CellView};
+use crate::model::params::SchemaDialect;
 use crate::model::params::{Kind, ObjectShape, Property, Schema};
-use crate::model::provider::Provider;
+use crate::model::provider::{GeminiSchema, Provider};
 use crate::model::transport::Transport;
 use crate::model::Project;
 use crate::projection::verbatim;
@@ -73,7 +74,13 @@ struct Rewriters {
 impl Rewriters {
     /// The rewriters among `project`'s enabled providers.
     fn of(project: &Project) -> Rewriters {
-        let subset: Option<Provider> = project.providers.iter().copied().find(|p| p.info().openapi_subset);
+        // Gemini converts to its OpenAPI subset unless it is sent JSON Schema itself.
+        let subset: Option<Provider> = project
+            .providers
+            .iter()
+            .copied()
+            .find(|p| p.info().openapi_subset)
+            .filter(|_| project.gemini_schema == GeminiSchema::Openapi);
         let strict_provider = project.providers.iter().copied().find(|p| p.info().strict_mode);
         Rewriters {
             subset: subset.map(Provider::as_str),
@@ -145,11 +152,19 @@ pub(crate) fn check(project: &Project, views: &[CellView], out: &mut Vec<Diagnos
             // change.
             if let Some(root) = &t.shape.json {
                 let mut notes = Vec::new();
+                let dialect = t.shape.dialect;
+                // Gemini's own schema converted for the providers that take JSON Schema.
+                if dialect == SchemaDialect::OpenApi && project.providers.iter().any(|p| !p.info().openapi_subset) {
+                    verbatim::json_schema(root, dialect, &t.params, &mut notes);
+                }
                 if rewriters.strict {
-                    verbatim::strict(root, &t.params, &mut notes);
+                    let mut strict_notes = Vec::new();
+                    verbatim::strict(root, dialect, &t.params, &mut strict_notes);
+                    strict_notes.retain(|n| n.starts_with("openai strict"));
+                    notes.extend(strict_notes);
                 }
                 if rewriters.subset.is_some() {
-                    verbatim::gemini(root, &t.params, &mut notes);
+                    verbatim::gemini(root, dialect, &t.params, &mut notes);
                 }
                 note_once(per_tool.entry(t.name.clone()).or_default(), notes);
                 continue;

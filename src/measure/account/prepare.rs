@@ -76,7 +76,7 @@ pub(super) fn add_tool_sources<'a>(
 pub(crate) fn projection_for(project: &Project, c: &Compiled, provider: Provider) -> Arc<Value> {
     match (&c.projection, c.provider) {
         (Some(p), Some(q)) if q == provider => Arc::clone(p),
-        _ => Arc::new(projection::project(provider, &c.tools, ProjectionOptions { strict: project.strict_tools })),
+        _ => Arc::new(projection::project(provider, &c.tools, ProjectionOptions::of(project))),
     }
 }
 

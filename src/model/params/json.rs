@@ -27,30 +27,132 @@ pub struct InputSchemaProblem {
     pub help: String,
 }
 
-/// The tool's parameters and their object's shape, read from `root` (the whole `input_schema`).
-pub fn input_schema(root: &Map<String, Value>) -> Result<(Vec<Property>, ObjectShape), InputSchemaProblem> {
+/// The language a carried schema is written in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SchemaDialect {
+    /// JSON Schema (`input_schema:`).
+    #[default]
+    JsonSchema,
+    /// Gemini's OpenAPI subset (`gemini_parameters:`): type names in either case, `nullable`,
+    /// numbers that may be written as strings.
+    OpenApi,
+}
+
+/// The tool's parameters and their object's shape, read from `root` (the whole `input_schema`,
+/// or `gemini_parameters` in `SchemaDialect::OpenApi`).
+pub fn input_schema(
+    root: &Map<String, Value>,
+    dialect: SchemaDialect,
+) -> Result<(Vec<Property>, ObjectShape), InputSchemaProblem> {
+    let key = match dialect {
+        SchemaDialect::JsonSchema => "input_schema",
+        SchemaDialect::OpenApi => "gemini_parameters",
+    };
+    let is_object = |t: &str| t == "object" || (dialect == SchemaDialect::OpenApi && t.eq_ignore_ascii_case("object"));
     match root.get("type") {
-        Some(Value::String(t)) if t == "object" => {}
+        Some(Value::String(t)) if is_object(t) => {}
         None if !root.contains_key("properties") && root.is_empty() => {}
         other => {
             return Err(InputSchemaProblem {
                 path: "$.type".into(),
                 message: match other {
-                    Some(t) => format!("a tool's `input_schema` must have type `object`, found {t}"),
-                    None => "a tool's `input_schema` has no `type` (expected `object`)".into(),
+                    Some(t) => format!("a tool's `{key}` must have type `object`, found {t}"),
+                    None => format!("a tool's `{key}` has no `type` (expected `object`)"),
                 },
                 help: "a tool's parameters are an object of named parameters: give it type `object`".into(),
             })
         }
     }
-    check_depth(&Value::Object(root.clone()), "$", 0)?;
-    let (props, mut shape) = object(root);
+    let root_value = Value::Object(root.clone());
+    // Depth first: the structure check below recurses along the schema.
+    depth_within(&root_value, "$", 0)?;
+    check(&root_value, "$", dialect)?;
+    let (props, mut shape) = object(root, dialect);
     shape.json = Some(root.clone());
+    shape.dialect = dialect;
     Ok((props, shape))
 }
 
-/// Refuse a schema nested deeper than `MAX_SCHEMA_DEPTH` (counting every object and list).
-fn check_depth(v: &Value, path: &str, depth: usize) -> Result<(), InputSchemaProblem> {
+/// Keywords whose value is a mapping of names to schemas.
+const SCHEMA_MAPS: &[&str] = &["properties", "$defs", "definitions", "patternProperties", "dependentSchemas"];
+
+/// Keywords whose value is a schema or a list of schemas.
+const SCHEMA_KEYWORDS: &[&str] = &[
+    "items",
+    "additionalProperties",
+    "anyOf",
+    "oneOf",
+    "allOf",
+    "not",
+    "if",
+    "then",
+    "else",
+    "prefixItems",
+    "contains",
+    "propertyNames",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+    "additionalItems",
+];
+
+/// Refuse a schema whose structure keywords have the wrong shape: `properties` a mapping of schemas,
+/// `required` a list of names, `type` a name (or, in JSON Schema, a list of names), `items` a
+/// schema (or, in JSON Schema, a draft-07 list of them). Every other keyword is the user's.
+fn check(v: &Value, path: &str, dialect: SchemaDialect) -> Result<(), InputSchemaProblem> {
+    let fail = |at: String, message: String| {
+        Err(InputSchemaProblem { path: at, message, help: "fix the schema: providers refuse it as it is".into() })
+    };
+    let json = dialect == SchemaDialect::JsonSchema;
+    let is_schema = |x: &Value| x.is_object() || (json && x.is_boolean());
+    let Value::Object(m) = v else { return Ok(()) };
+    for (k, x) in m {
+        let at = format!("{path}.{k}");
+        let key = k.as_str();
+        if SCHEMA_MAPS.contains(&key) {
+            let Some(ps) = x.as_object() else {
+                return fail(at, format!("`{k}` must be a mapping of names to schemas"));
+            };
+            for (n, s) in ps {
+                if !is_schema(s) {
+                    return fail(format!("{at}.{n}"), format!("`{k}.{n}` must be a schema"));
+                }
+                check(s, &format!("{at}.{n}"), dialect)?;
+            }
+        } else if SCHEMA_KEYWORDS.contains(&key) {
+            let list_allowed = key != "items" || json;
+            match x {
+                x if is_schema(x) => check(x, &at, dialect)?,
+                Value::Array(a) if list_allowed && a.iter().all(is_schema) => {
+                    for (i, s) in a.iter().enumerate() {
+                        check(s, &format!("{at}[{i}]"), dialect)?;
+                    }
+                }
+                _ => {
+                    return fail(
+                        at,
+                        format!(
+                            "`{k}` must be {}",
+                            if list_allowed { "a schema or a list of schemas" } else { "a schema" }
+                        ),
+                    )
+                }
+            }
+        } else if key == "required" && !x.as_array().is_some_and(|a| a.iter().all(Value::is_string)) {
+            return fail(at, "`required` must be a list of property names".into());
+        } else if key == "type"
+            && !(x.is_string() || (json && x.as_array().is_some_and(|a| a.iter().all(Value::is_string))))
+        {
+            return fail(
+                at,
+                format!("`type` must be {}", if json { "a type name or a list of them" } else { "a type name" }),
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Refuse a value nested deeper than `MAX_SCHEMA_DEPTH` (counting every object and list).
+fn depth_within(v: &Value, path: &str, depth: usize) -> Result<(), InputSchemaProblem> {
     if depth > MAX_SCHEMA_DEPTH {
         return Err(InputSchemaProblem {
             path: path.to_string(),
@@ -59,16 +161,16 @@ fn check_depth(v: &Value, path: &str, depth: usize) -> Result<(), InputSchemaPro
         });
     }
     match v {
-        Value::Object(m) => m.iter().try_for_each(|(k, x)| check_depth(x, &format!("{path}.{k}"), depth + 1)),
+        Value::Object(m) => m.iter().try_for_each(|(k, x)| depth_within(x, &format!("{path}.{k}"), depth + 1)),
         Value::Array(a) => {
-            a.iter().enumerate().try_for_each(|(i, x)| check_depth(x, &format!("{path}[{i}]"), depth + 1))
+            a.iter().enumerate().try_for_each(|(i, x)| depth_within(x, &format!("{path}[{i}]"), depth + 1))
         }
         _ => Ok(()),
     }
 }
 
 /// An object node's properties (each required where `required` lists it) and shape.
-fn object(m: &Map<String, Value>) -> (Vec<Property>, ObjectShape) {
+fn object(m: &Map<String, Value>, dialect: SchemaDialect) -> (Vec<Property>, ObjectShape) {
     let required: Vec<&str> = m
         .get("required")
         .and_then(Value::as_array)
@@ -82,7 +184,7 @@ fn object(m: &Map<String, Value>) -> (Vec<Property>, ObjectShape) {
                 .map(|(name, s)| Property {
                     name: name.clone(),
                     required: required.contains(&name.as_str()),
-                    schema: schema(s),
+                    schema: schema(s, dialect),
                     when: Condition::Always,
                     profiles: Vec::new(),
                     span: Default::default(),
@@ -96,6 +198,7 @@ fn object(m: &Map<String, Value>) -> (Vec<Property>, ObjectShape) {
         additional_properties: m.get("additionalProperties").and_then(Value::as_bool),
         required_order: if listed != in_order { listed.iter().map(|s| s.to_string()).collect() } else { Vec::new() },
         json: None,
+        dialect,
     };
     (props, shape)
 }
@@ -113,15 +216,20 @@ pub fn nullable_branch(m: &Map<String, Value>) -> Option<&Map<String, Value>> {
     }
 }
 
-/// The single type a node's `type` names, and whether `null` is admitted beside it.
-fn single_type(m: &Map<String, Value>) -> Option<(&str, bool)> {
+/// The single type a node's `type` names (lower case), and whether `null` is admitted beside
+/// it (in OpenAPI, by `nullable: true`).
+fn single_type(m: &Map<String, Value>, dialect: SchemaDialect) -> Option<(String, bool)> {
+    if dialect == SchemaDialect::OpenApi {
+        let t = m.get("type")?.as_str()?.to_ascii_lowercase();
+        return Some((t, m.get("nullable") == Some(&Value::Bool(true))));
+    }
     match m.get("type")? {
-        Value::String(t) => Some((t.as_str(), false)),
+        Value::String(t) => Some((t.clone(), false)),
         Value::Array(list) => {
             let names: Vec<&str> = list.iter().filter_map(Value::as_str).collect();
             let non_null: Vec<&str> = names.iter().copied().filter(|t| *t != "null").collect();
             match non_null.as_slice() {
-                [t] if names.len() == list.len() => Some((t, names.len() > 1)),
+                [t] if names.len() == list.len() => Some((t.to_string(), names.len() > 1)),
                 _ => None,
             }
         }
@@ -130,17 +238,17 @@ fn single_type(m: &Map<String, Value>) -> Option<(&str, bool)> {
 }
 
 /// One node's typed view, carrying the node itself.
-fn schema(v: &Value) -> Schema {
+fn schema(v: &Value, dialect: SchemaDialect) -> Schema {
     let Some(m) = v.as_object() else {
         // `true`/`false` schemas: anything, or nothing.
         return Schema { description: None, nullable: false, default: None, kind: Kind::Any, json: None };
     };
     let description = m.get("description").and_then(Value::as_str).map(str::to_string);
     let default = m.get("default").cloned();
-    let (kind, nullable) = match (single_type(m), nullable_branch(m)) {
-        (Some((t, nullable)), _) => (kind(t, m), nullable),
+    let (kind, nullable) = match (single_type(m, dialect), nullable_branch(m)) {
+        (Some((t, nullable)), _) => (kind(&t, m, dialect), nullable),
         (None, Some(branch)) => {
-            let inner = schema(&Value::Object(branch.clone()));
+            let inner = schema(&Value::Object(branch.clone()), dialect);
             (inner.kind, true)
         }
         (None, None) => (Kind::Any, false),
@@ -149,8 +257,12 @@ fn schema(v: &Value) -> Schema {
 }
 
 /// The `Kind` of type `t` with the keywords promptc reads for it.
-fn kind(t: &str, m: &Map<String, Value>) -> Kind {
-    let count = |k: &str| m.get(k).and_then(Value::as_u64);
+fn kind(t: &str, m: &Map<String, Value>, dialect: SchemaDialect) -> Kind {
+    // Gemini's SDK takes counts written as strings ("minItems": "1").
+    let count = |k: &str| match m.get(k) {
+        Some(Value::String(s)) if dialect == SchemaDialect::OpenApi => s.parse().ok(),
+        v => v.and_then(Value::as_u64),
+    };
     let enum_of = |f: &dyn Fn(&Value) -> Option<Value>| -> Vec<Value> {
         m.get("enum").and_then(Value::as_array).map(|a| a.iter().filter_map(f).collect()).unwrap_or_default()
     };
@@ -178,14 +290,14 @@ fn kind(t: &str, m: &Map<String, Value>) -> Kind {
         "boolean" => Kind::Boolean,
         "array" => Kind::Array {
             items: Box::new(match m.get("items") {
-                Some(items) => schema(items),
+                Some(items) => schema(items, dialect),
                 None => Schema { description: None, nullable: false, default: None, kind: Kind::Any, json: None },
             }),
             min_items: count("minItems"),
             max_items: count("maxItems"),
         },
         "object" => {
-            let (properties, shape) = object(m);
+            let (properties, shape) = object(m, dialect);
             Kind::Object { properties, shape }
         }
         _ => Kind::Any,
@@ -215,7 +327,7 @@ mod tests {
             "additionalProperties": false,
             "$schema": "http://json-schema.org/draft-07/schema#"
         }));
-        let (props, shape) = input_schema(&root).unwrap();
+        let (props, shape) = input_schema(&root, SchemaDialect::JsonSchema).unwrap();
         assert_eq!(props.iter().map(|p| p.name.as_str()).collect::<Vec<_>>(), ["a", "b", "c", "-n"]);
         assert!(props[0].required && props[0].schema.nullable);
         assert_eq!(props[0].schema.description.as_deref(), Some("A"));
@@ -231,14 +343,49 @@ mod tests {
     }
 
     #[test]
+    fn refuses_structure_keywords_of_the_wrong_shape_only_where_they_are_keywords() {
+        let bad = |v: Value, d| input_schema(&map(v), d).unwrap_err();
+        let e = bad(
+            json!({"type": "object", "properties": {"a": {"type": "array", "items": [{"type": "string"}]}}}),
+            SchemaDialect::OpenApi,
+        );
+        assert_eq!((e.path.as_str(), e.message.as_str()), ("$.properties.a.items", "`items` must be a schema"));
+        let e = bad(json!({"type": "object", "properties": {"a": 1}}), SchemaDialect::JsonSchema);
+        assert_eq!(e.path, "$.properties.a");
+        let e = bad(json!({"type": "object", "required": "a"}), SchemaDialect::JsonSchema);
+        assert_eq!(e.message, "`required` must be a list of property names");
+        // Property names that are keywords, and keyword-like keys inside data, are not keywords.
+        let ok = json!({"type": "object", "properties": {"type": {"type": "string"}, "required": {"type": "boolean"}},
+            "default": {"type": 3}, "x-items": 1, "items": [{"type": "string"}]});
+        assert!(input_schema(&map(ok), SchemaDialect::JsonSchema).is_ok());
+    }
+
+    #[test]
+    fn reads_gemini_openapi_spelling() {
+        let root = map(json!({
+            "type": "OBJECT",
+            "properties": {"n": {"type": "integer", "nullable": true, "minimum": 0}, "l": {"type": "ARRAY", "items": {"type": "STRING"}, "minItems": "1"}},
+            "required": ["l"]
+        }));
+        let (props, _) = input_schema(&root, SchemaDialect::OpenApi).unwrap();
+        assert!(props[0].schema.nullable && matches!(props[0].schema.kind, Kind::Integer { minimum: Some(0), .. }));
+        assert!(matches!(props[1].schema.kind, Kind::Array { min_items: Some(1), .. }));
+        assert!(input_schema(&root, SchemaDialect::JsonSchema).is_err(), "JSON Schema types are lower case");
+    }
+
+    #[test]
     fn refuses_a_root_that_is_not_an_object_and_deep_nesting() {
-        assert_eq!(input_schema(&map(json!({"type": "string"}))).unwrap_err().path, "$.type");
+        assert_eq!(
+            input_schema(&map(json!({"type": "string"})), SchemaDialect::JsonSchema).unwrap_err().path,
+            "$.type"
+        );
         let mut deep = json!({"type": "string"});
         for _ in 0..MAX_SCHEMA_DEPTH {
             deep = json!({"type": "array", "items": deep});
         }
-        let err = input_schema(&map(json!({"type": "object", "properties": {"d": deep}}))).unwrap_err();
+        let err = input_schema(&map(json!({"type": "object", "properties": {"d": deep}})), SchemaDialect::JsonSchema)
+            .unwrap_err();
         assert!(err.message.contains("deeper than 64"), "{err:?}");
-        assert!(input_schema(&map(json!({}))).is_ok(), "an empty schema is no parameters");
+        assert!(input_schema(&map(json!({})), SchemaDialect::JsonSchema).is_ok(), "an empty schema is no parameters");
     }
 }

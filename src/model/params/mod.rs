@@ -94,6 +94,8 @@ pub struct ObjectShape {
     /// The root parameters object exactly as a tool's `input_schema` writes it (its
     /// `properties` are the tool's parameters, each carrying its own `Schema::json`).
     pub json: Option<Map<String, Value>>,
+    /// The language `json` is written in (Gemini's OpenAPI subset for `gemini_parameters:`).
+    pub dialect: SchemaDialect,
 }
 
 impl ObjectShape {
@@ -226,4 +228,4 @@ pub fn value_matches(schema: &Schema, v: &Value) -> bool {
 }
 
 mod json;
-pub use json::{input_schema, nullable_branch};
+pub use json::{input_schema, nullable_branch, SchemaDialect};
