@@ -478,10 +478,14 @@ def check_gemini_schema(node: Any, path: JsonPath, issues: Issues) -> None:
     elif isinstance(t, list):
         issues.add(path + ("type",), f"type must be a single string, not an array {t!r} (use nullable: true for null)")
         t = None
-    elif not isinstance(t, str) or t not in GEMINI_TYPES:
-        hint = " (Gemini types are UPPERCASE)" if isinstance(t, str) and t.upper() in GEMINI_TYPES else ""
-        issues.add(path + ("type",), f"invalid Gemini type {t!r}{hint}; expected one of {sorted(GEMINI_TYPES)}")
+    elif not isinstance(t, str) or t.upper() not in GEMINI_TYPES:
+        issues.add(path + ("type",), f"invalid Gemini type {t!r}; expected one of {sorted(GEMINI_TYPES)}")
         t = None
+    else:
+        # Upper case is canonical, but the SDK's Type is a CaseInSensitiveEnum and the REST API
+        # takes lower case too (its own REST examples use it: provider-rules.json, gemini
+        # type_casing): a declaration written in lower case is sent as written.
+        t = t.upper()
 
     if "enum" in node:
         enum = node["enum"]
@@ -775,7 +779,7 @@ class Checker:
         if "parameters" in decl:
             params = decl["parameters"]
             ppath = path + ("parameters",)
-            if isinstance(params, dict) and params.get("type") != "OBJECT":
+            if isinstance(params, dict) and str(params.get("type")).upper() != "OBJECT":
                 issues.add(ppath + ("type",), f"parameters root must have type \"OBJECT\" (got {params.get('type')!r})")
             check_gemini_schema(params, ppath, issues)
 

@@ -25,6 +25,26 @@ _spec = importlib.util.spec_from_file_location("corpus_stats", os.path.join(ROOT
 corpus_stats = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(corpus_stats)
 
+# The provider SDK checker (conformance venv: openai, anthropic, google-genai, pydantic).
+try:
+    import sys
+
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import check_tools
+
+    CHECKER = check_tools.Checker()
+except ImportError:
+    CHECKER = None
+
+PROVIDERS = ["openai", "openai-responses", "anthropic", "gemini"]
+
+
+def tool_index(provider, path):
+    """The index of the tool an issue's JSON path is in (None: the whole request)."""
+    if provider == "gemini":
+        return path[2] if len(path) > 2 and path[1] == "functionDeclarations" else None
+    return path[0] if path and isinstance(path[0], int) else None
+
 # The import's --from and the provider a form renders back for.
 FORMS = {
     "mcp-tool": ("mcp", "anthropic"),
@@ -99,6 +119,31 @@ def rendered(form, provider_json):
     return out
 
 
+def tool_list(provider, entries):
+    if provider == "gemini":
+        return [d for group in entries for d in group.get("functionDeclarations", [])]
+    return entries
+
+
+def rendered_name(provider, entry):
+    return entry["function"]["name"] if provider == "openai" else entry["name"]
+
+
+def p002_flagged(project):
+    """(tool, provider) pairs `check` refuses (P002), from its JSON report."""
+    r = subprocess.run([BIN, "-C", project, "check", "--format", "json"], capture_output=True, text=True)
+    flagged = set()
+    for d in json.loads(r.stdout)["diagnostics"]:
+        if d.get("code") != "P002" or "tool `" not in d["message"]:
+            continue
+        tool = d["message"].split("tool `", 1)[1].split("`", 1)[0]
+        text = d["message"] + " " + " ".join(d.get("notes", []))
+        for p in PROVIDERS:
+            if p + ":" in text or (p + "," in text or p + " reject" in text):
+                flagged.add((tool, p))
+    return flagged
+
+
 def import_input(form, tools):
     if form in ("mcp-tool", "mcp"):
         return {"tools": tools}
@@ -158,6 +203,23 @@ def measure_batch(form, tools, work):
     if back.returncode != 0:
         return counts, ["render: " + back.stderr.strip()[:300]], []
     by_name = rendered(form, json.loads(back.stdout))
+    sdk = collections.Counter()
+    sdk_issues = []
+    if CHECKER is not None:
+        flagged = p002_flagged(out)
+        for p in PROVIDERS:
+            r = subprocess.run([BIN, "-C", out, "render", "--tools", "--provider", p], capture_output=True, text=True)
+            entries = json.loads(r.stdout)
+            count, found = CHECKER.check(p, entries)
+            bad = {tool_index(p, i.path) for i in found}
+            sdk[p] = count - len(bad - {None}) if None not in bad else 0
+            sdk_issues += ["%s: %s" % (p, i.message) for i in found]
+            # Every tool a provider's SDK refuses is one `check` refuses for it (P002).
+            names = [rendered_name(p, e) for e in tool_list(p, entries)]
+            for i in bad - {None}:
+                if (names[i], p) not in flagged:
+                    counts["sdk_unflagged"] += 1
+                    sdk_issues.append("%s: NOT FLAGGED BY P002: %s" % (p, names[i]))
     differing = []
     for t in tools:
         name, want = comparable(form, t)
@@ -173,7 +235,9 @@ def measure_batch(form, tools, work):
             counts["identical"] += 1
         else:
             differing.append(name)
-    return counts, refusals, differing
+    for p in PROVIDERS:
+        counts["sdk:" + p] = sdk[p]
+    return counts, refusals + ["SDK " + i for i in sdk_issues], differing
 
 
 def measure():
@@ -204,12 +268,14 @@ class ImportCorpus(unittest.TestCase):
         if not os.path.exists(BIN):
             raise unittest.SkipTest("no promptc binary at %s (set PROMPTC_BIN)" % BIN)
         cls.table = measure()
-        print("\n%-32s %-10s %5s %6s %8s %6s %9s %7s" % (
-            "source", "licence", "tools", "schema", "imported", "whole", "identical", "JSON-eq"))
+        print("\n%-32s %-10s %5s %6s %8s %6s %9s %7s  %s" % (
+            "source", "licence", "tools", "schema", "imported", "whole", "identical", "JSON-eq",
+            "SDK-valid (openai/responses/anthropic/gemini)"))
         for s, t, why, differing in cls.table:
             name = s["id"] + (" (held out)" if s.get("held_out") else "")
-            print("%-32s %-10s %5d %6d %8d %6d %9d %7d" % (
-                name, s["licence"][:10], t["tools"], t["schema"], t["imported"], t["whole"], t["identical"], t["equal"]))
+            sdk = "/".join(str(t["sdk:" + p]) for p in PROVIDERS) if CHECKER else "no SDKs here"
+            print("%-32s %-10s %5d %6d %8d %6d %9d %7d  %s" % (
+                name, s["licence"][:10], t["tools"], t["schema"], t["imported"], t["whole"], t["identical"], t["equal"], sdk))
             for reason, n in why.most_common(4):
                 print("    refused %3d× %s" % (n, reason))
             if differing:
@@ -233,6 +299,7 @@ class ImportCorpus(unittest.TestCase):
         # so, closing their objects.
         self.assertGreaterEqual(t["equal"] / t["imported"], 0.98, t)
         self.assertGreaterEqual(t["identical"] / t["imported"], 0.95, t)
+        self.assertEqual(t["sdk_unflagged"], 0, "a tool a provider's SDK refuses that `check` does not: %s" % t)
 
     def test_corpus(self):
         self.check(held_out=False)

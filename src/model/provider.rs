@@ -99,6 +99,9 @@ pub struct ProviderInfo {
     pub cache_control_request: bool,
     /// The keys promptc writes in a tool's entry (the function object, for Chat Completions).
     pub entry_keys: &'static [&'static str],
+    /// Every field its SDK declares for a tool's entry (the function object, for Chat
+    /// Completions): a `provider_fields` key outside them is refused (P002).
+    pub entry_fields: &'static [&'static str],
     /// The names its API accepts for a tool.
     pub tool_names: NameRule,
     /// The names its API accepts for a tool's top-level parameters.
@@ -181,6 +184,7 @@ const OPENAI_CHAT: ProviderInfo = ProviderInfo {
     billing: Billing::OpenAiRecipe,
     cache_control_request: false,
     entry_keys: &["name", "description", "parameters", "strict"],
+    entry_fields: &["name", "description", "parameters", "strict"],
     tool_names: NameRule::Word64,
     property_names: NameRule::Any,
 };
@@ -189,6 +193,16 @@ const OPENAI_RESPONSES: ProviderInfo = ProviderInfo {
     name: "openai-responses",
     wraps_function: false,
     entry_keys: &["type", "name", "description", "parameters", "strict"],
+    entry_fields: &[
+        "type",
+        "name",
+        "description",
+        "parameters",
+        "strict",
+        "defer_loading",
+        "allowed_callers",
+        "output_schema",
+    ],
     ..OPENAI_CHAT
 };
 
@@ -208,6 +222,18 @@ const ANTHROPIC: ProviderInfo = ProviderInfo {
     billing: Billing::AnthropicToolPrompt,
     cache_control_request: true,
     entry_keys: &["name", "description", "input_schema"],
+    entry_fields: &[
+        "name",
+        "description",
+        "input_schema",
+        "type",
+        "cache_control",
+        "strict",
+        "input_examples",
+        "defer_loading",
+        "eager_input_streaming",
+        "allowed_callers",
+    ],
     tool_names: NameRule::Word64,
     property_names: NameRule::PropertyKey,
 };
@@ -228,6 +254,15 @@ const GEMINI: ProviderInfo = ProviderInfo {
     billing: Billing::AsSent,
     cache_control_request: false,
     entry_keys: &["name", "description", "parameters", "parametersJsonSchema"],
+    entry_fields: &[
+        "name",
+        "description",
+        "parameters",
+        "parametersJsonSchema",
+        "response",
+        "responseJsonSchema",
+        "behavior",
+    ],
     tool_names: NameRule::GeminiFunction,
     property_names: NameRule::Any,
 };

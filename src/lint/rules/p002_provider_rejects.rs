@@ -9,6 +9,7 @@ use crate::lint::{finding, CellView};
 use crate::model::provider::Provider;
 use crate::model::transport::Transport;
 use crate::model::Project;
+use crate::projection::{self, ProjectionOptions};
 
 pub const RULE: Rule = Rule {
     code: RuleCode::P002,
@@ -16,9 +17,11 @@ pub const RULE: Rule = Rule {
     default: Level::Deny,
     summary: "a provider's API would reject the tool projection",
     explain: "A native projection breaks a limit of a provider's API: more than 128 tools in one request (OpenAI Chat \
-        and Responses, Gemini), a tool description over 1,024 characters (OpenAI Chat and Responses), or a name outside a provider's \
+        and Responses, Gemini), a tool description over 1,024 characters (OpenAI Chat and Responses), a name outside a provider's \
         rule (Gemini: a function name starts with a letter or `_`; Anthropic: top-level property keys are letters, \
-        digits, `_`, `.` or `-`, at most 64). The request fails at runtime.\n\nFix: shorten the description (use a per-profile override), or split tools across \
+        digits, `_`, `.` or `-`, at most 64), a `provider_fields` key its SDK does not declare, or a schema Gemini's \
+        OpenAPI subset refuses (an object without properties, an array without `items`, a node without a type). The \
+        request fails at runtime.\n\nFix: shorten the description (use a per-profile override), or split tools across \
         profiles.",
 };
 
@@ -117,6 +120,16 @@ fn names(project: &Project, views: &[CellView], out: &mut Vec<Diagnostic>) {
                         info.property_names.pattern()
                     ));
                 }
+                // An empty schema (`{}`) carried as written: the JSON Schema providers' SDKs want
+                // `type: object` at the root (Gemini is sent no parameters at all).
+                if t.shape.json.as_ref().is_some_and(|root| root.get("type").is_none()) && !info.openapi_subset {
+                    found.push(format!("{p}: the parameters schema has no `type: object`"));
+                }
+                for k in t.provider_fields.get(p).into_iter().flat_map(|f| f.keys()) {
+                    if !info.entry_fields.contains(&k.as_str()) {
+                        found.push(format!("{p}: `{k}` (from `provider_fields`) is not a field of its tool entries"));
+                    }
+                }
                 for f in found {
                     if !notes.contains(&f) {
                         notes.push(f);
@@ -125,18 +138,68 @@ fn names(project: &Project, views: &[CellView], out: &mut Vec<Diagnostic>) {
             }
         }
     }
+    // Gemini's OpenAPI subset as promptc sends it, checked against the API's own rules.
+    let opts = ProjectionOptions::of(project);
+    if project.providers.contains(&Provider::Gemini) && !opts.gemini_json_schema {
+        for v in views.iter().filter(|v| v.cell.transport == Transport::Native) {
+            let projected = projection::project(Provider::Gemini, &v.compiled.tools, opts);
+            for entry in projection::tool_entries(Provider::Gemini, &projected) {
+                let (Some(name), Some(params)) = (entry["name"].as_str(), entry.get("parameters")) else { continue };
+                let notes = per_tool.entry(name.to_string()).or_default();
+                for n in gemini_refusals(params, "(parameters)") {
+                    let n = format!("gemini: {n}");
+                    if !notes.contains(&n) {
+                        notes.push(n);
+                    }
+                }
+            }
+        }
+    }
     for (tool, notes) in per_tool.into_iter().filter(|(_, n)| !n.is_empty()) {
-        let mut d = finding(RuleCode::P002, format!("tool `{tool}` has a name its providers' APIs reject"))
-            .with_label(tool_label(project, &tool))
-            .with_help(
-                "rename it (a `variants:` entry with `name:` can send another name where a provider needs it), or \
-                 leave the provider out of `providers:`",
-            );
+        let mut d =
+            finding(RuleCode::P002, format!("tool `{tool}` has a name, field or schema its providers' APIs reject"))
+                .with_label(tool_label(project, &tool))
+                .with_help(
+                    "a name: rename it (a `variants:` entry with `name:` can send another name where a provider needs \
+                 it); a field: remove it from `provider_fields`; a Gemini schema: send Gemini the JSON Schema itself \
+                 (`gemini_schema: json_schema`) or change the schema; or leave the provider out of `providers:`",
+                );
         for n in notes {
             d = d.with_note(n);
         }
         out.push(d);
     }
+}
+
+/// What Gemini's API refuses in an OpenAPI-subset schema (`path` names the node): an object
+/// without properties, an array without `items`, a node with neither a type nor `anyOf`.
+fn gemini_refusals(v: &serde_json::Value, path: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let Some(m) = v.as_object() else { return out };
+    let ty = m.get("type").and_then(serde_json::Value::as_str).map(str::to_ascii_uppercase);
+    match ty.as_deref() {
+        None if !m.contains_key("anyOf") => out.push(format!("`{path}`: a schema without a type")),
+        Some("OBJECT")
+            if !m.get("properties").and_then(serde_json::Value::as_object).is_some_and(|p| !p.is_empty()) =>
+        {
+            out.push(format!("`{path}`: an object without properties"))
+        }
+        Some("ARRAY") if !m.contains_key("items") => out.push(format!("`{path}`: an array without `items`")),
+        _ => {}
+    }
+    let child = |n: &str| if path == "(parameters)" { n.to_string() } else { format!("{path}.{n}") };
+    if let Some(ps) = m.get("properties").and_then(serde_json::Value::as_object) {
+        for (n, s) in ps {
+            out.extend(gemini_refusals(s, &child(n)));
+        }
+    }
+    if let Some(items) = m.get("items") {
+        out.extend(gemini_refusals(items, &format!("{path}[]")));
+    }
+    for b in m.get("anyOf").and_then(serde_json::Value::as_array).into_iter().flatten() {
+        out.extend(gemini_refusals(b, path));
+    }
+    out
 }
 
 /// `1024` → `1,024`.
