@@ -117,7 +117,8 @@ impl Converted {
                 format!("{}.name", f.path),
                 Diagnostic::error(format!(
                     "invalid tool name `{}` (at `{}.name`)",
-                    crate::diagnostic::excerpt(name, 80),
+                    // Control characters shown escaped: a NUL must not vanish from the message.
+                    crate::diagnostic::excerpt(&name.escape_debug().to_string(), 80),
                     f.path
                 ))
                 .with_help(

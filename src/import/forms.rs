@@ -84,6 +84,15 @@ pub(super) fn entry_format(v: &Value) -> Option<ImportFormat> {
     if m.contains_key("input_schema") {
         return Some(ImportFormat::Anthropic);
     }
+    // An Anthropic server tool (`{"type": "web_search_20250305", "name": …}`): read as Anthropic,
+    // so that the refusal says what it is.
+    if m.contains_key("name")
+        && m.get("type")
+            .and_then(Value::as_str)
+            .is_some_and(|t| t.contains('_') && t.ends_with(|c: char| c.is_ascii_digit()))
+    {
+        return Some(ImportFormat::Anthropic);
+    }
     if m.contains_key("inputSchema") {
         return Some(ImportFormat::Mcp);
     }

@@ -636,6 +636,64 @@ cases! {
         &["import", "tools", "fixtures/bad/import-tuple-items.json", "--out", "imported"],
         "tool `plant_row`: `items` must be a schema (at `tools[0].functionDeclarations[0].parameters.properties.spot.items`)",
         Some("fixtures/bad/import-tuple-items.json:3:31"), &[]);
+    import_ref_dangling => case("import-ref-dangling", MINIMAL,
+        &["import", "tools", "fixtures/bad/import-ref-dangling.json", "--out", "imported"],
+        "tool `plant`: `$ref` \"#/$defs/bed\" points at nothing in the schema (at `tools[0].inputSchema.properties.bed.$ref`)",
+        Some("fixtures/bad/import-ref-dangling.json:10:13"), &[]);
+    import_ref_cycle => case("import-ref-cycle", MINIMAL,
+        &["import", "tools", "fixtures/bad/import-ref-cycle.json", "--out", "imported"],
+        "tool `plant`: `$ref` \"#/$defs/a\" leads back to itself without defining a schema (#/$defs/a → #/$defs/b) (at `tools[0].inputSchema.properties.bed.$ref`)",
+        Some("fixtures/bad/import-ref-cycle.json:10:13"), &[]);
+    import_name_path_separator => case("import-name-path-separator", MINIMAL,
+        &["import", "tools", "fixtures/bad/import-name-path-separator.json", "--out", "imported"],
+        "invalid tool name `../water_beds` (at `tools[0].name`)",
+        Some("fixtures/bad/import-name-path-separator.json:3:5"), &[]);
+    import_name_nul => case("import-name-nul", MINIMAL,
+        &["import", "tools", "fixtures/bad/import-name-nul.json", "--out", "imported"],
+        "invalid tool name `water\\0beds` (at `tools[0].name`)",
+        Some("fixtures/bad/import-name-nul.json:1:3"), &[]);
+    import_properties_not_object => case("import-properties-not-object", MINIMAL,
+        &["import", "tools", "fixtures/bad/import-properties-not-object.json", "--out", "imported"],
+        "tool `water_beds`: `properties` must be a mapping of names to schemas (at `tools[0].function.parameters.properties`)",
+        Some("fixtures/bad/import-properties-not-object.json:9:9"), &[]);
+    import_required_not_list => case("import-required-not-list", MINIMAL,
+        &["import", "tools", "fixtures/bad/import-required-not-list.json", "--out", "imported"],
+        "tool `water_beds`: `required` must be a list of property names (at `tools[0].parameters.required`)",
+        Some("fixtures/bad/import-required-not-list.json:13:7"), &[]);
+    import_type_not_name => case("import-type-not-name", MINIMAL,
+        &["import", "tools", "fixtures/bad/import-type-not-name.json", "--out", "imported"],
+        "tool `water_beds`: `type` must be a type name or a list of them (at `tools[0].inputSchema.properties.litres.type`)",
+        Some("fixtures/bad/import-type-not-name.json:10:13"), &[]);
+    import_schema_not_object => case("import-schema-not-object", MINIMAL,
+        &["import", "tools", "fixtures/bad/import-schema-not-object.json", "--out", "imported"],
+        "tool `water_beds`: the parameters must be a schema object, found \"beds: list\" (at `tools[0].input_schema`)",
+        Some("fixtures/bad/import-schema-not-object.json:5:5"), &[]);
+    import_gemini_both_parameters => case("import-gemini-both-parameters", MINIMAL,
+        &["import", "tools", "fixtures/bad/import-gemini-both-parameters.json", "--out", "imported"],
+        "tool `water_beds` has both `parameters` and `parametersJsonSchema` (at `tools[0].functionDeclarations[0]`)",
+        Some("fixtures/bad/import-gemini-both-parameters.json:7:9"), &[]);
+    import_anthropic_server_tool => case("import-anthropic-server-tool", MINIMAL,
+        &["import", "tools", "fixtures/bad/import-anthropic-server-tool.json", "--out", "imported"],
+        "tool `web_search`: only custom tools can be imported, found type \"web_search_20250305\" (at `tools[0].type`)",
+        Some("fixtures/bad/import-anthropic-server-tool.json:3:5"), &[]);
+    input_schema_and_parameters => case("input-schema-and-parameters", "fixtures/bad/input-schema-and-parameters", &[],
+        "tool `read_file` has both `input_schema` and `parameters`",
+        Some("fixtures/bad/input-schema-and-parameters/tools.yaml:9:5"), &[]);
+    input_schema_root_not_object => case("input-schema-root-not-object", "fixtures/bad/input-schema-root-not-object", &[],
+        "tool `read_file`: a tool's `input_schema` must have type `object`, found \"string\" (at `$.type` of its `input_schema`)",
+        Some("fixtures/bad/input-schema-root-not-object/tools.yaml:5:5"), &[]);
+    input_schema_ref_dangling => case("input-schema-ref-dangling", "fixtures/bad/input-schema-ref-dangling", &[],
+        "tool `read_file`: `$ref` \"#/$defs/path\" points at nothing in the schema (at `$.properties.path.$ref` of its `input_schema`)",
+        Some("fixtures/bad/input-schema-ref-dangling/tools.yaml:5:5"), &[]);
+    gemini_parameters_and_input_schema => case("gemini-parameters-and-input-schema", "fixtures/bad/gemini-parameters-and-input-schema", &[],
+        "tool `read_file` has both `input_schema` and `gemini_parameters`",
+        Some("fixtures/bad/gemini-parameters-and-input-schema/tools.yaml:9:5"), &[]);
+    provider_fields_own_key => case("provider-fields-own-key", "fixtures/bad/provider-fields-own-key", &[],
+        "`provider_fields.anthropic` sets `name`, which promptc writes itself",
+        Some("fixtures/bad/provider-fields-own-key/tools.yaml:9:5"), &[]);
+    mcp_not_mapping => case("mcp-not-mapping", "fixtures/bad/mcp-not-mapping", &[],
+        "`mcp` must be a mapping of MCP tool fields",
+        Some("fixtures/bad/mcp-not-mapping/tools.yaml:6:8"), &[]);
     import_out_not_empty => case("import-out-not-empty", MINIMAL,
         &["import", "tools", "fixtures/import/native/anthropic.json", "--out", "fixtures/bad/import-out-not-empty"],
         "holds files promptc did not write (notes.txt)", None, &["choose another folder"]);

@@ -345,3 +345,45 @@ fn the_hand_written_native_fixture_round_trips_through_import() {
         );
     }
 }
+
+#[test]
+fn an_input_over_64_mib_is_refused_unread_and_nothing_is_written() {
+    let tmp = tempfile::tempdir().unwrap();
+    // 100 MB: a list of one tool padded with whitespace (valid JSON, were it read).
+    let file = tmp.path().join("huge.json");
+    let mut text =
+        String::from("[{\"name\": \"a\", \"description\": \"A.\", \"input_schema\": {\"type\": \"object\"}}");
+    text.push_str(&" ".repeat(100_000_000));
+    text.push(']');
+    std::fs::write(&file, text).unwrap();
+    let out = tmp.path().join("out");
+    let started = std::time::Instant::now();
+    let r = run(&["import", "tools", s(&file), "--out", s(&out)]);
+    let stderr = String::from_utf8_lossy(&r.stderr);
+    assert_eq!(r.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("is larger than 64 MiB"), "{stderr}");
+    assert!(stderr.contains("huge.json"), "the file is named: {stderr}");
+    assert!(!out.exists(), "nothing written");
+    // Bounded: it stops reading at the limit (a generous bound for a slow, busy machine).
+    assert!(started.elapsed() < std::time::Duration::from_secs(20), "{:?}", started.elapsed());
+}
+
+#[test]
+fn every_kind_of_json_schema_keyword_renders_back_byte_for_byte() {
+    let tmp = tempfile::tempdir().unwrap();
+    for file in ["schema/any-of.json", "schema/additional-properties-schema.json"] {
+        let path = repo().join("fixtures/import").join(file);
+        let (out, _) = import(tmp.path(), &path, &[]);
+        let written = std::fs::read_to_string(&path).unwrap();
+        let source: serde_json::Value = serde_json::from_str(&written).unwrap();
+        // A request body's `tools`.
+        let source = source.get("tools").cloned().unwrap_or(source);
+        let back: serde_json::Value = serde_json::from_str(&tools_of(&out, None)).unwrap();
+        assert_eq!(back, source, "{file}: JSON-equal");
+        // Render → import → render is a fixed point.
+        let again = tmp.path().join("again.json");
+        std::fs::write(&again, tools_of(&out, None)).unwrap();
+        let (out2, _) = import(tmp.path(), &again, &[]);
+        assert_eq!(tools_of(&out2, None), tools_of(&out, None), "{file}: a fixed point");
+    }
+}

@@ -180,7 +180,7 @@ fn gemini_refusals(v: &serde_json::Value, path: &str) -> Vec<String> {
     match ty.as_deref() {
         None if !m.contains_key("anyOf") => out.push(format!("`{path}`: a schema without a type")),
         Some("OBJECT")
-            if !m.get("properties").and_then(serde_json::Value::as_object).is_some_and(|p| !p.is_empty()) =>
+            if m.get("properties").and_then(serde_json::Value::as_object).is_none_or(|p| p.is_empty()) =>
         {
             out.push(format!("`{path}`: an object without properties"))
         }

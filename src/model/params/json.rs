@@ -66,7 +66,7 @@ pub fn input_schema(
     let root_value = Value::Object(root.clone());
     // Depth first: the structure check below recurses along the schema.
     depth_within(&root_value, "$", 0)?;
-    check(&root_value, "$", dialect)?;
+    check(&root_value, &root_value, "$", dialect)?;
     let (props, mut shape) = object(root, dialect);
     shape.json = Some(root.clone());
     shape.dialect = dialect;
@@ -98,7 +98,7 @@ const SCHEMA_KEYWORDS: &[&str] = &[
 /// Refuse a schema whose structure keywords have the wrong shape: `properties` a mapping of schemas,
 /// `required` a list of names, `type` a name (or, in JSON Schema, a list of names), `items` a
 /// schema (or, in JSON Schema, a draft-07 list of them). Every other keyword is the user's.
-fn check(v: &Value, path: &str, dialect: SchemaDialect) -> Result<(), InputSchemaProblem> {
+fn check(root: &Value, v: &Value, path: &str, dialect: SchemaDialect) -> Result<(), InputSchemaProblem> {
     let fail = |at: String, message: String| {
         Err(InputSchemaProblem { path: at, message, help: "fix the schema: providers refuse it as it is".into() })
     };
@@ -116,15 +116,15 @@ fn check(v: &Value, path: &str, dialect: SchemaDialect) -> Result<(), InputSchem
                 if !is_schema(s) {
                     return fail(format!("{at}.{n}"), format!("`{k}.{n}` must be a schema"));
                 }
-                check(s, &format!("{at}.{n}"), dialect)?;
+                check(root, s, &format!("{at}.{n}"), dialect)?;
             }
         } else if SCHEMA_KEYWORDS.contains(&key) {
             let list_allowed = key != "items" || json;
             match x {
-                x if is_schema(x) => check(x, &at, dialect)?,
+                x if is_schema(x) => check(root, x, &at, dialect)?,
                 Value::Array(a) if list_allowed && a.iter().all(is_schema) => {
                     for (i, s) in a.iter().enumerate() {
-                        check(s, &format!("{at}[{i}]"), dialect)?;
+                        check(root, s, &format!("{at}[{i}]"), dialect)?;
                     }
                 }
                 _ => {
@@ -136,6 +136,10 @@ fn check(v: &Value, path: &str, dialect: SchemaDialect) -> Result<(), InputSchem
                         ),
                     )
                 }
+            }
+        } else if key == "$ref" {
+            if let Some(problem) = x.as_str().and_then(|r| local_ref_problem(root, r)) {
+                return fail(at, problem);
             }
         } else if key == "required" && !x.as_array().is_some_and(|a| a.iter().all(Value::is_string)) {
             return fail(at, "`required` must be a list of property names".into());
@@ -149,6 +153,29 @@ fn check(v: &Value, path: &str, dialect: SchemaDialect) -> Result<(), InputSchem
         }
     }
     Ok(())
+}
+
+/// What is wrong with the local reference `r` (`#/$defs/name`) in `root`: it points at
+/// nothing, or a chain of nodes that only refer on leads back to itself (a schema that is
+/// never defined). References to other documents are the user's to resolve.
+fn local_ref_problem(root: &Value, r: &str) -> Option<String> {
+    let mut seen: Vec<&str> = Vec::new();
+    let mut current = r;
+    loop {
+        let pointer = current.strip_prefix('#')?;
+        if seen.contains(&current) {
+            return Some(format!("`$ref` {r:?} leads back to itself without defining a schema ({})", seen.join(" → ")));
+        }
+        seen.push(current);
+        let Some(target) = root.pointer(pointer) else {
+            return Some(format!("`$ref` {current:?} points at nothing in the schema"));
+        };
+        // A node that is nothing but another reference: follow it.
+        match target.as_object().filter(|m| m.len() == 1).and_then(|m| m.get("$ref")).and_then(Value::as_str) {
+            Some(next) => current = next,
+            None => return None,
+        }
+    }
 }
 
 /// Refuse a value nested deeper than `MAX_SCHEMA_DEPTH` (counting every object and list).
@@ -358,6 +385,30 @@ mod tests {
         let ok = json!({"type": "object", "properties": {"type": {"type": "string"}, "required": {"type": "boolean"}},
             "default": {"type": 3}, "x-items": 1, "items": [{"type": "string"}]});
         assert!(input_schema(&map(ok), SchemaDialect::JsonSchema).is_ok());
+    }
+
+    #[test]
+    fn local_references_must_lead_to_a_schema() {
+        let with = |defs: Value, r: &str| {
+            input_schema(
+                &map(json!({"type": "object", "$defs": defs, "properties": {"a": {"$ref": r}}})),
+                SchemaDialect::JsonSchema,
+            )
+        };
+        assert!(with(json!({"n": {"type": "string"}}), "#/$defs/n").is_ok());
+        assert!(
+            with(json!({"node": {"type": "object", "properties": {"next": {"$ref": "#/$defs/node"}}}}), "#/$defs/node")
+                .is_ok(),
+            "recursion through a schema is fine"
+        );
+        assert!(with(json!({}), "https://example.com/s.json").is_ok(), "other documents are not resolved");
+        let e = with(json!({}), "#/$defs/missing").unwrap_err();
+        assert_eq!(
+            (e.path.as_str(), e.message.as_str()),
+            ("$.properties.a.$ref", "`$ref` \"#/$defs/missing\" points at nothing in the schema")
+        );
+        let e = with(json!({"x": {"$ref": "#/$defs/y"}, "y": {"$ref": "#/$defs/x"}}), "#/$defs/x").unwrap_err();
+        assert!(e.message.contains("leads back to itself"), "{e:?}");
     }
 
     #[test]
