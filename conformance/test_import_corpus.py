@@ -14,6 +14,7 @@ import importlib.util
 import json
 import os
 import subprocess
+import sys
 import tempfile
 import unittest
 
@@ -27,8 +28,6 @@ _spec.loader.exec_module(corpus_stats)
 
 # The provider SDK checker (conformance venv: openai, anthropic, google-genai, pydantic).
 try:
-    import sys
-
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import check_tools
 
@@ -37,6 +36,18 @@ except ImportError:
     CHECKER = None
 
 PROVIDERS = ["openai", "openai-responses", "anthropic", "gemini"]
+
+# Python tiktoken over tiktoken-rs's own vocab files (scripts/token-golden.py; never the network).
+try:
+    import tiktoken  # noqa: F401 - only whether the conformance venv is here
+except ImportError:
+    O200K = None
+else:
+    _golden_spec = importlib.util.spec_from_file_location("token_golden", os.path.join(ROOT, "scripts", "token-golden.py"))
+    token_golden = importlib.util.module_from_spec(_golden_spec)
+    sys.modules["token_golden"] = token_golden  # dataclasses look their module up
+    _golden_spec.loader.exec_module(token_golden)
+    O200K = token_golden.load_encodings(["o200k_base"], token_golden.find_assets(None))[0]["o200k_base"]
 
 
 def tool_index(provider, path):
@@ -167,17 +178,23 @@ def batches(form, tools):
     return groups
 
 
-def measure_file(entry, work):
-    """Counts for one corpus file, summed over its batches."""
+def measure_source(entries, work):
+    """Counts for one source's files, summed over its batches: each file imported as it is
+    committed (one-tool snapshot files together, as a `tools/list` result), in as few imports
+    as its names allow."""
     total = collections.Counter()
     refusals, differing = [], []
-    found = corpus_stats.extract_tools(entry, CORPUS)
-    tools = [t for t, _ in found]
-    total["schema"] = sum(1 for _, schemas in found if all(json_schema_types_only(s) for role, s in schemas if role == "input"))
-    for i, batch in enumerate(batches(entry["form"], tools)):
+    by_form = collections.defaultdict(list)
+    for entry in entries:
+        found = corpus_stats.extract_tools(entry, CORPUS)
+        total["schema"] += sum(1 for _, schemas in found if all(json_schema_types_only(s) for role, s in schemas if role == "input"))
+        key = (entry["form"], "*" if entry["form"] == "mcp-tool" else entry["path"])
+        by_form[key] += [t for t, _ in found]
+    jobs = [(form, batch) for (form, _), tools in by_form.items() for batch in batches(form, tools)]
+    for i, (form, batch) in enumerate(jobs):
         sub = os.path.join(work, str(i))
         os.makedirs(sub)
-        c, r, d = measure_batch(entry["form"], batch, sub)
+        c, r, d = measure_batch(form, batch, sub)
         total.update(c)
         refusals += r
         differing += d
@@ -205,6 +222,17 @@ def measure_batch(form, tools, work):
     by_name = rendered(form, json.loads(back.stdout))
     sdk = collections.Counter()
     sdk_issues = []
+    if O200K is not None:
+        # `report` counts the tools as sent: the compact JSON the SDK writes.
+        r = subprocess.run([BIN, "-C", out, "report", "--provider", "openai", "--format", "json", "--no-cache"],
+                           capture_output=True, text=True)
+        sent = json.loads(r.stdout)["accounts"][0]["tools_sent"]["tokens"]
+        entries = json.loads(subprocess.run([BIN, "-C", out, "render", "--tools", "--provider", "openai"],
+                                            capture_output=True, text=True).stdout)
+        compact = json.dumps(entries, ensure_ascii=False, separators=(",", ":"))
+        counts["tiktoken_checked"] += 1
+        if len(O200K.encode_ordinary(compact)) != sent:
+            counts["tiktoken_differs"] += 1
     if CHECKER is not None:
         flagged = p002_flagged(out)
         for p in PROVIDERS:
@@ -248,16 +276,10 @@ def measure():
         for s in sources:
             if not s.get("files"):
                 continue
-            total = collections.Counter()
-            why = collections.Counter()
-            differing = []
-            for i, entry in enumerate(s["files"]):
-                work = os.path.join(tmp, "%s-%d" % (s["id"], i))
-                os.makedirs(work)
-                counts, refusals, diff = measure_file(entry, work)
-                total.update(counts)
-                why.update(r.split(" (at ")[0][:90] for r in refusals)
-                differing.extend(diff)
+            work = os.path.join(tmp, s["id"])
+            os.makedirs(work)
+            total, refusals, differing = measure_source(s["files"], work)
+            why = collections.Counter(r.split(" (at ")[0][:90] for r in refusals)
             table.append((s, total, why, differing))
     return table
 
@@ -276,6 +298,9 @@ class ImportCorpus(unittest.TestCase):
             sdk = "/".join(str(t["sdk:" + p]) for p in PROVIDERS) if CHECKER else "no SDKs here"
             print("%-32s %-10s %5d %6d %8d %6d %9d %7d  %s" % (
                 name, s["licence"][:10], t["tools"], t["schema"], t["imported"], t["whole"], t["identical"], t["equal"], sdk))
+            if O200K is not None:
+                print("    report = Python tiktoken (OpenAI tools sent) in %d of %d imports" % (
+                    t["tiktoken_checked"] - t["tiktoken_differs"], t["tiktoken_checked"]))
             for reason, n in why.most_common(4):
                 print("    refused %3d× %s" % (n, reason))
             if differing:
@@ -300,6 +325,7 @@ class ImportCorpus(unittest.TestCase):
         self.assertGreaterEqual(t["equal"] / t["imported"], 0.98, t)
         self.assertGreaterEqual(t["identical"] / t["imported"], 0.95, t)
         self.assertEqual(t["sdk_unflagged"], 0, "a tool a provider's SDK refuses that `check` does not: %s" % t)
+        self.assertEqual(t["tiktoken_differs"], 0, "report's OpenAI tool tokens are Python tiktoken's: %s" % t)
 
     def test_corpus(self):
         self.check(held_out=False)

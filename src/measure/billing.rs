@@ -157,6 +157,16 @@ pub struct ToolsBill {
     pub any: bool,
     /// Their tokens by the OpenAI recipe (0 for other providers).
     pub recipe: u64,
+    /// Whether some property's schema is more than the recipe covers (nested objects or
+    /// arrays of them, `anyOf`/`oneOf`/`allOf`, `$ref`): counted by its description and type only.
+    pub beyond_recipe: bool,
+}
+
+/// Whether a property's schema holds more than the recipe counts.
+fn beyond_recipe(schema: &Value) -> bool {
+    let nested =
+        |s: &Value| s.get("properties").is_some() || s.get("items").is_some_and(|i| i.get("properties").is_some());
+    ["anyOf", "oneOf", "allOf", "$ref", "$defs"].iter().any(|k| schema.get(*k).is_some()) || nested(schema)
 }
 
 impl ToolsBill {
@@ -171,7 +181,11 @@ impl ToolsBill {
             Some((p, Billing::OpenAiRecipe)) => openai_tools(p, entries, tokenizer, counters)?,
             Some((_, Billing::AnthropicToolPrompt | Billing::AsSent)) | None => 0,
         };
-        Ok(ToolsBill { any: !entries.is_empty(), recipe })
+        let beyond = entries.iter().any(|e| {
+            let (_, _, params) = parts(provider.unwrap_or(Provider::OpenAiChat), e);
+            params.get("properties").and_then(Value::as_object).is_some_and(|ps| ps.values().any(beyond_recipe))
+        });
+        Ok(ToolsBill { any: !entries.is_empty(), recipe, beyond_recipe: beyond && recipe > 0 })
     }
 }
 
@@ -200,9 +214,15 @@ pub fn bill(
                 total: prompt + tools,
                 method: format!(
                     "{} {api}: function definitions in OpenAI's internal format ({} constants), the system \
-                     prompt as one message",
+                     prompt as one message{}",
                     p.info().label,
-                    if tokenizer.encoding() == Encoding::O200kBase { "gpt-4o" } else { "gpt-4" }
+                    if tokenizer.encoding() == Encoding::O200kBase { "gpt-4o" } else { "gpt-4" },
+                    if tools_bill.beyond_recipe {
+                        "; nested schemas, combinators and references, which the recipe does not cover, counted \
+                         by their description and type only (a rougher estimate)"
+                    } else {
+                        ""
+                    }
                 ),
                 source: "OpenAI cookbook, \"How to count tokens with tiktoken\", §7".into(),
             }

@@ -387,3 +387,37 @@ fn every_kind_of_json_schema_keyword_renders_back_byte_for_byte() {
         assert_eq!(tools_of(&out2, None), tools_of(&out, None), "{file}: a fixed point");
     }
 }
+
+#[test]
+fn every_good_fixture_and_the_example_round_trip_through_import() {
+    // render → import → render gives the same bytes, for every provider each project enables
+    // (its default cell; a project whose default cell sends no tools has nothing to import).
+    let tmp = tempfile::tempdir().unwrap();
+    let mut projects: Vec<std::path::PathBuf> = std::fs::read_dir(repo().join("fixtures/good"))
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.join("promptc.yaml").is_file())
+        .collect();
+    projects.sort();
+    projects.push(repo().join("profiles"));
+    let mut checked = 0;
+    for project in &projects {
+        for p in PROVIDERS {
+            let out = run(&["-C", s(project), "render", "--tools", "--transport", "native", "--provider", p]);
+            if out.status.code() != Some(0) {
+                continue; // the provider is not enabled there
+            }
+            let first = String::from_utf8(out.stdout).unwrap();
+            let entries: serde_json::Value = serde_json::from_str(&first).unwrap();
+            if entries.as_array().is_none_or(|a| a.is_empty()) {
+                continue;
+            }
+            let file = tmp.path().join(format!("{}-{p}.json", checked));
+            std::fs::write(&file, &first).unwrap();
+            let (imported, _) = import(tmp.path(), &file, &[]);
+            assert_eq!(tools_of(&imported, Some(p)), first, "{} for {p}", project.display());
+            checked += 1;
+        }
+    }
+    assert!(checked >= 40, "{checked} project × provider pairs");
+}

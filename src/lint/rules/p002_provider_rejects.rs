@@ -179,9 +179,7 @@ fn gemini_refusals(v: &serde_json::Value, path: &str) -> Vec<String> {
     let ty = m.get("type").and_then(serde_json::Value::as_str).map(str::to_ascii_uppercase);
     match ty.as_deref() {
         None if !m.contains_key("anyOf") => out.push(format!("`{path}`: a schema without a type")),
-        Some("OBJECT")
-            if m.get("properties").and_then(serde_json::Value::as_object).is_none_or(|p| p.is_empty()) =>
-        {
+        Some("OBJECT") if m.get("properties").and_then(serde_json::Value::as_object).is_none_or(|p| p.is_empty()) => {
             out.push(format!("`{path}`: an object without properties"))
         }
         Some("ARRAY") if !m.contains_key("items") => out.push(format!("`{path}`: an array without `items`")),
