@@ -46,6 +46,10 @@ pub(crate) struct ImportToolsArgs {
     /// The project's `strict_tools` (default: from the input's `strict` flags).
     #[arg(long, value_name = "BOOL")]
     pub(crate) strict_tools: Option<bool>,
+    /// The providers the project renders for, comma-separated (default: all; the input's own
+    /// is always one of them).
+    #[arg(long, value_delimiter = ',', value_name = "PROVIDERS", value_parser = provider_values())]
+    pub(crate) providers: Vec<promptc::Provider>,
     /// Write the tools that can be imported and list the others (exit code 1 when some are left
     /// out), instead of refusing the whole input for one tool.
     #[arg(long)]
@@ -73,6 +77,7 @@ pub(crate) fn import(args: &ImportArgs) -> Result<Exit, Error> {
         options = options.strict_tools(s);
     }
     options = options.skip_invalid(args.skip_invalid);
+    options = options.providers(args.providers.clone());
     let imported = promptc::import_tools(&text, &source, &options)?;
     let written = promptc::write_imported(&imported, &args.out)?;
     let mut err = std::io::stderr().lock();

@@ -38,6 +38,8 @@ pub(super) struct Settings {
     pub(super) gemini_json: bool,
     /// `explicit_strict`.
     pub(super) explicit_strict: bool,
+    /// `providers`, the input's own first.
+    pub(super) providers: Vec<Provider>,
 }
 
 pub(super) fn files(tools: &[Tool], format: ImportFormat, settings: Settings) -> BTreeMap<String, String> {
@@ -75,8 +77,9 @@ fn manifest(tools: &[Tool], catalogs: &BTreeMap<String, String>, format: ImportF
         let _ = writeln!(m, "gemini_schema: json_schema");
     }
     let _ = writeln!(m, "defaults:\n  profile: main\n  transport: native\n  provider: {provider}");
-    // Every provider: the tools render for each, and `check` says what each one would change.
-    let providers: Vec<&str> = Provider::ALL.iter().map(|p| p.as_str()).collect();
+    // Every provider unless told otherwise: the tools render for each, and `check` says what
+    // each one would change.
+    let providers: Vec<&str> = settings.providers.iter().map(|p| p.as_str()).collect();
     let _ = writeln!(m, "transports: [native]\nproviders: [{}]", providers.join(", "));
     let _ = writeln!(m, "sections:\n  role:\n    text: \"Replace this section with the agent's system prompt.\\n\"");
     let _ = writeln!(m, "tools:");

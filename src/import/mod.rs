@@ -113,6 +113,8 @@ pub struct ImportOptions {
     /// Import the tools that can be, listing the others (`Imported::skipped`), instead of
     /// refusing the whole input for one tool.
     pub skip_invalid: bool,
+    /// The providers the project enables (empty: every provider); the input's own comes first.
+    pub providers: Vec<Provider>,
 }
 
 impl ImportOptions {
@@ -124,6 +126,12 @@ impl ImportOptions {
     /// Read the input as `format` instead of detecting it.
     pub fn from(mut self, format: ImportFormat) -> ImportOptions {
         self.from = Some(format);
+        self
+    }
+
+    /// Enable only these providers in the project (the input's own is added when missing).
+    pub fn providers(mut self, providers: Vec<Provider>) -> ImportOptions {
+        self.providers = providers;
         self
     }
 
@@ -350,9 +358,24 @@ pub fn import(text: &str, source: &str, options: &ImportOptions) -> Result<Impor
         format,
         strict,
         tools: tools.iter().map(|t| t.name.clone()).collect(),
-        files: files::files(&tools, format, files::Settings { strict, gemini_json, explicit_strict }),
+        files: files::files(
+            &tools,
+            format,
+            files::Settings { strict, gemini_json, explicit_strict, providers: providers(format, &options.providers) },
+        ),
         skipped,
     })
+}
+
+/// The providers the project enables: the input's own first, then the others asked for (every
+/// provider when none is).
+fn providers(format: ImportFormat, asked: &[Provider]) -> Vec<Provider> {
+    let own = format.provider();
+    let mut out = vec![own];
+    let rest: &[Provider] = if asked.is_empty() { &Provider::ALL } else { asked };
+    out.extend(rest.iter().copied().filter(|p| *p != own));
+    out.dedup();
+    out
 }
 
 /// The form of the input, from its first entry (`base` is the list's JSON path).

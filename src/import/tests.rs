@@ -160,7 +160,7 @@ fn json_schema_is_carried_as_written_with_mcp_fields() {
     assert!(file.contains("  mcp:\n    annotations:\n      readOnlyHint: true\n    outputSchema:\n"), "{file}");
     assert!(file.contains("    title: Grep\n"), "{file}");
     let manifest = &i.files()["promptc.yaml"];
-    assert!(manifest.contains("providers: [openai, openai-responses, anthropic, gemini]"), "{manifest}");
+    assert!(manifest.contains("providers: [anthropic, openai, openai-responses, gemini]"), "{manifest}");
 }
 
 #[test]
@@ -214,4 +214,14 @@ fn skip_invalid_imports_the_rest_and_lists_what_it_left_out() {
         import(all_bad, "in.json", &ImportOptions::new().skip_invalid(true)).is_err(),
         "nothing to write is an error"
     );
+}
+
+#[test]
+fn providers_are_every_one_or_those_asked_for_with_the_inputs_own_first() {
+    let text = r#"[{"name": "a", "description": "A.", "input_schema": {"type": "object"}}]"#;
+    let i = import(text, "in.json", &ImportOptions::new().providers(vec![Provider::Gemini]))
+        .unwrap_or_else(|e| panic!("{:?}", e.diagnostics()));
+    assert!(i.files()["promptc.yaml"].contains("providers: [anthropic, gemini]\n"), "{}", i.files()["promptc.yaml"]);
+    let i = imported(text).unwrap_or_else(|e| panic!("{:?}", e.diagnostics()));
+    assert!(i.files()["promptc.yaml"].contains("providers: [anthropic, openai, openai-responses, gemini]\n"));
 }
