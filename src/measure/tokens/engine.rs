@@ -1,10 +1,36 @@
 //! One encoding's tokenizer, built once on first need (or ahead of it, on a thread of its own)
 //! and shared by the counter that owns it and a counting thread.
+//!
+//! o200k_base, the default encoding, loads prebuilt: `bpe-openai` deserializes tables
+//! prepared when promptc is compiled (a few milliseconds, against ~100 ms for tiktoken-rs to
+//! build them from the vocabulary) and counts with tiktoken's own pre-tokenization, so the
+//! counts are tiktoken's (the golden tests, a differential test against tiktoken-rs and the
+//! conformance check hold it to that). Its tables cost ~32 MB of binary, so the other
+//! encodings (cl100k_base, p50k_base, r50k_base) are built by tiktoken-rs when first needed.
 
 use std::sync::{Mutex, OnceLock};
 use std::thread::JoinHandle;
 
 use tiktoken_rs::CoreBPE;
+
+/// A built tokenizer.
+pub(in crate::measure::tokens) enum Bpe {
+    /// Tables prepared at compile time (`bpe-openai`), shared by the process.
+    Prebuilt(&'static bpe_openai::Tokenizer),
+    /// Built from the embedded vocabulary by tiktoken-rs.
+    Built(CoreBPE),
+}
+
+impl Bpe {
+    /// The tokens of `text` with special-token text counted as ordinary text (tiktoken's
+    /// `encode_ordinary`).
+    pub(in crate::measure::tokens) fn count(&self, text: &str) -> usize {
+        match self {
+            Bpe::Prebuilt(t) => t.count(text),
+            Bpe::Built(b) => b.count_ordinary(text),
+        }
+    }
+}
 
 use crate::diagnostic::Diagnostic;
 use crate::error::{ErrorKind, Result};
@@ -13,9 +39,9 @@ use crate::model::tokenizer::Encoding;
 /// A tokenizer that is built when first asked for.
 pub(in crate::measure::tokens) struct Engine {
     encoding: Encoding,
-    bpe: OnceLock<CoreBPE>,
+    bpe: OnceLock<Bpe>,
     /// A build started ahead of need (see [`Engine::prefetch`]).
-    pending: Mutex<Option<JoinHandle<Result<CoreBPE>>>>,
+    pending: Mutex<Option<JoinHandle<Result<Bpe>>>>,
 }
 
 impl Engine {
@@ -39,7 +65,7 @@ impl Engine {
     }
 
     /// The tokenizer, built now (or joined from a prefetch) if it is not yet.
-    pub(in crate::measure::tokens) fn get(&self) -> Result<&CoreBPE> {
+    pub(in crate::measure::tokens) fn get(&self) -> Result<&Bpe> {
         if let Some(bpe) = self.bpe.get() {
             return Ok(bpe);
         }
@@ -58,24 +84,91 @@ impl Engine {
 }
 
 /// Count each of `texts` (keyed by their cache keys).
-pub(in crate::measure::tokens) fn count_all(bpe: &CoreBPE, texts: &[(String, &str)]) -> Vec<(String, u64)> {
-    texts.iter().map(|(k, t)| (k.clone(), bpe.count_ordinary(t) as u64)).collect()
+pub(in crate::measure::tokens) fn count_all(bpe: &Bpe, texts: &[(String, &str)]) -> Vec<(String, u64)> {
+    texts.iter().map(|(k, t)| (k.clone(), bpe.count(t) as u64)).collect()
 }
 
 fn internal(message: &str) -> crate::error::Error {
     Diagnostic::error(message).into_error(ErrorKind::Internal)
 }
 
-/// Build the BPE tables from the embedded vocabulary (the expensive step: ~100 ms).
-fn build(encoding: Encoding) -> Result<CoreBPE> {
+/// The tokenizer of `encoding`: prebuilt tables loaded (o200k_base), or the BPE tables built
+/// from the embedded vocabulary (the expensive step: ~100 ms).
+fn build(encoding: Encoding) -> Result<Bpe> {
     let r = match encoding {
-        Encoding::O200kBase => tiktoken_rs::o200k_base(),
+        Encoding::O200kBase => return Ok(Bpe::Prebuilt(bpe_openai::o200k_base())),
         Encoding::Cl100kBase => tiktoken_rs::cl100k_base(),
         Encoding::P50kBase => tiktoken_rs::p50k_base(),
         Encoding::R50kBase => tiktoken_rs::r50k_base(),
     };
-    r.map_err(|e| {
+    r.map(Bpe::Built).map_err(|e| {
         Diagnostic::error(format!("cannot build the {} tokenizer: {e}", encoding.name()))
             .into_error(ErrorKind::Internal)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Texts that stress pre-tokenization: every character class the patterns name, runs of
+    /// whitespace before and after text and at the end, contractions in both cases, digits in
+    /// runs, CRLF, and a deterministic mix of them.
+    fn texts() -> Vec<String> {
+        let pieces = [
+            "hello",
+            " world",
+            "  ",
+            "\n",
+            "\r\n",
+            "\t",
+            "   \n\n  ",
+            "'s",
+            "'LL",
+            "'Re",
+            "123456",
+            "3.14",
+            "日本語",
+            "한국어",
+            "Ünïcödé",
+            "émoji 🌱🚀",
+            "\u{200d}",
+            "a\u{301}",
+            "ΑΒΓ",
+            "{\"k\": [1, 2]}",
+            "fn main() {}",
+            "<tag attr=\"x\">",
+            "--flag=value",
+            "    indented",
+            "UPPER lower MiXeD",
+            "!!!",
+            "...",
+            "\u{a0}",
+            "\u{2028}",
+            "ﬁ",
+            "x".repeat(300).leak(),
+            " ".repeat(257).leak(),
+        ];
+        let mut out: Vec<String> = pieces.iter().map(|p| p.to_string()).collect();
+        let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+        for _ in 0..3000 {
+            let mut s = String::new();
+            for _ in 0..(state % 12) {
+                state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+                s.push_str(pieces[(state >> 33) as usize % pieces.len()]);
+            }
+            out.push(s);
+        }
+        out
+    }
+
+    #[test]
+    fn prebuilt_tokenizers_count_as_tiktoken_builds_them() {
+        let reference = tiktoken_rs::o200k_base().unwrap_or_else(|e| panic!("{e}"));
+        let prebuilt = build(Encoding::O200kBase).unwrap_or_else(|e| panic!("{e:?}"));
+        assert!(matches!(prebuilt, Bpe::Prebuilt(_)));
+        for t in texts() {
+            assert_eq!(prebuilt.count(&t), reference.count_ordinary(&t), "o200k_base on {t:?}");
+        }
+    }
 }
