@@ -101,7 +101,7 @@ impl TextFormat<'_> {
                 .iter()
                 .map(|t| ToolText {
                     text: serde_json::to_string(&projection::actions::tool_fragment(t)).unwrap_or_default(),
-                    params: t.params.iter().map(projection::actions::param_fragment).collect(),
+                    params: projection::actions::param_fragments(t),
                 })
                 .collect()),
             (Transport::Xml, Some(base), Some(name)) => {

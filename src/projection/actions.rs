@@ -12,7 +12,7 @@
 use serde_json::{json, Map, Value};
 
 use crate::diagnostic::Diagnostic;
-use crate::projection::json_schema::{schema, Dialect};
+use crate::projection::json_schema::{parameters, Dialect};
 use crate::resolve::tools::ActiveTool;
 
 /// Fields every action has; tool parameters may not reuse these names.
@@ -83,11 +83,12 @@ fn parameter_fields<'a>(tools: &'a [ActiveTool], props: &mut Map<String, Value>)
     // Parameter name → each tool's schema of it, in first-use order.
     let mut uses: Vec<(&str, Vec<(&str, Value)>)> = Vec::new();
     for t in tools {
+        let schemas = param_schemas(t);
         for p in &t.params {
             if COMMON_FIELDS.contains(&p.name.as_str()) {
                 return Err(FieldClash { tool: t.name.clone(), param: p.name.clone() });
             }
-            let v = schema(&p.schema, Dialect::Standard, false);
+            let v = schemas.get(&p.name).cloned().unwrap_or_default();
             match uses.iter_mut().find(|(n, _)| *n == p.name) {
                 Some((_, list)) => list.push((t.name.as_str(), v)),
                 None => uses.push((p.name.as_str(), vec![(t.name.as_str(), v)])),
@@ -118,12 +119,8 @@ fn per_action_rules(tools: &[ActiveTool], differing: &[&str]) -> Vec<Value> {
     let mut all_of = Vec::new();
     for t in tools {
         let required: Vec<&str> = t.params.iter().filter(|p| p.required).map(|p| p.name.as_str()).collect();
-        let own: Map<String, Value> = t
-            .params
-            .iter()
-            .filter(|p| differing.contains(&p.name.as_str()))
-            .map(|p| (p.name.clone(), schema(&p.schema, Dialect::Standard, false)))
-            .collect();
+        let own: Map<String, Value> =
+            param_schemas(t).into_iter().filter(|(n, _)| differing.contains(&n.as_str())).collect();
         if required.is_empty() && own.is_empty() {
             continue;
         }
@@ -142,17 +139,36 @@ fn per_action_rules(tools: &[ActiveTool], differing: &[&str]) -> Vec<Value> {
     all_of
 }
 
-/// One tool's share of the action schema: its rule and its parameters (for reports).
-pub fn tool_fragment(t: &ActiveTool) -> Value {
-    let params: Map<String, Value> =
-        t.params.iter().map(|p| (p.name.clone(), schema(&p.schema, Dialect::Standard, false))).collect();
-    json!({"@action": t.name, "rule": t.description.trim(), "parameters": params})
+/// Each parameter's JSON Schema as the tool's parameters object gives it (a carried schema as
+/// written, or converted from Gemini's subset), by name.
+fn param_schemas(t: &ActiveTool) -> Map<String, Value> {
+    match parameters(&t.params, &t.shape, Dialect::Standard) {
+        Value::Object(mut root) => match root.remove("properties") {
+            Some(Value::Object(props)) => props,
+            _ => Map::new(),
+        },
+        _ => Map::new(),
+    }
 }
 
-/// One parameter's entry in a tool's share of the action schema (`"name":{schema}`), for reports.
-pub fn param_fragment(p: &crate::model::params::Property) -> String {
-    let v = schema(&p.schema, Dialect::Standard, false);
-    format!("{}:{}", serde_json::to_string(&p.name).unwrap_or_default(), serde_json::to_string(&v).unwrap_or_default())
+/// One tool's share of the action schema: its rule and its parameters (for reports).
+pub fn tool_fragment(t: &ActiveTool) -> Value {
+    json!({"@action": t.name, "rule": t.description.trim(), "parameters": param_schemas(t)})
+}
+
+/// Each parameter's entry in a tool's share of the action schema (`"name":{schema}`), for
+/// reports, in parameter order.
+pub fn param_fragments(t: &ActiveTool) -> Vec<String> {
+    param_schemas(t)
+        .iter()
+        .map(|(name, v)| {
+            format!(
+                "{}:{}",
+                serde_json::to_string(name).unwrap_or_default(),
+                serde_json::to_string(v).unwrap_or_default()
+            )
+        })
+        .collect()
 }
 
 /// The schema as it appears in the prompt: a fenced JSON block.

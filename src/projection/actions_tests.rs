@@ -75,3 +75,15 @@ fn common_field_names_are_reserved() {
     assert_eq!(e, FieldClash { tool: "tag".into(), param: "identifier".into() });
     assert!(e.diagnostic().message.contains("clashes with the common action field"));
 }
+
+#[test]
+fn carried_schemas_appear_as_written() {
+    let root = json!({"type": "object", "properties": {"mode": {"anyOf": [{"type": "string"}, {"type": "integer"}], "description": "M."}}});
+    let (params, shape) =
+        crate::model::params::input_schema(root.as_object().unwrap(), crate::model::params::SchemaDialect::JsonSchema)
+            .unwrap();
+    let t = ActiveTool { shape, ..tool("set", params) };
+    let v = action_schema(&[t]).unwrap();
+    assert_eq!(v["properties"]["mode"]["anyOf"], json!([{"type": "string"}, {"type": "integer"}]));
+    assert_eq!(v["properties"]["mode"]["description"], json!("M."));
+}
