@@ -7,7 +7,9 @@
 #
 #   pypi   a pypiserver on 127.0.0.1 receives the wheel (twine upload); a fresh venv installs
 #          promptc-cli from it; `promptc init demo && promptc -C demo render` runs, timed from
-#          the empty venv (the issue's bar: 30 s), and the wheel installs offline from dist/.
+#          the empty venv (the issue's bar: 30 s); the pre-commit hooks install themselves from
+#          the same index (`pre-commit try-repo` of this work tree, when the conformance venv
+#          has pre-commit); and the wheel installs offline from dist/.
 #   npm    a verdaccio on 127.0.0.1 receives the npm tarballs (npm publish); a fresh npm project
 #          installs promptc-cli from it; its `promptc` command and the library run, timed.
 #   crate  `cargo package` (its verification builds the packaged crate), then `cargo install
@@ -57,10 +59,10 @@ wait_http() {
     die "nothing answers at $url (see $server_log)"
 }
 
-# Run a command (its output on stderr); print its wall time in seconds on stdout.
+# Run a command, its output sent to stderr; print its wall time in seconds on stdout.
 timed() {
     local t0=$EPOCHREALTIME
-    "$@"
+    "$@" >&2
     python3 -c 'import sys; print(f"{float(sys.argv[2]) - float(sys.argv[1]):.1f}")' "$t0" "$EPOCHREALTIME"
 }
 
@@ -80,6 +82,26 @@ pypi_user() {
     PIP_FIND_LINKS='' "$fresh/bin/pip" install --quiet --disable-pip-version-check --no-cache-dir \
         --index-url "http://127.0.0.1:$port/simple/" promptc-cli >&2
     (cd "$work" && "$fresh/bin/promptc" init demo-pypi >&2 && "$fresh/bin/promptc" -C demo-pypi render >/dev/null)
+}
+
+# precommit_from_index PORT PROJECT: the pre-commit hooks of this checkout (`pre-commit
+# try-repo`, which takes the work tree as it is) install themselves from the index, in a git
+# repository holding PROJECT, with no promptc on PATH; timed.
+precommit_from_index() {
+    local port=$1 project=$work/precommit-project py seconds
+    py=$(bash scripts/conformance-env.sh | tail -n1)
+    if ! "$py" -c 'import pre_commit' 2>/dev/null; then
+        log "pre-commit: not in the conformance venv (scripts/integrations-test.sh installs it); skipped"
+        return 0
+    fi
+    rm -rf "$project" "$work/pre-commit-home"
+    cp -r "$2" "$project"
+    git -C "$project" init --quiet
+    git -C "$project" add -A
+    git -C "$project" -c user.name=test -c user.email=test@example.com commit --quiet -m project
+    seconds=$(cd "$project" && timed env PATH=/usr/bin:/bin PRE_COMMIT_HOME="$work/pre-commit-home" PIP_FIND_LINKS='' \
+        PIP_INDEX_URL="http://127.0.0.1:$port/simple/" "$py" -m pre_commit try-repo "$repo" promptc-check --all-files)
+    log "pre-commit: try-repo, the hooks' environment from the index (promptc-cli), promptc check passed: ${seconds}s"
 }
 
 pypi() {
@@ -110,6 +132,8 @@ pypi() {
     "$fresh/bin/python" -c 'import promptc; print("import promptc:", promptc.__version__)'
     log "pypi: empty venv -> pip install promptc-cli from the index -> init -> render: ${seconds}s"
     python3 -c 'import sys; sys.exit(float(sys.argv[1]) > 30)' "$seconds" || die "${seconds}s is over the 30 s bar"
+
+    precommit_from_index "$port" "$work/demo-pypi"
 
     # Offline, from dist/ alone.
     rm -rf "$fresh"
