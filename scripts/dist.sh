@@ -9,7 +9,7 @@
 #
 # dist/ then holds (VERSION from Cargo.toml):
 #   promptc-VERSION-x86_64-unknown-linux-gnu.tar.gz   the stripped `promptc`, README, licenses
-#   promptc_cli-VERSION-cp39-abi3-manylinux_2_17_x86_64.manylinux2014_x86_64.whl
+#   promptc_cli-VERSION-cp39-abi3-manylinux2014_x86_64.manylinux_2_17_x86_64.whl
 #                                     the Python package: the library and the `promptc` command
 #   promptc-cli-VERSION.tgz           the npm package (napi-rs layout: the JS, and one package
 #   promptc-cli-linux-x64-gnu-VERSION.tgz  per platform holding the addon, as optional dependencies)
@@ -37,7 +37,8 @@ cd "$repo"
 log() { printf 'dist: %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
 
-# The pinned tools. ziglang 0.14 is the zig cargo-zigbuild 0.24 and maturin 1.16 are tested with.
+# The pinned tools (this combination builds all three artifacts here; zig releases change its
+# command line, so a zig upgrade is tested with cargo-zigbuild and maturin together).
 ZIGLANG_VERSION=0.14.1
 CARGO_ZIGBUILD_VERSION=0.24.1
 MATURIN_VERSION=1.16.0
@@ -130,22 +131,23 @@ binary() {
     local bin
     if [ "$profile" = release ]; then
         log "building promptc (release, zig, glibc $GLIBC_FLOOR)"
-        CARGO_PROFILE_RELEASE_STRIP=symbols \
-            cargo zigbuild --release --locked --bin promptc --target "$TARGET.$GLIBC_FLOOR" >&2
+        cargo zigbuild --release --locked --bin promptc --target "$TARGET.$GLIBC_FLOOR" >&2
         bin=$target_dir/$TARGET/release/promptc
     else
         log "building promptc (dev profile)"
         cargo build --locked --bin promptc >&2
         bin=$target_dir/${CARGO_BUILD_TARGET:+$CARGO_BUILD_TARGET/}debug/promptc
     fi
-    # A stripped copy: the dev-profile binary in target/ keeps its symbols for the debugger.
+    # A stripped copy (stripped here rather than by a profile setting or RUSTFLAGS, either of
+    # which would make the three builds compile the dependency graph apart); the binary in
+    # target/ keeps its symbols for the debugger.
     strip -o "$target_dir/dist-promptc" "$bin"
     check_glibc "$target_dir/dist-promptc"
     archive "$TARGET" "$target_dir/dist-promptc"
 }
 
 wheel() {
-    local out=$target_dir/dist-wheel whl report
+    local out=$target_dir/dist-wheel whl report listing
     rm -rf "$out"
     if [ "$profile" = release ]; then
         log "building the wheel (maturin, release, zig, manylinux2014)"
@@ -163,8 +165,10 @@ wheel() {
         grep -q "consistent with the following platform tag: \"manylinux_2_17_$ARCH\"" <<<"$report" \
             || die "auditwheel does not find $whl manylinux2014 (manylinux_2_17) clean"
     fi
-    # The wheel holds the command (the extension runs the CLI) and the library.
-    "$PYTHON" -m zipfile -l "$whl" | grep -q 'promptc/_cli.py' || die "$whl has no promptc command"
+    # The wheel holds the command (the extension runs the CLI) and the library. (The listing
+    # is read whole: `grep -q` on a pipe would stop the lister early, a failure under pipefail.)
+    listing=$("$PYTHON" -m zipfile -l "$whl")
+    grep -q 'promptc/_cli.py' <<<"$listing" || die "$whl has no promptc command"
     cp "$whl" "$dist/"
     log "wheel: $dist/$(basename "$whl")"
 }
