@@ -27,10 +27,10 @@ case "$profile" in
 esac
 
 build() {
-    rm -f target/wheels/promptc-*.whl
+    rm -f target/wheels/promptc_cli-*.whl
     log "building the wheel (maturin, $profile)"
     "$PY" -m maturin build "${profile_flag[@]}" --locked --quiet -m bindings/python/Cargo.toml --out target/wheels >&2
-    wheel=$(ls target/wheels/promptc-*.whl)
+    wheel=$(ls target/wheels/promptc_cli-*.whl)
     log "built $wheel"
     printf '%s\n' "$wheel"
 }
@@ -59,7 +59,7 @@ case "${1:-test}" in
         fresh=$repo/target/python-fresh-venv
         rm -rf "$fresh"
         "$PY" -m venv "$fresh" >&2
-        "$fresh/bin/python" -m pip install --quiet --disable-pip-version-check --no-index "$(ls target/wheels/promptc-*.whl)" >&2
+        "$fresh/bin/python" -m pip install --quiet --disable-pip-version-check --no-index "$(ls target/wheels/promptc_cli-*.whl)" >&2
         "$fresh/bin/promptc" --version
         "$fresh/bin/promptc" -C profiles render --nonce abcd1234 | cmp - <("$(binary)" -C profiles render --nonce abcd1234)
         "$fresh/bin/python" -c 'import promptc; print("import promptc:", promptc.Project.load("profiles").name)'

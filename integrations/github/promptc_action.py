@@ -4,7 +4,9 @@
 Each step of the composite action runs one subcommand; they pass results on through
 step outputs (``$GITHUB_OUTPUT``), so every step stays a one-line call:
 
-  install   run the `install` input (a fresh venv's pip first on PATH), check the command
+  install   `release`: the prebuilt binary for the runner's platform from the GitHub release
+            (checked against its SHA256SUMS, kept in a cache folder), pip as the fallback;
+            otherwise run the `install` input (a fresh venv's pip first on PATH); check the command
   check     ``promptc check --format github``: annotations; records the exit code
   diff      ``promptc diff --format markdown``: the report to a file and the step summary
   comment   create or update ONE pull-request comment carrying the marker
@@ -20,7 +22,8 @@ Environment (set by the runner): GITHUB_EVENT_NAME, GITHUB_EVENT_PATH, GITHUB_RE
 GITHUB_API_URL (default https://api.github.com), GITHUB_SERVER_URL, GITHUB_RUN_ID,
 GITHUB_WORKSPACE, GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, GITHUB_PATH, RUNNER_TEMP.
 Inputs (set by action.yml from the action's inputs): PROMPTC_PROJECT, PROMPTC_COMMENT,
-PROMPTC_FAIL_ON, PROMPTC_VERSION, PROMPTC_INSTALL, PROMPTC_GITHUB_TOKEN, plus the
+PROMPTC_FAIL_ON, PROMPTC_VERSION, PROMPTC_INSTALL, PROMPTC_RELEASE_URL, PROMPTC_CACHE_DIR,
+PROMPTC_GITHUB_TOKEN, plus the
 exit codes of earlier steps (PROMPTC_CHECK_EXIT_CODE, PROMPTC_DIFF_EXIT_CODE) and
 PROMPTC_REPORT_FILE. PROMPTC_BIN names the promptc binary to run (default: `promptc` on
 PATH). Every one of them can also be given as a command-line option (see --help).
@@ -29,13 +32,16 @@ PATH). Every one of them can also be given as a command-line option (see --help)
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
+import platform
 import re
 import secrets
 import shutil
 import subprocess
 import sys
+import tarfile
 import tempfile
 import urllib.error
 import urllib.parse
@@ -234,7 +240,8 @@ def promptc_binary() -> str:
     if not found:
         raise ActionError(
             "promptc is not installed: no `promptc` on PATH. Set the action's `install` input "
-            "(default: pip install \"promptc==$PROMPTC_VERSION\"), or install it in an earlier step"
+            "(default: `release`, the prebuilt binary, else pip install \"promptc-cli==$PROMPTC_VERSION\"), "
+            "or install it in an earlier step"
         )
     return found
 
@@ -393,12 +400,138 @@ def verify_promptc(binary: str, wanted_version: str | None) -> str:
             f"`{binary} --version` {describe_exit(done.returncode)} and printed {first!r}: this is not "
             f"the promptc prompt compiler (an unrelated package may own the name on PyPI). "
             f"Set the action's `install` input to a command that installs this promptc, "
-            f"e.g. `cargo install --git https://github.com/promptc/promptc --locked promptc`"
+            f"e.g. `release` (the default), `pip install \"promptc-cli==$PROMPTC_VERSION\"` or "
+            f"`cargo install promptc-cli --locked --version \"$PROMPTC_VERSION\"`"
         )
     version = found.group(1)
     if wanted_version and version != wanted_version:
         emit("warning", f"installed promptc {version}, but `version` asks for {wanted_version}", title="promptc")
     return version
+
+
+# `install: release`: the release's archive for the runner's platform (RUNNER_OS and
+# RUNNER_ARCH, as the runner names them), as .github/workflows/release.yml names it.
+RELEASE = "release"
+RELEASE_TARGETS = {
+    ("Linux", "X64"): "x86_64-unknown-linux-gnu",
+    ("Linux", "ARM64"): "aarch64-unknown-linux-gnu",
+    ("macOS", "X64"): "x86_64-apple-darwin",
+    ("macOS", "ARM64"): "aarch64-apple-darwin",
+    ("Windows", "X64"): "x86_64-pc-windows-msvc",
+}
+DEFAULT_RELEASE_URL = "https://github.com/promptc/promptc/releases/download"
+# Where `release` falls back to when the release has no binary for the platform or cannot be
+# reached: the wheel (which holds the same command), into a fresh venv.
+PIP_FALLBACK = 'pip install "promptc-cli==$PROMPTC_VERSION"'
+# An archive larger than this is not a promptc release (the binary is a few MB).
+ARCHIVE_LIMIT = 256 * 1024 * 1024
+
+
+def runner_platform() -> tuple:
+    """(RUNNER_OS, RUNNER_ARCH) as the runner sets them; derived from this machine otherwise."""
+    system = os.environ.get("RUNNER_OS") or {"Linux": "Linux", "Darwin": "macOS", "Windows": "Windows"}.get(
+        platform.system(), platform.system()
+    )
+    machine = platform.machine().lower()
+    arch = os.environ.get("RUNNER_ARCH") or {"x86_64": "X64", "amd64": "X64", "aarch64": "ARM64", "arm64": "ARM64"}.get(
+        machine, machine
+    )
+    return system, arch
+
+
+def http_get(url: str, limit: int) -> bytes:
+    request = urllib.request.Request(url, headers={"User-Agent": "promptc-action"})
+    with urllib.request.urlopen(request, timeout=HTTP_TIMEOUT) as response:
+        data = response.read(limit + 1)
+    if len(data) > limit:
+        raise ActionError(f"{url} is larger than {limit} bytes: not a promptc release file")
+    return data
+
+
+def release_checksum(sums: str, name: str) -> str | None:
+    """The SHA-256 `sha256sum` wrote for `name` in a SHA256SUMS file (text or binary mode)."""
+    for line in sums.splitlines():
+        parts = line.strip().split(None, 1)
+        if len(parts) == 2 and parts[1].lstrip("*") == name and re.fullmatch(r"[0-9a-f]{64}", parts[0]):
+            return parts[0]
+    return None
+
+
+def install_release(version: str, release_url: str, cache_dir: str) -> str | None:
+    """The folder holding the release's promptc for this runner, downloaded (or taken from the
+    cache folder when the archive there still matches the release's SHA256SUMS) and checked;
+    None when there is none to take (no binary for the platform, the release unreachable): the
+    caller falls back to pip. A checksum mismatch is an error, never a fallback."""
+    system, arch = runner_platform()
+    target = RELEASE_TARGETS.get((system, arch))
+    if not target:
+        print(f"promptc: no prebuilt binary for {system} {arch}; installing with pip", flush=True)
+        return None
+    name = f"promptc-{version}-{target}.tar.gz"
+    base = f"{release_url.rstrip('/')}/v{urllib.parse.quote(version)}/"
+    # The checksums are fetched on every run, the cache notwithstanding: a cached archive is
+    # only used while it is the one the release lists.
+    try:
+        sums = http_get(base + "SHA256SUMS", 1024 * 1024).decode("utf-8", "replace")
+    except (urllib.error.URLError, OSError) as err:
+        emit("warning", f"cannot fetch {base}SHA256SUMS ({err}); installing with pip", title="promptc install")
+        return None
+    expected = release_checksum(sums, name)
+    if not expected:
+        emit("warning", f"the release v{version} lists no {name}; installing with pip", title="promptc install")
+        return None
+    os.makedirs(cache_dir, exist_ok=True)
+    archive = os.path.join(cache_dir, name)
+    data = None
+    if os.path.isfile(archive):
+        with open(archive, "rb") as handle:
+            cached = handle.read()
+        if hashlib.sha256(cached).hexdigest() == expected:
+            print(f"promptc: {name} from the cache ({cache_dir})", flush=True)
+            data = cached
+    if data is None:
+        print(f"promptc: downloading {base}{name}", flush=True)
+        try:
+            data = http_get(base + name, ARCHIVE_LIMIT)
+        except (urllib.error.URLError, OSError) as err:
+            emit("warning", f"cannot download {base}{name} ({err}); installing with pip", title="promptc install")
+            return None
+        actual = hashlib.sha256(data).hexdigest()
+        if actual != expected:
+            raise ActionError(
+                f"{name} does not match the release's SHA256SUMS (sha256 {actual}, listed {expected}): "
+                "not installing it"
+            )
+        with open(archive + ".tmp", "wb") as out:
+            out.write(data)
+        os.replace(archive + ".tmp", archive)
+    # Only the binary is taken from the archive, by its exact name (never a path it chooses).
+    exe = "promptc.exe" if system == "Windows" else "promptc"
+    member = f"promptc-{version}-{target}/{exe}"
+    bindir = os.path.join(cache_dir, "bin")
+    os.makedirs(bindir, exist_ok=True)
+    try:
+        with tarfile.open(archive, "r:gz") as tar:
+            source = tar.extractfile(tar.getmember(member))
+            if source is None:
+                raise KeyError(member)
+            with open(os.path.join(bindir, exe + ".tmp"), "wb") as out:
+                shutil.copyfileobj(source, out)
+    except (KeyError, tarfile.TarError, OSError) as err:
+        raise ActionError(f"{name} holds no {member}: {err}") from None
+    os.chmod(os.path.join(bindir, exe + ".tmp"), 0o755)
+    os.replace(os.path.join(bindir, exe + ".tmp"), os.path.join(bindir, exe))
+    print(f"promptc: installed {member} (sha256 {expected} verified)", flush=True)
+    return bindir
+
+
+def add_to_path(bindir: str) -> None:
+    """`bindir` first on PATH, for this step's checks and (through $GITHUB_PATH) the later steps."""
+    os.environ["PATH"] = bindir + os.pathsep + os.environ.get("PATH", "")
+    path_file = os.environ.get("GITHUB_PATH")
+    if path_file:
+        with open(path_file, "a", encoding="utf-8") as out:
+            out.write(bindir + "\n")
 
 
 def cmd_install(args: argparse.Namespace) -> int:
@@ -408,6 +541,25 @@ def cmd_install(args: argparse.Namespace) -> int:
     command = (args.install or "").strip()
     version = (args.version or "").strip()
     child_env = dict(os.environ, PROMPTC_VERSION=version)
+    if command == RELEASE:
+        if not version:
+            raise ActionError("`install: release` needs the `version` input")
+        cache_dir = args.cache_dir or os.path.join(
+            os.environ.get("RUNNER_TOOL_CACHE") or os.environ.get("RUNNER_TEMP") or tempfile.gettempdir(),
+            "promptc",
+            version,
+        )
+        bindir = install_release(version, args.release_url or DEFAULT_RELEASE_URL, cache_dir)
+        if bindir:
+            add_to_path(bindir)
+            binary = promptc_binary()
+            installed = verify_promptc(binary, version)
+            print(f"promptc: using {binary} (promptc {installed})", flush=True)
+            set_output("promptc", binary)
+            set_output("version", installed)
+            set_output("installed-from", "release")
+            return 0
+        command = PIP_FALLBACK
     if command:
         if "$PROMPTC_VERSION" in command or "${PROMPTC_VERSION}" in command:
             if not version:
@@ -453,6 +605,7 @@ def cmd_install(args: argparse.Namespace) -> int:
     print(f"promptc: using {binary} (promptc {installed})", flush=True)
     set_output("promptc", binary)
     set_output("version", installed)
+    set_output("installed-from", "pip" if PIP_RE.search(command) else ("command" if command else "path"))
     return 0
 
 
@@ -885,6 +1038,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("install", help="install promptc with the `install` command and check it")
     p.add_argument("--install", default=env("PROMPTC_INSTALL", ""), help="shell command [$PROMPTC_INSTALL]")
     p.add_argument("--version", default=env("PROMPTC_VERSION", ""), help="promptc version [$PROMPTC_VERSION]")
+    p.add_argument("--release-url", default=env("PROMPTC_RELEASE_URL", ""),
+                   help=f"where `release` downloads from: URL/vVERSION/FILE [$PROMPTC_RELEASE_URL; {DEFAULT_RELEASE_URL}]")
+    p.add_argument("--cache-dir", default=env("PROMPTC_CACHE_DIR", ""),
+                   help="folder `release` keeps the archive and the binary in [$PROMPTC_CACHE_DIR]")
     p.add_argument("--fail-on", default=env("PROMPTC_FAIL_ON", "drift,lint"), help="validated here [$PROMPTC_FAIL_ON]")
     p.add_argument("--comment", default=env("PROMPTC_COMMENT", "true"), help="validated here [$PROMPTC_COMMENT]")
     p.add_argument("--python", default=sys.executable or "python3", help="interpreter for the venv")

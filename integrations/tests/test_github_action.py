@@ -283,6 +283,8 @@ class StepResult:
 class ActionRun:
     steps: list[StepResult] = field(default_factory=list)
     outputs: dict = field(default_factory=dict)
+    # The `uses:` steps the runner would have run (the cache), with their evaluated `with:`.
+    used: list[dict] = field(default_factory=list)
 
     @property
     def returncode(self) -> int:
@@ -383,6 +385,7 @@ def run_action(
     env: dict | None = None,
     stop_after: str | None = None,
     runner_temp: Path | None = None,
+    tool_cache: Path | None = None,
 ) -> ActionRun:
     action = load_action()
     declared = action["inputs"]
@@ -396,7 +399,16 @@ def run_action(
     run_root.mkdir(parents=True, exist_ok=True)
     temp = run_root / "temp"
     temp.mkdir(exist_ok=True)
-    context = {"inputs": {}, "steps": {}, "github": {"token": TOKEN, "event_name": event_name}}
+    # The runner's tool cache: where actions/cache restores the release binary. A test that
+    # passes the same folder to two runs sees what a restored cache gives the second run.
+    tool_cache = tool_cache or run_root / "toolcache"
+    tool_cache.mkdir(parents=True, exist_ok=True)
+    context = {
+        "inputs": {},
+        "steps": {},
+        "github": {"token": TOKEN, "event_name": event_name},
+        "runner": {"tool_cache": str(tool_cache), "os": "Linux", "arch": "X64"},
+    }
 
     def evaluate(expression: str) -> str:
         parts = expression.split(".")
@@ -405,8 +417,8 @@ def run_action(
             return context["inputs"][parts[1]]
         if parts[0] == "steps" and len(parts) == 4 and parts[2] == "outputs":
             return context["steps"].get(parts[1], {}).get(parts[3], "")
-        if parts[0] == "github" and len(parts) == 2 and parts[1] in context["github"]:
-            return context["github"][parts[1]]
+        if parts[0] in ("github", "runner") and len(parts) == 2 and parts[1] in context[parts[0]]:
+            return context[parts[0]][parts[1]]
         raise AssertionError(f"the local runner does not know ${{{{ {expression} }}}}")
 
     def substitute(text: str) -> str:
@@ -420,7 +432,17 @@ def run_action(
     result = ActionRun()
     for index, step in enumerate(action["runs"]["steps"]):
         step_id = step.get("id", f"step{index}")
-        assert "if" not in step, "the local runner only runs unconditional steps"
+        if "if" in step:
+            # The one form of condition action.yml uses: an input compared with a string.
+            found = re.fullmatch(r"inputs\.([\w-]+) == '([^']*)'", step["if"])
+            assert found, f"the local runner does not evaluate `if: {step['if']}`"
+            if context["inputs"][found.group(1)] != found.group(2):
+                continue
+        if "uses" in step:
+            # actions/cache is emulated by the tool cache folder outliving the run (see above).
+            assert step["uses"].startswith("actions/cache@"), f"the local runner cannot run {step['uses']}"
+            result.used.append({"uses": step["uses"], **{k: substitute(v) for k, v in step["with"].items()}})
+            continue
         output_file = run_root / f"{step_id}.output"
         summary_file = run_root / f"{step_id}.summary"
         path_file = run_root / f"{step_id}.path"
@@ -443,6 +465,9 @@ def run_action(
             GITHUB_STEP_SUMMARY=str(summary_file),
             GITHUB_PATH=str(path_file),
             RUNNER_TEMP=str(temp),
+            RUNNER_TOOL_CACHE=str(tool_cache),
+            RUNNER_OS=context["runner"]["os"],
+            RUNNER_ARCH=context["runner"]["arch"],
             PIP_DISABLE_PIP_VERSION_CHECK="1",
         )
         step_env.update(env or {})
@@ -478,12 +503,13 @@ def test_action_yml_declares_the_inputs_and_calls_the_script():
     action = load_action()
     assert action["runs"]["using"] == "composite"
     inputs = action["inputs"]
-    assert set(inputs) == {"project", "comment", "fail-on", "version", "install", "github-token"}
+    assert set(inputs) == {"project", "comment", "fail-on", "version", "install", "release-url", "github-token"}
     assert inputs["project"]["default"] == "."
     assert inputs["comment"]["default"] == "true"
     assert inputs["fail-on"]["default"] == "drift,lint"
     assert inputs["github-token"]["default"] == "${{ github.token }}"
-    assert inputs["install"]["default"] == 'pip install "promptc==$PROMPTC_VERSION"'
+    assert inputs["install"]["default"] == "release"
+    assert inputs["release-url"]["default"] == action_script.DEFAULT_RELEASE_URL
     for spec in inputs.values():
         assert spec.get("description"), "every input is documented"
     # `version` defaults to the action's own version: the workspace's.
@@ -493,7 +519,15 @@ def test_action_yml_declares_the_inputs_and_calls_the_script():
 
     subcommands = set(action_script.build_parser()._subparsers._group_actions[0].choices)
     steps = action["runs"]["steps"]
-    assert [s["id"] for s in steps] == ["install", "check", "diff", "comment", "conclude"]
+    assert [s["id"] for s in steps] == ["cache", "install", "check", "diff", "comment", "conclude"]
+    # The cache step keeps the folder the install step downloads into, per version and platform,
+    # and only when the release binary is used.
+    [cache] = [s for s in steps if "uses" in s]
+    [install] = [s for s in steps if s["id"] == "install"]
+    assert cache["uses"] == "actions/cache@v4" and cache["if"] == "inputs.install == 'release'"
+    assert cache["with"]["path"] == install["env"]["PROMPTC_CACHE_DIR"]
+    assert all(f"${{{{ {part} }}}}" in cache["with"]["key"] for part in ("inputs.version", "runner.os", "runner.arch"))
+    steps = [s for s in steps if "uses" not in s]
     for step in steps:
         assert step["shell"] == "bash"
         run = step["run"]
@@ -508,6 +542,8 @@ def test_action_yml_declares_the_inputs_and_calls_the_script():
                 parts = expression.split(".")
                 if parts[0] == "inputs":
                     assert parts[1] in inputs, f"step {step['id']} reads an undeclared input {expression}"
+                elif parts[0] == "runner":
+                    assert parts[1] in ("tool_cache", "os", "arch"), expression
                 else:
                     assert parts[0] == "steps" and parts[1] in {s["id"] for s in steps}, expression
     for name, spec in action["outputs"].items():
@@ -986,7 +1022,7 @@ def test_install_runs_the_command_with_the_version(example, promptc_bin, api):
 
 
 def test_install_rejects_a_different_promptc(example, promptc_bin, api):
-    # What `pip install promptc` gives if the name belongs to another project.
+    # What `pip install promptc` gives: the name belongs to another project on PyPI.
     impostor = (
         'mkdir -p "$RUNNER_TEMP/bin" && printf "#!/bin/sh\\necho promptc, version 0.1.0\\n" > "$RUNNER_TEMP/bin/promptc" '
         '&& chmod +x "$RUNNER_TEMP/bin/promptc" && echo "$RUNNER_TEMP/bin" >> "$GITHUB_PATH"'
@@ -1010,9 +1046,9 @@ def test_install_failure_stops_the_action(example, promptc_bin, api):
 
 
 def test_pip_install_command_gets_a_venv_whose_bin_later_steps_see(example, promptc_bin, api, tmp_path):
-    wheels = sorted((REPO / "target" / "wheels").glob("promptc-*.whl"))
+    wheels = sorted((REPO / "target" / "wheels").glob("promptc_cli-*.whl"))
     if wheels:
-        command = 'pip install --quiet --no-index --find-links "$WHEELS" "promptc==$PROMPTC_VERSION"'
+        command = 'pip install --quiet --no-index --find-links "$WHEELS" "promptc-cli==$PROMPTC_VERSION"'
     else:
         # No wheel built: still prove the command's pip is the venv's (then promptc is missing).
         command = 'pip --version > "$RUNNER_TEMP/pip-version"'
@@ -1028,6 +1064,171 @@ def test_pip_install_command_gets_a_venv_whose_bin_later_steps_see(example, prom
     else:
         assert run.returncode == 2
         assert str(runner / "temp" / "promptc-venv") in (runner / "temp" / "pip-version").read_text()
+
+
+# ---------------------------------------------------------------------------------------
+# install: release (the prebuilt binary from a fake release server)
+# ---------------------------------------------------------------------------------------
+
+VERSION = tomllib.loads((REPO / "Cargo.toml").read_text(encoding="utf-8"))["workspace"]["package"]["version"]
+LINUX_X64 = "x86_64-unknown-linux-gnu"
+
+
+class FakeRelease:
+    """GitHub's release downloads on 127.0.0.1: GET /v<version>/<file> answers `files`, and
+    every request is recorded."""
+
+    def __init__(self, files: dict[str, bytes]):
+        self.files = files
+        self.requests: list[str] = []
+        fake = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def do_GET(self):
+                fake.requests.append(self.path)
+                body = fake.files.get(self.path)
+                self.send_response(200 if body is not None else 404)
+                self.send_header("Content-Length", str(len(body or b"")))
+                self.end_headers()
+                self.wfile.write(body or b"")
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.server.server_address[1]}"
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture(scope="session")
+def release_archive(promptc_bin, tmp_path_factory) -> bytes:
+    """The Linux x86_64 archive of the test's binary, made as the release makes it
+    (`scripts/dist.sh archive`, which the release workflow runs on every platform)."""
+    out = tmp_path_factory.mktemp("dist")
+    subprocess.run(["bash", str(REPO / "scripts" / "dist.sh"), "archive", LINUX_X64, str(promptc_bin)],
+                   cwd=REPO, env=dict(os.environ, DIST_DIR=str(out)), check=True, capture_output=True)
+    return (out / f"promptc-{VERSION}-{LINUX_X64}.tar.gz").read_bytes()
+
+
+def release_files(archive: bytes, *, listed: bytes | None = None) -> dict[str, bytes]:
+    """A release holding `archive`; its SHA256SUMS lists `listed`'s digest (default: the archive's)
+    in sha256sum's format, beside another platform's line."""
+    name = f"promptc-{VERSION}-{LINUX_X64}.tar.gz"
+    digest = hashlib.sha256(archive if listed is None else listed).hexdigest()
+    sums = f"{'0' * 64}  promptc-{VERSION}-aarch64-apple-darwin.tar.gz\n{digest}  {name}\n"
+    return {f"/v{VERSION}/{name}": archive, f"/v{VERSION}/SHA256SUMS": sums.encode()}
+
+
+@pytest.fixture
+def release(release_archive):
+    fake = FakeRelease(release_files(release_archive))
+    yield fake
+    fake.close()
+
+
+# pip must not reach the real index in the fallback tests: the test's own wheels only, if any.
+NO_INDEX = {"PIP_NO_INDEX": "1", "PIP_FIND_LINKS": str(REPO / "target" / "wheels")}
+
+
+def test_release_install_checks_the_binary_and_caches_it(example, promptc_bin, api, release, tmp_path):
+    tool_cache = tmp_path / "toolcache"
+    inputs = {"install": "release", "release-url": release.url, "comment": "false"}
+    run = run_action(example, promptc_bin, api=api, inputs=inputs, tool_cache=tool_cache, env=NO_INDEX,
+                     stop_after="check")
+    assert run.returncode == 0, run.log
+    cache_dir = tool_cache / "promptc" / VERSION
+    install = run.step("install")
+    assert install.outputs["installed-from"] == "release"
+    assert install.outputs["promptc"] == str(cache_dir / "bin" / "promptc")
+    assert install.outputs["version"] == VERSION
+    assert (cache_dir / "bin" / "promptc").read_bytes() == promptc_bin.read_bytes()
+    # The later steps run the release binary (found on PATH through $GITHUB_PATH).
+    assert run.step("check").outputs["exit-code"] == "0", run.log
+    # The cache step keeps the folder the binary was installed in, per version and platform.
+    [cache] = run.used
+    assert cache["path"] == str(cache_dir) and cache["key"] == f"promptc-{VERSION}-Linux-X64"
+    archive_path = f"/v{VERSION}/promptc-{VERSION}-{LINUX_X64}.tar.gz"
+    assert release.requests == [f"/v{VERSION}/SHA256SUMS", archive_path]
+
+    # The next run finds the archive in the restored cache: only the checksums are fetched.
+    release.requests.clear()
+    again = run_action(example, promptc_bin, api=api, inputs=inputs, tool_cache=tool_cache, env=NO_INDEX,
+                       stop_after="install")
+    assert again.returncode == 0 and "from the cache" in again.step("install").stdout, again.log
+    assert release.requests == [f"/v{VERSION}/SHA256SUMS"]
+
+    # A cached archive the release no longer lists (tampered with, or another build) is not used.
+    (cache_dir / f"promptc-{VERSION}-{LINUX_X64}.tar.gz").write_bytes(b"not the release")
+    release.requests.clear()
+    third = run_action(example, promptc_bin, api=api, inputs=inputs, tool_cache=tool_cache, env=NO_INDEX,
+                       stop_after="install")
+    assert third.returncode == 0, third.log
+    assert release.requests == [f"/v{VERSION}/SHA256SUMS", archive_path]
+
+
+def test_release_archive_that_does_not_match_its_checksum_is_refused(example, promptc_bin, api, release_archive,
+                                                                    tmp_path):
+    fake = FakeRelease(release_files(release_archive, listed=b"the archive that was released"))
+    try:
+        run = run_action(example, promptc_bin, api=api, inputs={"install": "release", "release-url": fake.url},
+                         tool_cache=tmp_path / "toolcache", env=NO_INDEX)
+    finally:
+        fake.close()
+    # Never a fallback: a mismatch may be an attack.
+    assert run.failed_step == "install" and run.returncode == 2, run.log
+    [error] = errors(run)
+    assert "does not match the release's SHA256SUMS" in error.message
+    assert not (tmp_path / "toolcache" / "promptc" / VERSION / "bin" / "promptc").exists()
+
+
+@pytest.mark.parametrize("case", ["no-binary-for-the-platform", "release-unreachable", "not-in-the-release"])
+def test_release_install_falls_back_to_pip(example, promptc_bin, api, release, tmp_path, case):
+    inputs = {"install": "release", "release-url": release.url}
+    env = dict(NO_INDEX)
+    if case == "no-binary-for-the-platform":
+        env["RUNNER_ARCH"] = "S390X"
+    elif case == "release-unreachable":
+        inputs["release-url"] = "http://127.0.0.1:9"
+    else:
+        inputs["version"] = "0.0.1"
+    runner = tmp_path / "runner"
+    run = run_action(example, promptc_bin, api=api, inputs=inputs, env=env, stop_after="install", runner_temp=runner,
+                     tool_cache=tmp_path / "toolcache")
+    install = run.step("install")
+    assert f'running the install command: pip install "promptc-cli==$PROMPTC_VERSION"' in install.stdout, run.log
+    if case != "no-binary-for-the-platform":
+        assert any(a.level == "warning" and "installing with pip" in a.message for a in run.annotations), run.log
+    venv_bin = runner / "temp" / "promptc-venv" / "bin"
+    wheels = sorted((REPO / "target" / "wheels").glob(f"promptc_cli-{VERSION}-*.whl"))
+    if wheels and case != "not-in-the-release":
+        assert run.returncode == 0, run.log
+        assert install.outputs["installed-from"] == "pip"
+        assert install.outputs["promptc"] == str(venv_bin / "promptc")
+    else:
+        # No wheel of that version here (and no index): pip was run, and failed clearly.
+        assert run.failed_step == "install" and "the install command exited" in errors(run)[0].message, run.log
+
+
+def test_release_targets_are_the_release_workflows():
+    """The action asks for the archives the release workflow builds, for every runner it names."""
+    workflow = yaml.safe_load((REPO / ".github" / "workflows" / "release.yml").read_text(encoding="utf-8"))
+    built = {entry["target"] for entry in workflow["jobs"]["build"]["strategy"]["matrix"]["include"]}
+    assert set(action_script.RELEASE_TARGETS.values()) == built
+
+
+def test_release_checksum_reads_sha256sum_output():
+    digest = "ab" * 32
+    sums = f"{digest}  promptc-1-x.tar.gz\n{'cd' * 32} *promptc-1-y.tar.gz\nnot a line\n"
+    assert action_script.release_checksum(sums, "promptc-1-x.tar.gz") == digest
+    assert action_script.release_checksum(sums, "promptc-1-y.tar.gz") == "cd" * 32
+    assert action_script.release_checksum(sums, "promptc-1") is None
 
 
 # ---------------------------------------------------------------------------------------

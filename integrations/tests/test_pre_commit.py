@@ -1,9 +1,14 @@
 """The pre-commit hooks (.pre-commit-hooks.yaml), run with `pre-commit try-repo`.
 
-try-repo clones the hooks repository at HEAD, so the hooks file is committed into a
-temporary hooks repository first (the working copy's file may not be committed yet). The
-project is a temporary git repository holding a copy of the example; the promptc binary's
-folder comes first on PATH (`language: system`).
+try-repo clones the hooks repository at HEAD, so the hooks file, the root pyproject.toml, its
+in-tree build backend and Cargo.toml (the version) are committed into a temporary hooks
+repository first (the working copy's files may not be committed yet). The project is a
+temporary git repository holding a copy of the example.
+
+The hooks install themselves (`language: python`): pre-commit runs `pip install .` in the hooks
+repository, which pulls the promptc-cli wheel. Its index here is the folder of wheels this
+checkout built (scripts/python-package.sh or scripts/dist.sh), with no other index: the tests
+are skipped when there is no promptc-cli wheel of this version.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -46,11 +52,30 @@ def git(cwd: Path, env: dict, *args: str) -> str:
     return done.stdout
 
 
+VERSION = tomllib.loads((REPO / "Cargo.toml").read_text(encoding="utf-8"))["workspace"]["package"]["version"]
+# What `pip install .` in the hooks repository needs: the hooks, the metadata package's backend.
+HOOKS_REPO_FILES = [".pre-commit-hooks.yaml", "pyproject.toml", "Cargo.toml",
+                    "integrations/pre-commit/promptc_hooks_backend.py"]
+
+
+def wheel_folder() -> Path | None:
+    """A folder holding this version's promptc-cli wheel: the release build's, else the test build's."""
+    for folder in (REPO / "dist", REPO / "target" / "wheels"):
+        if list(folder.glob(f"promptc_cli-{VERSION}-*.whl")):
+            return folder
+    return None
+
+
 @pytest.fixture(scope="module")
-def env(tmp_path_factory, promptc_bin) -> dict:
+def env(tmp_path_factory) -> dict:
+    wheels = wheel_folder()
+    if wheels is None:
+        pytest.skip(f"no promptc_cli-{VERSION} wheel (scripts/python-package.sh build makes one)")
     tmp = tmp_path_factory.mktemp("pre-commit-env")
     environment = git_env(tmp)
-    environment["PATH"] = os.pathsep.join([str(promptc_bin.parent), environment.get("PATH", "")])
+    # The hooks' own environment is the only promptc: none on PATH.
+    environment["PIP_NO_INDEX"] = "1"
+    environment["PIP_FIND_LINKS"] = str(wheels)
     environment["PRE_COMMIT_HOME"] = str(tmp / "pre-commit-home")
     environment["PRE_COMMIT_COLOR"] = "never"
     environment["HOME"] = str(tmp)
@@ -61,8 +86,10 @@ def env(tmp_path_factory, promptc_bin) -> dict:
 def hooks_repo(tmp_path_factory, env) -> Path:
     repo = tmp_path_factory.mktemp("hooks-repo")
     git(repo, env, "init", "--quiet")
-    shutil.copy2(HOOKS_FILE, repo / ".pre-commit-hooks.yaml")
-    git(repo, env, "add", ".pre-commit-hooks.yaml")
+    for name in HOOKS_REPO_FILES:
+        (repo / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(REPO / name, repo / name)
+    git(repo, env, "add", "-A")
     git(repo, env, "commit", "--quiet", "-m", "promptc hooks")
     return repo
 
@@ -99,7 +126,7 @@ def test_hooks_file_declares_both_hooks():
     assert hooks["promptc-check"]["entry"] == "promptc check"
     assert hooks["promptc-diff"]["entry"] == "promptc diff"
     for hook in hooks.values():
-        assert hook["language"] == "system"
+        assert hook["language"] == "python"
         assert hook["pass_filenames"] is False
         assert hook["name"] and hook["description"]
     for name in ("profiles/promptc.yaml", "profiles/tools/files.yaml", "tools.yml",
@@ -152,6 +179,19 @@ def test_lint_error_fails_promptc_check(project, hooks_repo, env):
     assert done.returncode == 1, done.stdout + done.stderr
     assert hook_status(done.stdout, "promptc check") == "Failed"
     assert "web_search" in done.stdout and "P001" in done.stdout
+
+
+def test_hooks_run_the_promptc_they_installed(project, hooks_repo, env):
+    """With no promptc on PATH the hooks still run: theirs is the wheel's, in the environment
+    pre-commit made for the hooks repository (try-repo keeps it in a temporary store)."""
+    path = "/usr/bin:/bin"
+    assert shutil.which("promptc", path=path) is None
+    done = subprocess.run(
+        [sys.executable, "-m", "pre_commit", "try-repo", str(hooks_repo), "promptc-check", "--verbose", "--all-files"],
+        cwd=project, env=dict(env, PATH=path), capture_output=True, text=True, timeout=300,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert hook_status(done.stdout, "promptc check") == "Passed"
 
 
 def test_accepted_drift_passes_again(project, hooks_repo, env, promptc_bin):

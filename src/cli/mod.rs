@@ -323,5 +323,18 @@ pub(crate) fn terminal_width() -> Option<usize> {
         return None;
     }
     let columns = std::env::var("COLUMNS").ok().and_then(|c| c.trim().parse::<usize>().ok());
-    columns.or_else(|| rustix::termios::tcgetwinsize(&out).ok().map(|w| usize::from(w.ws_col))).filter(|w| *w >= 40)
+    columns.or_else(|| window_columns(&out)).filter(|w| *w >= 40)
+}
+
+/// The terminal's window width, asked of the terminal stdout is.
+#[cfg(any(target_os = "linux", target_os = "macos"))]
+fn window_columns(out: &std::io::Stdout) -> Option<usize> {
+    rustix::termios::tcgetwinsize(out).ok().map(|w| usize::from(w.ws_col))
+}
+
+/// Elsewhere (Windows: rustix is a dependency on Linux and macOS only) only `COLUMNS` gives the
+/// width: the release builds a Windows binary, whose tables then keep their natural width.
+#[cfg(not(any(target_os = "linux", target_os = "macos")))]
+fn window_columns(_out: &std::io::Stdout) -> Option<usize> {
+    None
 }

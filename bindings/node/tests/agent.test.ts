@@ -10,7 +10,7 @@ import path from 'node:path'
 import Anthropic from '@anthropic-ai/sdk'
 import OpenAI from 'openai'
 
-import * as promptc from 'promptc'
+import * as promptc from 'promptc-cli'
 
 const repo = path.resolve(__dirname, '..', '..', '..', '..')
 const project = promptc.Project.load(path.join(repo, 'profiles'))
