@@ -58,8 +58,8 @@ def tool_index(provider, path):
 
 # The import's --from and the provider a form renders back for.
 FORMS = {
-    "mcp-tool": ("mcp", "anthropic"),
-    "mcp": ("mcp", "anthropic"),
+    "mcp-tool": ("mcp", "mcp"),
+    "mcp": ("mcp", "mcp"),
     "openai": ("openai", "openai"),
     "openai-responses": ("openai-responses", "openai-responses"),
     "anthropic": ("anthropic", "anthropic"),
@@ -74,7 +74,7 @@ def pretty(v):
 
 # The keys promptc writes first in each entry, in its order ("pretty-printed the way promptc
 # prints": the entry's own keys in promptc's order, every schema exactly as the source has it).
-ENTRY_ORDER = ["type", "name", "description", "parameters", "parametersJsonSchema", "input_schema", "strict"]
+ENTRY_ORDER = ["type", "name", "description", "parameters", "parametersJsonSchema", "input_schema", "inputSchema", "strict"]
 
 
 def in_promptc_order(entry):
@@ -84,11 +84,6 @@ def in_promptc_order(entry):
 
 def comparable(form, tool):
     """What of a source tool its provider's rendering carries: (name, the entry to compare)."""
-    if form in ("mcp-tool", "mcp"):
-        # MCP's other fields (title, annotations, outputSchema) are kept under `mcp:`; the
-        # Anthropic rendering carries name, description and schema.
-        entry = {"name": tool.get("name"), "description": tool.get("description"), "input_schema": tool.get("inputSchema")}
-        return tool.get("name"), {k: v for k, v in entry.items() if v is not None}
     if form == "openai":
         function = in_promptc_order(tool.get("function", {}))
         return function.get("name"), in_promptc_order(dict(tool, function=function))
@@ -124,6 +119,9 @@ def rendered(form, provider_json):
     elif form == "bare":
         for e in provider_json:
             out[e["function"]["name"]] = e["function"]
+    elif form in ("mcp-tool", "mcp"):
+        for e in provider_json["tools"]:
+            out[e["name"]] = e
     else:
         for e in provider_json:
             out[e["name"]] = e

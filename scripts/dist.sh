@@ -200,14 +200,7 @@ addon() {
 
 # The package's dev dependencies (the napi CLI), skipped while node_modules matches the lockfile.
 npm_ci() {
-    (
-        cd "$repo/bindings/node"
-        if [ ! -f node_modules/.package-lock.json ] || ! cmp -s package-lock.json node_modules/.promptc-lock; then
-            log "installing the package's dev dependencies (npm ci)"
-            npm ci --no-audit --no-fund --loglevel=error >&2
-            cp package-lock.json node_modules/.promptc-lock
-        fi
-    )
+    "$repo/scripts/node-package.sh" deps
 }
 
 # npm_pack ADDON...: the npm tarballs in the napi-rs layout. `napi create-npm-dirs` writes one

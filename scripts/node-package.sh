@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Build and test the Node package (bindings/node) on a fresh machine.
 #
+#   scripts/node-package.sh deps    # npm ci only (pinned napi CLI, TypeScript, SDKs), skipped when up to date
 #   scripts/node-package.sh build   # npm ci (pinned napi CLI, TypeScript, SDKs), napi build --release (PROMPTC_PROFILE)
 #   scripts/node-package.sh test    # build, type-check the TypeScript tests, run node's test runner
 #   scripts/node-package.sh bench   # build, run the compile benchmark
@@ -25,7 +26,7 @@ case "$profile" in
     *) log "error: PROMPTC_PROFILE is release or debug, not $profile"; exit 2 ;;
 esac
 
-build() {
+deps() {
     cd "$pkg"
     # npm ci is skipped while node_modules matches the lockfile.
     if [ ! -f node_modules/.package-lock.json ] || ! cmp -s package-lock.json node_modules/.promptc-lock; then
@@ -33,6 +34,10 @@ build() {
         npm ci --no-audit --no-fund --loglevel=error >&2
         cp package-lock.json node_modules/.promptc-lock
     fi
+}
+
+build() {
+    deps
     log "building the addon (napi build, $profile)"
     npx napi build --platform "${profile_flag[@]}" --js native.js --dts native.d.ts >&2
 }
@@ -48,6 +53,7 @@ binary() {
 }
 
 case "${1:-test}" in
+    deps) deps ;;
     build) build ;;
     test)
         bin=$(binary)

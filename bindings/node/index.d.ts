@@ -1,7 +1,7 @@
 // Types of the promptc Node package (index.js over the native addon).
 
 export type Transport = 'native' | 'xml' | 'json'
-export type Provider = 'openai' | 'openai-responses' | 'anthropic' | 'gemini'
+export type Provider = 'openai' | 'openai-responses' | 'anthropic' | 'gemini' | 'mcp'
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue }
 
 /** The options that pick a cell and its runtime values. */

@@ -72,7 +72,23 @@ class Request:
     body: object
 
 
-class FakeGitHub:
+class LocalServer:
+    """An HTTP server on 127.0.0.1 in a thread of its own, answering with `handler`."""
+
+    def serve(self, handler: type[BaseHTTPRequestHandler]) -> None:
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.server.server_address[1]}"
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+class FakeGitHub(LocalServer):
     def __init__(self):
         self.comments: dict[int, list[dict]] = {}
         self.requests: list[Request] = []
@@ -100,17 +116,7 @@ class FakeGitHub:
             def do_PATCH(self):
                 fake.handle(self, "PATCH")
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-        self.thread.start()
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.server.server_address[1]}"
-
-    def close(self):
-        self.server.shutdown()
-        self.server.server_close()
+        self.serve(Handler)
 
     def add_comment(self, number: int, body: str, login: str = "someone") -> dict:
         with self.lock:
@@ -1074,7 +1080,7 @@ VERSION = tomllib.loads((REPO / "Cargo.toml").read_text(encoding="utf-8"))["work
 LINUX_X64 = "x86_64-unknown-linux-gnu"
 
 
-class FakeRelease:
+class FakeRelease(LocalServer):
     """GitHub's release downloads on 127.0.0.1: GET /v<version>/<file> answers `files`, and
     every request is recorded."""
 
@@ -1095,16 +1101,7 @@ class FakeRelease:
                 self.end_headers()
                 self.wfile.write(body or b"")
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.server.server_address[1]}"
-
-    def close(self):
-        self.server.shutdown()
-        self.server.server_close()
+        self.serve(Handler)
 
 
 @pytest.fixture(scope="session")

@@ -32,7 +32,7 @@ pub struct RawManifest {
     /// The transports of the matrix (default: native and xml).
     #[schemars(with = "Option<Vec<Transport>>")]
     pub transports: Option<Spanned<Vec<Transport>>>,
-    /// The providers of the matrix (default: all).
+    /// The providers of the matrix (default: the four model APIs; `mcp`, a `tools/list` result, only when listed).
     pub providers: Option<Vec<Provider>>,
     /// Which profile a model gets.
     #[serde(default)]

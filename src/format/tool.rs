@@ -47,16 +47,10 @@ pub struct RawTool {
     /// writes for Gemini input. Instead of `input_schema` or `parameters`.
     #[schemars(with = "Option<serde_json::Map<String, serde_json::Value>>")]
     pub gemini_parameters: Option<Spanned<serde_json::Value>>,
-    /// An MCP tool's fields beyond its name, description and input schema (`title`,
-    /// `annotations`, `outputSchema`, `_meta`, `icons`, …), carried as written (what `promptc
-    /// import tools` keeps of an MCP `tools/list` result); no provider's tool entry has a place
-    /// for them.
-    #[schemars(with = "Option<serde_json::Map<String, serde_json::Value>>")]
-    pub mcp: Option<Spanned<serde_json::Value>>,
     /// Fields of a provider's tool entry promptc has no model for, by provider, sent as written
-    /// after its own (Anthropic `type: custom` or `cache_control`, a Chat Completions function's
-    /// other keys, a Gemini declaration's `behavior`): what `promptc import tools` keeps of an
-    /// input's entries.
+    /// after its own (an MCP tool's `title`, `annotations`, `outputSchema`, `_meta`, `icons`;
+    /// Anthropic `type: custom` or `cache_control`; a Chat Completions function's other keys; a
+    /// Gemini declaration's `behavior`): what `promptc import tools` keeps of an input's entries.
     #[schemars(
         with = "Option<BTreeMap<crate::model::provider::Provider, serde_json::Map<String, serde_json::Value>>>"
     )]

@@ -21,8 +21,6 @@ pub(super) struct Tool {
     pub(super) name: String,
     pub(super) description: String,
     pub(super) params: Option<Params>,
-    /// An MCP tool's other fields, carried as written.
-    pub(super) mcp: serde_json::Map<String, Value>,
     /// The entry's other fields, sent back as written to the provider of the input's form.
     pub(super) fields: serde_json::Map<String, Value>,
 }
@@ -98,7 +96,6 @@ impl Converted {
             name: name.to_string(),
             description,
             params,
-            mcp: f.mcp.clone(),
             fields: f.fields.clone(),
         });
     }

@@ -106,9 +106,6 @@ fn catalog_file(t: &Tool, format: ImportFormat) -> String {
         };
         yaml::block(&mut y, key, &p.schema, 2);
     }
-    if !t.mcp.is_empty() {
-        yaml::block(&mut y, "mcp", &serde_json::Value::Object(t.mcp.clone()), 2);
-    }
     if !t.fields.is_empty() {
         let mut by_provider = serde_json::Map::new();
         by_provider.insert(format.provider().as_str().to_string(), serde_json::Value::Object(t.fields.clone()));

@@ -24,9 +24,6 @@ pub(super) struct Found<'a> {
     /// Whether it says `"strict": false` (an OpenAI Chat Completions function).
     pub(super) explicit_strict: bool,
     pub(super) strict: Option<bool>,
-    /// An MCP tool's fields beyond its name, description and input schema (`title`,
-    /// `annotations`, `outputSchema`, `_meta`, `icons`, …), in input order.
-    pub(super) mcp: Map<String, Value>,
     /// The entry's fields promptc has no model for, sent back as written to the form's
     /// provider (`provider_fields:`), in input order.
     pub(super) fields: Map<String, Value>,
@@ -202,7 +199,6 @@ fn openai_chat<'a>(
         explicit_strict: f.get("strict") == Some(&Value::Bool(false)),
         strict: Some(strict_of(f, &fpath, problems).unwrap_or(false)),
         path: fpath,
-        mcp: Map::new(),
         fields,
     })
 }
@@ -239,13 +235,11 @@ fn flat<'a>(
             (&["name", "description", "inputSchema"], "inputSchema")
         }
     };
-    // Every field of an MCP tool is carried (the catalog's `mcp:`), whatever the revision of
-    // the protocol added.
-    // Other keys of a provider's entry are sent back to it as written; a bare list has no
-    // provider of its own to send them to.
-    let (mut mcp, mut fields) = (Map::new(), Map::new());
+    // Other keys of a provider's entry (every field of an MCP tool, whatever revision of the
+    // protocol added it) are sent back to it as written; a bare list has no provider of its own
+    // to send them to.
+    let mut fields = Map::new();
     match format {
-        ImportFormat::Mcp => mcp = other_fields(m, known),
         ImportFormat::Bare => keys_known(m, &path, known, &name_of(name), problems),
         _ => fields = other_fields(m, known),
     }
@@ -272,7 +266,6 @@ fn flat<'a>(
         explicit_strict: false,
         strict,
         path,
-        mcp,
         fields,
     })
 }
@@ -345,7 +338,6 @@ fn gemini<'a>(m: &'a Map<String, Value>, path: &str, problems: &mut Vec<Problem>
             explicit_strict: false,
             strict: None,
             path: dpath,
-            mcp: Map::new(),
             fields,
         });
     }

@@ -72,13 +72,14 @@ impl ImportFormat {
         ImportFormat::ALL.into_iter().find(|f| f.as_str() == s)
     }
 
-    /// The provider whose projection renders this form back (MCP's plain JSON Schema is
-    /// Anthropic's `input_schema`).
+    /// The provider whose projection renders this form back (a bare list as Chat Completions
+    /// functions).
     pub fn provider(self) -> Provider {
         match self {
             ImportFormat::OpenAiChat | ImportFormat::Bare => Provider::OpenAiChat,
             ImportFormat::OpenAiResponses => Provider::OpenAiResponses,
-            ImportFormat::Anthropic | ImportFormat::Mcp => Provider::Anthropic,
+            ImportFormat::Anthropic => Provider::Anthropic,
+            ImportFormat::Mcp => Provider::Mcp,
             ImportFormat::Gemini => Provider::Gemini,
         }
     }
@@ -368,11 +369,11 @@ pub fn import(text: &str, source: &str, options: &ImportOptions) -> Result<Impor
 }
 
 /// The providers the project enables: the input's own first, then the others asked for (every
-/// provider when none is).
+/// model API when none is).
 fn providers(format: ImportFormat, asked: &[Provider]) -> Vec<Provider> {
     let own = format.provider();
     let mut out = vec![own];
-    let rest: &[Provider] = if asked.is_empty() { &Provider::ALL } else { asked };
+    let rest: &[Provider] = if asked.is_empty() { &Provider::MODEL_APIS } else { asked };
     out.extend(rest.iter().copied().filter(|p| *p != own));
     out.dedup();
     out

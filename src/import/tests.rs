@@ -157,10 +157,15 @@ fn json_schema_is_carried_as_written_with_mcp_fields() {
     assert!(file.contains("  description: |\n    Grep.\n    Fast.\n  input_schema:\n    type: object\n"), "{file}");
     assert!(file.contains("      \"-n\":\n        type: boolean\n"), "{file}");
     assert!(file.contains("    required: []\n"), "{file}");
-    assert!(file.contains("  mcp:\n    annotations:\n      readOnlyHint: true\n    outputSchema:\n"), "{file}");
-    assert!(file.contains("    title: Grep\n"), "{file}");
+    assert!(
+        file.contains(
+            "  provider_fields:\n    mcp:\n      annotations:\n        readOnlyHint: true\n      outputSchema:\n"
+        ),
+        "{file}"
+    );
+    assert!(file.contains("      title: Grep\n"), "{file}");
     let manifest = &i.files()["promptc.yaml"];
-    assert!(manifest.contains("providers: [anthropic, openai, openai-responses, gemini]"), "{manifest}");
+    assert!(manifest.contains("providers: [mcp, openai, openai-responses, anthropic, gemini]"), "{manifest}");
 }
 
 #[test]

@@ -70,7 +70,7 @@ impl Loader<'_> {
         let raw = self.raw;
         let transports_span = raw.transports.as_ref().map(|t| self.ck().key_span(&t.referenced, "transports"));
         let transports = raw.transports.as_ref().map_or_else(|| Transport::DEFAULT.to_vec(), |t| t.value.clone());
-        let providers = raw.providers.as_ref().map_or_else(|| Provider::ALL.to_vec(), |p| p.clone());
+        let providers = raw.providers.as_ref().map_or_else(|| Provider::MODEL_APIS.to_vec(), |p| p.clone());
         let defaults = Defaults {
             profile: default_profile,
             transport: raw.defaults.transport.unwrap_or(transports.first().copied().unwrap_or(Transport::Native)),

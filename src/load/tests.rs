@@ -68,7 +68,7 @@ fn undeclared_roles_fall_to_the_first_profile_and_old_names_warn() {
     assert!(p.lint.subsets.is_empty());
     assert_eq!(p.selection.below_context_window, 64_000);
     assert_eq!(p.transports, Transport::DEFAULT);
-    assert_eq!(p.providers, Provider::ALL);
+    assert_eq!(p.providers, Provider::MODEL_APIS);
     // Where the old names would have meant something else, each says what to declare.
     let (lite, standard) = (warnings_at(&p, 8), warnings_at(&p, 9));
     assert_eq!(lite.len(), 1, "{lite:?}");

@@ -126,7 +126,6 @@ pub(super) fn build_tool(
         guidance_span: rt.guidance.as_ref().map(|g| ck.span(&g.referenced)).unwrap_or_default(),
         contributions,
         examples,
-        mcp: mcp_fields(ck, rt, &mut ok),
         provider_fields: provider_fields(ck, rt, &mut ok),
     };
     if env.descriptions == DescriptionMode::Trim {
@@ -270,23 +269,6 @@ fn input_schema(
                 problem.help,
             );
             (Vec::new(), ObjectShape::default())
-        }
-    }
-}
-
-/// An MCP tool's other fields (`mcp:`): a mapping, carried as written.
-fn mcp_fields(ck: &mut Checker<'_>, rt: &RawTool, ok: &mut bool) -> Option<serde_json::Map<String, serde_json::Value>> {
-    let m = rt.mcp.as_ref()?;
-    match &m.value {
-        serde_json::Value::Object(fields) => Some(fields.clone()),
-        _ => {
-            *ok = false;
-            ck.error(
-                &m.referenced,
-                "`mcp` must be a mapping of MCP tool fields",
-                "write `title:`, `annotations:`, `outputSchema:` … below `mcp:`",
-            );
-            None
         }
     }
 }

@@ -245,7 +245,13 @@ pub fn bill(
             prompt: prompt_tokens,
             tools: tools_tokens,
             total: prompt_tokens + tools_tokens,
-            method: format!("{}: no published overhead; billed as sent", p.info().label),
+            method: if p == Provider::Mcp {
+                "MCP: the tools/list result as an MCP client reads it, counted as sent (no model bills it as such; \
+                 a model is billed for the tools as its own provider sends them)"
+                    .into()
+            } else {
+                format!("{}: no published overhead; billed as sent", p.info().label)
+            },
             source: "none published".into(),
         },
         None => Billed {

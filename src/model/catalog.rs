@@ -56,8 +56,6 @@ pub struct Tool {
     pub contributions: Vec<Contribution>,
     /// Example calls (checked against its parameters at load).
     pub examples: Vec<ToolExample>,
-    /// An MCP tool's other fields (`title`, `annotations`, `outputSchema`, …) as written.
-    pub mcp: Option<serde_json::Map<String, serde_json::Value>>,
     /// Entry fields sent as written to one provider, after promptc's own.
     pub provider_fields: ProviderFields,
     /// Its name's value in its catalog file.
@@ -265,7 +263,6 @@ pub(crate) mod tests {
             guidance_span: Span::default(),
             contributions: Vec::new(),
             examples: Vec::new(),
-            mcp: None,
             provider_fields: Default::default(),
             name_span: Span::default(),
             decl_span: Span::default(),

@@ -20,11 +20,20 @@ pub enum Provider {
     /// Google Gemini (`functionDeclarations`, OpenAPI-style schema subset).
     #[serde(rename = "gemini")]
     Gemini,
+    /// An MCP server's `tools/list` result (`{"tools": [{name, description, inputSchema, …}]}`):
+    /// what an agent's MCP client reads, not a model API; opt-in (`providers: [.., mcp]`).
+    #[serde(rename = "mcp")]
+    Mcp,
 }
 
 impl Provider {
     /// Every provider, in matrix order.
-    pub const ALL: [Provider; 4] =
+    pub const ALL: [Provider; 5] =
+        [Provider::OpenAiChat, Provider::OpenAiResponses, Provider::Anthropic, Provider::Gemini, Provider::Mcp];
+
+    /// The model APIs: the matrix of a project that does not list its providers (MCP's
+    /// `tools/list`, which no model reads as such, only when asked for).
+    pub const MODEL_APIS: [Provider; 4] =
         [Provider::OpenAiChat, Provider::OpenAiResponses, Provider::Anthropic, Provider::Gemini];
 
     /// What promptc knows of this provider's API: the one table every projection, lint rule,
@@ -35,6 +44,7 @@ impl Provider {
             Provider::OpenAiResponses => &OPENAI_RESPONSES,
             Provider::Anthropic => &ANTHROPIC,
             Provider::Gemini => &GEMINI,
+            Provider::Mcp => &MCP,
         }
     }
 
@@ -90,6 +100,9 @@ pub struct ProviderInfo {
     pub parameters_key: &'static str,
     /// Whether the tool entries sit inside one `functionDeclarations` object (Gemini).
     pub nests_declarations: bool,
+    /// The key of the object whose list holds the tool entries (MCP's `tools`), when the
+    /// projection is an object rather than the list itself.
+    pub list_key: Option<&'static str>,
     /// The tokenizer family promptc estimates with, for providers whose tokenizer is not
     /// public (`None`: the project's exact tokenizer).
     pub estimated_family: Option<Family>,
@@ -180,6 +193,7 @@ const OPENAI_CHAT: ProviderInfo = ProviderInfo {
     wraps_function: true,
     parameters_key: "parameters",
     nests_declarations: false,
+    list_key: None,
     estimated_family: None,
     billing: Billing::OpenAiRecipe,
     cache_control_request: false,
@@ -218,6 +232,7 @@ const ANTHROPIC: ProviderInfo = ProviderInfo {
     wraps_function: false,
     parameters_key: "input_schema",
     nests_declarations: false,
+    list_key: None,
     estimated_family: Some(Family::Claude),
     billing: Billing::AnthropicToolPrompt,
     cache_control_request: true,
@@ -250,6 +265,7 @@ const GEMINI: ProviderInfo = ProviderInfo {
     wraps_function: false,
     parameters_key: "parameters",
     nests_declarations: true,
+    list_key: None,
     estimated_family: Some(Family::Gemini),
     billing: Billing::AsSent,
     cache_control_request: false,
@@ -264,6 +280,39 @@ const GEMINI: ProviderInfo = ProviderInfo {
         "behavior",
     ],
     tool_names: NameRule::GeminiFunction,
+    property_names: NameRule::Any,
+};
+
+const MCP: ProviderInfo = ProviderInfo {
+    name: "mcp",
+    label: "MCP",
+    max_tools: None,
+    max_description_chars: None,
+    strict_mode: false,
+    strict_formats: &[],
+    formats: None,
+    openapi_subset: false,
+    wraps_function: false,
+    parameters_key: "inputSchema",
+    nests_declarations: false,
+    list_key: Some("tools"),
+    estimated_family: None,
+    billing: Billing::AsSent,
+    cache_control_request: false,
+    entry_keys: &["name", "description", "inputSchema"],
+    // The Tool fields of the MCP schema (2025-11-25).
+    entry_fields: &[
+        "name",
+        "title",
+        "description",
+        "inputSchema",
+        "outputSchema",
+        "annotations",
+        "icons",
+        "execution",
+        "_meta",
+    ],
+    tool_names: NameRule::Word64,
     property_names: NameRule::Any,
 };
 

@@ -7,6 +7,7 @@ pub mod anthropic;
 pub mod examples;
 pub mod gemini;
 pub mod json_schema;
+pub mod mcp;
 pub mod openai_chat;
 pub mod openai_responses;
 pub mod verbatim;
@@ -46,6 +47,7 @@ pub fn project(provider: Provider, tools: &[ActiveTool], opts: ProjectionOptions
         Provider::OpenAiResponses => openai_responses::project(tools, opts),
         Provider::Anthropic => anthropic::project(tools),
         Provider::Gemini => gemini::project(tools, opts),
+        Provider::Mcp => mcp::project(tools),
     }
 }
 
@@ -66,9 +68,11 @@ pub fn entry_parameters(provider: Provider, entry: &Value) -> Option<&Value> {
 /// The per-tool entries of a projection, in tool order (Gemini nests them in
 /// `functionDeclarations`).
 pub fn tool_entries(provider: Provider, projection: &Value) -> Vec<&Value> {
-    let list = match provider.info().nests_declarations {
-        true => projection.get(0).and_then(|t| t.get("functionDeclarations")),
-        false => Some(projection),
+    let info = provider.info();
+    let list = match (info.nests_declarations, info.list_key) {
+        (true, _) => projection.get(0).and_then(|t| t.get("functionDeclarations")),
+        (false, Some(key)) => projection.get(key),
+        (false, None) => Some(projection),
     };
     list.and_then(Value::as_array).map(|a| a.iter().collect()).unwrap_or_default()
 }

@@ -691,9 +691,9 @@ cases! {
     provider_fields_own_key => case("provider-fields-own-key", "fixtures/bad/provider-fields-own-key", &[],
         "`provider_fields.anthropic` sets `name`, which promptc writes itself",
         Some("fixtures/bad/provider-fields-own-key/tools.yaml:9:5"), &[]);
-    mcp_not_mapping => case("mcp-not-mapping", "fixtures/bad/mcp-not-mapping", &[],
-        "`mcp` must be a mapping of MCP tool fields",
-        Some("fixtures/bad/mcp-not-mapping/tools.yaml:6:8"), &[]);
+    provider_fields_not_mapping => case("provider-fields-not-mapping", "fixtures/bad/provider-fields-not-mapping", &[],
+        "expected a mapping (`key: value` lines or `{a: 1}`) for `mcp`, found a list",
+        Some("fixtures/bad/provider-fields-not-mapping/tools.yaml:7:10"), &[]);
     import_out_not_empty => case("import-out-not-empty", MINIMAL,
         &["import", "tools", "fixtures/import/native/anthropic.json", "--out", "fixtures/bad/import-out-not-empty"],
         "holds files promptc did not write (notes.txt)", None, &["choose another folder"]);

@@ -7,7 +7,7 @@ from typing import Any, Literal, Mapping, Optional, Sequence, Union
 __version__: str
 
 Transport = Literal["native", "xml", "json"]
-Provider = Literal["openai", "openai-responses", "anthropic", "gemini"]
+Provider = Literal["openai", "openai-responses", "anthropic", "gemini", "mcp"]
 JSON = Any
 
 class PromptcError(Exception):
