@@ -189,7 +189,11 @@ fn openai_chat<'a>(
         return None;
     };
     keys_known(m, &path, &["type", "function"], &name_of(name), problems);
-    let fields = other_fields(f, &["name", "description", "parameters", "strict"]);
+    let mut fields = other_fields(f, &["name", "description", "parameters", "strict"]);
+    // `"strict": null` says nothing promptc's strict mode can: kept as written.
+    if f.get("strict") == Some(&Value::Null) {
+        fields.insert("strict".into(), Value::Null);
+    }
     Some(Found {
         name,
         description: f.get("description"),

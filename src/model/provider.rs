@@ -110,7 +110,9 @@ pub struct ProviderInfo {
     pub billing: Billing,
     /// Whether promptc writes its cached request (`cache_control` breakpoints) into artifacts.
     pub cache_control_request: bool,
-    /// The keys promptc writes in a tool's entry (the function object, for Chat Completions).
+    /// The keys promptc always writes in a tool's entry (the function object, for Chat
+    /// Completions); one it writes only sometimes (Chat's `strict`) may be a `provider_fields`
+    /// key, sent where promptc does not write it.
     pub entry_keys: &'static [&'static str],
     /// Every field its SDK declares for a tool's entry (the function object, for Chat
     /// Completions): a `provider_fields` key outside them is refused (P002).
@@ -197,7 +199,7 @@ const OPENAI_CHAT: ProviderInfo = ProviderInfo {
     estimated_family: None,
     billing: Billing::OpenAiRecipe,
     cache_control_request: false,
-    entry_keys: &["name", "description", "parameters", "strict"],
+    entry_keys: &["name", "description", "parameters"],
     entry_fields: &["name", "description", "parameters", "strict"],
     tool_names: NameRule::Word64,
     property_names: NameRule::Any,

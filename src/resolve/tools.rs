@@ -40,7 +40,11 @@ impl ActiveTool {
     ) -> serde_json::Value {
         if let (Some(fields), Some(m)) = (self.provider_fields.get(&provider), entry.as_object_mut()) {
             for (k, v) in fields {
-                m.insert(k.clone(), v.clone());
+                // promptc's own keys win: a field says only what promptc does not (Chat
+                // Completions' `strict`, written only in strict mode).
+                if !m.contains_key(k) {
+                    m.insert(k.clone(), v.clone());
+                }
             }
         }
         entry
