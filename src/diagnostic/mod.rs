@@ -186,6 +186,11 @@ impl Diagnostic {
         Diagnostic { severity: Severity::Warning, ..Diagnostic::error(message) }
     }
 
+    /// An informational diagnostic: said, never failing anything.
+    pub fn note(message: impl Into<String>) -> Self {
+        Diagnostic { severity: Severity::Note, ..Diagnostic::error(message) }
+    }
+
     /// Attach a location.
     pub fn with_label(mut self, label: Label) -> Self {
         self.label = Some(label);

@@ -21,8 +21,8 @@ pub enum Format {
 impl CheckResult {
     /// Errors and warnings.
     pub fn counts(&self) -> (usize, usize) {
-        let errors = self.diagnostics.iter().filter(|d| d.severity == Severity::Error).count();
-        (errors, self.diagnostics.len() - errors)
+        let count = |s: Severity| self.diagnostics.iter().filter(|d| d.severity == s).count();
+        (count(Severity::Error), count(Severity::Warning))
     }
 
     /// Render the result.

@@ -144,6 +144,7 @@ pub fn check(project: &Project, overrides: &[(RuleCode, Level)], counters: &mut 
     }
     // Load-time warnings (sub-agent recursion, roles, dropped contributions) are findings too.
     rest.extend(project.warnings.iter().cloned());
+    unsent_fields(project, &mut rest);
     found.extend(rest.into_iter().map(|d| (d, None)));
     let mut diagnostics: Vec<Diagnostic> = found
         .into_iter()
@@ -162,6 +163,33 @@ pub fn check(project: &Project, overrides: &[(RuleCode, Level)], counters: &mut 
         .collect();
     diagnostics.sort_by(|a, b| (&a.code, position_key(a)).cmp(&(&b.code, position_key(b))));
     Ok(CheckResult { diagnostics, cache_prefixes })
+}
+
+/// A note for each provider that tools carry `provider_fields` for but the project does not
+/// enable: carried, sent to no one (an MCP import whose `mcp` was taken out of `providers:`).
+fn unsent_fields(project: &Project, out: &mut Vec<Diagnostic>) {
+    let mut by_provider: BTreeMap<crate::model::provider::Provider, Vec<&crate::model::catalog::Tool>> =
+        BTreeMap::new();
+    for t in project.catalog.tools() {
+        for p in t.provider_fields.keys().filter(|p| !project.providers.contains(p)) {
+            by_provider.entry(*p).or_default().push(t);
+        }
+    }
+    for (p, tools) in by_provider {
+        let names: Vec<String> = tools.iter().take(5).map(|t| format!("`{}`", t.name)).collect();
+        let more = if tools.len() > 5 { format!(" and {} more", tools.len() - 5) } else { String::new() };
+        out.push(
+            Diagnostic::note(format!(
+                "{} tool{} carr{} `provider_fields` for {p}, which this project does not enable: {}{more}",
+                tools.len(),
+                if tools.len() == 1 { "" } else { "s" },
+                if tools.len() == 1 { "ies" } else { "y" },
+                names.join(", ")
+            ))
+            .with_label(project.label(&tools[0].decl_span))
+            .with_help(format!("add `{p}` to `providers:` to send them, or leave them out of the catalog")),
+        );
+    }
 }
 
 /// A per-cell rule's findings: over every cell, or, where the project sets the rule's level per

@@ -413,3 +413,28 @@ fn every_good_fixture_and_the_example_round_trip_through_import() {
     }
     assert!(checked >= 40, "{checked} project × provider pairs");
 }
+
+#[test]
+fn fields_for_a_provider_the_project_drops_are_said_as_a_note() {
+    let tmp = tempfile::tempdir().unwrap();
+    // A real server's tools (annotations on each): fixtures/import/corpus/SOURCES.json.
+    let file = repo().join("fixtures/import/corpus/mongodb-mcp-server/mcp-tools.json");
+    let (out, _) = import(tmp.path(), &file, &[]);
+    let manifest = out.join("promptc.yaml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    assert!(text.contains("providers: [mcp, "), "{text}");
+    // The team keeps the model APIs only: the MCP fields are carried, sent to no one.
+    let text = text.replace("providers: [mcp, ", "providers: [").replace("provider: mcp", "provider: anthropic");
+    std::fs::write(&manifest, text).unwrap();
+    let r = run(&["-C", s(&out), "check", "--format", "json"]);
+    let report: serde_json::Value = serde_json::from_slice(&r.stdout).unwrap();
+    let notes: Vec<&serde_json::Value> =
+        report["diagnostics"].as_array().unwrap().iter().filter(|d| d["severity"] == "note").collect();
+    assert_eq!(notes.len(), 1, "{report:#}");
+    assert!(notes[0]["message"].as_str().unwrap().contains("carr"), "{report:#}");
+    assert!(notes[0]["message"].as_str().unwrap().contains("`provider_fields` for mcp"), "{report:#}");
+    assert_eq!(
+        report["warnings"],
+        report["diagnostics"].as_array().unwrap().iter().filter(|d| d["severity"] == "warning").count()
+    );
+}
