@@ -4,7 +4,7 @@
 //! - Round trips: `fixtures/import/catalog` (eight tools using every keyword the import reads)
 //!   rendered for each provider → imported → rendered again gives the same bytes, strict and not.
 //! - Native files: `fixtures/import/native/*.json`, written in each provider's own form, render
-//!   back exactly as written (MCP's `inputSchema` through Anthropic's `input_schema`).
+//!   back exactly as written (MCP's `tools/list` result through the provider `mcp`).
 //! - Every form is detected, the wrappers (request bodies, JSON-RPC responses) too; the bad
 //!   inputs are `tests/it/bad_input.rs` cases (`fixtures/bad/import-*`).
 
