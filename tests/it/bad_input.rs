@@ -694,6 +694,10 @@ cases! {
     provider_fields_not_mapping => case("provider-fields-not-mapping", "fixtures/bad/provider-fields-not-mapping", &[],
         "expected a mapping (`key: value` lines or `{a: 1}`) for `mcp`, found a list",
         Some("fixtures/bad/provider-fields-not-mapping/tools.yaml:7:10"), &[]);
+    import_ref_chain => case("import-ref-chain", MINIMAL,
+        &["import", "tools", "fixtures/bad/import-ref-chain.json", "--out", "imported"],
+        "tool `plant`: `$ref` \"#/$defs/d0\" passes through more than 64 references without reaching a schema (at `tools[0].inputSchema.properties.bed.$ref`)",
+        Some("fixtures/bad/import-ref-chain.json:1:118"), &[]);
     import_out_not_empty => case("import-out-not-empty", MINIMAL,
         &["import", "tools", "fixtures/import/native/anthropic.json", "--out", "fixtures/bad/import-out-not-empty"],
         "holds files promptc did not write (notes.txt)", None, &["choose another folder"]);

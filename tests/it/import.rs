@@ -349,15 +349,12 @@ fn an_input_over_64_mib_is_refused_unread_and_nothing_is_written() {
     text.push(']');
     std::fs::write(&file, text).unwrap();
     let out = tmp.path().join("out");
-    let started = std::time::Instant::now();
     let r = run(&["import", "tools", s(&file), "--out", s(&out)]);
     let stderr = String::from_utf8_lossy(&r.stderr);
     assert_eq!(r.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("is larger than 64 MiB"), "{stderr}");
     assert!(stderr.contains("huge.json"), "the file is named: {stderr}");
     assert!(!out.exists(), "nothing written");
-    // Bounded: it stops reading at the limit (a generous bound for a slow, busy machine).
-    assert!(started.elapsed() < std::time::Duration::from_secs(20), "{:?}", started.elapsed());
 }
 
 #[test]

@@ -163,6 +163,13 @@ fn local_ref_problem(root: &Value, r: &str) -> Option<String> {
     let mut current = r;
     loop {
         let pointer = current.strip_prefix('#')?;
+        // Every `$ref` of a schema walks its chain: a bound on its length keeps a schema of
+        // thousands of chained references linear (no real schema chains more than a few).
+        if seen.len() >= MAX_SCHEMA_DEPTH {
+            return Some(format!(
+                "`$ref` {r:?} passes through more than {MAX_SCHEMA_DEPTH} references without reaching a schema"
+            ));
+        }
         if seen.contains(&current) {
             return Some(format!("`$ref` {r:?} leads back to itself without defining a schema ({})", seen.join(" → ")));
         }
@@ -409,6 +416,14 @@ mod tests {
         );
         let e = with(json!({"x": {"$ref": "#/$defs/y"}, "y": {"$ref": "#/$defs/x"}}), "#/$defs/x").unwrap_err();
         assert!(e.message.contains("leads back to itself"), "{e:?}");
+        // 5,000 references chained: refused at once, not walked 5,000 × 5,000 times.
+        let mut defs = serde_json::Map::new();
+        for i in 0..5000 {
+            defs.insert(format!("d{i}"), json!({"$ref": format!("#/$defs/d{}", i + 1)}));
+        }
+        defs.insert("d5000".into(), json!({"type": "string"}));
+        let e = with(Value::Object(defs), "#/$defs/d0").unwrap_err();
+        assert!(e.message.contains("more than 64 references"), "{e:?}");
     }
 
     #[test]
