@@ -40,10 +40,6 @@ pub struct RawManifest {
     /// Send strict tool schemas where the provider supports them.
     #[serde(default = "yes")]
     pub strict_tools: bool,
-    /// OpenAI Chat Completions tools say `"strict": false` when strict mode is off, instead of
-    /// leaving the key out (the API's default is the same; some agents send it anyway).
-    #[serde(default)]
-    pub explicit_strict: bool,
     /// How Gemini receives tool parameters: `openapi` (`parameters`, its OpenAPI subset, the
     /// default, as its SDKs build from typed declarations) or `json_schema`
     /// (`parametersJsonSchema`, full JSON Schema, as gemini-cli sends).

@@ -45,8 +45,6 @@ pub(super) struct Converted {
     pub(super) stricts: Vec<(bool, String)>,
     /// Whether each Gemini declaration with parameters gave them as `parametersJsonSchema`.
     pub(super) gemini_json: Vec<bool>,
-    /// Whether each OpenAI Chat function said `"strict": false`.
-    pub(super) explicit_strict: Vec<bool>,
 }
 
 impl Converted {
@@ -54,9 +52,6 @@ impl Converted {
     pub(super) fn add(&mut self, f: &Found<'_>, problems: &mut Vec<Problem>) {
         let Some(name) = self.name(f, problems) else { return };
         let Some(description) = description(f, name, problems) else { return };
-        if f.strict.is_some() {
-            self.explicit_strict.push(f.explicit_strict);
-        }
         if f.gemini && f.schema.is_some() {
             self.gemini_json.push(f.json_schema);
         }

@@ -36,8 +36,6 @@ pub(super) struct Settings {
     pub(super) strict: bool,
     /// `gemini_schema: json_schema`.
     pub(super) gemini_json: bool,
-    /// `explicit_strict`.
-    pub(super) explicit_strict: bool,
     /// `providers`, the input's own first.
     pub(super) providers: Vec<Provider>,
 }
@@ -68,10 +66,6 @@ fn manifest(tools: &[Tool], catalogs: &BTreeMap<String, String>, format: ImportF
     let _ = writeln!(m, "# Descriptions are sent byte for byte, as the imported definitions had them.");
     let _ = writeln!(m, "descriptions: verbatim");
     let _ = writeln!(m, "strict_tools: {strict}");
-    if settings.explicit_strict {
-        let _ = writeln!(m, "# OpenAI tools say \"strict\": false, as the imported definitions did.");
-        let _ = writeln!(m, "explicit_strict: true");
-    }
     if settings.gemini_json {
         let _ = writeln!(m, "# Gemini is sent `parametersJsonSchema`, as the imported declarations had it.");
         let _ = writeln!(m, "gemini_schema: json_schema");

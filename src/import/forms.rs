@@ -21,8 +21,6 @@ pub(super) struct Found<'a> {
     pub(super) json_schema: bool,
     /// Whether it is a Gemini function declaration.
     pub(super) gemini: bool,
-    /// Whether it says `"strict": false` (an OpenAI Chat Completions function).
-    pub(super) explicit_strict: bool,
     pub(super) strict: Option<bool>,
     /// The entry's fields promptc has no model for, sent back as written to the form's
     /// provider (`provider_fields:`), in input order.
@@ -190,9 +188,10 @@ fn openai_chat<'a>(
     };
     keys_known(m, &path, &["type", "function"], &name_of(name), problems);
     let mut fields = other_fields(f, &["name", "description", "parameters", "strict"]);
-    // `"strict": null` says nothing promptc's strict mode can: kept as written.
-    if f.get("strict") == Some(&Value::Null) {
-        fields.insert("strict".into(), Value::Null);
+    // `"strict": false` or `null` is what promptc leaves unsaid outside strict mode: kept as
+    // written (promptc writes `true` itself in strict mode).
+    if let Some(v) = f.get("strict").filter(|v| **v != Value::Bool(true)) {
+        fields.insert("strict".into(), v.clone());
     }
     Some(Found {
         name,
@@ -200,7 +199,6 @@ fn openai_chat<'a>(
         schema: f.get("parameters").map(|s| (s, format!("{fpath}.parameters"))),
         json_schema: true,
         gemini: false,
-        explicit_strict: f.get("strict") == Some(&Value::Bool(false)),
         strict: Some(strict_of(f, &fpath, problems).unwrap_or(false)),
         path: fpath,
         fields,
@@ -267,7 +265,6 @@ fn flat<'a>(
         schema: m.get(schema_key).map(|s| (s, format!("{path}.{schema_key}"))),
         json_schema: true,
         gemini: false,
-        explicit_strict: false,
         strict,
         path,
         fields,
@@ -339,7 +336,6 @@ fn gemini<'a>(m: &'a Map<String, Value>, path: &str, problems: &mut Vec<Problem>
             schema,
             json_schema,
             gemini: true,
-            explicit_strict: false,
             strict: None,
             path: dpath,
             fields,

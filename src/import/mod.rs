@@ -350,11 +350,6 @@ pub fn import(text: &str, source: &str, options: &ImportOptions) -> Result<Impor
     let tools = converted.tools;
     // Gemini declarations that all give JSON Schema are sent it back.
     let gemini_json = !converted.gemini_json.is_empty() && converted.gemini_json.iter().all(|j| *j);
-    // Chat functions that all said `"strict": false` say it again.
-    let explicit_strict = format == ImportFormat::OpenAiChat
-        && !strict
-        && !converted.explicit_strict.is_empty()
-        && converted.explicit_strict.iter().all(|e| *e);
     Ok(Imported {
         format,
         strict,
@@ -362,7 +357,7 @@ pub fn import(text: &str, source: &str, options: &ImportOptions) -> Result<Impor
         files: files::files(
             &tools,
             format,
-            files::Settings { strict, gemini_json, explicit_strict, providers: providers(format, &options.providers) },
+            files::Settings { strict, gemini_json, providers: providers(format, &options.providers) },
         ),
         skipped,
     })

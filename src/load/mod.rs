@@ -120,7 +120,6 @@ impl Project {
             selection,
             strict_tools: raw.strict_tools,
             gemini_schema: raw.gemini_schema,
-            explicit_strict: raw.explicit_strict,
             tool_docs,
             tokens,
             snapshots,

@@ -149,8 +149,6 @@ pub struct Project {
     pub(crate) selection: SelectionPolicy,
     /// OpenAI strict mode for function schemas.
     pub(crate) strict_tools: bool,
-    /// Chat Completions tools say `"strict": false` too.
-    pub(crate) explicit_strict: bool,
     /// How Gemini receives tool parameters.
     pub(crate) gemini_schema: crate::model::provider::GeminiSchema,
     /// The xml transport's tool documentation format.

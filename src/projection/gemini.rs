@@ -186,7 +186,7 @@ mod tests {
     }
 
     const OPTS: crate::projection::ProjectionOptions =
-        crate::projection::ProjectionOptions { strict: false, gemini_json_schema: false, explicit_strict: false };
+        crate::projection::ProjectionOptions { strict: false, gemini_json_schema: false };
 
     fn tool(params: Vec<Property>) -> ActiveTool {
         ActiveTool {

@@ -25,8 +25,6 @@ pub struct ProjectionOptions {
     pub strict: bool,
     /// Gemini gets `parametersJsonSchema` instead of its OpenAPI subset.
     pub gemini_json_schema: bool,
-    /// Chat Completions tools say `"strict": false` when strict mode is off.
-    pub explicit_strict: bool,
 }
 
 impl ProjectionOptions {
@@ -35,7 +33,6 @@ impl ProjectionOptions {
         ProjectionOptions {
             strict: project.strict_tools,
             gemini_json_schema: project.gemini_schema == crate::model::provider::GeminiSchema::JsonSchema,
-            explicit_strict: project.explicit_strict,
         }
     }
 }

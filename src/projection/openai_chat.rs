@@ -20,9 +20,9 @@ pub fn project(tools: &[ActiveTool], opts: ProjectionOptions) -> Value {
                     "parameters": parameters(&t.params, &t.shape, dialect),
                 });
                 // Chat Completions defaults `strict` to false: the key says something only when true
-                // (or when the project sends it anyway).
-                if opts.strict || opts.explicit_strict {
-                    function["strict"] = json!(opts.strict);
+                // (a definition that says `"strict": false` anyway carries it in `provider_fields`).
+                if opts.strict {
+                    function["strict"] = json!(true);
                 }
                 json!({"type": "function", "function": t.with_fields(Provider::OpenAiChat, function)})
             })
