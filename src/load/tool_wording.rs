@@ -95,7 +95,8 @@ pub(super) fn variants(
 }
 
 /// Every description of `t` without trailing whitespace (`descriptions: trim`): the tool's and
-/// its overrides' wording, description parts, and parameter descriptions at every depth.
+/// its overrides' wording, description parts, and parameter descriptions at every depth (in a
+/// carried schema too).
 pub(super) fn trim_descriptions(t: &mut Tool) {
     fn trim(s: &mut String) {
         s.truncate(s.trim_end().len());
@@ -103,6 +104,9 @@ pub(super) fn trim_descriptions(t: &mut Tool) {
     fn schema(s: &mut Schema) {
         if let Some(d) = &mut s.description {
             trim(d);
+        }
+        if let Some(json) = &mut s.json {
+            crate::model::params::trim_json_descriptions(json);
         }
         match &mut s.kind {
             Kind::Array { items, .. } => schema(items),
@@ -113,6 +117,9 @@ pub(super) fn trim_descriptions(t: &mut Tool) {
     trim(&mut t.description);
     t.description_parts.iter_mut().for_each(|p| trim(&mut p.text));
     t.params.iter_mut().for_each(|p| schema(&mut p.schema));
+    if let Some(root) = &mut t.shape.json {
+        crate::model::params::trim_json_descriptions(root);
+    }
     for ov in t.overrides.values_mut().chain(t.variants.iter_mut().map(|v| &mut v.wording)) {
         if let Some(d) = &mut ov.description {
             trim(d);

@@ -185,6 +185,25 @@ fn local_ref_problem(root: &Value, r: &str) -> Option<String> {
     }
 }
 
+/// Every `description` of the schema `m` at every depth without trailing whitespace
+/// (`descriptions: trim` applied to a carried schema, alike at every depth): only at schema
+/// positions, never inside data (`default`, `enum`, `examples`) or an `x-…` keyword.
+pub fn trim_descriptions(m: &mut Map<String, Value>) {
+    for (k, v) in m.iter_mut() {
+        match (k.as_str(), v) {
+            ("description", Value::String(d)) => d.truncate(d.trim_end().len()),
+            (key, Value::Object(ps)) if SCHEMA_MAPS.contains(&key) => {
+                ps.values_mut().filter_map(Value::as_object_mut).for_each(trim_descriptions)
+            }
+            (key, Value::Object(s)) if SCHEMA_KEYWORDS.contains(&key) => trim_descriptions(s),
+            (key, Value::Array(list)) if SCHEMA_KEYWORDS.contains(&key) => {
+                list.iter_mut().filter_map(Value::as_object_mut).for_each(trim_descriptions)
+            }
+            _ => {}
+        }
+    }
+}
+
 /// Refuse a value nested deeper than `MAX_SCHEMA_DEPTH` (counting every object and list).
 fn depth_within(v: &Value, path: &str, depth: usize) -> Result<(), InputSchemaProblem> {
     if depth > MAX_SCHEMA_DEPTH {
@@ -424,6 +443,25 @@ mod tests {
         defs.insert("d5000".into(), json!({"type": "string"}));
         let e = with(Value::Object(defs), "#/$defs/d0").unwrap_err();
         assert!(e.message.contains("more than 64 references"), "{e:?}");
+    }
+
+    #[test]
+    fn trimming_reaches_every_schema_description_and_no_data() {
+        let mut m = map(json!({
+            "type": "object",
+            "description": "Root. ",
+            "properties": {"a": {"type": "object", "description": "A.\n", "properties": {"b": {"description": "B.\n\n"}}}},
+            "$defs": {"d": {"anyOf": [{"description": "D. "}]}},
+            "default": {"description": "data \n"},
+            "x-doc": {"description": "kept \n"}
+        }));
+        trim_descriptions(&mut m);
+        assert_eq!(m["description"], "Root.");
+        assert_eq!(m["properties"]["a"]["description"], "A.");
+        assert_eq!(m["properties"]["a"]["properties"]["b"]["description"], "B.");
+        assert_eq!(m["$defs"]["d"]["anyOf"][0]["description"], "D.");
+        assert_eq!(m["default"]["description"], "data \n");
+        assert_eq!(m["x-doc"]["description"], "kept \n");
     }
 
     #[test]

@@ -228,4 +228,4 @@ pub fn value_matches(schema: &Schema, v: &Value) -> bool {
 }
 
 mod json;
-pub use json::{input_schema, nullable_branch, SchemaDialect};
+pub use json::{input_schema, nullable_branch, trim_descriptions as trim_json_descriptions, SchemaDialect};
