@@ -121,6 +121,12 @@ fn from_openapi(v: &Value, path: &str, notes: &mut Notes) -> Value {
                 out.insert(k.clone(), ps.map_or_else(|| x.clone(), Value::Object));
             }
             "items" => _ = out.insert(k.clone(), from_openapi(x, &format!("{path}[]"), notes)),
+            "$defs" | "definitions" => {
+                let defs = x
+                    .as_object()
+                    .map(|d| d.iter().map(|(n, s)| (n.clone(), from_openapi(s, &format!("{k}.{n}"), notes))).collect());
+                out.insert(k.clone(), defs.map_or_else(|| x.clone(), Value::Object));
+            }
             "anyOf" => {
                 let mut branches: Vec<Value> =
                     x.as_array().map(|a| a.iter().map(|b| from_openapi(b, path, notes)).collect()).unwrap_or_default();
@@ -139,6 +145,11 @@ fn from_openapi(v: &Value, path: &str, notes: &mut Notes) -> Value {
             }
             _ => _ = out.insert(k.clone(), x.clone()),
         }
+    }
+    // `nullable` on a node with neither a type nor `anyOf` (a `$ref`, say): the null branch
+    // beside the node itself.
+    if nullable && !m.contains_key("type") && !m.contains_key("anyOf") {
+        return json!({"anyOf": [Value::Object(out), {"type": "null"}]});
     }
     Value::Object(out)
 }
@@ -501,6 +512,23 @@ mod tests {
                 "openai strict: `(parameters)`: `$schema` is not supported: it is dropped",
             ]
         );
+    }
+
+    #[test]
+    fn openapi_nullability_becomes_json_schema_in_every_spelling() {
+        let root = json!({"type": "OBJECT", "properties": {
+            "a": {"type": "STRING", "nullable": true, "enum": ["x"]},
+            "b": {"anyOf": [{"type": "STRING"}], "nullable": true},
+            "c": {"$ref": "#/$defs/c", "nullable": true}
+        }, "$defs": {"c": {"type": "INTEGER"}}});
+        let m = root.as_object().cloned().unwrap();
+        let (props, _) = input_schema(&m, SchemaDialect::OpenApi).unwrap();
+        let out = json_schema(&m, SchemaDialect::OpenApi, &props, &mut Vec::new());
+        assert_eq!(out["type"], json!("object"));
+        assert_eq!(out["properties"]["a"], json!({"type": ["string", "null"], "enum": ["x", null]}));
+        assert_eq!(out["properties"]["b"], json!({"anyOf": [{"type": "string"}, {"type": "null"}]}));
+        assert_eq!(out["properties"]["c"], json!({"anyOf": [{"$ref": "#/$defs/c"}, {"type": "null"}]}));
+        assert_eq!(out["$defs"]["c"], json!({"type": "integer"}), "definitions converted too");
     }
 
     #[test]
