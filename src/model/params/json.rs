@@ -67,7 +67,7 @@ pub fn input_schema(
     // Depth first: the structure check below recurses along the schema.
     depth_within(&root_value, "$", 0)?;
     check(&root_value, &root_value, "$", dialect)?;
-    let (props, mut shape) = object(root, dialect);
+    let (props, mut shape) = object(root, dialect, true);
     shape.json = Some(root.clone());
     shape.dialect = dialect;
     Ok((props, shape))
@@ -223,7 +223,8 @@ fn depth_within(v: &Value, path: &str, depth: usize) -> Result<(), InputSchemaPr
 }
 
 /// An object node's properties (each required where `required` lists it) and shape.
-fn object(m: &Map<String, Value>, dialect: SchemaDialect) -> (Vec<Property>, ObjectShape) {
+/// `top`: the tool's own parameters, whose nodes the projections send (each keeps its JSON).
+fn object(m: &Map<String, Value>, dialect: SchemaDialect, top: bool) -> (Vec<Property>, ObjectShape) {
     let required: Vec<&str> = m
         .get("required")
         .and_then(Value::as_array)
@@ -237,7 +238,7 @@ fn object(m: &Map<String, Value>, dialect: SchemaDialect) -> (Vec<Property>, Obj
                 .map(|(name, s)| Property {
                     name: name.clone(),
                     required: required.contains(&name.as_str()),
-                    schema: schema(s, dialect),
+                    schema: schema(s, dialect, top),
                     when: Condition::Always,
                     profiles: Vec::new(),
                     span: Default::default(),
@@ -291,7 +292,10 @@ fn single_type(m: &Map<String, Value>, dialect: SchemaDialect) -> Option<(String
 }
 
 /// One node's typed view, carrying the node itself.
-fn schema(v: &Value, dialect: SchemaDialect) -> Schema {
+/// The node keeps its JSON where something reads it: a top-level parameter's (the projections
+/// send it) and an untyped node's (shown as its schema). Keeping it on every nested node would
+/// copy each subtree once per level above it: a deep hostile schema's memory times its depth.
+fn schema(v: &Value, dialect: SchemaDialect, keep: bool) -> Schema {
     let Some(m) = v.as_object() else {
         // `true`/`false` schemas: anything, or nothing.
         return Schema { description: None, nullable: false, default: None, kind: Kind::Any, json: None };
@@ -301,12 +305,13 @@ fn schema(v: &Value, dialect: SchemaDialect) -> Schema {
     let (kind, nullable) = match (single_type(m, dialect), nullable_branch(m)) {
         (Some((t, nullable)), _) => (kind(&t, m, dialect), nullable),
         (None, Some(branch)) => {
-            let inner = schema(&Value::Object(branch.clone()), dialect);
+            let inner = schema(&Value::Object(branch.clone()), dialect, false);
             (inner.kind, true)
         }
         (None, None) => (Kind::Any, false),
     };
-    Schema { description, nullable, default, kind, json: Some(m.clone()) }
+    let json = (keep || kind == Kind::Any).then(|| m.clone());
+    Schema { description, nullable, default, kind, json }
 }
 
 /// The `Kind` of type `t` with the keywords promptc reads for it.
@@ -343,14 +348,14 @@ fn kind(t: &str, m: &Map<String, Value>, dialect: SchemaDialect) -> Kind {
         "boolean" => Kind::Boolean,
         "array" => Kind::Array {
             items: Box::new(match m.get("items") {
-                Some(items) => schema(items, dialect),
+                Some(items) => schema(items, dialect, false),
                 None => Schema { description: None, nullable: false, default: None, kind: Kind::Any, json: None },
             }),
             min_items: count("minItems"),
             max_items: count("maxItems"),
         },
         "object" => {
-            let (properties, shape) = object(m, dialect);
+            let (properties, shape) = object(m, dialect, false);
             Kind::Object { properties, shape }
         }
         _ => Kind::Any,
@@ -390,6 +395,14 @@ mod tests {
         assert_eq!(props[2].schema.kind, Kind::Any);
         assert!(props[3].required);
         assert_eq!(props[3].schema.json.as_ref().unwrap()["x-extra"], json!({"kept": true}));
+        assert_eq!(props[2].schema.kind, Kind::Any);
+        // Nested typed nodes keep no copy of their subtree (it is in their parameter's).
+        let nested = map(json!({"type": "object", "properties": {"o": {"type": "object", "properties": {
+            "i": {"type": "string"}, "u": {"oneOf": [{"type": "string"}, {"type": "integer"}]}}}}}));
+        let (props, _) = input_schema(&nested, SchemaDialect::JsonSchema).unwrap();
+        let Kind::Object { properties, .. } = &props[0].schema.kind else { panic!("object") };
+        assert!(props[0].schema.json.is_some() && properties[0].schema.json.is_none());
+        assert!(properties[1].schema.json.is_some(), "an untyped node keeps its schema, shown as written");
         assert_eq!(shape.additional_properties, Some(false));
         assert_eq!(shape.required_order, ["-n", "a"]);
         assert_eq!(shape.json.as_ref(), Some(&root));
