@@ -614,8 +614,8 @@ cases! {
         Some("fixtures/bad/import-duplicate-keys.json:5:11"), &["keep one of them"]);
     import_schema_too_deep => case("import-schema-too-deep", MINIMAL,
         &["import", "tools", "fixtures/bad/import-schema-too-deep.json", "--out", "imported"],
-        "tool `nest`: the schema nests deeper than 64 levels",
-        Some("fixtures/bad/import-schema-too-deep.json:1:1786"), &["flatten the parameters"]);
+        "tool `nest`: the schema nests deeper than 44 levels",
+        Some("fixtures/bad/import-schema-too-deep.json:1:1246"), &["flatten the parameters"]);
     import_100000_deep => case("import-100000-deep", MINIMAL,
         &["import", "tools", "fixtures/bad/import-100000-deep.json", "--out", "imported"],
         "the tool definitions are not valid JSON: recursion limit exceeded",

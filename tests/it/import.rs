@@ -435,3 +435,29 @@ fn fields_for_a_provider_the_project_drops_are_said_as_a_note() {
         report["diagnostics"].as_array().unwrap().iter().filter(|d| d["severity"] == "warning").count()
     );
 }
+
+#[test]
+fn the_deepest_schema_an_import_accepts_loads_back() {
+    // Nest objects until the import refuses: the deepest one it wrote must load and render (the
+    // catalog's YAML has its own depth limit, which the schema's must stay within).
+    let tmp = tempfile::tempdir().unwrap();
+    let mut deepest = None;
+    for n in 1..40 {
+        let mut node = serde_json::json!({"type": "string"});
+        for _ in 0..n {
+            node = serde_json::json!({"type": "object", "properties": {"p": node}});
+        }
+        let tools = serde_json::json!([{"name": "deep", "description": "Deep.", "input_schema": node}]);
+        let file = tmp.path().join(format!("deep-{n}.json"));
+        std::fs::write(&file, tools.to_string()).unwrap();
+        let out = tmp.path().join(format!("out-deep-{n}"));
+        let r = run(&["import", "tools", s(&file), "--out", s(&out)]);
+        if r.status.code() != Some(0) {
+            assert!(String::from_utf8_lossy(&r.stderr).contains("nests deeper than"));
+            break;
+        }
+        deepest = Some(out);
+    }
+    let deepest = deepest.expect("some depth imports");
+    assert!(tools_of(&deepest, Some("anthropic")).contains("\"deep\""));
+}

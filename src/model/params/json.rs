@@ -11,10 +11,14 @@ use serde_json::{Map, Value};
 use super::{Kind, ObjectShape, Property, Schema};
 use crate::model::condition::Condition;
 
-/// The deepest nesting of schemas an `input_schema` may have: far beyond what any provider
-/// accepts (OpenAI strict mode: 10 levels), shallow enough that reading it never exhausts the
-/// stack.
-pub const MAX_SCHEMA_DEPTH: usize = 64;
+/// The deepest nesting an `input_schema` may have, counting every object and list: far beyond
+/// what any provider accepts (OpenAI strict mode: 10 levels), and shallow enough that the
+/// catalog file `import` writes for it stays within the YAML reader's 48 levels (the schema
+/// sits three levels down: the tool list, the tool, `input_schema`).
+pub const MAX_SCHEMA_DEPTH: usize = 44;
+
+/// The most references one `$ref` may pass through before it reaches a schema.
+const MAX_REF_CHAIN: usize = 64;
 
 /// Why an `input_schema` cannot be read, with the JSON path of the node at fault.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -165,9 +169,9 @@ fn local_ref_problem(root: &Value, r: &str) -> Option<String> {
         let pointer = current.strip_prefix('#')?;
         // Every `$ref` of a schema walks its chain: a bound on its length keeps a schema of
         // thousands of chained references linear (no real schema chains more than a few).
-        if seen.len() >= MAX_SCHEMA_DEPTH {
+        if seen.len() >= MAX_REF_CHAIN {
             return Some(format!(
-                "`$ref` {r:?} passes through more than {MAX_SCHEMA_DEPTH} references without reaching a schema"
+                "`$ref` {r:?} passes through more than {MAX_REF_CHAIN} references without reaching a schema"
             ));
         }
         if seen.contains(&current) {
@@ -502,7 +506,7 @@ mod tests {
         }
         let err = input_schema(&map(json!({"type": "object", "properties": {"d": deep}})), SchemaDialect::JsonSchema)
             .unwrap_err();
-        assert!(err.message.contains("deeper than 64"), "{err:?}");
+        assert!(err.message.contains("deeper than 44"), "{err:?}");
         assert!(input_schema(&map(json!({})), SchemaDialect::JsonSchema).is_ok(), "an empty schema is no parameters");
     }
 }
