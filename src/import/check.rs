@@ -83,6 +83,20 @@ impl Converted {
             }
             None => None,
         };
+        // A field is written five levels down its catalog file (the tool list, the tool,
+        // `provider_fields`, the provider, the field): deeper than the YAML reader takes, it
+        // would make a project that does not load.
+        if let Some((k, _)) = f.fields.iter().find(|(_, v)| nesting(v) > MAX_FIELD_NESTING) {
+            let at = format!("{}.{k}", f.path);
+            problems.push((
+                at.clone(),
+                Diagnostic::error(format!(
+                    "tool `{name}`: `{k}` nests deeper than {MAX_FIELD_NESTING} levels (at `{at}`)"
+                ))
+                .with_help("no provider needs a field this deep: flatten it, or leave it out of the input"),
+            ));
+            return;
+        }
         if let Some(s) = f.strict {
             self.stricts.push((s, name.to_string()));
         }
@@ -143,6 +157,20 @@ impl Converted {
         }
         self.files_seen.insert(file, name.to_string());
         Some(name)
+    }
+}
+
+/// The deepest a carried entry field may nest (objects and lists): the catalog's YAML reader
+/// takes 48 levels, and the field sits five down.
+const MAX_FIELD_NESTING: usize = 42;
+
+/// How deeply `v` nests objects and lists (a scalar: 0). The input's JSON parser already
+/// bounds it (128 levels), so the recursion is bounded too.
+fn nesting(v: &Value) -> usize {
+    match v {
+        Value::Object(m) => 1 + m.values().map(nesting).max().unwrap_or(0),
+        Value::Array(a) => 1 + a.iter().map(nesting).max().unwrap_or(0),
+        _ => 0,
     }
 }
 

@@ -698,6 +698,10 @@ cases! {
         &["import", "tools", "fixtures/bad/import-ref-chain.json", "--out", "imported"],
         "tool `plant`: `$ref` \"#/$defs/d0\" passes through more than 64 references without reaching a schema (at `tools[0].inputSchema.properties.bed.$ref`)",
         Some("fixtures/bad/import-ref-chain.json:1:118"), &[]);
+    import_field_too_deep => case("import-field-too-deep", MINIMAL,
+        &["import", "tools", "fixtures/bad/import-field-too-deep.json", "--out", "imported"],
+        "tool `deep_meta`: `_meta` nests deeper than 42 levels (at `tools[0]._meta`)",
+        Some("fixtures/bad/import-field-too-deep.json:1:90"), &["flatten it"]);
     import_out_not_empty => case("import-out-not-empty", MINIMAL,
         &["import", "tools", "fixtures/import/native/anthropic.json", "--out", "fixtures/bad/import-out-not-empty"],
         "holds files promptc did not write (notes.txt)", None, &["choose another folder"]);
