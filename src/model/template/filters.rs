@@ -68,7 +68,7 @@ pub fn register(env: &mut Environment<'static>, cap: usize) {
     });
     env.add_filter("format", move |state: &State, format: &Value, args: Rest<Value>| {
         let f = format.as_str().unwrap_or_default();
-        let size = f.len() as u128 + args.iter().map(text_len).sum::<u128>() + printf_widths(f);
+        let size = (f.len() as u128 + args.iter().map(text_len).sum::<u128>()).saturating_add(printf_widths(f));
         check("format", size, cap)?;
         minijinja::filters::format(state, format, args)
     });
@@ -151,7 +151,7 @@ fn check_method(s: &str, method: &str, args: &[Value], cap: usize) -> Result<(),
             let mut size: u128 = 0;
             if let Some(Ok(items)) = args.first().map(Value::try_iter) {
                 for (i, item) in items.enumerate() {
-                    size += text_len(&item) + if i > 0 { s.len() as u128 } else { 0 };
+                    size = size.saturating_add(text_len(&item)).saturating_add(if i > 0 { s.len() as u128 } else { 0 });
                     check("str.join", size, cap)?;
                 }
             }
@@ -162,7 +162,8 @@ fn check_method(s: &str, method: &str, args: &[Value], cap: usize) -> Result<(),
         "format" => {
             let longest = args.iter().map(text_len).max().unwrap_or(0);
             let fields = s.matches('{').count() as u128;
-            s.len() as u128 + fields.saturating_mul(longest) + digit_runs(s)
+            // Saturating: a spec's digit runs are the template's own (a run of 40 digits is 10^40).
+            (s.len() as u128).saturating_add(fields.saturating_mul(longest)).saturating_add(digit_runs(s))
         }
         _ => return Ok(()),
     };

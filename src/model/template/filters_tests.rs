@@ -42,6 +42,8 @@ fn blow_ups_fail_before_allocating() {
         ("{{ s|indent(1000000000) }}", "indent"),
         ("{{ range(100)|join('x' * 20) }}", "join"),
         ("{{ '%999999999s'|format('a') }}", "format"),
+        // Widths of 40 digits: the bound saturates instead of overflowing (a fuzzer's find).
+        ("{{ ('%' ~ '9' * 40 ~ 's')|format('a') }}", "format"),
         ("{{ items|batch(100000000, 'x')|list }}", "batch"),
     ] {
         let err = render(&e, src).unwrap_err().to_string();
@@ -68,9 +70,13 @@ fn python_methods_work_and_amplifying_ones_are_capped() {
     let ok = "{{ s.upper() }}|{{ s.split() | join(',') }}|{{ '-'.join(items) }}|{{ '{} {}'.format(1, 'x') }}|\
               {{ {'k': 1}.items() | list | length }}|{{ 'a b'.replace(' ', '_') }}|{{ '  t '.strip() }}";
     assert_eq!(render(&env, ok).unwrap(), "A\nB\n\nC|a,b,c|x-y-z|1 x|1|a_b|t");
-    for src in
-        ["{{ s.replace('', 'x' * 20000) }}", "{{ ('x' * 1000).join(items * 100) }}", "{{ '{:>100000}'.format(s) }}"]
-    {
+    // A width of 40 digits saturates the bound instead of overflowing it (a fuzzer's find).
+    for src in [
+        "{{ s.replace('', 'x' * 20000) }}",
+        "{{ ('x' * 1000).join(items * 100) }}",
+        "{{ '{:>100000}'.format(s) }}",
+        "{{ ('{:>' ~ '9' * 40 ~ '}').format(s) }}",
+    ] {
         let e = render(&env, src).unwrap_err();
         assert!(e.to_string().contains("-byte limit of a section"), "{src}: {e}");
     }
