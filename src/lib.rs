@@ -51,6 +51,8 @@ mod render;
 mod projection;
 
 mod compile;
+// The chat transport: a compiled cell through an open-weight model's chat template.
+mod chat;
 
 mod measure;
 
@@ -75,9 +77,10 @@ pub use error::{Error, ErrorKind, Result};
 pub use facade::fuzz;
 pub use facade::{
     adopt_snapshots, check, command, compile, diff, diff_folders, discover, editor_schema, explain, freeze,
-    import_tools, init, load, matrix, matrix_texts, on_compile_stack, parse_record, read_record, report, report_html,
-    rule_code, snapshot, snapshot_files, tokenizer_named, verify, write_artifact, write_imported, write_output,
-    write_record, Drift, HtmlReport, MatrixCell, Report, ReportOptions, SchemaKind, TokenCounter,
+    import_tools, init, load, matrix, matrix_texts, on_compile_stack, parse_record, read_record, render_chat, report,
+    report_chat, report_html, rule_code, snapshot, snapshot_files, tokenizer_named, verify, write_artifact,
+    write_imported, write_output, write_record, Drift, HtmlReport, MatrixCell, Report, ReportOptions, SchemaKind,
+    TokenCounter,
 };
 pub use import::{ImportFormat, ImportOptions, Imported, MAX_TOOLS as MAX_IMPORT_TOOLS};
 pub use json::{document as json_document, OUTPUT_FORMAT};
@@ -100,6 +103,14 @@ pub mod report {
     pub use crate::measure::Measure;
     pub use crate::model::budget::{Amount, Unit};
     pub use crate::output::report::{budget_failures, cache_line, render, render_matrix, Format, View};
+}
+
+/// The chat transport: a cell through an open-weight model's chat template
+/// ([`render_chat`]), counted with the model's own tokenizer ([`report_chat`]).
+pub mod open_weight {
+    pub use crate::chat::{ChatDate, ChatOptions, ChatPart, ChatPartKind, ChatTemplate, ChatText};
+    pub use crate::facade::{ChatRender, ChatReport};
+    pub use crate::measure::chat::{ChatAccount, ChatRow, ChatRowKind, HfTokenizer};
 }
 
 /// `promptc snapshot` and `promptc diff`'s data: what a snapshot write did, and how the

@@ -7,7 +7,7 @@ use clap::Args;
 
 use promptc::{CellOptions, Diagnostic, Error, Project, Provider, Request, SwitchValue, TokenCounter, Transport};
 
-use super::{provider_values, transport_values, wants_color, Color};
+use super::{provider_values, transport_values, wants_color, Color, TransportArg};
 
 /// Flags that pick one cell of the matrix and its runtime values.
 #[derive(Debug, Args)]
@@ -22,9 +22,10 @@ pub(crate) struct CellArgs {
     /// rounded down; anything else is an error).
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     pub(crate) context_window: Option<String>,
-    /// Tool transport.
+    /// Tool transport; `chat` renders the native cell through an open-weight model's chat
+    /// template (`--chat-template FILE`; render and report only).
     #[arg(long, value_parser = transport_values())]
-    pub(crate) transport: Option<Transport>,
+    pub(crate) transport: Option<TransportArg>,
     /// Provider of the native tool projection.
     #[arg(long, value_parser = provider_values())]
     pub(crate) provider: Option<Provider>,
@@ -52,6 +53,27 @@ pub(crate) struct CellArgs {
 /// so messages say which flag was wrong; the library checks the request again for callers
 /// that are not the CLI.
 pub(crate) fn request(project: &Project, cell: &CellArgs) -> Result<Request, Error> {
+    if cell.transport == Some(TransportArg::Chat) {
+        return Err(Error::usage(Diagnostic::error("the chat transport is rendered by `promptc render` and counted by `promptc report`").with_help(
+            "use `promptc render --transport chat --chat-template FILE` (or `promptc report …`) for a chat template's text",
+        )));
+    }
+    cell_request(project, cell)
+}
+
+/// The request for a chat cell (`--transport chat`): the native cell, projected for OpenAI
+/// Chat Completions, whose prompt, messages and tools the chat template is given.
+pub(crate) fn chat_request(project: &Project, cell: &CellArgs) -> Result<Request, Error> {
+    if let Some(p) = cell.provider {
+        return Err(Error::usage(Diagnostic::error(format!("--provider {p} has no effect with --transport chat")).with_help(
+            "a chat template is given the tools as OpenAI Chat Completions writes them, as inference servers do; drop --provider",
+        )));
+    }
+    cell_request(project, cell)
+}
+
+/// The request the flags describe, the transport as given.
+fn cell_request(project: &Project, cell: &CellArgs) -> Result<Request, Error> {
     refuse_provider_without_projection(cell)?;
     // The flags as the library's cell options: the one conversion to a request, shared with
     // the Python and Node packages.
@@ -72,7 +94,10 @@ pub(crate) fn request(project: &Project, cell: &CellArgs) -> Result<Request, Err
     options.profile = cell.profile.clone();
     options.model = cell.model.clone();
     options.context_window = cell.context_window.clone();
-    options.transport = cell.transport.map(|t| t.to_string());
+    options.transport = cell.transport.map(|t| match t {
+        TransportArg::Of(t) => t.to_string(),
+        TransportArg::Chat => Transport::Native.to_string(),
+    });
     options.provider = cell.provider.map(|p| p.to_string());
     options.context_file = cell.context.clone();
     options.nonce = cell.nonce.clone();
@@ -84,7 +109,7 @@ pub(crate) fn request(project: &Project, cell: &CellArgs) -> Result<Request, Err
 /// `--provider` with a transport that sends no tools JSON is a mistake, said before anything
 /// else.
 fn refuse_provider_without_projection(cell: &CellArgs) -> Result<(), Error> {
-    if let (Some(t @ (Transport::Xml | Transport::Json)), Some(_)) = (cell.transport, cell.provider) {
+    if let (Some(TransportArg::Of(t @ (Transport::Xml | Transport::Json))), Some(_)) = (cell.transport, cell.provider) {
         return Err(Error::usage(
             Diagnostic::error(format!("--provider has no effect with --transport {t}")).with_help(format!(
                 "the {t} transport describes the tools inside the prompt and sends no tools JSON; drop --provider"

@@ -11,6 +11,7 @@ use promptc::check::Level;
 use promptc::{Compiled, Diagnostic, Error, Project, Provider, TokenCounter, Transport};
 
 mod args;
+mod chat;
 mod check;
 mod command;
 mod diff;
@@ -23,6 +24,7 @@ mod snapshot;
 mod watch;
 
 use args::*;
+use chat::*;
 use check::*;
 use command::*;
 use diff::*;
@@ -103,11 +105,25 @@ pub(crate) enum Commands {
     Completions(CompletionsArgs),
 }
 
+/// A `--transport` value: one of the project's transports, or `chat` (the native cell through
+/// an open-weight model's chat template: `render` and `report` only).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TransportArg {
+    /// A transport of the project's matrix.
+    Of(Transport),
+    /// `chat`: with `--chat-template FILE`.
+    Chat,
+}
+
 /// `--transport`'s values, listed in help and completed by shells.
-pub(crate) fn transport_values() -> impl clap::builder::TypedValueParser<Value = Transport> {
+pub(crate) fn transport_values() -> impl clap::builder::TypedValueParser<Value = TransportArg> {
     use clap::builder::TypedValueParser;
-    let names: Vec<&'static str> = Transport::ALL.iter().map(|t| t.as_str()).collect();
-    clap::builder::PossibleValuesParser::new(names).try_map(|s| s.parse::<Transport>())
+    let mut names: Vec<&'static str> = Transport::ALL.iter().map(|t| t.as_str()).collect();
+    names.push("chat");
+    clap::builder::PossibleValuesParser::new(names).try_map(|s| match s.as_str() {
+        "chat" => Ok(TransportArg::Chat),
+        s => s.parse::<Transport>().map(TransportArg::Of),
+    })
 }
 
 /// `--provider`'s values, listed in help and completed by shells.

@@ -14,6 +14,8 @@ pub(crate) enum RenderFormat {
 pub(crate) struct RenderArgs {
     #[command(flatten)]
     pub(crate) cell: CellArgs,
+    #[command(flatten)]
+    pub(crate) chat: ChatArgs,
     /// Write the frozen artifact (prompt.md, tools.json, metadata.json) into DIR.
     #[arg(long, value_name = "DIR")]
     pub(crate) out: Option<PathBuf>,
@@ -26,6 +28,9 @@ pub(crate) struct RenderArgs {
 }
 
 pub(crate) fn render(project: &Project, args: &RenderArgs, color: Color) -> Result<Exit, Error> {
+    if args.chat.wanted(&args.cell) {
+        return render_chat(project, args, color);
+    }
     let compiled = promptc::compile(project, &request(project, &args.cell)?)?;
     warn(&compiled, color);
     if let Some(dir) = &args.out {

@@ -28,6 +28,11 @@ pub(crate) enum SortOrder {
 pub(crate) struct ReportArgs {
     #[command(flatten)]
     pub(crate) cell: CellArgs,
+    #[command(flatten)]
+    pub(crate) chat: ChatArgs,
+    /// Count a chat cell with the model's own tokenizer: a Hugging Face `tokenizer.json`.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) tokenizer_file: Option<PathBuf>,
     /// Count every cell with this tokenizer: o200k_base, cl100k_base, p50k_base, r50k_base
     /// (exact), or claude, gemini (estimates). Default: each provider's (OpenAI: the project's or
     /// the model's encoding; Anthropic: claude; Gemini: gemini).
@@ -66,6 +71,14 @@ pub(crate) struct ReportArgs {
 
 pub(crate) fn report(project: &Project, args: &ReportArgs, color: Color) -> Result<Exit, Error> {
     use promptc::report::{self as show, Format, View};
+    if args.chat.wanted(&args.cell) {
+        return report_chat(project, args);
+    }
+    if args.tokenizer_file.is_some() {
+        return Err(Error::usage(Diagnostic::error("--tokenizer-file counts chat cells").with_help(
+            "add --transport chat --chat-template FILE: an open-weight model's text is what its tokenizer counts",
+        )));
+    }
     let req = request(project, &args.cell)?;
     let tokenizer = args.tokenizer.as_deref().map(|n| promptc::tokenizer_named(project, n)).transpose()?;
     let mut counter = TokenCounter::for_project(project, None, !args.no_cache);

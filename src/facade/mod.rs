@@ -13,6 +13,7 @@ use crate::model::tokenizer::Tokenizer;
 use crate::model::{Project, Provider, Transport};
 use crate::resolve::Request;
 
+mod chat;
 mod freeze;
 #[cfg(fuzzing)]
 #[doc(hidden)]
@@ -21,6 +22,7 @@ mod report;
 mod snapshot;
 mod tokens;
 
+pub use chat::{render_chat, report_chat, ChatRender, ChatReport};
 pub use freeze::{freeze, parse_record, read_record, verify, write_record};
 pub use report::{matrix_texts, report, report_html, HtmlReport, Report, ReportOptions};
 pub use snapshot::{adopt_snapshots, diff, diff_folders, snapshot, snapshot_files, Drift};

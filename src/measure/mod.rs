@@ -8,6 +8,7 @@ use crate::model::budget::Unit;
 pub mod account;
 pub mod billing;
 pub mod budget;
+pub mod chat;
 pub mod tokens;
 
 /// Tokens and bytes of one piece of text: the one measure type of every report, summary,

@@ -32,6 +32,7 @@ const LAYERS: &[&[&str]] = &[
     &["render"],
     &["projection"],
     &["compile"],
+    &["chat"],
     &["measure"],
     &["output"],
     &["lint", "diff", "import"], // side by side: none uses another

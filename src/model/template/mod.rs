@@ -12,7 +12,7 @@ use crate::error::Result;
 use crate::model::settings::{Limits, TemplateSettings};
 use crate::source::{ProjectFs, SourceFile};
 
-mod filters;
+pub mod filters;
 pub mod guard;
 pub mod opaque;
 pub mod reach;
@@ -68,10 +68,27 @@ pub struct Templates {
 
 /// A sink for rendered text that refuses to grow past a cap, so a runaway loop stops as soon
 /// as its output is too large rather than after it has filled memory.
-struct Capped {
+pub(crate) struct Capped {
     text: Vec<u8>,
     cap: usize,
     exceeded: bool,
+}
+
+impl Capped {
+    /// An empty sink that holds at most `cap` bytes.
+    pub(crate) fn new(cap: usize) -> Capped {
+        Capped { text: Vec::new(), cap, exceeded: false }
+    }
+
+    /// Whether a write was refused for passing the cap.
+    pub(crate) fn exceeded(&self) -> bool {
+        self.exceeded
+    }
+
+    /// The bytes written.
+    pub(crate) fn into_bytes(self) -> Vec<u8> {
+        self.text
+    }
 }
 
 impl std::io::Write for Capped {

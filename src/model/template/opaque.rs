@@ -241,7 +241,7 @@ impl Taint<'_> {
         match s {
             Stmt::Template(t) => self.body(&t.children),
             Stmt::EmitExpr(e) => self.expr(&e.expr),
-            Stmt::EmitRaw(_) => Ok(()),
+            Stmt::EmitRaw(_) | Stmt::Continue(_) | Stmt::Break(_) => Ok(()),
             Stmt::ForLoop(l) => self.for_loop(l),
             Stmt::IfCond(c) => {
                 self.expr(&c.expr)?;

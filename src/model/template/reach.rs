@@ -331,7 +331,7 @@ impl Walk<'_> {
                 self.body(&t.children);
             }
             Stmt::EmitExpr(e) => self.expr(&e.expr),
-            Stmt::EmitRaw(_) => {}
+            Stmt::EmitRaw(_) | Stmt::Continue(_) | Stmt::Break(_) => {}
             Stmt::ForLoop(f) => self.for_loop(f),
             Stmt::IfCond(i) => {
                 self.expr(&i.expr);

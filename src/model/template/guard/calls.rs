@@ -43,7 +43,9 @@ pub(super) fn calls_in_stmt<'s, 'a>(s: &'s Stmt<'a>, name: &str, out: &mut Vec<&
         | Stmt::FromImport(_)
         | Stmt::Extends(_)
         | Stmt::Include(_)
-        | Stmt::Macro(_) => {}
+        | Stmt::Macro(_)
+        | Stmt::Continue(_)
+        | Stmt::Break(_) => {}
     }
 }
 

@@ -180,7 +180,7 @@ impl<'a> Growth<'a> {
     fn stmt(&mut self, s: &'a Stmt<'a>) -> Result<(), Refusal> {
         match s {
             Stmt::Template(t) => self.body(&t.children),
-            Stmt::EmitExpr(_) | Stmt::EmitRaw(_) => Ok(()),
+            Stmt::EmitExpr(_) | Stmt::EmitRaw(_) | Stmt::Continue(_) | Stmt::Break(_) => Ok(()),
             Stmt::ForLoop(l) => {
                 let m = self.weigh(&l.iter);
                 let mut targets = Vec::new();

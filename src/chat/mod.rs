@@ -1,0 +1,220 @@
+//! The `chat` transport: a compiled cell put through an open-weight model's chat template, as
+//! an inference server (vLLM, TGI, llama.cpp, Ollama) does before the model sees anything.
+//!
+//! The reference is `transformers`' `apply_chat_template(conversation, tools=TOOLS,
+//! tokenize=False, add_generation_prompt=True, **variables)`: `conversation` is the cell's system
+//! prompt (without its final newline) as a `system` message followed by its harness messages,
+//! and `TOOLS` the cell's tools as the OpenAI Chat Completions projection writes them (`None`
+//! when the cell has none, as a server passes for a request without tools). The template runs
+//! in an environment set as transformers sets its own (see `env`).
+
+mod date;
+mod differences;
+mod env;
+mod python;
+mod source;
+
+pub use date::ChatDate;
+pub use source::ChatTemplate;
+
+use indexmap::IndexMap;
+use minijinja::Value;
+
+use crate::compile::Compiled;
+use crate::diagnostic::Diagnostic;
+use crate::error::{Error, ErrorKind, Result};
+use crate::model::transport::Transport;
+
+/// How a chat template is applied: its variables and the date `strftime_now` reads.
+#[derive(Debug, Clone, Default)]
+#[non_exhaustive]
+pub struct ChatOptions {
+    /// Extra template variables (`bos_token`, `eos_token`, any other: strings, or any JSON
+    /// value, as `apply_chat_template`'s keyword arguments), over the template file's own
+    /// special tokens; `bos_token` and `eos_token` are empty unless set somewhere.
+    pub variables: IndexMap<String, serde_json::Value>,
+    /// The date `strftime_now` formats (`None`: today, from the clock, in UTC).
+    pub date: Option<ChatDate>,
+}
+
+impl ChatOptions {
+    /// No variables; today's date.
+    pub fn new() -> ChatOptions {
+        ChatOptions::default()
+    }
+
+    /// Set a variable.
+    pub fn variable(mut self, name: impl Into<String>, value: impl Into<serde_json::Value>) -> ChatOptions {
+        self.variables.insert(name.into(), value.into());
+        self
+    }
+
+    /// Fix the date `strftime_now` reads.
+    pub fn date(mut self, date: ChatDate) -> ChatOptions {
+        self.date = Some(date);
+        self
+    }
+}
+
+/// What a part of the templated text is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ChatPartKind {
+    /// A section of the system prompt, by id.
+    Section(String),
+    /// A harness message's content, by position in the profile's `messages:` (0-based).
+    Message(usize),
+}
+
+/// A located part of the templated text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ChatPart {
+    /// What it is.
+    pub kind: ChatPartKind,
+    /// Its bytes in [`ChatText::text`].
+    pub range: std::ops::Range<usize>,
+}
+
+/// A cell's text as its chat template renders it.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct ChatText {
+    /// The text the model receives.
+    pub text: String,
+    /// The template that rendered it (its file, and its name inside a `tokenizer_config.json`).
+    pub template: String,
+    /// The date `strftime_now` gave, `YYYY-MM-DD`.
+    pub date: String,
+    /// Whether the date was fixed by the caller (else it was today's).
+    pub date_fixed: bool,
+    /// The parts of the conversation found in the text as written: the system prompt's sections
+    /// and the harness messages (a template that rewrites a message leaves its parts unfound).
+    pub parts: Vec<ChatPart>,
+    /// Whether the system prompt was found in the text as written.
+    pub prompt_found: bool,
+    /// Where the template uses something minijinja does not do as Jinja2 does: the text may
+    /// differ from the server's there.
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// The conversation and tools a chat template is given, as JSON values.
+fn conversation(compiled: &Compiled) -> serde_json::Value {
+    let prompt = compiled.prompt().strip_suffix('\n').unwrap_or(compiled.prompt());
+    let mut messages = vec![serde_json::json!({"role": "system", "content": prompt})];
+    messages.extend(compiled.messages.iter().map(|m| serde_json::json!({"role": m.role.as_str(), "content": m.text})));
+    serde_json::Value::Array(messages)
+}
+
+/// The tools a chat template is given: the OpenAI Chat Completions projection, or none.
+fn tools(compiled: &Compiled) -> Option<serde_json::Value> {
+    compiled.projection().filter(|p| p.as_array().is_some_and(|a| !a.is_empty())).cloned()
+}
+
+/// Render `compiled` (a native cell projected for OpenAI Chat Completions) through `template`.
+pub fn apply(compiled: &Compiled, template: &ChatTemplate, options: &ChatOptions, cap: usize) -> Result<ChatText> {
+    if compiled.transport != Transport::Native
+        || compiled.provider != Some(crate::model::provider::Provider::OpenAiChat)
+    {
+        return Err(Diagnostic::error("a chat template renders a native cell projected for `openai`")
+            .into_error(ErrorKind::Internal));
+    }
+    let tools = tools(compiled);
+    let text = render(template, &conversation(compiled), tools.as_ref(), options, cap)?;
+    let date = options.date.unwrap_or_else(ChatDate::now);
+    let (parts, prompt_found) = locate(compiled, &text);
+    let chosen = template.choose(tools.is_some())?;
+    let warnings = differences::find(&chosen.display, &chosen.text);
+    Ok(ChatText {
+        warnings,
+        text,
+        template: template.display(tools.is_some()),
+        date: date.ymd(),
+        date_fixed: options.date.is_some(),
+        parts,
+        prompt_found,
+    })
+}
+
+/// The text `compiled` would give without its tools (to tell the tools block's share).
+pub fn apply_without_tools(
+    compiled: &Compiled,
+    template: &ChatTemplate,
+    options: &ChatOptions,
+    cap: usize,
+) -> Result<String> {
+    render(template, &conversation(compiled), None, options, cap)
+}
+
+/// Render the template with `messages` and `tools`.
+fn render(
+    template: &ChatTemplate,
+    messages: &serde_json::Value,
+    tools: Option<&serde_json::Value>,
+    options: &ChatOptions,
+    cap: usize,
+) -> Result<String> {
+    let chosen = template.choose(tools.is_some())?;
+    let date = options.date.unwrap_or_else(ChatDate::now);
+    let mut ctx: IndexMap<String, Value> = IndexMap::new();
+    for (k, v) in template.special_tokens() {
+        ctx.insert(k.clone(), Value::from(v.clone()));
+    }
+    for k in ["bos_token", "eos_token"] {
+        ctx.entry(k.to_string()).or_insert_with(|| Value::from(""));
+    }
+    for (k, v) in &options.variables {
+        ctx.insert(k.clone(), Value::from_serialize(v));
+    }
+    ctx.insert("messages".into(), Value::from_serialize(messages));
+    ctx.insert("tools".into(), tools.map_or(Value::from(()), Value::from_serialize));
+    ctx.insert("documents".into(), Value::from(()));
+    ctx.insert("add_generation_prompt".into(), Value::from(true));
+    env::render(&chosen, Value::from_iter(ctx), date, cap)
+}
+
+/// Find the system prompt's sections and the harness messages in the templated text: each
+/// where it is written, searched in conversation order.
+fn locate(compiled: &Compiled, text: &str) -> (Vec<ChatPart>, bool) {
+    let mut parts = Vec::new();
+    let prompt = compiled.prompt().strip_suffix('\n').unwrap_or(compiled.prompt());
+    let mut from = 0;
+    let prompt_at = (!prompt.is_empty()).then(|| text.find(prompt)).flatten();
+    if let Some(base) = prompt_at {
+        for (at, s) in compiled.placed_sections() {
+            let end = (at + s.text.len()).min(prompt.len());
+            parts.push(ChatPart { kind: ChatPartKind::Section(s.id.clone()), range: base + at..base + end });
+        }
+        from = base + prompt.len();
+    }
+    for (i, m) in compiled.messages.iter().enumerate() {
+        if m.text.is_empty() {
+            continue;
+        }
+        if let Some(at) = text[from..].find(m.text.as_str()) {
+            let start = from + at;
+            parts.push(ChatPart { kind: ChatPartKind::Message(i), range: start..start + m.text.len() });
+            from = start + m.text.len();
+        }
+    }
+    (parts, prompt_at.is_some())
+}
+
+/// An error raised while rendering a chat template, located in the template.
+pub(crate) fn template_error(template: &source::Chosen, e: &minijinja::Error, message: String) -> Error {
+    let mut d = Diagnostic::error(message);
+    if let Some(range) = e.range() {
+        let p = crate::diagnostic::Position::from_byte_range(&template.text, range.start, range.end);
+        d = d.with_label(crate::diagnostic::Label::at(&template.display, &template.text, p));
+    } else if let Some(line) = e.line() {
+        let col = 1;
+        d = d.with_label(crate::diagnostic::Label::at(
+            &template.display,
+            &template.text,
+            crate::diagnostic::Position::new(line, col, 0),
+        ));
+    } else {
+        d = d.with_label(crate::diagnostic::Label::file(&template.display));
+    }
+    d.into_error(ErrorKind::Template)
+}

@@ -1,0 +1,309 @@
+//! Python's text forms of template values, as transformers' Jinja2 environment prints them:
+//! `str(value)` when a value is printed (`True`, `None`, `['a', 1]`, `{'k': 1.0}`) and
+//! `json.dumps` for its `tojson` filter. A chat template that prints a list or calls `tojson`
+//! on the tools must give the bytes the Python server gives.
+
+use std::fmt::Write;
+
+use minijinja::value::{Value, ValueKind};
+
+/// `str(value)` in Python: strings as they are, everything else as [`repr`].
+pub fn str_of(value: &Value, out: &mut String) {
+    match value.kind() {
+        ValueKind::Undefined => {}
+        ValueKind::String => out.push_str(value.as_str().unwrap_or_default()),
+        _ => repr(value, out),
+    }
+}
+
+/// `repr(value)` in Python.
+pub fn repr(value: &Value, out: &mut String) {
+    match value.kind() {
+        ValueKind::Undefined => {}
+        ValueKind::None => out.push_str("None"),
+        ValueKind::Bool => out.push_str(if value.is_true() { "True" } else { "False" }),
+        ValueKind::Number => number(value, out),
+        ValueKind::String => str_repr(value.as_str().unwrap_or_default(), out),
+        ValueKind::Seq | ValueKind::Iterable => {
+            out.push('[');
+            for (i, item) in value.try_iter().into_iter().flatten().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                repr(&item, out);
+            }
+            out.push(']');
+        }
+        ValueKind::Map => {
+            out.push('{');
+            for (i, key) in value.try_iter().into_iter().flatten().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                repr(&key, out);
+                out.push_str(": ");
+                repr(&value.get_item(&key).unwrap_or_default(), out);
+            }
+            out.push('}');
+        }
+        // Bytes, plain objects, macros: minijinja's own form (no Python equivalent to match).
+        _ => {
+            let _ = write!(out, "{value}");
+        }
+    }
+}
+
+/// An integer as written; a float as Python's `repr(float)`.
+fn number(value: &Value, out: &mut String) {
+    match f64::try_from(value.clone()) {
+        Ok(f) if !value.is_integer() => float_repr(f, out),
+        _ => {
+            let _ = write!(out, "{value}");
+        }
+    }
+}
+
+/// Python's `repr(float)`: the shortest digits that read back, in fixed notation for exponents
+/// from -4 to 15 (with `.0` for whole numbers), scientific outside (`1e-05`, `1.5e+16`).
+pub fn float_repr(f: f64, out: &mut String) {
+    if f.is_nan() {
+        out.push_str("nan");
+        return;
+    }
+    if f.is_infinite() {
+        out.push_str(if f < 0.0 { "-inf" } else { "inf" });
+        return;
+    }
+    // Rust's `{:e}` is the shortest round-trip digits: `d[.ddd]e[-]x`.
+    let sci = format!("{:e}", f.abs());
+    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+    if f.is_sign_negative() {
+        out.push('-');
+    }
+    if (-4..16).contains(&exp) {
+        let point = exp + 1; // digits before the decimal point
+        if point <= 0 {
+            out.push_str("0.");
+            out.extend(std::iter::repeat_n('0', (-point) as usize));
+            out.push_str(&digits);
+        } else if point as usize >= digits.len() {
+            out.push_str(&digits);
+            out.extend(std::iter::repeat_n('0', point as usize - digits.len()));
+            out.push_str(".0");
+        } else {
+            out.push_str(&digits[..point as usize]);
+            out.push('.');
+            out.push_str(&digits[point as usize..]);
+        }
+    } else {
+        out.push_str(&digits[..1]);
+        if digits.len() > 1 {
+            out.push('.');
+            out.push_str(&digits[1..]);
+        }
+        let _ = write!(out, "e{}{:02}", if exp < 0 { '-' } else { '+' }, exp.abs());
+    }
+}
+
+/// Python's `repr(str)`: single quotes unless the text holds a `'` and no `"`; backslash,
+/// the quote, `\n`, `\r`, `\t` escaped; characters Python does not print shown as `\xNN`,
+/// `\uNNNN` or `\UNNNNNNNN`.
+pub fn str_repr(s: &str, out: &mut String) {
+    let quote = if s.contains('\'') && !s.contains('"') { '"' } else { '\'' };
+    out.push(quote);
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c == quote => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if !printable(c) => {
+                let n = c as u32;
+                let _ = match n {
+                    0..=0xff => write!(out, "\\x{n:02x}"),
+                    0x100..=0xffff => write!(out, "\\u{n:04x}"),
+                    _ => write!(out, "\\U{n:08x}"),
+                };
+            }
+            c => out.push(c),
+        }
+    }
+    out.push(quote);
+}
+
+/// Python's `str.isprintable()` for one character, for the characters text in prompts holds:
+/// controls (Cc), format characters (Cf), separators other than the space (Zs, Zl, Zp) and
+/// private use (Co) are not printable. Unassigned code points (Cn) are taken as printable:
+/// telling them apart needs the Unicode database of the Python that renders, which differs
+/// between versions.
+fn printable(c: char) -> bool {
+    !matches!(c as u32,
+        0x00..=0x1f | 0x7f..=0xa0 | 0xad
+        | 0x600..=0x605 | 0x61c | 0x6dd | 0x70f | 0x890..=0x891 | 0x8e2 | 0x1680 | 0x180e
+        | 0x2000..=0x200f | 0x2028..=0x202f | 0x205f..=0x2064 | 0x2066..=0x206f
+        | 0x3000 | 0xe000..=0xf8ff | 0xfeff | 0xfff9..=0xfffb
+        | 0x110bd | 0x110cd | 0x13430..=0x1343f | 0x1bca0..=0x1bca3 | 0x1d173..=0x1d17a
+        | 0xe0001 | 0xe0020..=0xe007f | 0xf0000..=0x10ffff)
+}
+
+/// How `json.dumps` is asked to write: transformers' `tojson(x, ensure_ascii=False,
+/// indent=None, separators=None, sort_keys=False)`.
+#[derive(Debug, Clone, Default)]
+pub struct Dumps {
+    /// Escape every non-ASCII character as `\uNNNN`.
+    pub ensure_ascii: bool,
+    /// `None`: one line; otherwise the text of one level of indentation (`indent=4` is four
+    /// spaces, a string is itself).
+    pub indent: Option<String>,
+    /// The item and key separators (`(", ", ": ")` on one line, `(",", ": ")` indented).
+    pub separators: Option<(String, String)>,
+    /// Write object keys in sorted order.
+    pub sort_keys: bool,
+}
+
+/// Why a value cannot be written as JSON (Python raises `TypeError`).
+#[derive(Debug)]
+pub struct NotJson(pub String);
+
+impl Dumps {
+    /// `json.dumps(value, …)`.
+    pub fn dumps(&self, value: &Value) -> Result<String, NotJson> {
+        let mut out = String::new();
+        let (item, key) = match &self.separators {
+            Some((i, k)) => (i.clone(), k.clone()),
+            None if self.indent.is_some() => (",".to_string(), ": ".to_string()),
+            None => (", ".to_string(), ": ".to_string()),
+        };
+        self.write(value, 0, &item, &key, &mut out)?;
+        Ok(out)
+    }
+
+    fn newline(&self, level: usize, out: &mut String) {
+        if let Some(unit) = &self.indent {
+            out.push('\n');
+            for _ in 0..level {
+                out.push_str(unit);
+            }
+        }
+    }
+
+    fn write(&self, value: &Value, level: usize, item: &str, key: &str, out: &mut String) -> Result<(), NotJson> {
+        match value.kind() {
+            ValueKind::None => out.push_str("null"),
+            ValueKind::Bool => out.push_str(if value.is_true() { "true" } else { "false" }),
+            ValueKind::Number => match f64::try_from(value.clone()) {
+                Ok(f) if !value.is_integer() => {
+                    if f.is_nan() {
+                        out.push_str("NaN")
+                    } else if f.is_infinite() {
+                        out.push_str(if f < 0.0 { "-Infinity" } else { "Infinity" })
+                    } else {
+                        float_repr(f, out)
+                    }
+                }
+                _ => {
+                    let _ = write!(out, "{value}");
+                }
+            },
+            ValueKind::String => self.string(value.as_str().unwrap_or_default(), out),
+            ValueKind::Seq | ValueKind::Iterable => {
+                let items: Vec<Value> = value.try_iter().map_err(|e| NotJson(e.to_string()))?.collect();
+                if items.is_empty() {
+                    out.push_str("[]");
+                    return Ok(());
+                }
+                out.push('[');
+                for (i, v) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(item);
+                    }
+                    self.newline(level + 1, out);
+                    self.write(v, level + 1, item, key, out)?;
+                }
+                self.newline(level, out);
+                out.push(']');
+            }
+            ValueKind::Map => {
+                let mut keys: Vec<Value> = value.try_iter().map_err(|e| NotJson(e.to_string()))?.collect();
+                if keys.is_empty() {
+                    out.push_str("{}");
+                    return Ok(());
+                }
+                let mut names = Vec::with_capacity(keys.len());
+                for k in &keys {
+                    names.push(self.key_text(k)?);
+                }
+                let mut order: Vec<usize> = (0..keys.len()).collect();
+                if self.sort_keys {
+                    order.sort_by(|a, b| names[*a].cmp(&names[*b]));
+                }
+                out.push('{');
+                for (n, &i) in order.iter().enumerate() {
+                    if n > 0 {
+                        out.push_str(item);
+                    }
+                    self.newline(level + 1, out);
+                    self.string(&names[i], out);
+                    out.push_str(key);
+                    let v = value.get_item(&keys[i]).unwrap_or_default();
+                    self.write(&v, level + 1, item, key, out)?;
+                }
+                self.newline(level, out);
+                out.push('}');
+                keys.clear();
+            }
+            ValueKind::Undefined => return Err(NotJson("an undefined value is not JSON serializable".into())),
+            kind => return Err(NotJson(format!("a value of kind {kind} is not JSON serializable"))),
+        }
+        Ok(())
+    }
+
+    /// A key as `json.dumps` writes it: strings as they are; numbers, booleans and None in
+    /// their JSON spelling.
+    fn key_text(&self, k: &Value) -> Result<String, NotJson> {
+        Ok(match k.kind() {
+            ValueKind::String => k.as_str().unwrap_or_default().to_string(),
+            ValueKind::None => "null".into(),
+            ValueKind::Bool => (if k.is_true() { "true" } else { "false" }).into(),
+            ValueKind::Number => {
+                let mut s = String::new();
+                self.write(k, 0, "", "", &mut s)?;
+                s
+            }
+            kind => return Err(NotJson(format!("keys must be str, int, float, bool or None, not {kind}"))),
+        })
+    }
+
+    /// A JSON string as Python writes it.
+    fn string(&self, s: &str, out: &mut String) {
+        out.push('"');
+        for c in s.chars() {
+            match c {
+                '"' => out.push_str("\\\""),
+                '\\' => out.push_str("\\\\"),
+                '\n' => out.push_str("\\n"),
+                '\r' => out.push_str("\\r"),
+                '\t' => out.push_str("\\t"),
+                '\u{8}' => out.push_str("\\b"),
+                '\u{c}' => out.push_str("\\f"),
+                c if (c as u32) < 0x20 => {
+                    let _ = write!(out, "\\u{:04x}", c as u32);
+                }
+                c if self.ensure_ascii && !c.is_ascii() => {
+                    let mut units = [0u16; 2];
+                    for u in c.encode_utf16(&mut units) {
+                        let _ = write!(out, "\\u{u:04x}");
+                    }
+                }
+                c => out.push(c),
+            }
+        }
+        out.push('"');
+    }
+}

@@ -1,0 +1,138 @@
+//! The chat transport's jobs: a cell through a chat template (`render --transport chat`), and
+//! its tokens with the model's own tokenizer (`report --transport chat`).
+
+use serde_json::json;
+
+use crate::chat::{self, ChatOptions, ChatTemplate, ChatText};
+use crate::compile::Compiled;
+use crate::error::Result;
+use crate::measure::chat::{ChatAccount, HfTokenizer};
+use crate::model::{Project, Provider, Transport};
+use crate::resolve::Request;
+
+use super::TokenCounter;
+
+/// A cell rendered through a chat template.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct ChatRender {
+    /// The cell as compiled: the native transport, projected for OpenAI Chat Completions.
+    pub compiled: Compiled,
+    /// The templated text.
+    pub chat: ChatText,
+}
+
+impl ChatRender {
+    /// `render --transport chat --format json`: the text, the template, the date
+    /// `strftime_now` gave, and the conversation's parts located in the text.
+    pub fn to_json(&self) -> String {
+        let c = &self.compiled;
+        crate::json::document(json!({
+            "transport": "chat",
+            "profile": c.selection.profile,
+            "case": c.case,
+            "subagent": c.subagent,
+            "template": self.chat.template,
+            "date": self.chat.date,
+            "date_fixed": self.chat.date_fixed,
+            "text": self.chat.text,
+            "prompt_found": self.chat.prompt_found,
+            "parts": self.chat.parts.iter().map(|p| {
+                let mut v = match &p.kind {
+                    chat::ChatPartKind::Section(id) => json!({"kind": "section", "id": id}),
+                    chat::ChatPartKind::Message(i) => json!({"kind": "message", "index": i + 1}),
+                };
+                v["start"] = json!(p.range.start);
+                v["end"] = json!(p.range.end);
+                v
+            }).collect::<Vec<_>>(),
+        }))
+    }
+}
+
+/// The request's cell as a chat template renders it: compiled with the native transport and
+/// the OpenAI Chat Completions projection (whatever transport and provider it asked for).
+pub fn render_chat(
+    project: &Project,
+    request: &Request,
+    template: &ChatTemplate,
+    options: &ChatOptions,
+) -> Result<ChatRender> {
+    let compiled = compile_for_chat(project, request)?;
+    let chat = chat::apply(&compiled, template, options, project.templates.limits().prompt_bytes)?;
+    Ok(ChatRender { compiled, chat })
+}
+
+fn compile_for_chat(project: &Project, request: &Request) -> Result<Compiled> {
+    let req = request.clone().transport(Transport::Native).provider(Provider::OpenAiChat);
+    crate::compile::compile(project, &req)
+}
+
+/// A chat cell's tokens.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct ChatReport {
+    /// The cell and its templated text.
+    pub render: ChatRender,
+    /// Its tokens, whole and in parts.
+    pub account: ChatAccount,
+    /// What counted them: the tokenizer file, or the project's encoding.
+    pub tokenizer: String,
+    /// Whether the counts are the model's own (a tokenizer file), not an OpenAI encoding's.
+    pub exact: bool,
+}
+
+impl ChatReport {
+    /// `report --transport chat --format json`.
+    pub fn to_json(&self) -> String {
+        let r = &self.render;
+        crate::json::document(json!({
+            "transport": "chat",
+            "profile": r.compiled.selection.profile,
+            "case": r.compiled.case,
+            "template": r.chat.template,
+            "date": r.chat.date,
+            "tokenizer": {"name": self.tokenizer, "model_own": self.exact},
+            "total": self.account.total,
+            "rows": self.account.rows,
+        }))
+    }
+}
+
+/// Count the request's chat cell: with `tokenizer` (the model's `tokenizer.json`) when given,
+/// else with `counter`'s encoding (an estimate for an open-weight model, said so).
+pub fn report_chat(
+    project: &Project,
+    request: &Request,
+    template: &ChatTemplate,
+    options: &ChatOptions,
+    tokenizer: Option<&HfTokenizer>,
+    counter: &mut TokenCounter,
+) -> Result<ChatReport> {
+    // One date for both renders, so the tools block is the only difference between them.
+    let fixed = options.date.is_some();
+    let options = match options.date {
+        Some(_) => options.clone(),
+        None => options.clone().date(chat::ChatDate::now()),
+    };
+    let mut render = render_chat(project, request, template, &options)?;
+    render.chat.date_fixed = fixed;
+    let cap = project.templates.limits().prompt_bytes;
+    let without = chat::apply_without_tools(&render.compiled, template, &options, cap)?;
+    let (account, name, exact) = match tokenizer {
+        Some(t) => {
+            let mut count = |s: &str| t.count(s);
+            (
+                crate::measure::chat::account(&render.compiled, &render.chat, &without, &mut count)?,
+                t.display().to_string(),
+                true,
+            )
+        }
+        None => {
+            let name = counter.tokenizer().name();
+            let mut count = |s: &str| counter.count(s);
+            (crate::measure::chat::account(&render.compiled, &render.chat, &without, &mut count)?, name, false)
+        }
+    };
+    Ok(ChatReport { render, account, tokenizer: name, exact })
+}
