@@ -148,3 +148,69 @@ class ChatTemplateConformance(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+# Llama 3's and Qwen 2.5's pre-tokenizer pattern (a look-ahead, case-insensitive groups and
+# Unicode classes: what the Rust crate's pure-Rust regex engine must split as Python's does).
+SPLIT = (
+    r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+"
+)
+
+
+def train_tokenizer(path, texts, specials):
+    """A byte-level BPE tokenizer trained on `texts`, with the chat template's special tokens."""
+    from tokenizers import Regex, Tokenizer, decoders, models, pre_tokenizers, trainers
+
+    tok = Tokenizer(models.BPE())
+    tok.pre_tokenizer = pre_tokenizers.Sequence(
+        [
+            pre_tokenizers.Split(Regex(SPLIT), behavior="isolated"),
+            pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False),
+        ]
+    )
+    tok.decoder = decoders.ByteLevel()
+    trainer = trainers.BpeTrainer(
+        vocab_size=4000, special_tokens=specials, initial_alphabet=pre_tokenizers.ByteLevel.alphabet()
+    )
+    tok.train_from_iterator(texts, trainer=trainer)
+    tok.save(str(path))
+    return tok
+
+
+@unittest.skipIf(BIN is None, "no promptc binary: build it (cargo build) or set PROMPTC_BIN")
+class ChatTokenCounts(unittest.TestCase):
+    def test_counts_equal_python_tokenizers(self):
+        with tempfile.TemporaryDirectory(prefix="promptc-chat-tok-") as tmp:
+            tmp = pathlib.Path(tmp)
+            project = REPO / "profiles"
+            template = TEMPLATES / "Qwen-Qwen2.5-7B-Instruct.jinja"
+            corpus = [p.read_text() for p in sorted((project / "sections").glob("*"))]
+            tok = train_tokenizer(tmp / "tokenizer.json", corpus, ["<|im_start|>", "<|im_end|>", "<|endoftext|>"])
+            checked = 0
+            for profile in ("standard", "lite"):
+                args = ["-C", str(project), "--profile", profile, "--nonce", NONCE]
+                chat = ["--transport", "chat", "--chat-template", str(template), "--chat-template-date", DATE]
+                text = subprocess.run([BIN, "render", *args, *chat], capture_output=True, check=True).stdout.decode()
+                out = subprocess.run(
+                    [BIN, "report", *args, *chat, "--tokenizer-file", str(tmp / "tokenizer.json"), "--format", "json",
+                     "--no-cache"],
+                    capture_output=True,
+                )
+                self.assertEqual(out.returncode, 0, out.stderr.decode())
+                doc = json.loads(out.stdout)
+                self.assertTrue(doc["tokenizer"]["model_own"])
+                self.assertEqual(doc["total"]["tokens"], len(tok.encode(text, add_special_tokens=False).ids))
+                self.assertEqual(doc["total"]["bytes"], len(text.encode()))
+                self.assertEqual(sum(r["tokens"] for r in doc["rows"]), doc["total"]["tokens"])
+                # Each section as its own text, as Python counts it.
+                native = json.loads(
+                    subprocess.run([BIN, "render", *args, "--provider", "openai", "--format", "json"],
+                                   capture_output=True, check=True).stdout
+                )
+                by_id = {s["id"]: s for s in native["sections"]} if isinstance(native["sections"], list) else {}
+                for row in doc["rows"]:
+                    if row["kind"] == "section" and row["id"] in by_id and "text" in by_id[row["id"]]:
+                        self.assertEqual(row["tokens"], len(tok.encode(by_id[row["id"]]["text"], add_special_tokens=False).ids))
+                        checked += 1
+                self.assertIn("tools", [r["kind"] for r in doc["rows"]])
+            print(f"\nchat token counts: 2 cells, totals equal, {checked} section counts equal", file=sys.stderr)

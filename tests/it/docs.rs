@@ -75,7 +75,9 @@ fn workspace() -> tempfile::TempDir {
     copy_dir(&repo().join("snapshots"), &dir.path().join("snapshots"));
     // The README's json-transport example is a ReAct fixture (the example has no json cells),
     // and its import error example a fixture of bad input.
-    for fixture in ["fixtures/design/003-react-loop", "fixtures/bad/import-root-not-object.json"] {
+    for fixture in
+        ["fixtures/design/003-react-loop", "fixtures/bad/import-root-not-object.json", "fixtures/chat-templates"]
+    {
         let (from, to) = (repo().join(fixture), dir.path().join(fixture));
         if from.is_dir() {
             copy_dir(&from, &to);

@@ -5,6 +5,7 @@ mod common;
 
 mod accounting;
 mod bad_input;
+mod chat;
 mod check;
 mod cli;
 mod composition;

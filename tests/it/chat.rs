@@ -1,0 +1,216 @@
+//! `--transport chat`: a cell through a real chat template, what it is given, and every way the
+//! flags, the template and the tokenizer file can be wrong (exit 2, located, never a panic).
+//! Byte-identity with transformers itself is `conformance/test_chat_templates.py`.
+
+use crate::common::*;
+
+const QWEN: &str = "fixtures/chat-templates/Qwen-Qwen2.5-7B-Instruct.jinja";
+const LLAMA: &str = "fixtures/chat-templates/meta-llama-Llama-3.1-8B-Instruct.jinja";
+
+fn chat(extra: &[&str]) -> std::process::Output {
+    let mut args = vec!["render", "--transport", "chat", "--nonce", "c0ffee", "--chat-template-date", "2024-07-26"];
+    args.extend_from_slice(extra);
+    promptc(&args)
+}
+
+/// How many tools the default cell sends.
+fn tool_count() -> usize {
+    let tools: serde_json::Value = serde_json::from_str(&ok(&["render", "--tools", "--provider", "openai"])).unwrap();
+    tools.as_array().unwrap().len()
+}
+
+fn stderr(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn write(dir: &std::path::Path, name: &str, text: &str) -> String {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p.to_string_lossy().into_owned()
+}
+
+#[test]
+fn the_template_is_given_the_prompt_and_the_openai_tools() {
+    let out = chat(&["--chat-template", QWEN, "--profile", "lite"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let prompt = ok(&["render", "--profile", "lite", "--nonce", "c0ffee"]);
+    let tools: serde_json::Value =
+        serde_json::from_str(&ok(&["render", "--profile", "lite", "--tools", "--provider", "openai"])).unwrap();
+    // The system message is the prompt without its final newline, then the template's tools block.
+    let expected_start = format!("<|im_start|>system\n{}\n\n# Tools", prompt.strip_suffix('\n').unwrap());
+    assert!(text.starts_with(&expected_start), "{}", &text[..200]);
+    // Each tool as transformers' tojson writes it: json.dumps with ", " and ": ", keys in order.
+    for tool in tools.as_array().unwrap() {
+        let name = tool["function"]["name"].as_str().unwrap();
+        assert!(text.contains(&format!("{{\"type\": \"function\", \"function\": {{\"name\": \"{name}\"")), "{name}");
+    }
+    // No newline added after the generation prompt: the bytes are the template's.
+    assert!(text.ends_with("<|im_start|>assistant\n"), "{:?}", &text[text.len() - 40..]);
+    // Same input, same bytes.
+    assert_eq!(chat(&["--chat-template", QWEN, "--profile", "lite"]).stdout, text.as_bytes());
+}
+
+#[test]
+fn the_date_is_todays_unless_fixed_and_json_records_it() {
+    let json = |extra: &[&str]| -> serde_json::Value {
+        let mut args =
+            vec!["render", "--chat-template", "fixtures/chat-templates/openai-gpt-oss-120b.jinja", "--format", "json"];
+        args.extend_from_slice(extra);
+        serde_json::from_str(&ok(&args)).unwrap()
+    };
+    let fixed = json(&["--chat-template-date", "2024-07-26"]);
+    assert_eq!(fixed["date"], "2024-07-26");
+    assert_eq!(fixed["date_fixed"], true);
+    assert!(fixed["text"].as_str().unwrap().contains("Current date: 2024-07-26"));
+    let today = json(&[]);
+    assert_eq!(today["date_fixed"], false);
+    let date = today["date"].as_str().unwrap().to_string();
+    assert!(today["text"].as_str().unwrap().contains(&format!("Current date: {date}")));
+    assert!(date.as_str() >= "2026-01-01", "{date}");
+    // The parts are located in the text.
+    let text = fixed["text"].as_str().unwrap();
+    let parts = fixed["parts"].as_array().unwrap();
+    assert!(!parts.is_empty());
+    let role = &parts[0];
+    assert_eq!(role["id"], "role");
+    assert!(text[role["start"].as_u64().unwrap() as usize..].starts_with("You are Forge"));
+}
+
+#[test]
+fn a_template_that_raises_is_exit_2_with_its_message_located() {
+    // Llama 3.1 puts tools in the first user message; the example has none.
+    let out = chat(&["--chat-template", LLAMA]);
+    assert_eq!(out.status.code(), Some(2));
+    let e = stderr(&out);
+    assert!(e.contains("the chat template raised an error: Cannot put tools in the first user message"), "{e}");
+    assert!(e.contains("meta-llama-Llama-3.1-8B-Instruct.jinja:52:"), "{e}");
+    // Told not to, it renders (a typed variable).
+    let out = chat(&["--chat-template", LLAMA, "--chat-template-var", "tools_in_user_message:=false"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(String::from_utf8(out.stdout).unwrap().contains("Environment: ipython"));
+}
+
+#[test]
+fn variables_and_named_templates_of_a_tokenizer_config() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = serde_json::json!({
+        "bos_token": {"content": "<s>", "lstrip": false},
+        "eos_token": "</s>",
+        "chat_template": [
+            {"name": "default", "template": "{{ bos_token }}default{{ eos_token }}"},
+            {"name": "tool_use", "template": "{{ bos_token }}tools:{{ tools | length }}{{ greeting }}"}
+        ]
+    });
+    let path = write(dir.path(), "tokenizer_config.json", &config.to_string());
+    // Tools in the cell: transformers picks `tool_use`; the config's special tokens are variables.
+    let out = chat(&["--chat-template", &path, "--chat-template-var", "greeting=!"]);
+    assert_eq!(String::from_utf8_lossy(&out.stdout), format!("<s>tools:{}!", tool_count()), "{}", stderr(&out));
+    let out =
+        chat(&["--chat-template", &path, "--chat-template-name", "default", "--chat-template-var", "eos_token=|"]);
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "<s>default|", "{}", stderr(&out));
+    let out = chat(&["--chat-template", &path, "--chat-template-name", "nope"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("has no chat template named `nope`") && stderr(&out).contains("`tool_use`"));
+}
+
+#[test]
+fn every_mistake_is_exit_2_with_a_clear_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let endless = write(
+        dir.path(),
+        "endless.jinja",
+        "{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}",
+    );
+    let recursive = write(dir.path(), "rec.jinja", "{% macro f() %}{{ f() }}{% endmacro %}{{ f() }}");
+    let huge = write(dir.path(), "huge.jinja", "{% for i in range(100000) %}{{ messages[0].content }}{% endfor %}");
+    let syntax = write(dir.path(), "syntax.jinja", "line one\n{% if messages %}never closed\n");
+    let not_json = write(dir.path(), "tokenizer_config.json", "{\"chat_template\": [1, }");
+    let no_template = write(dir.path(), "other.json", "{\"bos_token\": \"<s>\"}");
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec![], "--transport chat needs the model's chat template"),
+        (vec!["--chat-template", "missing.jinja"], "cannot read the chat template missing.jinja"),
+        (vec!["--chat-template", "fixtures"], "not a regular file"),
+        (vec!["--chat-template", &endless], "ran too long"),
+        (vec!["--chat-template", &recursive], "recursion limit exceeded"),
+        (vec!["--chat-template", &huge], "renders more than"),
+        (vec!["--chat-template", &syntax], "syntax.jinja:"),
+        (vec!["--chat-template", &not_json], "is not valid JSON"),
+        (vec!["--chat-template", &no_template], "has no usable `chat_template`: the key is missing"),
+        (
+            vec!["--chat-template", QWEN, "--provider", "anthropic"],
+            "--provider anthropic has no effect with --transport chat",
+        ),
+        (vec!["--chat-template", QWEN, "--chat-template-var", "novalue"], "invalid --chat-template-var `novalue`"),
+        (vec!["--chat-template", QWEN, "--chat-template-var", "x:={"], "not JSON"),
+        (vec!["--chat-template", QWEN, "--chat-template-date", "2024-02-30"], "invalid --chat-template-date"),
+        (vec!["--chat-template", QWEN, "--out", "somewhere"], "--out does not write chat cells"),
+    ];
+    for (args, message) in cases {
+        let mut all = vec!["render", "--transport", "chat"];
+        all.extend_from_slice(&args);
+        let out = promptc(&all);
+        assert_eq!(out.status.code(), Some(2), "{all:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains(message), "{all:?}: expected {message:?} in\n{}", stderr(&out));
+        assert!(!stderr(&out).contains("panicked"), "{all:?}");
+    }
+    let out = promptc(&["render", "--transport", "xml", "--chat-template", QWEN]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--chat-template has no effect with --transport xml"));
+    let out = promptc(&["check", "--transport", "chat"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let out = promptc(&["report", "--tokenizer-file", "x.json"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--tokenizer-file counts chat cells"));
+}
+
+#[test]
+fn a_bad_tokenizer_file_is_exit_2_never_a_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, text) in [
+        ("empty.json", ""),
+        ("garbage.json", "not json at all"),
+        ("wrong.json", "{\"model\": {\"type\": \"BPE\", \"vocab\": 3}}"),
+        ("deep.json", &"[".repeat(100_000)),
+    ] {
+        let path = write(dir.path(), name, text);
+        let out = promptc(&["report", "--chat-template", QWEN, "--tokenizer-file", &path]);
+        assert_eq!(out.status.code(), Some(2), "{name}: {}", stderr(&out));
+        assert!(stderr(&out).contains("cannot use the tokenizer file"), "{name}: {}", stderr(&out));
+    }
+}
+
+#[test]
+fn a_template_that_differs_from_jinja2_says_where() {
+    let out = chat(&["--chat-template", "fixtures/chat-templates/meetkai-functionary-medium-v3.1.jinja"]);
+    assert_eq!(out.status.code(), Some(0));
+    let e = stderr(&out);
+    assert!(e.contains("warning: `|safe` joined with `+`") && e.contains("functionary-medium-v3.1.jinja:22:"), "{e}");
+}
+
+#[test]
+fn report_rows_add_up_to_the_total() {
+    let doc: serde_json::Value = serde_json::from_str(&ok(&[
+        "report",
+        "--chat-template",
+        QWEN,
+        "--chat-template-date",
+        "2024-07-26",
+        "--format",
+        "json",
+        "--no-cache",
+    ]))
+    .unwrap();
+    assert_eq!(doc["transport"], "chat");
+    assert_eq!(doc["tokenizer"]["model_own"], false);
+    let rows = doc["rows"].as_array().unwrap();
+    let sum: i64 = rows.iter().map(|r| r["tokens"].as_i64().unwrap()).sum();
+    assert_eq!(sum, doc["total"]["tokens"].as_i64().unwrap());
+    let bytes: i64 = rows.iter().map(|r| r["bytes"].as_i64().unwrap()).sum();
+    assert_eq!(bytes, doc["total"]["bytes"].as_i64().unwrap());
+    let tools = rows.iter().find(|r| r["kind"] == "tools").unwrap();
+    assert_eq!(tools["count"], tool_count());
+    assert!(tools["tokens"].as_i64().unwrap() > 1000);
+    let template = rows.iter().find(|r| r["kind"] == "template").unwrap();
+    assert!((0..200).contains(&template["tokens"].as_i64().unwrap()), "{template}");
+}
