@@ -353,7 +353,7 @@ cases! {
         "transport `xml` is not enabled in this \
             project", Some("fixtures/good/native-only/promptc.yaml:6:1"), &["enabled transports: native"]);
     transport_unknown_name => case("transport-unknown-name", MINIMAL, &["--transport", "smoke-signals"],
-        "invalid value 'smoke-signals' for '--transport <TRANSPORT>'", None, &["[possible values: native, xml, json]"]);
+        "invalid value 'smoke-signals' for '--transport <TRANSPORT>'", None, &["[possible values: native, xml, json, chat]"]);
     transport_json_not_enabled => case("transport-json-not-enabled", MINIMAL, &["--transport", "json"],
         "transport `json` is not enabled in this project", Some("fixtures/good/minimal/promptc.yaml"), &["enabled \
             transports: native, xml", "declares no `transports:`"]);
