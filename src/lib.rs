@@ -106,7 +106,7 @@ pub mod report {
 /// project (or one folder) differs from a snapshot folder.
 pub mod snapshot {
     pub use crate::diff::{
-        render, render_html, render_markdown, Counts, Delta, DiffReport, FileChange, Format, Status,
+        render, render_html, render_markdown, Change, Counts, Delta, DiffReport, FileChange, Format, Status,
         DEFAULT_MARKDOWN_BYTES, MAX_DIFF_LINES, MIN_MARKDOWN_BYTES,
     };
     pub use crate::output::snapshot::Written;

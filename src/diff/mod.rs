@@ -6,6 +6,7 @@ use serde::Serialize;
 use crate::measure::Measure;
 use crate::output::snapshot::Fingerprint;
 
+mod changes;
 mod deltas;
 mod files;
 mod folders;
@@ -14,6 +15,7 @@ mod html;
 mod markdown;
 mod snapshots;
 
+pub use changes::{changes, Change};
 pub use deltas::deltas;
 pub use files::{compare_files, too_large_note, MAX_DIFF_LINES};
 pub use folders::folders;
@@ -112,6 +114,38 @@ pub struct DiffReport {
     pub files: Vec<FileChange>,
     /// Changed items with their token and byte deltas.
     pub deltas: Vec<Delta>,
+    /// The files' line changes grouped into named changes (tool texts, sections, lines).
+    #[serde(skip)]
+    pub changes: Vec<Change>,
+    /// Every account (cell and provider) of the new side, in its order, with the items it has
+    /// (`tool read_file`): what a change's reach is said against ("every cell of `standard`
+    /// that has the tool").
+    #[serde(skip)]
+    pub accounts: Vec<(String, Vec<String>)>,
+}
+
+/// Every account of a summary (a cell and provider; a cell without providers is its own), in
+/// its order, with the items it has (`section rules`, `tool read_file`).
+fn accounts(s: &crate::output::snapshot::Summary) -> Vec<(String, Vec<String>)> {
+    s.cells
+        .iter()
+        .flat_map(|c| {
+            if c.accounts.is_empty() {
+                vec![(c.cell.clone(), c.sections.iter().map(|x| format!("section {}", x.name)).collect())]
+            } else {
+                c.accounts
+                    .iter()
+                    .map(|a| {
+                        let sections = a.sections.iter().map(|x| format!("section {}", x.name));
+                        (
+                            a.name.clone(),
+                            sections.chain(a.tool_items.iter().map(|x| format!("tool {}", x.name))).collect(),
+                        )
+                    })
+                    .collect()
+            }
+        })
+        .collect()
 }
 
 impl DiffReport {

@@ -9,7 +9,7 @@ use crate::measure::tokens::Counters;
 use crate::model::Project;
 use crate::output::snapshot::{listed_files, read_owned, Matrix, Summary, SUMMARY};
 
-use super::{compare_files, deltas, DiffReport};
+use super::{changes, compare_files, deltas, DiffReport};
 
 /// Compare the project's current matrix with its snapshot folder. Without drift this reads,
 /// renders and compares only: no tokenizer is built. With drift, the new side's tokens are
@@ -36,7 +36,14 @@ pub fn against_snapshots(project: &Project, dir: &Path, counter: &mut Counters) 
     let unchanged = old == matrix.files && old_summary.as_ref().is_some_and(|s| s.without_tokens() == matrix.summary);
     if unchanged {
         return Ok((
-            DiffReport { old: label, new: "the project".into(), files: Vec::new(), deltas: Vec::new() },
+            DiffReport {
+                old: label,
+                new: "the project".into(),
+                files: Vec::new(),
+                deltas: Vec::new(),
+                changes: Vec::new(),
+                accounts: Vec::new(),
+            },
             matrix,
         ));
     }
@@ -44,7 +51,10 @@ pub fn against_snapshots(project: &Project, dir: &Path, counter: &mut Counters) 
     if let Some(t) = old_summary_text {
         old.insert(SUMMARY.to_string(), t);
     }
-    let files = compare_files(&old, &matrix.all_files(), &label, "rendered");
+    let new = matrix.all_files();
+    let files = compare_files(&old, &new, &label, "rendered");
     let deltas = old_summary.as_ref().map(|o| deltas(o, &matrix.summary)).unwrap_or_default();
-    Ok((DiffReport { old: label, new: "the project".into(), files, deltas }, matrix))
+    let changes = changes(&old, &new, &files, &deltas);
+    let accounts = super::accounts(&matrix.summary);
+    Ok((DiffReport { old: label, new: "the project".into(), files, deltas, changes, accounts }, matrix))
 }
