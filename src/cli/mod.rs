@@ -18,6 +18,7 @@ mod freeze;
 mod import;
 mod render;
 mod report;
+mod review;
 mod setup;
 mod snapshot;
 mod watch;
@@ -30,6 +31,7 @@ use freeze::*;
 use import::*;
 use render::*;
 use report::*;
+use review::*;
 use setup::*;
 use snapshot::*;
 use watch::*;
@@ -77,6 +79,10 @@ pub(crate) enum Commands {
     /// Compare the project with its snapshots (exit 1 on drift), or two folders with each other.
     #[command(after_help = EXIT_CODES)]
     Diff(DiffArgs),
+    /// Decide the drift change by change: a accept, r reject, s skip (stays pending), one key
+    /// each (exit 1 while changes are left).
+    #[command(after_help = EXIT_CODES)]
+    Review(ReviewArgs),
     /// Write a frozen-prompt record for a running agent.
     #[command(after_help = EXIT_CODES)]
     Freeze(FreezeArgs),
@@ -274,6 +280,7 @@ pub(crate) fn run(cli: &Cli, color: bool, level_flags: &[(String, Level)]) -> Re
         Commands::Report(args) => report(project, args, color.0),
         Commands::Snapshot(args) => snapshot(project, args),
         Commands::Diff(args) => diff(project, args, color.0),
+        Commands::Review(args) => review(project, args, color.0),
         Commands::Freeze(args) => freeze(project, args),
         Commands::Verify(args) => verify(project, args),
         Commands::Command(args) => command(project, args),

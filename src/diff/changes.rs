@@ -30,14 +30,23 @@ pub struct Change {
     /// Stable while the change is the same (a hash of what it is and its texts): what
     /// `--accept`/`--reject` and a resumed review name it by.
     pub key: String,
-    /// Where it is: (file, index of the changed run among the file's line changes).
+    /// Where it is: (file, index of the changed run among the file's line changes, or
+    /// [`WHOLE_FILE`]).
     #[serde(skip)]
     pub(crate) places: Vec<(String, usize)>,
 }
 
 impl Change {
+    /// Whether the change is a whole file (added, removed, too large to diff by line).
+    pub fn is_file(&self) -> bool {
+        self.places.iter().any(|(_, r)| *r == WHOLE_FILE)
+    }
+
     /// `tool read_file, description; parameter path` — the subject and its fields in words.
     pub fn title(&self) -> String {
+        if self.is_file() {
+            return format!("{}, {}", self.subject, self.fields.join("; "));
+        }
         match (self.subject.is_empty(), self.fields.is_empty()) {
             (true, _) => format!("lines in {}", files_phrase(&self.files)),
             (false, true) => self.subject.clone(),
@@ -169,7 +178,6 @@ fn runs<'a>(old: &'a str, new: &'a str) -> Vec<(Vec<&'a str>, Vec<&'a str>)> {
 
 /// `new` with only the runs `take` accepts (by index, as [`runs`] numbers them) applied to
 /// `old`: the text of a file of which some changes are accepted and the others kept.
-#[allow(dead_code)] // the review's partial accept uses it (next change)
 pub fn apply(old: &str, new: &str, take: impl Fn(usize) -> bool) -> String {
     let d = TextDiff::from_lines(old, new);
     let (o, n) = (d.old_slices(), d.new_slices());
@@ -303,8 +311,36 @@ pub(crate) fn account_of(account: &str, stem: &str) -> bool {
     account == stem || account.strip_prefix(stem).and_then(|r| r.strip_prefix('.')).is_some_and(|r| !r.contains('.'))
 }
 
+/// The place of a change that is a whole file (added, removed, or too large to diff by line).
+pub(crate) const WHOLE_FILE: usize = usize::MAX;
+
+/// A whole file as one change: `file NAME`, what happened to it, decided as a whole.
+fn whole_file(f: &FileChange, old: Option<&String>, new: Option<&String>) -> Change {
+    let (what, diff) = match f.status {
+        Status::Added => ("new".to_string(), format!("new file, {} lines\n", f.added_lines)),
+        Status::Removed => {
+            ("no longer rendered".to_string(), format!("no longer rendered, {} lines\n", f.removed_lines))
+        }
+        Status::Modified => (
+            "too large to show line by line".to_string(),
+            format!("{}\n", super::too_large_note(f.added_lines + f.removed_lines)),
+        ),
+    };
+    let hash = |t: Option<&String>| t.map_or_else(String::new, |t| crate::hash::sha256_hex(t.as_bytes()));
+    let key_text = format!("file\0{}\0{}\0{}", f.file, hash(old), hash(new));
+    Change {
+        subject: format!("file {}", f.file),
+        fields: vec![what],
+        diff,
+        files: vec![f.file.clone()],
+        key: crate::hash::sha256_hex(key_text.as_bytes())[..12].to_string(),
+        places: vec![(f.file.clone(), WHOLE_FILE)],
+    }
+}
+
 /// Group every line change of the modified files into named changes, in order of first
-/// appearance (files sorted by name).
+/// appearance (files sorted by name); each file added, removed or too large to diff by line is
+/// a change of its own (`file NAME`), after them.
 pub fn changes(
     old: &BTreeMap<String, String>,
     new: &BTreeMap<String, String>,
@@ -410,6 +446,11 @@ pub fn changes(
         }
     }
     out.iter_mut().for_each(|c| c.files.sort());
+    for f in files.iter().filter(|f| f.file != crate::output::snapshot::SUMMARY) {
+        if f.status != Status::Modified || f.too_large {
+            out.push(whole_file(f, old.get(&f.file), new.get(&f.file)));
+        }
+    }
     out
 }
 

@@ -204,7 +204,7 @@ fn reach(reached: &BTreeSet<&str>, universe: &[&str]) -> String {
 
 /// Token deltas folded: one figure when every account agrees, else the most common one and the
 /// providers that differ (`+1 (anthropic +2)`); a provider whose cells differ shows its range.
-fn folded(values: &[(&str, Option<i64>)]) -> String {
+pub(super) fn folded(values: &[(&str, Option<i64>)]) -> String {
     if values.is_empty() {
         return "–".into();
     }
@@ -254,7 +254,7 @@ fn folded(values: &[(&str, Option<i64>)]) -> String {
 /// One row per changed thing — a tool (with the texts of it that changed), a section, lines
 /// promptc cannot name — with the cells it reaches and its token change.
 fn change_rows(r: &DiffReport) -> String {
-    if r.changes.is_empty() {
+    if r.changes.iter().all(|c| c.is_file()) {
         return String::new();
     }
     // Every account, or those that have the subject: a change reaching all of them is
@@ -282,7 +282,7 @@ fn change_rows(r: &DiffReport) -> String {
         }
     };
     let mut rows: Vec<(&str, Vec<&str>, Vec<&Change>)> = Vec::new();
-    for c in &r.changes {
+    for c in r.changes.iter().filter(|c| !c.is_file()) {
         match rows.iter_mut().find(|(s, _, _)| !c.subject.is_empty() && *s == c.subject) {
             Some((_, fields, cs)) => {
                 fields.extend(c.fields.iter().map(String::as_str).filter(|f| !fields.contains(f)).collect::<Vec<_>>());
@@ -391,8 +391,9 @@ fn fence(text: &str) -> String {
 /// whose text changed (by name, as code), and each profile's largest change in tokens across its
 /// cells. Empty without a change of any item.
 fn changed_in_words(r: &DiffReport) -> String {
-    if !r.changes.is_empty() {
-        return format!("\n**Changed:** {}{}\n", changes_in_words(&r.changes), largest(r));
+    let changes: Vec<&Change> = r.changes.iter().filter(|c| !c.is_file()).collect();
+    if !changes.is_empty() {
+        return format!("\n**Changed:** {}{}\n", changes_in_words(&changes), largest(r));
     }
     let mut names: Vec<&str> = Vec::new();
     for d in &r.deltas {
@@ -418,9 +419,9 @@ fn changed_in_words(r: &DiffReport) -> String {
 
 /// The changes in words: each named when there are a few ("tool `read_file` (description)"),
 /// else counted by kind ("21 tool descriptions, 9 parameter descriptions and 1 section").
-fn changes_in_words(changes: &[Change]) -> String {
+fn changes_in_words(changes: &[&Change]) -> String {
     if changes.len() <= 3 {
-        let named: Vec<String> = changes.iter().map(title).collect();
+        let named: Vec<String> = changes.iter().map(|c| title(c)).collect();
         return named.join(", ");
     }
     let mut kinds: Vec<(&str, &str, usize)> = Vec::new();
@@ -498,15 +499,17 @@ pub fn render(r: &DiffReport, max_bytes: usize) -> String {
     } else if !rows.is_empty() {
         left_out.push("the table of changes".into());
     }
-    let folded = r.changes.len() > OPEN_CHANGES;
+    // Whole files (added, removed, too large) are in the list of files below.
+    let changes: Vec<&Change> = r.changes.iter().filter(|c| !c.is_file()).collect();
+    let folded = changes.len() > OPEN_CHANGES;
     let (open, close) = if folded {
-        (format!("\n<details><summary>The {} changes, each once</summary>\n", r.changes.len()), "\n</details>\n")
+        (format!("\n<details><summary>The {} changes, each once</summary>\n", changes.len()), "\n</details>\n")
     } else {
         (String::new(), "")
     };
     let mut shown = 0;
     let mut started = false;
-    for c in &r.changes {
+    for c in &changes {
         let block = change_block(c);
         let head = if started { "" } else { open.as_str() };
         if fits(&out, &format!("{head}{block}"), close.len()) {
@@ -519,8 +522,8 @@ pub fn render(r: &DiffReport, max_bytes: usize) -> String {
     if started {
         out.push_str(close);
     }
-    if shown < r.changes.len() {
-        let n = r.changes.len() - shown;
+    if shown < changes.len() {
+        let n = changes.len() - shown;
         left_out.push(format!("{n} change{}", if n == 1 { "" } else { "s" }));
     }
     let others: Vec<&FileChange> = r

@@ -13,6 +13,7 @@ mod folders;
 mod format;
 mod html;
 mod markdown;
+mod review;
 mod snapshots;
 
 pub use changes::{changes, Change};
@@ -24,7 +25,8 @@ pub use html::render as render_html;
 pub use markdown::{
     render as render_markdown, DEFAULT_MAX_BYTES as DEFAULT_MARKDOWN_BYTES, MIN_MAX_BYTES as MIN_MARKDOWN_BYTES,
 };
-pub use snapshots::against_snapshots;
+pub use review::{outcome, split_pending, Decision, Sides};
+pub use snapshots::{against_snapshots, compare};
 
 /// How a file differs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -152,6 +154,18 @@ impl DiffReport {
     /// Whether anything differs.
     pub fn drift(&self) -> bool {
         !self.files.is_empty()
+    }
+
+    /// A change's token change in the accounts it reaches, folded across providers: `+1`, or
+    /// `+1 (anthropic +2)`; `–` when the deltas hold no figure for what it changes.
+    pub fn change_tokens(&self, c: &Change) -> String {
+        let values: Vec<(&str, Option<i64>)> = self
+            .deltas
+            .iter()
+            .filter(|d| !c.subject.is_empty() && d.item == c.subject)
+            .map(|d| (d.cell.as_str(), d.tokens_delta()))
+            .collect();
+        markdown::folded(&values)
     }
 }
 

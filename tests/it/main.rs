@@ -19,6 +19,7 @@ mod library;
 mod render;
 mod report;
 mod requests;
+mod review;
 mod roles;
 mod snapshot;
 mod templates;

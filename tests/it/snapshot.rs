@@ -471,48 +471,6 @@ fn accept_takes_only_the_matching_files() {
     assert_eq!(w.drift().0, 0);
 }
 
-/// `diff --review` reads one answer per changed file: accept, keep, accept the rest, quit.
-#[test]
-fn review_accepts_and_keeps_as_answered() {
-    use std::io::Write;
-    let w = Workspace::new();
-    w.edit("profiles/tools/files.yaml", "Read the contents of a file", "Read the full contents of a file");
-    let (_, before) = w.drift();
-    let changed: Vec<String> = before.keys().filter(|f| *f != "summary.json").cloned().collect();
-    let review = |answers: &str| {
-        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_promptc"))
-            .current_dir(w.dir.path())
-            .env("NO_COLOR", "1")
-            .args(["-C", "profiles", "diff", "--review"])
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        child.stdin.take().unwrap().write_all(answers.as_bytes()).unwrap();
-        child.wait_with_output().unwrap()
-    };
-    // Accept the first, keep the second, an unknown answer is asked again, then quit.
-    let out = review("a\nk\nwhat\nq\n");
-    assert_eq!(out.status.code(), Some(1));
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains(&format!("[1/{}] {}", changed.len(), changed[0])), "{text}");
-    assert!(text.contains("+++ "), "the diff is shown: {text}");
-    assert!(text.contains("unknown answer `what`"), "{text}");
-    assert!(text.contains(&format!("accepted 1, kept {} as committed", changed.len() - 1)), "{text}");
-    let (_, after) = w.drift();
-    assert!(!after.contains_key(&changed[0]) && after.contains_key(&changed[1]), "{after:?}");
-
-    // Accept the rest: no drift remains.
-    let out = review("A\n");
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stdout));
-    assert_eq!(w.drift().0, 0);
-    // End of input is a quit: nothing changes, drift stays reported.
-    w.edit("profiles/tools/files.yaml", "Read the full contents of a file", "Read a file");
-    assert_eq!(review("").status.code(), Some(1));
-    assert_eq!(w.drift().0, 1);
-}
-
 #[test]
 fn diff_before_any_snapshot_says_to_run_snapshot() {
     let dir = tempfile::tempdir().unwrap();
