@@ -75,7 +75,9 @@ pub fn folders(a: &Path, b: &Path) -> Result<DiffReport> {
                 .into_error(ErrorKind::Usage));
         }
     }
-    let (old, new) = (read_owned(a, &either)?, read_owned(b, &either)?);
+    // Pending snapshots (`NAME.new`, see `diff::review`) are no part of either side.
+    let (old, _) = super::committed_only(read_owned(a, &either)?);
+    let (new, _) = super::committed_only(read_owned(b, &either)?);
     let files = compare_files(&old, &new, &a.display().to_string(), &b.display().to_string());
     let parse = |f: &BTreeMap<String, String>| {
         f.get(SUMMARY).and_then(|s| serde_json::from_str::<Summary>(s).ok()).or_else(|| summary_from_artifact(f))

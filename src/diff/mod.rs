@@ -25,7 +25,7 @@ pub use html::render as render_html;
 pub use markdown::{
     render as render_markdown, DEFAULT_MAX_BYTES as DEFAULT_MARKDOWN_BYTES, MIN_MAX_BYTES as MIN_MARKDOWN_BYTES,
 };
-pub use review::{outcome, split_pending, Decision, Sides};
+pub use review::{committed_only, outcome, split_pending, Decision, Sides};
 pub use snapshots::{against_snapshots, compare};
 
 /// How a file differs.

@@ -63,6 +63,21 @@ pub fn split_pending(folder: BTreeMap<String, String>) -> (BTreeMap<String, Stri
     (committed, pending)
 }
 
+/// A folder's committed files as they were before any pending file was written: the pending
+/// files left out, and left out of the summary's list of files. Returns them and how many
+/// pending files there were.
+pub fn committed_only(folder: BTreeMap<String, String>) -> (BTreeMap<String, String>, usize) {
+    let (mut committed, pending) = split_pending(folder);
+    if !pending.is_empty() {
+        let parsed = committed.get(SUMMARY).and_then(|s| serde_json::from_str::<Summary>(s).ok());
+        if let Some(mut s) = parsed {
+            s.files.retain(|f| !f.name.ends_with(PENDING_SUFFIX));
+            committed.insert(SUMMARY.to_string(), s.to_json());
+        }
+    }
+    (committed, pending.len())
+}
+
 /// The names a summary lists, with their hashes.
 fn listed(summary: Option<&String>) -> Option<BTreeMap<String, String>> {
     let s: Summary = serde_json::from_str(summary?).ok()?;

@@ -28,16 +28,9 @@ pub fn against_snapshots(project: &Project, dir: &Path, counter: &mut Counters) 
         (rendered, read)
     });
     let mut matrix = rendered?;
-    let (mut old, pending) = super::split_pending(read?);
-    // Pending files (`diff --pending`, a review's skipped changes) are no part of the comparison;
-    // the committed summary lists them, so they are left out of its list.
-    let mut old_summary: Option<Summary> = old.get(SUMMARY).and_then(|s| serde_json::from_str(s).ok());
-    if !pending.is_empty() {
-        if let Some(s) = old_summary.as_mut() {
-            s.files.retain(|f| !f.name.ends_with(crate::output::snapshot::PENDING_SUFFIX));
-            old.insert(SUMMARY.to_string(), s.to_json());
-        }
-    }
+    // Pending files (`diff --pending`, a review's skipped changes) are no part of the comparison.
+    let (mut old, pending) = super::committed_only(read?);
+    let old_summary: Option<Summary> = old.get(SUMMARY).and_then(|s| serde_json::from_str(s).ok());
     let old_summary_text = old.remove(SUMMARY);
     let label = dir.display().to_string();
     let unchanged = old == matrix.files && old_summary.as_ref().is_some_and(|s| s.without_tokens() == matrix.summary);
@@ -52,14 +45,14 @@ pub fn against_snapshots(project: &Project, dir: &Path, counter: &mut Counters) 
                 accounts: Vec::new(),
             },
             matrix,
-            pending.len(),
+            pending,
         ));
     }
     matrix.count_tokens(project, counter)?;
     if let Some(t) = old_summary_text {
         old.insert(SUMMARY.to_string(), t);
     }
-    Ok((compare(&old, &matrix.all_files(), (&label, "the project"), "rendered"), matrix, pending.len()))
+    Ok((compare(&old, &matrix.all_files(), (&label, "the project"), "rendered"), matrix, pending))
 }
 
 /// Two sides of a snapshot folder compared: each differing file (its diff headed with

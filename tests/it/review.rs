@@ -349,3 +349,15 @@ fn ctrl_c_quits_and_restores_the_terminal() {
     let modes: Vec<&str> = screen.lines().filter(|l| ["icanon", "-icanon", "echo", "-echo"].contains(l)).collect();
     assert_eq!(modes, ["icanon", "echo"], "{screen}");
 }
+
+/// Two snapshot folders compared (`diff A B`) leave pending files out: a folder with pending
+/// files matches its copy from before they were written.
+#[test]
+fn comparing_folders_leaves_pending_files_out() {
+    let w = four_edits();
+    common::copy_dir(&w.path("snapshots"), &w.path("before"));
+    assert_eq!(w.run(&["-C", "profiles", "diff", "--pending"]).status.code(), Some(1));
+    assert!(!pending(&w).is_empty());
+    let out = w.run(&["diff", "before", "snapshots"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+}
