@@ -13,6 +13,7 @@ use promptc::{Compiled, Diagnostic, Error, Project, Provider, TokenCounter, Tran
 mod args;
 mod check;
 mod command;
+mod complete;
 mod diff;
 mod freeze;
 mod import;
@@ -26,6 +27,7 @@ mod watch;
 use args::*;
 use check::*;
 use command::*;
+use complete::*;
 use diff::*;
 use freeze::*;
 use import::*;
@@ -105,8 +107,11 @@ pub(crate) enum Commands {
     Import(ImportArgs),
     /// Run render, report or check again whenever a project file changes (Ctrl-C stops).
     Watch(WatchArgs),
-    /// Print shell completions.
+    /// Print shell completions (bash completes the project's profiles, switches, tools… too).
     Completions(CompletionsArgs),
+    /// The project's names of a kind, one per line, for shell completion.
+    #[command(hide = true)]
+    Complete(CompleteArgs),
 }
 
 /// `--transport`'s values, listed in help and completed by shells.
@@ -247,8 +252,13 @@ pub(crate) fn run(cli: &Cli, color: bool, level_flags: &[(String, Level)]) -> Re
         Commands::Import(args) => return import(args),
         Commands::Completions(args) => {
             let mut cmd = <Cli as clap::CommandFactory>::command();
-            clap_complete::generate(args.shell, &mut cmd, "promptc", &mut std::io::stdout());
-            return Ok(Exit::Success);
+            let mut script = Vec::new();
+            clap_complete::generate(args.shell, &mut cmd, "promptc", &mut script);
+            let mut script = String::from_utf8_lossy(&script).into_owned();
+            if args.shell == clap_complete::Shell::Bash {
+                script.push_str(BASH_DYNAMIC);
+            }
+            return print(&script);
         }
         Commands::Check(args) if args.explain.is_some() => return explain(args.explain.as_deref().unwrap_or_default()),
         Commands::Watch(args) => return watch(cli, args, level_flags),
@@ -281,6 +291,7 @@ pub(crate) fn run(cli: &Cli, color: bool, level_flags: &[(String, Level)]) -> Re
         Commands::Snapshot(args) => snapshot(project, args),
         Commands::Diff(args) => diff(project, args, color.0),
         Commands::Review(args) => review(project, args, color.0),
+        Commands::Complete(args) => complete(project, args),
         Commands::Freeze(args) => freeze(project, args),
         Commands::Verify(args) => verify(project, args),
         Commands::Command(args) => command(project, args),
