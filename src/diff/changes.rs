@@ -371,22 +371,40 @@ pub fn changes(
         }
     }
     let texts: Vec<TextChange> = texts.into_iter().collect();
+    // Which texts a line holds, found in one pass over it (thousands of changed texts are as
+    // cheap as one): an automaton of every old text and one of every new text.
+    let automaton = |side: fn(&TextChange) -> &str| {
+        aho_corasick::AhoCorasick::new(texts.iter().map(side)).ok().filter(|_| !texts.is_empty())
+    };
+    let (olds, news) = (automaton(|t| t.old.as_str()), automaton(|t| t.new.as_str()));
+    // For each line, the texts found in any of its readings.
+    let found = |ac: &Option<aho_corasick::AhoCorasick>, lines: &[&str]| -> Vec<BTreeSet<usize>> {
+        lines
+            .iter()
+            .map(|l| {
+                let mut hits = BTreeSet::new();
+                if let Some(ac) = ac {
+                    for reading in readings(l) {
+                        hits.extend(ac.find_overlapping_iter(&reading).map(|m| m.pattern().as_usize()));
+                    }
+                }
+                hits
+            })
+            .collect()
+    };
     let mut out: Vec<Change> = Vec::new();
     let mut index: BTreeMap<String, usize> = BTreeMap::new();
     for f in &modified {
         let (Some(a), Some(b)) = (old.get(&f.file), new.get(&f.file)) else { continue };
         for (i, (removed, added)) in runs(a, b).into_iter().enumerate() {
-            let (r, ad): (Vec<Vec<String>>, Vec<Vec<String>>) =
-                (removed.iter().map(|l| readings(l)).collect(), added.iter().map(|l| readings(l)).collect());
-            let has = |lines: &[Vec<String>], t: &str| lines.iter().any(|l| l.iter().any(|x| x.contains(t)));
-            let explained: Vec<usize> =
-                (0..texts.len()).filter(|&t| has(&r, &texts[t].old) && has(&ad, &texts[t].new)).collect();
-            let covered = |lines: &[Vec<String>], side: fn(&TextChange) -> &str| {
-                lines.iter().all(|l| explained.iter().any(|&t| l.iter().any(|x| x.contains(side(&texts[t])))))
-            };
+            let (r, ad) = (found(&olds, &removed), found(&news, &added));
+            let any = |lines: &[BTreeSet<usize>], t: usize| lines.iter().any(|l| l.contains(&t));
+            let in_removed: BTreeSet<usize> = r.iter().flatten().copied().collect();
+            let explained: Vec<usize> = in_removed.into_iter().filter(|&t| any(&ad, t)).collect();
+            let covered = |lines: &[BTreeSet<usize>]| lines.iter().all(|l| explained.iter().any(|t| l.contains(t)));
             let named = !explained.is_empty()
-                && covered(&r, |t| t.old.as_str())
-                && covered(&ad, |t| t.new.as_str())
+                && covered(&r)
+                && covered(&ad)
                 && explained.iter().all(|&t| texts[t].tool == texts[explained[0]].tool);
             // A field is one change whatever texts each provider gives it (a format appended,
             // a conversion's note): the key names the field and every variant of it.
