@@ -12,8 +12,9 @@ use promptc::snapshot::{Change, Decision};
 #[derive(Debug, Args)]
 pub(crate) struct ReviewArgs {
     /// Accept, without asking, the changes matching PATTERN (repeatable): a tool or section
-    /// name (`read_file`, `section rules`), or a glob every file of the change matches
-    /// (`standard.*`, `*.openai.tools.json`). The others are left pending.
+    /// name (`read_file`, `section rules`), a glob every file of the change matches
+    /// (`standard.*`, `*.openai.tools.json`), or a change's key (`diff --format json`). The
+    /// others are left pending.
     #[arg(long, value_name = "PATTERN")]
     pub(crate) accept: Vec<String>,
     /// Reject, without asking, the changes matching PATTERN (repeatable; as for `--accept`).
@@ -24,9 +25,12 @@ pub(crate) struct ReviewArgs {
     pub(crate) dir: Option<PathBuf>,
 }
 
-/// Whether `pattern` names the change: its subject (`tool read_file`), the subject's name
-/// (`read_file`), or every file it changes, by name or by cell (`standard.*`).
+/// Whether `pattern` names the change: its key, its subject (`tool read_file`), the subject's
+/// name (`read_file`), or every file it changes, by name or by cell (`standard.*`).
 pub(crate) fn matches(pattern: &str, c: &Change) -> bool {
+    if pattern == c.key {
+        return true;
+    }
     let name = c.subject.split_once(' ').map_or(c.subject.as_str(), |(_, n)| n);
     if !c.subject.is_empty() && (glob_match(pattern, &c.subject) || glob_match(pattern, name)) {
         return true;

@@ -361,3 +361,30 @@ fn comparing_folders_leaves_pending_files_out() {
     let out = w.run(&["diff", "before", "snapshots"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
 }
+
+/// `diff --format json` lists the changes with their keys; `review --accept KEY` picks one.
+#[test]
+fn a_change_is_picked_by_the_key_diff_json_gives() {
+    let w = four_edits();
+    let out = w.run(&["-C", "profiles", "diff", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let changes = v["changes"].as_array().unwrap();
+    let titles: Vec<String> = changes
+        .iter()
+        .map(|c| {
+            let fields: Vec<&str> = c["fields"].as_array().unwrap().iter().map(|f| f.as_str().unwrap()).collect();
+            let subject = c["subject"].as_str().unwrap();
+            if fields.is_empty() {
+                subject.to_string()
+            } else {
+                format!("{subject}, {}", fields.join("; "))
+            }
+        })
+        .collect();
+    assert_eq!(titles, TITLES);
+    let key = changes[2]["key"].as_str().unwrap();
+    let out = run_with(&w, &["-C", "profiles", "review", "--accept", key], "");
+    assert!(text(&out).contains("accepted 1, rejected 0, skipped 3"), "{}", text(&out));
+    let prompt = std::fs::read_to_string(w.path("snapshots/standard.xml.prompt.md")).unwrap();
+    assert!(prompt.contains("Description: Read the full contents of a file"), "tool read_file, description accepted");
+}
