@@ -245,7 +245,15 @@ struct Tmux {
 
 impl Tmux {
     fn cmd(&self, args: &[&str]) -> Output {
-        Command::new(&self.bin).arg("-S").arg(&self.socket).args(args).env("TERM", "xterm-256color").output().unwrap()
+        // A server of its own, wherever the tests run (inside tmux too).
+        Command::new(&self.bin)
+            .arg("-S")
+            .arg(&self.socket)
+            .args(args)
+            .env("TERM", "xterm-256color")
+            .env_remove("TMUX")
+            .output()
+            .unwrap()
     }
 
     fn screen(&self) -> String {
