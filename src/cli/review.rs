@@ -57,6 +57,22 @@ const HELP: &str = concat!(
     "decide without asking.",
 );
 
+/// Text from the snapshot files (a pull request's) as the terminal shows it: control
+/// characters but line breaks and tabs as `\u{…}`, so none moves the cursor or recolours.
+fn visible(text: &str) -> String {
+    text.chars()
+        .map(
+            |c| {
+                if c.is_control() && c != '\n' && c != '\t' {
+                    format!("\\u{{{:04x}}}", c as u32)
+                } else {
+                    c.to_string()
+                }
+            },
+        )
+        .collect()
+}
+
 /// An answer as read: a decision, quit, help, or something else.
 enum Key {
     Decide(Decision),
@@ -168,11 +184,12 @@ pub(crate) fn review(project: &Project, args: &ReviewArgs, color: Color) -> Resu
                 "\n[{}/{}] {} · {files} file{} · Δ tokens {}",
                 i + 1,
                 changes.len(),
-                c.title(),
+                visible(&c.title()),
                 if files == 1 { "" } else { "s" },
                 r.report.change_tokens(c)
             );
-            let _ = write!(out, "{}", if paint { colorize_diff(&c.diff) } else { c.diff.clone() });
+            let diff = visible(&c.diff);
+            let _ = write!(out, "{}", if paint { colorize_diff(&diff) } else { diff });
             loop {
                 let _ = write!(out, "{KEYS} › ");
                 let _ = out.flush();
@@ -266,6 +283,11 @@ mod tests {
         assert!(matches!(key_of("\u{3}"), Key::Quit));
         assert!(matches!(key_of("?"), Key::Help));
         assert!(matches!(key_of("x"), Key::Other(_)));
+    }
+
+    #[test]
+    fn control_characters_are_shown_not_sent() {
+        assert_eq!(visible("a\u{1b}[31mb\nc\td\r"), "a\\u{001b}[31mb\nc\td\\u{000d}");
     }
 
     #[test]

@@ -110,11 +110,13 @@ fn subject(s: &str) -> String {
 /// parameter's name as [`code`].
 fn field(f: &str) -> String {
     match f.strip_prefix("parameter ") {
-        Some(rest) => match rest.split_once(", ") {
-            Some((name, more)) => format!("parameter {}, {more}", code(name)),
+        Some(rest) => match rest.strip_suffix(", schema") {
+            Some(name) => format!("parameter {}, schema", code(name)),
             None => format!("parameter {}", code(rest)),
         },
-        None => f.to_string(),
+        // promptc's own words (`description`, `schema`); anything else as code.
+        None if f.chars().all(|c| c.is_ascii_lowercase() || c == ' ') => f.to_string(),
+        None => code(f),
     }
 }
 
@@ -707,6 +709,25 @@ mod tests {
         let md = render(&r, DEFAULT_MAX_BYTES);
         assert_inert(&md);
         assert!(md.contains("<code>x&#92;u&#123;000a&#125;&#92;u&#123;000a&#125;&#35;&#32;Heading"), "{md}");
+    }
+
+    /// Tool and parameter names from a committed tools file (a pull request's) are code in the
+    /// rows, the titles and the headline.
+    #[test]
+    fn hostile_tool_and_parameter_names_are_code() {
+        let evil = "x` <img src=x> [l](https://evil.example) |\n# H";
+        let tools = |d: &str| {
+            serde_json::to_string_pretty(&serde_json::json!([{"name": evil, "description": d, "parameters": {
+                "type": "object", "properties": {format!("a, {evil}"): {"type": "string", "description": d}}}}]))
+            .unwrap()
+        };
+        let (a, b) = (tools("Old text."), tools("New text."));
+        let delta = |cell: &str| delta(cell, &format!("tool {evil}"), 1, 2);
+        let r = compared(&[("s.native.openai.tools.json", &a, &b)], vec![delta("s.native.openai")]);
+        assert_eq!(r.changes.len(), 1, "{:#?}", r.changes);
+        let md = render(&r, DEFAULT_MAX_BYTES);
+        assert_inert(&md);
+        assert!(md.contains("-Old text.\n+New text."), "{md}");
     }
 
     /// Markdown in which no name opened anything: one heading (the headline), no mention, link,
