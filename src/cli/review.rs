@@ -78,6 +78,7 @@ enum Key {
     Decide(Decision),
     Quit,
     Help,
+    Ignore,
     Other(String),
 }
 
@@ -86,8 +87,10 @@ fn key_of(s: &str) -> Key {
         "a" | "accept" | "y" => Key::Decide(Decision::Accept),
         "r" | "reject" | "n" => Key::Decide(Decision::Reject),
         "s" | "skip" | " " => Key::Decide(Decision::Skip),
-        "q" | "quit" | "\u{3}" | "\u{4}" | "\u{1b}" => Key::Quit,
+        "q" | "quit" | "\u{3}" | "\u{4}" => Key::Quit,
         "?" | "h" | "help" => Key::Help,
+        // Enter by habit, an arrow key: nothing to answer.
+        "" | "\r" | "\n" | ESCAPE_SEQUENCE => Key::Ignore,
         other => Key::Other(other.to_string()),
     }
 }
@@ -114,10 +117,12 @@ impl Input {
         let failed = |e: std::io::Error| Error::io("read the answer", std::path::Path::new("stdin"), &e);
         match self {
             Input::Keys(_) => {
+                let mut lock = stdin.lock();
                 let mut byte = [0u8; 1];
                 loop {
-                    match stdin.lock().read(&mut byte) {
+                    match lock.read(&mut byte) {
                         Ok(0) => return Ok(None),
+                        Ok(_) if byte[0] == 0x1b => return Ok(Some(escape(&mut lock))),
                         Ok(_) => return Ok(Some(char::from(byte[0]).to_string())),
                         Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
                         Err(e) => return Err(failed(e)),
@@ -135,6 +140,23 @@ impl Input {
         }
     }
 }
+
+/// After an Escape key: a key's escape sequence (an arrow: `ESC [ A`, which arrives in one go
+/// and so is buffered already) is read to its end and ignored, as is Escape alone (the key after
+/// it is read as usual).
+fn escape(lock: &mut std::io::StdinLock<'_>) -> String {
+    let Ok(rest) = lock.fill_buf() else { return ESCAPE_SEQUENCE.into() };
+    if !matches!(rest.first(), Some(b'[' | b'O')) {
+        return ESCAPE_SEQUENCE.into();
+    }
+    // The introducer, then parameters up to the final byte (`@` to `~`).
+    let end = rest.iter().skip(1).position(|b| (0x40..=0x7e).contains(b)).map_or(rest.len(), |i| i + 2);
+    lock.consume(end);
+    ESCAPE_SEQUENCE.into()
+}
+
+/// What [`escape`] returns for a key's escape sequence.
+const ESCAPE_SEQUENCE: &str = "\u{1b}[";
 
 /// `promptc review`: decide each change of the drift (the pending one when the folder holds
 /// some), write the decisions, and say what is left.
@@ -190,9 +212,13 @@ pub(crate) fn review(project: &Project, args: &ReviewArgs, color: Color) -> Resu
             );
             let diff = visible(&c.diff);
             let _ = write!(out, "{}", if paint { colorize_diff(&diff) } else { diff });
+            let mut ask = true;
             loop {
-                let _ = write!(out, "{KEYS} › ");
-                let _ = out.flush();
+                if ask {
+                    let _ = write!(out, "{KEYS} › ");
+                    let _ = out.flush();
+                }
+                ask = true;
                 let Some(answer) = input.next()? else { break 'changes };
                 match key_of(&answer) {
                     Key::Decide(d) => {
@@ -212,6 +238,7 @@ pub(crate) fn review(project: &Project, args: &ReviewArgs, color: Color) -> Resu
                     Key::Help => {
                         let _ = writeln!(out, "\n{HELP}");
                     }
+                    Key::Ignore => ask = false,
                     Key::Other(other) => {
                         let _ = writeln!(out, "unknown answer `{}` (? for help)", other.escape_debug());
                     }
@@ -283,6 +310,8 @@ mod tests {
         assert!(matches!(key_of("\u{3}"), Key::Quit));
         assert!(matches!(key_of("?"), Key::Help));
         assert!(matches!(key_of("x"), Key::Other(_)));
+        assert!(matches!(key_of("\r"), Key::Ignore) && matches!(key_of(ESCAPE_SEQUENCE), Key::Ignore));
+        assert!(matches!(key_of("\u{3}"), Key::Quit));
     }
 
     #[test]

@@ -333,7 +333,7 @@ fn four_edits_take_four_keystrokes_in_a_terminal() {
 }
 
 /// Ctrl-C in the review quits like `q` (the terminal is in cbreak mode, so it arrives as a key):
-/// nothing decided is lost, the terminal is restored.
+/// nothing decided is lost, the terminal is restored. Arrow keys and Enter are ignored.
 #[test]
 fn ctrl_c_quits_and_restores_the_terminal() {
     let Some(bin) = tmux() else {
@@ -348,8 +348,13 @@ fn ctrl_c_quits_and_restores_the_terminal() {
         assert!(start.elapsed() < Duration::from_secs(60), "no prompt:\n{}", t.screen());
         std::thread::sleep(Duration::from_millis(50));
     }
+    // An arrow key and Enter (by habit) answer nothing and ask nothing again.
+    t.cmd(&["send-keys", "-t", "review", "Up", "Enter"]);
+    std::thread::sleep(Duration::from_millis(300));
     t.cmd(&["send-keys", "-t", "review", "a"]);
-    t.wait_for("[2/4]");
+    let screen = t.wait_for("[2/4]");
+    assert!(!screen.contains("unknown answer"), "{screen}");
+    assert_eq!(screen.matches("q quit ›").count(), 2, "{screen}");
     t.cmd(&["send-keys", "-t", "review", "C-c"]);
     let screen = t.wait_for("\necho");
     assert!(screen.contains("exit 1"), "{screen}");
