@@ -172,6 +172,15 @@ pub(crate) fn review(project: &Project, args: &ReviewArgs, color: Color) -> Resu
         let _ = writeln!(out, "nothing to review: the project matches {}", r.dir.display());
         return Ok(Exit::Success);
     }
+    let added = promptc::snapshot::Status::Added;
+    if !r.from_pending && r.report.files.iter().all(|f| f.status == added) {
+        let _ = writeln!(
+            out,
+            "{} holds no snapshots of this project yet: run `promptc snapshot` to write them, then commit them",
+            r.dir.display()
+        );
+        return Ok(Exit::Found);
+    }
     if r.from_pending {
         let _ = writeln!(
             out,

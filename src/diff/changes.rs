@@ -351,9 +351,12 @@ pub fn changes(
         .iter()
         .filter(|f| f.status == Status::Modified && !f.too_large && f.file != crate::output::snapshot::SUMMARY)
         .collect();
-    // The tools' texts that differ, from every tools file both sides hold.
+    // The tools' texts that differ, from every tools file both sides hold (one too large to
+    // diff line by line too: reading its JSON is linear, and names its tools' changes in the
+    // files that are diffed).
     let mut texts: BTreeSet<TextChange> = BTreeSet::new();
-    for f in modified.iter().filter(|f| f.file.ends_with(".json")) {
+    let json = files.iter().filter(|f| f.status == Status::Modified && f.file.ends_with(".json"));
+    for f in json.filter(|f| f.file != crate::output::snapshot::SUMMARY) {
         let (Some(a), Some(b)) = (old.get(&f.file), new.get(&f.file)) else { continue };
         let (a, b) = (tool_texts(a), tool_texts(b));
         for (k, old_text) in &a {
@@ -539,6 +542,30 @@ mod tests {
         assert_eq!(c[0].title(), "tool read_file, description");
         assert_eq!(c[0].files, ["a.native.openai.tools.json", "a.xml.prompt.md"]);
         assert_eq!(c[0].diff, "-Read a file.\n+Read a whole file.\n");
+    }
+
+    /// A tools file too large to diff line by line is one whole-file change, and still names
+    /// the tool whose text changed in the files that are diffed.
+    #[test]
+    fn a_tools_file_too_large_to_diff_still_names_the_tools() {
+        let json = "a.native.openai.tools.json".to_string();
+        let xml = "a.xml.prompt.md".to_string();
+        let old: BTreeMap<String, String> =
+            [(json.clone(), tools("Read a file.", "Path.")), (xml.clone(), "Description: Read a file.\n".into())]
+                .into();
+        let new: BTreeMap<String, String> = [
+            (json.clone(), tools("Read a whole file.", "Path.")),
+            (xml.clone(), "Description: Read a whole file.\n".into()),
+        ]
+        .into();
+        let files = vec![FileChange { too_large: true, ..modified(&json) }, modified(&xml)];
+        let c = changes(&old, &new, &files, &[]);
+        let titles: Vec<String> = c.iter().map(Change::title).collect();
+        assert_eq!(
+            titles,
+            ["tool read_file, description", "file a.native.openai.tools.json, too large to show line by line"]
+        );
+        assert_eq!(c[0].files, [xml]);
     }
 
     #[test]

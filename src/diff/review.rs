@@ -146,15 +146,14 @@ pub fn outcome(sides: &Sides, report: &DiffReport, decide: impl Fn(&Change) -> D
             Decision::Skip => out.skipped += 1,
         }
     }
-    // The decision of a place: (file, run) → decision.
-    let of = |file: &str, run: usize| -> Decision {
-        report
-            .changes
-            .iter()
-            .zip(&decisions)
-            .find(|(c, _)| c.places.iter().any(|(f, r)| f == file && *r == run))
-            .map_or(Decision::Skip, |(_, d)| *d)
-    };
+    // The decision of each place: (file, run) → decision.
+    let mut places: std::collections::HashMap<(&str, usize), Decision> = std::collections::HashMap::new();
+    for (c, d) in report.changes.iter().zip(&decisions) {
+        for (f, r) in &c.places {
+            places.insert((f.as_str(), *r), *d);
+        }
+    }
+    let of = |file: &str, run: usize| -> Decision { places.get(&(file, run)).copied().unwrap_or(Decision::Skip) };
     let mut side: BTreeMap<String, String> = sides.new.clone();
     side.remove(SUMMARY);
     for f in report.files.iter().filter(|f| f.file != SUMMARY) {

@@ -401,3 +401,15 @@ fn a_change_is_picked_by_the_key_diff_json_gives() {
     let prompt = std::fs::read_to_string(w.path("snapshots/standard.xml.prompt.md")).unwrap();
     assert!(prompt.contains("Description: Read the full contents of a file"), "tool read_file, description accepted");
 }
+
+/// Before any snapshot, review has nothing to decide change by change: it says to run
+/// `promptc snapshot` and writes nothing.
+#[test]
+fn review_before_any_snapshot_says_to_run_snapshot() {
+    let w = Workspace::new();
+    std::fs::remove_dir_all(w.path("snapshots")).unwrap();
+    let out = run_with(&w, &["-C", "profiles", "review"], "a\n");
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(text(&out).contains("holds no snapshots of this project yet: run `promptc snapshot`"), "{}", text(&out));
+    assert!(!w.path("snapshots").exists());
+}
