@@ -78,9 +78,9 @@ pub use facade::fuzz;
 pub use facade::{
     adopt_snapshots, check, command, compile, diff, diff_folders, discover, editor_schema, explain, freeze,
     import_tools, init, load, matrix, matrix_texts, on_compile_stack, parse_record, read_record, render_chat, report,
-    report_chat, report_html, rule_code, snapshot, snapshot_files, tokenizer_named, verify, write_artifact,
-    write_imported, write_output, write_record, Drift, HtmlReport, MatrixCell, Report, ReportOptions, SchemaKind,
-    TokenCounter,
+    report_chat, report_html, review, rule_code, snapshot, snapshot_files, tokenizer_named, verify, write_artifact,
+    write_imported, write_output, write_record, Drift, HtmlReport, MatrixCell, Report, ReportOptions, Review, Reviewed,
+    SchemaKind, TokenCounter,
 };
 pub use import::{ImportFormat, ImportOptions, Imported, MAX_TOOLS as MAX_IMPORT_TOOLS};
 pub use json::{document as json_document, OUTPUT_FORMAT};
@@ -117,7 +117,7 @@ pub mod open_weight {
 /// project (or one folder) differs from a snapshot folder.
 pub mod snapshot {
     pub use crate::diff::{
-        render, render_html, render_markdown, Counts, Delta, DiffReport, FileChange, Format, Status,
+        render, render_html, render_markdown, Change, Counts, Decision, Delta, DiffReport, FileChange, Format, Status,
         DEFAULT_MARKDOWN_BYTES, MAX_DIFF_LINES, MIN_MARKDOWN_BYTES,
     };
     pub use crate::output::snapshot::Written;

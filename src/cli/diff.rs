@@ -1,4 +1,5 @@
-//! `promptc diff`: compare with the snapshots (or two folders), `--update`.
+//! `promptc diff`: compare with the snapshots (or two folders), `--update`, `--accept`,
+//! `--pending`; `--review` is `promptc review` (`review.rs`).
 
 use super::*;
 
@@ -26,10 +27,15 @@ pub(crate) struct DiffArgs {
     /// the others as committed.
     #[arg(long, value_name = "GLOB", conflicts_with_all = ["folders", "update"])]
     pub(crate) accept: Vec<String>,
-    /// Review each changed file: show its diff, then accept, keep, accept the rest, or quit
-    /// (answers are read from stdin, one per line).
+    /// Review the drift change by change (same as `promptc review`): one key per change on a
+    /// terminal — a accept, r reject, s skip, ? help, q quit — else one answer per line.
     #[arg(long, conflicts_with_all = ["folders", "update", "accept"])]
     pub(crate) review: bool,
+    /// Write the drift as pending snapshots beside the committed ones (`NAME.new`,
+    /// `summary.json.new`: for CI to upload, for `promptc review` to decide), leaving the
+    /// committed ones as they are; without drift, remove earlier pending ones.
+    #[arg(long, conflicts_with_all = ["folders", "update", "accept", "review"])]
+    pub(crate) pending: bool,
     /// Snapshot folder (default: the project's `snapshots:` setting).
     #[arg(long, value_name = "DIR", conflicts_with = "folders")]
     pub(crate) dir: Option<PathBuf>,
@@ -92,7 +98,21 @@ pub(crate) fn diff(project: &Project, args: &DiffArgs, color: Color) -> Result<E
         return Ok(Exit::Success);
     }
     if args.review {
-        return review(&drift, color);
+        let review_args = ReviewArgs { accept: Vec::new(), reject: Vec::new(), dir: args.dir.clone() };
+        return review(project, &review_args, color);
+    }
+    if args.pending {
+        let pending = drift.write_pending()?;
+        let code = diff_output(&drift.report, args, color)?;
+        if pending > 0 {
+            let _ = writeln!(
+                std::io::stderr(),
+                "note: {pending} pending snapshot file(s) written in {}: run `promptc review` to accept or reject \
+                 each change",
+                drift.dir.display()
+            );
+        }
+        return Ok(code);
     }
     if !args.accept.is_empty() {
         let matching = |name: &str| args.accept.iter().any(|g| glob_match(g, name));
@@ -122,11 +142,19 @@ pub(crate) fn diff(project: &Project, args: &DiffArgs, color: Color) -> Result<E
              them",
             drift.dir.display()
         );
+    } else if r.drift() && drift.pending_files() > 0 {
+        let _ = writeln!(
+            err,
+            "note: {} holds pending snapshots: run `promptc review` to accept or reject each change (`promptc diff \
+             --pending` refreshes them), or `promptc diff --update` to accept everything, then commit {}",
+            drift.dir.display(),
+            drift.dir.display()
+        );
     } else if r.drift() {
         // Every drift message ends with the command that accepts it.
         let _ = writeln!(
             err,
-            "note: if the change is intended, run `promptc diff --update` to accept it (or `promptc diff --review` \
+            "note: if the change is intended, run `promptc diff --update` to accept it (or `promptc review` \
              change by change), then commit {}",
             drift.dir.display()
         );
@@ -139,74 +167,8 @@ fn changed_files(r: &promptc::snapshot::DiffReport) -> Vec<&str> {
     r.files.iter().map(|f| f.file.as_str()).filter(|f| *f != "summary.json").collect()
 }
 
-/// A review decision.
-enum Answer {
-    Accept,
-    Keep,
-    AcceptRest,
-    Quit,
-}
-
-/// `cargo insta review` for snapshots: each changed file's diff, then a decision.
-fn review(drift: &promptc::Drift, color: Color) -> Result<Exit, Error> {
-    use std::io::BufRead;
-    let paint = wants_color(color, std::io::stdout().is_terminal());
-    let files: Vec<&promptc::snapshot::FileChange> =
-        drift.report.files.iter().filter(|f| f.file != "summary.json").collect();
-    let mut accepted: Vec<String> = Vec::new();
-    let mut all = false;
-    let stdin = std::io::stdin();
-    let mut lines = stdin.lock().lines();
-    let mut out = std::io::stdout().lock();
-    for (i, f) in files.iter().enumerate() {
-        if all {
-            accepted.push(f.file.clone());
-            continue;
-        }
-        let what = match f.status {
-            promptc::snapshot::Status::Modified => f.diff.clone(),
-            promptc::snapshot::Status::Added => format!("new file, {} lines\n", f.added_lines),
-            promptc::snapshot::Status::Removed => format!("no longer rendered, {} lines\n", f.removed_lines),
-        };
-        let what = if paint { colorize_diff(&what) } else { what };
-        let _ = write!(out, "\n[{}/{}] {}\n{what}", i + 1, files.len(), f.file);
-        let answer = loop {
-            let _ = write!(out, "a accept · k keep · A accept this and the rest · q quit: ");
-            let _ = out.flush();
-            match lines.next() {
-                None => break Answer::Quit,
-                Some(Err(e)) => return Err(Error::io("read the answer", std::path::Path::new("stdin"), &e)),
-                Some(Ok(l)) => match l.trim() {
-                    "a" | "accept" | "y" => break Answer::Accept,
-                    "k" | "keep" | "s" | "skip" | "r" | "reject" | "n" => break Answer::Keep,
-                    "A" => break Answer::AcceptRest,
-                    "q" | "quit" => break Answer::Quit,
-                    other => {
-                        let _ = writeln!(out, "unknown answer `{other}`");
-                    }
-                },
-            }
-        };
-        match answer {
-            Answer::Accept => accepted.push(f.file.clone()),
-            Answer::AcceptRest => {
-                accepted.push(f.file.clone());
-                all = true;
-            }
-            Answer::Quit => break,
-            Answer::Keep => {}
-        }
-    }
-    if !accepted.is_empty() {
-        drift.accept_files(|name| accepted.iter().any(|a| a == name))?;
-    }
-    let kept = files.len() - accepted.len();
-    let _ = writeln!(out, "\naccepted {}, kept {kept} as committed", accepted.len());
-    Ok(if kept > 0 { Exit::Found } else { Exit::Success })
-}
-
 /// Red and green lines of a unified diff.
-fn colorize_diff(diff: &str) -> String {
+pub(crate) fn colorize_diff(diff: &str) -> String {
     diff.lines()
         .map(|l| match l.as_bytes().first() {
             Some(b'+') if !l.starts_with("+++") => format!("\x1b[32m{l}\x1b[0m\n"),

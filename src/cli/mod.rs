@@ -14,11 +14,13 @@ mod args;
 mod chat;
 mod check;
 mod command;
+mod complete;
 mod diff;
 mod freeze;
 mod import;
 mod render;
 mod report;
+mod review;
 mod setup;
 mod snapshot;
 mod watch;
@@ -27,11 +29,13 @@ use args::*;
 use chat::*;
 use check::*;
 use command::*;
+use complete::*;
 use diff::*;
 use freeze::*;
 use import::*;
 use render::*;
 use report::*;
+use review::*;
 use setup::*;
 use snapshot::*;
 use watch::*;
@@ -79,6 +83,10 @@ pub(crate) enum Commands {
     /// Compare the project with its snapshots (exit 1 on drift), or two folders with each other.
     #[command(after_help = EXIT_CODES)]
     Diff(DiffArgs),
+    /// Decide the drift change by change: a accept, r reject, s skip (stays pending), one key
+    /// each (exit 1 while changes are left).
+    #[command(after_help = EXIT_CODES)]
+    Review(ReviewArgs),
     /// Write a frozen-prompt record for a running agent.
     #[command(after_help = EXIT_CODES)]
     Freeze(FreezeArgs),
@@ -101,8 +109,11 @@ pub(crate) enum Commands {
     Import(ImportArgs),
     /// Run render, report or check again whenever a project file changes (Ctrl-C stops).
     Watch(WatchArgs),
-    /// Print shell completions.
+    /// Print shell completions (bash completes the project's profiles, switches, tools… too).
     Completions(CompletionsArgs),
+    /// The project's names of a kind, one per line, for shell completion.
+    #[command(hide = true)]
+    Complete(CompleteArgs),
 }
 
 /// A `--transport` value: one of the project's transports, or `chat` (the native cell through
@@ -257,8 +268,13 @@ pub(crate) fn run(cli: &Cli, color: bool, level_flags: &[(String, Level)]) -> Re
         Commands::Import(args) => return import(args),
         Commands::Completions(args) => {
             let mut cmd = <Cli as clap::CommandFactory>::command();
-            clap_complete::generate(args.shell, &mut cmd, "promptc", &mut std::io::stdout());
-            return Ok(Exit::Success);
+            let mut script = Vec::new();
+            clap_complete::generate(args.shell, &mut cmd, "promptc", &mut script);
+            let mut script = String::from_utf8_lossy(&script).into_owned();
+            if args.shell == clap_complete::Shell::Bash {
+                script.push_str(BASH_DYNAMIC);
+            }
+            return print(&script);
         }
         Commands::Check(args) if args.explain.is_some() => return explain(args.explain.as_deref().unwrap_or_default()),
         Commands::Watch(args) => return watch(cli, args, level_flags),
@@ -290,6 +306,8 @@ pub(crate) fn run(cli: &Cli, color: bool, level_flags: &[(String, Level)]) -> Re
         Commands::Report(args) => report(project, args, color.0),
         Commands::Snapshot(args) => snapshot(project, args),
         Commands::Diff(args) => diff(project, args, color.0),
+        Commands::Review(args) => review(project, args, color.0),
+        Commands::Complete(args) => complete(project, args),
         Commands::Freeze(args) => freeze(project, args),
         Commands::Verify(args) => verify(project, args),
         Commands::Command(args) => command(project, args),

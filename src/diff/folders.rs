@@ -11,7 +11,7 @@ use crate::output::artifact::Metadata;
 use crate::output::snapshot::{read_owned, CellSummary, Fingerprint, Summary, SUMMARY, SUMMARY_FORMAT};
 use crate::resolve::matrix::cell_name;
 
-use super::{compare_files, deltas, DiffReport};
+use super::{changes, compare_files, deltas, DiffReport};
 
 /// A summary built from a frozen artifact folder's `metadata.json` (bytes and hashes; tokens
 /// unknown), so two artifact folders can be compared section by section.
@@ -75,12 +75,15 @@ pub fn folders(a: &Path, b: &Path) -> Result<DiffReport> {
                 .into_error(ErrorKind::Usage));
         }
     }
-    let (old, new) = (read_owned(a, &either)?, read_owned(b, &either)?);
+    // Pending snapshots (`NAME.new`, see `diff::review`) are no part of either side.
+    let (old, _) = super::committed_only(read_owned(a, &either)?);
+    let (new, _) = super::committed_only(read_owned(b, &either)?);
     let files = compare_files(&old, &new, &a.display().to_string(), &b.display().to_string());
     let parse = |f: &BTreeMap<String, String>| {
         f.get(SUMMARY).and_then(|s| serde_json::from_str::<Summary>(s).ok()).or_else(|| summary_from_artifact(f))
     };
     let artifact = |f: &BTreeMap<String, String>| !f.contains_key(SUMMARY);
+    let accounts = parse(&new).map(|s| super::accounts(&s)).unwrap_or_default();
     let deltas = match (parse(&old), parse(&new)) {
         (Some(mut o), Some(mut n)) => {
             // Two artifacts are one prompt each, whatever their cells are called (another
@@ -98,5 +101,6 @@ pub fn folders(a: &Path, b: &Path) -> Result<DiffReport> {
         }
         _ => Vec::new(),
     };
-    Ok(DiffReport { old: a.display().to_string(), new: b.display().to_string(), files, deltas })
+    let changes = changes(&old, &new, &files, &deltas);
+    Ok(DiffReport { old: a.display().to_string(), new: b.display().to_string(), files, deltas, changes, accounts })
 }

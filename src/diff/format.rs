@@ -90,7 +90,8 @@ fn colorize(diff: &str) -> String {
 pub fn render(r: &DiffReport, format: Format, color: bool) -> String {
     match format {
         Format::Json => crate::json::document(
-            serde_json::json!({"drift": r.drift(), "old": r.old, "new": r.new, "files": r.files, "deltas": r.deltas}),
+            serde_json::json!({"drift": r.drift(), "old": r.old, "new": r.new, "files": r.files, "deltas": r.deltas,
+                "changes": r.changes}),
         ),
         Format::Text => {
             let mut out = format!("{}\n", headline(r, str::to_string));

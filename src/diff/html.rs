@@ -218,6 +218,8 @@ mod tests {
                 before: Some(Counts { tokens: Some(10), bytes: 40 }),
                 after: Some(Counts { tokens: Some(7), bytes: 31 }),
             }],
+            changes: vec![],
+            accounts: vec![],
         }
     }
 
@@ -243,7 +245,14 @@ mod tests {
 
     #[test]
     fn no_drift_says_so() {
-        let html = render(&DiffReport { old: "a".into(), new: "b".into(), files: vec![], deltas: vec![] });
+        let html = render(&DiffReport {
+            old: "a".into(),
+            new: "b".into(),
+            files: vec![],
+            deltas: vec![],
+            changes: vec![],
+            accounts: vec![],
+        });
         assert!(html.contains("No drift"));
     }
 }

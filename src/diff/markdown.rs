@@ -1,11 +1,15 @@
-//! The PR comment: a summary first (per cell: the prompt's and each provider's tools' token
-//! deltas), then the changes with identical hunks shown once for all the files they occur
-//! in, up to a byte cap, then a note naming what was left out. GitHub rejects comment bodies
-//! over 65,536 characters; the default cap leaves room for a caller's own header.
+//! The PR comment, as a reviewer reads it: a headline in words, one row per changed thing (a
+//! tool with the texts of it that changed, a section, lines promptc cannot name) with the cells
+//! it reaches grouped and its token change folded across providers, each distinct change once
+//! under a title saying what changed, and the matrix of token changes folded at the end — up
+//! to a byte cap, then a note naming what was left out. GitHub rejects comment bodies over
+//! 65,536 characters; the default cap leaves room for a caller's own header.
 
 use std::fmt::Write as _;
 
-use super::{Delta, DiffReport, FileChange, Status};
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::{Change, Delta, DiffReport, FileChange, Status};
 use crate::diagnostic::is_line_break_or_control;
 
 /// The default cap of `promptc diff --format markdown`, in bytes (a character is at least one
@@ -14,59 +18,6 @@ pub const DEFAULT_MAX_BYTES: usize = 60_000;
 
 /// The smallest cap: the headline, the closing note and a little room.
 pub const MIN_MAX_BYTES: usize = 1_000;
-
-/// Files named in a group's heading before "and N more".
-const NAMED_FILES: usize = 6;
-
-/// A hunk of a unified diff: its `@@` line and its body.
-struct Hunk<'a> {
-    header: &'a str,
-    body: &'a str,
-}
-
-/// The hunks of a unified diff (the `---`/`+++` header dropped).
-fn hunks(diff: &str) -> Vec<Hunk<'_>> {
-    let mut out = Vec::new();
-    let mut starts: Vec<usize> = Vec::new();
-    let mut offset = 0;
-    for line in diff.split_inclusive('\n') {
-        if line.starts_with("@@") {
-            starts.push(offset);
-        }
-        offset += line.len();
-    }
-    for (i, &start) in starts.iter().enumerate() {
-        let end = starts.get(i + 1).copied().unwrap_or(diff.len());
-        let text = &diff[start..end];
-        let header_end = text.find('\n').map_or(text.len(), |n| n + 1);
-        out.push(Hunk { header: &text[..header_end], body: &text[header_end..] });
-    }
-    out
-}
-
-/// One change shown once: a hunk body and every file (with its `@@` line) it occurs in.
-struct Group<'a> {
-    body: &'a str,
-    places: Vec<(&'a str, &'a str)>,
-}
-
-/// Identical hunks grouped across files, in order of first appearance (files are sorted).
-fn groups<'a>(files: &[&'a FileChange]) -> Vec<Group<'a>> {
-    let mut out: Vec<Group<'a>> = Vec::new();
-    let mut index: std::collections::HashMap<&'a str, usize> = std::collections::HashMap::new();
-    for f in files {
-        for h in hunks(&f.diff) {
-            match index.get(h.body) {
-                Some(&i) => out[i].places.push((f.file.as_str(), h.header)),
-                None => {
-                    index.insert(h.body, out.len());
-                    out.push(Group { body: h.body, places: vec![(f.file.as_str(), h.header)] });
-                }
-            }
-        }
-    }
-    out
-}
 
 // Every name placed in the comment (file, cell, section and tool names, folder labels) may come
 // from a pull request: a committed snapshot folder's file names and `summary.json`. In the
@@ -112,24 +63,21 @@ fn code(name: &str) -> String {
     }
 }
 
-/// A hunk's `@@ -1,3 +1,4 @@` line as inline code in HTML: as it is when it is one (digits and
-/// `@ ,+-`), else [`html_code`] (a file name with a line break can put any line where a hunk
-/// header would be).
-fn hunk_header(header: &str) -> String {
-    if header.starts_with("@@ ")
-        && header.chars().all(|c| c.is_ascii_digit() || matches!(c, '@' | ' ' | ',' | '+' | '-'))
-    {
-        format!("<code>{header}</code>")
-    } else {
-        html_code(header)
-    }
-}
-
 /// A delta's item: its kind as it is (promptc's own word), the name after it as [`code`].
 fn item(item: &str) -> String {
     match item.split_once(' ') {
         Some((kind, name)) => format!("{kind} {}", code(name)),
         None => item.to_string(),
+    }
+}
+
+/// A cell pattern (`standard.*`) as inline code: a backtick span when it is names and `*`
+/// only, else [`html_code`].
+fn pattern(p: &str) -> String {
+    if !p.is_empty() && p.chars().all(|c| plain_char(c) || c == '*') && p.is_ascii() {
+        format!("`{p}`")
+    } else {
+        html_code(p)
     }
 }
 
@@ -152,71 +100,284 @@ fn signed(n: i64) -> String {
     }
 }
 
-/// Per cell (and provider): the prompt's and the tools' token deltas, the bytes, and how many
-/// sections and tools changed (each is in the full table).
-fn summary(r: &DiffReport) -> String {
-    let mut cells: Vec<&str> = Vec::new();
-    for d in &r.deltas {
-        if !cells.contains(&d.cell.as_str()) {
-            cells.push(&d.cell);
+/// A subject as the deltas name it (`tool read_file`) in markdown: its kind as it is, its name
+/// as [`code`].
+fn subject(s: &str) -> String {
+    item(s)
+}
+
+/// A field (`description`, `parameter path`, `parameter path, schema`) in markdown: the
+/// parameter's name as [`code`].
+fn field(f: &str) -> String {
+    match f.strip_prefix("parameter ") {
+        Some(rest) => match rest.strip_suffix(", schema") {
+            Some(name) => format!("parameter {}, schema", code(name)),
+            None => format!("parameter {}", code(rest)),
+        },
+        // promptc's own words (`description`, `schema`); anything else as code.
+        None if f.chars().all(|c| c.is_ascii_lowercase() || c == ' ') => f.to_string(),
+        None => code(f),
+    }
+}
+
+/// A change's title in markdown: `tool `read_file`, description`.
+fn title(c: &Change) -> String {
+    if c.subject.is_empty() {
+        let more = c.files.len().saturating_sub(1);
+        let more =
+            if more > 0 { format!(" and {more} more file{}", if more == 1 { "" } else { "s" }) } else { String::new() };
+        return format!("lines in {}{more}", code(c.files.first().map_or("", String::as_str)));
+    }
+    if c.fields.is_empty() {
+        return subject(&c.subject);
+    }
+    let fields: Vec<String> = c.fields.iter().map(|f| field(f)).collect();
+    format!("{}, {}", subject(&c.subject), fields.join("; "))
+}
+
+/// An account split into its cell and provider (none for a cell without one).
+fn split_account(account: &str) -> (&str, Option<&str>) {
+    match account.rsplit_once('.') {
+        Some((cell, p)) if crate::model::provider::Provider::ALL.iter().any(|x| x.as_str() == p) => (cell, Some(p)),
+        _ => (account, None),
+    }
+}
+
+/// The profile an account belongs to: its name's first part.
+fn profile(account: &str) -> &str {
+    account.split(['.', ' ']).next().unwrap_or(account)
+}
+
+/// Parts of a reach named before "and N more".
+const NAMED_REACH: usize = 4;
+
+/// Which accounts a change reaches, said against every account there is: "every cell", "every
+/// cell of `standard`" (`standard.*`), a cell with all its providers (`standard.native.*`), or
+/// single accounts.
+fn reach(reached: &BTreeSet<&str>, universe: &[&str]) -> String {
+    if reached.is_empty() {
+        return "–".into();
+    }
+    if universe.iter().all(|a| reached.contains(a)) {
+        return "every cell".into();
+    }
+    let mut parts: Vec<String> = Vec::new();
+    let mut profiles: Vec<&str> = Vec::new();
+    for a in universe.iter().chain(reached.iter()) {
+        if !profiles.contains(&profile(a)) {
+            profiles.push(profile(a));
         }
     }
-    if cells.is_empty() {
+    for p in profiles {
+        let of: Vec<&str> = universe.iter().copied().filter(|a| profile(a) == p).collect();
+        let hit: Vec<&str> = reached.iter().copied().filter(|a| profile(a) == p).collect();
+        if hit.is_empty() {
+            continue;
+        }
+        if !of.is_empty() && of.iter().all(|a| reached.contains(a)) {
+            parts.push(pattern(&format!("{p}.*")));
+            continue;
+        }
+        let mut cells: Vec<&str> = Vec::new();
+        for a in &hit {
+            let cell = split_account(a).0;
+            if !cells.contains(&cell) {
+                cells.push(cell);
+            }
+        }
+        for cell in cells {
+            let all: Vec<&str> = universe.iter().copied().filter(|a| split_account(a).0 == cell).collect();
+            let whole = !all.is_empty() && all.iter().all(|a| reached.contains(a));
+            match (whole, all.iter().any(|a| split_account(a).1.is_some())) {
+                (true, true) => parts.push(pattern(&format!("{cell}.*"))),
+                (true, false) => parts.push(code(cell)),
+                (false, _) => parts.extend(hit.iter().filter(|a| split_account(a).0 == cell).map(|a| code(a))),
+            }
+        }
+    }
+    if parts.len() > NAMED_REACH {
+        let more = parts.len() - (NAMED_REACH - 1);
+        parts.truncate(NAMED_REACH - 1);
+        format!("{} and {more} more", parts.join(", "))
+    } else {
+        parts.join(", ")
+    }
+}
+
+/// Token deltas folded: one figure when every account agrees, else the most common one and the
+/// providers that differ (`+1 (anthropic +2)`); a provider whose cells differ shows its range.
+pub(super) fn folded(values: &[(&str, Option<i64>)]) -> String {
+    if values.is_empty() {
+        return "–".into();
+    }
+    let mut by: Vec<(&str, Vec<Option<i64>>)> = Vec::new();
+    for (a, v) in values {
+        let label = split_account(a).1.unwrap_or("prompt");
+        match by.iter_mut().find(|(l, _)| *l == label) {
+            Some((_, vs)) => vs.push(*v),
+            None => by.push((label, vec![*v])),
+        }
+    }
+    let shown: Vec<(&str, String)> = by
+        .iter()
+        .map(|(l, vs)| {
+            let known: Option<Vec<i64>> = vs.iter().copied().collect();
+            let text = match known {
+                None => "?".to_string(),
+                Some(k) => {
+                    let (lo, hi) = (k.iter().min().copied().unwrap_or(0), k.iter().max().copied().unwrap_or(0));
+                    if lo == hi {
+                        signed(lo)
+                    } else {
+                        format!("{}…{}", signed(lo), signed(hi))
+                    }
+                }
+            };
+            (*l, text)
+        })
+        .collect();
+    // The most common figure, the first one on a tie.
+    let mut common = &shown[0].1;
+    let mut best = 0;
+    for (_, t) in &shown {
+        let n = shown.iter().filter(|(_, u)| u == t).count();
+        if n > best {
+            (common, best) = (t, n);
+        }
+    }
+    let others: Vec<String> = shown.iter().filter(|(_, t)| t != common).map(|(l, t)| format!("{l} {t}")).collect();
+    if others.is_empty() {
+        common.clone()
+    } else {
+        format!("{common} ({})", others.join(", "))
+    }
+}
+
+/// One row per changed thing — a tool (with the texts of it that changed), a section, lines
+/// promptc cannot name — with the cells it reaches and its token change.
+fn change_rows(r: &DiffReport) -> String {
+    if r.changes.iter().all(|c| c.is_file()) {
         return String::new();
     }
-    let mut out = String::from(
-        "\n| cell | Δ tokens prompt | Δ tokens tools | Δ bytes | changed |\n| --- | ---: | ---: | ---: | --- |\n",
-    );
-    for cell in cells {
-        let of = |pred: &dyn Fn(&str) -> bool| -> Vec<&Delta> {
-            r.deltas.iter().filter(|d| d.cell == cell && pred(&d.item)).collect()
-        };
-        let tokens = |ds: &[&Delta]| -> String {
-            if ds.is_empty() {
-                return "0".into();
+    // Every account, or those that have the subject: a change reaching all of them is
+    // everywhere it can be.
+    let universe = |subject: &str| -> Vec<&str> {
+        if r.accounts.is_empty() {
+            let mut u: Vec<&str> = Vec::new();
+            for d in &r.deltas {
+                if !u.contains(&d.cell.as_str()) {
+                    u.push(&d.cell);
+                }
             }
-            ds.iter().map(|d| d.tokens_delta()).sum::<Option<i64>>().map_or("?".into(), signed)
-        };
-        let prompt = of(&|i| i == "prompt");
-        let tools = of(&|i| i == "tools" || i.starts_with("tools "));
-        let bytes: i64 = prompt.iter().chain(&tools).map(|d| d.bytes_delta()).sum();
-        let count = |prefix: &str| of(&|i| i.starts_with(prefix)).len();
-        let mut changed = Vec::new();
-        for (prefix, one, many) in [("section ", "section", "sections"), ("tool ", "tool", "tools")] {
-            match count(prefix) {
-                0 => {}
-                1 => changed.push(format!("1 {one}")),
-                n => changed.push(format!("{n} {many}")),
-            }
+            return u;
         }
-        let changed = if changed.is_empty() { "–".to_string() } else { changed.join(", ") };
-        let _ = writeln!(
-            out,
-            "| {} | {} | {} | {} | {changed} |",
-            code(cell),
-            tokens(&prompt),
-            tokens(&tools),
-            signed(bytes)
-        );
+        let having: Vec<&str> = r
+            .accounts
+            .iter()
+            .filter(|(_, items)| items.iter().any(|i| i == subject))
+            .map(|(a, _)| a.as_str())
+            .collect();
+        if having.is_empty() {
+            r.accounts.iter().map(|(a, _)| a.as_str()).collect()
+        } else {
+            having
+        }
+    };
+    let mut rows: Vec<(&str, Vec<&str>, Vec<&Change>)> = Vec::new();
+    for c in r.changes.iter().filter(|c| !c.is_file()) {
+        match rows.iter_mut().find(|(s, _, _)| !c.subject.is_empty() && *s == c.subject) {
+            Some((_, fields, cs)) => {
+                fields.extend(c.fields.iter().map(String::as_str).filter(|f| !fields.contains(f)).collect::<Vec<_>>());
+                cs.push(c);
+            }
+            None => rows.push((&c.subject, c.fields.iter().map(String::as_str).collect(), vec![c])),
+        }
+    }
+    let mut out = String::from(
+        "\n| change | what | reaches (of the cells that have it) | Δ tokens |\n| --- | --- | --- | ---: |\n",
+    );
+    for (s, fields, cs) in rows {
+        let universe = universe(s);
+        let deltas: Vec<&Delta> = r.deltas.iter().filter(|d| !s.is_empty() && d.item == s).collect();
+        let reached: BTreeSet<&str> = if deltas.is_empty() {
+            let stems: BTreeSet<&str> =
+                cs.iter().flat_map(|c| c.files.iter().map(|f| super::changes::stem(f))).collect();
+            let from_universe: BTreeSet<&str> =
+                universe.iter().copied().filter(|a| stems.iter().any(|s| super::changes::account_of(a, s))).collect();
+            if from_universe.is_empty() {
+                stems
+            } else {
+                from_universe
+            }
+        } else {
+            deltas.iter().map(|d| d.cell.as_str()).collect()
+        };
+        let tokens: Vec<(&str, Option<i64>)> = deltas.iter().map(|d| (d.cell.as_str(), d.tokens_delta())).collect();
+        let (name, what) = if s.is_empty() {
+            let files: usize = cs.iter().map(|c| c.files.len()).sum();
+            ("lines".to_string(), format!("in {files} file{}", if files == 1 { "" } else { "s" }))
+        } else {
+            let params = fields.iter().filter(|f| f.starts_with("parameter ")).count();
+            let what = match fields.as_slice() {
+                [] => "text".to_string(),
+                _ if fields.len() > 3 && params == fields.len() => format!("{params} parameters"),
+                _ if fields.len() > 3 => format!("{} and {params} parameters", fields[0]),
+                _ => fields.iter().map(|f| field(f)).collect::<Vec<_>>().join(", "),
+            };
+            (subject(s), what)
+        };
+        let _ = writeln!(out, "| {name} | {what} | {} | {} |", reach(&reached, &universe), folded(&tokens));
     }
     out
 }
 
-/// The full delta table, collapsed.
-fn delta_table(r: &DiffReport) -> String {
-    if r.deltas.is_empty() {
+/// The matrix, folded: a row per cell, a column per provider (and `prompt` for cells without
+/// one), each the account's token change over its prompt, tools and messages.
+fn matrix_table(r: &DiffReport) -> String {
+    let mut cells: Vec<&str> = Vec::new();
+    let mut columns: Vec<&str> = Vec::new();
+    let mut figures: BTreeMap<(&str, &str), Option<i64>> = BTreeMap::new();
+    for d in r.deltas.iter().filter(|d| matches!(d.item.as_str(), "prompt" | "tools" | "messages")) {
+        let (cell, p) = split_account(&d.cell);
+        let p = p.unwrap_or("prompt");
+        if !cells.contains(&cell) {
+            cells.push(cell);
+        }
+        if !columns.contains(&p) {
+            columns.push(p);
+        }
+        let slot = figures.entry((cell, p)).or_insert(Some(0));
+        *slot = slot.zip(d.tokens_delta()).map(|(a, b)| a + b);
+    }
+    if cells.is_empty() {
         return String::new();
     }
-    let mut out = String::from("\n<details><summary>Every changed section and tools file</summary>\n\n");
-    out.push_str("| cell | item | Δ tokens | Δ bytes |\n| --- | --- | ---: | ---: |\n");
-    for d in &r.deltas {
-        let tokens = d.tokens_delta().map_or("?".into(), signed);
-        let _ = writeln!(out, "| {} | {} | {tokens} | {} |", code(&d.cell), item(&d.item), signed(d.bytes_delta()));
+    let mut out = format!(
+        "\n<details><summary>Δ tokens of every changed cell ({})</summary>\n\n| cell | {} |\n| --- |{}\n",
+        cells.len(),
+        columns.join(" | "),
+        " ---: |".repeat(columns.len())
+    );
+    for cell in cells {
+        let row: Vec<String> = columns
+            .iter()
+            .map(|p| match figures.get(&(cell, *p)) {
+                None => String::new(),
+                Some(t) => t.map_or("?".into(), signed),
+            })
+            .collect();
+        let _ = writeln!(out, "| {} | {} |", code(cell), row.join(" | "));
     }
     out.push_str("\n</details>\n");
     out
 }
 
+/// A change shown once: its title, and its lines in a diff fence.
+fn change_block(c: &Change) -> String {
+    let fence = fence(&c.diff);
+    let places = if c.files.len() > 1 { format!(" · {} files", c.files.len()) } else { String::new() };
+    format!("\n**{}**{places}\n{fence}diff\n{}{fence}\n", title(c), c.diff)
+}
 /// A code fence longer than any backtick run in `text`, so a diff of markdown cannot close it.
 fn fence(text: &str) -> String {
     let mut longest = 0;
@@ -228,48 +389,14 @@ fn fence(text: &str) -> String {
     "`".repeat((longest + 1).max(3))
 }
 
-/// The smallest room worth a cut change.
-const MIN_CUT: usize = 1_000;
-
-/// A group as a collapsed block; with `room`, its body cut at a line so the block fits.
-fn group_block(g: &Group<'_>, room: Option<usize>) -> String {
-    let fence = fence(g.body);
-    let body = match room {
-        None => g.body.to_string(),
-        Some(room) => {
-            // Heading, fences and the cut line take about 600 bytes with six file names.
-            let keep = room.saturating_sub(700);
-            let mut end = 0;
-            for line in g.body.split_inclusive('\n') {
-                if end + line.len() > keep {
-                    break;
-                }
-                end += line.len();
-            }
-            let left = g.body[end..].lines().count();
-            format!(
-                "{}… {left} more line{} of this change left out\n",
-                &g.body[..end],
-                if left == 1 { "" } else { "s" }
-            )
-        }
-    };
-    let title = match g.places.as_slice() {
-        [(file, header)] => format!("{} {}", html_code(file), hunk_header(header.trim_end())),
-        places => {
-            let named: Vec<String> = places.iter().take(NAMED_FILES).map(|(f, _)| html_code(f)).collect();
-            let more = places.len().saturating_sub(NAMED_FILES);
-            let more = if more > 0 { format!(" and {more} more") } else { String::new() };
-            format!("same change in {} files: {}{more}", places.len(), named.join(", "))
-        }
-    };
-    format!("\n<details><summary>{title}</summary>\n\n{fence}diff\n{body}{fence}\n\n</details>\n")
-}
-
 /// What changed, in words, for a reader with ten seconds: the tools, sections and messages
 /// whose text changed (by name, as code), and each profile's largest change in tokens across its
 /// cells. Empty without a change of any item.
 fn changed_in_words(r: &DiffReport) -> String {
+    let changes: Vec<&Change> = r.changes.iter().filter(|c| !c.is_file()).collect();
+    if !changes.is_empty() {
+        return format!("\n**Changed:** {}{}\n", changes_in_words(&changes), largest(r));
+    }
     let mut names: Vec<&str> = Vec::new();
     for d in &r.deltas {
         let named = ["tool ", "section ", "message "].iter().any(|k| d.item.starts_with(k));
@@ -280,17 +407,6 @@ fn changed_in_words(r: &DiffReport) -> String {
     if names.is_empty() {
         return String::new();
     }
-    // Each profile's largest token change over its cells' prompt, tools and messages.
-    let mut profiles: Vec<(&str, i64)> = Vec::new();
-    for d in r.deltas.iter().filter(|d| matches!(d.item.as_str(), "prompt" | "tools" | "messages")) {
-        let Some(t) = d.tokens_delta() else { continue };
-        let profile = d.cell.split(['.', ' ']).next().unwrap_or(&d.cell);
-        match profiles.iter_mut().find(|(p, _)| *p == profile) {
-            Some((_, max)) if t.abs() > max.abs() => *max = t,
-            Some(_) => {}
-            None => profiles.push((profile, t)),
-        }
-    }
     let shown: Vec<String> = names
         .iter()
         .take(12)
@@ -300,105 +416,159 @@ fn changed_in_words(r: &DiffReport) -> String {
         })
         .collect();
     let more = if names.len() > 12 { format!(" and {} more", names.len() - 12) } else { String::new() };
-    let mut line = format!("\n**Changed:** {}{more}", shown.join(", "));
-    if !profiles.is_empty() {
-        let each: Vec<String> = profiles.iter().map(|(p, t)| format!("{} {t:+}", code(p))).collect();
-        line.push_str(&format!(" · **largest token change:** {}", each.join(", ")));
-    }
-    line.push('\n');
-    line
+    format!("\n**Changed:** {}{more}{}\n", shown.join(", "), largest(r))
 }
 
+/// The changes in words: each named when there are a few ("tool `read_file` (description)"),
+/// else counted by kind ("21 tool descriptions, 9 parameter descriptions and 1 section").
+fn changes_in_words(changes: &[&Change]) -> String {
+    if changes.len() <= 3 {
+        let named: Vec<String> = changes.iter().map(|c| title(c)).collect();
+        return named.join(", ");
+    }
+    let mut kinds: Vec<(&str, &str, usize)> = Vec::new();
+    for c in changes {
+        let each: Vec<(&str, &str)> = if c.subject.starts_with("tool ") {
+            c.fields
+                .iter()
+                .map(|f| match f.as_str() {
+                    "description" => ("tool description", "tool descriptions"),
+                    f if f.starts_with("parameter ") && !f.ends_with(", schema") => {
+                        ("parameter description", "parameter descriptions")
+                    }
+                    _ => ("tool schema text", "tool schema texts"),
+                })
+                .collect()
+        } else if c.subject.starts_with("section ") {
+            vec![("section", "sections")]
+        } else {
+            vec![("other change", "other changes")]
+        };
+        for (one, many) in each {
+            match kinds.iter_mut().find(|(o, _, _)| *o == one) {
+                Some((_, _, n)) => *n += 1,
+                None => kinds.push((one, many, 1)),
+            }
+        }
+    }
+    let words: Vec<String> =
+        kinds.iter().map(|(one, many, n)| if *n == 1 { format!("1 {one}") } else { format!("{n} {many}") }).collect();
+    match words.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => words.join(""),
+    }
+}
+
+/// ` · largest token change: `standard` +36, `lite` +1` — each profile's largest change in
+/// tokens over its cells' prompt, tools and messages; empty without counts.
+fn largest(r: &DiffReport) -> String {
+    let mut profiles: Vec<(&str, i64)> = Vec::new();
+    for d in r.deltas.iter().filter(|d| matches!(d.item.as_str(), "prompt" | "tools" | "messages")) {
+        let Some(t) = d.tokens_delta() else { continue };
+        let profile = profile(&d.cell);
+        match profiles.iter_mut().find(|(p, _)| *p == profile) {
+            Some((_, max)) if t.abs() > max.abs() => *max = t,
+            Some(_) => {}
+            None => profiles.push((profile, t)),
+        }
+    }
+    if profiles.is_empty() {
+        return String::new();
+    }
+    let each: Vec<String> = profiles.iter().map(|(p, t)| format!("{} {t:+}", code(p))).collect();
+    format!(" · **largest token change:** {}", each.join(", "))
+}
+
+/// Changes shown one by one; more are folded under one heading.
+const OPEN_CHANGES: usize = 8;
+
 /// The PR comment for a comparison, at most `max_bytes` long (at least [`MIN_MARKDOWN_BYTES`](crate::snapshot::MIN_MARKDOWN_BYTES)):
-/// the headline and a note are always there; the summary table, the full delta table and the
-/// changes follow while they fit, a change too long for the room left is cut at a line.
+/// the headline and a note are always there; then, while they fit, one row per changed thing
+/// (the cells it reaches, its token change folded across providers), each distinct change once
+/// under a title saying what changed, the files added, removed or too large to diff, and the
+/// matrix of token changes folded at the end.
 pub fn render(r: &DiffReport, max_bytes: usize) -> String {
     let mut out = format!("### promptc diff — {}\n", super::format::headline(r, label));
     out.push_str(&changed_in_words(r));
     let max_bytes = max_bytes.max(MIN_MAX_BYTES);
     let mut left_out: Vec<String> = Vec::new();
-    let mut left_out_cut = 0;
     // Room for the closing note.
     let budget = max_bytes.saturating_sub(400);
-    let mut add = |out: &mut String, block: String, what: String| {
-        if out.len() + block.len() <= budget {
-            out.push_str(&block);
-        } else if !what.is_empty() {
-            left_out.push(what);
-        }
-    };
-    add(&mut out, summary(r), "the summary table".into());
-    add(&mut out, delta_table(r), "the table of every changed item".into());
-    // Files with hunks; the summary (its changes are the tables) and files too large to diff
-    // line by line are listed with the added and removed files.
-    let hunked =
-        |f: &FileChange| f.status == Status::Modified && f.file != crate::output::snapshot::SUMMARY && !f.too_large;
-    let modified: Vec<&FileChange> = r.files.iter().filter(|f| hunked(f)).collect();
-    for g in groups(&modified) {
-        let files = g.places.len();
-        let what = format!("a change in {files} file{}", if files == 1 { "" } else { "s" });
-        let block = group_block(&g, None);
-        // A change larger than what is left is shown cut rather than dropped, while the room
-        // left is worth it.
-        let room = budget.saturating_sub(out.len());
-        if out.len() + block.len() > budget && room >= MIN_CUT {
-            add(&mut out, group_block(&g, Some(room)), String::new());
-            left_out_cut += 1;
-            continue;
-        }
-        add(&mut out, block, what);
+    let fits = |out: &String, block: &str, reserve: usize| out.len() + block.len() + reserve <= budget;
+    let rows = change_rows(r);
+    if fits(&out, &rows, 0) {
+        out.push_str(&rows);
+    } else if !rows.is_empty() {
+        left_out.push("the table of changes".into());
     }
-    let others: Vec<&FileChange> = r.files.iter().filter(|f| !hunked(f)).collect();
+    // Whole files (added, removed, too large) are in the list of files below.
+    let changes: Vec<&Change> = r.changes.iter().filter(|c| !c.is_file()).collect();
+    let folded = changes.len() > OPEN_CHANGES;
+    let (open, close) = if folded {
+        (format!("\n<details><summary>The {} changes, each once</summary>\n", changes.len()), "\n</details>\n")
+    } else {
+        (String::new(), "")
+    };
+    let mut shown = 0;
+    let mut started = false;
+    for c in &changes {
+        let block = change_block(c);
+        let head = if started { "" } else { open.as_str() };
+        if fits(&out, &format!("{head}{block}"), close.len()) {
+            out.push_str(head);
+            out.push_str(&block);
+            started = true;
+            shown += 1;
+        }
+    }
+    if started {
+        out.push_str(close);
+    }
+    if shown < changes.len() {
+        let n = changes.len() - shown;
+        left_out.push(format!("{n} change{}", if n == 1 { "" } else { "s" }));
+    }
+    let others: Vec<&FileChange> = r
+        .files
+        .iter()
+        .filter(|f| f.file != crate::output::snapshot::SUMMARY && (f.status != Status::Modified || f.too_large))
+        .collect();
     if !others.is_empty() {
         let mut list = String::from("\n");
         for f in others {
             let what = match f.status {
-                Status::Modified if f.file == crate::output::snapshot::SUMMARY => {
-                    "modified: token and byte deltas above".to_string()
-                }
-                Status::Modified if f.too_large => format!(
+                Status::Modified => format!(
                     "modified, +{} −{}: {}",
                     f.added_lines,
                     f.removed_lines,
                     super::too_large_note(f.added_lines + f.removed_lines)
                 ),
-                Status::Modified => "modified: token and byte deltas above".to_string(),
                 Status::Added => format!("missing from {}", label(&r.old)),
                 Status::Removed => "no longer rendered".into(),
             };
             let _ = writeln!(list, "- {} ({what})", code(&f.file));
         }
-        add(&mut out, list, "the list of added and removed files".into());
+        if fits(&out, &list, 0) {
+            out.push_str(&list);
+        } else {
+            left_out.push("the list of added and removed files".into());
+        }
     }
-    if left_out_cut > 0 {
-        left_out.push("the end of a long change".into());
+    let matrix = matrix_table(r);
+    if fits(&out, &matrix, 0) {
+        out.push_str(&matrix);
+    } else if !matrix.is_empty() {
+        left_out.push("the table of every cell".into());
     }
     if !left_out.is_empty() {
         let _ = write!(
             out,
             "\n> Left out to stay within {max_bytes} bytes: {}. Run `promptc diff` for everything.\n",
-            summarize(&left_out)
+            left_out.join(", ")
         );
     }
     out
 }
-
-/// "3 changes in 40 files" style: counts of the same kind merged.
-fn summarize(items: &[String]) -> String {
-    let changes = items.iter().filter(|i| i.starts_with("a change in")).count();
-    let files: usize =
-        items.iter().filter_map(|i| i.strip_prefix("a change in ")?.split(' ').next()?.parse::<usize>().ok()).sum();
-    let mut parts: Vec<String> = items.iter().filter(|i| !i.starts_with("a change in")).cloned().collect();
-    if changes > 0 {
-        parts.push(format!(
-            "{changes} change{} ({files} file hunk{})",
-            if changes == 1 { "" } else { "s" },
-            if files == 1 { "" } else { "s" }
-        ));
-    }
-    parts.join(", ")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -415,63 +585,108 @@ mod tests {
     }
 
     fn report(files: Vec<FileChange>) -> DiffReport {
-        DiffReport { old: "snapshots".into(), new: "project".into(), files, deltas: Vec::new() }
+        DiffReport {
+            old: "snapshots".into(),
+            new: "project".into(),
+            files,
+            deltas: Vec::new(),
+            changes: Vec::new(),
+            accounts: Vec::new(),
+        }
     }
 
-    const HUNK: &str = "--- a/x\n+++ b/x\n@@ -1,3 +1,3 @@\n a\n-b\n+c\n d\n";
+    /// A report of files whose old and new texts are given, with its changes.
+    fn compared(pairs: &[(&str, &str, &str)], deltas: Vec<Delta>) -> DiffReport {
+        let old: BTreeMap<String, String> = pairs.iter().map(|(f, a, _)| (f.to_string(), a.to_string())).collect();
+        let new: BTreeMap<String, String> = pairs.iter().map(|(f, _, b)| (f.to_string(), b.to_string())).collect();
+        let files = super::super::compare_files(&old, &new, "snapshots", "rendered");
+        let changes = super::super::changes(&old, &new, &files, &deltas);
+        DiffReport { deltas, changes, ..report(files) }
+    }
+
+    fn delta(cell: &str, item: &str, before: u64, after: u64) -> Delta {
+        let counts = |t: u64| Some(super::super::Counts { tokens: Some(t), bytes: t * 4 });
+        Delta { cell: cell.into(), item: item.into(), before: counts(before), after: counts(after) }
+    }
 
     #[test]
-    fn identical_hunks_are_shown_once_for_every_file() {
-        let other = "--- a/y\n+++ b/y\n@@ -7,3 +7,3 @@\n a\n-b\n+c\n d\n";
-        let r = report(vec![change("one.md", HUNK), change("two.md", other)]);
+    fn identical_lines_are_shown_once_for_every_file() {
+        let r = compared(&[("one.md", "a\nb\nd\n", "a\nc\nd\n"), ("two.md", "x\nb\ny\n", "x\nc\ny\n")], vec![]);
         let md = render(&r, DEFAULT_MAX_BYTES);
         assert_eq!(md.matches("-b\n+c").count(), 1, "{md}");
-        assert!(md.contains("same change in 2 files: <code>one.md</code>, <code>two.md</code>"), "{md}");
+        assert!(md.contains("**lines in `one.md` and 1 more file** · 2 files"), "{md}");
+        assert!(md.contains("| lines | in 2 files |"), "{md}");
     }
 
     #[test]
-    fn distinct_hunks_are_shown_each() {
-        let other = "--- a/y\n+++ b/y\n@@ -1,3 +1,3 @@\n a\n-b\n+z\n d\n";
-        let md = render(&report(vec![change("one.md", HUNK), change("two.md", other)]), DEFAULT_MAX_BYTES);
-        assert!(md.contains("+c") && md.contains("+z"));
-        assert!(md.contains("<code>one.md</code> <code>@@ -1,3 +1,3 @@</code>"), "{md}");
+    fn a_row_per_tool_with_its_reach_and_tokens_folded() {
+        let json = |d: &str| format!("[{{\"name\": \"read_file\", \"description\": \"{d}\"}}]\n");
+        let (a, b) = (json("Read a file."), json("Read a whole file."));
+        let mut deltas = Vec::new();
+        let mut pairs = Vec::new();
+        let names: Vec<String> = ["openai", "anthropic", "gemini"]
+            .iter()
+            .flat_map(|p| ["standard.native", "standard.yolo.native"].map(|c| format!("{c}.{p}")))
+            .collect();
+        for n in &names {
+            deltas.push(delta(n, "tool read_file", 10, if n.ends_with("anthropic") { 12 } else { 11 }));
+            pairs.push((format!("{n}.tools.json"), a.clone(), b.clone()));
+        }
+        let pairs: Vec<(&str, &str, &str)> =
+            pairs.iter().map(|(f, a, b)| (f.as_str(), a.as_str(), b.as_str())).collect();
+        let mut r = compared(&pairs, deltas);
+        let has = |n: &str| (n.to_string(), vec!["tool read_file".to_string()]);
+        r.accounts = names.iter().map(|n| has(n)).collect();
+        r.accounts.push(has("lite.native.openai"));
+        r.accounts.push(("lite.native.gemini".into(), vec![]));
+        let md = render(&r, DEFAULT_MAX_BYTES);
+        assert!(md.contains("| tool `read_file` | description | `standard.*` | +1 (anthropic +2) |"), "{md}");
+        assert!(
+            md.contains(
+                "**tool `read_file`, description** · 6 files\n```diff\n-Read a file.\n+Read a whole file.\n```"
+            ),
+            "{md}"
+        );
+        assert!(md.contains("**Changed:** tool `read_file`, description"), "{md}");
+        r.accounts.remove(names.len());
+        // Every cell that has the tool.
+        assert!(render(&r, DEFAULT_MAX_BYTES).contains("| every cell |"));
+    }
+
+    #[test]
+    fn reach_names_whole_cells_and_single_accounts() {
+        let universe = ["s.native.openai", "s.native.gemini", "s.xml", "l.native.openai", "l.native.gemini", "l.xml"];
+        let reached = |a: &[&'static str]| a.iter().copied().collect::<BTreeSet<&str>>();
+        assert_eq!(reach(&reached(&["s.native.openai", "s.native.gemini"]), &universe), "`s.native.*`");
+        assert_eq!(reach(&reached(&["s.native.openai", "s.native.gemini", "s.xml"]), &universe), "`s.*`");
+        assert_eq!(reach(&reached(&["s.native.openai", "l.xml"]), &universe), "`s.native.openai`, `l.xml`");
     }
 
     #[test]
     fn the_cap_holds_and_says_what_it_left_out() {
-        let files: Vec<FileChange> = (0..200)
-            .map(|i| {
-                change(&format!("f{i:03}.md"), &format!("--- a\n+++ b\n@@ -1 +1 @@\n-{}\n+{i}\n", "x".repeat(500)))
-            })
-            .collect();
-        let md = render(&report(files), 10_000);
+        let pairs: Vec<(String, String, String)> =
+            (0..200).map(|i| (format!("f{i:03}.md"), format!("{}\n", "x".repeat(500)), format!("{i}\n"))).collect();
+        let pairs: Vec<(&str, &str, &str)> =
+            pairs.iter().map(|(f, a, b)| (f.as_str(), a.as_str(), b.as_str())).collect();
+        let md = render(&compared(&pairs, vec![]), 10_000);
         assert!(md.len() <= 10_000, "{}", md.len());
         assert!(md.contains("Left out to stay within 10000 bytes"), "{md}");
-        assert!(md.contains("changes (") && md.contains("file hunks)"), "{md}");
-    }
-
-    #[test]
-    fn a_long_change_is_cut_not_dropped() {
-        let body: String = (0..3000).map(|i| format!("+line {i}\n")).collect();
-        let diff = format!("--- a\n+++ b\n@@ -0,0 +1,3000 @@\n{body}");
-        let md = render(&report(vec![change("big.md", &diff)]), 20_000);
-        assert!(md.len() <= 20_000, "{}", md.len());
-        assert!(md.contains("+line 0\n") && !md.contains("+line 2999\n"), "{md}");
-        assert!(md.contains("more lines of this change left out"), "{md}");
-        assert!(md.contains("Left out to stay within 20000 bytes: the end of a long change."), "{md}");
+        assert!(md.contains(" changes. Run `promptc diff` for everything."), "{md}");
+        assert_eq!(md.matches("<details>").count(), md.matches("</details>").count(), "{md}");
     }
 
     #[test]
     fn tiny_caps_are_raised_to_the_minimum() {
-        let files: Vec<FileChange> =
-            (0..50).map(|i| change(&format!("f{i}.md"), &format!("--- a\n+++ b\n@@ -1 +1 @@\n-a\n+{i}\n"))).collect();
-        assert!(render(&report(files), 10).len() <= MIN_MAX_BYTES);
+        let pairs: Vec<(String, String, String)> =
+            (0..50).map(|i| (format!("f{i}.md"), "a\n".into(), format!("{i}\n"))).collect();
+        let pairs: Vec<(&str, &str, &str)> =
+            pairs.iter().map(|(f, a, b)| (f.as_str(), a.as_str(), b.as_str())).collect();
+        assert!(render(&compared(&pairs, vec![]), 10).len() <= MIN_MAX_BYTES);
     }
 
     #[test]
     fn fences_outgrow_backticks_in_the_diff() {
-        let diff = "--- a\n+++ b\n@@ -1 +1 @@\n-```\n+````\n";
-        let md = render(&report(vec![change("x.md", diff)]), DEFAULT_MAX_BYTES);
+        let md = render(&compared(&[("x.md", "```\n", "````\n")], vec![]), DEFAULT_MAX_BYTES);
         assert!(md.contains("`````diff\n"), "{md}");
     }
 
@@ -481,12 +696,9 @@ mod tests {
     #[test]
     fn hostile_names_are_code_never_markdown() {
         let evil = "x\n\n# Heading @octocat [link](https://evil.example) ![i](https://evil.example/i.png) <img src=x> ``` |\u{2028}y";
-        let diff = format!("--- a/{evil}\n+++ b/{evil}\n@@ -1 +1 @@\n-a\n+b\n");
-        let mut r = report(vec![
-            change(&format!("{evil}.prompt.md"), &diff),
-            FileChange { status: Status::Added, ..change(&format!("{evil}.tools.json"), "") },
-            FileChange { status: Status::Removed, ..change(&format!("www.evil.example{evil}"), "") },
-        ]);
+        let mut r = compared(&[(&format!("{evil}.prompt.md"), "a\n", "b\n")], vec![]);
+        r.files.push(FileChange { status: Status::Added, ..change(&format!("{evil}.tools.json"), "") });
+        r.files.push(FileChange { status: Status::Removed, ..change(&format!("www.evil.example{evil}"), "") });
         r.old = evil.into();
         r.deltas = vec![Delta {
             cell: evil.into(),
@@ -497,6 +709,25 @@ mod tests {
         let md = render(&r, DEFAULT_MAX_BYTES);
         assert_inert(&md);
         assert!(md.contains("<code>x&#92;u&#123;000a&#125;&#92;u&#123;000a&#125;&#35;&#32;Heading"), "{md}");
+    }
+
+    /// Tool and parameter names from a committed tools file (a pull request's) are code in the
+    /// rows, the titles and the headline.
+    #[test]
+    fn hostile_tool_and_parameter_names_are_code() {
+        let evil = "x` <img src=x> [l](https://evil.example) |\n# H";
+        let tools = |d: &str| {
+            serde_json::to_string_pretty(&serde_json::json!([{"name": evil, "description": d, "parameters": {
+                "type": "object", "properties": {format!("a, {evil}"): {"type": "string", "description": d}}}}]))
+            .unwrap()
+        };
+        let (a, b) = (tools("Old text."), tools("New text."));
+        let delta = |cell: &str| delta(cell, &format!("tool {evil}"), 1, 2);
+        let r = compared(&[("s.native.openai.tools.json", &a, &b)], vec![delta("s.native.openai")]);
+        assert_eq!(r.changes.len(), 1, "{:#?}", r.changes);
+        let md = render(&r, DEFAULT_MAX_BYTES);
+        assert_inert(&md);
+        assert!(md.contains("-Old text.\n+New text."), "{md}");
     }
 
     /// Markdown in which no name opened anything: one heading (the headline), no mention, link,
@@ -517,19 +748,17 @@ mod tests {
         let ours: std::collections::BTreeSet<&str> =
             ["details", "/details", "summary", "/summary", "code", "/code"].into_iter().collect();
         assert!(tags.is_subset(&ours), "{tags:?}\n{md}");
-        for row in md.lines().filter(|l| l.starts_with('|')) {
-            assert!(matches!(row.matches('|').count(), 5 | 6), "a cell too many: {row}");
+        // Every row of a table has its header's cells.
+        let mut header: Option<usize> = None;
+        for line in md.lines() {
+            if !line.starts_with('|') {
+                header = None;
+                continue;
+            }
+            let cells = line.matches('|').count();
+            assert_eq!(*header.get_or_insert(cells), cells, "a cell too many: {line}");
         }
         let fences = md.lines().filter(|l| l.starts_with("```")).count();
         assert_eq!(fences % 2, 0, "{md}");
-    }
-
-    #[test]
-    fn hunks_split_on_their_headers() {
-        let diff = "--- a\n+++ b\n@@ -1 +1 @@\n-a\n+b\n@@ -9 +9 @@\n-c\n+d\n";
-        let h = hunks(diff);
-        assert_eq!(h.len(), 2);
-        assert_eq!(h[1].header, "@@ -9 +9 @@\n");
-        assert_eq!(h[1].body, "-c\n+d\n");
     }
 }

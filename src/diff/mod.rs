@@ -6,14 +6,17 @@ use serde::Serialize;
 use crate::measure::Measure;
 use crate::output::snapshot::Fingerprint;
 
+mod changes;
 mod deltas;
 mod files;
 mod folders;
 mod format;
 mod html;
 mod markdown;
+mod review;
 mod snapshots;
 
+pub use changes::{changes, Change};
 pub use deltas::deltas;
 pub use files::{compare_files, too_large_note, MAX_DIFF_LINES};
 pub use folders::folders;
@@ -22,7 +25,8 @@ pub use html::render as render_html;
 pub use markdown::{
     render as render_markdown, DEFAULT_MAX_BYTES as DEFAULT_MARKDOWN_BYTES, MIN_MAX_BYTES as MIN_MARKDOWN_BYTES,
 };
-pub use snapshots::against_snapshots;
+pub use review::{committed_only, outcome, split_pending, Decision, Sides};
+pub use snapshots::{against_snapshots, compare};
 
 /// How a file differs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -112,12 +116,56 @@ pub struct DiffReport {
     pub files: Vec<FileChange>,
     /// Changed items with their token and byte deltas.
     pub deltas: Vec<Delta>,
+    /// The files' line changes grouped into named changes (tool texts, sections, lines).
+    #[serde(skip)]
+    pub changes: Vec<Change>,
+    /// Every account (cell and provider) of the new side, in its order, with the items it has
+    /// (`tool read_file`): what a change's reach is said against ("every cell of `standard`
+    /// that has the tool").
+    #[serde(skip)]
+    pub accounts: Vec<(String, Vec<String>)>,
+}
+
+/// Every account of a summary (a cell and provider; a cell without providers is its own), in
+/// its order, with the items it has (`section rules`, `tool read_file`).
+fn accounts(s: &crate::output::snapshot::Summary) -> Vec<(String, Vec<String>)> {
+    s.cells
+        .iter()
+        .flat_map(|c| {
+            if c.accounts.is_empty() {
+                vec![(c.cell.clone(), c.sections.iter().map(|x| format!("section {}", x.name)).collect())]
+            } else {
+                c.accounts
+                    .iter()
+                    .map(|a| {
+                        let sections = a.sections.iter().map(|x| format!("section {}", x.name));
+                        (
+                            a.name.clone(),
+                            sections.chain(a.tool_items.iter().map(|x| format!("tool {}", x.name))).collect(),
+                        )
+                    })
+                    .collect()
+            }
+        })
+        .collect()
 }
 
 impl DiffReport {
     /// Whether anything differs.
     pub fn drift(&self) -> bool {
         !self.files.is_empty()
+    }
+
+    /// A change's token change in the accounts it reaches, folded across providers: `+1`, or
+    /// `+1 (anthropic +2)`; `–` when the deltas hold no figure for what it changes.
+    pub fn change_tokens(&self, c: &Change) -> String {
+        let values: Vec<(&str, Option<i64>)> = self
+            .deltas
+            .iter()
+            .filter(|d| !c.subject.is_empty() && d.item == c.subject)
+            .map(|d| (d.cell.as_str(), d.tokens_delta()))
+            .collect();
+        markdown::folded(&values)
     }
 }
 

@@ -25,7 +25,7 @@ mod tokens;
 pub use chat::{render_chat, report_chat, ChatRender, ChatReport};
 pub use freeze::{freeze, parse_record, read_record, verify, write_record};
 pub use report::{matrix_texts, report, report_html, HtmlReport, Report, ReportOptions};
-pub use snapshot::{adopt_snapshots, diff, diff_folders, snapshot, snapshot_files, Drift};
+pub use snapshot::{adopt_snapshots, diff, diff_folders, review, snapshot, snapshot_files, Drift, Review, Reviewed};
 pub use tokens::TokenCounter;
 
 /// Find the manifest: `path` itself if it is a file, `path/promptc.yaml` if it is a folder;

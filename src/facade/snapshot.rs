@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::diff::DiffReport;
+use crate::diff::{Change, Decision, DiffReport, Sides};
 use crate::error::Result;
 use crate::model::Project;
 use crate::output::snapshot::{Matrix, ProjectFolder, Written};
@@ -89,6 +89,8 @@ pub struct Drift {
     matrix: Matrix,
     /// Where accepting the drift writes.
     to: Destination,
+    /// How many pending files the folder holds (`diff --pending`, a review's skipped changes).
+    pending: usize,
 }
 
 impl Drift {
@@ -110,8 +112,8 @@ impl Drift {
     /// files promptc wrote (with their hashes) follows, so the accepted files stay promptc's.
     /// The folder is replaced in one step.
     pub fn accept_files(&self, accept: impl Fn(&str) -> bool) -> Result<Written> {
-        use crate::output::snapshot::{owned_files, read_owned, SUMMARY};
-        let mut files = read_owned(&self.dir, &owned_files)?;
+        use crate::output::snapshot::{owned_files, read_owned, PENDING_SUFFIX, SUMMARY};
+        let (mut files, pending) = crate::diff::split_pending(read_owned(&self.dir, &owned_files)?);
         let new = self.matrix.all_files();
         let mut all = true;
         for change in self.report.files.iter().filter(|f| f.file != SUMMARY) {
@@ -125,14 +127,134 @@ impl Drift {
             };
         }
         if all {
+            // Everything accepted: nothing is pending any more.
             if let Some(summary) = new.get(SUMMARY) {
                 files.insert(SUMMARY.to_string(), summary.clone());
             }
-        } else if let Some(listed) = crate::output::snapshot::relisted(&files) {
-            files.insert(SUMMARY.to_string(), listed);
+        } else {
+            // Pending files stay, but for the files now accepted.
+            for (name, text) in pending {
+                if name == SUMMARY || !accept(&name) {
+                    files.insert(format!("{name}{PENDING_SUFFIX}"), text);
+                }
+            }
+            if let Some(listed) = crate::output::snapshot::relisted(&files) {
+                files.insert(SUMMARY.to_string(), listed);
+            }
         }
         self.to.write(&files)
     }
+
+    /// How many pending files the folder holds.
+    pub fn pending_files(&self) -> usize {
+        self.pending
+    }
+
+    /// Write the drift as pending snapshots in the folder (`NAME.new` beside each drifted file,
+    /// `summary.json.new`), replacing earlier pending ones; without drift, remove them. The
+    /// committed files are left as they are. Returns how many pending files there are now.
+    pub fn write_pending(&self) -> Result<usize> {
+        use crate::output::snapshot::{owned_files, read_owned};
+        let folder = read_owned(&self.dir, &owned_files)?;
+        if !self.report.drift() {
+            // No drift (and no token counts to write): earlier pending files are removed.
+            if self.pending > 0 {
+                self.to.write(&without_pending(&crate::diff::split_pending(folder).0))?;
+            }
+            return Ok(0);
+        }
+        let sides = Sides::of(folder, Some(self.matrix.all_files()));
+        let outcome = crate::diff::outcome(&sides, &self.report, |_| Decision::Skip);
+        self.to.write(&outcome.folder())?;
+        Ok(outcome.pending.len())
+    }
+}
+
+/// A folder's committed files with its summary's list of files made to match them (no pending
+/// file listed).
+fn without_pending(
+    committed: &std::collections::BTreeMap<String, String>,
+) -> std::collections::BTreeMap<String, String> {
+    let mut files = committed.clone();
+    if let Some(listed) = crate::output::snapshot::relisted(&files) {
+        files.insert(crate::output::snapshot::SUMMARY.to_string(), listed);
+    }
+    files
+}
+
+/// A snapshot folder's drift, reviewed change by change: the pending files when the folder holds
+/// them (`diff --pending`, an earlier review's skipped changes), else what the project renders.
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct Review {
+    /// The snapshot folder.
+    pub dir: PathBuf,
+    /// The changes to decide (`report.changes`), with the files and deltas they come from.
+    pub report: DiffReport,
+    /// Whether the new side is the folder's pending files (else what the project renders).
+    pub from_pending: bool,
+    sides: Sides,
+    to: Destination,
+}
+
+/// What a review did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Reviewed {
+    /// Changes accepted.
+    pub accepted: usize,
+    /// Changes rejected.
+    pub rejected: usize,
+    /// Changes skipped, left pending.
+    pub skipped: usize,
+    /// Pending files left in the folder.
+    pub pending_files: usize,
+}
+
+impl Review {
+    /// Write the decisions (`decide` is asked once per change, in order): accepted changes into
+    /// the committed files, skipped ones left pending, rejected ones dropped — the snapshot folder
+    /// replaced in one step, and only when something changes.
+    pub fn finish(&self, decide: impl Fn(&Change) -> Decision) -> Result<Reviewed> {
+        let outcome = crate::diff::outcome(&self.sides, &self.report, decide);
+        let reviewed = Reviewed {
+            accepted: outcome.accepted,
+            rejected: outcome.rejected,
+            skipped: outcome.skipped,
+            pending_files: outcome.pending.len(),
+        };
+        if self.report.changes.is_empty() {
+            // Nothing to decide: stale pending files are removed, nothing else is written (the
+            // new side's summary may lack the token counts a drift would have made).
+            if self.from_pending {
+                self.to.write(&without_pending(&self.sides.committed))?;
+            }
+            return Ok(Reviewed::default());
+        }
+        // The folder is replaced only where it changes (`source::folder`).
+        self.to.write(&outcome.folder())?;
+        Ok(reviewed)
+    }
+}
+
+/// Review the drift of the project's snapshot folder (`dir`, default the project's): the pending
+/// files when the folder holds them, else what the project renders (tokens counted for the
+/// deltas only then).
+pub fn review(project: &Project, dir: Option<&Path>, tokens: &mut TokenCounter) -> Result<Review> {
+    use crate::output::snapshot::{owned_files, read_owned, SUMMARY};
+    let to = Destination::of(project, dir)?;
+    let dir = to.dir().to_path_buf();
+    let folder = read_owned(&dir, &owned_files)?;
+    let (_, pending) = crate::diff::split_pending(folder.clone());
+    if pending.contains_key(SUMMARY) {
+        let sides = Sides::of(folder, None);
+        let label = dir.display().to_string();
+        let report = crate::diff::compare(&sides.committed, &sides.new, (&label, "pending"), "pending");
+        return Ok(Review { dir, report, from_pending: true, sides, to });
+    }
+    let (report, matrix, _) = crate::diff::against_snapshots(project, &dir, &mut tokens.counters)?;
+    let sides = Sides::of(folder, Some(matrix.all_files()));
+    Ok(Review { dir, report, from_pending: false, sides, to })
 }
 
 /// Compare the project with its snapshot folder (`dir`, default the project's). Without drift
@@ -140,8 +262,8 @@ impl Drift {
 pub fn diff(project: &Project, dir: Option<&Path>, tokens: &mut TokenCounter) -> Result<Drift> {
     let to = Destination::of(project, dir)?;
     let dir = to.dir().to_path_buf();
-    let (report, matrix) = crate::diff::against_snapshots(project, &dir, &mut tokens.counters)?;
-    Ok(Drift { dir, report, matrix, to })
+    let (report, matrix, pending) = crate::diff::against_snapshots(project, &dir, &mut tokens.counters)?;
+    Ok(Drift { dir, report, matrix, to, pending })
 }
 
 /// Compare two folders: snapshot folders, or artifact folders written by [`write_artifact`](crate::write_artifact).

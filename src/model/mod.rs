@@ -251,6 +251,11 @@ impl Project {
         self.cases.keys().map(String::as_str).collect()
     }
 
+    /// The sections' ids, in declaration order.
+    pub fn section_ids(&self) -> Vec<&str> {
+        self.sections.keys().map(String::as_str).collect()
+    }
+
     /// Every tool in the catalog, in declaration order.
     pub fn tool_names(&self) -> Vec<&str> {
         self.catalog.tools().iter().map(|t| t.name.as_str()).collect()

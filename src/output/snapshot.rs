@@ -27,6 +27,11 @@ use crate::source::pin::Pinned;
 /// The summary file's name.
 pub const SUMMARY: &str = "summary.json";
 
+/// The suffix of a pending snapshot file: the new text of `NAME` waiting for a review is
+/// `NAME.new` in the same folder (`summary.json.new`: the new side's summary), listed in the
+/// folder's summary like every file promptc writes there.
+pub const PENDING_SUFFIX: &str = ".new";
+
 /// Version of the summary format (2: the summary lists the files promptc wrote; 3: token
 /// counts are per provider account, of what is sent; 4: it lists them with their hashes, and
 /// only a summary of the current format makes a folder promptc's).

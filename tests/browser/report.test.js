@@ -25,6 +25,10 @@ promptc(example, ["report", "--matrix", "--no-cache", "--format", "html", "--out
 const json = JSON.parse(promptc(example, ["report", "--matrix", "--no-cache", "--format", "json"]));
 const accounts = json.accounts;
 const byName = new Map(accounts.map((a) => [a.name, a]));
+const messagesPage = path.join(pages, "report-messages.html");
+const messagesDir = path.join(repo, "fixtures", "good", "harness-messages");
+promptc(messagesDir, ["report", "--matrix", "--no-cache", "--format", "html", "--out", messagesPage]);
+const messagesJson = JSON.parse(promptc(messagesDir, ["report", "--matrix", "--no-cache", "--format", "json"]));
 const hostilePage = path.join(pages, "report-hostile.html");
 promptc(path.join(repo, "fixtures", "good", "html-hostile"), ["report", "--matrix", "--format", "html", "--out", hostilePage]);
 
@@ -244,6 +248,111 @@ test("the comparison shows B − A for every item", async (t) => {
   assert.equal(n((await row("sent"))[3]), xml.total.tokens - A.total.tokens);
   assert.match(page.url(), /compare=standard\.native\.openai%2Cstandard\.xml/);
   await screenshot(page, "report-compare", "#compare");
+});
+
+test("search and filters narrow the overview", async (t) => {
+  const page = await load(t);
+  const visible = () => page.$$eval("#matrix tbody tr:not([hidden])", (trs) => trs.map((tr) => tr.dataset.account));
+  assert.equal(await page.textContent("#filter-count"), `${accounts.length} cells`);
+  // Every word of the search is in the cell's name or dimensions.
+  await page.fill("#filter-text", "lite XML");
+  const want = accounts.filter((a) => a.profile === "lite" && a.transport === "xml").map((a) => a.name);
+  assert.ok(want.length > 1);
+  assert.deepEqual(await visible(), want);
+  assert.equal(await page.textContent("#filter-count"), `${want.length} of ${accounts.length} cells`);
+  // Filters add up with the search; a provider filter keeps that provider's cells.
+  await page.fill("#filter-text", "");
+  await page.selectOption("#filter-provider", "gemini");
+  await page.selectOption("#filter-profile", "standard");
+  assert.deepEqual(await visible(), accounts.filter((a) => a.provider === "gemini" && a.profile === "standard").map((a) => a.name));
+  // Cells without a provider (tools in the prompt) have a value of their own.
+  await page.selectOption("#filter-provider", { label: "none (tools in the prompt)" });
+  assert.deepEqual(await visible(), accounts.filter((a) => !a.provider && a.profile === "standard").map((a) => a.name));
+  // Sorting keeps the filter; the keyboard skips hidden rows.
+  await page.click('#matrix button[data-sort="sent"]');
+  const sorted = await visible();
+  assert.equal(sorted.length, accounts.filter((a) => !a.provider && a.profile === "standard").length);
+  await page.focus(`#matrix tbody tr[data-account="${sorted[0]}"]`);
+  await page.keyboard.press("ArrowDown");
+  assert.equal(await page.evaluate(() => document.activeElement.dataset.account), sorted[1]);
+  // Nothing matches: said so.
+  await page.fill("#filter-text", "no-such-cell");
+  assert.deepEqual(await visible(), []);
+  assert.equal(await page.isVisible("#filter-empty"), true);
+  await page.check("#filter-over");
+  assert.equal(await page.textContent("#filter-count"), `0 of ${accounts.length} cells`);
+  await screenshot(page, "report-filters", "#overview");
+});
+
+test("two cells' texts side by side, changed lines marked", async (t) => {
+  const page = await load(t, { hash: "#compare=standard.xml,lite.xml" });
+  const island = await page.$eval("#promptc-data", (s) => s.textContent);
+  const D = JSON.parse(zlib.inflateRawSync(Buffer.from(island, "base64")).toString("utf8"));
+  const prompt = (cell) => D.cells[cell].segments.map(([, i]) => D.texts[i]).join("");
+  const lines = (s) => s.replace(/\n$/, "").split("\n");
+  const rows = () => page.$$eval("#compare-text tbody tr", (trs) => trs.map((tr) => ({
+    kind: tr.dataset.kind, a: tr.querySelector("td.a")?.textContent, b: tr.querySelector("td.b")?.textContent,
+    bg: tr.querySelector("td.a") && getComputedStyle(tr.querySelector(tr.dataset.kind === "add" ? "td.b" : "td.a")).backgroundColor,
+  })));
+  // Every line: column A is A's prompt, column B is B's, unchanged rows are equal, changed rows
+  // are marked (coloured) and unchanged ones are not.
+  await page.check("#compare-all");
+  let all = await rows();
+  assert.deepEqual(all.filter((r) => r.kind !== "add").map((r) => r.a), lines(prompt("standard.xml")));
+  assert.deepEqual(all.filter((r) => r.kind !== "del").map((r) => r.b), lines(prompt("lite.xml")));
+  for (const r of all.filter((r) => r.kind === "same")) assert.equal(r.a, r.b);
+  const changed = all.filter((r) => r.kind !== "same");
+  assert.ok(changed.length > 0 && changed.length < all.length, `${changed.length} changed of ${all.length}`);
+  const plain = all.find((r) => r.kind === "same").bg;
+  for (const r of changed) assert.notEqual(r.bg, plain, `a ${r.kind} row is marked`);
+  assert.match(await page.textContent("#compare-text-count"), /^\d+ lines? only in A, \d+ only in B$/);
+  // Changed lines with three around them: unchanged runs fold into one row that counts them.
+  await page.uncheck("#compare-all");
+  const folded = await rows();
+  const gaps = await page.$$eval('#compare-text tr[data-kind="gap"]', (trs) => trs.map((tr) => Number(tr.textContent.match(/\d+/)[0])));
+  assert.ok(gaps.length > 0);
+  assert.equal(folded.filter((r) => r.kind !== "gap").length + gaps.reduce((x, y) => x + y, 0), all.length);
+  await screenshot(page, "report-side-by-side", "#compare");
+  // The same cell on both sides: identical.
+  await page.selectOption("#compare-b", "standard.xml");
+  assert.equal(await page.textContent("#compare-text-count"), "the texts are identical");
+  // The tools JSON of two native cells, one definition after another.
+  await page.selectOption("#compare-a", "standard.native.openai");
+  await page.selectOption("#compare-b", "lite.native.openai");
+  await page.selectOption("#compare-what", "tools");
+  await page.check("#compare-all");
+  all = await rows();
+  const tools = (name) => D.tools[name].map((i) => D.texts[i]).join("\n");
+  assert.deepEqual(all.filter((r) => r.kind !== "add").map((r) => r.a), lines(tools("standard.native.openai")));
+  assert.deepEqual(all.filter((r) => r.kind !== "del").map((r) => r.b), lines(tools("lite.native.openai")));
+  // An xml cell has no tools JSON: said so.
+  await page.selectOption("#compare-b", "lite.xml");
+  assert.equal(await page.textContent("#compare-text-count"), "lite.xml has no tools JSON (its tools are in the prompt)");
+});
+
+test("harness messages are in the treemap", async (t) => {
+  const o = await open(browser, messagesPage);
+  t.after(async () => {
+    assert.deepEqual(o.seen.errors, [], "page errors");
+    assert.deepEqual(o.seen.console, [], "console errors or warnings");
+    await o.context.close();
+  });
+  const page = o.page;
+  for (const a of messagesJson.accounts) {
+    await page.click(`#matrix tbody tr[data-account="${a.name}"]`);
+    const shares = await treemapShares(page);
+    assertProportional(shares, a.name);
+    assert.ok(a.messages.length >= 2);
+    a.messages.forEach((m, i) => {
+      const s = shares.find((x) => x.id === "message:" + i);
+      assert.ok(s, `${a.name}: message ${i} drawn`);
+      assert.equal(s.tokens, m.sent.tokens);
+    });
+    await page.hover('#treemap .node[data-id="message:0"]');
+    assert.equal(await page.textContent("#details-title"), `${a.messages[0].role} message 1`);
+    assert.match(await page.textContent('#details dd[data-field="kind"]'), new RegExp(`harness message \\(${a.messages[0].role}\\) · sections ${a.messages[0].sections.join(", ")}`));
+  }
+  await screenshot(page, "report-messages", ".treemap-wrap");
 });
 
 test("dark scheme and print read well", async (t) => {

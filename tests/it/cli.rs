@@ -383,3 +383,78 @@ fn the_readme_quick_start_works_as_written() {
     assert_eq!(ran, 5);
     assert!(cwd.join("snapshots/summary.json").is_file());
 }
+
+/// bash, when it is installed.
+fn bash() -> Option<std::path::PathBuf> {
+    let found = std::env::var_os("PATH")
+        .and_then(|paths| std::env::split_paths(&paths).map(|d| d.join("bash")).find(|p| p.is_file()));
+    found.or_else(|| Some(std::path::PathBuf::from("/bin/bash")).filter(|p| p.is_file()))
+}
+
+/// What bash's completion offers for `words` (the word completed last, maybe empty), run in
+/// `dir` with the script `promptc completions bash` prints; and what it printed on stderr.
+fn bash_completes(bash: &std::path::Path, dir: &std::path::Path, words: &[&str]) -> (Vec<String>, String) {
+    let script = stdout(&promptc(&["completions", "bash"]));
+    let file = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(file.path(), script).unwrap();
+    let quoted: Vec<String> = words.iter().map(|w| format!("'{w}'")).collect();
+    let program = format!(
+        // As bash calls a completion function: the command, the word completed, the one before.
+        "source '{}'\nCOMP_WORDS=('{}' {})\nCOMP_CWORD={}\n\
+         _promptc_dynamic \"${{COMP_WORDS[0]}}\" \"${{COMP_WORDS[COMP_CWORD]}}\" \"${{COMP_WORDS[COMP_CWORD-1]}}\"\n\
+         printf '%s\\n' \"${{COMPREPLY[@]}}\"\n",
+        file.path().display(),
+        env!("CARGO_BIN_EXE_promptc"),
+        quoted.join(" "),
+        words.len()
+    );
+    let out = std::process::Command::new(bash).current_dir(dir).arg("-c").arg(program).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let offered = String::from_utf8_lossy(&out.stdout).lines().filter(|l| !l.is_empty()).map(str::to_string).collect();
+    (offered, String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+/// bash completes the project's own names — profiles, switches, variables, slash commands, and
+/// the tools, sections and cells `review --accept` takes — in the project `-C` names (or the one
+/// found from the folder), and clap's flags as before; a project that does not load offers
+/// nothing and prints nothing.
+#[test]
+fn bash_completes_the_projects_names() {
+    let Some(bash) = bash() else {
+        eprintln!("skipped: bash is not installed (the completion script is tested in bash)");
+        return;
+    };
+    let root = common::repo();
+    let at = |words: &[&str]| bash_completes(&bash, &root, words).0;
+    assert_eq!(at(&["-C", "profiles", "render", "--profile", ""]), ["standard", "lite"]);
+    assert_eq!(at(&["-C", "profiles", "report", "--profile", "l"]), ["lite"]);
+    assert_eq!(at(&["--project=profiles", "review", "--accept", "read"]), ["read_file"]);
+    // Sections and cell patterns (with the project's cases) for review; cells for diff's globs.
+    assert_eq!(at(&["-C", "profiles", "review", "--reject", "rul"]), ["rules"]);
+    assert_eq!(
+        at(&["-C", "profiles", "diff", "--accept", "standard."]),
+        ["standard.*", "standard.all-capabilities.*", "standard.yolo.*", "standard.with-user-rules.*"]
+    );
+    assert_eq!(at(&["-C", "profiles", "command", ""]), ["deep-planning"]);
+    assert_eq!(at(&["-C", "profiles", "render", "--var", "c"]), ["cwd=", "current_date="]);
+    assert_eq!(at(&["-C", "profiles", "render", "--subagent", ""]), ["researcher"]);
+    // From the project's folder, without -C: the project found there.
+    let (switches, _) = bash_completes(&bash, &root.join("profiles"), &["render", "--set", ""]);
+    assert!(switches.contains(&"browser".to_string()) && switches.contains(&"yolo".to_string()), "{switches:?}");
+    // Everything else is clap's completion.
+    assert_eq!(at(&["render", "--transp"]), ["--transport"]);
+    assert_eq!(at(&["render", "--transport", "x"]), ["xml"]);
+    // A project that does not load: nothing offered, nothing printed.
+    let (none, err) = bash_completes(&bash, &root, &["-C", "no/such/project", "render", "--profile", ""]);
+    assert!(none.is_empty() && err.is_empty(), "{none:?} {err}");
+}
+
+/// `promptc complete KIND PREFIX` lists the project's names of that kind that start with PREFIX.
+#[test]
+fn complete_lists_names_by_kind_and_prefix() {
+    let out = promptc(&["-C", "profiles", "complete", "tool", "web_"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(stdout(&out), "web_fetch\nweb_search\n");
+    assert_eq!(stdout(&promptc(&["-C", "profiles", "complete", "case"])), "all-capabilities\nyolo\nwith-user-rules\n");
+    assert_eq!(promptc(&["-C", "profiles", "complete", "nothing"]).status.code(), Some(2));
+}

@@ -15,8 +15,7 @@ use std::path::Path;
 use crate::common::{copy_dir, repo};
 
 /// Commands not run, with why.
-const SKIPPED: &[(&str, &str)] =
-    &[("promptc watch ", "runs until interrupted"), ("promptc diff --review", "asks at a terminal, change by change")];
+const SKIPPED: &[(&str, &str)] = &[("promptc watch ", "runs until interrupted")];
 
 /// Commands whose documented exit code is not 0 on the example, with it.
 const EXIT: &[(&str, i32)] = &[];

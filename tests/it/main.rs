@@ -20,6 +20,7 @@ mod library;
 mod render;
 mod report;
 mod requests;
+mod review;
 mod roles;
 mod snapshot;
 mod templates;

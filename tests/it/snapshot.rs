@@ -48,10 +48,16 @@ fn a_one_word_tool_change_shows_in_every_affected_cell_and_provider_only() {
     assert!(files.values().all(|s| s == "modified"));
     let out = w.run(&["diff", "--format", "markdown"]);
     let md = stdout(&out);
-    assert!(md.contains("| `standard.native.openai` | tools |"), "{md}");
-    assert!(md.contains("| `standard.native.openai` | 0 | +1 | +5 | 1 tool |"), "{md}");
-    // The same hunk in every standard XML prompt is shown once.
-    assert!(md.contains("same change in 5 files: <code>standard.all-capabilities.xml.prompt.md</code>"), "{md}");
+    // One row, one change: every provider's JSON and every XML prompt carry the same edit.
+    assert!(md.contains("| tool `read_file` | description | `standard.*` | +1 |"), "{md}");
+    assert_eq!(md.matches("**tool `read_file`, description** · 25 files").count(), 1, "{md}");
+    assert!(
+        md.contains(
+            "-Read the contents of a file in the workspace.\n+Read the full contents of a file in the workspace.\n"
+        ),
+        "{md}"
+    );
+    assert!(md.len() <= 2_048, "{} bytes:\n{md}", md.len());
     insta::assert_snapshot!("one-word-change.markdown", md);
 }
 
@@ -349,19 +355,81 @@ fn markdown_for_a_pr_groups_identical_hunks_and_stays_within_the_limit() {
     let md = stdout(&out);
     assert!(md.chars().count() <= 65_536, "{} characters", md.chars().count());
     assert!(md.starts_with("### promptc diff — drift: "), "{md}");
-    assert!(md.contains("| cell | Δ tokens prompt | Δ tokens tools | Δ bytes | changed |"), "{md}");
-    assert!(md.contains("same change in "), "{md}");
-    // Each distinct hunk once: the rules edit changes every lite prompt file, but only as
-    // many blocks as there are distinct contexts around it.
-    let prompts = md.matches(".prompt.md").count();
-    let shown = md.matches("+- Find things out with tools instead").count();
-    assert!(shown >= 1 && shown * 2 < prompts, "{shown} blocks for {prompts} prompt files\n{md}");
+    assert!(md.contains("| change | what | reaches (of the cells that have it) | Δ tokens |"), "{md}");
+    // Each change once, titled with what it changed: the rules edit changes every lite prompt
+    // file, in different contexts, and is one change.
+    assert_eq!(md.matches("+- Find things out with tools instead").count(), 1, "{md}");
+    assert!(md.contains("**section `rules`** · "), "{md}");
+    for title in [
+        "**tool `execute_command`, parameter `command`**",
+        "**tool `read_file`, parameter `path`**",
+        "**tool `web_fetch`, parameter `url`**",
+    ] {
+        assert_eq!(md.matches(title).count(), 1, "{title}\n{md}");
+    }
     assert!(!md.contains("Left out"), "{md}");
 
-    let small = stdout(&w.run(&["-C", "profiles", "diff", "--format", "markdown", "--max-bytes", "4000"]));
-    assert!(small.len() <= 4000, "{}", small.len());
-    assert!(small.contains("Left out to stay within 4000 bytes"), "{small}");
+    let small = stdout(&w.run(&["-C", "profiles", "diff", "--format", "markdown", "--max-bytes", "1500"]));
+    assert!(small.len() <= 1500, "{}", small.len());
+    assert!(small.contains("Left out to stay within 1500 bytes"), "{small}");
+    assert_eq!(small.matches("<details>").count(), small.matches("</details>").count(), "{small}");
     assert!(small.contains("Run `promptc diff` for everything."), "{small}");
+}
+
+/// The example's tool files with 30 descriptions edited — every tool's and the first nine
+/// one-line parameter descriptions, a word put in front — and the names of the tools.
+fn edit_thirty_descriptions(w: &Workspace) -> Vec<String> {
+    let mut tools = Vec::new();
+    let mut params = 0;
+    let dir = w.path("profiles/tools");
+    let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+    files.sort();
+    for f in files {
+        let text = std::fs::read_to_string(&f).unwrap();
+        let mut out: Vec<String> = Vec::new();
+        let mut lines = text.lines();
+        while let Some(line) = lines.next() {
+            if let Some(name) = line.strip_prefix("- name: ") {
+                tools.push(name.to_string());
+            }
+            if line == "  description: >-" {
+                out.push(line.into());
+                let next = lines.next().unwrap();
+                out.push(next.replacen("    ", "    Edited ", 1));
+                continue;
+            }
+            match line.strip_prefix("      description: ") {
+                Some(d) if !d.starts_with(">-") && params < 9 => {
+                    params += 1;
+                    out.push(format!("      description: Edited {d}"));
+                }
+                _ => out.push(line.into()),
+            }
+        }
+        std::fs::write(&f, out.join("\n") + "\n").unwrap();
+    }
+    assert_eq!((tools.len(), params), (21, 9));
+    tools
+}
+
+/// The PR comment for 30 edited descriptions fits in 10 KB and names every changed tool, each
+/// in one row; the same edit in every provider's JSON and the XML prompts is one change.
+#[test]
+fn markdown_for_thirty_edited_descriptions_is_under_ten_kilobytes_and_names_every_tool() {
+    let w = Workspace::new();
+    let tools = edit_thirty_descriptions(&w);
+    let out = w.run(&["-C", "profiles", "diff", "--format", "markdown"]);
+    assert_eq!(out.status.code(), Some(1));
+    let md = stdout(&out);
+    assert!(md.len() <= 10 * 1024, "{} bytes:\n{md}", md.len());
+    assert!(md.contains("**Changed:** 21 tool descriptions and 9 parameter descriptions"), "{md}");
+    for tool in &tools {
+        assert_eq!(md.matches(&format!("| tool `{tool}` |")).count(), 1, "{tool}\n{md}");
+        assert_eq!(md.matches(&format!("**tool `{tool}`, description**")).count(), 1, "{tool}\n{md}");
+    }
+    assert!(md.contains("<details><summary>The 30 changes, each once</summary>"), "{md}");
+    assert!(md.contains("<details><summary>Δ tokens of every changed cell (18)</summary>"), "{md}");
+    assert!(!md.contains("Left out"), "{md}");
 }
 
 /// `diff --accept GLOB` takes the drift of the matching files only; the rest stay as
@@ -401,48 +469,6 @@ fn accept_takes_only_the_matching_files() {
     let out = w.run(&["-C", "profiles", "diff", "--accept", "*"]);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(w.drift().0, 0);
-}
-
-/// `diff --review` reads one answer per changed file: accept, keep, accept the rest, quit.
-#[test]
-fn review_accepts_and_keeps_as_answered() {
-    use std::io::Write;
-    let w = Workspace::new();
-    w.edit("profiles/tools/files.yaml", "Read the contents of a file", "Read the full contents of a file");
-    let (_, before) = w.drift();
-    let changed: Vec<String> = before.keys().filter(|f| *f != "summary.json").cloned().collect();
-    let review = |answers: &str| {
-        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_promptc"))
-            .current_dir(w.dir.path())
-            .env("NO_COLOR", "1")
-            .args(["-C", "profiles", "diff", "--review"])
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        child.stdin.take().unwrap().write_all(answers.as_bytes()).unwrap();
-        child.wait_with_output().unwrap()
-    };
-    // Accept the first, keep the second, an unknown answer is asked again, then quit.
-    let out = review("a\nk\nwhat\nq\n");
-    assert_eq!(out.status.code(), Some(1));
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains(&format!("[1/{}] {}", changed.len(), changed[0])), "{text}");
-    assert!(text.contains("+++ "), "the diff is shown: {text}");
-    assert!(text.contains("unknown answer `what`"), "{text}");
-    assert!(text.contains(&format!("accepted 1, kept {} as committed", changed.len() - 1)), "{text}");
-    let (_, after) = w.drift();
-    assert!(!after.contains_key(&changed[0]) && after.contains_key(&changed[1]), "{after:?}");
-
-    // Accept the rest: no drift remains.
-    let out = review("A\n");
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stdout));
-    assert_eq!(w.drift().0, 0);
-    // End of input is a quit: nothing changes, drift stays reported.
-    w.edit("profiles/tools/files.yaml", "Read the full contents of a file", "Read a file");
-    assert_eq!(review("").status.code(), Some(1));
-    assert_eq!(w.drift().0, 1);
 }
 
 #[test]

@@ -1,6 +1,7 @@
 // promptc report page. Reads the JSON island `promptc-data` (its `report` member is exactly
-// `promptc report --format json`) and draws the matrix overview, a treemap of the selected
-// cell, its prompt and tool JSON, and a comparison of two cells. Project text is inserted with
+// `promptc report --format json`) and draws the matrix overview (with search and filters), a
+// treemap of the selected cell (sections, tools, parameters, harness messages), its prompt and
+// tool JSON, and a comparison of two cells (figures, and their texts side by side). Project text is inserted with
 // textContent only; the page loads nothing (its Content-Security-Policy forbids it).
 "use strict";
 (function () {
@@ -103,8 +104,12 @@
           onclick: () => select(a.name, true),
           onkeydown: (ev) => {
             if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); select(a.name, true); }
-            else if (ev.key === "ArrowDown" && tr.nextElementSibling) { ev.preventDefault(); tr.nextElementSibling.focus(); }
-            else if (ev.key === "ArrowUp" && tr.previousElementSibling) { ev.preventDefault(); tr.previousElementSibling.focus(); }
+            else if (ev.key === "ArrowDown" || ev.key === "ArrowUp") {
+              // The next row the filters show.
+              let next = tr;
+              do next = ev.key === "ArrowDown" ? next.nextElementSibling : next.previousElementSibling; while (next && next.hidden);
+              if (next) { ev.preventDefault(); next.focus(); }
+            }
           },
         });
         tr.style.setProperty("--heat", (a.total.tokens / largest).toFixed(3));
@@ -117,6 +122,46 @@
         return tr;
       });
       table.tBodies[0].replaceChildren(...rows);
+      applyFilters();
+    }
+
+    // ---- search and filters of the overview ---------------------------------------------
+    const filter = { terms: [], profile: "", transport: "", provider: "", over: false };
+    const NONE = "\u0000none";
+    function matches(a) {
+      if (filter.profile && a.profile !== filter.profile) return false;
+      if (filter.transport && a.transport !== filter.transport) return false;
+      if (filter.provider && (a.provider || NONE) !== filter.provider) return false;
+      if (filter.over && !a.budgets.some((b) => b.exceeded)) return false;
+      const hay = [a.name, a.profile, a.case, a.transport, a.provider, a.subagent].filter(Boolean).join(" ").toLowerCase();
+      return filter.terms.every((t) => hay.includes(t));
+    }
+    function applyFilters() {
+      let shown = 0;
+      for (const tr of document.querySelectorAll("#matrix tbody tr")) {
+        const on = matches(byName.get(tr.dataset.account));
+        tr.hidden = !on;
+        if (on) shown++;
+      }
+      document.getElementById("filter-count").textContent = shown === accounts.length
+        ? `${accounts.length} ${accounts.length === 1 ? "cell" : "cells"}` : `${shown} of ${accounts.length} cells`;
+      document.getElementById("filter-empty").hidden = shown > 0;
+    }
+    function setupFilters() {
+      for (const key of ["profile", "transport", "provider"]) {
+        const s = document.getElementById("filter-" + key);
+        const values = [...new Set(accounts.map((a) => a[key] || NONE))];
+        s.replaceChildren(el("option", { value: "" }, "all"),
+          ...values.map((v) => el("option", { value: v }, v === NONE ? "none (tools in the prompt)" : v)));
+        s.addEventListener("change", () => { filter[key] = s.value; applyFilters(); });
+      }
+      const input = document.getElementById("filter-text");
+      input.addEventListener("input", () => {
+        filter.terms = input.value.toLowerCase().split(/\s+/).filter(Boolean);
+        applyFilters();
+      });
+      const over = document.getElementById("filter-over");
+      over.addEventListener("change", () => { filter.over = over.checked; applyFilters(); });
     }
 
     function sortBy(key) {
@@ -178,6 +223,12 @@
         kids.push({ id: "layout", label: "(outside sections)", kind: "layout", tokens: a.layout.tokens, bytes: a.layout.bytes,
           source: a.layout_source, extra: "separators and layout text", children: [] });
       }
+      // The harness messages: sent after the system prompt, each a node of its own.
+      (a.messages || []).forEach((m, i) => kids.push({
+        id: "message:" + i, label: `${m.role} message ${i + 1}`, kind: "message", tokens: m.sent.tokens,
+        bytes: m.sent.bytes, source: "", extra: `harness message (${m.role}) · sections ${m.sections.join(", ")}`,
+        message: true, children: [],
+      }));
       if (a.transport === "native" && a.tools_sent.bytes > 0) {
         kids.push({ id: "tools", label: `tools JSON (${a.provider})`, kind: "tools", tokens: a.tools_sent.tokens,
           bytes: a.tools_sent.bytes, source: "", extra: `${a.tools.length} tools, sent before the prompt (cacheable)`,
@@ -232,7 +283,7 @@
       ];
       if (n.source) rows.push(["source", n.source]);
       if (n.extra) rows.push(["kind", n.extra]);
-      rows.push(["cache", n.uncached ? "after the cacheable prefix" : "in the cacheable prefix"]);
+      rows.push(["cache", n.message ? "a message after the system prompt" : n.uncached ? "after the cacheable prefix" : "in the cacheable prefix"]);
       if (n.children && n.children.length) rows.push(["contains", `${n.children.length} items (Enter to open)`]);
       const dl = el("dl", {});
       for (const [k, v] of rows) dl.append(el("dt", {}, k), el("dd", { "data-field": k }, v));
@@ -443,18 +494,131 @@
         cell(r.x?.bytes), cell(r.y?.bytes), r.x?.bytes === null || r.y?.bytes === null ? el("td", { class: "n" }, "—") : delta(r.x?.bytes, r.y?.bytes))));
     }
 
+    // ---- the two cells' texts side by side ----------------------------------------------
+    // A cell's text: its prompt (sections and the text between them, in order), or its tools
+    // JSON (one definition after another); null when it has none.
+    function cellText(a, what) {
+      if (what === "tools") {
+        const t = D.tools[a.name];
+        return t ? t.map(text).join("\n") + "\n" : null;
+      }
+      const cell = D.cells[a.cell];
+      return cell ? cell.segments.map(([, t]) => text(t)).join("") : null;
+    }
+
+    // Lines of x against lines of y: rows of [kind, line of x or null, line of y or null], kind
+    // same, del (x only), add (y only) or chg (a removed and an added line paired). The longest
+    // common subsequence of the lines between their common start and end; past 4 million cells
+    // of its table, the lines between are all changed.
+    function lineRows(x, y) {
+      const a = x.split("\n"), b = y.split("\n");
+      if (a[a.length - 1] === "") a.pop();
+      if (b[b.length - 1] === "") b.pop();
+      let pre = 0;
+      while (pre < a.length && pre < b.length && a[pre] === b[pre]) pre++;
+      let suf = 0;
+      while (suf < a.length - pre && suf < b.length - pre && a[a.length - 1 - suf] === b[b.length - 1 - suf]) suf++;
+      const A = a.slice(pre, a.length - suf), B = b.slice(pre, b.length - suf);
+      const ops = []; // [op, i, j]: "=" both, "-" A[i], "+" B[j]
+      if (A.length * B.length <= 4e6) {
+        const w = B.length + 1;
+        const L = new Uint32Array((A.length + 1) * w);
+        for (let i = A.length - 1; i >= 0; i--) {
+          for (let j = B.length - 1; j >= 0; j--) {
+            L[i * w + j] = A[i] === B[j] ? L[(i + 1) * w + j + 1] + 1 : Math.max(L[(i + 1) * w + j], L[i * w + j + 1]);
+          }
+        }
+        let i = 0, j = 0;
+        while (i < A.length && j < B.length) {
+          if (A[i] === B[j]) { ops.push(["=", i++, j++]); }
+          else if (L[(i + 1) * w + j] >= L[i * w + j + 1]) ops.push(["-", i++, null]);
+          else ops.push(["+", null, j++]);
+        }
+        while (i < A.length) ops.push(["-", i++, null]);
+        while (j < B.length) ops.push(["+", null, j++]);
+      } else {
+        A.forEach((_, i) => ops.push(["-", i, null]));
+        B.forEach((_, j) => ops.push(["+", null, j]));
+      }
+      const rows = [];
+      for (let k = 0; k < pre; k++) rows.push(["same", k, k]);
+      // A run of removed and added lines: paired while both last.
+      for (let k = 0; k < ops.length;) {
+        if (ops[k][0] === "=") { rows.push(["same", pre + ops[k][1], pre + ops[k][2]]); k++; continue; }
+        const del = [], add = [];
+        while (k < ops.length && ops[k][0] !== "=") {
+          if (ops[k][0] === "-") del.push(pre + ops[k][1]); else add.push(pre + ops[k][2]);
+          k++;
+        }
+        for (let m = 0; m < Math.max(del.length, add.length); m++) {
+          const i = m < del.length ? del[m] : null, j = m < add.length ? add[m] : null;
+          rows.push([i !== null && j !== null ? "chg" : i !== null ? "del" : "add", i, j]);
+        }
+      }
+      for (let k = 0; k < suf; k++) rows.push(["same", a.length - suf + k, b.length - suf + k]);
+      return { rows, a, b };
+    }
+
+    const CONTEXT = 3;
+    function drawCompareText() {
+      const A = byName.get(document.getElementById("compare-a").value);
+      const B = byName.get(document.getElementById("compare-b").value);
+      const table = document.getElementById("compare-text");
+      const count = document.getElementById("compare-text-count");
+      if (!A || !B) return;
+      const what = document.getElementById("compare-what").value;
+      const all = document.getElementById("compare-all").checked;
+      const x = cellText(A, what), y = cellText(B, what);
+      table.replaceChildren();
+      table.append(el("colgroup", {}, el("col", { class: "ln" }), el("col", {}), el("col", { class: "ln" }), el("col", {})));
+      table.append(el("thead", {}, el("tr", {}, el("th", {}, ""), el("th", { scope: "col" }, "A " + A.name),
+        el("th", {}, ""), el("th", { scope: "col" }, "B " + B.name))));
+      const body = el("tbody", {});
+      table.append(body);
+      if (x === null || y === null) {
+        const none = x === null ? A : B;
+        count.textContent = `${none.name} has no ${what === "tools" ? "tools JSON (its tools are in the prompt)" : "prompt"}`;
+        return;
+      }
+      const { rows, a, b } = lineRows(x, y);
+      const changed = rows.map((r) => r[0] !== "same");
+      const near = (k) => {
+        for (let d = -CONTEXT; d <= CONTEXT; d++) if (changed[k + d]) return true;
+        return false;
+      };
+      let hidden = 0;
+      const flush = () => {
+        if (!hidden) return;
+        body.append(el("tr", { class: "gap", "data-kind": "gap" }, el("td", { colspan: "4" }, `… ${hidden} unchanged ${hidden === 1 ? "line" : "lines"}`)));
+        hidden = 0;
+      };
+      rows.forEach(([kind, i, j], k) => {
+        if (!all && kind === "same" && !near(k)) { hidden++; return; }
+        flush();
+        body.append(el("tr", { class: kind, "data-kind": kind },
+          el("td", { class: "ln" }, i === null ? "" : String(i + 1)), el("td", { class: "a" }, i === null ? "" : a[i]),
+          el("td", { class: "ln" }, j === null ? "" : String(j + 1)), el("td", { class: "b" }, j === null ? "" : b[j])));
+      });
+      flush();
+      const del = rows.filter((r) => r[0] === "del" || r[0] === "chg").length;
+      const add = rows.filter((r) => r[0] === "add" || r[0] === "chg").length;
+      count.textContent = del + add === 0 ? "the texts are identical" : `${del} ${del === 1 ? "line" : "lines"} only in A, ${add} only in B`;
+    }
+
     function setupCompare(pair) {
       const sa = document.getElementById("compare-a"), sb = document.getElementById("compare-b");
       for (const s of [sa, sb]) {
         s.replaceChildren(...accounts.map((a) => el("option", { value: a.name }, a.name)));
-        s.addEventListener("change", () => { drawCompare(); writeHash(); });
+        s.addEventListener("change", () => { drawCompare(); drawCompareText(); writeHash(); });
       }
+      for (const id of ["compare-what", "compare-all"]) document.getElementById(id).addEventListener("change", drawCompareText);
       const first = accounts[0];
       const counterpart = accounts.find((b) => b.profile !== first.profile && b.transport === first.transport &&
         b.provider === first.provider && b.case === first.case && b.subagent === first.subagent) || accounts[1] || first;
       sa.value = pair && byName.has(pair[0]) ? pair[0] : first.name;
       sb.value = pair && byName.has(pair[1]) ? pair[1] : counterpart.name;
       drawCompare();
+      drawCompareText();
     }
 
     // ---- state in the address: #cell=NAME&compare=A,B ----------------------------------------
@@ -485,6 +649,7 @@
       }
     });
     const hash = readHash();
+    setupFilters();
     drawMatrix();
     if (accounts.length) select(hash.cell && byName.has(hash.cell) ? hash.cell : accounts[0].name, false);
     window.addEventListener("hashchange", () => {
