@@ -44,7 +44,8 @@ fn byte_chars() -> Vec<char> {
 fn tokenizer_json(size: usize, corpus: &str) -> String {
     let table = byte_chars();
     let mut vocab: Vec<String> = table.iter().map(|c| c.to_string()).collect();
-    let mut index: std::collections::HashMap<String, usize> = vocab.iter().cloned().enumerate().map(|(i, t)| (t, i)).collect();
+    let mut index: std::collections::HashMap<String, usize> =
+        vocab.iter().cloned().enumerate().map(|(i, t)| (t, i)).collect();
     let mut merges: Vec<(String, String)> = Vec::new();
     let mut add = |a: String, b: String, vocab: &mut Vec<String>, merges: &mut Vec<(String, String)>| {
         let t = format!("{a}{b}");
@@ -69,7 +70,10 @@ fn tokenizer_json(size: usize, corpus: &str) -> String {
         seed ^= seed << 13;
         seed ^= seed >> 7;
         seed ^= seed << 17;
-        let (a, b) = (vocab[(seed % vocab.len().min(4096) as u64) as usize].clone(), vocab[((seed >> 20) % vocab.len() as u64) as usize].clone());
+        let (a, b) = (
+            vocab[(seed % vocab.len().min(4096) as u64) as usize].clone(),
+            vocab[((seed >> 20) % vocab.len() as u64) as usize].clone(),
+        );
         if a.chars().count() + b.chars().count() <= 16 {
             add(a, b, &mut vocab, &mut merges);
         }
@@ -99,7 +103,11 @@ fn main() {
         let chat = median_run(&repo, &["render", "--nonce", "c0ffee", "--chat-template", t], 21);
         assert_eq!(chat.code, Some(0), "{}", chat.stderr);
         let ratio = chat.wall.as_secs_f64() / render.wall.as_secs_f64();
-        println!("render --transport chat {:<40} {} ({ratio:.2}× render; target ≤ 2×)", t.rsplit('/').next().unwrap(), ms(chat.wall));
+        println!(
+            "render --transport chat {:<40} {} ({ratio:.2}× render; target ≤ 2×)",
+            t.rsplit('/').next().unwrap(),
+            ms(chat.wall)
+        );
     }
 
     // The text: the example's prompt, line by line (repeated), to just over 10,000 tokens.
