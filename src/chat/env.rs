@@ -13,7 +13,7 @@ use minijinja::value::{Kwargs, Rest, Value, ValueKind};
 use minijinja::{AutoEscape, Environment, Error, ErrorKind, UndefinedBehavior};
 
 use super::date::ChatDate;
-use super::python::{self, Dumps};
+use crate::model::template::python::{self, Dumps};
 use super::source::Chosen;
 use crate::model::template::{filters, Capped};
 

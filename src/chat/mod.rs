@@ -11,7 +11,6 @@
 mod date;
 mod differences;
 mod env;
-mod python;
 mod source;
 
 pub use date::ChatDate;

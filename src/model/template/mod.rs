@@ -14,6 +14,7 @@ use crate::source::{ProjectFs, SourceFile};
 
 pub mod filters;
 pub mod guard;
+pub mod python;
 pub mod opaque;
 pub mod reach;
 mod syntax;

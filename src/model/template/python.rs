@@ -1,7 +1,7 @@
-//! Python's text forms of template values, as transformers' Jinja2 environment prints them:
-//! `str(value)` when a value is printed (`True`, `None`, `['a', 1]`, `{'k': 1.0}`) and
-//! `json.dumps` for its `tojson` filter. A chat template that prints a list or calls `tojson`
-//! on the tools must give the bytes the Python server gives.
+//! Python's text forms of template values, as Jinja2 prints them: `str(value)` when a value is
+//! printed (`True`, `None`, `['a', 1]`, `{'k': 1.0}`) and `json.dumps` (transformers' `tojson`
+//! filter is exactly that). A chat template that prints a list or calls `tojson` on the tools
+//! must give the bytes the Python server gives; so must a project template in Jinja2 mode.
 
 use std::fmt::Write;
 
