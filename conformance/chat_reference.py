@@ -36,7 +36,8 @@ def pin_date(ymd):
 
 def tokenizer_for(path, name):
     tok = PreTrainedTokenizerFast(tokenizer_object=Tokenizer(models.BPE()))
-    text = open(path, encoding="utf-8").read()
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
     special = {}
     if path.endswith(".json"):
         config = json.loads(text)
@@ -81,7 +82,8 @@ def render_request(request):
 
 
 def main():
-    json.dump(render_request(json.load(open(sys.argv[1], encoding="utf-8"))), sys.stdout)
+    with open(sys.argv[1], encoding="utf-8") as f:
+        json.dump(render_request(json.load(f)), sys.stdout)
 
 
 if __name__ == "__main__":

@@ -214,3 +214,44 @@ class ChatTokenCounts(unittest.TestCase):
                         checked += 1
                 self.assertIn("tools", [r["kind"] for r in doc["rows"]])
             print(f"\nchat token counts: 2 cells, totals equal, {checked} section counts equal", file=sys.stderr)
+
+
+@unittest.skipIf(BIN is None, "no promptc binary: build it (cargo build) or set PROMPTC_BIN")
+class ProjectChatCells(unittest.TestCase):
+    """A project's `chat_templates:` cells in its snapshot folder are transformers' text too."""
+
+    def test_snapshot_chat_files_are_transformers_text(self):
+        project = REPO / "fixtures" / "good" / "chat-templates"
+        doc = yaml.safe_load((project / "promptc.yaml").read_text())
+        summary = json.loads((project / "snapshots" / "summary.json").read_text())
+        cases = doc.get("cases", {})
+        checked = 0
+        for cell in summary["cells"]:
+            for name, fp in cell.get("chat", {}).items():
+                entry = doc["chat_templates"][name]
+                sets = []
+                for switch, on in cases.get(cell["case"], {}).get("switches", {}).items() if cell["case"] else []:
+                    sets += ["--set", f"{switch}={'true' if on else 'false'}"]
+                native = subprocess.run(
+                    [BIN, "-C", str(project), "render", "--profile", cell["profile"], *sets, "--provider", "openai",
+                     "--format", "json", "--nonce", "0000"],
+                    capture_output=True, check=True,
+                )
+                rendered = json.loads(native.stdout)
+                messages = [{"role": "system", "content": rendered["prompt"].removesuffix("\n")}]
+                messages += rendered.get("messages") or []
+                expected = chat_reference.render_request(
+                    {
+                        "template": str(project / entry["file"]),
+                        "name": entry.get("name"),
+                        "messages": messages,
+                        "tools": rendered["tools"] or None,
+                        "variables": entry.get("variables", {}),
+                        "date": entry.get("date", DATE),
+                    }
+                )
+                snap = (project / "snapshots" / fp["name"]).read_text()
+                self.assertNotIn("error", expected, expected.get("error"))
+                self.assertEqual(snap, expected["text"], fp["name"])
+                checked += 1
+        self.assertGreaterEqual(checked, 6)

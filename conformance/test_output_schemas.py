@@ -26,7 +26,7 @@ import yaml
 REPO = pathlib.Path(__file__).resolve().parent.parent
 EXAMPLE = REPO / "profiles"
 FIXTURES = REPO / "fixtures"
-KINDS = ("render", "report", "diff", "check", "verify", "error")
+KINDS = ("render", "report", "diff", "check", "verify", "error", "render-chat", "report-chat")
 PROVIDERS = ("openai", "openai-responses", "anthropic", "gemini")
 TRANSPORTS = ("native", "xml", "json")
 
@@ -220,6 +220,22 @@ class OutputSchemaTest(unittest.TestCase):
             with self.subTest(extra=extra):
                 doc, _ = self.expect("render", "--format", "json", *extra)
         self.assertIsNotNone(doc["metadata"]["cache"])
+
+    def test_chat_cells(self):
+        template = str(REPO / "fixtures" / "chat-templates" / "Qwen-Qwen2.5-7B-Instruct.jinja")
+        chat_project = FIXTURES / "good" / "chat-templates"
+        for command, kind in (("render", "render-chat"), ("report", "report-chat")):
+            for args, project in (
+                (["--chat-template", template, "--profile", "lite"], None),
+                (["--transport", "chat", "--model", "llama-3.1-8b"], chat_project),
+                (["--transport", "chat", "--profile", "bare"], chat_project),
+            ):
+                with self.subTest(command=command, args=args):
+                    doc, _ = self.run_promptc(command, "--format", "json", *args, project=project, codes=(0,))
+                    self.validate(kind, doc, f"{command} {' '.join(args)}")
+                    self.assertEqual(doc["transport"], "chat")
+        # A missing template is an error document.
+        self.expect_error("render", "--transport", "chat", "--chat-template", "missing.jinja", "--format", "json")
 
     def test_render_good_fixtures(self):
         for project in folders(FIXTURES / "good"):

@@ -8,13 +8,10 @@
 //! when the cell has none, as a server passes for a request without tools). The template runs
 //! in an environment set as transformers sets its own (see `env`).
 
-mod date;
 mod differences;
 mod env;
-mod source;
 
-pub use date::ChatDate;
-pub use source::ChatTemplate;
+pub use crate::model::chat::{ChatDate, ChatTemplate};
 
 use indexmap::IndexMap;
 use minijinja::Value;
@@ -22,7 +19,9 @@ use minijinja::Value;
 use crate::compile::Compiled;
 use crate::diagnostic::Diagnostic;
 use crate::error::{Error, ErrorKind, Result};
+use crate::model::chat::ChatTemplateDecl;
 use crate::model::transport::Transport;
+use crate::model::Project;
 
 /// How a chat template is applied: its variables and the date `strftime_now` reads.
 #[derive(Debug, Clone, Default)]
@@ -40,6 +39,13 @@ impl ChatOptions {
     /// No variables; today's date.
     pub fn new() -> ChatOptions {
         ChatOptions::default()
+    }
+
+    /// A project entry's variables and date, with `over`'s on top (the command line's).
+    pub fn of(decl: &ChatTemplateDecl, over: &ChatOptions) -> ChatOptions {
+        let mut variables = decl.variables.clone();
+        variables.extend(over.variables.iter().map(|(k, v)| (k.clone(), v.clone())));
+        ChatOptions { variables, date: over.date.or(decl.date) }
     }
 
     /// Set a variable.
@@ -105,20 +111,28 @@ fn conversation(compiled: &Compiled) -> serde_json::Value {
     serde_json::Value::Array(messages)
 }
 
-/// The tools a chat template is given: the OpenAI Chat Completions projection, or none.
-fn tools(compiled: &Compiled) -> Option<serde_json::Value> {
-    compiled.projection().filter(|p| p.as_array().is_some_and(|a| !a.is_empty())).cloned()
+/// The tools a chat template is given: the cell's tools as OpenAI Chat Completions writes them,
+/// or none when it has none.
+pub fn tools(project: &Project, compiled: &Compiled) -> Option<serde_json::Value> {
+    if compiled.tools.is_empty() {
+        return None;
+    }
+    let options = crate::projection::ProjectionOptions::of(project);
+    Some(crate::projection::project(crate::model::provider::Provider::OpenAiChat, &compiled.tools, options))
 }
 
-/// Render `compiled` (a native cell projected for OpenAI Chat Completions) through `template`.
-pub fn apply(compiled: &Compiled, template: &ChatTemplate, options: &ChatOptions, cap: usize) -> Result<ChatText> {
-    if compiled.transport != Transport::Native
-        || compiled.provider != Some(crate::model::provider::Provider::OpenAiChat)
-    {
-        return Err(Diagnostic::error("a chat template renders a native cell projected for `openai`")
-            .into_error(ErrorKind::Internal));
+/// Render `compiled` (a native cell) through `template`.
+pub fn apply(
+    project: &Project,
+    compiled: &Compiled,
+    template: &ChatTemplate,
+    options: &ChatOptions,
+) -> Result<ChatText> {
+    if compiled.transport != Transport::Native {
+        return Err(Diagnostic::error("a chat template renders a native cell").into_error(ErrorKind::Internal));
     }
-    let tools = tools(compiled);
+    let cap = project.templates.limits().prompt_bytes;
+    let tools = tools(project, compiled);
     let text = render(template, &conversation(compiled), tools.as_ref(), options, cap)?;
     let date = options.date.unwrap_or_else(ChatDate::now);
     let (parts, prompt_found) = locate(compiled, &text);
@@ -137,12 +151,12 @@ pub fn apply(compiled: &Compiled, template: &ChatTemplate, options: &ChatOptions
 
 /// The text `compiled` would give without its tools (to tell the tools block's share).
 pub fn apply_without_tools(
+    project: &Project,
     compiled: &Compiled,
     template: &ChatTemplate,
     options: &ChatOptions,
-    cap: usize,
 ) -> Result<String> {
-    render(template, &conversation(compiled), None, options, cap)
+    render(template, &conversation(compiled), None, options, project.templates.limits().prompt_bytes)
 }
 
 /// Render the template with `messages` and `tools`.
@@ -200,7 +214,7 @@ fn locate(compiled: &Compiled, text: &str) -> (Vec<ChatPart>, bool) {
 }
 
 /// An error raised while rendering a chat template, located in the template.
-pub(crate) fn template_error(template: &source::Chosen, e: &minijinja::Error, message: String) -> Error {
+pub(crate) fn template_error(template: &crate::model::chat::Chosen, e: &minijinja::Error, message: String) -> Error {
     let mut d = Diagnostic::error(message);
     if let Some(range) = e.range() {
         let p = crate::diagnostic::Position::from_byte_range(&template.text, range.start, range.end);

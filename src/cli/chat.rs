@@ -18,10 +18,10 @@ pub(crate) struct ChatArgs {
     /// A template variable: NAME=TEXT, or NAME:=JSON for another value (`tools_in_user_message:=false`)
     /// (repeatable; `bos_token` and `eos_token` are empty unless set here or in a
     /// tokenizer_config.json).
-    #[arg(long = "chat-template-var", value_name = "NAME=VALUE", requires = "chat_template")]
+    #[arg(long = "chat-template-var", value_name = "NAME=VALUE")]
     pub(crate) chat_vars: Vec<String>,
     /// The date `strftime_now` gives, YYYY-MM-DD (default: today, UTC).
-    #[arg(long, value_name = "DATE", requires = "chat_template")]
+    #[arg(long, value_name = "DATE")]
     pub(crate) chat_template_date: Option<String>,
 }
 
@@ -31,21 +31,35 @@ impl ChatArgs {
         self.chat_template.is_some() || cell.transport == Some(TransportArg::Chat)
     }
 
+    /// The chat flags given without the chat transport: a mistake, said before anything else.
+    pub(crate) fn refuse_without_chat(&self) -> Result<(), Error> {
+        let stray = [
+            (!self.chat_vars.is_empty()).then_some("--chat-template-var"),
+            self.chat_template_date.as_ref().map(|_| "--chat-template-date"),
+        ];
+        match stray.into_iter().flatten().next() {
+            Some(flag) => Err(Error::usage(
+                Diagnostic::error(format!("{flag} has no effect without --transport chat"))
+                    .with_help("add --transport chat (the project's chat template) or --chat-template FILE"),
+            )),
+            None => Ok(()),
+        }
+    }
+
     /// The template and its options, the flags checked.
-    pub(crate) fn read(&self, cell: &CellArgs) -> Result<(ChatTemplate, ChatOptions), Error> {
+    pub(crate) fn read(&self, cell: &CellArgs) -> Result<(Option<ChatTemplate>, ChatOptions), Error> {
         if let Some(TransportArg::Of(t)) = cell.transport {
             return Err(Error::usage(
                 Diagnostic::error(format!("--chat-template has no effect with --transport {t}"))
                     .with_help("a chat template renders the chat transport: use --transport chat, or drop --transport"),
             ));
         }
-        let Some(path) = &self.chat_template else {
-            return Err(Error::usage(
-                Diagnostic::error("--transport chat needs the model's chat template")
-                    .with_help("add --chat-template FILE: a `.jinja` file or the model's `tokenizer_config.json`"),
-            ));
-        };
-        let template = ChatTemplate::read(path, self.chat_template_name.as_deref())?;
+        // Without a file, the project's `chat_templates:` entry for the cell is used.
+        let template = self
+            .chat_template
+            .as_deref()
+            .map(|p| ChatTemplate::read(p, self.chat_template_name.as_deref()))
+            .transpose()?;
         let mut options = ChatOptions::new();
         for v in &self.chat_vars {
             let bad = |why: &str| {
@@ -90,7 +104,7 @@ pub(crate) fn render_chat(project: &Project, args: &RenderArgs, color: Color) ->
             ),
         ));
     }
-    let r = promptc::render_chat(project, &chat_request(project, &args.cell)?, &template, &options)?;
+    let r = promptc::render_chat(project, &chat_request(project, &args.cell)?, template.as_ref(), &options)?;
     warn(&r.compiled, color);
     let paint = wants_color(color, std::io::stderr().is_terminal());
     let mut err = std::io::stderr().lock();
@@ -119,7 +133,7 @@ pub(crate) fn report_chat(project: &Project, args: &ReportArgs) -> Result<Exit, 
     let named = args.tokenizer.as_deref().map(|n| promptc::tokenizer_named(project, n)).transpose()?;
     let mut counter = TokenCounter::for_project(project, named, !args.no_cache);
     let req = chat_request(project, &args.cell)?;
-    let report = promptc::report_chat(project, &req, &template, &options, tokenizer.as_ref(), &mut counter)?;
+    let report = promptc::report_chat(project, &req, template.as_ref(), &options, tokenizer.as_ref(), &mut counter)?;
     save_tokens(&mut counter);
     std::mem::forget(counter);
     let mut err = std::io::stderr().lock();

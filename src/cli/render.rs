@@ -31,6 +31,7 @@ pub(crate) fn render(project: &Project, args: &RenderArgs, color: Color) -> Resu
     if args.chat.wanted(&args.cell) {
         return render_chat(project, args, color);
     }
+    args.chat.refuse_without_chat()?;
     let compiled = promptc::compile(project, &request(project, &args.cell)?)?;
     warn(&compiled, color);
     if let Some(dir) = &args.out {

@@ -74,6 +74,7 @@ pub(crate) fn report(project: &Project, args: &ReportArgs, color: Color) -> Resu
     if args.chat.wanted(&args.cell) {
         return report_chat(project, args);
     }
+    args.chat.refuse_without_chat()?;
     if args.tokenizer_file.is_some() {
         return Err(Error::usage(Diagnostic::error("--tokenizer-file counts chat cells").with_help(
             "add --transport chat --chat-template FILE: an open-weight model's text is what its tokenizer counts",

@@ -47,6 +47,7 @@ fn summary_from_artifact(files: &BTreeMap<String, String>) -> Option<Summary> {
                 .map(|s| Fingerprint { name: s.id.clone(), bytes: s.bytes as u64, sha256: s.sha256.clone() })
                 .collect(),
             tools,
+            chat: Default::default(),
             messages: files.get("messages.json").map(|m| Fingerprint {
                 name: "messages.json".into(),
                 bytes: m.len() as u64,

@@ -54,6 +54,7 @@ fn deltas_report_only_changed_items() {
             sections: Vec::new(),
             tools: BTreeMap::new(),
             messages: None,
+            chat: Default::default(),
             accounts: vec![a],
         }],
         files: Vec::new(),

@@ -50,22 +50,47 @@ impl ChatRender {
     }
 }
 
-/// The request's cell as a chat template renders it: compiled with the native transport and
-/// the OpenAI Chat Completions projection (whatever transport and provider it asked for).
+/// The request's cell as a chat template renders it: compiled with the native transport
+/// (whatever transport and provider it asked for), its tools as OpenAI Chat Completions writes
+/// them. `template` is the caller's (`--chat-template FILE`, with `options`); without one, the
+/// project's `chat_templates:` entry for the request's model, else the first for the cell's
+/// profile, with its variables and date (`options` on top).
 pub fn render_chat(
     project: &Project,
     request: &Request,
-    template: &ChatTemplate,
+    template: Option<&ChatTemplate>,
     options: &ChatOptions,
 ) -> Result<ChatRender> {
-    let compiled = compile_for_chat(project, request)?;
-    let chat = chat::apply(&compiled, template, options, project.templates.limits().prompt_bytes)?;
+    let (compiled, template, options) = chat_cell(project, request, template, options)?;
+    let chat = chat::apply(project, &compiled, &template, &options)?;
     Ok(ChatRender { compiled, chat })
 }
 
-fn compile_for_chat(project: &Project, request: &Request) -> Result<Compiled> {
+/// The compiled cell, and the template and options that render it.
+fn chat_cell(
+    project: &Project,
+    request: &Request,
+    template: Option<&ChatTemplate>,
+    options: &ChatOptions,
+) -> Result<(Compiled, ChatTemplate, ChatOptions)> {
     let req = request.clone().transport(Transport::Native).provider(Provider::OpenAiChat);
-    crate::compile::compile(project, &req)
+    let compiled = crate::compile::compile(project, &req)?;
+    if let Some(t) = template {
+        return Ok((compiled, t.clone(), options.clone()));
+    }
+    let decls = &project.chat_templates;
+    let by_model = request.model.as_deref().and_then(|m| decls.values().find(|d| d.for_model(m)));
+    let decl = by_model.or_else(|| decls.values().find(|d| d.covers(compiled.profile())));
+    match decl {
+        Some(d) => Ok((compiled, d.template.clone(), ChatOptions::of(d, options))),
+        None => Err(crate::diagnostic::Diagnostic::error(format!(
+            "no chat template for profile `{}`{}",
+            compiled.profile(),
+            request.model.as_deref().map(|m| format!(" or model `{m}`")).unwrap_or_default()
+        ))
+        .with_help("name one with --chat-template FILE, or declare it under `chat_templates:` in promptc.yaml")
+        .into_error(crate::error::ErrorKind::Usage)),
+    }
 }
 
 /// A chat cell's tokens.
@@ -104,21 +129,22 @@ impl ChatReport {
 pub fn report_chat(
     project: &Project,
     request: &Request,
-    template: &ChatTemplate,
+    template: Option<&ChatTemplate>,
     options: &ChatOptions,
     tokenizer: Option<&HfTokenizer>,
     counter: &mut TokenCounter,
 ) -> Result<ChatReport> {
+    let (compiled, template, options) = chat_cell(project, request, template, options)?;
     // One date for both renders, so the tools block is the only difference between them.
     let fixed = options.date.is_some();
     let options = match options.date {
-        Some(_) => options.clone(),
-        None => options.clone().date(chat::ChatDate::now()),
+        Some(_) => options,
+        None => options.date(chat::ChatDate::now()),
     };
-    let mut render = render_chat(project, request, template, &options)?;
-    render.chat.date_fixed = fixed;
-    let cap = project.templates.limits().prompt_bytes;
-    let without = chat::apply_without_tools(&render.compiled, template, &options, cap)?;
+    let mut chat = chat::apply(project, &compiled, &template, &options)?;
+    chat.date_fixed = fixed;
+    let without = chat::apply_without_tools(project, &compiled, &template, &options)?;
+    let render = ChatRender { compiled, chat };
     let (account, name, exact) = match tokenizer {
         Some(t) => {
             let mut count = |s: &str| t.count(s);

@@ -179,6 +179,36 @@ pub struct RawSubagent {
     pub tools: Vec<S>,
 }
 
+/// An open-weight model's chat template (`chat_templates:`): every native cell of the profiles
+/// it names is rendered through it into `PROFILE[.CASE].chat-NAME.txt` in the snapshot folder.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawChatTemplate {
+    /// The template: a `.jinja` file or the model's `tokenizer_config.json`, in the project.
+    #[schemars(with = "String")]
+    pub file: S,
+    /// Which of a `tokenizer_config.json`'s named templates (default: transformers' choice).
+    #[schemars(with = "Option<String>")]
+    pub name: Option<S>,
+    /// Template variables (`bos_token`, `eos_token`, any other), any value.
+    #[serde(default)]
+    #[schemars(with = "BTreeMap<String, serde_json::Value>")]
+    pub variables: IndexMap<String, serde_json::Value>,
+    /// The date `strftime_now` gives, YYYY-MM-DD (default: today, which changes the snapshot
+    /// of a template that reads it every day).
+    #[schemars(with = "Option<String>")]
+    pub date: Option<S>,
+    /// The profiles whose cells it renders (default: every profile).
+    #[serde(default)]
+    #[schemars(with = "Vec<String>")]
+    pub profiles: Vec<S>,
+    /// Model ids it is for (`*` matches any text, case ignored), chosen by
+    /// `--transport chat --model ID`.
+    #[serde(default)]
+    #[schemars(with = "Vec<String>")]
+    pub models: Vec<S>,
+}
+
 /// A slash command: instruction text per profile, never a tool.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]

@@ -87,6 +87,11 @@ pub struct RawManifest {
     #[serde(default)]
     #[schemars(with = "BTreeMap<String, RawCommand>")]
     pub commands: IndexMap<S, RawCommand>,
+    /// Open-weight models' chat templates: chat cells in the snapshot matrix, and the template
+    /// `--transport chat` uses for a profile or model.
+    #[serde(default)]
+    #[schemars(with = "BTreeMap<String, crate::format::entries::RawChatTemplate>")]
+    pub chat_templates: IndexMap<S, crate::format::entries::RawChatTemplate>,
     /// Lint settings.
     #[serde(default)]
     pub check: RawCheck,

@@ -27,6 +27,7 @@ mod analysis;
 mod cases;
 mod catalog;
 mod catalog_checks;
+mod chat_templates;
 mod checker;
 mod checks;
 mod commands;
@@ -105,6 +106,7 @@ impl Project {
         let subagents = ld.subagents(&declared, &sections);
         let lint = ld.lint();
         let commands = ld.commands(&declared.tools);
+        let chat_templates = ld.chat_templates();
         let tool_docs = ld.tool_docs();
         let matrix = ld.matrix(default_profile);
         let own = analysis::Templates { sections: &mut sections, layout: &layout, tool_docs: &tool_docs };
@@ -131,6 +133,7 @@ impl Project {
             slots,
             subagents,
             commands,
+            chat_templates,
             lint,
             switches,
             variables,

@@ -12,6 +12,7 @@ use crate::source::{ProjectFs, SourceFile};
 
 pub mod budget;
 pub mod catalog;
+pub mod chat;
 pub mod condition;
 pub mod name;
 pub mod params;
@@ -175,6 +176,8 @@ pub struct Project {
     pub(crate) subagents: IndexMap<String, Subagent>,
     /// Slash commands by name.
     pub(crate) commands: IndexMap<String, Command>,
+    /// Open-weight models' chat templates (`chat_templates:`), by name.
+    pub(crate) chat_templates: IndexMap<String, chat::ChatTemplateDecl>,
     /// `promptc check` settings.
     pub(crate) lint: LintSettings,
     /// Switches by name, in declaration order.

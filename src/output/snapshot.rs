@@ -126,6 +126,10 @@ pub struct CellSummary {
     /// The harness messages file, when the profile declares messages.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub messages: Option<Fingerprint>,
+    /// The cell through each of the project's chat templates that covers its profile (native
+    /// cells), by template name.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub chat: BTreeMap<String, Fingerprint>,
     /// The cell's accounts: one per provider (native), one for xml and json.
     #[serde(default)]
     pub accounts: Vec<AccountSummary>,
@@ -181,7 +185,7 @@ fn fingerprint(name: &str, text: &str) -> Fingerprint {
 }
 
 /// One cell's files and summary.
-fn cell_output(project: &Project, cell: &Cell, c: &Compiled) -> (Vec<(String, String)>, CellSummary) {
+fn cell_output(project: &Project, cell: &Cell, c: &Compiled) -> Result<(Vec<(String, String)>, CellSummary)> {
     let stem = cell.stem();
     let prompt_name = format!("{stem}.prompt.md");
     let mut files = Vec::new();
@@ -204,6 +208,7 @@ fn cell_output(project: &Project, cell: &Cell, c: &Compiled) -> (Vec<(String, St
         sections: c.sections.iter().map(|s| fingerprint(&s.id, &s.text)).collect(),
         tools,
         messages: None,
+        chat: BTreeMap::new(),
         accounts: Vec::new(),
     };
     let mut summary = summary;
@@ -213,8 +218,30 @@ fn cell_output(project: &Project, cell: &Cell, c: &Compiled) -> (Vec<(String, St
         summary.messages = Some(fingerprint(&name, &json));
         files.push((name, json));
     }
+    if cell.transport == Transport::Native {
+        for decl in project.chat_templates.values().filter(|d| d.covers(&cell.profile)) {
+            let options = crate::chat::ChatOptions::of(decl, &crate::chat::ChatOptions::new());
+            let text = crate::chat::apply(project, c, &decl.template, &options)
+                .map_err(|e| in_chat_cell(e, &stem, &decl.name))?
+                .text;
+            let name = format!("{stem}.chat-{}.txt", decl.name);
+            summary.chat.insert(decl.name.clone(), fingerprint(&name, &text));
+            files.push((name, text));
+        }
+    }
     files.push((prompt_name, c.prompt.clone()));
-    (files, summary)
+    Ok((files, summary))
+}
+
+/// A chat template's failure on a matrix cell, saying which cell and how to leave it out.
+fn in_chat_cell(mut e: crate::error::Error, stem: &str, template: &str) -> crate::error::Error {
+    for d in e.diagnostics_mut() {
+        d.notes.push(format!("while rendering cell `{stem}` through chat template `{template}`"));
+        if d.help.is_none() {
+            d.help = Some(format!("if the template cannot render this profile, list the ones it can under `chat_templates.{template}.profiles`"));
+        }
+    }
+    e
 }
 
 impl Matrix {
@@ -227,7 +254,7 @@ impl Matrix {
         }
         let mut cells_out = Vec::new();
         for c in &compiled {
-            let (f, summary) = cell_output(project, &c.cell(), c);
+            let (f, summary) = cell_output(project, &c.cell(), c)?;
             files.extend(f);
             cells_out.push(summary);
         }

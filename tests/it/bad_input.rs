@@ -357,6 +357,28 @@ cases! {
     transport_json_not_enabled => case("transport-json-not-enabled", MINIMAL, &["--transport", "json"],
         "transport `json` is not enabled in this project", Some("fixtures/good/minimal/promptc.yaml"), &["enabled \
             transports: native, xml", "declares no `transports:`"]);
+    // --- chat templates (`chat_templates:`) ---------------------------------------------
+    chat_template_unknown_profile => case("chat-template-unknown-profile", "fixtures/bad/chat-template-unknown-profile",
+        &[], "chat template `qwen` names unknown profile `standrad`",
+        Some("fixtures/bad/chat-template-unknown-profile/promptc.yaml:48:16"), &["did you mean `standard`?"]);
+    chat_template_bad_date => case("chat-template-bad-date", "fixtures/bad/chat-template-bad-date", &[],
+        "invalid date `26 July 2024`", Some("fixtures/bad/chat-template-bad-date/promptc.yaml:48:11"), &["YYYY-MM-DD"]);
+    chat_template_missing_file => case("chat-template-missing-file", "fixtures/bad/chat-template-missing-file", &[],
+        "chat/qwen3.jinja`: no such file", Some("fixtures/bad/chat-template-missing-file/promptc.yaml:47:11"), &[]);
+    chat_template_unknown_name => case("chat-template-unknown-name", "fixtures/bad/chat-template-unknown-name", &[],
+        "has no chat template named `tools`", Some("fixtures/bad/chat-template-unknown-name/promptc.yaml:48:11"),
+        &["`default`, `tool_use`"]);
+    chat_template_bad_model_pattern => case("chat-template-bad-model-pattern",
+        "fixtures/bad/chat-template-bad-model-pattern", &[], "invalid model segment pattern `qwen/2.5`",
+        Some("fixtures/bad/chat-template-bad-model-pattern/promptc.yaml:48:14"), &[]);
+    chat_template_bad_config => case("chat-template-bad-config", "fixtures/bad/chat-template-bad-config", &[],
+        "has no usable `chat_template`: it is neither a string nor a list",
+        Some("fixtures/bad/chat-template-bad-config/promptc.yaml:47:11"), &[]);
+    chat_template_raises_in_matrix => case("chat-template-raises-in-matrix",
+        "fixtures/bad/chat-template-raises-in-matrix", &["snapshot"],
+        "the chat template raised an error: Cannot put tools in the first user message",
+        Some("fixtures/bad/chat-template-raises-in-matrix/chat/llama3.1.jinja:52:13"),
+        &["while rendering cell `bare.native` through chat template `llama`", "chat_templates.llama.profiles"]);
     // --- report: tokenizers and budgets ----------------------------------------------------
     report_unknown_tokenizer => case("report-unknown-tokenizer", MINIMAL, &["report", "--tokenizer", "o200k"],
         "unknown tokenizer `o200k`", None, &["did you mean `o200k_base`?"]);

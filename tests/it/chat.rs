@@ -128,7 +128,7 @@ fn every_mistake_is_exit_2_with_a_clear_message() {
     let not_json = write(dir.path(), "tokenizer_config.json", "{\"chat_template\": [1, }");
     let no_template = write(dir.path(), "other.json", "{\"bos_token\": \"<s>\"}");
     let cases: Vec<(Vec<&str>, &str)> = vec![
-        (vec![], "--transport chat needs the model's chat template"),
+        (vec![], "no chat template for profile `standard`"),
         (vec!["--chat-template", "missing.jinja"], "cannot read the chat template missing.jinja"),
         (vec!["--chat-template", "fixtures"], "not a regular file"),
         (vec!["--chat-template", &endless], "ran too long"),
@@ -213,4 +213,102 @@ fn report_rows_add_up_to_the_total() {
     assert!(tools["tokens"].as_i64().unwrap() > 1000);
     let template = rows.iter().find(|r| r["kind"] == "template").unwrap();
     assert!((0..200).contains(&template["tokens"].as_i64().unwrap()), "{template}");
+}
+
+const PROJECT: &str = "fixtures/good/chat-templates";
+
+#[test]
+fn a_projects_chat_templates_are_cells_of_its_snapshot_matrix() {
+    // The committed snapshots are current: each chat template's text for each cell it covers.
+    let out = promptc(&["-C", PROJECT, "diff"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(repo().join(PROJECT).join("snapshots/summary.json")).unwrap())
+            .unwrap();
+    let chat: Vec<String> = summary["cells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|c| {
+            c["chat"].as_object().into_iter().flat_map(|m| m.values()).map(|f| f["name"].as_str().unwrap().to_string())
+        })
+        .collect();
+    // qwen covers both profiles × both cases; llama only `standard`.
+    assert_eq!(
+        chat,
+        [
+            "standard.native.chat-llama.txt",
+            "standard.native.chat-qwen.txt",
+            "standard.failing.native.chat-llama.txt",
+            "standard.failing.native.chat-qwen.txt",
+            "bare.native.chat-qwen.txt",
+            "bare.failing.native.chat-qwen.txt"
+        ]
+        .map(String::from)
+    );
+    // An edit to a template is drift in exactly the files of its cells, and `snapshot` takes it.
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&repo().join(PROJECT), dir.path());
+    let tpl = dir.path().join("chat/qwen2.5.jinja");
+    let text = std::fs::read_to_string(&tpl).unwrap().replace("<|im_start|>assistant", "<|im_start|>model");
+    std::fs::write(&tpl, text).unwrap();
+    let out = promptc_in(dir.path(), &["diff", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let mut changed: Vec<&str> = doc["files"].as_array().unwrap().iter().map(|f| f["file"].as_str().unwrap()).collect();
+    changed.sort();
+    assert_eq!(
+        changed,
+        [
+            "bare.failing.native.chat-qwen.txt",
+            "bare.native.chat-qwen.txt",
+            "standard.failing.native.chat-qwen.txt",
+            "standard.native.chat-qwen.txt",
+            "summary.json"
+        ]
+    );
+    assert_eq!(promptc_in(dir.path(), &["snapshot"]).status.code(), Some(0));
+    assert_eq!(promptc_in(dir.path(), &["diff"]).status.code(), Some(0));
+    let snap = std::fs::read_to_string(dir.path().join("snapshots/bare.native.chat-qwen.txt")).unwrap();
+    assert!(snap.ends_with("<|im_start|>model\n"), "{snap}");
+}
+
+#[test]
+fn render_chat_takes_the_projects_template_for_the_profile_or_the_model() {
+    let render = |args: &[&str]| {
+        let mut all = vec!["-C", PROJECT, "render", "--transport", "chat"];
+        all.extend_from_slice(args);
+        let out = promptc(&all);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let snapshot = |name: &str| std::fs::read_to_string(repo().join(PROJECT).join("snapshots").join(name)).unwrap();
+    // The first entry covering the profile: qwen (llama covers only `standard`, and comes second).
+    assert_eq!(render(&["--profile", "bare"]), snapshot("bare.native.chat-qwen.txt"));
+    assert_eq!(render(&[]), snapshot("standard.native.chat-qwen.txt"));
+    // A model its `models:` patterns match picks it, with its variables and date.
+    assert_eq!(render(&["--model", "meta/Llama-3.1-8B-Instruct"]), snapshot("standard.native.chat-llama.txt"));
+    // The command line's variables and date go over the entry's: Llama 3.1 (`tool_use`) takes
+    // its date as a variable; for a cell without tools the config's `default`, Llama 3.2, asks
+    // `strftime_now`.
+    let over = render(&["--model", "llama-3.1-8b", "--chat-template-var", "date_string=02 Jan 2025"]);
+    assert!(over.contains("Today Date: 02 Jan 2025"), "{over}");
+    let bare = render(&["--profile", "bare", "--model", "llama-3.1-8b", "--chat-template-date", "2025-01-02"]);
+    assert!(bare.contains("Today Date: 02 Jan 2025") && !bare.contains("Environment: ipython"), "{bare}");
+    let bare = render(&["--profile", "bare", "--model", "llama-3.1-8b"]);
+    assert!(bare.contains("Today Date: 26 Jul 2024"), "{bare}");
+}
+
+#[test]
+fn a_chat_template_that_reads_todays_date_without_one_set_is_warned() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&repo().join(PROJECT), dir.path());
+    let m = dir.path().join("promptc.yaml");
+    let text = std::fs::read_to_string(&m).unwrap().replace("    date: \"2024-07-26\"\n", "");
+    std::fs::write(&m, text).unwrap();
+    // `check` prints its findings, the loader's warnings among them, on stdout.
+    let out = promptc_in(dir.path(), &["check"]);
+    let e = String::from_utf8_lossy(&out.stdout).into_owned() + &stderr(&out);
+    assert!(e.contains("warning: chat template `llama` reads today's date and none is set"), "{e}");
+    assert!(e.contains("promptc.yaml:"), "{e}");
 }

@@ -14,8 +14,8 @@ use crate::source::{ProjectFs, SourceFile};
 
 pub mod filters;
 pub mod guard;
-pub mod python;
 pub mod opaque;
+pub mod python;
 pub mod reach;
 mod syntax;
 use reach::Reach;

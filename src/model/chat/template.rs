@@ -38,11 +38,11 @@ enum Templates {
 
 /// The template chosen for one render, with where it came from.
 #[derive(Debug, Clone)]
-pub(crate) struct Chosen {
+pub struct Chosen {
     /// `FILE`, or `FILE#NAME` for a named template of a tokenizer config.
-    pub(crate) display: String,
+    pub display: String,
     /// Its source.
-    pub(crate) text: String,
+    pub text: String,
 }
 
 impl ChatTemplate {
@@ -56,38 +56,49 @@ impl ChatTemplate {
         }
     }
 
-    /// Read a `.jinja` file, or a `tokenizer_config.json` (a file whose name ends in `.json`).
-    /// `name` picks one of a config's named templates; without it transformers' choice is made
-    /// when the template is applied (`tool_use` for a cell with tools, else `default`).
+    /// Read a `.jinja` file, or a `tokenizer_config.json` (a file whose name ends in `.json`),
+    /// named on the command line. `name` picks one of a config's named templates; without it
+    /// transformers' choice is made when the template is applied (`tool_use` for a cell with
+    /// tools, else `default`).
     pub fn read(path: &Path, name: Option<&str>) -> Result<ChatTemplate> {
         let display = path.display().to_string();
-        let io = |why: String| {
+        let bytes = crate::source::read_regular(path, MAX_TEMPLATE_FILE).map_err(|e| {
+            let why = match e {
+                crate::source::ReadError::Io(e) => crate::error::io_reason(&e),
+                crate::source::ReadError::NotAFile => "not a regular file".into(),
+                crate::source::ReadError::TooLarge(n) => {
+                    format!("more than the {n} bytes a chat template file may have")
+                }
+            };
             Diagnostic::error(format!("cannot read the chat template {display}: {why}"))
                 .with_help("give a chat template file (`.jinja`) or a model's `tokenizer_config.json`")
                 .into_error(ErrorKind::Io)
-        };
-        let meta = std::fs::metadata(path).map_err(|e| io(e.to_string()))?;
-        if !meta.is_file() {
-            return Err(io("not a regular file".into()));
+        })?;
+        let text = String::from_utf8(bytes).map_err(|_| {
+            Diagnostic::error(format!("cannot read the chat template {display}: not UTF-8 text"))
+                .into_error(ErrorKind::Io)
+        })?;
+        let t = ChatTemplate::parse(&display, &text, None)?;
+        match name {
+            Some(n) => t.named(n),
+            None => Ok(t),
         }
-        if meta.len() > MAX_TEMPLATE_FILE {
-            return Err(io(format!(
-                "{} bytes, more than the {MAX_TEMPLATE_FILE} a chat template file may have",
-                meta.len()
-            )));
+    }
+
+    /// A template from a file's text: a `tokenizer_config.json` when `display` ends in `.json`,
+    /// else the template itself. `at` locates the file's reference for errors in a config.
+    pub fn parse(display: &str, text: &str, at: Option<&Label>) -> Result<ChatTemplate> {
+        if display.to_ascii_lowercase().ends_with(".json") {
+            from_config(display, text, at)
+        } else {
+            Ok(ChatTemplate::from_text(display, text))
         }
-        let bytes = std::fs::read(path).map_err(|e| io(e.to_string()))?;
-        let text = String::from_utf8(bytes).map_err(|_| io("not UTF-8 text".into()))?;
-        let json = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("json"));
-        let mut t = if json { from_config(&display, &text)? } else { ChatTemplate::from_text(display, text) };
-        if let Some(n) = name {
-            t = t.named(n)?;
-        }
-        Ok(t)
     }
 
     /// Pick a named template of a tokenizer config.
-    fn named(mut self, name: &str) -> Result<ChatTemplate> {
+    ///
+    /// A file with one template, or no template of that name, is an error.
+    pub fn named(mut self, name: &str) -> Result<ChatTemplate> {
         match &self.templates {
             Templates::Named(map) if map.contains_key(name) => {
                 self.name = Some(name.to_string());
@@ -109,7 +120,7 @@ impl ChatTemplate {
     }
 
     /// The special tokens a tokenizer config declares.
-    pub(crate) fn special_tokens(&self) -> &IndexMap<String, String> {
+    pub fn special_tokens(&self) -> &IndexMap<String, String> {
         &self.special
     }
 
@@ -119,7 +130,7 @@ impl ChatTemplate {
     }
 
     /// The template a render uses, chosen as transformers' `get_chat_template` chooses.
-    pub(crate) fn choose(&self, has_tools: bool) -> Result<Chosen> {
+    pub fn choose(&self, has_tools: bool) -> Result<Chosen> {
         match &self.templates {
             Templates::One(text) => Ok(Chosen { display: self.display.clone(), text: text.clone() }),
             Templates::Named(map) => {
@@ -147,7 +158,7 @@ fn names(map: &IndexMap<String, String>) -> String {
 }
 
 /// Read a `tokenizer_config.json`.
-fn from_config(display: &str, text: &str) -> Result<ChatTemplate> {
+fn from_config(display: &str, text: &str, at: Option<&Label>) -> Result<ChatTemplate> {
     let value: serde_json::Value = serde_json::from_str(text).map_err(|e| {
         let p = Position::new(e.line(), e.column(), 1);
         Diagnostic::error(format!("{display} is not valid JSON: {e}"))
@@ -155,11 +166,15 @@ fn from_config(display: &str, text: &str) -> Result<ChatTemplate> {
             .into_error(ErrorKind::Usage)
     })?;
     let not = |why: &str| {
-        Diagnostic::error(format!("{display} has no usable `chat_template`: {why}"))
-            .with_help(
-                "a tokenizer_config.json holds `chat_template` as a string, or as a list of {\"name\", \"template\"}",
-            )
-            .into_error(ErrorKind::Usage)
+        let d = Diagnostic::error(format!("{display} has no usable `chat_template`: {why}"));
+        let d = match at {
+            Some(l) => d.with_label(l.clone()),
+            None => d,
+        };
+        d.with_help(
+            "a tokenizer_config.json holds `chat_template` as a string, or as a list of {\"name\", \"template\"}",
+        )
+        .into_error(ErrorKind::Usage)
     };
     let obj = value.as_object().ok_or_else(|| not("the file is not a JSON object"))?;
     let templates = match obj.get("chat_template") {
