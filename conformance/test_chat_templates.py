@@ -255,3 +255,19 @@ class ProjectChatCells(unittest.TestCase):
                 self.assertEqual(snap, expected["text"], fp["name"])
                 checked += 1
         self.assertGreaterEqual(checked, 6)
+
+    def test_reports_count_with_the_entrys_tokenizer(self):
+        from tokenizers import Tokenizer
+
+        project = REPO / "fixtures" / "good" / "chat-templates"
+        tok = Tokenizer.from_file(str(project / "chat" / "tokenizer.json"))
+        for profile in ("standard", "bare"):
+            out = subprocess.run(
+                [BIN, "-C", str(project), "report", "--transport", "chat", "--model", "qwen2.5-7b", "--profile", profile,
+                 "--format", "json", "--no-cache"],
+                capture_output=True, check=True,
+            )
+            doc = json.loads(out.stdout)
+            self.assertTrue(doc["tokenizer"]["model_own"])
+            text = (project / "snapshots" / f"{profile}.native.chat-qwen.txt").read_text()
+            self.assertEqual(doc["total"]["tokens"], len(tok.encode(text, add_special_tokens=False).ids))

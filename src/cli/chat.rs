@@ -181,7 +181,7 @@ fn chat_table(report: &promptc::open_weight::ChatReport) -> String {
             ChatRowKind::Message { index, role, offset } => {
                 format!("message {index} ({role}){}", if offset.is_some() { "" } else { " (not found as written)" })
             }
-            ChatRowKind::Tools { count } => format!("tools block ({count} tools)"),
+            ChatRowKind::Tools { count } => format!("tools block ({count} tool{})", if *count == 1 { "" } else { "s" }),
             ChatRowKind::Template => "template (headers, special tokens, its own text)".into(),
             _ => "other".into(),
         };

@@ -7,6 +7,7 @@ use crate::chat::{self, ChatOptions, ChatTemplate, ChatText};
 use crate::compile::Compiled;
 use crate::error::Result;
 use crate::measure::chat::{ChatAccount, HfTokenizer};
+use crate::model::chat::ChatTemplateDecl;
 use crate::model::{Project, Provider, Transport};
 use crate::resolve::Request;
 
@@ -61,28 +62,29 @@ pub fn render_chat(
     template: Option<&ChatTemplate>,
     options: &ChatOptions,
 ) -> Result<ChatRender> {
-    let (compiled, template, options) = chat_cell(project, request, template, options)?;
+    let (compiled, template, options, _) = chat_cell(project, request, template, options)?;
     let chat = chat::apply(project, &compiled, &template, &options)?;
     Ok(ChatRender { compiled, chat })
 }
 
-/// The compiled cell, and the template and options that render it.
-fn chat_cell(
-    project: &Project,
+/// The compiled cell, the template and options that render it, and the project's entry they
+/// come from (none for the caller's own template).
+fn chat_cell<'p>(
+    project: &'p Project,
     request: &Request,
     template: Option<&ChatTemplate>,
     options: &ChatOptions,
-) -> Result<(Compiled, ChatTemplate, ChatOptions)> {
+) -> Result<(Compiled, ChatTemplate, ChatOptions, Option<&'p ChatTemplateDecl>)> {
     let req = request.clone().transport(Transport::Native).provider(Provider::OpenAiChat);
     let compiled = crate::compile::compile(project, &req)?;
     if let Some(t) = template {
-        return Ok((compiled, t.clone(), options.clone()));
+        return Ok((compiled, t.clone(), options.clone(), None));
     }
     let decls = &project.chat_templates;
     let by_model = request.model.as_deref().and_then(|m| decls.values().find(|d| d.for_model(m)));
     let decl = by_model.or_else(|| decls.values().find(|d| d.covers(compiled.profile())));
     match decl {
-        Some(d) => Ok((compiled, d.template.clone(), ChatOptions::of(d, options))),
+        Some(d) => Ok((compiled, d.template.clone(), ChatOptions::of(d, options), Some(d))),
         None => Err(crate::diagnostic::Diagnostic::error(format!(
             "no chat template for profile `{}`{}",
             compiled.profile(),
@@ -134,7 +136,17 @@ pub fn report_chat(
     tokenizer: Option<&HfTokenizer>,
     counter: &mut TokenCounter,
 ) -> Result<ChatReport> {
-    let (compiled, template, options) = chat_cell(project, request, template, options)?;
+    let (compiled, template, options, decl) = chat_cell(project, request, template, options)?;
+    // The caller's tokenizer, else the project entry's.
+    let own;
+    let tokenizer = match (tokenizer, decl.and_then(|d| d.tokenizer.as_ref())) {
+        (Some(t), _) => Some(t),
+        (None, Some((rel, span))) => {
+            own = project_tokenizer(project, rel, span)?;
+            Some(&own)
+        }
+        (None, None) => None,
+    };
     // One date for both renders, so the tools block is the only difference between them.
     let fixed = options.date.is_some();
     let options = match options.date {
@@ -161,4 +173,18 @@ pub fn report_chat(
         }
     };
     Ok(ChatReport { render, account, tokenizer: name, exact })
+}
+
+/// A `chat_templates:` entry's `tokenizer:`, read from the project.
+fn project_tokenizer(project: &Project, rel: &str, span: &crate::diagnostic::Span) -> Result<HfTokenizer> {
+    let at = || project.label(span);
+    let limit = crate::measure::chat::MAX_TOKENIZER_FILE;
+    let (norm, bytes) = project.fs.read_bytes(rel, limit, Some(&at))?;
+    let display = project.fs.display(&norm);
+    HfTokenizer::from_bytes(&display, &bytes).map_err(|why| {
+        crate::diagnostic::Diagnostic::error(format!("cannot use the tokenizer file {display}: {why}"))
+            .with_label(at())
+            .with_help("give a Hugging Face `tokenizer.json` (the file beside a model's weights)")
+            .into_error(crate::error::ErrorKind::Project)
+    })
 }

@@ -198,6 +198,10 @@ pub struct RawChatTemplate {
     /// of a template that reads it every day).
     #[schemars(with = "Option<String>")]
     pub date: Option<S>,
+    /// The model's Hugging Face `tokenizer.json`, in the project: `report --transport chat`
+    /// counts this template's cells with it.
+    #[schemars(with = "Option<String>")]
+    pub tokenizer: Option<S>,
     /// The profiles whose cells it renders (default: every profile).
     #[serde(default)]
     #[schemars(with = "Vec<String>")]

@@ -73,6 +73,20 @@ impl Loader<'_> {
                         .with_help("add `date: YYYY-MM-DD`: without it the snapshot of its cells changes every day"),
                 );
             }
+            let tokenizer = match &t.tokenizer {
+                None => None,
+                Some(path) => match self.fs.normalize(&path.value) {
+                    Ok(rel) => Some((rel, ck.span(&path.referenced))),
+                    Err(why) => {
+                        ck.error(
+                            &path.referenced,
+                            format!("invalid path `{}`: {why}", path.value),
+                            "project files live inside the folder that holds promptc.yaml",
+                        );
+                        continue;
+                    }
+                },
+            };
             let mut profiles = Vec::new();
             for p in &t.profiles {
                 if self.profile_names.contains(&p.value.as_str()) {
@@ -104,6 +118,7 @@ impl Loader<'_> {
                     template,
                     variables: t.variables.clone(),
                     date,
+                    tokenizer,
                     profiles,
                     models,
                     span,

@@ -230,6 +230,21 @@ impl ProjectFs {
     /// Read the project file `rel`; `from` locates the reference for error messages.
     /// `from` is only called when reading fails (building a label scans the referring file).
     pub fn read(&self, rel: &str, from: Option<&dyn Fn() -> Label>) -> Result<SourceFile> {
+        let (norm, bytes) = self.read_bytes(rel, MAX_FILE_BYTES, from)?;
+        let sha256 = crate::hash::sha256_hex(&bytes);
+        let text = self.decode(&norm, bytes)?;
+        // A byte-order mark is an editor's artefact, never prompt text: drop it (the hash is of
+        // the bytes as stored).
+        let text = match text.strip_prefix('\u{FEFF}') {
+            Some(rest) => rest.to_string(),
+            None => text,
+        };
+        Ok(SourceFile { display: self.display(&norm), rel: norm, text, sha256 })
+    }
+
+    /// The bytes of project file `rel` (inside the project, through no link out of it, a
+    /// regular file of at most `limit` bytes), with its normalised path.
+    pub fn read_bytes(&self, rel: &str, limit: u64, from: Option<&dyn Fn() -> Label>) -> Result<(String, Vec<u8>)> {
         let fail = |msg: String, help: &str| -> Error {
             let mut d = Diagnostic::error(msg).with_help(help.to_string());
             if let Some(l) = from {
@@ -261,36 +276,28 @@ impl ProjectFs {
         if !meta.is_file() {
             return Err(fail(format!("`{}` is not a file", self.display(&norm)), "point at a file, not a folder"));
         }
-        if meta.len() > MAX_FILE_BYTES {
+        if meta.len() > limit {
             return Err(fail(
                 format!(
                     "`{}` is {} bytes, more than the {} byte limit for project files",
                     self.display(&norm),
                     meta.len(),
-                    MAX_FILE_BYTES
+                    limit
                 ),
                 "split the file, or check that the path names the intended file",
             ));
         }
-        let bytes = read_regular(&canonical, MAX_FILE_BYTES).map_err(|e| match e {
+        let bytes = read_regular(&canonical, limit).map_err(|e| match e {
             ReadError::Io(e) => {
                 fail(format!("cannot read `{}`: {}", self.display(&norm), io_reason(&e)), "check the file")
             }
             ReadError::NotAFile => fail(format!("`{}` is not a file", self.display(&norm)), "point at a file"),
             ReadError::TooLarge(_) => fail(
-                format!("`{}` is more than the {MAX_FILE_BYTES} byte limit for project files", self.display(&norm)),
+                format!("`{}` is more than the {limit} byte limit for project files", self.display(&norm)),
                 "split the file",
             ),
         })?;
-        let sha256 = crate::hash::sha256_hex(&bytes);
-        let text = self.decode(&norm, bytes)?;
-        // A byte-order mark is an editor's artefact, never prompt text: drop it (the hash is of
-        // the bytes as stored).
-        let text = match text.strip_prefix('\u{FEFF}') {
-            Some(rest) => rest.to_string(),
-            None => text,
-        };
-        Ok(SourceFile { display: self.display(&norm), rel: norm, text, sha256 })
+        Ok((norm, bytes))
     }
 
     /// The text of project file `norm`, refused with the position of its first invalid byte

@@ -312,3 +312,34 @@ fn a_chat_template_that_reads_todays_date_without_one_set_is_warned() {
     assert!(e.contains("warning: chat template `llama` reads today's date and none is set"), "{e}");
     assert!(e.contains("promptc.yaml:"), "{e}");
 }
+
+#[test]
+fn a_chat_cell_is_counted_with_its_entrys_tokenizer() {
+    let doc: serde_json::Value = serde_json::from_str(&ok(&[
+        "-C",
+        PROJECT,
+        "report",
+        "--transport",
+        "chat",
+        "--profile",
+        "bare",
+        "--format",
+        "json",
+        "--no-cache",
+    ]))
+    .unwrap();
+    assert_eq!(doc["tokenizer"]["model_own"], true);
+    assert!(doc["tokenizer"]["name"].as_str().unwrap().ends_with("chat/tokenizer.json"));
+    // A tokenizer the entry names that cannot be read is an error at the entry.
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&repo().join(PROJECT), dir.path());
+    std::fs::write(dir.path().join("chat/tokenizer.json"), "{\"not\": \"a tokenizer\"}").unwrap();
+    let out = promptc_in(dir.path(), &["report", "--transport", "chat", "--profile", "bare"]);
+    assert_eq!(out.status.code(), Some(2));
+    let e = stderr(&out);
+    assert!(e.contains("cannot use the tokenizer file") && e.contains("promptc.yaml:"), "{e}");
+    std::fs::remove_file(dir.path().join("chat/tokenizer.json")).unwrap();
+    let out = promptc_in(dir.path(), &["report", "--transport", "chat", "--profile", "bare"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("tokenizer.json"), "{}", stderr(&out));
+}

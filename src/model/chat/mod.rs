@@ -25,6 +25,9 @@ pub struct ChatTemplateDecl {
     /// The date `strftime_now` gives (`None`: today — snapshots of a template that reads it then
     /// change every day; the loader warns).
     pub date: Option<ChatDate>,
+    /// The model's `tokenizer.json` (project-relative, normalised), read when a report counts,
+    /// and where it is named.
+    pub tokenizer: Option<(String, Span)>,
     /// The profiles whose cells it renders (empty: every profile).
     pub profiles: Vec<String>,
     /// Model id segments it is for (as `selection:` patterns), chosen by `--model` with
