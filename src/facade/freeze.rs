@@ -32,7 +32,7 @@ pub fn freeze(project: &Project, request: &Request, tokens: &mut TokenCounter) -
         model.as_deref(),
         &mut tokens.counters,
     )?;
-    Ok(crate::output::freeze::record(project, &compiled, Some(&account)))
+    crate::output::freeze::record(project, &compiled, Some(&account))
 }
 
 /// Write a frozen record to `path` (atomically: an interrupted write leaves the old file).

@@ -75,6 +75,24 @@ pub struct FrozenRecord {
     /// older promptc versions).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub account: Option<crate::output::snapshot::AccountSummary>,
+    /// The cell through each of the project's chat templates that covers its profile (native
+    /// cells), by template name.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub chat: BTreeMap<String, String>,
+}
+
+/// The cell's text through each of the project's chat templates that covers its profile:
+/// what a server of an open-weight model sends (native cells only).
+pub fn chat_texts(project: &Project, c: &Compiled) -> Result<BTreeMap<String, String>> {
+    let mut out = BTreeMap::new();
+    if c.transport != crate::model::transport::Transport::Native {
+        return Ok(out);
+    }
+    for decl in project.chat_templates.values().filter(|d| d.covers(&c.selection.profile)) {
+        let options = crate::chat::ChatOptions::of(decl, &crate::chat::ChatOptions::new());
+        out.insert(decl.name.clone(), crate::chat::apply(project, c, &decl.template, &options)?.text);
+    }
+    Ok(out)
 }
 
 /// Which runtime values were set explicitly: those that differ from the project defaults or
@@ -108,10 +126,14 @@ fn explicit_choices(project: &Project, rt: &Runtime) -> BTreeMap<String, String>
 }
 
 /// Build the record of a compiled cell.
-pub fn record(project: &Project, c: &Compiled, account: Option<&crate::measure::account::Account>) -> FrozenRecord {
+pub fn record(
+    project: &Project,
+    c: &Compiled,
+    account: Option<&crate::measure::account::Account>,
+) -> Result<FrozenRecord> {
     let tools_json = c.projection.as_deref().map(crate::json::to_pretty_json);
     let (switches, variables) = explicit(project, &c.runtime);
-    FrozenRecord {
+    Ok(FrozenRecord {
         format: RECORD_FORMAT,
         promptc_version: PROMPTC_VERSION.to_string(),
         request: FrozenRequest {
@@ -129,7 +151,8 @@ pub fn record(project: &Project, c: &Compiled, account: Option<&crate::measure::
         tools: c.projection.as_deref().cloned(),
         messages: c.messages_json(),
         account: account.map(crate::output::snapshot::AccountSummary::from),
-    }
+        chat: chat_texts(project, c)?,
+    })
 }
 
 impl FrozenRecord {

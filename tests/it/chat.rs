@@ -343,3 +343,28 @@ fn a_chat_cell_is_counted_with_its_entrys_tokenizer() {
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("tokenizer.json"), "{}", stderr(&out));
 }
+
+#[test]
+fn a_frozen_record_holds_the_chat_texts_and_verify_names_a_changed_one() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&repo().join(PROJECT), dir.path());
+    let rec = dir.path().join("frozen.json");
+    let rec_s = rec.to_str().unwrap();
+    let out = promptc_in(dir.path(), &["freeze", "--out", rec_s]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let doc: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&rec).unwrap()).unwrap();
+    let snapshot = std::fs::read_to_string(dir.path().join("snapshots/standard.native.chat-llama.txt")).unwrap();
+    assert_eq!(doc["chat"]["llama"], snapshot.as_str());
+    assert!(doc["chat"]["qwen"].as_str().unwrap().starts_with("<|im_start|>system"));
+    assert_eq!(promptc_in(dir.path(), &["verify", rec_s]).status.code(), Some(0));
+    // Only the chat template changes: the record is stale, and verify says which text.
+    let tpl = dir.path().join("chat/qwen2.5.jinja");
+    std::fs::write(&tpl, std::fs::read_to_string(&tpl).unwrap().replace("# Tools", "# Functions")).unwrap();
+    let out = promptc_in(dir.path(), &["verify", rec_s]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let all = String::from_utf8_lossy(&out.stdout).into_owned() + &stderr(&out);
+    assert!(all.contains("text through chat template changed: qwen"), "{all}");
+    let out = promptc_in(dir.path(), &["verify", rec_s, "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(v["reasons"].as_array().unwrap().iter().any(|r| r["kind"] == "chat" && r["template"] == "qwen"), "{v}");
+}

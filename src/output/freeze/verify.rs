@@ -72,6 +72,14 @@ pub enum Finding {
     /// The tool projection changed while every tool stayed the same (their order, or the
     /// request's wrapper around them).
     Tools,
+    /// The cell's text through one of the project's chat templates changed, appeared or
+    /// disappeared.
+    Chat {
+        /// The `chat_templates:` entry.
+        template: String,
+        /// `changed`, `added` or `removed`.
+        change: String,
+    },
     /// A harness message changed, appeared or disappeared.
     Message {
         /// Its place in the list, from 1.
@@ -109,6 +117,7 @@ impl std::fmt::Display for Finding {
             Finding::Tool { name, change } => write!(f, "tool {change}: {name}"),
             Finding::Tools => f.write_str("tool projection changed: the tools' order or the wrapper around them"),
             Finding::Message { index, role, change } => write!(f, "message {change}: {index} ({role})"),
+            Finding::Chat { template, change } => write!(f, "text through chat template {change}: {template}"),
             Finding::PromptcVersion { frozen, current } => write!(f, "promptc version {frozen} → {current}"),
         }
     }
@@ -247,7 +256,16 @@ pub fn verify(project: &Project, rec: &FrozenRecord) -> Result<Verdict> {
         frozen_messages: rec.messages.as_ref(),
         current_messages: current.messages_json(),
     };
-    Ok(compare(&rec.metadata, &meta, &outputs))
+    let mut verdict = compare(&rec.metadata, &meta, &outputs);
+    // What an open-weight model's server sends: the cell through each chat template.
+    let chat = compare_maps(&rec.chat, &super::chat_texts(project, &current)?);
+    if !chat.is_empty() {
+        verdict.fresh = false;
+        verdict
+            .reasons
+            .extend(chat.into_iter().map(|(template, change)| Finding::Chat { template, change: change.into() }));
+    }
+    Ok(verdict)
 }
 
 /// What the frozen record and the recompiled cell send besides the prompt, to name what changed
