@@ -706,11 +706,39 @@ def cmd_diff(args: argparse.Namespace) -> int:
     if done.stderr.strip() and code in (0, 1):
         print_verbatim(done.stderr, sys.stderr)
     print("::endgroup::", flush=True)
+    pending = pending_snapshots(binary, args.project) if code == 1 and parse_bool("pending", args.pending) else []
+    if pending:
+        report += (
+            f"\n{len(pending)} pending snapshot file(s) are uploaded as the artifact "
+            "`promptc-pending-snapshots`: download it into the snapshot folder and run `promptc review` "
+            "to accept or reject each change.\n"
+        )
     append_summary(summary_truncate(report))
     set_output("exit-code", code)
     set_output("drift", "true" if code == 1 else "false")
     set_output("report-file", report_file)
+    set_output("pending-files", "\n".join(pending))
     return 0
+
+
+def pending_snapshots(binary: str, project: str) -> list:
+    """Write the drift as pending snapshot files (`promptc diff --pending`) and list them."""
+    done = run_promptc(binary, project, ["diff", "--pending", "--format", "json"])
+    try:
+        folder = json.loads(done.stdout).get("old") if done.returncode == 1 else None
+    except json.JSONDecodeError:
+        folder = None
+    if not folder:
+        emit("warning", f"promptc diff --pending did not write pending snapshots (exit {done.returncode})")
+        return []
+    root = os.path.realpath(folder)
+    found = []
+    for name in sorted(os.listdir(root)):
+        path = os.path.join(root, name)
+        # Only the folder's own pending files, never through a link.
+        if name.endswith(".new") and os.path.isfile(path) and not os.path.islink(path):
+            found.append(os.path.join(folder, name))
+    return found
 
 
 # ---------------------------------------------------------------------------------------
@@ -1056,6 +1084,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--report-file", default=env("PROMPTC_REPORT_FILE", ""), help="where to write the report")
     p.add_argument("--check-exit-code", default=env("PROMPTC_CHECK_EXIT_CODE"),
                    help="the check step's exit code (avoids annotating one project error twice)")
+    p.add_argument("--pending", default=env("PROMPTC_PENDING", "true"),
+                   help="true/false: write and list pending snapshots on drift [$PROMPTC_PENDING]")
     p.set_defaults(func=cmd_diff)
 
     p = sub.add_parser("comment", help="create or update the one pull-request comment")

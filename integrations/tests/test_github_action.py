@@ -439,14 +439,21 @@ def run_action(
     for index, step in enumerate(action["runs"]["steps"]):
         step_id = step.get("id", f"step{index}")
         if "if" in step:
-            # The one form of condition action.yml uses: an input compared with a string.
+            # The two forms of condition action.yml uses: an input compared with a string, and a
+            # step's output tested for being non-empty.
             found = re.fullmatch(r"inputs\.([\w-]+) == '([^']*)'", step["if"])
-            assert found, f"the local runner does not evaluate `if: {step['if']}`"
-            if context["inputs"][found.group(1)] != found.group(2):
+            nonempty = re.fullmatch(r"steps\.([\w-]+)\.outputs\.([\w-]+) != ''", step["if"])
+            assert found or nonempty, f"the local runner does not evaluate `if: {step['if']}`"
+            if found and context["inputs"][found.group(1)] != found.group(2):
+                continue
+            if nonempty and not context["steps"].get(nonempty.group(1), {}).get(nonempty.group(2)):
                 continue
         if "uses" in step:
-            # actions/cache is emulated by the tool cache folder outliving the run (see above).
-            assert step["uses"].startswith("actions/cache@"), f"the local runner cannot run {step['uses']}"
+            # actions/cache is emulated by the tool cache folder outliving the run (see above);
+            # an upload is recorded with its inputs (the test checks what it would upload).
+            assert step["uses"].startswith(("actions/cache@", "actions/upload-artifact@")), (
+                f"the local runner cannot run {step['uses']}"
+            )
             result.used.append({"uses": step["uses"], **{k: substitute(v) for k, v in step["with"].items()}})
             continue
         output_file = run_root / f"{step_id}.output"
@@ -509,8 +516,11 @@ def test_action_yml_declares_the_inputs_and_calls_the_script():
     action = load_action()
     assert action["runs"]["using"] == "composite"
     inputs = action["inputs"]
-    assert set(inputs) == {"project", "comment", "fail-on", "version", "install", "release-url", "github-token"}
+    assert set(inputs) == {
+        "project", "comment", "fail-on", "version", "install", "release-url", "github-token", "pending"
+    }
     assert inputs["project"]["default"] == "."
+    assert inputs["pending"]["default"] == "true"
     assert inputs["comment"]["default"] == "true"
     assert inputs["fail-on"]["default"] == "drift,lint"
     assert inputs["github-token"]["default"] == "${{ github.token }}"
@@ -525,10 +535,14 @@ def test_action_yml_declares_the_inputs_and_calls_the_script():
 
     subcommands = set(action_script.build_parser()._subparsers._group_actions[0].choices)
     steps = action["runs"]["steps"]
-    assert [s["id"] for s in steps] == ["cache", "install", "check", "diff", "comment", "conclude"]
+    assert [s["id"] for s in steps] == ["cache", "install", "check", "diff", "upload-pending", "comment", "conclude"]
+    # The pending snapshots the diff step lists are uploaded, only when there are some.
+    [upload] = [s for s in steps if s.get("uses", "").startswith("actions/upload-artifact@")]
+    assert upload["if"] == "steps.diff.outputs.pending-files != ''"
+    assert upload["with"]["path"] == "${{ steps.diff.outputs.pending-files }}"
     # The cache step keeps the folder the install step downloads into, per version and platform,
     # and only when the release binary is used.
-    [cache] = [s for s in steps if "uses" in s]
+    [cache] = [s for s in steps if s.get("uses", "").startswith("actions/cache@")]
     [install] = [s for s in steps if s["id"] == "install"]
     assert cache["uses"] == "actions/cache@v4" and cache["if"] == "inputs.install == 'release'"
     assert cache["with"]["path"] == install["env"]["PROMPTC_CACHE_DIR"]
@@ -927,6 +941,31 @@ def test_fail_on_end_to_end_lint_without_drift(example, promptc_bin, api):
     drift_only = run_action(example, promptc_bin, api=api, inputs={"fail-on": "drift"})
     assert drift_only.returncode == 0, drift_only.log
     assert any(a.level == "warning" and "lint errors found" in a.message for a in drift_only.annotations)
+
+
+def test_drift_uploads_pending_snapshots_that_review_accepts(example, promptc_bin, api):
+    make_drift(example)
+    run = run_action(example, promptc_bin, api=api)
+    pending = [line for line in run.outputs["pending-files"].splitlines() if line]
+    assert pending and all(p.endswith(".new") for p in pending), run.log
+    uploads = [u for u in run.used if u["uses"].startswith("actions/upload-artifact@")]
+    assert len(uploads) == 1 and uploads[0]["name"] == "promptc-pending-snapshots", run.used
+    assert uploads[0]["path"].splitlines() == run.outputs["pending-files"].splitlines()
+    for p in pending:
+        assert (example / p).is_file() or Path(p).is_file(), p
+    # What the artifact holds is what `promptc review --accept` takes locally.
+    done = subprocess.run([str(promptc_bin), "review", "--accept", "*"], cwd=example, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    again = subprocess.run([str(promptc_bin), "diff"], cwd=example, capture_output=True, text=True)
+    assert again.returncode == 0, again.stdout + again.stderr
+
+
+def test_no_drift_or_pending_false_uploads_nothing(example, promptc_bin, api):
+    run = run_action(example, promptc_bin, api=api)
+    assert run.outputs.get("pending-files", "") == "" and not [u for u in run.used if "upload" in u["uses"]]
+    make_drift(example)
+    run = run_action(example, promptc_bin, api=api, inputs={"pending": "false"})
+    assert run.outputs.get("pending-files", "") == "" and not [u for u in run.used if "upload" in u["uses"]]
 
 
 def test_fail_on_end_to_end_drift_without_lint(example, promptc_bin, api):
