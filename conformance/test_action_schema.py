@@ -8,26 +8,23 @@ The project is fixtures/design/003-react-loop; the binary is $PROMPTC_BIN, else
 target/debug/promptc; the test is skipped when neither exists."""
 
 import json
-import os
 import pathlib
 import re
 import subprocess
+import sys
 import unittest
 
 import jsonschema
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 
 REPO = pathlib.Path(__file__).resolve().parent.parent
 LOOP = REPO / "fixtures" / "design" / "003-react-loop"
 
 
-def find_binary():
-    for c in (os.environ.get("PROMPTC_BIN"), str(REPO / "target" / "debug" / "promptc")):
-        if c and pathlib.Path(c).is_file() and os.access(c, os.X_OK):
-            return str(pathlib.Path(c).resolve())
-    return None
+import promptc_binary  # noqa: E402
 
-
-BIN = find_binary()
+BIN = promptc_binary.BIN
 
 
 def action_schema(*args):

@@ -15,7 +15,6 @@ The binary is $PROMPTC_BIN, else target/debug/promptc; the test is skipped when 
 
 import hashlib
 import json
-import os
 import pathlib
 import shutil
 import subprocess
@@ -28,20 +27,16 @@ import yaml
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 import chat_reference  # noqa: E402
 
+
 REPO = pathlib.Path(__file__).resolve().parent.parent
 TEMPLATES = REPO / "fixtures" / "chat-templates"
 DATE = "2024-07-26"
 NONCE = "c0ffee"
 
 
-def find_binary():
-    for c in (os.environ.get("PROMPTC_BIN"), str(REPO / "target" / "debug" / "promptc")):
-        if c and pathlib.Path(c).is_file() and os.access(c, os.X_OK):
-            return str(pathlib.Path(c).resolve())
-    return None
+import promptc_binary  # noqa: E402
 
-
-BIN = find_binary()
+BIN = promptc_binary.BIN
 
 # Templates whose text differs from the server's by a Jinja2 behaviour minijinja lacks: promptc
 # must say so (a located warning naming it) and the texts must really differ.

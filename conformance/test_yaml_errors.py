@@ -7,13 +7,15 @@ start for the misplaced key).
 
 The binary is $PROMPTC_BIN, else target/debug/promptc; the test is skipped when neither exists."""
 
-import os
 import pathlib
 import re
 import subprocess
+import sys
 import unittest
 
 import yaml
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 
 REPO = pathlib.Path(__file__).resolve().parent.parent
 
@@ -28,14 +30,9 @@ CASES = {
 }
 
 
-def find_binary():
-    for c in (os.environ.get("PROMPTC_BIN"), str(REPO / "target" / "debug" / "promptc")):
-        if c and pathlib.Path(c).is_file() and os.access(c, os.X_OK):
-            return str(pathlib.Path(c).resolve())
-    return None
+import promptc_binary  # noqa: E402
 
-
-BIN = find_binary()
+BIN = promptc_binary.BIN
 
 
 def pyyaml_line(path):
