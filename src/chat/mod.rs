@@ -149,6 +149,38 @@ pub fn apply(
     })
 }
 
+/// `compiled` through each of the project's chat templates that covers its profile, with the
+/// entry's variables and date: what the servers of the project's open-weight models send
+/// (native cells only; none for others). A template that fails for the cell is an error naming
+/// the cell and the template.
+pub fn project_texts(project: &Project, compiled: &Compiled) -> Result<Vec<(String, String)>> {
+    let mut out = Vec::new();
+    if compiled.transport != Transport::Native {
+        return Ok(out);
+    }
+    for decl in project.chat_templates.values().filter(|d| d.covers(compiled.profile())) {
+        let options = ChatOptions::of(decl, &ChatOptions::new());
+        let text =
+            apply(project, compiled, &decl.template, &options).map_err(|e| in_cell(e, compiled, &decl.name))?.text;
+        out.push((decl.name.clone(), text));
+    }
+    Ok(out)
+}
+
+/// A chat template's failure on a cell, saying which cell and how to leave it out.
+fn in_cell(mut e: Error, compiled: &Compiled, template: &str) -> Error {
+    let stem = compiled.cell().stem();
+    for d in e.diagnostics_mut() {
+        d.notes.push(format!("while rendering cell `{stem}` through chat template `{template}`"));
+        if d.help.is_none() {
+            d.help = Some(format!(
+                "if the template cannot render this profile, list the ones it can under `chat_templates.{template}.profiles`"
+            ));
+        }
+    }
+    e
+}
+
 /// The text `compiled` would give without its tools (to tell the tools block's share).
 pub fn apply_without_tools(
     project: &Project,

@@ -87,7 +87,7 @@ pub fn report_html(
     tokens: &mut TokenCounter,
 ) -> Result<HtmlReport> {
     let (compiled, report) = measured(project, request, options, true, tokens)?;
-    let html = crate::output::html::report::render(project, &compiled, &report.accounts);
+    let html = crate::output::html::report::render(project, &compiled, &report.accounts)?;
     Ok(HtmlReport { report, html })
 }
 

@@ -81,20 +81,6 @@ pub struct FrozenRecord {
     pub chat: BTreeMap<String, String>,
 }
 
-/// The cell's text through each of the project's chat templates that covers its profile:
-/// what a server of an open-weight model sends (native cells only).
-pub fn chat_texts(project: &Project, c: &Compiled) -> Result<BTreeMap<String, String>> {
-    let mut out = BTreeMap::new();
-    if c.transport != crate::model::transport::Transport::Native {
-        return Ok(out);
-    }
-    for decl in project.chat_templates.values().filter(|d| d.covers(&c.selection.profile)) {
-        let options = crate::chat::ChatOptions::of(decl, &crate::chat::ChatOptions::new());
-        out.insert(decl.name.clone(), crate::chat::apply(project, c, &decl.template, &options)?.text);
-    }
-    Ok(out)
-}
-
 /// Which runtime values were set explicitly: those that differ from the project defaults or
 /// were named, by flags or in the context file alike (the same request records the same
 /// values whichever way it was given).
@@ -151,7 +137,7 @@ pub fn record(
         tools: c.projection.as_deref().cloned(),
         messages: c.messages_json(),
         account: account.map(crate::output::snapshot::AccountSummary::from),
-        chat: chat_texts(project, c)?,
+        chat: crate::chat::project_texts(project, c)?.into_iter().collect(),
     })
 }
 

@@ -218,30 +218,13 @@ fn cell_output(project: &Project, cell: &Cell, c: &Compiled) -> Result<(Vec<(Str
         summary.messages = Some(fingerprint(&name, &json));
         files.push((name, json));
     }
-    if cell.transport == Transport::Native {
-        for decl in project.chat_templates.values().filter(|d| d.covers(&cell.profile)) {
-            let options = crate::chat::ChatOptions::of(decl, &crate::chat::ChatOptions::new());
-            let text = crate::chat::apply(project, c, &decl.template, &options)
-                .map_err(|e| in_chat_cell(e, &stem, &decl.name))?
-                .text;
-            let name = format!("{stem}.chat-{}.txt", decl.name);
-            summary.chat.insert(decl.name.clone(), fingerprint(&name, &text));
-            files.push((name, text));
-        }
+    for (template, text) in crate::chat::project_texts(project, c)? {
+        let name = format!("{stem}.chat-{template}.txt");
+        summary.chat.insert(template, fingerprint(&name, &text));
+        files.push((name, text));
     }
     files.push((prompt_name, c.prompt.clone()));
     Ok((files, summary))
-}
-
-/// A chat template's failure on a matrix cell, saying which cell and how to leave it out.
-fn in_chat_cell(mut e: crate::error::Error, stem: &str, template: &str) -> crate::error::Error {
-    for d in e.diagnostics_mut() {
-        d.notes.push(format!("while rendering cell `{stem}` through chat template `{template}`"));
-        if d.help.is_none() {
-            d.help = Some(format!("if the template cannot render this profile, list the ones it can under `chat_templates.{template}.profiles`"));
-        }
-    }
-    e
 }
 
 impl Matrix {

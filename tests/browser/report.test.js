@@ -29,6 +29,10 @@ const messagesPage = path.join(pages, "report-messages.html");
 const messagesDir = path.join(repo, "fixtures", "good", "harness-messages");
 promptc(messagesDir, ["report", "--matrix", "--no-cache", "--format", "html", "--out", messagesPage]);
 const messagesJson = JSON.parse(promptc(messagesDir, ["report", "--matrix", "--no-cache", "--format", "json"]));
+const chatPage = path.join(pages, "report-chat.html");
+const chatDir = path.join(repo, "fixtures", "good", "chat-templates");
+promptc(chatDir, ["report", "--matrix", "--no-cache", "--format", "html", "--out", chatPage]);
+const chatJson = JSON.parse(promptc(chatDir, ["report", "--matrix", "--no-cache", "--format", "json"]));
 const hostilePage = path.join(pages, "report-hostile.html");
 promptc(path.join(repo, "fixtures", "good", "html-hostile"), ["report", "--matrix", "--format", "html", "--out", hostilePage]);
 
@@ -353,6 +357,44 @@ test("harness messages are in the treemap", async (t) => {
     assert.match(await page.textContent('#details dd[data-field="kind"]'), new RegExp(`harness message \\(${a.messages[0].role}\\) · sections ${a.messages[0].sections.join(", ")}`));
   }
   await screenshot(page, "report-messages", ".treemap-wrap");
+});
+
+test("the chat templates tab shows each cell through the project's templates", async (t) => {
+  const o = await open(browser, chatPage);
+  t.after(async () => {
+    assert.deepEqual(o.seen.errors, [], "page errors");
+    assert.deepEqual(o.seen.console, [], "console errors or warnings");
+    await o.context.close();
+  });
+  const page = o.page;
+  const snapshots = path.join(chatDir, "snapshots");
+  const summary = JSON.parse(fs.readFileSync(path.join(snapshots, "summary.json"), "utf8"));
+  let shown = 0;
+  for (const a of chatJson.accounts) {
+    await page.click(`#matrix tbody tr[data-account="${a.name}"]`);
+    await page.click("#tab-chat");
+    assert.equal(await page.isVisible("#panel-chat"), true);
+    const cell = summary.cells.find((c) => c.cell === a.cell);
+    const templates = Object.keys(cell.chat || {});
+    // In the manifest's order on the page; summary.json lists them by name.
+    const buttons = await page.$$eval("#panel-chat button", (bs) => bs.map((b) => b.dataset.template));
+    assert.deepEqual([...buttons].sort(), [...templates].sort());
+    for (const name of templates) {
+      await page.click(`#panel-chat button[data-template="${name}"]`);
+      const expected = fs.readFileSync(path.join(snapshots, cell.chat[name].name), "utf8");
+      // The exact text, as the snapshot file holds it.
+      assert.equal(await page.$eval("#panel-chat pre", (p) => p.textContent), expected, `${a.cell} through ${name}`);
+      assert.equal(await page.getAttribute(`#panel-chat button[data-template="${name}"]`, "aria-pressed"), "true");
+      shown += 1;
+    }
+  }
+  assert.ok(shown >= 6, `${shown} texts shown`);
+  await screenshot(page, "report-chat", "#panel-chat");
+  // The example declares no chat template: the tab says so.
+  const m = await open(browser, matrixPage);
+  await m.page.click("#tab-chat");
+  assert.match(await m.page.textContent("#panel-chat"), /No chat template of the project covers this cell/);
+  await m.context.close();
 });
 
 test("dark scheme and print read well", async (t) => {

@@ -258,7 +258,7 @@ pub fn verify(project: &Project, rec: &FrozenRecord) -> Result<Verdict> {
     };
     let mut verdict = compare(&rec.metadata, &meta, &outputs);
     // What an open-weight model's server sends: the cell through each chat template.
-    let chat = compare_maps(&rec.chat, &super::chat_texts(project, &current)?);
+    let chat = compare_maps(&rec.chat, &crate::chat::project_texts(project, &current)?.into_iter().collect());
     if !chat.is_empty() {
         verdict.fresh = false;
         verdict

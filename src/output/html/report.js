@@ -416,8 +416,31 @@
       show(shown);
     }
 
+    // The cell through each of the project's chat templates (`chat_templates:`): the text an
+    // open-weight model's server sends, one template at a time.
+    function drawChat(a) {
+      const panel = document.getElementById("panel-chat");
+      const through = (D.chat || {})[a.cell] || [];
+      if (!through.length) {
+        panel.replaceChildren(el("p", { class: "muted" }, a.transport === "native"
+          ? "No chat template of the project covers this cell (chat_templates: in promptc.yaml)."
+          : `Chat templates render native cells; this is a ${a.transport} cell.`));
+        return;
+      }
+      const bar = el("div", { class: "providers", role: "group", "aria-label": "Chat template" });
+      const out = el("pre", { class: "chat-text" });
+      const show = (k) => {
+        for (const btn of bar.children) btn.setAttribute("aria-pressed", String(btn.dataset.template === through[k][0]));
+        out.textContent = text(through[k][1]);
+      };
+      through.forEach(([name], k) => bar.append(el("button", { type: "button", "data-template": name, onclick: () => show(k) }, name)));
+      panel.replaceChildren(bar, out);
+      show(0);
+    }
+
+    const TABS = [["tab-prompt", "panel-prompt"], ["tab-tools", "panel-tools"], ["tab-chat", "panel-chat"]];
     function tab(which) {
-      for (const [id, panel] of [["tab-prompt", "panel-prompt"], ["tab-tools", "panel-tools"]]) {
+      for (const [id, panel] of TABS) {
         const on = id === which;
         const t = document.getElementById(id);
         t.setAttribute("aria-selected", String(on));
@@ -425,6 +448,7 @@
         document.getElementById(panel).hidden = !on;
       }
       if (which === "tab-tools" && current) drawTools(byName.get(current));
+      if (which === "tab-chat" && current) drawChat(byName.get(current));
     }
 
     function showSegment(i) {
@@ -447,6 +471,7 @@
       drawPrompt(a);
       toolsDrawnFor = null;
       if (!document.getElementById("panel-tools").hidden) drawTools(a);
+      if (!document.getElementById("panel-chat").hidden) drawChat(a);
       if (fromUser) {
         writeHash();
         document.getElementById("cell").scrollIntoView({ block: "start" });
@@ -641,9 +666,11 @@
       `${D.generator} · figures as in promptc report --format json · billed figures are estimates`;
     document.getElementById("tab-prompt").addEventListener("click", () => tab("tab-prompt"));
     document.getElementById("tab-tools").addEventListener("click", () => tab("tab-tools"));
+    document.getElementById("tab-chat").addEventListener("click", () => tab("tab-chat"));
     document.querySelector(".tabs").addEventListener("keydown", (ev) => {
       if (ev.key === "ArrowRight" || ev.key === "ArrowLeft") {
-        const next = document.getElementById("tab-prompt").getAttribute("aria-selected") === "true" ? "tab-tools" : "tab-prompt";
+        const at = TABS.findIndex(([id]) => document.getElementById(id).getAttribute("aria-selected") === "true");
+        const next = TABS[(at + (ev.key === "ArrowRight" ? 1 : TABS.length - 1)) % TABS.length][0];
         tab(next);
         document.getElementById(next).focus();
       }

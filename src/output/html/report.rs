@@ -13,6 +13,7 @@ use indexmap::IndexMap;
 use serde::Serialize;
 
 use crate::compile::Compiled;
+use crate::error::Result;
 use crate::measure::account::{projection_for, Account};
 use crate::model::Project;
 use crate::output::html::{document, escape, island, Page};
@@ -104,17 +105,26 @@ pub struct Data<'a> {
     texts: Vec<String>,
     cells: BTreeMap<String, CellPrompt>,
     tools: IndexMap<String, Vec<usize>>,
+    /// Each native cell's text through each of the project's chat templates covering it:
+    /// `[template, text id]` pairs, by cell.
+    chat: BTreeMap<String, Vec<(String, usize)>>,
 }
 
 /// The page's data: the report document, the text table, each cell's segments and each native
 /// account's tool definitions (pretty JSON, one entry per tool, in order).
-pub fn data<'a>(project: &'a Project, compiled: &[Compiled], accounts: &'a [Account]) -> Data<'a> {
+pub fn data<'a>(project: &'a Project, compiled: &[Compiled], accounts: &'a [Account]) -> Result<Data<'a>> {
     let mut texts = Texts::default();
     let by_stem: BTreeMap<String, &Compiled> = compiled.iter().map(|c| (c.cell().stem(), c)).collect();
     let mut cells = BTreeMap::new();
+    let mut chat = BTreeMap::new();
     for (stem, c) in &by_stem {
         let (segments, cache_segment) = segments(c, &mut texts);
         cells.insert(stem.clone(), CellPrompt { segments, cache_segment });
+        let through: Vec<(String, usize)> =
+            crate::chat::project_texts(project, c)?.into_iter().map(|(name, text)| (name, texts.id(&text))).collect();
+        if !through.is_empty() {
+            chat.insert(stem.clone(), through);
+        }
     }
     let mut tools = IndexMap::new();
     for a in accounts {
@@ -126,7 +136,7 @@ pub fn data<'a>(project: &'a Project, compiled: &[Compiled], accounts: &'a [Acco
             .collect();
         tools.insert(a.name.clone(), entries);
     }
-    Data {
+    Ok(Data {
         format: crate::json::OUTPUT_FORMAT,
         kind: "report",
         project: &project.name,
@@ -135,13 +145,14 @@ pub fn data<'a>(project: &'a Project, compiled: &[Compiled], accounts: &'a [Acco
         texts: texts.list,
         cells,
         tools,
-    }
+        chat,
+    })
 }
 
 /// The report page of `accounts` (with the compiled cells they measure).
-pub fn render(project: &Project, compiled: &[Compiled], accounts: &[Account]) -> String {
-    let data = island(&data(project, compiled, accounts));
+pub fn render(project: &Project, compiled: &[Compiled], accounts: &[Account]) -> Result<String> {
+    let data = island(&data(project, compiled, accounts)?);
     let title = format!("promptc report: {}", project.name);
     let body = BODY.replace("{{title}}", &escape(&title));
-    document(&Page { kind: "report", title: &title, body: &body, island: Some(&data), script: Some(SCRIPT) })
+    Ok(document(&Page { kind: "report", title: &title, body: &body, island: Some(&data), script: Some(SCRIPT) }))
 }
