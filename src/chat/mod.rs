@@ -133,8 +133,10 @@ pub fn apply(
     }
     let cap = project.templates.limits().prompt_bytes;
     let tools = tools(project, compiled);
-    let text = render(template, &conversation(compiled), tools.as_ref(), options, cap)?;
+    // One reading of the clock: the date the text was made with is the date recorded.
     let date = options.date.unwrap_or_else(ChatDate::now);
+    let dated = ChatOptions { date: Some(date), ..options.clone() };
+    let text = render(template, &conversation(compiled), tools.as_ref(), &dated, cap)?;
     let (parts, prompt_found) = locate(compiled, &text);
     let chosen = template.choose(tools.is_some())?;
     let warnings = differences::find(&chosen.display, &chosen.text);

@@ -23,7 +23,8 @@ pub(crate) struct CellArgs {
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     pub(crate) context_window: Option<String>,
     /// Tool transport; `chat` renders the native cell through an open-weight model's chat
-    /// template (`--chat-template FILE`; render and report only).
+    /// template (`--chat-template FILE`, else the project's `chat_templates:`; render and report
+    /// only).
     #[arg(long, value_parser = transport_values())]
     pub(crate) transport: Option<TransportArg>,
     /// Provider of the native tool projection.

@@ -157,6 +157,11 @@ fn every_mistake_is_exit_2_with_a_clear_message() {
     let out = promptc(&["render", "--transport", "xml", "--chat-template", QWEN]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("--chat-template has no effect with --transport xml"));
+    for stray in [["--chat-template-date", "2024-07-26"], ["--chat-template-var", "x=1"]] {
+        let out = promptc(&["render", stray[0], stray[1]]);
+        assert_eq!(out.status.code(), Some(2));
+        assert!(stderr(&out).contains(&format!("{} has no effect without --transport chat", stray[0])), "{}", stderr(&out));
+    }
     let out = promptc(&["check", "--transport", "chat"]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     let out = promptc(&["report", "--tokenizer-file", "x.json"]);
