@@ -11,7 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-TARGETS=(condition manifest_yaml template record project)
+TARGETS=(condition manifest_yaml template record project chat_template)
 
 if ! cargo +nightly --version >/dev/null 2>&1; then
   echo "fuzz: no nightly toolchain on this machine; skipping (install one with rustup to fuzz)"
@@ -30,7 +30,7 @@ build() {
 
 # Seed each corpus from what the repository already has (idempotent).
 seed() {
-  mkdir -p fuzz/corpus/{condition,manifest_yaml,template,record,project}
+  mkdir -p fuzz/corpus/{condition,manifest_yaml,template,record,project,chat_template}
   local i=0
   while IFS= read -r w; do
     i=$((i + 1)); printf '%s' "$w" > "fuzz/corpus/condition/seed-$i"
@@ -41,6 +41,7 @@ seed() {
   for f in $(find fixtures profiles -name '*.j2'); do
     cp "$f" "fuzz/corpus/template/$(echo "$f" | tr '/' '_')"
   done
+  for f in fixtures/chat-templates/*.jinja; do cp "$f" fuzz/corpus/chat_template/; done
   for f in fixtures/bad/frozen-*.json; do cp "$f" fuzz/corpus/record/; done
   if [ ! -f fuzz/corpus/record/example.json ]; then
     # A frozen record of the example, written by the ordinary binary: PROMPTC_BIN, else

@@ -58,6 +58,18 @@ pub(super) fn render(template: &Chosen, ctx: Value, date: ChatDate, cap: usize) 
         date.strftime(&format).map(Value::from).map_err(|why| Error::new(ErrorKind::InvalidOperation, why))
     });
     let text = rewrite_generation_tags(&template.text);
+    // The static guard the project's own templates pass first: a template that doubles a
+    // string in a loop would fill memory long before its fuel ran out (fuel counts
+    // instructions, not bytes).
+    let ws =
+        minijinja::machinery::WhitespaceConfig { keep_trailing_newline: false, lstrip_blocks: true, trim_blocks: true };
+    if let Err(r) = crate::model::template::guard::check(&text, ws) {
+        let p = crate::diagnostic::Position::from_byte_range(&template.text, r.start, r.end);
+        return Err(crate::diagnostic::Diagnostic::error(format!("chat template refused: {}", r.message))
+            .with_label(crate::diagnostic::Label::at(&template.display, &template.text, p))
+            .with_help(r.help)
+            .into_error(crate::error::ErrorKind::Template));
+    }
     let fail = |e: &Error, what: &str| super::template_error(template, e, what.to_string());
     env.add_template_owned("chat", text)
         .map_err(|e| fail(&e, &format!("chat template syntax error: {}", detail(&e))))?;

@@ -193,6 +193,21 @@ pub fn apply_without_tools(
     render(template, &conversation(compiled), None, options, project.templates.limits().prompt_bytes)
 }
 
+/// Render `text` as a chat template with a small conversation and one tool (the fuzz target's
+/// entry): any input must end in text or an error, never a panic, an abort or a hang.
+#[cfg(fuzzing)]
+pub(crate) fn fuzz_render(text: &str) {
+    let template = ChatTemplate::from_text("fuzz.jinja", text);
+    let messages = serde_json::json!([
+        {"role": "system", "content": "You are a test."},
+        {"role": "user", "content": "Hi <b> 'there'"}
+    ]);
+    let tools = serde_json::json!([{"type": "function", "function": {"name": "f", "description": "d",
+        "parameters": {"type": "object", "properties": {"a": {"type": ["string", "null"]}}}}}]);
+    let options = ChatOptions::new().date(ChatDate::parse("2024-07-26").unwrap_or_else(ChatDate::now));
+    let _ = render(&template, &messages, Some(&tools), &options, 1 << 20);
+}
+
 /// Render the template with `messages` and `tools`.
 fn render(
     template: &ChatTemplate,

@@ -49,6 +49,11 @@ pub fn template(text: &str) {
     }
 }
 
+/// A chat template source, rendered as transformers would with a small conversation.
+pub fn chat_template(text: &str) {
+    crate::chat::fuzz_render(text);
+}
+
 /// A frozen record's bytes, read and verified against `project`.
 pub fn record(bytes: &[u8], project: &crate::model::Project) {
     let Ok(dir) = tempfile::tempdir() else { return };

@@ -125,6 +125,12 @@ fn every_mistake_is_exit_2_with_a_clear_message() {
     let recursive = write(dir.path(), "rec.jinja", "{% macro f() %}{{ f() }}{% endmacro %}{{ f() }}");
     let huge = write(dir.path(), "huge.jinja", "{% for i in range(100000) %}{{ messages[0].content }}{% endfor %}");
     let syntax = write(dir.path(), "syntax.jinja", "line one\n{% if messages %}never closed\n");
+    // Doubling a string in a loop fills memory long before fuel runs out: refused before it runs.
+    let doubling = write(
+        dir.path(),
+        "doubling.jinja",
+        "{% set ns = namespace(s='x') %}{% for i in range(60) %}{% set ns.s = ns.s ~ ns.s %}{% endfor %}{{ ns.s }}",
+    );
     let not_json = write(dir.path(), "tokenizer_config.json", "{\"chat_template\": [1, }");
     let no_template = write(dir.path(), "other.json", "{\"bos_token\": \"<s>\"}");
     let cases: Vec<(Vec<&str>, &str)> = vec![
@@ -135,6 +141,7 @@ fn every_mistake_is_exit_2_with_a_clear_message() {
         (vec!["--chat-template", &recursive], "recursion limit exceeded"),
         (vec!["--chat-template", &huge], "renders more than"),
         (vec!["--chat-template", &syntax], "syntax.jinja:"),
+        (vec!["--chat-template", &doubling], "chat template refused: `ns.s` is built from itself"),
         (vec!["--chat-template", &not_json], "is not valid JSON"),
         (vec!["--chat-template", &no_template], "has no usable `chat_template`: the key is missing"),
         (
@@ -160,7 +167,11 @@ fn every_mistake_is_exit_2_with_a_clear_message() {
     for stray in [["--chat-template-date", "2024-07-26"], ["--chat-template-var", "x=1"]] {
         let out = promptc(&["render", stray[0], stray[1]]);
         assert_eq!(out.status.code(), Some(2));
-        assert!(stderr(&out).contains(&format!("{} has no effect without --transport chat", stray[0])), "{}", stderr(&out));
+        assert!(
+            stderr(&out).contains(&format!("{} has no effect without --transport chat", stray[0])),
+            "{}",
+            stderr(&out)
+        );
     }
     let out = promptc(&["check", "--transport", "chat"]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));

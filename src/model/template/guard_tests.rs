@@ -76,4 +76,8 @@ fn doubling_is_refused() {
     assert!(refused(repeat).message.contains("4096 times"));
     let recursion = "{% macro d(s, n) %}{% if n %}{{ d(s ~ s, n - 1) }}{% endif %}{% endmacro %}{{ d('x', 60) }}";
     assert!(refused(recursion).message.contains("macro `d` calls itself"));
+    // A literal added per call grows by a constant per level: functionary v3.2's chat template
+    // recurses with `depth + 1` and must pass.
+    let counted = "{% macro d(s, n) %}{% if n %}{{ d(s ~ ';', n + 1) }}{% endif %}{% endmacro %}{{ d('x', 1) }}";
+    assert!(check(counted, ws()).is_ok());
 }

@@ -253,9 +253,12 @@ impl<'a> Growth<'a> {
             calls_in_stmt(s, name, &mut calls);
         }
         for call in calls {
+            // Inputs only: a literal added on each call (`depth + 1`, `s ~ ";"`) grows the
+            // argument by a constant per level, which the recursion limit bounds; an input
+            // used twice (`s ~ s`) doubles it per level.
             let grows = call.args.iter().any(|a| match a {
                 CallArg::Pos(x) | CallArg::Kwarg(_, x) | CallArg::PosSplat(x) | CallArg::KwargSplat(x) => {
-                    weigh(x, &|_| 1) >= 2
+                    weigh_with(x, &|_| 1, 0) >= 2
                 }
             });
             if grows {
