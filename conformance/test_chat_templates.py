@@ -41,8 +41,6 @@ BIN = promptc_binary.BIN
 # Templates whose text differs from the server's by a Jinja2 behaviour minijinja lacks: promptc
 # must say so (a located warning naming it) and the texts must really differ.
 KNOWN_DIFFERENCES = {
-    # `"..."|safe + text`: Jinja2's Markup HTML-escapes the text it is joined with.
-    "meetkai-functionary-medium-v3.1.jinja": "`|safe` joined with `+`",
     # `tools | map(attribute='function') | tojson`: a generator, which json.dumps refuses.
     "llama-cpp-deepseek-r1.jinja": "a filtered sequence given to `tojson`",
 }

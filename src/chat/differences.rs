@@ -1,8 +1,6 @@
 //! What minijinja cannot do as Jinja2 does, found in a chat template's source and said as a
 //! located warning, so a text that may differ from the server's never differs silently.
 //!
-//! - `|safe` makes a Jinja2 `Markup` string, and `Markup + text` HTML-escapes the text
-//!   (`'` → `&#39;`, `"` → `&#34;`); minijinja joins the two as they are.
 //! - `map`, `select`, `reject`, `selectattr`, `rejectattr` and `unique` give Python generators,
 //!   which `tojson` (`json.dumps`) refuses; minijinja gives lists, which it writes.
 
@@ -12,13 +10,6 @@ use crate::diagnostic::{Diagnostic, Label, Position};
 pub fn find(display: &str, text: &str) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let at = |start: usize, end: usize| Label::at(display, text, Position::from_byte_range(text, start, end));
-    for (start, end) in safe_then_add(text) {
-        out.push(
-            Diagnostic::warning("`|safe` joined with `+`: Jinja2 HTML-escapes the other side, promptc does not")
-                .with_label(at(start, end))
-                .with_help("the server's text has `&#39;` and `&#34;` where promptc's has `'` and `\"`: drop `|safe` (it changes nothing without autoescape) to make both the same"),
-        );
-    }
     for (start, end) in generator_to_json(text) {
         out.push(
             Diagnostic::warning(
@@ -27,24 +18,6 @@ pub fn find(display: &str, text: &str) -> Vec<Diagnostic> {
             .with_label(at(start, end))
             .with_help("the server fails on this template where promptc renders it: add `| list` before `| tojson`"),
         );
-    }
-    out
-}
-
-/// Each `|safe` directly followed or preceded by `+` (outside of strings, roughly: a template
-/// that writes `|safe +` inside a string literal gets a warning it does not need).
-fn safe_then_add(text: &str) -> Vec<(usize, usize)> {
-    let mut out = Vec::new();
-    let mut from = 0;
-    while let Some(i) = text[from..].find("safe").map(|i| i + from) {
-        from = i + 4;
-        let before = text[..i].trim_end_matches([' ', '\t']);
-        let after = text[i + 4..].trim_start_matches([' ', '\t']);
-        let word_end = !after.starts_with(|c: char| c.is_alphanumeric() || c == '_');
-        let call_free = after.strip_prefix("()").unwrap_or(after).trim_start_matches([' ', '\t']);
-        if before.ends_with('|') && word_end && call_free.starts_with('+') {
-            out.push((before.len() - 1, i + 4));
-        }
     }
     out
 }
@@ -74,12 +47,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn finds_markup_joins_and_generators_given_to_tojson() {
+    fn finds_generators_given_to_tojson() {
         let t = "{{ \"a\"|safe + x }}\n{{ x | map(attribute='f') | tojson(indent=2) }}\n{{ y|safe }}{{ z | list | tojson }}";
         let w = find("t.jinja", t);
-        assert_eq!(w.len(), 2, "{w:?}");
-        assert!(w[0].message.contains("|safe"));
-        assert!(w[1].message.contains("generator"));
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert!(w[0].message.contains("generator"));
+        assert!(w[0].label.as_ref().is_some_and(|l| format!("{l:?}").contains("t.jinja")));
         assert!(find("t.jinja", "{{ x|safe }} + {{ y | tojson }} {{ unsafe + 1 }}").is_empty());
     }
 }

@@ -10,6 +10,7 @@
 
 mod differences;
 mod env;
+mod markup;
 
 pub use crate::model::chat::{ChatDate, ChatTemplate};
 

@@ -198,10 +198,23 @@ fn a_bad_tokenizer_file_is_exit_2_never_a_panic() {
 
 #[test]
 fn a_template_that_differs_from_jinja2_says_where() {
-    let out = chat(&["--chat-template", "fixtures/chat-templates/meetkai-functionary-medium-v3.1.jinja"]);
+    // `tools | map(attribute='function') | tojson`: a generator in Jinja2, which the server's
+    // json.dumps refuses; promptc writes the list, and says so at the line.
+    let out = chat(&["--chat-template", "fixtures/chat-templates/llama-cpp-deepseek-r1.jinja"]);
     assert_eq!(out.status.code(), Some(0));
     let e = stderr(&out);
-    assert!(e.contains("warning: `|safe` joined with `+`") && e.contains("functionary-medium-v3.1.jinja:22:"), "{e}");
+    assert!(e.contains("warning: a filtered sequence given to `tojson`") && e.contains("deepseek-r1.jinja:12:"), "{e}");
+}
+
+#[test]
+fn markup_joined_with_text_is_escaped_as_jinja2_does() {
+    // Functionary v3.1 joins `"…"|safe + description + … + tool | tojson`: Jinja2's Markup
+    // HTML-escapes every plain operand (conformance checks the bytes against transformers).
+    let out = chat(&["--chat-template", "fixtures/chat-templates/meetkai-functionary-medium-v3.1.jinja"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(!stderr(&out).contains("warning"), "{}", stderr(&out));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("{&#34;name&#34;: &#34;read_file&#34;"), "{}", &text[..400]);
 }
 
 #[test]
