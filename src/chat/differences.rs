@@ -10,6 +10,15 @@ use crate::diagnostic::{Diagnostic, Label, Position};
 pub fn find(display: &str, text: &str) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let at = |start: usize, end: usize| Label::at(display, text, Position::from_byte_range(text, start, end));
+    let ws =
+        minijinja::machinery::WhitespaceConfig { keep_trailing_newline: false, lstrip_blocks: true, trim_blocks: true };
+    for (start, end) in super::markup::rewrite(text, ws).1 {
+        out.push(
+            Diagnostic::warning("an addition in a template that uses `|safe` could not be kept as Jinja2's Markup addition")
+                .with_label(at(start, end))
+                .with_help("if a side of it is Markup, the server HTML-escapes the other side and promptc does not: report this template"),
+        );
+    }
     for (start, end) in generator_to_json(text) {
         out.push(
             Diagnostic::warning(

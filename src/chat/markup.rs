@@ -17,25 +17,36 @@ use minijinja::{Error, ErrorKind};
 pub(super) const MARKUP_ADD: &str = "__markup_add";
 
 /// `source` with every `+` rewritten, when it uses `safe`; `None` when nothing needs to change
-/// (or the source does not parse: minijinja reports that itself).
-pub(super) fn rewrite(source: &str, ws: minijinja::machinery::WhitespaceConfig) -> Option<String> {
+/// (or the source does not parse: minijinja reports that itself). The byte ranges of additions
+/// it could not rewrite (their operands' extents do not leave a `+` between them) come back
+/// too, to be said.
+pub(super) fn rewrite(
+    source: &str,
+    ws: minijinja::machinery::WhitespaceConfig,
+) -> (Option<String>, Vec<(usize, usize)>) {
     if !source.contains("safe") {
-        return None;
+        return (None, Vec::new());
     }
-    let tree = minijinja::machinery::parse(source, "<chat>", Default::default(), ws).ok()?;
+    let Ok(tree) = minijinja::machinery::parse(source, "<chat>", Default::default(), ws) else {
+        return (None, Vec::new());
+    };
     let mut adds = Vec::new();
     stmt(&tree, &mut adds);
     if adds.is_empty() {
-        return None;
+        return (None, Vec::new());
     }
     // Edits: (position, order, text). At one position, openers of outer additions come first,
     // closers of inner ones first.
     let mut edits: Vec<(usize, i64, String)> = Vec::new();
     let mut pluses = Vec::new();
+    let mut skipped = Vec::new();
     for (depth, l, r) in adds {
         let (ls, le) = widen(source, l);
         let (rs, re) = widen(source, r);
-        let plus = source[le..rs].find('+').map(|i| le + i)?;
+        let Some(plus) = source.get(le..rs).and_then(|gap| gap.find('+')).map(|i| le + i) else {
+            skipped.push((l.0, r.1.max(l.0)));
+            continue;
+        };
         edits.push((ls, depth as i64, format!("{MARKUP_ADD}(")));
         edits.push((re, -(depth as i64), ")".into()));
         pluses.push(plus);
@@ -59,14 +70,15 @@ pub(super) fn rewrite(source: &str, ws: minijinja::machinery::WhitespaceConfig) 
         out.push_str(text);
     }
     debug_assert_eq!(at, source.len());
-    Some(out)
+    (Some(out), skipped)
 }
 
 /// An operand's byte range widened over the parentheses that enclose exactly it.
 fn widen(source: &str, (mut s, mut e): (usize, usize)) -> (usize, usize) {
     loop {
-        let before = source[..s].trim_end_matches([' ', '\t', '\n', '\r']);
-        let after = source[e..].trim_start_matches([' ', '\t', '\n', '\r']);
+        let (Some(head), Some(tail)) = (source.get(..s), source.get(e..)) else { return (s, e) };
+        let before = head.trim_end_matches([' ', '\t', '\n', '\r']);
+        let after = tail.trim_start_matches([' ', '\t', '\n', '\r']);
         if before.ends_with('(') && after.starts_with(')') {
             s = before.len() - 1;
             e = source.len() - after.len() + 1;
@@ -301,12 +313,12 @@ mod tests {
     #[test]
     fn every_addition_becomes_a_call_and_parentheses_stay_balanced() {
         let src = r#"{{ "a"|safe + b['x'] + "c"|safe + (d | tojson()) }}{% set n = (1) + 2 %}{{ f(x + y) }}"#;
-        let out = rewrite(src, ws()).unwrap();
+        let out = rewrite(src, ws()).0.unwrap();
         assert_eq!(
             out,
             r#"{{ __markup_add(__markup_add(__markup_add("a"|safe , b['x']) , "c"|safe) , (d | tojson())) }}{% set n = __markup_add((1) , 2) %}{{ f(__markup_add(x , y)) }}"#
         );
-        assert!(rewrite("{{ a + b }}", ws()).is_none(), "no `safe`, no rewrite");
+        assert!(rewrite("{{ a + b }}", ws()).0.is_none(), "no `safe`, no rewrite");
     }
 
     #[test]
@@ -315,8 +327,8 @@ mod tests {
         env.add_function(MARKUP_ADD, markup_add);
         let src =
             r#"{{ "Use '"|safe + name + "' <now>"|safe + 1|string }}|{{ 1 + 2.5 }}|{{ [1] + [2] }}|{{ "a" + "'" }}"#;
-        let out = env.render_str(&rewrite(src, ws()).unwrap(), minijinja::context! { name => "it's <x>" }).unwrap();
+        let out = env.render_str(&rewrite(src, ws()).0.unwrap(), minijinja::context! { name => "it's <x>" }).unwrap();
         assert_eq!(out, "Use 'it&#39;s &lt;x&gt;' <now>1|3.5|[1, 2]|a'");
-        assert!(env.render_str(&rewrite(r#"{{ "a"|safe + 1 }}"#, ws()).unwrap(), ()).is_err());
+        assert!(env.render_str(&rewrite(r#"{{ "a"|safe + 1 }}"#, ws()).0.unwrap(), ()).is_err());
     }
 }
