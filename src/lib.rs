@@ -127,7 +127,7 @@ pub mod snapshot {
 /// verdict on it.
 pub mod freeze {
     pub use crate::output::artifact::{Inputs, Metadata, SectionMeta};
-    pub use crate::output::freeze::{Finding, FrozenRecord, FrozenRequest, Verdict};
+    pub use crate::output::freeze::{Finding, FrozenChat, FrozenRecord, FrozenRequest, Verdict};
 }
 
 /// `promptc check`'s data: rule codes and levels, the rules, and what a check found.

@@ -156,16 +156,15 @@ pub fn apply(
 /// entry's variables and date: what the servers of the project's open-weight models send
 /// (native cells only; none for others). A template that fails for the cell is an error naming
 /// the cell and the template.
-pub fn project_texts(project: &Project, compiled: &Compiled) -> Result<Vec<(String, String)>> {
+pub fn project_texts(project: &Project, compiled: &Compiled) -> Result<Vec<(String, ChatText)>> {
     let mut out = Vec::new();
     if compiled.transport != Transport::Native {
         return Ok(out);
     }
     for decl in project.chat_templates.values().filter(|d| d.covers(compiled.profile())) {
         let options = ChatOptions::of(decl, &ChatOptions::new());
-        let text =
-            apply(project, compiled, &decl.template, &options).map_err(|e| in_cell(e, compiled, &decl.name))?.text;
-        out.push((decl.name.clone(), text));
+        let chat = apply(project, compiled, &decl.template, &options).map_err(|e| in_cell(e, compiled, &decl.name))?;
+        out.push((decl.name.clone(), chat));
     }
     Ok(out)
 }

@@ -78,7 +78,17 @@ pub struct FrozenRecord {
     /// The cell through each of the project's chat templates that covers its profile (native
     /// cells), by template name.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub chat: BTreeMap<String, String>,
+    pub chat: BTreeMap<String, FrozenChat>,
+}
+
+/// A cell's text through one chat template, as frozen.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct FrozenChat {
+    /// The date `strftime_now` gave (`YYYY-MM-DD`).
+    pub date: String,
+    /// The templated text.
+    pub text: String,
 }
 
 /// Which runtime values were set explicitly: those that differ from the project defaults or
@@ -137,7 +147,10 @@ pub fn record(
         tools: c.projection.as_deref().cloned(),
         messages: c.messages_json(),
         account: account.map(crate::output::snapshot::AccountSummary::from),
-        chat: crate::chat::project_texts(project, c)?.into_iter().collect(),
+        chat: crate::chat::project_texts(project, c)?
+            .into_iter()
+            .map(|(name, chat)| (name, FrozenChat { date: chat.date, text: chat.text }))
+            .collect(),
     })
 }
 

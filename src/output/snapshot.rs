@@ -218,7 +218,8 @@ fn cell_output(project: &Project, cell: &Cell, c: &Compiled) -> Result<(Vec<(Str
         summary.messages = Some(fingerprint(&name, &json));
         files.push((name, json));
     }
-    for (template, text) in crate::chat::project_texts(project, c)? {
+    for (template, chat) in crate::chat::project_texts(project, c)? {
+        let text = chat.text;
         let name = format!("{stem}.chat-{template}.txt");
         summary.chat.insert(template, fingerprint(&name, &text));
         files.push((name, text));

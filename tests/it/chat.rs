@@ -383,8 +383,9 @@ fn a_frozen_record_holds_the_chat_texts_and_verify_names_a_changed_one() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let doc: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&rec).unwrap()).unwrap();
     let snapshot = std::fs::read_to_string(dir.path().join("snapshots/standard.native.chat-llama.txt")).unwrap();
-    assert_eq!(doc["chat"]["llama"], snapshot.as_str());
-    assert!(doc["chat"]["qwen"].as_str().unwrap().starts_with("<|im_start|>system"));
+    assert_eq!(doc["chat"]["llama"]["text"], snapshot.as_str());
+    assert_eq!(doc["chat"]["llama"]["date"], "2024-07-26", "the entry's date, recorded");
+    assert!(doc["chat"]["qwen"]["text"].as_str().unwrap().starts_with("<|im_start|>system"));
     assert_eq!(promptc_in(dir.path(), &["verify", rec_s]).status.code(), Some(0));
     // Only the chat template changes: the record is stale, and verify says which text.
     let tpl = dir.path().join("chat/qwen2.5.jinja");

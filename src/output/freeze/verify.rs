@@ -258,7 +258,10 @@ pub fn verify(project: &Project, rec: &FrozenRecord) -> Result<Verdict> {
     };
     let mut verdict = compare(&rec.metadata, &meta, &outputs);
     // What an open-weight model's server sends: the cell through each chat template.
-    let chat = compare_maps(&rec.chat, &crate::chat::project_texts(project, &current)?.into_iter().collect());
+    let frozen: BTreeMap<String, String> = rec.chat.iter().map(|(k, v)| (k.clone(), v.text.clone())).collect();
+    let now: BTreeMap<String, String> =
+        crate::chat::project_texts(project, &current)?.into_iter().map(|(k, v)| (k, v.text)).collect();
+    let chat = compare_maps(&frozen, &now);
     if !chat.is_empty() {
         verdict.fresh = false;
         verdict

@@ -120,8 +120,10 @@ pub fn data<'a>(project: &'a Project, compiled: &[Compiled], accounts: &'a [Acco
     for (stem, c) in &by_stem {
         let (segments, cache_segment) = segments(c, &mut texts);
         cells.insert(stem.clone(), CellPrompt { segments, cache_segment });
-        let through: Vec<(String, usize)> =
-            crate::chat::project_texts(project, c)?.into_iter().map(|(name, text)| (name, texts.id(&text))).collect();
+        let through: Vec<(String, usize)> = crate::chat::project_texts(project, c)?
+            .into_iter()
+            .map(|(name, chat)| (name, texts.id(&chat.text)))
+            .collect();
         if !through.is_empty() {
             chat.insert(stem.clone(), through);
         }
