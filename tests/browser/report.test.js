@@ -40,9 +40,9 @@ let browser;
 test.before(async () => { browser = await launch(); });
 test.after(async () => { await browser.close(); });
 
-// Open the matrix page and check it did nothing it should not have.
-async function load(t, options) {
-  const o = await open(browser, matrixPage, options);
+// Open a report page (the matrix page by default) and check it did nothing it should not have.
+async function load(t, options, file = matrixPage) {
+  const o = await open(browser, file, options);
   t.after(async () => {
     assert.deepEqual(o.seen.errors, [], "page errors");
     assert.deepEqual(o.seen.console, [], "console errors or warnings");
@@ -335,13 +335,7 @@ test("two cells' texts side by side, changed lines marked", async (t) => {
 });
 
 test("harness messages are in the treemap", async (t) => {
-  const o = await open(browser, messagesPage);
-  t.after(async () => {
-    assert.deepEqual(o.seen.errors, [], "page errors");
-    assert.deepEqual(o.seen.console, [], "console errors or warnings");
-    await o.context.close();
-  });
-  const page = o.page;
+  const page = await load(t, undefined, messagesPage);
   for (const a of messagesJson.accounts) {
     await page.click(`#matrix tbody tr[data-account="${a.name}"]`);
     const shares = await treemapShares(page);
@@ -360,13 +354,7 @@ test("harness messages are in the treemap", async (t) => {
 });
 
 test("the chat templates tab shows each cell through the project's templates", async (t) => {
-  const o = await open(browser, chatPage);
-  t.after(async () => {
-    assert.deepEqual(o.seen.errors, [], "page errors");
-    assert.deepEqual(o.seen.console, [], "console errors or warnings");
-    await o.context.close();
-  });
-  const page = o.page;
+  const page = await load(t, undefined, chatPage);
   const snapshots = path.join(chatDir, "snapshots");
   const summary = JSON.parse(fs.readFileSync(path.join(snapshots, "summary.json"), "utf8"));
   let shown = 0;
@@ -391,10 +379,9 @@ test("the chat templates tab shows each cell through the project's templates", a
   assert.ok(shown >= 6, `${shown} texts shown`);
   await screenshot(page, "report-chat", "#panel-chat");
   // The example declares no chat template: the tab says so.
-  const m = await open(browser, matrixPage);
-  await m.page.click("#tab-chat");
-  assert.match(await m.page.textContent("#panel-chat"), /No chat template of the project covers this cell/);
-  await m.context.close();
+  const example = await load(t);
+  await example.click("#tab-chat");
+  assert.match(await example.textContent("#panel-chat"), /No chat template of the project covers this cell/);
 });
 
 test("dark scheme and print read well", async (t) => {
