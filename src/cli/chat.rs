@@ -113,7 +113,7 @@ pub(crate) fn render_chat(project: &Project, args: &RenderArgs, color: Color) ->
     }
     drop(err);
     let out = match args.format {
-        RenderFormat::Text if args.tools => r.compiled.tools_json()?,
+        RenderFormat::Text if args.tools => r.tools_json(),
         RenderFormat::Text => r.chat.text.clone(),
         RenderFormat::Json => r.to_json(),
     };

@@ -8,7 +8,7 @@ use crate::compile::Compiled;
 use crate::error::Result;
 use crate::measure::chat::{ChatAccount, HfTokenizer};
 use crate::model::chat::ChatTemplateDecl;
-use crate::model::{Project, Provider, Transport};
+use crate::model::{Project, Transport};
 use crate::resolve::Request;
 
 use super::TokenCounter;
@@ -21,9 +21,18 @@ pub struct ChatRender {
     pub compiled: Compiled,
     /// The templated text.
     pub chat: ChatText,
+    /// The tools the template was given (OpenAI Chat Completions' form), `None` when the cell
+    /// has none.
+    pub tools: Option<serde_json::Value>,
 }
 
 impl ChatRender {
+    /// The tools the template was given, as `render --tools --provider openai` prints them
+    /// (`[]` for a cell without tools, to which the template is given none).
+    pub fn tools_json(&self) -> String {
+        crate::json::to_pretty_json(self.tools.as_ref().unwrap_or(&serde_json::Value::Array(Vec::new())))
+    }
+
     /// `render --transport chat --format json`: the text, the template, the date
     /// `strftime_now` gave, and the conversation's parts located in the text.
     pub fn to_json(&self) -> String {
@@ -64,7 +73,8 @@ pub fn render_chat(
 ) -> Result<ChatRender> {
     let (compiled, template, options, _) = chat_cell(project, request, template, options)?;
     let chat = chat::apply(project, &compiled, &template, &options)?;
-    Ok(ChatRender { compiled, chat })
+    let tools = chat::tools(project, &compiled);
+    Ok(ChatRender { compiled, chat, tools })
 }
 
 /// The compiled cell, the template and options that render it, and the project's entry they
@@ -75,7 +85,10 @@ fn chat_cell<'p>(
     template: Option<&ChatTemplate>,
     options: &ChatOptions,
 ) -> Result<(Compiled, ChatTemplate, ChatOptions, Option<&'p ChatTemplateDecl>)> {
-    let req = request.clone().transport(Transport::Native).provider(Provider::OpenAiChat);
+    // The native cell with the project's own provider (the template is given the OpenAI
+    // Chat Completions form of its tools whichever providers the project enables).
+    let mut req = request.clone().transport(Transport::Native);
+    req.provider = None;
     let compiled = crate::compile::compile(project, &req)?;
     if let Some(t) = template {
         return Ok((compiled, t.clone(), options.clone(), None));
@@ -156,7 +169,8 @@ pub fn report_chat(
     let mut chat = chat::apply(project, &compiled, &template, &options)?;
     chat.date_fixed = fixed;
     let without = chat::apply_without_tools(project, &compiled, &template, &options)?;
-    let render = ChatRender { compiled, chat };
+    let tools = chat::tools(project, &compiled);
+    let render = ChatRender { compiled, chat, tools };
     let (account, name, exact) = match tokenizer {
         Some(t) => {
             let mut count = |s: &str| t.count(s);

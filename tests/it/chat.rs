@@ -52,6 +52,21 @@ fn the_template_is_given_the_prompt_and_the_openai_tools() {
 }
 
 #[test]
+fn a_project_without_the_openai_provider_renders_chat_cells_with_openai_tools() {
+    // harness-messages enables only anthropic; the template is still given OpenAI's form.
+    let project = "fixtures/good/harness-messages";
+    let out = promptc(&["-C", project, "render", "--chat-template", QWEN, "--chat-template-date", "2024-07-26"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let tools = ok(&["-C", project, "render", "--chat-template", QWEN, "--tools"]);
+    let v: serde_json::Value = serde_json::from_str(&tools).unwrap();
+    assert!(v.as_array().unwrap().iter().all(|t| t["type"] == "function" && t["function"]["name"].is_string()), "{v}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    for t in v.as_array().unwrap() {
+        assert!(text.contains(&format!("\"name\": {}", t["function"]["name"])), "{}", t["function"]["name"]);
+    }
+}
+
+#[test]
 fn the_date_is_todays_unless_fixed_and_json_records_it() {
     let json = |extra: &[&str]| -> serde_json::Value {
         let mut args =
