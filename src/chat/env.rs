@@ -167,27 +167,33 @@ fn tojson(value: &Value, args: Rest<Value>) -> Result<Value, Error> {
 /// `{% if true %}` … `{% endif %}`: the same text, with each tag's length kept so that error
 /// positions stay true.
 fn rewrite_generation_tags(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(i) = rest.find("{%") {
-        out.push_str(&rest[..i + 2]);
-        rest = &rest[i + 2..];
-        let lead = rest.len() - rest.trim_start_matches(['-', '+']).len();
-        let after_mod = &rest[lead..];
-        let ws = after_mod.len() - after_mod.trim_start().len();
-        let word = &after_mod[ws..];
-        let replaced = [("endgeneration", "endif"), ("generation", "if true")].into_iter().find_map(|(k, r)| {
-            let tail = word.strip_prefix(k)?;
-            tail.starts_with(|c: char| c.is_whitespace() || c == '-' || c == '%' || c == '+').then_some((k, r))
-        });
-        if let Some((k, r)) = replaced {
-            out.push_str(&rest[..lead + ws]);
-            out.push_str(r);
-            out.extend(std::iter::repeat_n(' ', k.len() - r.len()));
-            rest = &word[k.len()..];
+    use minijinja::machinery::Token;
+    // Found by the tokenizer, so text that only looks like the tag (inside a string literal or
+    // a `{% raw %}` block) is left alone.
+    let ws =
+        minijinja::machinery::WhitespaceConfig { keep_trailing_newline: false, lstrip_blocks: true, trim_blocks: true };
+    let mut words = Vec::new();
+    let mut after_block_start = false;
+    for item in minijinja::machinery::tokenize(text, false, Default::default(), ws) {
+        let Ok((token, span)) = item else { break };
+        if let (true, Token::Ident(name @ ("generation" | "endgeneration"))) = (after_block_start, &token) {
+            words.push((span.start_offset as usize, span.end_offset as usize, *name));
         }
+        after_block_start = matches!(token, Token::BlockStart);
     }
-    out.push_str(rest);
+    if words.is_empty() {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for (start, end, name) in words {
+        let with = if name == "generation" { "if true" } else { "endif" };
+        out.push_str(&text[at..start]);
+        out.push_str(with);
+        out.extend(std::iter::repeat_n(' ', (end - start).saturating_sub(with.len())));
+        at = end;
+    }
+    out.push_str(&text[at..]);
     out
 }
 
