@@ -13,8 +13,8 @@ use minijinja::value::{Kwargs, Rest, Value, ValueKind};
 use minijinja::{AutoEscape, Environment, Error, ErrorKind, UndefinedBehavior};
 
 use super::date::ChatDate;
-use crate::model::template::python::{self, Dumps};
 use super::source::Chosen;
+use crate::model::template::python::{self, Dumps};
 use crate::model::template::{filters, Capped};
 
 /// Instructions a chat template may run: real templates need a few thousand per message and

@@ -75,6 +75,11 @@ pub(super) fn compat(_: &mut SchemaGenerator) -> Schema {
     name_or_null(&["jinja2"])
 }
 
+/// `templates.undefined`: what an undefined value does.
+pub(super) fn undefined_modes(_: &mut SchemaGenerator) -> Schema {
+    name_or_null(&["strict", "lenient"])
+}
+
 /// A switch's default: true/false, or one of a string-valued switch's values.
 pub(super) fn switch_default(_: &mut SchemaGenerator) -> Schema {
     json_schema!({"type": ["boolean", "string", "null"]})

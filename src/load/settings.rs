@@ -6,13 +6,13 @@ use std::path::{Path, PathBuf};
 use serde_saphyr::Spanned;
 
 use crate::diagnostic::{known_names_help, Span};
-use crate::format::manifest::{RawLimits, RawSelection, RawTemplates, RawTokens};
+use crate::format::manifest::{RawAssembly, RawLimits, RawSelection, RawTemplates, RawTokens};
 use crate::format::S;
 use crate::model::provider::Provider;
 use crate::model::selection::{SegmentPattern, SelectionPolicy};
 use crate::model::tokenizer::{Encoding, Factors, Family, Tokenizer};
 use crate::model::transport::Transport;
-use crate::model::{Defaults, Limits, TemplateSettings, TokenSettings};
+use crate::model::{Assembly, Defaults, Limits, TemplateSettings, TokenSettings};
 use crate::source::ProjectFs;
 
 use super::checker::Checker;
@@ -189,7 +189,7 @@ pub(super) fn build_template_settings(ck: &mut Checker<'_>, raw: &RawTemplates) 
             other => ck.error(
                 &compat.referenced,
                 format!("unknown `templates.compat` value `{other}`"),
-                "the only compatibility mode is `jinja2` (Python Jinja2's whitespace defaults); omit the key for \
+                "the only compatibility mode is `jinja2` (Python Jinja2's whitespace, undefined values and filters); omit the key for \
                  promptc's own (trim_blocks and lstrip_blocks on)",
             ),
         }
@@ -197,7 +197,30 @@ pub(super) fn build_template_settings(ck: &mut Checker<'_>, raw: &RawTemplates) 
     t.trim_blocks = raw.trim_blocks.unwrap_or(t.trim_blocks);
     t.lstrip_blocks = raw.lstrip_blocks.unwrap_or(t.lstrip_blocks);
     t.keep_trailing_newline = raw.keep_trailing_newline.unwrap_or(t.keep_trailing_newline);
+    if let Some(u) = &raw.undefined {
+        match u.value.as_str() {
+            "strict" => t.strict_undefined = true,
+            "lenient" => t.strict_undefined = false,
+            other => ck.error(
+                &u.referenced,
+                format!("unknown `templates.undefined` value `{other}`"),
+                "`strict`: an undefined value is an error wherever it is used (the default); `lenient`: it prints \
+                 as nothing and is false, as in Jinja2 (the default with `compat: jinja2`)",
+            ),
+        }
+    }
     t
+}
+
+/// `assembly:`: the bytes promptc adds or removes between and around sections.
+pub(super) fn build_assembly(raw: &RawAssembly) -> Assembly {
+    let mut a = Assembly::default();
+    a.final_newline = raw.final_newline.unwrap_or(a.final_newline);
+    a.trim = raw.trim.unwrap_or(a.trim);
+    if let Some(s) = &raw.separator {
+        a.separator = s.clone();
+    }
+    a
 }
 
 /// `snapshots:`: a relative folder. Where it may lead (inside the write root) is checked when

@@ -30,7 +30,7 @@ pub use profile::{Case, Command, Defaults, Profile, Subagent};
 pub use provider::Provider;
 pub use section::{Section, Slot};
 pub use selection::SelectionPolicy;
-pub use settings::{Limits, LintSettings, TemplateSettings, TokenSettings};
+pub use settings::{Assembly, Limits, LintSettings, TemplateSettings, TokenSettings};
 pub use template::Templates;
 pub use transport::Transport;
 
@@ -193,6 +193,8 @@ pub struct Project {
     pub(crate) files: BTreeMap<String, SourceFile>,
     /// The compiled templates.
     pub(crate) templates: Templates,
+    /// How the prompt is assembled from its sections (`assembly:`).
+    pub(crate) assembly: crate::model::settings::Assembly,
     /// The project folder as given by the user.
     pub(crate) root: PathBuf,
     /// The manifest's project-relative path.

@@ -190,6 +190,19 @@ cases! {
     templates_compat_unknown => case("templates-compat-unknown", "fixtures/bad/templates-compat-unknown", &[],
         "unknown `templates.compat` value `jinja3`",
         Some("fixtures/bad/templates-compat-unknown/promptc.yaml:7:11"), &["`jinja2`"]);
+    templates_undefined_unknown => case("templates-undefined-unknown", "fixtures/bad/templates-undefined-unknown", &[],
+        "unknown `templates.undefined` value `silent`",
+        Some("fixtures/bad/templates-undefined-unknown/promptc.yaml:7:14"), &["`lenient`"]);
+    jinja2_import_without_context => case("jinja2-import-without-context",
+        "fixtures/bad/jinja2-import-without-context", &[],
+        "`parts/sign.j2` is pulled in without the context, and reads `team` from it",
+        Some("fixtures/bad/jinja2-import-without-context/role.j2:2:1"), &["add `with context`"]);
+    jinja2_macro_varargs => case("jinja2-macro-varargs", "fixtures/bad/jinja2-macro-varargs", &[],
+        "uses undefined variable `varargs`: Jinja2 gives `varargs` to a macro",
+        Some("fixtures/bad/jinja2-macro-varargs/promptc.yaml:11:54"), &["declare every parameter the macro takes"]);
+    jinja2_pprint_wide => case("jinja2-pprint-wide", "fixtures/bad/jinja2-pprint-wide", &[],
+        "pprint of a value 89 characters long",
+        Some("fixtures/bad/jinja2-pprint-wide/promptc.yaml:17:31"), &["tojson(indent=2)"]);
     untrusted_in_include => case("untrusted-in-include", "fixtures/bad/untrusted-in-include", &[],
         "filter `upper` would change untrusted text from `rules` and break its wrapper",
         Some("fixtures/bad/untrusted-in-include/parts/rules_body.j2:2:12"), &[]);

@@ -12,10 +12,12 @@ use crate::error::Result;
 use crate::model::settings::{Limits, TemplateSettings};
 use crate::source::{ProjectFs, SourceFile};
 
+pub mod context;
 pub mod filters;
 pub mod guard;
-pub mod python;
+pub mod jinja2;
 pub mod opaque;
+pub mod python;
 pub mod reach;
 mod syntax;
 use reach::Reach;
@@ -65,6 +67,20 @@ pub struct Templates {
     reach: BTreeMap<String, Reach>,
     /// The switches the project declares, so that reading another one can say so.
     switches: Vec<String>,
+    /// Whether an undefined value is an error wherever it is used (`templates.undefined`).
+    strict: bool,
+    /// Jinja2's semantics (`compat: jinja2`): line breaks in a template's source read as `\n`.
+    jinja2: bool,
+}
+
+/// A template source with its line breaks as Jinja2 reads them (`\r\n` and `\r` as `\n`); line
+/// and column numbers are unchanged.
+fn jinja2_newlines(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.contains('\r') {
+        std::borrow::Cow::Owned(text.replace("\r\n", "\n").replace('\r', "\n"))
+    } else {
+        std::borrow::Cow::Borrowed(text)
+    }
 }
 
 /// A sink for rendered text that refuses to grow past a cap, so a runaway loop stops as soon
@@ -117,7 +133,11 @@ impl Templates {
         // differs between debug and release builds. Errors keep their source either way (the
         // cost is paid only when an error is made).
         env.set_debug(true);
-        env.set_undefined_behavior(UndefinedBehavior::Strict);
+        env.set_undefined_behavior(if settings.strict_undefined {
+            UndefinedBehavior::Strict
+        } else {
+            UndefinedBehavior::Lenient
+        });
         env.set_auto_escape_callback(|_| AutoEscape::None);
         env.set_trim_blocks(ws.trim_blocks);
         env.set_lstrip_blocks(ws.lstrip_blocks);
@@ -126,6 +146,9 @@ impl Templates {
         env.set_recursion_limit(64);
         filters::register(&mut env, limits.section_bytes);
         filters::register_methods(&mut env, limits.section_bytes);
+        if settings.jinja2 {
+            jinja2::register(&mut env, limits.section_bytes);
+        }
         let included: Arc<Mutex<BTreeMap<String, SourceFile>>> = Arc::default();
         let record = Arc::clone(&included);
         let loader_fs = fs.clone();
@@ -139,14 +162,17 @@ impl Templates {
                         format!("cannot include `{name}`: {} (at {at}); {}", r.message, r.help),
                     ));
                 }
-                let text = file.text.clone();
+                let text = if settings.jinja2 { jinja2_newlines(&file.text).into_owned() } else { file.text.clone() };
                 if let Ok(mut map) = record.lock() {
                     map.insert(file.rel.clone(), file);
                 }
                 Ok(Some(text))
             }
-            // Not TemplateNotFound: minijinja replaces that with a generic message, and the
-            // reason (outside the project, not UTF-8, missing) is what the user needs.
+            // A file that is simply not there is "not found", so that `{% include [a, b] %}`
+            // tries the next name and `ignore missing` skips it, as in Jinja2.
+            Err(_) if loader_fs.missing(name) => Ok(None),
+            // Otherwise not TemplateNotFound: minijinja replaces that with a generic message,
+            // and the reason (outside the project, not UTF-8, a folder) is what the user needs.
             Err(e) => Err(minijinja::Error::new(ErrorKind::InvalidOperation, format!("cannot include `{name}`: {e}"))),
         });
         Templates {
@@ -159,6 +185,8 @@ impl Templates {
             fs,
             reach: BTreeMap::new(),
             switches: Vec::new(),
+            strict: settings.strict_undefined,
+            jinja2: settings.jinja2,
         }
     }
 
@@ -166,6 +194,12 @@ impl Templates {
     /// `switches.NAME` for another name then fails saying that switch is not declared.
     pub fn declare_switches<'n>(&mut self, names: impl IntoIterator<Item = &'n String>) {
         self.switches = names.into_iter().cloned().collect();
+    }
+
+    /// Whether an undefined value is an error (`templates.undefined: strict`, the default
+    /// without `compat: jinja2`) rather than printing as nothing.
+    pub fn strict_undefined(&self) -> bool {
+        self.strict
     }
 
     /// The caps rendering enforces.
@@ -176,6 +210,7 @@ impl Templates {
     /// Compile a template; a syntax error, or a source the guard refuses, becomes a located
     /// diagnostic.
     pub fn add(&mut self, name: &str, source: &str, origin: TemplateOrigin) -> Result<()> {
+        let source = &*if self.jinja2 { jinja2_newlines(source) } else { std::borrow::Cow::Borrowed(source) };
         if let Err(r) = guard::check(source, self.ws) {
             let p = Position::from_byte_range(source, r.start, r.end);
             let pos = Position::new(p.line + origin.line_offset, p.column + origin.column_offset, p.len);
@@ -301,6 +336,42 @@ impl Templates {
         })
     }
 
+    /// With `compat: jinja2`, the first tag in template `name` (or a file it pulls in) that
+    /// pulls in a file without the context (an `import` without `with context`, an `include …
+    /// without context`) where that file reads a name `context` holds: Jinja2 renders it
+    /// undefined there, minijinja would give it the value, so it is a located error.
+    pub fn context_leak(&self, name: &str, context: &dyn Fn(&str) -> bool) -> Option<Diagnostic> {
+        if !self.jinja2 {
+            return None;
+        }
+        let (source, origin) = (self.sources.get(name)?, self.origins.get(name)?);
+        let (fs, ws) = (&self.fs, self.ws);
+        let read = |n: &str| fs.read(n, None).ok().filter(|f| guard::check(&f.text, ws).is_ok());
+        let own = context::leak(source, ws, context, &read).map(|l| (own_label(source, origin, l.start, l.end), l));
+        let found = own.or_else(|| {
+            self.reach.get(name)?.files.values().find_map(|f| {
+                context::leak(&jinja2_newlines(&f.text), ws, context, &read).map(|l| (f.label_bytes(l.start, l.end), l))
+            })
+        });
+        let (label, l) = found?;
+        let fix = if l.tag == "include" {
+            "drop `without context` (Jinja2 then renders it as promptc does)"
+        } else {
+            "add `with context` to the import (Jinja2 then renders it as promptc does)"
+        };
+        let help =
+            if l.tag == "include" { fix.to_string() } else { format!("{fix}, or pass the value as a macro parameter") };
+        Some(
+            Diagnostic::error(format!(
+                "`{}` is pulled in without the context, and reads `{}` from it: Jinja2 renders `{}` undefined \
+                 there, minijinja would give it its value",
+                l.file, l.name, l.name
+            ))
+            .with_label(label)
+            .with_help(help),
+        )
+    }
+
     /// A label at bytes `start..end` of template `name`'s own text, in the file that holds it
     /// (inline templates included: their lines and indentation are mapped back).
     pub fn label_in(&self, name: &str, start: usize, end: usize) -> Option<Label> {
@@ -401,6 +472,18 @@ impl Templates {
         if detail.contains("recursion limit") {
             return d.with_help(
                 "a template includes itself (directly or through other includes), or a macro calls itself without end",
+            );
+        }
+        if detail.contains("Python's pprint breaks it") {
+            return d.with_help(
+                "print it as it is (`{{ value }}`: Python's repr on one line) or with `tojson(indent=2)`; \
+                 `pprint` of a value up to 80 columns wide is Jinja2's",
+            );
+        }
+        if detail.ends_with("is unknown") {
+            return d.with_help(
+                "minijinja has no filter, test or function of that name; docs/project-format.md lists Jinja2's \
+                 builtins and the few promptc does not provide (`urlize`, `random`, `lipsum`)",
             );
         }
         let include_failed = matches!(err.kind(), ErrorKind::TemplateNotFound) || detail.starts_with("cannot include");

@@ -5,7 +5,35 @@
 
 use std::fmt::Write;
 
-use minijinja::value::{Value, ValueKind};
+use std::sync::Arc;
+
+use minijinja::value::{Enumerator, Object, ObjectRepr, Value, ValueKind};
+
+/// A Python tuple: a sequence to templates, printed `(a, b)` (`(a,)` with one item). Jinja2
+/// gives tuples where minijinja gives lists (`dictsort`, `d.items()`), and prints them so.
+#[derive(Debug)]
+pub struct Tuple(pub Vec<Value>);
+
+impl Object for Tuple {
+    fn repr(self: &Arc<Self>) -> ObjectRepr {
+        ObjectRepr::Seq
+    }
+
+    fn get_value(self: &Arc<Self>, key: &Value) -> Option<Value> {
+        let i = key.as_i64()?;
+        let i = if i < 0 { i + self.0.len() as i64 } else { i };
+        self.0.get(usize::try_from(i).ok()?).cloned()
+    }
+
+    fn enumerate(self: &Arc<Self>) -> Enumerator {
+        Enumerator::Seq(self.0.len())
+    }
+}
+
+/// A tuple value of `items`.
+pub fn tuple(items: Vec<Value>) -> Value {
+    Value::from_object(Tuple(items))
+}
 
 /// `str(value)` in Python: strings as they are, everything else as [`repr`].
 pub fn str_of(value: &Value, out: &mut String) {
@@ -18,6 +46,17 @@ pub fn str_of(value: &Value, out: &mut String) {
 
 /// `repr(value)` in Python.
 pub fn repr(value: &Value, out: &mut String) {
+    if let Some(t) = value.downcast_object_ref::<Tuple>() {
+        out.push('(');
+        for (i, item) in t.0.iter().enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            repr(item, out);
+        }
+        out.push_str(if t.0.len() == 1 { ",)" } else { ")" });
+        return;
+    }
     match value.kind() {
         ValueKind::Undefined => {}
         ValueKind::None => out.push_str("None"),

@@ -1,0 +1,779 @@
+//! Jinja2 3.1's semantics where minijinja's differ, for projects with `templates: {compat:
+//! jinja2}`: values printed in Python's forms (`True`, `None`, `['a', 1]`), Jinja2's `tojson`
+//! (`htmlsafe_json_dumps`: keys sorted, `<`, `>`, `&`, `'` escaped), and the builtin filters
+//! minijinja lacks or spells differently (`center`, `truncate` with positional arguments,
+//! `wordwrap` as Python's `textwrap`, `wordcount`, `filesizeformat`, `striptags`,
+//! `forceescape`, `sum(attribute=, start=)`, `string`). Each filter that can grow text checks
+//! its result's size first, like those in `filters`.
+
+use minijinja::value::{Kwargs, Rest, Value, ValueKind};
+use minijinja::{Environment, Error, ErrorKind, State};
+
+use super::python::{self, Dumps};
+
+fn too_large(filter: &str, size: u128, cap: usize) -> Result<(), Error> {
+    if size > cap as u128 {
+        return Err(Error::new(
+            ErrorKind::InvalidOperation,
+            format!("the result of `{filter}` would be {size} bytes, more than the {cap}-byte limit of a section"),
+        ));
+    }
+    Ok(())
+}
+
+/// Arguments given by position or by name, in the order a Python signature lists `names`.
+struct Args {
+    values: Vec<Option<Value>>,
+}
+
+impl Args {
+    fn new(filter: &str, args: Vec<Value>, names: &[&str]) -> Result<Args, Error> {
+        let mut positional = args;
+        let kwargs = match positional.last() {
+            Some(last) if last.is_kwargs() => Some(Kwargs::try_from(positional.pop().unwrap_or_default())?),
+            _ => None,
+        };
+        if positional.len() > names.len() {
+            return Err(Error::new(
+                ErrorKind::TooManyArguments,
+                format!("`{filter}` takes at most {} arguments", names.len()),
+            ));
+        }
+        let mut values: Vec<Option<Value>> = positional.into_iter().map(Some).collect();
+        values.resize(names.len(), None);
+        if let Some(kw) = kwargs {
+            for (i, name) in names.iter().enumerate() {
+                if let Some(v) = kw.get::<Option<Value>>(name)? {
+                    if values[i].is_some() {
+                        return Err(Error::new(
+                            ErrorKind::InvalidOperation,
+                            format!("`{filter}` got `{name}` twice, by position and by name"),
+                        ));
+                    }
+                    values[i] = Some(v);
+                }
+            }
+            kw.assert_all_used()?;
+        }
+        Ok(Args { values })
+    }
+
+    /// The argument at `i`, when given and not None.
+    fn get(&self, i: usize) -> Option<&Value> {
+        self.values.get(i).and_then(Option::as_ref).filter(|v| !v.is_none())
+    }
+
+    fn int(&self, i: usize, default: i64) -> Result<i64, Error> {
+        match self.get(i) {
+            None => Ok(default),
+            Some(v) => v.as_i64().ok_or_else(|| Error::new(ErrorKind::InvalidOperation, "expected an integer")),
+        }
+    }
+
+    fn flag(&self, i: usize, default: bool) -> bool {
+        self.get(i).map_or(default, Value::is_true)
+    }
+
+    fn text(&self, i: usize, default: &str) -> String {
+        self.get(i).map_or_else(|| default.to_string(), str_of)
+    }
+}
+
+/// `str(value)` as Python writes it.
+fn str_of(v: &Value) -> String {
+    let mut s = String::new();
+    python::str_of(v, &mut s);
+    s
+}
+
+/// Register Jinja2's printing and filters in `env`, with results capped at `cap` bytes.
+pub fn register(env: &mut Environment<'static>, cap: usize) {
+    env.set_formatter(|out, _state, value| {
+        let mut s = String::new();
+        python::str_of(value, &mut s);
+        out.write_str(&s).map_err(Error::from)
+    });
+    env.set_unknown_method_callback(move |state: &State, value: &Value, method: &str, args: &[Value]| {
+        // `d.items()` is a list of tuples in Python.
+        if method == "items" && args.is_empty() && value.kind() == ValueKind::Map {
+            return retuple(minijinja::filters::items(value)?);
+        }
+        super::filters::call_method(state, value, method, args, cap)
+    });
+    env.add_function("cycler", |items: Rest<Value>| -> Result<Value, Error> {
+        if items.0.is_empty() {
+            return Err(Error::new(ErrorKind::InvalidOperation, "cycler needs at least one value"));
+        }
+        Ok(Value::from_object(Cycler { items: items.0, pos: std::sync::atomic::AtomicUsize::new(0) }))
+    });
+    env.add_function("joiner", minijinja_contrib::globals::joiner);
+    // Functions, cyclers and the like are plain objects; a macro is a map that renders as
+    // `<macro NAME>`.
+    env.add_test("callable", |v: &Value| {
+        v.kind() == ValueKind::Plain
+            || (v.kind() == ValueKind::Map && v.as_object().is_some() && v.to_string().starts_with("<macro "))
+    });
+    env.add_filter("string", |v: &Value| str_of(v));
+    env.add_filter("tojson", tojson);
+    env.add_filter("dictsort", |v: &Value, kwargs: Kwargs| retuple(minijinja::filters::dictsort(v, kwargs)?));
+    env.add_filter("items", |v: &Value| retuple(minijinja::filters::items(v)?));
+    env.add_filter("escape", escape_filter);
+    env.add_filter("e", escape_filter);
+    env.add_filter("forceescape", |v: &Value| Value::from_safe_string(markup_escape(&str_of(v))));
+    env.add_filter("attr", |v: &Value, name: &str| -> Result<Value, Error> {
+        // Python's `getattr`: a dict's keys are not attributes.
+        if v.kind() == ValueKind::Map {
+            return Ok(Value::UNDEFINED);
+        }
+        v.get_attr(name)
+    });
+    env.add_filter("pprint", move |v: &Value| -> Result<String, Error> {
+        let mut out = String::new();
+        pformat(v, &mut out);
+        if out.chars().count() > 80 {
+            return Err(Error::new(
+                ErrorKind::InvalidOperation,
+                format!(
+                    "pprint of a value {} characters long: Python's pprint breaks it over lines at 80 columns, \
+                     which promptc does not reproduce",
+                    out.chars().count()
+                ),
+            ));
+        }
+        Ok(out)
+    });
+    env.add_filter("int", |v: &Value, args: Rest<Value>| {
+        let a = Args::new("int", args.0, &["default", "base"])?;
+        let default = a.get(0).cloned().unwrap_or(Value::from(0));
+        Ok::<_, Error>(to_int(v, a.int(1, 10)? as u32).map_or(default, Value::from))
+    });
+    env.add_filter("float", |v: &Value, args: Rest<Value>| {
+        let a = Args::new("float", args.0, &["default"])?;
+        let default = a.get(0).cloned().unwrap_or(Value::from(0.0));
+        Ok::<_, Error>(to_float(v).map_or(default, Value::from))
+    });
+    env.add_filter("round", |v: &Value, args: Rest<Value>| {
+        let a = Args::new("round", args.0, &["precision", "method"])?;
+        round(v, a.int(0, 0)?, &a.text(1, "common"))
+    });
+    env.add_filter("join", move |v: &Value, args: Rest<Value>| {
+        let a = Args::new("join", args.0, &["d", "attribute"])?;
+        let sep = a.text(0, "");
+        let mut out = String::new();
+        for (i, item) in v.try_iter()?.enumerate() {
+            let item = match a.get(1) {
+                Some(attr) => attribute(&item, attr)?,
+                None => item,
+            };
+            if i > 0 {
+                out.push_str(&sep);
+            }
+            python::str_of(&item, &mut out);
+            too_large("join", out.len() as u128, cap)?;
+        }
+        Ok::<_, Error>(out)
+    });
+    env.add_filter("replace", move |v: &Value, args: Rest<Value>| {
+        let a = Args::new("replace", args.0, &["old", "new", "count"])?;
+        let (s, old, new) = (str_of(v), a.text(0, ""), a.text(1, ""));
+        let count = a.int(2, -1)?;
+        let hits = if old.is_empty() { s.chars().count() as u128 + 1 } else { s.matches(old.as_str()).count() as u128 };
+        let hits = if count < 0 { hits } else { hits.min(count as u128) };
+        too_large("replace", s.len() as u128 + hits * new.len() as u128, cap)?;
+        Ok::<_, Error>(py_replace(&s, &old, &new, if count < 0 { usize::MAX } else { count as usize }))
+    });
+    env.add_filter("max", |v: &Value, args: Rest<Value>| {
+        let a = Args::new("max", args.0, &["case_sensitive", "attribute"])?;
+        extreme(v, a.flag(0, false), a.get(1), std::cmp::Ordering::Greater)
+    });
+    env.add_filter("min", |v: &Value, args: Rest<Value>| {
+        let a = Args::new("min", args.0, &["case_sensitive", "attribute"])?;
+        extreme(v, a.flag(0, false), a.get(1), std::cmp::Ordering::Less)
+    });
+    env.add_filter("urlencode", |v: &Value| -> Result<String, Error> {
+        if v.kind() == ValueKind::String || v.try_iter().is_err() {
+            return Ok(url_quote(&str_of(v), false));
+        }
+        let mut parts = Vec::new();
+        if v.kind() == ValueKind::Map {
+            for k in v.try_iter()? {
+                let val = v.get_item(&k)?;
+                parts.push(format!("{}={}", url_quote(&str_of(&k), true), url_quote(&str_of(&val), true)));
+            }
+        } else {
+            for pair in v.try_iter()? {
+                let (k, val) = (pair.get_item(&Value::from(0))?, pair.get_item(&Value::from(1))?);
+                parts.push(format!("{}={}", url_quote(&str_of(&k), true), url_quote(&str_of(&val), true)));
+            }
+        }
+        Ok(parts.join("&"))
+    });
+    env.add_filter("xmlattr", |v: &Value, args: Rest<Value>| -> Result<Value, Error> {
+        let a = Args::new("xmlattr", args.0, &["autospace"])?;
+        let mut items = Vec::new();
+        for k in v.try_iter()? {
+            let val = v.get_item(&k)?;
+            if val.is_none() || val.is_undefined() {
+                continue;
+            }
+            let key = str_of(&k);
+            if key.chars().any(|c| c.is_ascii_whitespace() || matches!(c, '/' | '>' | '=')) {
+                return Err(Error::new(
+                    ErrorKind::InvalidOperation,
+                    format!("invalid character in attribute name: {key:?}"),
+                ));
+            }
+            items.push(format!("{}=\"{}\"", markup_escape(&key), markup_escape(&str_of(&val))));
+        }
+        let mut out = items.join(" ");
+        if a.flag(0, true) && !out.is_empty() {
+            out.insert(0, ' ');
+        }
+        Ok(Value::from_safe_string(out))
+    });
+    env.add_filter("center", move |value: &Value, args: Rest<Value>| {
+        let a = Args::new("center", args.0, &["width"])?;
+        let s = str_of(value);
+        let width = a.int(0, 80)?.max(0) as usize;
+        too_large("center", width as u128 + s.len() as u128, cap)?;
+        Ok::<_, Error>(center(&s, width))
+    });
+    env.add_filter("truncate", |value: &Value, args: Rest<Value>| {
+        let a = Args::new("truncate", args.0, &["length", "killwords", "end", "leeway"])?;
+        let s = str_of(value);
+        truncate(&s, a.int(0, 255)?, a.flag(1, false), &a.text(2, "..."), a.int(3, 5)?)
+    });
+    env.add_filter("wordwrap", move |value: &Value, args: Rest<Value>| {
+        let a = Args::new("wordwrap", args.0, &["width", "break_long_words", "wrapstring", "break_on_hyphens"])?;
+        let s = str_of(value);
+        let width = a.int(0, 79)?;
+        let wrapstring = a.text(2, "\n");
+        // Each character can start a line: the result is at most the text plus one wrapstring
+        // per character.
+        too_large("wordwrap", s.len() as u128 * (1 + wrapstring.len() as u128), cap)?;
+        if width <= 0 {
+            return Err(Error::new(ErrorKind::InvalidOperation, format!("invalid width {width} (must be > 0)")));
+        }
+        Ok::<_, Error>(wordwrap(&s, width as usize, a.flag(1, true), &wrapstring, a.flag(3, true)))
+    });
+    env.add_filter("wordcount", |value: &Value| {
+        let s = str_of(value);
+        let mut n = 0usize;
+        let mut inside = false;
+        for c in s.chars() {
+            let word = c.is_alphanumeric() || c == '_';
+            if word && !inside {
+                n += 1;
+            }
+            inside = word;
+        }
+        n
+    });
+    env.add_filter("filesizeformat", |value: &Value, args: Rest<Value>| {
+        let a = Args::new("filesizeformat", args.0, &["binary"])?;
+        let bytes = f64::try_from(value.clone())
+            .or_else(|_| str_of(value).trim().parse::<f64>().map_err(|_| ()))
+            .map_err(|_| Error::new(ErrorKind::InvalidOperation, "filesizeformat needs a number"))?;
+        Ok::<_, Error>(filesizeformat(bytes, a.flag(0, false)))
+    });
+    env.add_filter("striptags", |value: &Value| {
+        let stripped = minijinja_contrib::filters::striptags(str_of(value));
+        stripped.split_whitespace().collect::<Vec<_>>().join(" ")
+    });
+    env.add_filter("forceescape", |state: &State, value: &Value| {
+        minijinja::filters::escape(state, &Value::from(str_of(value)))
+    });
+    env.add_filter("sum", |value: &Value, args: Rest<Value>| {
+        let a = Args::new("sum", args.0, &["attribute", "start"])?;
+        let mut total = a.get(1).cloned().unwrap_or(Value::from(0));
+        for item in value.try_iter()? {
+            let item = match a.get(0) {
+                Some(attr) => attribute(&item, attr)?,
+                None => item,
+            };
+            total = add(&total, &item)?;
+        }
+        Ok::<_, Error>(total)
+    });
+}
+
+/// `a + b` as minijinja computes it, with Python's message for what cannot be added.
+fn add(a: &Value, b: &Value) -> Result<Value, Error> {
+    if b.is_undefined() {
+        return Err(Error::new(ErrorKind::UndefinedError, "sum: an item is undefined"));
+    }
+    if !(a.is_number() && b.is_number()) {
+        return Err(Error::new(
+            ErrorKind::InvalidOperation,
+            format!("sum: unsupported operand types for +: {} and {}", a.kind(), b.kind()),
+        ));
+    }
+    match (a.as_i64(), b.as_i64()) {
+        (Some(x), Some(y)) if a.is_integer() && b.is_integer() => x
+            .checked_add(y)
+            .map(Value::from)
+            .ok_or_else(|| Error::new(ErrorKind::InvalidOperation, "sum: the total is too large")),
+        _ => {
+            let f = |v: &Value| f64::try_from(v.clone()).unwrap_or(f64::NAN);
+            Ok(Value::from(f(a) + f(b)))
+        }
+    }
+}
+
+/// `item.a.b` for `attribute="a.b"` (a part made of digits is an index), as Jinja2's
+/// `make_attrgetter` reads it; a missing one is undefined, which `sum` refuses to add.
+fn attribute(item: &Value, attr: &Value) -> Result<Value, Error> {
+    if let Some(i) = attr.as_i64() {
+        return item.get_item(&Value::from(i));
+    }
+    let path = attr.as_str().unwrap_or_default();
+    let mut v = item.clone();
+    for part in path.split('.') {
+        v = match part.parse::<i64>() {
+            Ok(i) => v.get_item(&Value::from(i))?,
+            Err(_) => v.get_attr(part)?,
+        };
+    }
+    Ok(v)
+}
+
+/// Jinja2's `tojson`: `json.dumps(value, sort_keys=True, indent=indent)` with `<`, `>`, `&`
+/// and `'` written as `\u003c`, `\u003e`, `\u0026`, `\u0027`, so the text is safe in HTML.
+fn tojson(value: &Value, args: Rest<Value>) -> Result<Value, Error> {
+    let a = Args::new("tojson", args.0, &["indent"])?;
+    let indent = match a.get(0) {
+        None => None,
+        Some(v) if v.kind() == ValueKind::String => Some(v.as_str().unwrap_or_default().to_string()),
+        Some(v) => match v.as_i64() {
+            Some(n) => Some(" ".repeat(n.clamp(0, 64) as usize)),
+            None => return Err(Error::new(ErrorKind::InvalidOperation, "tojson: indent must be a number or a string")),
+        },
+    };
+    let d = Dumps { sort_keys: true, ensure_ascii: true, indent, ..Dumps::default() };
+    let text = d.dumps(value).map_err(|e| Error::new(ErrorKind::InvalidOperation, format!("tojson: {}", e.0)))?;
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '<' => out.push_str("\\u003c"),
+            '>' => out.push_str("\\u003e"),
+            '&' => out.push_str("\\u0026"),
+            '\'' => out.push_str("\\u0027"),
+            c => out.push(c),
+        }
+    }
+    Ok(Value::from_safe_string(out))
+}
+
+/// Jinja2's `cycler(*items)`: `next()`, `reset()` and `current`.
+#[derive(Debug)]
+struct Cycler {
+    items: Vec<Value>,
+    pos: std::sync::atomic::AtomicUsize,
+}
+
+impl minijinja::value::Object for Cycler {
+    fn repr(self: &std::sync::Arc<Self>) -> minijinja::value::ObjectRepr {
+        minijinja::value::ObjectRepr::Plain
+    }
+
+    fn get_value(self: &std::sync::Arc<Self>, key: &Value) -> Option<Value> {
+        let pos = self.pos.load(std::sync::atomic::Ordering::Relaxed);
+        (key.as_str() == Some("current")).then(|| self.items[pos].clone())
+    }
+
+    fn call_method(
+        self: &std::sync::Arc<Self>,
+        _state: &State<'_, '_>,
+        method: &str,
+        args: &[Value],
+    ) -> Result<Value, Error> {
+        use std::sync::atomic::Ordering::Relaxed;
+        if !args.is_empty() {
+            return Err(Error::new(ErrorKind::TooManyArguments, format!("cycler.{method}() takes no arguments")));
+        }
+        match method {
+            "next" => {
+                let pos = self.pos.load(Relaxed);
+                self.pos.store((pos + 1) % self.items.len(), Relaxed);
+                Ok(self.items[pos].clone())
+            }
+            "reset" => {
+                self.pos.store(0, Relaxed);
+                Ok(Value::from(()))
+            }
+            _ => Err(Error::from(ErrorKind::UnknownMethod)),
+        }
+    }
+}
+
+/// The pairs a filter returned, as Python's tuples.
+fn retuple(pairs: Value) -> Result<Value, Error> {
+    let items: Vec<Value> =
+        pairs.try_iter()?.map(|p| python::tuple(p.try_iter().into_iter().flatten().collect())).collect();
+    Ok(Value::from(items))
+}
+
+/// markupsafe's `escape`: `&`, `<`, `>`, `'` and `"` as entities.
+fn markup_escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '\'' => out.push_str("&#39;"),
+            '"' => out.push_str("&#34;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Jinja2's `escape`: text already marked safe stays as it is.
+fn escape_filter(v: &Value) -> Value {
+    if v.is_safe() {
+        return v.clone();
+    }
+    Value::from_safe_string(markup_escape(&str_of(v)))
+}
+
+/// `pprint.pformat` for a value that fits on one line: `repr` with dict keys sorted.
+fn pformat(v: &Value, out: &mut String) {
+    if v.downcast_object_ref::<python::Tuple>().is_some() {
+        return python::repr(v, out);
+    }
+    match v.kind() {
+        ValueKind::Map => {
+            let mut keys: Vec<Value> = v.try_iter().into_iter().flatten().collect();
+            keys.sort();
+            out.push('{');
+            for (i, k) in keys.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                python::repr(k, out);
+                out.push_str(": ");
+                pformat(&v.get_item(k).unwrap_or_default(), out);
+            }
+            out.push('}');
+        }
+        ValueKind::Seq | ValueKind::Iterable => {
+            out.push('[');
+            for (i, item) in v.try_iter().into_iter().flatten().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                pformat(&item, out);
+            }
+            out.push(']');
+        }
+        _ => python::repr(v, out),
+    }
+}
+
+/// Python's `int(value, base)`, then `int(float(value))`, as Jinja2's `int` tries them.
+fn to_int(v: &Value, base: u32) -> Option<i64> {
+    match v.kind() {
+        ValueKind::Bool => Some(i64::from(v.is_true())),
+        ValueKind::Number if v.is_integer() => v.as_i64(),
+        ValueKind::Number => f64::try_from(v.clone()).ok().filter(|f| f.is_finite()).map(|f| f.trunc() as i64),
+        ValueKind::String => {
+            let s = v.as_str().unwrap_or_default().trim().replace('_', "");
+            let (neg, digits) = match s.strip_prefix('-') {
+                Some(d) => (true, d),
+                None => (false, s.strip_prefix('+').unwrap_or(&s)),
+            };
+            let digits = match base {
+                16 => digits.trim_start_matches("0x").trim_start_matches("0X"),
+                8 => digits.trim_start_matches("0o").trim_start_matches("0O"),
+                2 => digits.trim_start_matches("0b").trim_start_matches("0B"),
+                _ => digits,
+            };
+            if let Ok(n) = i64::from_str_radix(digits, base) {
+                return Some(if neg { -n } else { n });
+            }
+            to_float(v).filter(|f| f.is_finite()).map(|f| f.trunc() as i64)
+        }
+        _ => None,
+    }
+}
+
+/// Python's `float(value)`.
+fn to_float(v: &Value) -> Option<f64> {
+    match v.kind() {
+        ValueKind::Bool => Some(if v.is_true() { 1.0 } else { 0.0 }),
+        ValueKind::Number => f64::try_from(v.clone()).ok(),
+        ValueKind::String => v.as_str().unwrap_or_default().trim().replace('_', "").parse::<f64>().ok(),
+        _ => None,
+    }
+}
+
+/// Jinja2's `round`: `common` is Python's `round` (half to even on the exact binary value; an
+/// integer stays one), `ceil` and `floor` give a float.
+fn round(v: &Value, precision: i64, method: &str) -> Result<Value, Error> {
+    if !matches!(method, "common" | "ceil" | "floor") {
+        return Err(Error::new(ErrorKind::InvalidOperation, "method must be common, ceil or floor"));
+    }
+    let x = to_float(v).ok_or_else(|| Error::new(ErrorKind::InvalidOperation, "round needs a number"))?;
+    let p = precision.clamp(-308, 308) as i32;
+    let scale = 10f64.powi(p);
+    match method {
+        "ceil" => Ok(Value::from((x * scale).ceil() / scale)),
+        "floor" => Ok(Value::from((x * scale).floor() / scale)),
+        _ if v.is_integer() && p >= 0 => Ok(v.clone()),
+        _ if p >= 0 => Ok(Value::from(format!("{x:.*}", p as usize).parse::<f64>().unwrap_or(x))),
+        _ => {
+            let r = (x / 10f64.powi(-p)).round_ties_even() * 10f64.powi(-p);
+            Ok(if v.is_integer() { Value::from(r as i64) } else { Value::from(r) })
+        }
+    }
+}
+
+/// Python's `str.replace(old, new, count)`.
+fn py_replace(s: &str, old: &str, new: &str, count: usize) -> String {
+    if old.is_empty() {
+        let mut out = String::new();
+        let mut n = 0;
+        for c in s.chars() {
+            if n < count {
+                out.push_str(new);
+                n += 1;
+            }
+            out.push(c);
+        }
+        if n < count {
+            out.push_str(new);
+        }
+        return out;
+    }
+    s.replacen(old, new, count)
+}
+
+/// Jinja2's `max`/`min`: the item whose key (its `attribute`, lowercased unless
+/// `case_sensitive`) is greatest (`want` Greater) or least; undefined for an empty sequence.
+fn extreme(v: &Value, case_sensitive: bool, attr: Option<&Value>, want: std::cmp::Ordering) -> Result<Value, Error> {
+    let key = |item: &Value| -> Result<Value, Error> {
+        let k = match attr {
+            Some(a) => attribute(item, a)?,
+            None => item.clone(),
+        };
+        Ok(match k.as_str() {
+            Some(s) if !case_sensitive => Value::from(s.to_lowercase()),
+            _ => k,
+        })
+    };
+    let mut best: Option<(Value, Value)> = None;
+    for item in v.try_iter()? {
+        let k = key(&item)?;
+        if best.as_ref().is_none_or(|(bk, _)| k.cmp(bk) == want) {
+            best = Some((k, item));
+        }
+    }
+    Ok(best.map_or(Value::UNDEFINED, |(_, item)| item))
+}
+
+/// Jinja2's `url_quote`: UTF-8 bytes percent-encoded except letters, digits and `_.-~` (and
+/// `/` outside a query string, where a space is `+`).
+fn url_quote(s: &str, for_qs: bool) -> String {
+    let mut out = String::new();
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-' | b'~') || (!for_qs && b == b'/') {
+            out.push(b as char);
+        } else if for_qs && b == b' ' {
+            out.push('+');
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// Python's `str.center(width)`: the odd space goes left when `width` is odd.
+fn center(s: &str, width: usize) -> String {
+    let len = s.chars().count();
+    if width <= len {
+        return s.to_string();
+    }
+    let pad = width - len;
+    let left = pad / 2 + (pad & width & 1);
+    format!("{}{s}{}", " ".repeat(left), " ".repeat(pad - left))
+}
+
+/// Jinja2's `truncate`.
+fn truncate(s: &str, length: i64, killwords: bool, end: &str, leeway: i64) -> Result<String, Error> {
+    let end_len = end.chars().count() as i64;
+    if length < end_len {
+        return Err(Error::new(ErrorKind::InvalidOperation, format!("expected length >= {end_len}, got {length}")));
+    }
+    if leeway < 0 {
+        return Err(Error::new(ErrorKind::InvalidOperation, format!("expected leeway >= 0, got {leeway}")));
+    }
+    if (s.chars().count() as i64) <= length + leeway {
+        return Ok(s.to_string());
+    }
+    let head: String = s.chars().take((length - end_len) as usize).collect();
+    let kept = if killwords { head.as_str() } else { head.rsplit_once(' ').map_or(head.as_str(), |(a, _)| a) };
+    Ok(format!("{kept}{end}"))
+}
+
+/// Jinja2's `filesizeformat`: `1.0 kB`, `2 Bytes`, `1.5 KiB` with `binary`.
+fn filesizeformat(bytes: f64, binary: bool) -> String {
+    let base: f64 = if binary { 1024.0 } else { 1000.0 };
+    let prefixes = if binary {
+        ["KiB", "MiB", "GiB", "TiB", "PiB", "EiB", "ZiB", "YiB"]
+    } else {
+        ["kB", "MB", "GB", "TB", "PB", "EB", "ZB", "YB"]
+    };
+    if bytes == 1.0 {
+        return "1 Byte".to_string();
+    }
+    if bytes < base {
+        // Python's `f"{int(bytes)} Bytes"`.
+        return format!("{} Bytes", bytes.trunc() as i64);
+    }
+    let mut unit = base;
+    for (i, prefix) in prefixes.iter().enumerate() {
+        unit = base.powi(i as i32 + 2);
+        if bytes < unit {
+            return format!("{:.1} {prefix}", base * bytes / unit);
+        }
+    }
+    format!("{:.1} {}", base * bytes / unit, prefixes[prefixes.len() - 1])
+}
+
+/// The whitespace Python's `textwrap` splits on.
+fn is_ws(c: char) -> bool {
+    matches!(c, '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ')
+}
+
+/// A letter as Python's regular expressions read `[^\d\W]`: a word character that is not a digit.
+fn is_letter(c: char) -> bool {
+    (c.is_alphanumeric() && !c.is_numeric()) || c == '_'
+}
+
+/// Python's `str.splitlines()`.
+fn splitlines(s: &str) -> Vec<&str> {
+    let mut lines = Vec::new();
+    let mut start = 0;
+    let mut it = s.char_indices().peekable();
+    while let Some((i, c)) = it.next() {
+        let brk = matches!(
+            c,
+            '\n' | '\r' | '\u{b}' | '\u{c}' | '\u{1c}' | '\u{1d}' | '\u{1e}' | '\u{85}' | '\u{2028}' | '\u{2029}'
+        );
+        if brk {
+            lines.push(&s[start..i]);
+            let mut next = i + c.len_utf8();
+            if c == '\r' {
+                if let Some(&(j, '\n')) = it.peek() {
+                    it.next();
+                    next = j + 1;
+                }
+            }
+            start = next;
+        }
+    }
+    if start < s.len() {
+        lines.push(&s[start..]);
+    }
+    lines
+}
+
+/// Python's `textwrap` chunks of one line: runs of whitespace, and words, split after a hyphen
+/// between letters when `hyphens` (`TextWrapper.wordsep_re`, without its em-dash rules).
+fn chunks(line: &[char], hyphens: bool) -> Vec<Vec<char>> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < line.len() {
+        let ws = is_ws(line[i]);
+        let mut j = i;
+        while j < line.len() && is_ws(line[j]) == ws {
+            j += 1;
+        }
+        if ws || !hyphens {
+            out.push(line[i..j].to_vec());
+        } else {
+            let mut start = i;
+            for k in i..j {
+                if line[k] != '-' || k + 1 >= j {
+                    continue;
+                }
+                let at = |n: usize| n < line.len() && is_letter(line[n]);
+                let behind =
+                    (k >= 2 && at(k - 2) && at(k - 1)) || (k >= 3 && at(k - 3) && line[k - 2] == '-' && at(k - 1));
+                let ahead = at(k + 1) && (at(k + 2) || (k + 2 < j && line[k + 2] == '-' && at(k + 3)));
+                if behind && ahead && k >= start {
+                    out.push(line[start..=k].to_vec());
+                    start = k + 1;
+                }
+            }
+            out.push(line[start..j].to_vec());
+        }
+        i = j;
+    }
+    out
+}
+
+/// Python's `textwrap.wrap(line, width, expand_tabs=False, replace_whitespace=False, …)`.
+fn wrap_line(line: &[char], width: usize, break_long: bool, hyphens: bool) -> Vec<String> {
+    let mut rev: Vec<Vec<char>> = chunks(line, hyphens);
+    rev.reverse();
+    let blank = |c: &[char]| c.iter().all(|&c| is_ws(c));
+    let mut lines: Vec<String> = Vec::new();
+    while !rev.is_empty() {
+        let mut cur: Vec<Vec<char>> = Vec::new();
+        let mut len = 0;
+        if rev.last().is_some_and(|c| blank(c)) && !lines.is_empty() {
+            rev.pop();
+        }
+        while let Some(c) = rev.last() {
+            if len + c.len() <= width {
+                len += c.len();
+                cur.push(rev.pop().unwrap_or_default());
+            } else {
+                break;
+            }
+        }
+        if rev.last().is_some_and(|c| c.len() > width) {
+            let space = if width < 1 { 1 } else { width - len };
+            if break_long {
+                let chunk = rev.pop().unwrap_or_default();
+                let mut end = space;
+                if hyphens && chunk.len() > space {
+                    if let Some(h) = chunk[..space].iter().rposition(|&c| c == '-') {
+                        if h > 0 && chunk[..h].iter().any(|&c| c != '-') {
+                            end = h + 1;
+                        }
+                    }
+                }
+                cur.push(chunk[..end].to_vec());
+                rev.push(chunk[end..].to_vec());
+            } else if cur.is_empty() {
+                cur.push(rev.pop().unwrap_or_default());
+            }
+        }
+        if cur.last().is_some_and(|c| blank(c)) {
+            cur.pop();
+        }
+        if !cur.is_empty() {
+            lines.push(cur.concat().into_iter().collect());
+        }
+    }
+    lines
+}
+
+/// Jinja2's `wordwrap`: each line of `s` wrapped on its own, everything joined by `wrapstring`.
+fn wordwrap(s: &str, width: usize, break_long: bool, wrapstring: &str, hyphens: bool) -> String {
+    splitlines(s)
+        .into_iter()
+        .map(|line| {
+            let chars: Vec<char> = line.chars().collect();
+            wrap_line(&chars, width, break_long, hyphens).join(wrapstring)
+        })
+        .collect::<Vec<_>>()
+        .join(wrapstring)
+}
+
+#[cfg(test)]
+#[path = "jinja2_tests.rs"]
+mod tests;
