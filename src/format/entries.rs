@@ -27,6 +27,11 @@ pub struct RawSwitch {
     pub values: Option<Spanned<Vec<S>>>,
 }
 
+/// A value that is there, `null` included (serde reads a `null` `Option` as absent).
+fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<serde_json::Value>, D::Error> {
+    serde_json::Value::deserialize(d).map(Some)
+}
+
 /// A template variable.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -34,7 +39,9 @@ pub struct RawVariable {
     /// What the variable holds.
     #[serde(default)]
     pub description: String,
-    /// Its value when a request does not give one (default: the empty string).
+    /// Its value when a request does not give one (default: the empty string). `null` is the
+    /// empty string too, except with `templates: {compat: jinja2}`, where it is Python's None.
+    #[serde(default, deserialize_with = "present")]
     pub default: Option<serde_json::Value>,
     /// Set per request: sections that read it are dynamic.
     #[serde(default)]

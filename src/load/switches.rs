@@ -41,6 +41,8 @@ impl Loader<'_> {
     /// `variables:`.
     pub(super) fn variables(&mut self) -> IndexMap<String, Variable> {
         let raw = self.raw;
+        // `default: null` is None in Jinja2 mode, the empty string otherwise (as it always was).
+        let null_is_none = self.templates.jinja2();
         let mut ck = self.ck();
         let mut variables = IndexMap::new();
         for (name, v) in &raw.variables {
@@ -62,7 +64,11 @@ impl Loader<'_> {
                 name.value.clone(),
                 Variable {
                     description: v.description.clone(),
-                    default: v.default.clone().unwrap_or(serde_json::Value::String(String::new())),
+                    default: match &v.default {
+                        Some(serde_json::Value::Null) if null_is_none => serde_json::Value::Null,
+                        Some(d) if !d.is_null() => d.clone(),
+                        _ => serde_json::Value::String(String::new()),
+                    },
                     dynamic: v.dynamic,
                     untrusted,
                 },

@@ -86,3 +86,73 @@ fn amplifying_methods_are_capped() {
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("the result of `str.replace` would be"), "{err}");
 }
+
+/// A project in a fresh folder from a manifest and its files.
+fn project_of(manifest: &str, files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("promptc.yaml"), manifest).expect("write manifest");
+    for (name, text) in files {
+        let path = dir.path().join(name);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("folder");
+        std::fs::write(path, text).expect("write file");
+    }
+    dir
+}
+
+/// A manifest with `templates_key`, variables `v` (default null) and `cfg` (a map), and one
+/// section rendering `t.j2`.
+fn one_section(templates_key: &str) -> String {
+    format!(
+        "promptc: 1\nname: j\ncontract_version: 1\n{templates_key}\nassembly: {{trim: false, final_newline: false}}\n\
+         variables:\n  v: {{description: x, default: null}}\n  cfg: {{description: x, default: {{k: 1}}}}\n\
+         sections:\n  role: {{template: t.j2}}\ntools: []\nprofiles:\n  standard: {{sections: [role]}}\n"
+    )
+}
+
+/// Jinja2 3.1.6's output for each template (checked with Python: `Environment()` and
+/// `render(v=None, cfg={'k': 1})`).
+#[test]
+fn compat_jinja2_has_jinja2_semantics() {
+    let cases: &[(&str, &str)] = &[
+        ("[{{ cfg.missing }}] {{ cfg.missing is defined }} {{ cfg.missing | default('d') }}", "[] False d"),
+        ("{% if cfg.missing %}yes{% else %}no{% endif %}", "no"),
+        ("{{ v }} {{ v is none }} {{ [v, true, 1.0, 'a'] }} {{ cfg }}", "None True [None, True, 1.0, 'a'] {'k': 1}"),
+        ("{{ {'b': 1, 'a': '<&>'} | tojson }}", r#"{"a": "\u003c\u0026\u003e", "b": 1}"#),
+        ("{{ cfg | dictsort }} {{ cfg.items() | list }}", "[('k', 1)] [('k', 1)]"),
+        ("[{{ 'ab' | center(6) }}] {{ 'hello world' | truncate(9, leeway=0) }}", "[  ab  ] hello..."),
+        ("{{ 'a bb ccc dddd' | wordwrap(6) }}", "a bb\nccc\ndddd"),
+        ("{{ [{'n': 2}, {'n': 3}] | sum(attribute='n') }} {{ 2.5 | round }} {{ '3.7' | int }}", "5 2.0 3"),
+        ("{% for x in 'ab' | list %}{{ loop.previtem }}|{{ x }}|{{ loop.nextitem }};{% endfor %}", "|a|b;a|b|;"),
+        ("{% include ['missing.j2', 'part.j2'] %}+{% include 'nope.j2' ignore missing %}+", "part++"),
+        ("{% set c = cycler('x', 'y') %}{{ c.next() }}{{ c.next() }}{{ c.next() }}{{ c.current }}", "xyxy"),
+        ("line one\r\nline two\r\n", "line one\nline two"),
+    ];
+    for (template, jinja2) in cases {
+        let dir = project_of(&one_section("templates: {compat: jinja2}"), &[("t.j2", template), ("part.j2", "part")]);
+        let out = promptc_in(dir.path(), &["render"]);
+        assert_eq!(out.status.code(), Some(0), "{template}: {}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(String::from_utf8_lossy(&out.stdout), *jinja2, "{template}");
+    }
+}
+
+#[test]
+fn undefined_strict_brings_back_the_errors_and_the_default_mode_is_unchanged() {
+    let strict = project_of(&one_section("templates: {compat: jinja2, undefined: strict}"), &[("t.j2", "{{ cfg.x }}")]);
+    let out = promptc_in(strict.path(), &["render"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("t.j2:1:4"), "{}", String::from_utf8_lossy(&out.stderr));
+    // Without compat: null is the empty string, a map prints as minijinja prints it (`{"k": None}`).
+    let default = project_of(&one_section(""), &[("t.j2", "[{{ v }}] {{ none }} {{ {'k': none} }}")]);
+    let out = promptc_in(default.path(), &["render"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(String::from_utf8_lossy(&out.stdout), r#"[] None {"k": None}"#, "{stderr}");
+    // An undeclared name is a located warning in lenient mode, and renders as nothing.
+    let lenient = project_of(&one_section("templates: {compat: jinja2}"), &[("t.j2", "[{{ nowhere }}]")]);
+    let out = promptc_in(lenient.path(), &["render"]);
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "[]");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("warning: template `t.j2` uses undefined variable `nowhere`") && stderr.contains("t.j2:1:5"),
+        "{stderr}"
+    );
+}

@@ -202,6 +202,11 @@ impl Templates {
         self.strict
     }
 
+    /// Whether templates have Jinja2's semantics (`compat: jinja2`).
+    pub fn jinja2(&self) -> bool {
+        self.jinja2
+    }
+
     /// The caps rendering enforces.
     pub fn limits(&self) -> Limits {
         self.limits
