@@ -209,5 +209,32 @@ class Jinja2CorpusTest(unittest.TestCase):
                 self.assertEqual(text, expected)
 
 
+SEARCH_PATH = REPO / "fixtures" / "good" / "jinja2-search-path"
+
+
+@unittest.skipIf(BIN is None, "no promptc binary: build it (cargo build) or set PROMPTC_BIN")
+class SearchPathTest(unittest.TestCase):
+    """An upstream `prompts/` folder used unchanged through `templates: {path: [prompts]}` renders
+    byte for byte as Jinja2's `FileSystemLoader("prompts")` renders it (includes, a list include,
+    `ignore missing`, `from … import … with context`, `extends` with `super()`), with no
+    normalisation; expected/ holds Jinja2's output for the Rust tests, and must not go stale."""
+
+    def test_the_vendored_folder_renders_as_jinja2(self):
+        import yaml
+
+        manifest = yaml.safe_load((SEARCH_PATH / "promptc.yaml").read_text())
+        ctx = {k: v["default"] for k, v in manifest["variables"].items()}
+        env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(SEARCH_PATH / "prompts")))
+        for profile, name in (("short", "system_prompt.j2"), ("long", "system_prompt_long.j2")):
+            with self.subTest(profile=profile):
+                expected = env.get_template(name).render(**ctx)
+                self.assertEqual((SEARCH_PATH / "expected" / f"{profile}.txt").read_text(), expected)
+                out = subprocess.run(
+                    [BIN, "render", "-C", str(SEARCH_PATH), "--profile", profile], capture_output=True, timeout=60
+                )
+                self.assertEqual(out.returncode, 0, out.stderr.decode(errors="replace"))
+                self.assertEqual(out.stdout.decode(), expected)
+
+
 if __name__ == "__main__":
     unittest.main()

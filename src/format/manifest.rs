@@ -172,6 +172,11 @@ pub struct RawTemplates {
     #[serde(default)]
     #[schemars(schema_with = "super::schema::undefined_modes")]
     pub undefined: Option<S>,
+    /// The template search path: project folders (`.` for the project folder) in which the
+    /// names of `include`, `import`, `from` and `extends` are looked up, in order, as Jinja2's
+    /// `FileSystemLoader(searchpath)` does (default: names are paths from the project folder).
+    #[schemars(with = "Option<Vec<String>>")]
+    pub path: Option<Spanned<Vec<S>>>,
 }
 
 /// How the prompt is assembled from its sections' rendered text.

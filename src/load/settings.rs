@@ -212,6 +212,51 @@ pub(super) fn build_template_settings(ck: &mut Checker<'_>, raw: &RawTemplates) 
     t
 }
 
+/// `templates.path`: the template search path, each folder inside the project and there (`.`
+/// is the project folder itself, kept as the empty string).
+pub(super) fn build_template_path(ck: &mut Checker<'_>, fs: &ProjectFs, raw: &RawTemplates) -> Vec<String> {
+    let Some(folders) = &raw.path else { return Vec::new() };
+    if folders.value.is_empty() {
+        ck.error(
+            &folders.referenced,
+            "`templates.path` lists no folder",
+            "list the folders templates are looked up in (`path: [prompts]`), or leave the key out",
+        );
+    }
+    let mut out = Vec::new();
+    for f in &folders.value {
+        let value = f.value.trim_end_matches('/');
+        if value == "." || value.is_empty() {
+            out.push(String::new());
+            continue;
+        }
+        let norm = match fs.normalize(value) {
+            Ok(n) => n,
+            Err(why) => {
+                ck.error(
+                    &f.referenced,
+                    format!("invalid template folder `{}`: {why}", f.value),
+                    "a template folder is a folder of the project, written relative to the folder holding promptc.yaml",
+                );
+                continue;
+            }
+        };
+        let full = fs.root().join(&norm);
+        let inside = full.canonicalize().is_ok_and(|c| c.starts_with(fs.root()) && c.is_dir());
+        if !inside {
+            ck.error(
+                &f.referenced,
+                format!("template folder `{}` is not a folder inside the project", f.value),
+                "create it, or fix the path; it is relative to the folder holding promptc.yaml and may not lead \
+                 out of it (a symbolic link included)",
+            );
+            continue;
+        }
+        out.push(norm);
+    }
+    out
+}
+
 /// `assembly:`: the bytes promptc adds or removes between and around sections.
 pub(super) fn build_assembly(raw: &RawAssembly) -> Assembly {
     let mut a = Assembly::default();

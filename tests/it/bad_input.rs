@@ -193,6 +193,17 @@ cases! {
     templates_undefined_unknown => case("templates-undefined-unknown", "fixtures/bad/templates-undefined-unknown", &[],
         "unknown `templates.undefined` value `silent`",
         Some("fixtures/bad/templates-undefined-unknown/promptc.yaml:7:14"), &["`lenient`"]);
+    templates_path_outside => case("templates-path-outside", "fixtures/bad/templates-path-outside", &[],
+        "invalid template folder `../shared`: the path leaves the project folder",
+        Some("fixtures/bad/templates-path-outside/promptc.yaml:8:19"), &["a folder of the project"]);
+    templates_path_missing => case("templates-path-missing", "fixtures/bad/templates-path-missing", &[],
+        "template folder `prompt` is not a folder inside the project",
+        Some("fixtures/bad/templates-path-missing/promptc.yaml:7:10"), &["create it"]);
+    templates_path_empty => case("templates-path-empty", "fixtures/bad/templates-path-empty", &[],
+        "`templates.path` lists no folder", Some("fixtures/bad/templates-path-empty/promptc.yaml:7:9"), &[]);
+    templates_path_climbs => case("templates-path-climbs", "fixtures/bad/templates-path-climbs", &[],
+        "cannot include `../secrets.txt`: `../secrets.txt` climbs out of the template search path",
+        Some("fixtures/bad/templates-path-climbs/prompts/role.j2:2:4"), &["`templates.path` (prompts)"]);
     jinja2_import_without_context => case("jinja2-import-without-context",
         "fixtures/bad/jinja2-import-without-context", &[],
         "`parts/sign.j2` is pulled in without the context, and reads `team` from it",

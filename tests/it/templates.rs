@@ -156,3 +156,47 @@ fn undefined_strict_brings_back_the_errors_and_the_default_mode_is_unchanged() {
         "{stderr}"
     );
 }
+
+/// An upstream `prompts/` folder used unchanged through `templates.path`: byte for byte what
+/// Jinja2's `FileSystemLoader("prompts")` renders (`expected/`, written by Jinja2 3.1.6 and kept
+/// true by `conformance/test_jinja2_corpus.py`).
+#[test]
+fn a_vendored_prompts_folder_renders_through_the_search_path_as_jinja2() {
+    let root = common::repo().join("fixtures/good/jinja2-search-path");
+    for profile in ["short", "long"] {
+        let expected = std::fs::read_to_string(root.join(format!("expected/{profile}.txt"))).expect("expected text");
+        let out = promptc_in(&root, &["render", "--profile", profile]);
+        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(String::from_utf8_lossy(&out.stdout), expected, "{profile}");
+    }
+}
+
+#[test]
+fn the_search_path_is_searched_in_order_and_stays_inside_its_folders() {
+    let manifest = |path: &str| {
+        format!(
+            "promptc: 1\nname: p\ncontract_version: 1\ntemplates: {{path: {path}}}\nsections:\n  role: {{template: \
+             t.j2}}\ntools: []\nprofiles:\n  standard: {{sections: [role]}}\n"
+        )
+    };
+    let files: &[(&str, &str)] = &[
+        ("t.j2", "{% include 'x.j2' %}"),
+        ("a/x.j2", "from a"),
+        ("b/x.j2", "from b"),
+        ("b/y.j2", "{% include '../t.j2' %}"),
+    ];
+    let dir = project_of(&manifest("[a, b]"), files);
+    assert_eq!(common::ok(&["-C", dir.path().to_str().unwrap(), "render"]), "from a\n");
+    let dir = project_of(&manifest("[b, a]"), files);
+    assert_eq!(common::ok(&["-C", dir.path().to_str().unwrap(), "render"]), "from b\n");
+    // `..` does not climb out of a search folder, even to a file of the project.
+    let files: &[(&str, &str)] = &[("t.j2", "{% include 'y.j2' %}"), ("b/y.j2", "{% include '../t.j2' %}")];
+    let dir = project_of(&manifest("[b]"), files);
+    let out = promptc_in(dir.path(), &["render"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("`../t.j2` climbs out of the template search path") && stderr.contains("y.j2:1:"),
+        "{stderr}"
+    );
+}

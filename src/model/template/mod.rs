@@ -71,6 +71,30 @@ pub struct Templates {
     strict: bool,
     /// Jinja2's semantics (`compat: jinja2`): line breaks in a template's source read as `\n`.
     jinja2: bool,
+    /// The template search path (`templates.path`).
+    path: Vec<String>,
+}
+
+/// The file template name `name` names: with a search path (`templates.path`), the first of its
+/// folders that holds it (a name with a `..` part is refused, as Jinja2's loader refuses it);
+/// without one, the project-relative path. `Ok(None)` when no file is there. Every read is
+/// confined to the project like any other (`ProjectFs`).
+pub(crate) fn find(fs: &ProjectFs, path: &[String], name: &str) -> Result<Option<SourceFile>> {
+    if path.is_empty() {
+        return if fs.missing(name) { Ok(None) } else { fs.read(name, None).map(Some) };
+    }
+    if name.split(['/', '\\']).any(|part| part == "..") {
+        return Err(Diagnostic::error(format!("`{name}` climbs out of the template search path"))
+            .with_help("a name under `templates.path` is relative to one of its folders and may not contain `..`")
+            .into_error(crate::error::ErrorKind::Project));
+    }
+    for folder in path {
+        let rel = if folder.is_empty() { name.to_string() } else { format!("{folder}/{name}") };
+        if !fs.missing(&rel) {
+            return fs.read(&rel, None).map(Some);
+        }
+    }
+    Ok(None)
 }
 
 /// A template source with its line breaks as Jinja2 reads them (`\r\n` and `\r` as `\n`); line
@@ -126,7 +150,9 @@ impl std::io::Write for Capped {
 impl Templates {
     /// An environment whose `{% include %}` reads through `fs`, with output capped by `limits`
     /// and whitespace treated as `settings` say.
-    pub fn new(fs: ProjectFs, limits: Limits, settings: TemplateSettings) -> Self {
+    /// `path` is the template search path (`templates.path`: project-relative folders, checked
+    /// by the loader; empty: names are project-relative paths).
+    pub fn new(fs: ProjectFs, limits: Limits, settings: TemplateSettings, path: Vec<String>) -> Self {
         let ws = whitespace(settings);
         let mut env = Environment::new();
         // minijinja's default follows `debug_assertions`; without it an error's location
@@ -152,8 +178,9 @@ impl Templates {
         let included: Arc<Mutex<BTreeMap<String, SourceFile>>> = Arc::default();
         let record = Arc::clone(&included);
         let loader_fs = fs.clone();
-        env.set_loader(move |name| match loader_fs.read(name, None) {
-            Ok(file) => {
+        let search = path.clone();
+        env.set_loader(move |name| match find(&loader_fs, &search, name) {
+            Ok(Some(file)) => {
                 if let Err(r) = guard::check(&file.text, ws) {
                     let p = Position::from_byte_range(&file.text, r.start, r.end);
                     let at = format!("{}:{}:{}", file.display, p.line, p.column);
@@ -164,13 +191,14 @@ impl Templates {
                 }
                 let text = if settings.jinja2 { jinja2_newlines(&file.text).into_owned() } else { file.text.clone() };
                 if let Ok(mut map) = record.lock() {
-                    map.insert(file.rel.clone(), file);
+                    // By the name the template gave: an error in it names it so.
+                    map.insert(name.to_string(), file);
                 }
                 Ok(Some(text))
             }
             // A file that is simply not there is "not found", so that `{% include [a, b] %}`
             // tries the next name and `ignore missing` skips it, as in Jinja2.
-            Err(_) if loader_fs.missing(name) => Ok(None),
+            Ok(None) => Ok(None),
             // Otherwise not TemplateNotFound: minijinja replaces that with a generic message,
             // and the reason (outside the project, not UTF-8, a folder) is what the user needs.
             Err(e) => Err(minijinja::Error::new(ErrorKind::InvalidOperation, format!("cannot include `{name}`: {e}"))),
@@ -187,6 +215,7 @@ impl Templates {
             switches: Vec::new(),
             strict: settings.strict_undefined,
             jinja2: settings.jinja2,
+            path,
         }
     }
 
@@ -250,8 +279,8 @@ impl Templates {
     /// Work out what every compiled template reads, through the files it includes or imports
     /// with literal names (see `reach`); [`Templates::reach`] answers from this.
     pub fn analyze(&mut self) {
-        let (fs, ws) = (&self.fs, self.ws);
-        let read = |name: &str| fs.read(name, None).ok().filter(|f| guard::check(&f.text, ws).is_ok());
+        let (fs, ws, path) = (&self.fs, self.ws, &self.path);
+        let read = |name: &str| find(fs, path, name).ok().flatten().filter(|f| guard::check(&f.text, ws).is_ok());
         self.reach = self.sources.iter().map(|(name, src)| (name.clone(), reach::analyze(src, ws, &read))).collect();
     }
 
@@ -329,8 +358,8 @@ impl Templates {
     /// (see `opaque`), as a located diagnostic.
     pub fn untrusted_misuse(&self, name: &str, untrusted: &BTreeSet<&str>) -> Option<Diagnostic> {
         let (source, origin) = (self.sources.get(name)?, self.origins.get(name)?);
-        let (fs, ws) = (&self.fs, self.ws);
-        let read = |n: &str| fs.read(n, None).ok().filter(|f| guard::check(&f.text, ws).is_ok());
+        let (fs, ws, path) = (&self.fs, self.ws, &self.path);
+        let read = |n: &str| find(fs, path, n).ok().flatten().filter(|f| guard::check(&f.text, ws).is_ok());
         opaque::check_through(source, ws, untrusted, &read).err().map(|e| {
             let (file, r) = *e;
             let label = match file {
@@ -350,8 +379,8 @@ impl Templates {
             return None;
         }
         let (source, origin) = (self.sources.get(name)?, self.origins.get(name)?);
-        let (fs, ws) = (&self.fs, self.ws);
-        let read = |n: &str| fs.read(n, None).ok().filter(|f| guard::check(&f.text, ws).is_ok());
+        let (fs, ws, path) = (&self.fs, self.ws, &self.path);
+        let read = |n: &str| find(fs, path, n).ok().flatten().filter(|f| guard::check(&f.text, ws).is_ok());
         let own = context::leak(source, ws, context, &read).map(|l| (own_label(source, origin, l.start, l.end), l));
         let found = own.or_else(|| {
             self.reach.get(name)?.files.values().find_map(|f| {
@@ -408,7 +437,9 @@ impl Templates {
 
     /// Files pulled in through `{% include %}` / `{% import %}` so far.
     pub fn included_files(&self) -> Vec<SourceFile> {
-        self.included.lock().map(|m| m.values().cloned().collect()).unwrap_or_default()
+        let by_rel: BTreeMap<String, SourceFile> =
+            self.included.lock().map(|m| m.values().map(|f| (f.rel.clone(), f.clone())).collect()).unwrap_or_default();
+        by_rel.into_values().collect()
     }
 
     /// Label `d` at where error `err` (the innermost cause) happened, or at byte range `at` of
@@ -493,6 +524,16 @@ impl Templates {
         }
         let include_failed = matches!(err.kind(), ErrorKind::TemplateNotFound) || detail.starts_with("cannot include");
         if include_failed {
+            if !self.path.is_empty() {
+                return d.with_help(format!(
+                    "includes are names relative to the folders of `templates.path` ({}), tried in that order",
+                    self.path
+                        .iter()
+                        .map(|f| if f.is_empty() { "." } else { f.as_str() })
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ));
+            }
             return d.with_help("includes are paths relative to the project folder and must stay inside it");
         }
         d.with_help(match err.kind() {
