@@ -204,6 +204,9 @@ cases! {
     templates_path_climbs => case("templates-path-climbs", "fixtures/bad/templates-path-climbs", &[],
         "cannot include `../secrets.txt`: `../secrets.txt` climbs out of the template search path",
         Some("fixtures/bad/templates-path-climbs/prompts/role.j2:2:4"), &["`templates.path` (prompts)"]);
+    undefined_map_key => case("undefined-map-key", "fixtures/bad/undefined-map-key", &[],
+        "undefined variable in template", Some("fixtures/bad/undefined-map-key/promptc.yaml:14:68"),
+        &["`runtime.python_version` reads a key or attribute the value does not have"]);
     jinja2_import_without_context => case("jinja2-import-without-context",
         "fixtures/bad/jinja2-import-without-context", &[],
         "`parts/sign.j2` is pulled in without the context, and reads `team` from it",

@@ -522,6 +522,16 @@ impl Templates {
                  builtins and the few promptc does not provide (`urlize`, `random`, `lipsum`)",
             );
         }
+        // A key or attribute a value does not have (`cfg.missing`): the variable itself may well
+        // be declared, so say what is missing and how to read it safely.
+        if let Some(expr) = undefined_expression(e).filter(|x| x.contains(['.', '['])) {
+            let expr = crate::diagnostic::excerpt(expr.trim(), 60);
+            return d.with_help(format!(
+                "`{expr}` reads a key or attribute the value does not have: test it with `{expr} is defined`, give \
+                 it a fallback with `{expr} | default(…)`, or set `templates.undefined: lenient` to print it as \
+                 nothing, as Jinja2 does"
+            ));
+        }
         let include_failed = matches!(err.kind(), ErrorKind::TemplateNotFound) || detail.starts_with("cannot include");
         if include_failed {
             if !self.path.is_empty() {
