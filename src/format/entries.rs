@@ -49,6 +49,12 @@ pub struct RawVariable {
     /// Delimiter tag (e.g. MEMORY): the value is wrapped and neutralised.
     #[schemars(with = "Option<String>")]
     pub untrusted: Option<S>,
+    /// How a value given for it (a context file, a case, `--var`) combines with its default:
+    /// `replace` (default), `keys` (a map laid over the default map key by key), `deep` (and
+    /// nested maps the same way).
+    #[serde(default)]
+    #[schemars(schema_with = "super::schema::merge_modes")]
+    pub merge: Option<S>,
 }
 
 /// A section of the prompt: exactly one of `template`, `text`, `generate` or `slot`.

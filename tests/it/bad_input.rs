@@ -207,6 +207,19 @@ cases! {
     undefined_map_key => case("undefined-map-key", "fixtures/bad/undefined-map-key", &[],
         "undefined variable in template", Some("fixtures/bad/undefined-map-key/promptc.yaml:14:68"),
         &["`runtime.python_version` reads a key or attribute the value does not have"]);
+    variable_merge_not_a_map => case("variable-merge-not-a-map", "fixtures/bad/variable-merge-not-a-map", &[],
+        "variable `cwd` merges `keys` but its default is not a map",
+        Some("fixtures/bad/variable-merge-not-a-map/promptc.yaml:10:12"), &["give it a map default"]);
+    variable_merge_unknown => case("variable-merge-unknown", "fixtures/bad/variable-merge-unknown", &[],
+        "unknown merge rule `update` for variable `runtime`",
+        Some("fixtures/bad/variable-merge-unknown/promptc.yaml:10:12"), &["replace, keys, deep"]);
+    case_merge_not_a_map => case("case-merge-not-a-map", "fixtures/bad/case-merge-not-a-map", &[],
+        "invalid value for variable `runtime` in case `srv`: it merges into its default key by key",
+        Some("fixtures/bad/case-merge-not-a-map/promptc.yaml:16:7"), &[]);
+    context_merge_not_a_map => case("context-merge-not-a-map", "fixtures/good/map-variables",
+        &["--context", "fixtures/bad/context-merge-not-a-map.yaml"],
+        "invalid value for variable `runtime` in context file: it merges into its default key by key",
+        Some("fixtures/bad/context-merge-not-a-map.yaml:2:3"), &["its default has: working_dir, os, hosts"]);
     jinja2_import_without_context => case("jinja2-import-without-context",
         "fixtures/bad/jinja2-import-without-context", &[],
         "`parts/sign.j2` is pulled in without the context, and reads `team` from it",

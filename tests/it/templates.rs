@@ -200,3 +200,28 @@ fn the_search_path_is_searched_in_order_and_stays_inside_its_folders() {
         "{stderr}"
     );
 }
+
+/// `merge: keys` and `merge: deep`: a context file and a case give only the keys they change.
+#[test]
+fn map_variables_keep_the_defaults_of_the_keys_not_given() {
+    let project = "fixtures/good/map-variables";
+    let defaults = ok(&["-C", project, "render"]);
+    assert_eq!(
+        defaults,
+        "Working directory: /workspace (linux)\nHosts: app=8000 docs=8001 \nTime: 30 minutes, 100000 tokens\nRules: Be \
+         concise.\n"
+    );
+    // `keys`: `hosts` given is replaced whole; `deep`: `time.minutes` keeps its default beside
+    // `time.hard`; a variable without `merge:` is replaced.
+    let context = ok(&["-C", project, "render", "--context", "fixtures/good/map-variables/context.yaml"]);
+    assert_eq!(
+        context,
+        "Working directory: /srv/app (linux)\nHosts: app=9000 \nTime: 30 minutes (hard), 100000 tokens\nRules: Ask \
+         first.\n"
+    );
+    let dir = tempfile::tempdir().expect("temp dir");
+    ok(&["-C", project, "snapshot", "--dir", dir.path().to_str().expect("utf-8 path")]);
+    let windows = std::fs::read_to_string(dir.path().join("standard.windows.native.prompt.md")).expect("case prompt");
+    assert!(windows.starts_with("Working directory: /workspace (windows)\n"), "{windows}");
+    assert!(windows.contains("Time: 60 minutes, 100000 tokens"), "{windows}");
+}
