@@ -220,6 +220,12 @@ cases! {
         &["--context", "fixtures/bad/context-merge-not-a-map.yaml"],
         "invalid value for variable `runtime` in context file: it merges into its default key by key",
         Some("fixtures/bad/context-merge-not-a-map.yaml:2:3"), &["its default has: working_dir, os, hosts"]);
+    include_missing => case("include-missing", "fixtures/bad/include-missing", &[],
+        "cannot include template: tried to include non-existing template \"parts/rules.j2\"",
+        Some("fixtures/bad/include-missing/role.j2:2:4"), &["relative to the project folder"]);
+    jinja2_include_reads_loop => case("jinja2-include-reads-loop", "fixtures/bad/jinja2-include-reads-loop", &[],
+        "`rule.j2` reads `loop`, which Jinja2 does not pass to an included file",
+        Some("fixtures/bad/jinja2-include-reads-loop/role.j2:2:24"), &["{% set index = loop.index %}"]);
     jinja2_import_without_context => case("jinja2-import-without-context",
         "fixtures/bad/jinja2-import-without-context", &[],
         "`parts/sign.j2` is pulled in without the context, and reads `team` from it",

@@ -2,7 +2,9 @@
 //! a file pulled in by `{% import %}` or `{% from … import %}` (unless it says `with context`),
 //! or by `{% include … without context %}`, does not see the render's values, so a name it reads
 //! from them is undefined there; minijinja gives it the value. With `compat: jinja2` the
-//! difference is never silent: such a read is found at load, located at the tag.
+//! difference is never silent: such a read is found at load, located at the tag. So is an
+//! included file reading `loop`, which Jinja2 never passes to it (minijinja passes the
+//! including loop's).
 
 use minijinja::machinery::{tokenize, Token, WhitespaceConfig};
 use minijinja::syntax::SyntaxConfig;
@@ -66,13 +68,15 @@ pub fn leak(
             "include" => marker == Some("without"),
             _ => marker != Some("with"),
         };
-        if !without {
-            continue;
-        }
         let Some(f) = read(&file) else { continue };
         let r = reach::analyze(&f.text, ws, read);
-        if let Some(name) = r.names.keys().find(|n| context(n)) {
-            return Some(Leak { start, end, tag: kind.to_string(), file, name: name.clone() });
+        if without {
+            if let Some(name) = r.names.keys().find(|n| context(n)) {
+                return Some(Leak { start, end, tag: kind.to_string(), file, name: name.clone() });
+            }
+        } else if *kind == "include" && r.names.contains_key("loop") {
+            // Jinja2 passes an included file the including loop's variables, never `loop`.
+            return Some(Leak { start, end, tag: kind.to_string(), file, name: "loop".into() });
         }
     }
     None
@@ -103,6 +107,12 @@ mod tests {
         assert!(leak("{% from 'm.j2' import sign %}", WS, &ctx, &read).is_some());
         assert!(leak("{% include 'm.j2' %}", WS, &ctx, &read).is_none());
         assert!(leak("{% include 'm.j2' without context %}", WS, &ctx, &read).is_some());
+        // An included file reading the including loop's `loop`.
+        let reads_loop = |_: &str| Some(file("{{ loop.index }}"));
+        let l = leak("{% for x in xs %}{% include 'm.j2' %}{% endfor %}", WS, &ctx, &reads_loop).unwrap();
+        assert_eq!(l.name, "loop");
+        let own_loop = |_: &str| Some(file("{% for y in [1] %}{{ loop.index }}{% endfor %}"));
+        assert!(leak("{% include 'm.j2' %}", WS, &ctx, &own_loop).is_none());
         // A file reading only its own parameters and globals is fine without the context.
         let pure = |_: &str| Some(file("{% macro b(x) %}{{ x }}{{ range(2) }}{% endmacro %}"));
         assert!(leak("{% import 'm.j2' as m %}", WS, &ctx, &pure).is_none());

@@ -388,6 +388,17 @@ impl Templates {
             })
         });
         let (label, l) = found?;
+        if l.name == "loop" {
+            return Some(
+                Diagnostic::error(format!(
+                    "`{}` reads `loop`, which Jinja2 does not pass to an included file (it is undefined there); \
+                     minijinja would give it the including loop's",
+                    l.file
+                ))
+                .with_label(label)
+                .with_help("set what the file needs before the include (`{% set index = loop.index %}`) and read that"),
+            );
+        }
         let fix = if l.tag == "include" {
             "drop `without context` (Jinja2 then renders it as promptc does)"
         } else {
