@@ -225,3 +225,28 @@ fn map_variables_keep_the_defaults_of_the_keys_not_given() {
     assert!(windows.starts_with("Working directory: /workspace (windows)\n"), "{windows}");
     assert!(windows.contains("Time: 60 minutes, 100000 tokens"), "{windows}");
 }
+
+/// A value built of shared parts prints as far more text than it holds: printing it, and
+/// `string`, `tojson`, `pprint` and `join` on it, stop at the section limit with a located error
+/// instead of building the whole text.
+#[test]
+fn jinja2_printing_of_shared_values_is_capped() {
+    // 4^5 copies of 16 bytes: 16 KiB of text from a few hundred bytes, within what the static
+    // growth check allows, over a 1 KiB section limit.
+    let nest = "{% set s = 'xxxxxxxxxxxxxxxx' %}{% set a = [s, s, s, s] %}{% set a = [a, a, a, a] %}{% set a = [a, a, \
+                a, a] %}{% set a = [a, a, a, a] %}{% set a = [a, a, a, a] %}";
+    let manifest = one_section("templates: {compat: jinja2}\nlimits: {section_bytes: 1024}");
+    for (use_, says) in [
+        ("{{ a }}", "printing this value would be more than the 1024-byte limit"),
+        ("{{ a | string }}", "the result of `string` would be more than"),
+        ("{{ a | tojson }}", "the JSON text would be more than 1024 bytes"),
+        ("{{ a | pprint }}", "pprint of a value"),
+        ("{{ [a, a] | join }}", "the result of `join` would be"),
+    ] {
+        let dir = project_of(&manifest, &[("t.j2", &format!("{nest}\n{use_}"))]);
+        let out = promptc_in(dir.path(), &["render"]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{use_}: {stderr}");
+        assert!(stderr.contains(says) && stderr.contains("t.j2:2:"), "{use_}: {stderr}");
+    }
+}

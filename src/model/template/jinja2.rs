@@ -79,18 +79,31 @@ impl Args {
     }
 }
 
-/// `str(value)` as Python writes it.
+/// `str(value)` as Python writes it (for arguments: small by nature, and every result that
+/// can grow is checked).
 fn str_of(v: &Value) -> String {
     let mut s = String::new();
     python::str_of(v, &mut s);
     s
 }
 
+/// `str(value)`, refused past `cap` bytes: a value made of shared parts (`[a, a, a, a]` nested)
+/// can print as far more text than it holds.
+fn str_capped(what: &str, v: &Value, cap: usize) -> Result<String, Error> {
+    let mut s = String::new();
+    if !python::str_of_capped(v, &mut s, cap) {
+        return Err(Error::new(
+            ErrorKind::InvalidOperation,
+            format!("{what} would be more than the {cap}-byte limit of a section"),
+        ));
+    }
+    Ok(s)
+}
+
 /// Register Jinja2's printing and filters in `env`, with results capped at `cap` bytes.
 pub fn register(env: &mut Environment<'static>, cap: usize) {
-    env.set_formatter(|out, _state, value| {
-        let mut s = String::new();
-        python::str_of(value, &mut s);
+    env.set_formatter(move |out, _state, value| {
+        let s = str_capped("printing this value", value, cap)?;
         out.write_str(&s).map_err(Error::from)
     });
     env.set_unknown_method_callback(move |state: &State, value: &Value, method: &str, args: &[Value]| {
@@ -113,13 +126,17 @@ pub fn register(env: &mut Environment<'static>, cap: usize) {
         v.kind() == ValueKind::Plain
             || (v.kind() == ValueKind::Map && v.as_object().is_some() && v.to_string().starts_with("<macro "))
     });
-    env.add_filter("string", |v: &Value| str_of(v));
-    env.add_filter("tojson", tojson);
+    env.add_filter("string", move |v: &Value| str_capped("the result of `string`", v, cap));
+    env.add_filter("tojson", move |v: &Value, args: Rest<Value>| tojson(v, args, cap));
     env.add_filter("dictsort", |v: &Value, kwargs: Kwargs| retuple(minijinja::filters::dictsort(v, kwargs)?));
     env.add_filter("items", |v: &Value| retuple(minijinja::filters::items(v)?));
-    env.add_filter("escape", escape_filter);
-    env.add_filter("e", escape_filter);
-    env.add_filter("forceescape", |v: &Value| Value::from_safe_string(markup_escape(&str_of(v))));
+    env.add_filter("escape", move |v: &Value| escape_filter(v, cap));
+    env.add_filter("e", move |v: &Value| escape_filter(v, cap));
+    env.add_filter("forceescape", move |v: &Value| -> Result<Value, Error> {
+        let out = markup_escape(&str_capped("the result of `forceescape`", v, cap)?);
+        too_large("forceescape", out.len() as u128, cap)?;
+        Ok(Value::from_safe_string(out))
+    });
     env.add_filter("attr", |v: &Value, name: &str| -> Result<Value, Error> {
         // Python's `getattr`: a dict's keys are not attributes.
         if v.kind() == ValueKind::Map {
@@ -129,7 +146,8 @@ pub fn register(env: &mut Environment<'static>, cap: usize) {
     });
     env.add_filter("pprint", move |v: &Value| -> Result<String, Error> {
         let mut out = String::new();
-        pformat(v, &mut out);
+        // Past 80 columns it is refused below: stop building it there.
+        pformat(v, &mut out, 4096);
         if out.chars().count() > 80 {
             return Err(Error::new(
                 ErrorKind::InvalidOperation,
@@ -168,7 +186,7 @@ pub fn register(env: &mut Environment<'static>, cap: usize) {
             if i > 0 {
                 out.push_str(&sep);
             }
-            python::str_of(&item, &mut out);
+            python::str_of_capped(&item, &mut out, cap);
             too_large("join", out.len() as u128, cap)?;
         }
         Ok::<_, Error>(out)
@@ -190,25 +208,29 @@ pub fn register(env: &mut Environment<'static>, cap: usize) {
         let a = Args::new("min", args.0, &["case_sensitive", "attribute"])?;
         extreme(v, a.flag(0, false), a.get(1), std::cmp::Ordering::Less)
     });
-    env.add_filter("urlencode", |v: &Value| -> Result<String, Error> {
+    env.add_filter("urlencode", move |v: &Value| -> Result<String, Error> {
         if v.kind() == ValueKind::String || v.try_iter().is_err() {
-            return Ok(url_quote(&str_of(v), false));
+            let out = url_quote(&str_capped("the result of `urlencode`", v, cap)?, false);
+            too_large("urlencode", out.len() as u128, cap)?;
+            return Ok(out);
         }
         let mut parts = Vec::new();
         if v.kind() == ValueKind::Map {
             for k in v.try_iter()? {
                 let val = v.get_item(&k)?;
                 parts.push(format!("{}={}", url_quote(&str_of(&k), true), url_quote(&str_of(&val), true)));
+                too_large("urlencode", parts.iter().map(|p| p.len() as u128 + 1).sum(), cap)?;
             }
         } else {
             for pair in v.try_iter()? {
                 let (k, val) = (pair.get_item(&Value::from(0))?, pair.get_item(&Value::from(1))?);
                 parts.push(format!("{}={}", url_quote(&str_of(&k), true), url_quote(&str_of(&val), true)));
+                too_large("urlencode", parts.iter().map(|p| p.len() as u128 + 1).sum(), cap)?;
             }
         }
         Ok(parts.join("&"))
     });
-    env.add_filter("xmlattr", |v: &Value, args: Rest<Value>| -> Result<Value, Error> {
+    env.add_filter("xmlattr", move |v: &Value, args: Rest<Value>| -> Result<Value, Error> {
         let a = Args::new("xmlattr", args.0, &["autospace"])?;
         let mut items = Vec::new();
         for k in v.try_iter()? {
@@ -223,7 +245,9 @@ pub fn register(env: &mut Environment<'static>, cap: usize) {
                     format!("invalid character in attribute name: {key:?}"),
                 ));
             }
-            items.push(format!("{}=\"{}\"", markup_escape(&key), markup_escape(&str_of(&val))));
+            let text = str_capped("the result of `xmlattr`", &val, cap)?;
+            items.push(format!("{}=\"{}\"", markup_escape(&key), markup_escape(&text)));
+            too_large("xmlattr", items.iter().map(|i| i.len() as u128 + 1).sum(), cap)?;
         }
         let mut out = items.join(" ");
         if a.flag(0, true) && !out.is_empty() {
@@ -339,7 +363,7 @@ fn attribute(item: &Value, attr: &Value) -> Result<Value, Error> {
 
 /// Jinja2's `tojson`: `json.dumps(value, sort_keys=True, indent=indent)` with `<`, `>`, `&`
 /// and `'` written as `\u003c`, `\u003e`, `\u0026`, `\u0027`, so the text is safe in HTML.
-fn tojson(value: &Value, args: Rest<Value>) -> Result<Value, Error> {
+fn tojson(value: &Value, args: Rest<Value>, cap: usize) -> Result<Value, Error> {
     let a = Args::new("tojson", args.0, &["indent"])?;
     let indent = match a.get(0) {
         None => None,
@@ -349,8 +373,9 @@ fn tojson(value: &Value, args: Rest<Value>) -> Result<Value, Error> {
             None => return Err(Error::new(ErrorKind::InvalidOperation, "tojson: indent must be a number or a string")),
         },
     };
-    let d = Dumps { sort_keys: true, ensure_ascii: true, indent, ..Dumps::default() };
+    let d = Dumps { sort_keys: true, ensure_ascii: true, indent, max_len: Some(cap), ..Dumps::default() };
     let text = d.dumps(value).map_err(|e| Error::new(ErrorKind::InvalidOperation, format!("tojson: {}", e.0)))?;
+    too_large("tojson", text.len() as u128, cap)?;
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
@@ -430,17 +455,24 @@ fn markup_escape(s: &str) -> String {
 }
 
 /// Jinja2's `escape`: text already marked safe stays as it is.
-fn escape_filter(v: &Value) -> Value {
+fn escape_filter(v: &Value, cap: usize) -> Result<Value, Error> {
     if v.is_safe() {
-        return v.clone();
+        return Ok(v.clone());
     }
-    Value::from_safe_string(markup_escape(&str_of(v)))
+    let out = markup_escape(&str_capped("the result of `escape`", v, cap)?);
+    too_large("escape", out.len() as u128, cap)?;
+    Ok(Value::from_safe_string(out))
 }
 
-/// `pprint.pformat` for a value that fits on one line: `repr` with dict keys sorted.
-fn pformat(v: &Value, out: &mut String) {
+/// `pprint.pformat` for a value that fits on one line: `repr` with dict keys sorted (stopping
+/// once `out` is over `cap` bytes).
+fn pformat(v: &Value, out: &mut String, cap: usize) {
+    if out.len() > cap {
+        return;
+    }
     if v.downcast_object_ref::<python::Tuple>().is_some() {
-        return python::repr(v, out);
+        python::repr_capped(v, out, cap);
+        return;
     }
     match v.kind() {
         ValueKind::Map => {
@@ -453,7 +485,7 @@ fn pformat(v: &Value, out: &mut String) {
                 }
                 python::repr(k, out);
                 out.push_str(": ");
-                pformat(&v.get_item(k).unwrap_or_default(), out);
+                pformat(&v.get_item(k).unwrap_or_default(), out, cap);
             }
             out.push('}');
         }
@@ -463,11 +495,13 @@ fn pformat(v: &Value, out: &mut String) {
                 if i > 0 {
                     out.push_str(", ");
                 }
-                pformat(&item, out);
+                pformat(&item, out, cap);
             }
             out.push(']');
         }
-        _ => python::repr(v, out),
+        _ => {
+            python::repr_capped(v, out, cap);
+        }
     }
 }
 

@@ -37,25 +37,41 @@ pub fn tuple(items: Vec<Value>) -> Value {
 
 /// `str(value)` in Python: strings as they are, everything else as [`repr`].
 pub fn str_of(value: &Value, out: &mut String) {
+    str_of_capped(value, out, usize::MAX);
+}
+
+/// [`str_of`], stopping once `out` holds more than `cap` bytes: `false` when it did (values
+/// share their parts, so a small value can print as a huge text).
+pub fn str_of_capped(value: &Value, out: &mut String, cap: usize) -> bool {
     match value.kind() {
-        ValueKind::Undefined => {}
-        ValueKind::String => out.push_str(value.as_str().unwrap_or_default()),
-        _ => repr(value, out),
+        ValueKind::Undefined => true,
+        ValueKind::String => {
+            out.push_str(value.as_str().unwrap_or_default());
+            out.len() <= cap
+        }
+        _ => repr_capped(value, out, cap),
     }
 }
 
 /// `repr(value)` in Python.
 pub fn repr(value: &Value, out: &mut String) {
+    repr_capped(value, out, usize::MAX);
+}
+
+/// [`repr`], stopping once `out` holds more than `cap` bytes: `false` when it did.
+pub fn repr_capped(value: &Value, out: &mut String, cap: usize) -> bool {
     if let Some(t) = value.downcast_object_ref::<Tuple>() {
         out.push('(');
         for (i, item) in t.0.iter().enumerate() {
             if i > 0 {
                 out.push_str(", ");
             }
-            repr(item, out);
+            if !repr_capped(item, out, cap) {
+                return false;
+            }
         }
         out.push_str(if t.0.len() == 1 { ",)" } else { ")" });
-        return;
+        return out.len() <= cap;
     }
     match value.kind() {
         ValueKind::Undefined => {}
@@ -69,7 +85,9 @@ pub fn repr(value: &Value, out: &mut String) {
                 if i > 0 {
                     out.push_str(", ");
                 }
-                repr(&item, out);
+                if !repr_capped(&item, out, cap) {
+                    return false;
+                }
             }
             out.push(']');
         }
@@ -81,7 +99,9 @@ pub fn repr(value: &Value, out: &mut String) {
                 }
                 repr(&key, out);
                 out.push_str(": ");
-                repr(&value.get_item(&key).unwrap_or_default(), out);
+                if !repr_capped(&value.get_item(&key).unwrap_or_default(), out, cap) {
+                    return false;
+                }
             }
             out.push('}');
         }
@@ -90,6 +110,7 @@ pub fn repr(value: &Value, out: &mut String) {
             let _ = write!(out, "{value}");
         }
     }
+    out.len() <= cap
 }
 
 /// An integer as written; a float as Python's `repr(float)`.
@@ -204,6 +225,8 @@ pub struct Dumps {
     pub separators: Option<(String, String)>,
     /// Write object keys in sorted order.
     pub sort_keys: bool,
+    /// Refuse a text longer than this many bytes (`None`: no limit).
+    pub max_len: Option<usize>,
 }
 
 /// Why a value cannot be written as JSON (Python raises `TypeError`).
@@ -233,6 +256,9 @@ impl Dumps {
     }
 
     fn write(&self, value: &Value, level: usize, item: &str, key: &str, out: &mut String) -> Result<(), NotJson> {
+        if let Some(max) = self.max_len.filter(|m| out.len() > *m) {
+            return Err(NotJson(format!("the JSON text would be more than {max} bytes")));
+        }
         match value.kind() {
             ValueKind::None => out.push_str("null"),
             ValueKind::Bool => out.push_str(if value.is_true() { "true" } else { "false" }),
