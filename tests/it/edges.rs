@@ -68,3 +68,31 @@ fn the_separator_and_the_final_newline_are_set_on_their_own() {
     let dir = project("assembly: {final_newline: false}");
     assert_eq!(run(&dir, &["render", "--profile", "p"]), "first\n\n  second");
 }
+
+/// `descriptions: verbatim` reaches the project's own tool documentation templates too: a
+/// description's final newline (a YAML `|` block's) is in `tool.description` as it is in the
+/// tools JSON; with `trim` (the default) it is in neither.
+#[test]
+fn verbatim_descriptions_reach_tool_doc_templates() {
+    let render = |verbatim: bool| {
+        let dir = tempfile::tempdir().expect("temp dir");
+        common::copy_dir(&common::repo().join("fixtures/good/text-tool-format"), dir.path());
+        let manifest = std::fs::read_to_string(dir.path().join("promptc.yaml")).expect("manifest");
+        let manifest = if verbatim {
+            manifest.replace("\ntransports:", "\ndescriptions: verbatim\ntransports:")
+        } else {
+            manifest
+        };
+        std::fs::write(dir.path().join("promptc.yaml"), manifest).expect("write manifest");
+        let tools = std::fs::read_to_string(dir.path().join("tools.yaml")).expect("tools");
+        let tools = tools.replacen(
+            "  description: How many of a part are on the shelf.\n",
+            "  description: |\n    How many of a part are on the shelf.\n",
+            1,
+        );
+        std::fs::write(dir.path().join("tools.yaml"), tools).expect("write tools");
+        run(&dir, &["render"])
+    };
+    assert!(render(true).contains("==== TOOL 1: count_part ====\nHow many of a part are on the shelf.\n\n* part"));
+    assert!(render(false).contains("==== TOOL 1: count_part ====\nHow many of a part are on the shelf.\n* part"));
+}
