@@ -130,6 +130,23 @@ pub fn register(env: &mut Environment<'static>, cap: usize) {
     env.add_filter("tojson", move |v: &Value, args: Rest<Value>| tojson(v, args, cap));
     env.add_filter("dictsort", |v: &Value, kwargs: Kwargs| retuple(minijinja::filters::dictsort(v, kwargs)?));
     env.add_filter("items", |v: &Value| retuple(minijinja::filters::items(v)?));
+    // Jinja2's groups are named tuples `(grouper, list)`: printed as tuples, read by name too.
+    env.add_filter("groupby", |v: Value, args: Rest<Value>| -> Result<Value, Error> {
+        let (attribute, kwargs) = match args.0.as_slice() {
+            [] => (None, Kwargs::from_iter(std::iter::empty::<(&str, Value)>())),
+            [k] if k.is_kwargs() => (None, Kwargs::try_from(k.clone())?),
+            [a] => (Some(a.clone()), Kwargs::from_iter(std::iter::empty::<(&str, Value)>())),
+            [a, k] if k.is_kwargs() => (Some(a.clone()), Kwargs::try_from(k.clone())?),
+            _ => return Err(Error::new(ErrorKind::TooManyArguments, "`groupby` takes an attribute and keywords")),
+        };
+        let groups = minijinja::filters::groupby(v, attribute.as_ref().and_then(Value::as_str), kwargs)?;
+        let mut out = Vec::new();
+        for g in groups.try_iter()? {
+            let (grouper, list) = (g.get_attr("grouper")?, g.get_attr("list")?);
+            out.push(Value::from_object(python::Tuple(vec![grouper, list], &["grouper", "list"])));
+        }
+        Ok(Value::from(out))
+    });
     env.add_filter("escape", move |v: &Value| escape_filter(v, cap));
     env.add_filter("e", move |v: &Value| escape_filter(v, cap));
     env.add_filter("forceescape", move |v: &Value| -> Result<Value, Error> {

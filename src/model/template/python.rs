@@ -10,9 +10,10 @@ use std::sync::Arc;
 use minijinja::value::{Enumerator, Object, ObjectRepr, Value, ValueKind};
 
 /// A Python tuple: a sequence to templates, printed `(a, b)` (`(a,)` with one item). Jinja2
-/// gives tuples where minijinja gives lists (`dictsort`, `d.items()`), and prints them so.
+/// gives tuples where minijinja gives lists (`dictsort`, `d.items()`), and prints them so. A
+/// named tuple (`groupby`'s `(grouper, list)`) also reads its items by name.
 #[derive(Debug)]
-pub struct Tuple(pub Vec<Value>);
+pub struct Tuple(pub Vec<Value>, pub &'static [&'static str]);
 
 impl Object for Tuple {
     fn repr(self: &Arc<Self>) -> ObjectRepr {
@@ -20,6 +21,9 @@ impl Object for Tuple {
     }
 
     fn get_value(self: &Arc<Self>, key: &Value) -> Option<Value> {
+        if let Some(name) = key.as_str() {
+            return self.1.iter().position(|n| *n == name).and_then(|i| self.0.get(i).cloned());
+        }
         let i = key.as_i64()?;
         let i = if i < 0 { i + self.0.len() as i64 } else { i };
         self.0.get(usize::try_from(i).ok()?).cloned()
@@ -32,7 +36,7 @@ impl Object for Tuple {
 
 /// A tuple value of `items`.
 pub fn tuple(items: Vec<Value>) -> Value {
-    Value::from_object(Tuple(items))
+    Value::from_object(Tuple(items, &[]))
 }
 
 /// `str(value)` in Python: strings as they are, everything else as [`repr`].
