@@ -527,6 +527,12 @@ impl Templates {
                  `pprint` of a value up to 80 columns wide is Jinja2's",
             );
         }
+        if detail.starts_with("tried to use % operator on unsupported types string") {
+            return d.with_help(
+                "Python's `%` string formatting is not supported: use the `format` filter (`'Hello %s' | format(name)`) \
+                 or `~` (`'Hello ' ~ name`)",
+            );
+        }
         if detail.ends_with("is unknown") {
             return d.with_help(
                 "minijinja has no filter, test or function of that name; docs/project-format.md lists Jinja2's \
