@@ -365,3 +365,25 @@ impl Project {
         &self.fs
     }
 }
+
+#[cfg(test)]
+mod merge_tests {
+    use super::Merge;
+    use serde_json::json;
+
+    #[test]
+    fn keys_lay_a_map_over_the_default_and_deep_goes_down() {
+        let default = json!({"a": 1, "n": {"x": 1, "y": 2}});
+        let given = json!({"b": 2, "n": {"y": 3}});
+        assert_eq!(Merge::Replace.apply(&default, &given).unwrap(), given);
+        assert_eq!(Merge::Keys.apply(&default, &given).unwrap(), json!({"a": 1, "n": {"y": 3}, "b": 2}));
+        assert_eq!(Merge::Deep.apply(&default, &given).unwrap(), json!({"a": 1, "n": {"x": 1, "y": 3}, "b": 2}));
+        // A key given as null is set to null; a non-map value is refused.
+        assert_eq!(
+            Merge::Keys.apply(&default, &json!({"a": null})).unwrap(),
+            json!({"a": null, "n": {"x": 1, "y": 2}})
+        );
+        assert!(Merge::Keys.apply(&default, &json!("text")).unwrap_err().contains("not a string"));
+        assert!(Merge::Deep.apply(&json!(1), &json!({})).is_err());
+    }
+}

@@ -37,3 +37,29 @@ fn splitlines_is_pythons() {
     assert_eq!(splitlines("a\r\nb\rc\n"), vec!["a", "b", "c"]);
     assert_eq!(splitlines(""), Vec::<&str>::new());
 }
+
+#[test]
+fn printing_stops_at_the_cap() {
+    let leaf = Value::from("x".repeat(10));
+    let list = Value::from(vec![leaf.clone(), leaf.clone(), leaf]);
+    let nested = Value::from(vec![list.clone(), list.clone(), list]);
+    let mut out = String::new();
+    assert!(python::repr_capped(&nested, &mut out, 1000));
+    assert_eq!(out.len(), 2 + 3 * (2 + 3 * 12 + 2 * 2) + 2 * 2);
+    let mut out = String::new();
+    assert!(!python::repr_capped(&nested, &mut out, 50));
+    assert!(out.len() < 50 + 20, "stops within one item of the cap: {}", out.len());
+    assert!(str_capped("printing", &nested, 50).is_err());
+}
+
+#[test]
+fn tuples_print_and_read_as_python_s() {
+    let t = python::tuple(vec![Value::from("a"), Value::from(1)]);
+    let one = python::tuple(vec![Value::from(true)]);
+    let mut out = String::new();
+    python::repr(&Value::from(vec![t.clone(), one]), &mut out);
+    assert_eq!(out, "[('a', 1), (True,)]");
+    assert_eq!(t.get_item(&Value::from(-1)).unwrap(), Value::from(1));
+    let group = Value::from_object(python::Tuple(vec![Value::from("k"), Value::from(2)], &["grouper", "list"]));
+    assert_eq!(group.get_attr("grouper").unwrap(), Value::from("k"));
+}
