@@ -730,37 +730,79 @@ fn splitlines(s: &str) -> Vec<&str> {
     lines
 }
 
-/// Python's `textwrap` chunks of one line: runs of whitespace, and words, split after a hyphen
-/// between letters when `hyphens` (`TextWrapper.wordsep_re`, without its em-dash rules).
+/// A word character as Python's regular expressions read `\w`.
+fn is_word(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
+}
+
+/// Python's `textwrap` chunks of one line: runs of whitespace, and words, split as
+/// `TextWrapper.wordsep_re` splits them when `hyphens` (after a hyphen between letters, and
+/// around an em-dash `--` between words), else `wordsep_simple_re` (on whitespace only).
 fn chunks(line: &[char], hyphens: bool) -> Vec<Vec<char>> {
+    let at = |n: usize, f: fn(char) -> bool| line.get(n).is_some_and(|&c| f(c));
+    let wp = |c: char| is_word(c) || matches!(c, '!' | '"' | '\'' | '&' | '.' | ',' | '?');
+    // `(?<=wp)-{2,}(?=\w)` starting at `k`: the end of the dashes.
+    let em_dash = |k: usize| -> Option<usize> {
+        if k == 0 || !wp(line[k - 1]) {
+            return None;
+        }
+        let mut e = k;
+        while e < line.len() && line[e] == '-' {
+            e += 1;
+        }
+        (e - k >= 2 && at(e, is_word)).then_some(e)
+    };
     let mut out = Vec::new();
     let mut i = 0;
     while i < line.len() {
-        let ws = is_ws(line[i]);
-        let mut j = i;
-        while j < line.len() && is_ws(line[j]) == ws {
-            j += 1;
-        }
-        if ws || !hyphens {
+        if is_ws(line[i]) {
+            let mut j = i;
+            while j < line.len() && is_ws(line[j]) {
+                j += 1;
+            }
             out.push(line[i..j].to_vec());
-        } else {
-            let mut start = i;
-            for k in i..j {
-                if line[k] != '-' || k + 1 >= j {
-                    continue;
+            i = j;
+            continue;
+        }
+        if !hyphens {
+            let mut j = i;
+            while j < line.len() && !is_ws(line[j]) {
+                j += 1;
+            }
+            out.push(line[i..j].to_vec());
+            i = j;
+            continue;
+        }
+        if line[i] == '-' {
+            if let Some(e) = em_dash(i) {
+                out.push(line[i..e].to_vec());
+                i = e;
+                continue;
+            }
+        }
+        // A word: the shortest run of non-space characters that ends before a space or the end,
+        // before an em-dash, or at a hyphen between letters.
+        let mut j = i + 1;
+        let end = loop {
+            if j >= line.len() || is_ws(line[j]) {
+                break j;
+            }
+            if line[j] == '-' {
+                let behind = (j >= 2 && at(j - 2, is_letter) && at(j - 1, is_letter))
+                    || (j >= 3 && at(j - 3, is_letter) && line[j - 2] == '-' && at(j - 1, is_letter));
+                let ahead = at(j + 1, is_letter)
+                    && (at(j + 2, is_letter) || (line.get(j + 2) == Some(&'-') && at(j + 3, is_letter)));
+                if behind && ahead {
+                    break j + 1;
                 }
-                let at = |n: usize| n < line.len() && is_letter(line[n]);
-                let behind =
-                    (k >= 2 && at(k - 2) && at(k - 1)) || (k >= 3 && at(k - 3) && line[k - 2] == '-' && at(k - 1));
-                let ahead = at(k + 1) && (at(k + 2) || (k + 2 < j && line[k + 2] == '-' && at(k + 3)));
-                if behind && ahead && k >= start {
-                    out.push(line[start..=k].to_vec());
-                    start = k + 1;
+                if em_dash(j).is_some() {
+                    break j;
                 }
             }
-            out.push(line[start..j].to_vec());
-        }
-        i = j;
+            j += 1;
+        };
+        out.push(line[i..end].to_vec());
+        i = end;
     }
     out
 }
