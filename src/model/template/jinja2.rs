@@ -569,8 +569,9 @@ fn round(v: &Value, precision: i64, method: &str) -> Result<Value, Error> {
     let p = precision.clamp(-308, 308) as i32;
     let scale = 10f64.powi(p);
     match method {
-        "ceil" => Ok(Value::from((x * scale).ceil() / scale)),
-        "floor" => Ok(Value::from((x * scale).floor() / scale)),
+        // Python's `math.ceil`/`math.floor` give an integer, so a zero has no sign (`+ 0.0`).
+        "ceil" => Ok(Value::from(((x * scale).ceil() + 0.0) / scale)),
+        "floor" => Ok(Value::from(((x * scale).floor() + 0.0) / scale)),
         _ if v.is_integer() && p >= 0 => Ok(v.clone()),
         _ if p >= 0 => Ok(Value::from(format!("{x:.*}", p as usize).parse::<f64>().unwrap_or(x))),
         _ => {
