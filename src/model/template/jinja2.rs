@@ -126,6 +126,17 @@ pub fn register(env: &mut Environment<'static>, cap: usize) {
         v.kind() == ValueKind::Plain
             || (v.kind() == ValueKind::Map && v.as_object().is_some() && v.to_string().starts_with("<macro "))
     });
+    // Python's `isinstance(v, numbers.Number)`: booleans are numbers.
+    env.add_test("number", |v: &Value| matches!(v.kind(), ValueKind::Number | ValueKind::Bool));
+    // Jinja2's `sequence`: anything with a length and items (strings, dicts and undefined too).
+    env.add_test("sequence", |v: &Value| {
+        matches!(v.kind(), ValueKind::String | ValueKind::Seq | ValueKind::Map | ValueKind::Undefined)
+    });
+    // Jinja2's `iterable`: `iter(v)` works (undefined iterates as empty; None does not).
+    env.add_test("iterable", |v: &Value| {
+        v.is_undefined()
+            || (!matches!(v.kind(), ValueKind::None | ValueKind::Number | ValueKind::Bool) && v.try_iter().is_ok())
+    });
     env.add_filter("string", move |v: &Value| str_capped("the result of `string`", v, cap));
     env.add_filter("tojson", move |v: &Value, args: Rest<Value>| tojson(v, args, cap));
     env.add_filter("dictsort", |v: &Value, kwargs: Kwargs| retuple(minijinja::filters::dictsort(v, kwargs)?));
