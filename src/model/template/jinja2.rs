@@ -111,6 +111,15 @@ pub fn register(env: &mut Environment<'static>, cap: usize) {
         if method == "items" && args.is_empty() && value.kind() == ValueKind::Map {
             return retuple(minijinja::filters::items(value)?);
         }
+        if let (Some(s), true) = (value.as_str(), args.is_empty()) {
+            match method {
+                "title" => return Ok(Value::from(py_title(s))),
+                "capitalize" => return Ok(Value::from(py_capitalize(s))),
+                "islower" => return Ok(Value::from(cased(s, char::is_lowercase, char::is_uppercase))),
+                "isupper" => return Ok(Value::from(cased(s, char::is_uppercase, char::is_lowercase))),
+                _ => {}
+            }
+        }
         super::filters::call_method(state, value, method, args, cap)
     });
     env.add_function("cycler", |items: Rest<Value>| -> Result<Value, Error> {
@@ -138,6 +147,20 @@ pub fn register(env: &mut Environment<'static>, cap: usize) {
             || (!matches!(v.kind(), ValueKind::None | ValueKind::Number | ValueKind::Bool) && v.try_iter().is_ok())
     });
     env.add_filter("string", move |v: &Value| str_capped("the result of `string`", v, cap));
+    env.add_filter("title", |v: &Value| jinja2_title(&str_of(v)));
+    env.add_filter("capitalize", |v: &Value| py_capitalize(&str_of(v)));
+    env.add_filter("indent", move |v: &Value, args: Rest<Value>| {
+        let a = Args::new("indent", args.0, &["width", "first", "blank"])?;
+        let s = str_of(v);
+        let unit = match a.get(0) {
+            Some(w) if w.kind() == ValueKind::String => w.as_str().unwrap_or_default().to_string(),
+            Some(w) => " ".repeat(usize::try_from(w.as_i64().unwrap_or(4)).unwrap_or(0).min(cap + 1)),
+            None => "    ".to_string(),
+        };
+        let lines = s.matches('\n').count() as u128 + 2;
+        too_large("indent", s.len() as u128 + lines * unit.len() as u128, cap)?;
+        Ok::<_, Error>(indent(&s, &unit, a.flag(1, false), a.flag(2, false)))
+    });
     env.add_filter("tojson", move |v: &Value, args: Rest<Value>| tojson(v, args, cap));
     env.add_filter("dictsort", |v: &Value, kwargs: Kwargs| retuple(minijinja::filters::dictsort(v, kwargs)?));
     env.add_filter("items", |v: &Value| retuple(minijinja::filters::items(v)?));
@@ -331,9 +354,6 @@ pub fn register(env: &mut Environment<'static>, cap: usize) {
     env.add_filter("striptags", |value: &Value| {
         let stripped = minijinja_contrib::filters::striptags(str_of(value));
         stripped.split_whitespace().collect::<Vec<_>>().join(" ")
-    });
-    env.add_filter("forceescape", |state: &State, value: &Value| {
-        minijinja::filters::escape(state, &Value::from(str_of(value)))
     });
     env.add_filter("sum", |value: &Value, args: Rest<Value>| {
         let a = Args::new("sum", args.0, &["attribute", "start"])?;
@@ -649,6 +669,126 @@ fn url_quote(s: &str, for_qs: bool) -> String {
         }
     }
     out
+}
+
+/// Jinja2's `indent`: every line after the first (and the first with `first`) prefixed with
+/// `unit`, blank lines only with `blank`; a final newline stays.
+fn indent(s: &str, unit: &str, first: bool, blank: bool) -> String {
+    let text = format!("{s}\n");
+    let lines = splitlines(&text);
+    let mut rv = if blank {
+        lines.join(&format!("\n{unit}"))
+    } else {
+        let mut it = lines.into_iter();
+        let mut rv = it.next().unwrap_or_default().to_string();
+        let rest: Vec<String> =
+            it.map(|line| if line.is_empty() { String::new() } else { format!("{unit}{line}") }).collect();
+        if !rest.is_empty() {
+            rv.push('\n');
+            rv.push_str(&rest.join("\n"));
+        }
+        rv
+    };
+    if first {
+        rv.insert_str(0, unit);
+    }
+    rv
+}
+
+/// Characters Unicode's final-sigma rule looks through (a subset of `Case_Ignorable`: the
+/// apostrophes, `.` and `:`, and combining marks).
+fn case_ignorable(c: char) -> bool {
+    matches!(c, '\'' | '.' | ':' | '^' | '`' | '\u{b7}' | '\u{2019}' | '\u{2018}' | '\u{300}'..='\u{36f}')
+}
+
+/// The lowercase of `chars[i]` in its context, as Python's `str.lower()` writes it: a capital
+/// sigma after a cased letter and not before one is the final `ς`.
+fn lower_at(chars: &[char], i: usize, out: &mut String) {
+    let c = chars[i];
+    if c == 'Σ' {
+        let cased = |c: &char| c.is_uppercase() || c.is_lowercase();
+        let before = chars[..i].iter().rev().find(|c| !case_ignorable(**c)).is_some_and(cased);
+        let after = chars[i + 1..].iter().find(|c| !case_ignorable(**c)).is_some_and(cased);
+        if before && !after {
+            out.push('ς');
+            return;
+        }
+    }
+    out.extend(c.to_lowercase());
+}
+
+/// `chars[from..]` lower-cased as Python lowers it inside the whole text (its context counts).
+fn lower_from(chars: &[char], from: usize, out: &mut String) {
+    for i in from..chars.len() {
+        lower_at(chars, i, out);
+    }
+}
+
+/// A character's titlecase as Python writes it: the uppercase of its first letter and the
+/// lowercase of the rest (`ß` → `Ss`, `ﬁ` → `Fi`).
+fn titlecase(c: char, out: &mut String) {
+    let mut upper = c.to_uppercase();
+    if let Some(f) = upper.next() {
+        out.push(f);
+    }
+    for rest in upper {
+        out.extend(rest.to_lowercase());
+    }
+}
+
+/// Python's `str.title()`: a cased letter after an uncased character (a digit, an apostrophe)
+/// starts a word.
+fn py_title(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut previous_cased = false;
+    let chars: Vec<char> = s.chars().collect();
+    for (i, &c) in chars.iter().enumerate() {
+        if c.is_uppercase() || c.is_lowercase() {
+            if previous_cased {
+                lower_at(&chars, i, &mut out);
+            } else {
+                titlecase(c, &mut out);
+            }
+            previous_cased = true;
+        } else {
+            out.push(c);
+            previous_cased = false;
+        }
+    }
+    out
+}
+
+/// Jinja2's `title` filter: words start after `-`, whitespace, `(`, `{`, `[` and `<` only; each
+/// word's first character upper-cased, the rest lower-cased (as a string: a final sigma is `ς`).
+fn jinja2_title(s: &str) -> String {
+    let sep = |c: char| c == '-' || c.is_whitespace() || matches!(c, '(' | '{' | '[' | '<');
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(c) = rest.chars().next() {
+        let len = if sep(c) { rest.find(|c: char| !sep(c)) } else { rest.find(sep) }.unwrap_or(rest.len());
+        let (item, tail) = rest.split_at(len);
+        out.extend(c.to_uppercase());
+        out.push_str(&item[c.len_utf8()..].to_lowercase());
+        rest = tail;
+    }
+    out
+}
+
+/// Python's `str.capitalize()`: the first character in title case, the rest lower-cased.
+fn py_capitalize(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let chars: Vec<char> = s.chars().collect();
+    if let Some(&c) = chars.first() {
+        titlecase(c, &mut out);
+        lower_from(&chars, 1, &mut out);
+    }
+    out
+}
+
+/// Python's `str.islower()` (with `is` lowercase) or `isupper()`: at least one cased character,
+/// and none of the other case.
+fn cased(s: &str, is: fn(char) -> bool, other: fn(char) -> bool) -> bool {
+    s.chars().any(is) && !s.chars().any(other)
 }
 
 /// Python's `str.center(width)`: the odd space goes left when `width` is odd.

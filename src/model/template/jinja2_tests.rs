@@ -63,3 +63,20 @@ fn tuples_print_and_read_as_python_s() {
     let group = Value::from_object(python::Tuple(vec![Value::from("k"), Value::from(2)], &["grouper", "list"]));
     assert_eq!(group.get_attr("grouper").unwrap(), Value::from("k"));
 }
+
+#[test]
+fn indent_keeps_the_final_newline_as_jinja2_does() {
+    assert_eq!(indent("a\n\nb\n", "  ", false, false), "a\n\n  b\n");
+    assert_eq!(indent("a\n\nb", "  ", true, true), "  a\n  \n  b");
+    assert_eq!(indent("", "  ", false, false), "");
+}
+
+#[test]
+fn title_and_capitalize_are_python_s() {
+    assert_eq!(jinja2_title("don't x-y 3d(a"), "Don't X-Y 3d(A");
+    assert_eq!(py_title("don't 3d"), "Don'T 3D");
+    assert_eq!(py_capitalize("ßA ΟΔΟΣ"), "Ssa οδος");
+    assert!(
+        cased("abc1", char::is_lowercase, char::is_uppercase) && !cased("", char::is_lowercase, char::is_uppercase)
+    );
+}
