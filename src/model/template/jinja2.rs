@@ -162,7 +162,54 @@ pub fn register(env: &mut Environment<'static>, cap: usize) {
         Ok::<_, Error>(indent(&s, &unit, a.flag(1, false), a.flag(2, false)))
     });
     env.add_filter("tojson", move |v: &Value, args: Rest<Value>| tojson(v, args, cap));
-    env.add_filter("dictsort", |v: &Value, kwargs: Kwargs| retuple(minijinja::filters::dictsort(v, kwargs)?));
+    // Jinja2's `sort`, `dictsort` and `unique` compare strings lower-cased with Python's full case
+    // mapping unless `case_sensitive`, and sort stably (equal items keep their order).
+    let max_items = (cap / 16).max(1);
+    env.add_filter("sort", move |v: &Value, args: Rest<Value>| -> Result<Value, Error> {
+        let a = Args::new("sort", args.0, &["reverse", "case_sensitive", "attribute"])?;
+        let items: Vec<Value> = v.try_iter()?.collect();
+        check_items("sort", items.len(), max_items)?;
+        let keys = items.iter().map(|i| sort_key(i, a.get(2), a.flag(1, false))).collect::<Result<Vec<_>, _>>()?;
+        Ok(Value::from(stable_order(&keys, a.flag(0, false)).into_iter().map(|i| items[i].clone()).collect::<Vec<_>>()))
+    });
+    env.add_filter("dictsort", move |v: &Value, args: Rest<Value>| -> Result<Value, Error> {
+        let a = Args::new("dictsort", args.0, &["case_sensitive", "by", "reverse"])?;
+        if v.kind() != ValueKind::Map {
+            return Err(Error::new(ErrorKind::InvalidOperation, "dictsort needs a mapping"));
+        }
+        let pairs: Vec<(Value, Value)> =
+            v.try_iter()?.map(|k| (k.clone(), v.get_item(&k).unwrap_or_default())).collect();
+        check_items("dictsort", pairs.len(), max_items)?;
+        let pos = match a.text(1, "key").as_str() {
+            "key" => 0,
+            "value" => 1,
+            _ => {
+                return Err(Error::new(ErrorKind::InvalidOperation, "You can only sort by either \"key\" or \"value\""))
+            }
+        };
+        let keys: Vec<Vec<Value>> =
+            pairs.iter().map(|p| vec![fold_case(if pos == 0 { &p.0 } else { &p.1 }, a.flag(0, false))]).collect();
+        Ok(Value::from(
+            stable_order(&keys, a.flag(2, false))
+                .into_iter()
+                .map(|i| python::tuple(vec![pairs[i].0.clone(), pairs[i].1.clone()]))
+                .collect::<Vec<_>>(),
+        ))
+    });
+    env.add_filter("unique", move |v: &Value, args: Rest<Value>| -> Result<Value, Error> {
+        let a = Args::new("unique", args.0, &["case_sensitive", "attribute"])?;
+        let mut seen: Vec<Vec<Value>> = Vec::new();
+        let mut out = Vec::new();
+        for item in v.try_iter()? {
+            let key = sort_key(&item, a.get(1), a.flag(0, false))?;
+            if !seen.contains(&key) {
+                check_items("unique", seen.len() + 1, max_items)?;
+                seen.push(key);
+                out.push(item);
+            }
+        }
+        Ok(Value::from(out))
+    });
     env.add_filter("items", |v: &Value| retuple(minijinja::filters::items(v)?));
     // Jinja2's groups are named tuples `(grouper, list)`: printed as tuples, read by name too.
     env.add_filter("groupby", |v: Value, args: Rest<Value>| -> Result<Value, Error> {
@@ -477,6 +524,52 @@ impl minijinja::value::Object for Cycler {
             _ => Err(Error::from(ErrorKind::UnknownMethod)),
         }
     }
+}
+
+/// A string lower-cased as Jinja2's `ignore_case` does (unless `case_sensitive`); anything
+/// else as it is.
+fn fold_case(v: &Value, case_sensitive: bool) -> Value {
+    match v.as_str() {
+        Some(s) if !case_sensitive => Value::from(s.to_lowercase()),
+        _ => v.clone(),
+    }
+}
+
+/// The key Jinja2 sorts `item` by: the item, or its attributes (`attribute="a.b,c"`), each
+/// case-folded unless `case_sensitive`.
+fn sort_key(item: &Value, attr: Option<&Value>, case_sensitive: bool) -> Result<Vec<Value>, Error> {
+    let Some(attr) = attr else { return Ok(vec![fold_case(item, case_sensitive)]) };
+    let parts: Vec<Value> = match attr.as_str() {
+        Some(s) => s.split(',').map(|p| Value::from(p.trim())).collect(),
+        None => vec![attr.clone()],
+    };
+    parts.iter().map(|p| attribute(item, p).map(|v| fold_case(&v, case_sensitive))).collect()
+}
+
+/// The order of `keys` Python's stable `sorted(…, reverse=…)` gives (equal keys keep their
+/// order either way).
+fn stable_order(keys: &[Vec<Value>], reverse: bool) -> Vec<usize> {
+    let mut idx: Vec<usize> = (0..keys.len()).collect();
+    idx.sort_by(|&x, &y| {
+        let o = keys[x].cmp(&keys[y]);
+        if reverse {
+            o.reverse()
+        } else {
+            o
+        }
+    });
+    idx
+}
+
+/// Refuse a list of more than `max` items (a sixteenth of the section limit, as `filters`).
+fn check_items(filter: &str, items: usize, max: usize) -> Result<(), Error> {
+    if items > max {
+        return Err(Error::new(
+            ErrorKind::InvalidOperation,
+            format!("`{filter}` would build a list of {items} items, more than the {max} a section's limit allows"),
+        ));
+    }
+    Ok(())
 }
 
 /// The pairs a filter returned, as Python's tuples.
