@@ -147,6 +147,22 @@ pub fn register(env: &mut Environment<'static>, cap: usize) {
             || (!matches!(v.kind(), ValueKind::None | ValueKind::Number | ValueKind::Bool) && v.try_iter().is_ok())
     });
     env.add_filter("string", move |v: &Value| str_capped("the result of `string`", v, cap));
+    // Jinja2's `format`: `value % args` (or `% kwargs`), Python's printf-style formatting.
+    env.add_filter("format", move |v: &Value, args: Rest<Value>| -> Result<String, Error> {
+        let mut positional = args.0;
+        let kwargs = match positional.last() {
+            Some(last) if last.is_kwargs() => positional.pop(),
+            _ => None,
+        };
+        if kwargs.is_some() && !positional.is_empty() {
+            return Err(Error::new(
+                ErrorKind::InvalidOperation,
+                "can't handle positional and keyword arguments at the same time",
+            ));
+        }
+        super::printf::format(&str_of(v), &positional, kwargs.as_ref(), cap)
+            .map_err(|why| Error::new(ErrorKind::InvalidOperation, format!("format: {why}")))
+    });
     env.add_filter("title", |v: &Value| jinja2_title(&str_of(v)));
     env.add_filter("capitalize", |v: &Value| py_capitalize(&str_of(v)));
     env.add_filter("indent", move |v: &Value, args: Rest<Value>| {

@@ -17,6 +17,7 @@ pub mod filters;
 pub mod guard;
 pub mod jinja2;
 pub mod opaque;
+mod printf;
 pub mod python;
 pub mod reach;
 mod syntax;
