@@ -111,6 +111,15 @@ pub fn register(env: &mut Environment<'static>, cap: usize) {
         if method == "items" && args.is_empty() && value.kind() == ValueKind::Map {
             return retuple(minijinja::filters::items(value)?);
         }
+        // `s.format(…)` with plain fields (`{}`, `{0}`, `{name}`, `!s`, `!r`, no format spec):
+        // values in Python's forms; with a spec, pycompat's formatting.
+        if let (Some(s), "format") = (value.as_str(), method) {
+            if let Some(text) = simple_format(s, args) {
+                let text = text.map_err(|why| Error::new(ErrorKind::InvalidOperation, format!("str.format: {why}")))?;
+                too_large("str.format", text.len() as u128, cap)?;
+                return Ok(Value::from(text));
+            }
+        }
         if let (Some(s), true) = (value.as_str(), args.is_empty()) {
             match method {
                 "title" => return Ok(Value::from(py_title(s))),
@@ -898,6 +907,61 @@ fn py_capitalize(s: &str) -> String {
 /// and none of the other case.
 fn cased(s: &str, is: fn(char) -> bool, other: fn(char) -> bool) -> bool {
     s.chars().any(is) && !s.chars().any(other)
+}
+
+/// Python's `str.format` for a format string whose fields are all plain (`{}`, `{0}`,
+/// `{name}`, optionally `!s`/`!r`); `None` when a field has a format spec or an attribute or
+/// index, left to pycompat.
+fn simple_format(fmt: &str, args: &[Value]) -> Option<Result<String, String>> {
+    let (positional, kwargs): (Vec<&Value>, Option<&Value>) = match args.last() {
+        Some(k) if k.is_kwargs() => (args[..args.len() - 1].iter().collect(), Some(k)),
+        _ => (args.iter().collect(), None),
+    };
+    let mut out = String::new();
+    let mut auto = 0usize;
+    let mut rest = fmt;
+    while let Some(i) = rest.find(['{', '}']) {
+        out.push_str(&rest[..i]);
+        let brace = rest.as_bytes()[i];
+        let after = &rest[i + 1..];
+        if after.as_bytes().first() == Some(&brace) {
+            out.push(brace as char);
+            rest = &after[1..];
+            continue;
+        }
+        if brace == b'}' {
+            return Some(Err("Single '}' encountered in format string".into()));
+        }
+        let close = after.find('}')?;
+        let field = &after[..close];
+        if field.contains([':', '.', '[', '{']) {
+            return None;
+        }
+        let (name, conv) = match field.split_once('!') {
+            Some((n, c)) if c == "s" || c == "r" => (n, c),
+            Some(_) => return None,
+            None => (field, "s"),
+        };
+        let value = if name.is_empty() {
+            auto += 1;
+            positional.get(auto - 1).copied().cloned()
+        } else if let Ok(n) = name.parse::<usize>() {
+            positional.get(n).copied().cloned()
+        } else {
+            kwargs.and_then(|k| k.get_item(&Value::from(name)).ok()).filter(|v| !v.is_undefined())
+        };
+        let Some(value) = value else {
+            return Some(Err(format!("no value for the field `{{{field}}}`")));
+        };
+        if conv == "r" {
+            python::repr(&value, &mut out);
+        } else {
+            python::str_of(&value, &mut out);
+        }
+        rest = &after[close + 1..];
+    }
+    out.push_str(rest);
+    Some(Ok(out))
 }
 
 /// Python's `str.center(width)`: the odd space goes left when `width` is odd.
