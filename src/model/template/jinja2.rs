@@ -107,9 +107,23 @@ pub fn register(env: &mut Environment<'static>, cap: usize) {
         out.write_str(&s).map_err(Error::from)
     });
     env.set_unknown_method_callback(move |state: &State, value: &Value, method: &str, args: &[Value]| {
-        // `d.items()` is a list of tuples in Python.
-        if method == "items" && args.is_empty() && value.kind() == ValueKind::Map {
-            return retuple(minijinja::filters::items(value)?);
+        // `d.keys()`, `d.values()`, `d.items()` are views in Python (the items tuples), printed
+        // `dict_keys([…])`.
+        if args.is_empty() && value.kind() == ValueKind::Map {
+            let view = |name: &'static str, items: Vec<Value>| Ok(Value::from_object(python::View(name, items)));
+            match method {
+                "keys" => return view("dict_keys", value.try_iter()?.collect()),
+                "values" => {
+                    return view(
+                        "dict_values",
+                        value.try_iter()?.map(|k| value.get_item(&k).unwrap_or_default()).collect(),
+                    )
+                }
+                "items" => {
+                    return view("dict_items", retuple(minijinja::filters::items(value)?)?.try_iter()?.collect())
+                }
+                _ => {}
+            }
         }
         // `s.format(…)` with plain fields (`{}`, `{0}`, `{name}`, `!s`, `!r`, no format spec):
         // values in Python's forms; with a spec, pycompat's formatting.

@@ -34,6 +34,25 @@ impl Object for Tuple {
     }
 }
 
+/// A view of a dict (`d.keys()`, `d.values()`, `d.items()`): a sequence to templates, printed
+/// as Python prints it (`dict_keys(['a', 'b'])`).
+#[derive(Debug)]
+pub struct View(pub &'static str, pub Vec<Value>);
+
+impl Object for View {
+    fn repr(self: &Arc<Self>) -> ObjectRepr {
+        ObjectRepr::Seq
+    }
+
+    fn get_value(self: &Arc<Self>, key: &Value) -> Option<Value> {
+        self.1.get(usize::try_from(key.as_i64()?).ok()?).cloned()
+    }
+
+    fn enumerate(self: &Arc<Self>) -> Enumerator {
+        Enumerator::Seq(self.1.len())
+    }
+}
+
 /// A tuple value of `items`.
 pub fn tuple(items: Vec<Value>) -> Value {
     Value::from_object(Tuple(items, &[]))
@@ -75,6 +94,20 @@ pub fn repr_capped(value: &Value, out: &mut String, cap: usize) -> bool {
             }
         }
         out.push_str(if t.0.len() == 1 { ",)" } else { ")" });
+        return out.len() <= cap;
+    }
+    if let Some(v) = value.downcast_object_ref::<View>() {
+        out.push_str(v.0);
+        out.push_str("([");
+        for (i, item) in v.1.iter().enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            if !repr_capped(item, out, cap) {
+                return false;
+            }
+        }
+        out.push_str("])");
         return out.len() <= cap;
     }
     match value.kind() {
