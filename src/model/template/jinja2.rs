@@ -151,6 +151,23 @@ pub fn register(env: &mut Environment<'static>, cap: usize) {
         }
         Ok(Value::from_object(Cycler { items: items.0, pos: std::sync::atomic::AtomicUsize::new(0) }))
     });
+    // Python's `range`: printed `range(0, 3)`; at most 100,000 numbers, as Jinja2's sandbox and
+    // minijinja allow.
+    env.add_function("range", |a: i64, b: Option<i64>, step: Option<i64>| -> Result<Value, Error> {
+        let (start, stop) = match b {
+            Some(b) => (a, b),
+            None => (0, a),
+        };
+        let step = step.unwrap_or(1);
+        if step == 0 {
+            return Err(Error::new(ErrorKind::InvalidOperation, "range() arg 3 must not be zero"));
+        }
+        let r = python::Range { start, stop, step };
+        if r.len() > 100_000 {
+            return Err(Error::new(ErrorKind::InvalidOperation, "range has too many elements"));
+        }
+        Ok(Value::from_object(r))
+    });
     env.add_function("joiner", minijinja_contrib::globals::joiner);
     // Functions, cyclers and the like are plain objects; a macro is a map that renders as
     // `<macro NAME>`.

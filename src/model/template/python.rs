@@ -53,6 +53,49 @@ impl Object for View {
     }
 }
 
+/// Python's `range(start, stop, step)`: a sequence of its numbers, printed `range(0, 3)`.
+#[derive(Debug)]
+pub struct Range {
+    /// The first number.
+    pub start: i64,
+    /// Where it stops (not included).
+    pub stop: i64,
+    /// The step (not 0).
+    pub step: i64,
+}
+
+impl Range {
+    /// How many numbers it holds.
+    #[allow(clippy::len_without_is_empty)]
+    pub fn len(&self) -> usize {
+        let (span, step) = (i128::from(self.stop) - i128::from(self.start), i128::from(self.step));
+        if step > 0 && span > 0 {
+            ((span + step - 1) / step) as usize
+        } else if step < 0 && span < 0 {
+            ((-span + -step - 1) / -step) as usize
+        } else {
+            0
+        }
+    }
+}
+
+impl Object for Range {
+    fn repr(self: &Arc<Self>) -> ObjectRepr {
+        ObjectRepr::Seq
+    }
+
+    fn get_value(self: &Arc<Self>, key: &Value) -> Option<Value> {
+        let i = key.as_i64()?;
+        let len = self.len() as i64;
+        let i = if i < 0 { i + len } else { i };
+        (0..len).contains(&i).then(|| Value::from(self.start + i * self.step))
+    }
+
+    fn enumerate(self: &Arc<Self>) -> Enumerator {
+        Enumerator::Seq(self.len())
+    }
+}
+
 /// A tuple value of `items`.
 pub fn tuple(items: Vec<Value>) -> Value {
     Value::from_object(Tuple(items, &[]))
@@ -94,6 +137,13 @@ pub fn repr_capped(value: &Value, out: &mut String, cap: usize) -> bool {
             }
         }
         out.push_str(if t.0.len() == 1 { ",)" } else { ")" });
+        return out.len() <= cap;
+    }
+    if let Some(r) = value.downcast_object_ref::<Range>() {
+        let _ = match r.step {
+            1 => write!(out, "range({}, {})", r.start, r.stop),
+            step => write!(out, "range({}, {}, {step})", r.start, r.stop),
+        };
         return out.len() <= cap;
     }
     if let Some(v) = value.downcast_object_ref::<View>() {
