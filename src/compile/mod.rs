@@ -112,9 +112,12 @@ pub fn compile_resolved(project: &Project, cell: Resolved) -> Result<Compiled> {
                 projection::actions::prompt_block(&cell.tools).map_err(|clash| clash_error(project, &clash))?
             }
             (Generator::ToolExamples, transport) => format.examples(transport, &cell.tools)?,
-            (Generator::ToolGuidance, _) => {
-                cell.tools.iter().filter_map(|t| t.guidance.as_deref()).collect::<Vec<_>>().join("\n\n")
-            }
+            (Generator::ToolGuidance, _) => cell
+                .tools
+                .iter()
+                .filter_map(|t| t.guidance.as_deref())
+                .collect::<Vec<_>>()
+                .join(&project.assembly.separator),
             // Tool docs are the xml transport's, the action schema the json transport's: the
             // other transports describe their tools elsewhere (the projection, the schema).
             (Generator::ToolDocs, Transport::Native | Transport::Json)

@@ -81,7 +81,10 @@ impl TextFormat<'_> {
     /// trailing newlines.
     fn render(&self, name: &str, ctx: minijinja::Value) -> Result<String> {
         let cap = self.project.templates.limits().section_bytes;
-        Ok(self.project.templates.render(name, &ctx, cap)?.trim_end_matches('\n').to_string())
+        let text = self.project.templates.render(name, &ctx, cap)?;
+        // The final newlines go (the separator says what comes between two tools), unless the
+        // project keeps every byte as rendered (`assembly: {trim: false}`).
+        Ok(if self.project.assembly.trim { text.trim_end_matches('\n').to_string() } else { text })
     }
 
     /// Each tool's text in the prompt of a `transport` cell. With the project's own template, a

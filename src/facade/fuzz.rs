@@ -32,7 +32,8 @@ pub fn template(text: &str) {
     static DIR: std::sync::OnceLock<Option<tempfile::TempDir>> = std::sync::OnceLock::new();
     let Some(dir) = DIR.get_or_init(|| tempfile::tempdir().ok()) else { return };
     let Ok(fs) = crate::source::ProjectFs::new(dir.path(), dir.path()) else { return };
-    let mut t = crate::model::template::Templates::new(fs, crate::model::Limits::default(), Default::default());
+    let mut t =
+        crate::model::template::Templates::new(fs, crate::model::Limits::default(), Default::default(), Vec::new());
     let origin = crate::model::template::TemplateOrigin {
         file: crate::source::SourceFile {
             rel: "t".into(),

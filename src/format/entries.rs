@@ -27,6 +27,11 @@ pub struct RawSwitch {
     pub values: Option<Spanned<Vec<S>>>,
 }
 
+/// A value that is there, `null` included (serde reads a `null` `Option` as absent).
+fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<serde_json::Value>, D::Error> {
+    serde_json::Value::deserialize(d).map(Some)
+}
+
 /// A template variable.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -34,7 +39,9 @@ pub struct RawVariable {
     /// What the variable holds.
     #[serde(default)]
     pub description: String,
-    /// Its value when a request does not give one (default: the empty string).
+    /// Its value when a request does not give one (default: the empty string). `null` is the
+    /// empty string too, except with `templates: {compat: jinja2}`, where it is Python's None.
+    #[serde(default, deserialize_with = "present")]
     pub default: Option<serde_json::Value>,
     /// Set per request: sections that read it are dynamic.
     #[serde(default)]
@@ -42,6 +49,12 @@ pub struct RawVariable {
     /// Delimiter tag (e.g. MEMORY): the value is wrapped and neutralised.
     #[schemars(with = "Option<String>")]
     pub untrusted: Option<S>,
+    /// How a value given for it (a context file, a case, `--var`) combines with its default:
+    /// `replace` (default), `keys` (a map laid over the default map key by key), `deep` (and
+    /// nested maps the same way).
+    #[serde(default)]
+    #[schemars(schema_with = "super::schema::merge_modes")]
+    pub merge: Option<S>,
 }
 
 /// A section of the prompt: exactly one of `template`, `text`, `generate` or `slot`.

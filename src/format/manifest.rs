@@ -68,6 +68,9 @@ pub struct RawManifest {
     /// Template whitespace handling.
     #[serde(default)]
     pub templates: RawTemplates,
+    /// The bytes promptc adds or removes between and around sections.
+    #[serde(default)]
+    pub assembly: RawAssembly,
     /// The snapshot folder, relative to the project folder (default: snapshots).
     #[schemars(with = "Option<String>")]
     pub snapshots: Option<S>,
@@ -168,6 +171,32 @@ pub struct RawTemplates {
     pub lstrip_blocks: Option<bool>,
     /// Keep the final newline of a template's source (default false).
     pub keep_trailing_newline: Option<bool>,
+    /// `strict`: an undefined value is an error wherever it is used (the default without
+    /// `compat`); `lenient`: it prints as nothing and is false, as in Jinja2 (the default with
+    /// `compat: jinja2`).
+    #[serde(default)]
+    #[schemars(schema_with = "super::schema::undefined_modes")]
+    pub undefined: Option<S>,
+    /// The template search path: project folders (`.` for the project folder) in which the
+    /// names of `include`, `import`, `from` and `extends` are looked up, in order, as Jinja2's
+    /// `FileSystemLoader(searchpath)` does (default: names are paths from the project folder).
+    #[schemars(with = "Option<Vec<String>>")]
+    pub path: Option<Spanned<Vec<S>>>,
+}
+
+/// How the prompt is assembled from its sections' rendered text.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawAssembly {
+    /// End a non-empty prompt with one newline (default true).
+    pub final_newline: Option<bool>,
+    /// Normalise each section's text: CRLF to LF, leading and trailing blank lines and trailing
+    /// whitespace dropped, a layout's blank-line runs collapsed (default true); false: every
+    /// section, message and layout exactly as rendered.
+    pub trim: Option<bool>,
+    /// What goes between two sections of the prompt or of a harness message (default a blank
+    /// line, `"\n\n"`).
+    pub separator: Option<String>,
 }
 
 /// What a request gets when it does not say.

@@ -75,6 +75,16 @@ pub(super) fn compat(_: &mut SchemaGenerator) -> Schema {
     name_or_null(&["jinja2"])
 }
 
+/// A variable's `merge:`, from the model's list of rules.
+pub(super) fn merge_modes(_: &mut SchemaGenerator) -> Schema {
+    name_or_null(&crate::model::Merge::NAMES)
+}
+
+/// `templates.undefined`: what an undefined value does.
+pub(super) fn undefined_modes(_: &mut SchemaGenerator) -> Schema {
+    name_or_null(&["strict", "lenient"])
+}
+
 /// A switch's default: true/false, or one of a string-valued switch's values.
 pub(super) fn switch_default(_: &mut SchemaGenerator) -> Schema {
     json_schema!({"type": ["boolean", "string", "null"]})

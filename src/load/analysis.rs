@@ -129,10 +129,18 @@ impl Loader<'_> {
         known.extend(extra.iter().map(|s| s.to_string()));
         let used: BTreeSet<String> = self.templates.undeclared(name).difference(&scope.globals).cloned().collect();
         let file = templates_origin_file(&self.files, self.manifest, name);
-        check_undeclared(&mut self.diags, &file, name, &used, &known);
+        if let Some(d) = self.templates.context_leak(name, &|n: &str| known.contains(n)) {
+            // A file several templates pull in is reported once per tag.
+            if scope.reported.insert((d.message.clone(), format!("{:?}", d.label))) {
+                self.diags.push(d);
+            }
+        }
+        let strict = self.templates.strict_undefined();
+        check_undeclared(&mut self.diags, &file, name, &used, &known, strict);
         let mut all = used;
         if let Some(reach) = self.templates.reach(name) {
-            check_undeclared_in_files(&mut self.diags, name, reach, &scope.globals, &known, &mut scope.reported);
+            let (globals, reported) = (&scope.globals, &mut scope.reported);
+            check_undeclared_in_files(&mut self.diags, name, reach, globals, &known, reported, strict);
             all.extend(reach.names.keys().filter(|n| !scope.globals.contains(*n)).cloned());
         }
         let vars = all.iter().filter(|u| scope.variables.contains_key(*u)).cloned().collect();

@@ -83,8 +83,16 @@ fn case_values(
         }
     }
     for (k, v) in &c.variables {
-        if variables.contains_key(&k.value) {
-            case.variables.insert(k.value.clone(), v.clone());
+        if let Some(var) = variables.get(&k.value) {
+            // A merging variable's case value is merged into its default here, once.
+            match var.merge.apply(&var.default, v) {
+                Ok(value) => _ = case.variables.insert(k.value.clone(), value),
+                Err(why) => ck.error(
+                    &k.referenced,
+                    format!("invalid value for variable `{}` in case `{}`: {why}", k.value, name),
+                    "give a map of the keys to change; the others keep their default",
+                ),
+            }
         } else {
             ck.error(
                 &k.referenced,

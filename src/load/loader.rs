@@ -11,7 +11,7 @@ use crate::model::template::Templates;
 use crate::source::{ProjectFs, SourceFile};
 
 use super::checker::Checker;
-use super::settings::{build_limits, build_template_settings};
+use super::settings::{build_limits, build_template_path, build_template_settings};
 
 /// What every loading step reads and adds to.
 pub(super) struct Loader<'a> {
@@ -50,7 +50,8 @@ impl<'a> Loader<'a> {
         let mut ck = Checker { file: manifest, diags: &mut diags };
         let limits = build_limits(&mut ck, &raw.limits);
         let template_settings = build_template_settings(&mut ck, &raw.templates);
-        let templates = Templates::new(fs.clone(), limits, template_settings);
+        let path = build_template_path(&mut ck, &fs, &raw.templates);
+        let templates = Templates::new(fs.clone(), limits, template_settings, path);
         Loader {
             raw,
             manifest,

@@ -143,6 +143,7 @@ impl Project {
             profiles,
             files: done.files,
             templates: done.templates,
+            assembly: settings::build_assembly(&raw.assembly),
             root,
             manifest: done.manifest,
             warnings: done.warnings,

@@ -6,13 +6,13 @@ use std::path::{Path, PathBuf};
 use serde_saphyr::Spanned;
 
 use crate::diagnostic::{known_names_help, Span};
-use crate::format::manifest::{RawLimits, RawSelection, RawTemplates, RawTokens};
+use crate::format::manifest::{RawAssembly, RawLimits, RawSelection, RawTemplates, RawTokens};
 use crate::format::S;
 use crate::model::provider::Provider;
 use crate::model::selection::{SegmentPattern, SelectionPolicy};
 use crate::model::tokenizer::{Encoding, Factors, Family, Tokenizer};
 use crate::model::transport::Transport;
-use crate::model::{Defaults, Limits, TemplateSettings, TokenSettings};
+use crate::model::{Assembly, Defaults, Limits, TemplateSettings, TokenSettings};
 use crate::source::ProjectFs;
 
 use super::checker::Checker;
@@ -189,7 +189,7 @@ pub(super) fn build_template_settings(ck: &mut Checker<'_>, raw: &RawTemplates) 
             other => ck.error(
                 &compat.referenced,
                 format!("unknown `templates.compat` value `{other}`"),
-                "the only compatibility mode is `jinja2` (Python Jinja2's whitespace defaults); omit the key for \
+                "the only compatibility mode is `jinja2` (Python Jinja2's whitespace, undefined values and filters); omit the key for \
                  promptc's own (trim_blocks and lstrip_blocks on)",
             ),
         }
@@ -197,7 +197,75 @@ pub(super) fn build_template_settings(ck: &mut Checker<'_>, raw: &RawTemplates) 
     t.trim_blocks = raw.trim_blocks.unwrap_or(t.trim_blocks);
     t.lstrip_blocks = raw.lstrip_blocks.unwrap_or(t.lstrip_blocks);
     t.keep_trailing_newline = raw.keep_trailing_newline.unwrap_or(t.keep_trailing_newline);
+    if let Some(u) = &raw.undefined {
+        match u.value.as_str() {
+            "strict" => t.strict_undefined = true,
+            "lenient" => t.strict_undefined = false,
+            other => ck.error(
+                &u.referenced,
+                format!("unknown `templates.undefined` value `{other}`"),
+                "`strict`: an undefined value is an error wherever it is used (the default); `lenient`: it prints \
+                 as nothing and is false, as in Jinja2 (the default with `compat: jinja2`)",
+            ),
+        }
+    }
     t
+}
+
+/// `templates.path`: the template search path, each folder inside the project and there (`.`
+/// is the project folder itself, kept as the empty string).
+pub(super) fn build_template_path(ck: &mut Checker<'_>, fs: &ProjectFs, raw: &RawTemplates) -> Vec<String> {
+    let Some(folders) = &raw.path else { return Vec::new() };
+    if folders.value.is_empty() {
+        ck.error(
+            &folders.referenced,
+            "`templates.path` lists no folder",
+            "list the folders templates are looked up in (`path: [prompts]`), or leave the key out",
+        );
+    }
+    let mut out = Vec::new();
+    for f in &folders.value {
+        let value = f.value.trim_end_matches('/');
+        if value == "." || value.is_empty() {
+            out.push(String::new());
+            continue;
+        }
+        let norm = match fs.normalize(value) {
+            Ok(n) => n,
+            Err(why) => {
+                ck.error(
+                    &f.referenced,
+                    format!("invalid template folder `{}`: {why}", f.value),
+                    "a template folder is a folder of the project, written relative to the folder holding promptc.yaml",
+                );
+                continue;
+            }
+        };
+        let full = fs.root().join(&norm);
+        let inside = full.canonicalize().is_ok_and(|c| c.starts_with(fs.root()) && c.is_dir());
+        if !inside {
+            ck.error(
+                &f.referenced,
+                format!("template folder `{}` is not a folder inside the project", f.value),
+                "create it, or fix the path; it is relative to the folder holding promptc.yaml and may not lead \
+                 out of it (a symbolic link included)",
+            );
+            continue;
+        }
+        out.push(norm);
+    }
+    out
+}
+
+/// `assembly:`: the bytes promptc adds or removes between and around sections.
+pub(super) fn build_assembly(raw: &RawAssembly) -> Assembly {
+    let mut a = Assembly::default();
+    a.final_newline = raw.final_newline.unwrap_or(a.final_newline);
+    a.trim = raw.trim.unwrap_or(a.trim);
+    if let Some(s) = &raw.separator {
+        a.separator = s.clone();
+    }
+    a
 }
 
 /// `snapshots:`: a relative folder. Where it may lead (inside the write root) is checked when

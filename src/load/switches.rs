@@ -4,7 +4,7 @@ use indexmap::IndexMap;
 
 use crate::diagnostic::Span;
 use crate::format::entries::RawSwitch;
-use crate::model::{Choice, Switch, Variable, BUILTIN_NAMES, SUBAGENT_SWITCH};
+use crate::model::{Choice, Merge, Switch, Variable, BUILTIN_NAMES, SUBAGENT_SWITCH};
 
 use super::checker::{is_ident, Checker};
 use super::loader::Loader;
@@ -41,6 +41,8 @@ impl Loader<'_> {
     /// `variables:`.
     pub(super) fn variables(&mut self) -> IndexMap<String, Variable> {
         let raw = self.raw;
+        // `default: null` is None in Jinja2 mode, the empty string otherwise (as it always was).
+        let null_is_none = self.templates.jinja2();
         let mut ck = self.ck();
         let mut variables = IndexMap::new();
         for (name, v) in &raw.variables {
@@ -58,14 +60,39 @@ impl Loader<'_> {
                 );
             }
             let untrusted = v.untrusted.as_ref().and_then(|t| ck.tag(t));
+            let default = match &v.default {
+                Some(serde_json::Value::Null) if null_is_none => serde_json::Value::Null,
+                Some(d) if !d.is_null() => d.clone(),
+                _ => serde_json::Value::String(String::new()),
+            };
+            let merge = match v.merge.as_ref() {
+                None => Merge::Replace,
+                Some(m) => match m.value.as_str() {
+                    "replace" => Merge::Replace,
+                    "keys" | "deep" if !default.is_object() => {
+                        ck.error(
+                            &m.referenced,
+                            format!("variable `{}` merges `{}` but its default is not a map", name.value, m.value),
+                            "give it a map default, one key per value it may hold (`default: {working_dir: /workspace}`), \
+                             or leave `merge:` out to replace the value whole",
+                        );
+                        Merge::Replace
+                    }
+                    "keys" => Merge::Keys,
+                    "deep" => Merge::Deep,
+                    other => {
+                        ck.error(
+                            &m.referenced,
+                            format!("unknown merge rule `{other}` for variable `{}`", name.value),
+                            format!("one of: {}", Merge::NAMES.join(", ")),
+                        );
+                        Merge::Replace
+                    }
+                },
+            };
             variables.insert(
                 name.value.clone(),
-                Variable {
-                    description: v.description.clone(),
-                    default: v.default.clone().unwrap_or(serde_json::Value::String(String::new())),
-                    dynamic: v.dynamic,
-                    untrusted,
-                },
+                Variable { description: v.description.clone(), default, dynamic: v.dynamic, untrusted, merge },
             );
         }
         variables

@@ -19,24 +19,67 @@ pub(super) fn templates_origin_file(
     files.get(file).cloned().unwrap_or_else(|| manifest.clone())
 }
 
-/// Report every top-level name a template reads that the context will not define.
+/// An error when undefined values are (`strict`); with `templates.undefined: lenient` a
+/// warning saying the name renders as nothing, as in Jinja2. Jinja2's `varargs` and `kwargs`
+/// are always errors: minijinja's macros have neither, and a macro reading them would silently
+/// print nothing.
+fn undeclared(strict: bool, message: String, var: &str) -> Diagnostic {
+    if var == "varargs" || var == "kwargs" {
+        return Diagnostic::error(format!(
+            "{message}: Jinja2 gives `{var}` to a macro called with more arguments than it declares; minijinja's \
+             macros take only the parameters they declare"
+        ))
+        .with_note("a call with extra arguments is an error when it renders (\"too many arguments\")");
+    }
+    if strict {
+        Diagnostic::error(message)
+    } else {
+        Diagnostic::warning(format!(
+            "{message}: it is undefined and renders as nothing (`templates.undefined: lenient`)"
+        ))
+    }
+}
+
+/// The help for an undeclared name: `otherwise`, or for `varargs`/`kwargs` how to do without.
+fn undeclared_help(var: &str, otherwise: &str) -> String {
+    match var {
+        "varargs" => {
+            "declare every parameter the macro takes, with defaults for optional ones (`{% macro m(a, b=none, \
+                      c=none) %}`), or pass a list (`m([1, 2, 3])`)"
+                .to_string()
+        }
+        "kwargs" => {
+            "declare every keyword the macro takes, with a default (`{% macro m(a, title=none) %}`), or pass a \
+                     dict (`m(1, {'x': 2})`)"
+                .to_string()
+        }
+        _ => otherwise.to_string(),
+    }
+}
+
+/// Report every top-level name a template reads that the context will not define (errors when
+/// `strict`, else warnings).
 pub(super) fn check_undeclared(
     diags: &mut Diagnostics,
     file: &SourceFile,
     name: &str,
     used: &BTreeSet<String>,
     known: &BTreeSet<String>,
+    strict: bool,
 ) {
     for var in used.difference(known) {
         let label = find_identifier(&file.text, var)
             .map(|(s, e)| file.label_bytes(s, e))
             .unwrap_or_else(|| Label::file(&file.display));
         let known_list: Vec<&str> = known.iter().map(String::as_str).collect();
-        let mut d = Diagnostic::error(format!("template `{name}` uses undefined variable `{var}`"))
+        let mut d = undeclared(strict, format!("template `{name}` uses undefined variable `{var}`"), var)
             .with_label(label)
-            .with_help(format!(
-                "declare it under `variables:` in {MANIFEST}, or use a built-in; {}",
-                known_names_help("name", var, &known_list)
+            .with_help(undeclared_help(
+                var,
+                &format!(
+                    "declare it under `variables:` in {MANIFEST}, or use a built-in; {}",
+                    known_names_help("name", var, &known_list)
+                ),
             ));
         if var == "sections" || var == "body" {
             d = d.with_note("`sections` and `body` exist only in the layout template");
@@ -56,6 +99,7 @@ pub(super) fn check_undeclared_in_files(
     globals: &BTreeSet<String>,
     known: &BTreeSet<String>,
     reported: &mut BTreeSet<(String, String)>,
+    strict: bool,
 ) {
     for (var, site) in &reach.names {
         let Site::File { rel, start, end } = site else { continue };
@@ -65,12 +109,15 @@ pub(super) fn check_undeclared_in_files(
         let Some(file) = reach.files.get(rel) else { continue };
         let known_list: Vec<&str> = known.iter().map(String::as_str).collect();
         let mut d =
-            Diagnostic::error(format!("`{rel}`, included by template `{name}`, uses undefined variable `{var}`"))
+            undeclared(strict, format!("`{rel}`, included by template `{name}`, uses undefined variable `{var}`"), var)
                 .with_label(file.label_bytes(*start, *end))
-                .with_help(format!(
-                    "declare it under `variables:` in {MANIFEST}, use a built-in, or define it before the include \
+                .with_help(undeclared_help(
+                    var,
+                    &format!(
+                        "declare it under `variables:` in {MANIFEST}, use a built-in, or define it before the include \
                  (`{{% set %}}`, `{{% with %}}`); {}",
-                    known_names_help("name", var, &known_list)
+                        known_names_help("name", var, &known_list)
+                    ),
                 ));
         if var == "sections" || var == "body" {
             d = d.with_note("`sections` and `body` exist only in the layout template");

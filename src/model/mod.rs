@@ -31,7 +31,7 @@ pub use profile::{Case, Command, Defaults, Profile, Subagent};
 pub use provider::Provider;
 pub use section::{Section, Slot};
 pub use selection::SelectionPolicy;
-pub use settings::{Limits, LintSettings, TemplateSettings, TokenSettings};
+pub use settings::{Assembly, Limits, LintSettings, TemplateSettings, TokenSettings};
 pub use template::Templates;
 pub use transport::Transport;
 
@@ -129,6 +129,59 @@ pub struct Variable {
     /// Delimiter tag when its value comes from outside (`USER_RULES`): the value is wrapped
     /// in nonce-tagged delimiters and forged tags inside it are neutralised.
     pub untrusted: Option<String>,
+    /// How a value given for it (a context file, a case, `--var`) combines with its default.
+    pub merge: Merge,
+}
+
+/// How a value given for a variable combines with the value it has so far (its default, or
+/// what an earlier source gave: default, then context file, then the request's own values).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Merge {
+    /// The given value replaces it (the default).
+    #[default]
+    Replace,
+    /// A map's keys replace the default's one by one; keys it does not give keep their default
+    /// (a nested map given for a key replaces that key's value whole).
+    Keys,
+    /// As `keys`, and nested maps merge the same way, key by key, at every depth.
+    Deep,
+}
+
+impl Merge {
+    /// The names `merge:` takes.
+    pub const NAMES: [&'static str; 3] = ["replace", "keys", "deep"];
+
+    /// `given` combined with `current` by this rule; `Err` when the rule merges and either is
+    /// not a map.
+    pub fn apply(self, current: &serde_json::Value, given: &serde_json::Value) -> Result<serde_json::Value, String> {
+        match (self, current, given) {
+            (Merge::Replace, _, _) => Ok(given.clone()),
+            (_, serde_json::Value::Object(have), serde_json::Value::Object(give)) => {
+                let mut out = have.clone();
+                for (k, v) in give {
+                    let merged = match (self, out.get(k)) {
+                        (Merge::Deep, Some(old @ serde_json::Value::Object(_))) if v.is_object() => {
+                            self.apply(old, v)?
+                        }
+                        _ => v.clone(),
+                    };
+                    out.insert(k.clone(), merged);
+                }
+                Ok(serde_json::Value::Object(out))
+            }
+            (_, _, given) => Err(format!(
+                "it merges into its default key by key, so its value must be a map, not {}",
+                match given {
+                    serde_json::Value::Null => "null",
+                    serde_json::Value::Bool(_) => "a boolean",
+                    serde_json::Value::Number(_) => "a number",
+                    serde_json::Value::String(_) => "a string",
+                    serde_json::Value::Array(_) => "a list",
+                    serde_json::Value::Object(_) => "a map",
+                }
+            )),
+        }
+    }
 }
 
 /// A loaded, validated project.
@@ -196,6 +249,8 @@ pub struct Project {
     pub(crate) files: BTreeMap<String, SourceFile>,
     /// The compiled templates.
     pub(crate) templates: Templates,
+    /// How the prompt is assembled from its sections (`assembly:`).
+    pub(crate) assembly: crate::model::settings::Assembly,
     /// The project folder as given by the user.
     pub(crate) root: PathBuf,
     /// The manifest's project-relative path.
@@ -311,5 +366,27 @@ impl Project {
     /// The project's file reader (for context files and includes).
     pub(crate) fn fs(&self) -> &ProjectFs {
         &self.fs
+    }
+}
+
+#[cfg(test)]
+mod merge_tests {
+    use super::Merge;
+    use serde_json::json;
+
+    #[test]
+    fn keys_lay_a_map_over_the_default_and_deep_goes_down() {
+        let default = json!({"a": 1, "n": {"x": 1, "y": 2}});
+        let given = json!({"b": 2, "n": {"y": 3}});
+        assert_eq!(Merge::Replace.apply(&default, &given).unwrap(), given);
+        assert_eq!(Merge::Keys.apply(&default, &given).unwrap(), json!({"a": 1, "n": {"y": 3}, "b": 2}));
+        assert_eq!(Merge::Deep.apply(&default, &given).unwrap(), json!({"a": 1, "n": {"x": 1, "y": 3}, "b": 2}));
+        // A key given as null is set to null; a non-map value is refused.
+        assert_eq!(
+            Merge::Keys.apply(&default, &json!({"a": null})).unwrap(),
+            json!({"a": null, "n": {"x": 1, "y": 2}})
+        );
+        assert!(Merge::Keys.apply(&default, &json!("text")).unwrap_err().contains("not a string"));
+        assert!(Merge::Deep.apply(&json!(1), &json!({})).is_err());
     }
 }

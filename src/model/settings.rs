@@ -95,16 +95,54 @@ pub struct TemplateSettings {
     pub lstrip_blocks: bool,
     /// Keep the single newline at the end of a template's source.
     pub keep_trailing_newline: bool,
+    /// Jinja2's semantics beyond whitespace (`compat: jinja2`): values printed in Python's
+    /// forms, Jinja2's `tojson`, its filters minijinja lacks (`center`, `truncate`,
+    /// `wordwrap`, …), `sum(attribute=)`.
+    pub jinja2: bool,
+    /// An undefined value is an error wherever it is used (`undefined: strict`); otherwise it
+    /// prints as nothing and is false, as in Jinja2 (`undefined: lenient`).
+    pub strict_undefined: bool,
 }
 
 impl TemplateSettings {
     /// Python Jinja2's defaults: no trimming, no stripping, the final newline dropped.
-    pub const JINJA2: TemplateSettings =
-        TemplateSettings { trim_blocks: false, lstrip_blocks: false, keep_trailing_newline: false };
+    pub const JINJA2: TemplateSettings = TemplateSettings {
+        trim_blocks: false,
+        lstrip_blocks: false,
+        keep_trailing_newline: false,
+        jinja2: true,
+        strict_undefined: false,
+    };
 }
 
 impl Default for TemplateSettings {
     fn default() -> Self {
-        TemplateSettings { trim_blocks: true, lstrip_blocks: true, keep_trailing_newline: false }
+        TemplateSettings {
+            trim_blocks: true,
+            lstrip_blocks: true,
+            keep_trailing_newline: false,
+            jinja2: false,
+            strict_undefined: true,
+        }
+    }
+}
+
+/// How the prompt is assembled from its sections' rendered text (`assembly:` in promptc.yaml):
+/// every byte promptc adds or removes at the edges, each with a way to turn it off.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Assembly {
+    /// End a non-empty prompt with one newline.
+    pub final_newline: bool,
+    /// Normalise each section's rendered text (CRLF to LF, leading and trailing blank lines
+    /// and trailing whitespace dropped) and collapse a layout's runs of blank lines; when
+    /// false, text is used exactly as rendered and only an empty section drops out.
+    pub trim: bool,
+    /// What goes between two sections (of the prompt, or of a harness message).
+    pub separator: String,
+}
+
+impl Default for Assembly {
+    fn default() -> Self {
+        Assembly { final_newline: true, trim: true, separator: "\n\n".to_string() }
     }
 }

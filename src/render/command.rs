@@ -19,10 +19,11 @@ pub fn render(project: &Project, cell: &Resolved, name: &str) -> Result<String> 
         return Err(Error::usage(d));
     };
     let ctx: minijinja::Value = template_context(project, cell).into_iter().collect();
-    let text = normalize(&project.templates.render(
+    let raw = project.templates.render(
         cmd.template_for(&cell.selection.profile),
         &ctx,
         project.templates.limits().section_bytes,
-    )?);
-    Ok(if text.is_empty() { text } else { format!("{text}\n") })
+    )?;
+    let text = if project.assembly.trim { normalize(&raw) } else { raw };
+    Ok(if text.is_empty() || !project.assembly.final_newline { text } else { format!("{text}\n") })
 }

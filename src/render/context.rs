@@ -33,14 +33,15 @@ impl minijinja::value::Object for NameSet {
     }
 }
 
-/// A tool as templates see it: name, toolset, description (without trailing whitespace),
+/// A tool as templates see it: name, toolset, description (as sent: trimmed unless
+/// `descriptions: verbatim`),
 /// guidance, and its active parameters with their whole schema — enough for a project to write
 /// its own tool documentation format (`tool_docs:`).
 pub fn tool_value(t: &ActiveTool) -> Value {
     json!({
         "name": t.name,
         "toolset": t.toolset,
-        "description": t.description.trim_end(),
+        "description": t.description,
         "guidance": t.guidance,
         "parameters": t.params.iter().map(param_value).collect::<Vec<_>>(),
         "required": t.shape.required(&t.params, false),
@@ -81,7 +82,7 @@ impl minijinja::value::Object for ToolView {
         Some(match key.as_str()? {
             "name" => minijinja::Value::from(t.name.as_str()),
             "toolset" => minijinja::Value::from(t.toolset.as_str()),
-            "description" => minijinja::Value::from(t.description.trim_end()),
+            "description" => minijinja::Value::from(t.description.as_str()),
             "guidance" => t.guidance.as_deref().map_or(minijinja::Value::from(()), minijinja::Value::from),
             "parameters" => self.schema().0.clone(),
             "required" => self.schema().1.clone(),
@@ -134,7 +135,7 @@ fn schema_value(s: &Schema) -> Value {
     }
     json!({
         "type": s.kind.type_name(),
-        "description": s.description.as_deref().map(str::trim_end),
+        "description": s.description,
         "nullable": s.nullable,
         "default": s.default,
         "enum": enum_values,

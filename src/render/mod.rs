@@ -25,7 +25,8 @@ pub use slots::SlotUse;
 pub struct RenderedSection {
     /// Section id.
     pub id: String,
-    /// Its text (normalised: LF line endings, no leading or trailing blank lines).
+    /// Its text (normalised unless `assembly: {trim: false}`: LF line endings, no leading or
+    /// trailing blank lines).
     pub text: String,
     /// Where it was declared (`sections/role.md.j2`, `generated:tool_docs`).
     pub origin: String,
@@ -105,7 +106,7 @@ pub struct Rendered {
 pub struct RenderedMessage {
     /// Who sends it.
     pub role: crate::model::profile::Role,
-    /// Its text: its non-empty sections joined with blank lines.
+    /// Its text: its non-empty sections joined with `assembly.separator` (a blank line).
     pub text: String,
     /// Its sections.
     pub sections: Vec<RenderedSection>,
@@ -121,6 +122,7 @@ pub fn render(project: &Project, cell: &Resolved, generate: &Generate<'_>) -> Re
     let ctx = template_context(project, cell);
     let ctx_value: minijinja::Value = ctx.iter().cloned().collect();
     let limits = project.templates.limits();
+    let assembly = &project.assembly;
     let mut acc = Accumulated::default();
     let out = render_sections(project, cell, &cell.sections, &ctx_value, generate, &mut acc)?;
     let mut messages = Vec::new();
@@ -128,7 +130,7 @@ pub fn render(project: &Project, cell: &Resolved, generate: &Generate<'_>) -> Re
         if let Some(profile) = project.profiles.get(&cell.selection.profile) {
             for m in &profile.messages {
                 let sections = render_sections(project, cell, &m.sections, &ctx_value, generate, &mut acc)?;
-                let text = sections.iter().map(|s| s.text.as_str()).collect::<Vec<_>>().join("\n\n");
+                let text = sections.iter().map(|s| s.text.as_str()).collect::<Vec<_>>().join(&assembly.separator);
                 if !text.is_empty() {
                     messages.push(RenderedMessage { role: m.role, text, sections });
                 }
@@ -147,7 +149,7 @@ pub fn render(project: &Project, cell: &Resolved, generate: &Generate<'_>) -> Re
             slots.push(SlotUse { slot: name.clone(), declaring, contributing: Vec::new(), bytes: 0 });
         }
     }
-    let body = out.iter().map(|s| s.text.as_str()).collect::<Vec<_>>().join("\n\n");
+    let body = out.iter().map(|s| s.text.as_str()).collect::<Vec<_>>().join(&assembly.separator);
 
     let prompt = match &project.layout {
         None => body,
@@ -166,12 +168,16 @@ pub fn render(project: &Project, cell: &Resolved, generate: &Generate<'_>) -> Re
                         None => f.error,
                     }
                 })?;
-            let texts: Vec<&str> = out.iter().map(|s| s.text.as_str()).collect();
-            normalize(&collapse_layout_blank_lines(&text.replace("\r\n", "\n"), &texts))
+            if assembly.trim {
+                let texts: Vec<&str> = out.iter().map(|s| s.text.as_str()).collect();
+                normalize(&collapse_layout_blank_lines(&text.replace("\r\n", "\n"), &texts))
+            } else {
+                text
+            }
         }
     };
     let mut prompt = prompt;
-    if !prompt.is_empty() {
+    if assembly.final_newline && !prompt.is_empty() {
         prompt.push('\n');
     }
     Ok(Rendered { sections: out, prompt, slots, warnings, templates: rendered, messages })
@@ -225,7 +231,7 @@ fn render_sections(
                 text
             }
         };
-        let mut text = normalize(&raw);
+        let mut text = if project.assembly.trim { normalize(&raw) } else { raw };
         if let Some(tag) = &section.untrusted {
             text = wrap(tag, &runtime.nonce, &text);
         }
@@ -233,7 +239,7 @@ fn render_sections(
             continue;
         }
         // Stop as soon as the sections alone are over the prompt's cap.
-        acc.total += text.len() + 2;
+        acc.total += text.len() + project.assembly.separator.len();
         if acc.total > limits.prompt_bytes {
             return Err(prompt_too_large(project, acc.total, limits.prompt_bytes));
         }

@@ -73,7 +73,7 @@ pub(super) fn slot_text(
                 }
             }
         };
-        let text = normalize(&text);
+        let text = if project.assembly.trim { normalize(&text) } else { text };
         if text.is_empty() {
             continue;
         }
@@ -81,5 +81,5 @@ pub(super) fn slot_text(
         usage.bytes += text.len();
         parts.push(text);
     }
-    Ok((parts.join("\n\n"), usage))
+    Ok((parts.join(&project.assembly.separator), usage))
 }

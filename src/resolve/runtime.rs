@@ -140,8 +140,15 @@ impl Runtime {
             }
         }
         for (k, v) in &raw.variables {
-            if project.variables.contains_key(&k.value) {
-                self.variables.insert(k.value.clone(), v.clone());
+            if let Some(var) = project.variables.get(&k.value) {
+                match self.merged(var, &k.value, v) {
+                    Ok(value) => _ = self.variables.insert(k.value.clone(), value),
+                    Err(why) => diags.push(
+                        Diagnostic::error(format!("invalid value for variable `{}` in context file: {why}", k.value))
+                            .with_label(label(&k.referenced))
+                            .with_help(merge_help(var)),
+                    ),
+                }
             } else {
                 diags.push(
                     Diagnostic::error(format!("unknown variable `{}` in context file", k.value))
@@ -213,8 +220,14 @@ impl Runtime {
             }
         }
         for (name, value) in &req.variables {
-            if project.variables.contains_key(name) {
-                self.variables.insert(name.clone(), value.clone());
+            if let Some(var) = project.variables.get(name) {
+                match self.merged(var, name, value) {
+                    Ok(value) => _ = self.variables.insert(name.clone(), value),
+                    Err(why) => diags.push(
+                        Diagnostic::error(format!("invalid value for variable `{name}`: {why}"))
+                            .with_help(merge_help(var)),
+                    ),
+                }
             } else {
                 diags.push(
                     Diagnostic::error(format!("unknown variable `{name}`"))
@@ -223,6 +236,24 @@ impl Runtime {
             }
         }
     }
+}
+
+impl Runtime {
+    /// `given` for variable `name` combined with its value so far by the variable's `merge:`.
+    fn merged(&self, var: &crate::model::Variable, name: &str, given: &Value) -> std::result::Result<Value, String> {
+        let current = self.variables.get(name).unwrap_or(&var.default);
+        var.merge.apply(current, given)
+    }
+}
+
+/// How to give a value to a variable whose `merge:` needs a map.
+fn merge_help(var: &crate::model::Variable) -> String {
+    let keys: Vec<&str> = var.default.as_object().map(|m| m.keys().map(String::as_str).collect()).unwrap_or_default();
+    format!(
+        "give a map of the keys to change (its default has: {}) in a context file (`variables: {{NAME: {{KEY: \
+         VALUE}}}}`); the others keep their default. `--var` gives text, not a map",
+        keys.join(", ")
+    )
 }
 
 /// The text of the context file at `path` and its record (display name, hash).

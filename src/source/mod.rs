@@ -227,6 +227,20 @@ impl ProjectFs {
         Ok(parts.join("/"))
     }
 
+    /// Whether `rel` names nothing inside the project (no file, folder or link there), so a
+    /// read of it fails for no other reason than absence. A path that leaves the project, or
+    /// whose nearest existing folder lies outside it (through a link), is never "missing":
+    /// reading it is refused.
+    pub fn missing(&self, rel: &str) -> bool {
+        let Ok(norm) = self.normalize(rel) else { return false };
+        let full = self.root.join(norm);
+        if !matches!(std::fs::symlink_metadata(&full), Err(e) if e.kind() == std::io::ErrorKind::NotFound) {
+            return false;
+        }
+        let existing = full.ancestors().skip(1).find(|a| a.exists());
+        existing.and_then(|a| a.canonicalize().ok()).is_some_and(|a| a.starts_with(&self.root))
+    }
+
     /// Read the project file `rel`; `from` locates the reference for error messages.
     /// `from` is only called when reading fails (building a label scans the referring file).
     pub fn read(&self, rel: &str, from: Option<&dyn Fn() -> Label>) -> Result<SourceFile> {

@@ -190,6 +190,52 @@ cases! {
     templates_compat_unknown => case("templates-compat-unknown", "fixtures/bad/templates-compat-unknown", &[],
         "unknown `templates.compat` value `jinja3`",
         Some("fixtures/bad/templates-compat-unknown/promptc.yaml:7:11"), &["`jinja2`"]);
+    templates_undefined_unknown => case("templates-undefined-unknown", "fixtures/bad/templates-undefined-unknown", &[],
+        "unknown `templates.undefined` value `silent`",
+        Some("fixtures/bad/templates-undefined-unknown/promptc.yaml:7:14"), &["`lenient`"]);
+    templates_path_outside => case("templates-path-outside", "fixtures/bad/templates-path-outside", &[],
+        "invalid template folder `../shared`: the path leaves the project folder",
+        Some("fixtures/bad/templates-path-outside/promptc.yaml:8:19"), &["a folder of the project"]);
+    templates_path_missing => case("templates-path-missing", "fixtures/bad/templates-path-missing", &[],
+        "template folder `prompt` is not a folder inside the project",
+        Some("fixtures/bad/templates-path-missing/promptc.yaml:7:10"), &["create it"]);
+    templates_path_empty => case("templates-path-empty", "fixtures/bad/templates-path-empty", &[],
+        "`templates.path` lists no folder", Some("fixtures/bad/templates-path-empty/promptc.yaml:7:9"), &[]);
+    templates_path_climbs => case("templates-path-climbs", "fixtures/bad/templates-path-climbs", &[],
+        "cannot include `../secrets.txt`: `../secrets.txt` climbs out of the template search path",
+        Some("fixtures/bad/templates-path-climbs/prompts/role.j2:2:4"), &["`templates.path` (prompts)"]);
+    undefined_map_key => case("undefined-map-key", "fixtures/bad/undefined-map-key", &[],
+        "undefined variable in template", Some("fixtures/bad/undefined-map-key/promptc.yaml:14:68"),
+        &["`runtime.python_version` reads a key or attribute the value does not have"]);
+    variable_merge_not_a_map => case("variable-merge-not-a-map", "fixtures/bad/variable-merge-not-a-map", &[],
+        "variable `cwd` merges `keys` but its default is not a map",
+        Some("fixtures/bad/variable-merge-not-a-map/promptc.yaml:10:12"), &["give it a map default"]);
+    variable_merge_unknown => case("variable-merge-unknown", "fixtures/bad/variable-merge-unknown", &[],
+        "unknown merge rule `update` for variable `runtime`",
+        Some("fixtures/bad/variable-merge-unknown/promptc.yaml:10:12"), &["replace, keys, deep"]);
+    case_merge_not_a_map => case("case-merge-not-a-map", "fixtures/bad/case-merge-not-a-map", &[],
+        "invalid value for variable `runtime` in case `srv`: it merges into its default key by key",
+        Some("fixtures/bad/case-merge-not-a-map/promptc.yaml:16:7"), &[]);
+    context_merge_not_a_map => case("context-merge-not-a-map", "fixtures/good/map-variables",
+        &["--context", "fixtures/bad/context-merge-not-a-map.yaml"],
+        "invalid value for variable `runtime` in context file: it merges into its default key by key",
+        Some("fixtures/bad/context-merge-not-a-map.yaml:2:3"), &["its default has: working_dir, os, hosts"]);
+    include_missing => case("include-missing", "fixtures/bad/include-missing", &[],
+        "cannot include template: tried to include non-existing template \"parts/rules.j2\"",
+        Some("fixtures/bad/include-missing/role.j2:2:4"), &["relative to the project folder"]);
+    jinja2_include_reads_loop => case("jinja2-include-reads-loop", "fixtures/bad/jinja2-include-reads-loop", &[],
+        "`rule.j2` reads `loop`, which Jinja2 does not pass to an included file",
+        Some("fixtures/bad/jinja2-include-reads-loop/role.j2:2:24"), &["{% set index = loop.index %}"]);
+    jinja2_import_without_context => case("jinja2-import-without-context",
+        "fixtures/bad/jinja2-import-without-context", &[],
+        "`parts/sign.j2` is pulled in without the context, and reads `team` from it",
+        Some("fixtures/bad/jinja2-import-without-context/role.j2:2:1"), &["add `with context`"]);
+    jinja2_macro_varargs => case("jinja2-macro-varargs", "fixtures/bad/jinja2-macro-varargs", &[],
+        "uses undefined variable `varargs`: Jinja2 gives `varargs` to a macro",
+        Some("fixtures/bad/jinja2-macro-varargs/promptc.yaml:11:54"), &["declare every parameter the macro takes"]);
+    jinja2_pprint_wide => case("jinja2-pprint-wide", "fixtures/bad/jinja2-pprint-wide", &[],
+        "pprint of a value 89 characters long",
+        Some("fixtures/bad/jinja2-pprint-wide/promptc.yaml:17:31"), &["tojson(indent=2)"]);
     untrusted_in_include => case("untrusted-in-include", "fixtures/bad/untrusted-in-include", &[],
         "filter `upper` would change untrusted text from `rules` and break its wrapper",
         Some("fixtures/bad/untrusted-in-include/parts/rules_body.j2:2:12"), &[]);

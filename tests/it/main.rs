@@ -12,6 +12,7 @@ mod composition;
 mod conformance;
 mod design_notes;
 mod docs;
+mod edges;
 mod hostile;
 mod html;
 mod import;

@@ -86,3 +86,167 @@ fn amplifying_methods_are_capped() {
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("the result of `str.replace` would be"), "{err}");
 }
+
+/// A project in a fresh folder from a manifest and its files.
+fn project_of(manifest: &str, files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("promptc.yaml"), manifest).expect("write manifest");
+    for (name, text) in files {
+        let path = dir.path().join(name);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("folder");
+        std::fs::write(path, text).expect("write file");
+    }
+    dir
+}
+
+/// A manifest with `templates_key`, variables `v` (default null) and `cfg` (a map), and one
+/// section rendering `t.j2`.
+fn one_section(templates_key: &str) -> String {
+    format!(
+        "promptc: 1\nname: j\ncontract_version: 1\n{templates_key}\nassembly: {{trim: false, final_newline: false}}\n\
+         variables:\n  v: {{description: x, default: null}}\n  cfg: {{description: x, default: {{k: 1}}}}\n\
+         sections:\n  role: {{template: t.j2}}\ntools: []\nprofiles:\n  standard: {{sections: [role]}}\n"
+    )
+}
+
+/// Jinja2 3.1.6's output for each template (checked with Python: `Environment()` and
+/// `render(v=None, cfg={'k': 1})`).
+#[test]
+fn compat_jinja2_has_jinja2_semantics() {
+    let cases: &[(&str, &str)] = &[
+        ("[{{ cfg.missing }}] {{ cfg.missing is defined }} {{ cfg.missing | default('d') }}", "[] False d"),
+        ("{% if cfg.missing %}yes{% else %}no{% endif %}", "no"),
+        ("{{ v }} {{ v is none }} {{ [v, true, 1.0, 'a'] }} {{ cfg }}", "None True [None, True, 1.0, 'a'] {'k': 1}"),
+        ("{{ {'b': 1, 'a': '<&>'} | tojson }}", r#"{"a": "\u003c\u0026\u003e", "b": 1}"#),
+        ("{{ cfg | dictsort }} {{ cfg.items() | list }}", "[('k', 1)] [('k', 1)]"),
+        ("[{{ 'ab' | center(6) }}] {{ 'hello world' | truncate(9, leeway=0) }}", "[  ab  ] hello..."),
+        ("{{ 'a bb ccc dddd' | wordwrap(6) }}", "a bb\nccc\ndddd"),
+        ("{{ [{'n': 2}, {'n': 3}] | sum(attribute='n') }} {{ 2.5 | round }} {{ '3.7' | int }}", "5 2.0 3"),
+        ("{% for x in 'ab' | list %}{{ loop.previtem }}|{{ x }}|{{ loop.nextitem }};{% endfor %}", "|a|b;a|b|;"),
+        ("{% include ['missing.j2', 'part.j2'] %}+{% include 'nope.j2' ignore missing %}+", "part++"),
+        ("{% set c = cycler('x', 'y') %}{{ c.next() }}{{ c.next() }}{{ c.next() }}{{ c.current }}", "xyxy"),
+        ("line one\r\nline two\r\n", "line one\nline two"),
+    ];
+    for (template, jinja2) in cases {
+        let dir = project_of(&one_section("templates: {compat: jinja2}"), &[("t.j2", template), ("part.j2", "part")]);
+        let out = promptc_in(dir.path(), &["render"]);
+        assert_eq!(out.status.code(), Some(0), "{template}: {}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(String::from_utf8_lossy(&out.stdout), *jinja2, "{template}");
+    }
+}
+
+#[test]
+fn undefined_strict_brings_back_the_errors_and_the_default_mode_is_unchanged() {
+    let strict = project_of(&one_section("templates: {compat: jinja2, undefined: strict}"), &[("t.j2", "{{ cfg.x }}")]);
+    let out = promptc_in(strict.path(), &["render"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("t.j2:1:4"), "{}", String::from_utf8_lossy(&out.stderr));
+    // Without compat: null is the empty string, a map prints as minijinja prints it (`{"k": None}`).
+    let default = project_of(&one_section(""), &[("t.j2", "[{{ v }}] {{ none }} {{ {'k': none} }}")]);
+    let out = promptc_in(default.path(), &["render"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(String::from_utf8_lossy(&out.stdout), r#"[] None {"k": None}"#, "{stderr}");
+    // An undeclared name is a located warning in lenient mode, and renders as nothing.
+    let lenient = project_of(&one_section("templates: {compat: jinja2}"), &[("t.j2", "[{{ nowhere }}]")]);
+    let out = promptc_in(lenient.path(), &["render"]);
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "[]");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("warning: template `t.j2` uses undefined variable `nowhere`") && stderr.contains("t.j2:1:5"),
+        "{stderr}"
+    );
+}
+
+/// An upstream `prompts/` folder used unchanged through `templates.path`: byte for byte what
+/// Jinja2's `FileSystemLoader("prompts")` renders (`expected/`, written by Jinja2 3.1.6 and kept
+/// true by `conformance/test_jinja2_corpus.py`).
+#[test]
+fn a_vendored_prompts_folder_renders_through_the_search_path_as_jinja2() {
+    let root = common::repo().join("fixtures/good/jinja2-search-path");
+    for profile in ["short", "long"] {
+        let expected = std::fs::read_to_string(root.join(format!("expected/{profile}.txt"))).expect("expected text");
+        let out = promptc_in(&root, &["render", "--profile", profile]);
+        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(String::from_utf8_lossy(&out.stdout), expected, "{profile}");
+    }
+}
+
+#[test]
+fn the_search_path_is_searched_in_order_and_stays_inside_its_folders() {
+    let manifest = |path: &str| {
+        format!(
+            "promptc: 1\nname: p\ncontract_version: 1\ntemplates: {{path: {path}}}\nsections:\n  role: {{template: \
+             t.j2}}\ntools: []\nprofiles:\n  standard: {{sections: [role]}}\n"
+        )
+    };
+    let files: &[(&str, &str)] = &[
+        ("t.j2", "{% include 'x.j2' %}"),
+        ("a/x.j2", "from a"),
+        ("b/x.j2", "from b"),
+        ("b/y.j2", "{% include '../t.j2' %}"),
+    ];
+    let dir = project_of(&manifest("[a, b]"), files);
+    assert_eq!(common::ok(&["-C", dir.path().to_str().unwrap(), "render"]), "from a\n");
+    let dir = project_of(&manifest("[b, a]"), files);
+    assert_eq!(common::ok(&["-C", dir.path().to_str().unwrap(), "render"]), "from b\n");
+    // `..` does not climb out of a search folder, even to a file of the project.
+    let files: &[(&str, &str)] = &[("t.j2", "{% include 'y.j2' %}"), ("b/y.j2", "{% include '../t.j2' %}")];
+    let dir = project_of(&manifest("[b]"), files);
+    let out = promptc_in(dir.path(), &["render"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("`../t.j2` climbs out of the template search path") && stderr.contains("y.j2:1:"),
+        "{stderr}"
+    );
+}
+
+/// `merge: keys` and `merge: deep`: a context file and a case give only the keys they change.
+#[test]
+fn map_variables_keep_the_defaults_of_the_keys_not_given() {
+    let project = "fixtures/good/map-variables";
+    let defaults = ok(&["-C", project, "render"]);
+    assert_eq!(
+        defaults,
+        "Working directory: /workspace (linux)\nHosts: app=8000 docs=8001 \nTime: 30 minutes, 100000 tokens\nRules: Be \
+         concise.\n"
+    );
+    // `keys`: `hosts` given is replaced whole; `deep`: `time.minutes` keeps its default beside
+    // `time.hard`; a variable without `merge:` is replaced.
+    let context = ok(&["-C", project, "render", "--context", "fixtures/good/map-variables/context.yaml"]);
+    assert_eq!(
+        context,
+        "Working directory: /srv/app (linux)\nHosts: app=9000 \nTime: 30 minutes (hard), 100000 tokens\nRules: Ask \
+         first.\n"
+    );
+    let dir = tempfile::tempdir().expect("temp dir");
+    ok(&["-C", project, "snapshot", "--dir", dir.path().to_str().expect("utf-8 path")]);
+    let windows = std::fs::read_to_string(dir.path().join("standard.windows.native.prompt.md")).expect("case prompt");
+    assert!(windows.starts_with("Working directory: /workspace (windows)\n"), "{windows}");
+    assert!(windows.contains("Time: 60 minutes, 100000 tokens"), "{windows}");
+}
+
+/// A value built of shared parts prints as far more text than it holds: printing it, and
+/// `string`, `tojson`, `pprint` and `join` on it, stop at the section limit with a located error
+/// instead of building the whole text.
+#[test]
+fn jinja2_printing_of_shared_values_is_capped() {
+    // 4^5 copies of 16 bytes: 16 KiB of text from a few hundred bytes, within what the static
+    // growth check allows, over a 1 KiB section limit.
+    let nest = "{% set s = 'xxxxxxxxxxxxxxxx' %}{% set a = [s, s, s, s] %}{% set a = [a, a, a, a] %}{% set a = [a, a, \
+                a, a] %}{% set a = [a, a, a, a] %}{% set a = [a, a, a, a] %}";
+    let manifest = one_section("templates: {compat: jinja2}\nlimits: {section_bytes: 1024}");
+    for (use_, says) in [
+        ("{{ a }}", "printing this value would be more than the 1024-byte limit"),
+        ("{{ a | string }}", "the result of `string` would be more than"),
+        ("{{ a | tojson }}", "the JSON text would be more than 1024 bytes"),
+        ("{{ a | pprint }}", "pprint of a value"),
+        ("{{ [a, a] | join }}", "the result of `join` would be"),
+    ] {
+        let dir = project_of(&manifest, &[("t.j2", &format!("{nest}\n{use_}"))]);
+        let out = promptc_in(dir.path(), &["render"]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{use_}: {stderr}");
+        assert!(stderr.contains(says) && stderr.contains("t.j2:2:"), "{use_}: {stderr}");
+    }
+}

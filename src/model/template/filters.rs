@@ -131,11 +131,22 @@ fn check_items(filter: &str, items: usize, max: usize) -> Result<(), Error> {
 /// `str.replace`, `str.join` and `str.format` — size-checked first like the filters above.
 pub fn register_methods(env: &mut Environment<'static>, cap: usize) {
     env.set_unknown_method_callback(move |state: &State, value: &Value, method: &str, args: &[Value]| {
-        if let Some(s) = value.as_str() {
-            check_method(s, method, args, cap)?;
-        }
-        minijinja_contrib::pycompat::unknown_method_callback(state, value, method, args)
+        call_method(state, value, method, args, cap)
     });
+}
+
+/// `value.method(*args)` as [`register_methods`] calls it: size-checked, then pycompat's.
+pub(crate) fn call_method(
+    state: &State,
+    value: &Value,
+    method: &str,
+    args: &[Value],
+    cap: usize,
+) -> Result<Value, Error> {
+    if let Some(s) = value.as_str() {
+        check_method(s, method, args, cap)?;
+    }
+    minijinja_contrib::pycompat::unknown_method_callback(state, value, method, args)
 }
 
 /// Refuse a string method call whose result would pass `cap` bytes.

@@ -12,9 +12,12 @@ use crate::error::Result;
 use crate::model::settings::{Limits, TemplateSettings};
 use crate::source::{ProjectFs, SourceFile};
 
+pub mod context;
 pub mod filters;
 pub mod guard;
+pub mod jinja2;
 pub mod opaque;
+mod printf;
 pub mod python;
 pub mod reach;
 mod syntax;
@@ -65,6 +68,44 @@ pub struct Templates {
     reach: BTreeMap<String, Reach>,
     /// The switches the project declares, so that reading another one can say so.
     switches: Vec<String>,
+    /// Whether an undefined value is an error wherever it is used (`templates.undefined`).
+    strict: bool,
+    /// Jinja2's semantics (`compat: jinja2`): line breaks in a template's source read as `\n`.
+    jinja2: bool,
+    /// The template search path (`templates.path`).
+    path: Vec<String>,
+}
+
+/// The file template name `name` names: with a search path (`templates.path`), the first of its
+/// folders that holds it (a name with a `..` part is refused, as Jinja2's loader refuses it);
+/// without one, the project-relative path. `Ok(None)` when no file is there. Every read is
+/// confined to the project like any other (`ProjectFs`).
+pub(crate) fn find(fs: &ProjectFs, path: &[String], name: &str) -> Result<Option<SourceFile>> {
+    if path.is_empty() {
+        return if fs.missing(name) { Ok(None) } else { fs.read(name, None).map(Some) };
+    }
+    if name.split(['/', '\\']).any(|part| part == "..") {
+        return Err(Diagnostic::error(format!("`{name}` climbs out of the template search path"))
+            .with_help("a name under `templates.path` is relative to one of its folders and may not contain `..`")
+            .into_error(crate::error::ErrorKind::Project));
+    }
+    for folder in path {
+        let rel = if folder.is_empty() { name.to_string() } else { format!("{folder}/{name}") };
+        if !fs.missing(&rel) {
+            return fs.read(&rel, None).map(Some);
+        }
+    }
+    Ok(None)
+}
+
+/// A template source with its line breaks as Jinja2 reads them (`\r\n` and `\r` as `\n`); line
+/// and column numbers are unchanged.
+fn jinja2_newlines(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.contains('\r') {
+        std::borrow::Cow::Owned(text.replace("\r\n", "\n").replace('\r', "\n"))
+    } else {
+        std::borrow::Cow::Borrowed(text)
+    }
 }
 
 /// A sink for rendered text that refuses to grow past a cap, so a runaway loop stops as soon
@@ -110,14 +151,20 @@ impl std::io::Write for Capped {
 impl Templates {
     /// An environment whose `{% include %}` reads through `fs`, with output capped by `limits`
     /// and whitespace treated as `settings` say.
-    pub fn new(fs: ProjectFs, limits: Limits, settings: TemplateSettings) -> Self {
+    /// `path` is the template search path (`templates.path`: project-relative folders, checked
+    /// by the loader; empty: names are project-relative paths).
+    pub fn new(fs: ProjectFs, limits: Limits, settings: TemplateSettings, path: Vec<String>) -> Self {
         let ws = whitespace(settings);
         let mut env = Environment::new();
         // minijinja's default follows `debug_assertions`; without it an error's location
         // differs between debug and release builds. Errors keep their source either way (the
         // cost is paid only when an error is made).
         env.set_debug(true);
-        env.set_undefined_behavior(UndefinedBehavior::Strict);
+        env.set_undefined_behavior(if settings.strict_undefined {
+            UndefinedBehavior::Strict
+        } else {
+            UndefinedBehavior::Lenient
+        });
         env.set_auto_escape_callback(|_| AutoEscape::None);
         env.set_trim_blocks(ws.trim_blocks);
         env.set_lstrip_blocks(ws.lstrip_blocks);
@@ -126,11 +173,15 @@ impl Templates {
         env.set_recursion_limit(64);
         filters::register(&mut env, limits.section_bytes);
         filters::register_methods(&mut env, limits.section_bytes);
+        if settings.jinja2 {
+            jinja2::register(&mut env, limits.section_bytes);
+        }
         let included: Arc<Mutex<BTreeMap<String, SourceFile>>> = Arc::default();
         let record = Arc::clone(&included);
         let loader_fs = fs.clone();
-        env.set_loader(move |name| match loader_fs.read(name, None) {
-            Ok(file) => {
+        let search = path.clone();
+        env.set_loader(move |name| match find(&loader_fs, &search, name) {
+            Ok(Some(file)) => {
                 if let Err(r) = guard::check(&file.text, ws) {
                     let p = Position::from_byte_range(&file.text, r.start, r.end);
                     let at = format!("{}:{}:{}", file.display, p.line, p.column);
@@ -139,14 +190,18 @@ impl Templates {
                         format!("cannot include `{name}`: {} (at {at}); {}", r.message, r.help),
                     ));
                 }
-                let text = file.text.clone();
+                let text = if settings.jinja2 { jinja2_newlines(&file.text).into_owned() } else { file.text.clone() };
                 if let Ok(mut map) = record.lock() {
-                    map.insert(file.rel.clone(), file);
+                    // By the name the template gave: an error in it names it so.
+                    map.insert(name.to_string(), file);
                 }
                 Ok(Some(text))
             }
-            // Not TemplateNotFound: minijinja replaces that with a generic message, and the
-            // reason (outside the project, not UTF-8, missing) is what the user needs.
+            // A file that is simply not there is "not found", so that `{% include [a, b] %}`
+            // tries the next name and `ignore missing` skips it, as in Jinja2.
+            Ok(None) => Ok(None),
+            // Otherwise not TemplateNotFound: minijinja replaces that with a generic message,
+            // and the reason (outside the project, not UTF-8, a folder) is what the user needs.
             Err(e) => Err(minijinja::Error::new(ErrorKind::InvalidOperation, format!("cannot include `{name}`: {e}"))),
         });
         Templates {
@@ -159,6 +214,9 @@ impl Templates {
             fs,
             reach: BTreeMap::new(),
             switches: Vec::new(),
+            strict: settings.strict_undefined,
+            jinja2: settings.jinja2,
+            path,
         }
     }
 
@@ -166,6 +224,17 @@ impl Templates {
     /// `switches.NAME` for another name then fails saying that switch is not declared.
     pub fn declare_switches<'n>(&mut self, names: impl IntoIterator<Item = &'n String>) {
         self.switches = names.into_iter().cloned().collect();
+    }
+
+    /// Whether an undefined value is an error (`templates.undefined: strict`, the default
+    /// without `compat: jinja2`) rather than printing as nothing.
+    pub fn strict_undefined(&self) -> bool {
+        self.strict
+    }
+
+    /// Whether templates have Jinja2's semantics (`compat: jinja2`).
+    pub fn jinja2(&self) -> bool {
+        self.jinja2
     }
 
     /// The caps rendering enforces.
@@ -176,6 +245,7 @@ impl Templates {
     /// Compile a template; a syntax error, or a source the guard refuses, becomes a located
     /// diagnostic.
     pub fn add(&mut self, name: &str, source: &str, origin: TemplateOrigin) -> Result<()> {
+        let source = &*if self.jinja2 { jinja2_newlines(source) } else { std::borrow::Cow::Borrowed(source) };
         if let Err(r) = guard::check(source, self.ws) {
             let p = Position::from_byte_range(source, r.start, r.end);
             let pos = Position::new(p.line + origin.line_offset, p.column + origin.column_offset, p.len);
@@ -210,8 +280,8 @@ impl Templates {
     /// Work out what every compiled template reads, through the files it includes or imports
     /// with literal names (see `reach`); [`Templates::reach`] answers from this.
     pub fn analyze(&mut self) {
-        let (fs, ws) = (&self.fs, self.ws);
-        let read = |name: &str| fs.read(name, None).ok().filter(|f| guard::check(&f.text, ws).is_ok());
+        let (fs, ws, path) = (&self.fs, self.ws, &self.path);
+        let read = |name: &str| find(fs, path, name).ok().flatten().filter(|f| guard::check(&f.text, ws).is_ok());
         self.reach = self.sources.iter().map(|(name, src)| (name.clone(), reach::analyze(src, ws, &read))).collect();
     }
 
@@ -289,8 +359,8 @@ impl Templates {
     /// (see `opaque`), as a located diagnostic.
     pub fn untrusted_misuse(&self, name: &str, untrusted: &BTreeSet<&str>) -> Option<Diagnostic> {
         let (source, origin) = (self.sources.get(name)?, self.origins.get(name)?);
-        let (fs, ws) = (&self.fs, self.ws);
-        let read = |n: &str| fs.read(n, None).ok().filter(|f| guard::check(&f.text, ws).is_ok());
+        let (fs, ws, path) = (&self.fs, self.ws, &self.path);
+        let read = |n: &str| find(fs, path, n).ok().flatten().filter(|f| guard::check(&f.text, ws).is_ok());
         opaque::check_through(source, ws, untrusted, &read).err().map(|e| {
             let (file, r) = *e;
             let label = match file {
@@ -299,6 +369,53 @@ impl Templates {
             };
             Diagnostic::error(r.message).with_label(label).with_help(r.help)
         })
+    }
+
+    /// With `compat: jinja2`, the first tag in template `name` (or a file it pulls in) that
+    /// pulls in a file without the context (an `import` without `with context`, an `include …
+    /// without context`) where that file reads a name `context` holds: Jinja2 renders it
+    /// undefined there, minijinja would give it the value, so it is a located error.
+    pub fn context_leak(&self, name: &str, context: &dyn Fn(&str) -> bool) -> Option<Diagnostic> {
+        if !self.jinja2 {
+            return None;
+        }
+        let (source, origin) = (self.sources.get(name)?, self.origins.get(name)?);
+        let (fs, ws, path) = (&self.fs, self.ws, &self.path);
+        let read = |n: &str| find(fs, path, n).ok().flatten().filter(|f| guard::check(&f.text, ws).is_ok());
+        let own = context::leak(source, ws, context, &read).map(|l| (own_label(source, origin, l.start, l.end), l));
+        let found = own.or_else(|| {
+            self.reach.get(name)?.files.values().find_map(|f| {
+                context::leak(&jinja2_newlines(&f.text), ws, context, &read).map(|l| (f.label_bytes(l.start, l.end), l))
+            })
+        });
+        let (label, l) = found?;
+        if l.name == "loop" {
+            return Some(
+                Diagnostic::error(format!(
+                    "`{}` reads `loop`, which Jinja2 does not pass to an included file (it is undefined there); \
+                     minijinja would give it the including loop's",
+                    l.file
+                ))
+                .with_label(label)
+                .with_help("set what the file needs before the include (`{% set index = loop.index %}`) and read that"),
+            );
+        }
+        let fix = if l.tag == "include" {
+            "drop `without context` (Jinja2 then renders it as promptc does)"
+        } else {
+            "add `with context` to the import (Jinja2 then renders it as promptc does)"
+        };
+        let help =
+            if l.tag == "include" { fix.to_string() } else { format!("{fix}, or pass the value as a macro parameter") };
+        Some(
+            Diagnostic::error(format!(
+                "`{}` is pulled in without the context, and reads `{}` from it: Jinja2 renders `{}` undefined \
+                 there, minijinja would give it its value",
+                l.file, l.name, l.name
+            ))
+            .with_label(label)
+            .with_help(help),
+        )
     }
 
     /// A label at bytes `start..end` of template `name`'s own text, in the file that holds it
@@ -332,7 +449,9 @@ impl Templates {
 
     /// Files pulled in through `{% include %}` / `{% import %}` so far.
     pub fn included_files(&self) -> Vec<SourceFile> {
-        self.included.lock().map(|m| m.values().cloned().collect()).unwrap_or_default()
+        let by_rel: BTreeMap<String, SourceFile> =
+            self.included.lock().map(|m| m.values().map(|f| (f.rel.clone(), f.clone())).collect()).unwrap_or_default();
+        by_rel.into_values().collect()
     }
 
     /// Label `d` at where error `err` (the innermost cause) happened, or at byte range `at` of
@@ -403,8 +522,46 @@ impl Templates {
                 "a template includes itself (directly or through other includes), or a macro calls itself without end",
             );
         }
+        if detail.contains("Python's pprint breaks it") {
+            return d.with_help(
+                "print it as it is (`{{ value }}`: Python's repr on one line) or with `tojson(indent=2)`; \
+                 `pprint` of a value up to 80 columns wide is Jinja2's",
+            );
+        }
+        if detail.starts_with("tried to use % operator on unsupported types string") {
+            return d.with_help(
+                "Python's `%` string formatting is not supported: use the `format` filter (`'Hello %s' | format(name)`) \
+                 or `~` (`'Hello ' ~ name`)",
+            );
+        }
+        if detail.ends_with("is unknown") {
+            return d.with_help(
+                "minijinja has no filter, test or function of that name; docs/project-format.md lists Jinja2's \
+                 builtins and the few promptc does not provide (`urlize`, `random`, `lipsum`)",
+            );
+        }
+        // A key or attribute a value does not have (`cfg.missing`): the variable itself may well
+        // be declared, so say what is missing and how to read it safely.
+        if let Some(expr) = undefined_expression(e).filter(|x| x.contains(['.', '['])) {
+            let expr = crate::diagnostic::excerpt(expr.trim(), 60);
+            return d.with_help(format!(
+                "`{expr}` reads a key or attribute the value does not have: test it with `{expr} is defined`, give \
+                 it a fallback with `{expr} | default(…)`, or set `templates.undefined: lenient` to print it as \
+                 nothing, as Jinja2 does"
+            ));
+        }
         let include_failed = matches!(err.kind(), ErrorKind::TemplateNotFound) || detail.starts_with("cannot include");
         if include_failed {
+            if !self.path.is_empty() {
+                return d.with_help(format!(
+                    "includes are names relative to the folders of `templates.path` ({}), tried in that order",
+                    self.path
+                        .iter()
+                        .map(|f| if f.is_empty() { "." } else { f.as_str() })
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ));
+            }
             return d.with_help("includes are paths relative to the project folder and must stay inside it");
         }
         d.with_help(match err.kind() {

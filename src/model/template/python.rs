@@ -5,19 +5,161 @@
 
 use std::fmt::Write;
 
-use minijinja::value::{Value, ValueKind};
+use std::sync::Arc;
+
+use minijinja::value::{Enumerator, Object, ObjectRepr, Value, ValueKind};
+
+/// A Python tuple: a sequence to templates, printed `(a, b)` (`(a,)` with one item). Jinja2
+/// gives tuples where minijinja gives lists (`dictsort`, `d.items()`), and prints them so. A
+/// named tuple (`groupby`'s `(grouper, list)`) also reads its items by name.
+#[derive(Debug)]
+pub struct Tuple(pub Vec<Value>, pub &'static [&'static str]);
+
+impl Object for Tuple {
+    fn repr(self: &Arc<Self>) -> ObjectRepr {
+        ObjectRepr::Seq
+    }
+
+    fn get_value(self: &Arc<Self>, key: &Value) -> Option<Value> {
+        if let Some(name) = key.as_str() {
+            return self.1.iter().position(|n| *n == name).and_then(|i| self.0.get(i).cloned());
+        }
+        let i = key.as_i64()?;
+        let i = if i < 0 { i + self.0.len() as i64 } else { i };
+        self.0.get(usize::try_from(i).ok()?).cloned()
+    }
+
+    fn enumerate(self: &Arc<Self>) -> Enumerator {
+        Enumerator::Seq(self.0.len())
+    }
+}
+
+/// A view of a dict (`d.keys()`, `d.values()`, `d.items()`): a sequence to templates, printed
+/// as Python prints it (`dict_keys(['a', 'b'])`).
+#[derive(Debug)]
+pub struct View(pub &'static str, pub Vec<Value>);
+
+impl Object for View {
+    fn repr(self: &Arc<Self>) -> ObjectRepr {
+        ObjectRepr::Seq
+    }
+
+    fn get_value(self: &Arc<Self>, key: &Value) -> Option<Value> {
+        self.1.get(usize::try_from(key.as_i64()?).ok()?).cloned()
+    }
+
+    fn enumerate(self: &Arc<Self>) -> Enumerator {
+        Enumerator::Seq(self.1.len())
+    }
+}
+
+/// Python's `range(start, stop, step)`: a sequence of its numbers, printed `range(0, 3)`.
+#[derive(Debug)]
+pub struct Range {
+    /// The first number.
+    pub start: i64,
+    /// Where it stops (not included).
+    pub stop: i64,
+    /// The step (not 0).
+    pub step: i64,
+}
+
+impl Range {
+    /// How many numbers it holds.
+    #[allow(clippy::len_without_is_empty)]
+    pub fn len(&self) -> usize {
+        let (span, step) = (i128::from(self.stop) - i128::from(self.start), i128::from(self.step));
+        if step > 0 && span > 0 {
+            ((span + step - 1) / step) as usize
+        } else if step < 0 && span < 0 {
+            ((-span + -step - 1) / -step) as usize
+        } else {
+            0
+        }
+    }
+}
+
+impl Object for Range {
+    fn repr(self: &Arc<Self>) -> ObjectRepr {
+        ObjectRepr::Seq
+    }
+
+    fn get_value(self: &Arc<Self>, key: &Value) -> Option<Value> {
+        let i = key.as_i64()?;
+        let len = self.len() as i64;
+        let i = if i < 0 { i + len } else { i };
+        (0..len).contains(&i).then(|| Value::from(self.start + i * self.step))
+    }
+
+    fn enumerate(self: &Arc<Self>) -> Enumerator {
+        Enumerator::Seq(self.len())
+    }
+}
+
+/// A tuple value of `items`.
+pub fn tuple(items: Vec<Value>) -> Value {
+    Value::from_object(Tuple(items, &[]))
+}
 
 /// `str(value)` in Python: strings as they are, everything else as [`repr`].
 pub fn str_of(value: &Value, out: &mut String) {
+    str_of_capped(value, out, usize::MAX);
+}
+
+/// [`str_of`], stopping once `out` holds more than `cap` bytes: `false` when it did (values
+/// share their parts, so a small value can print as a huge text).
+pub fn str_of_capped(value: &Value, out: &mut String, cap: usize) -> bool {
     match value.kind() {
-        ValueKind::Undefined => {}
-        ValueKind::String => out.push_str(value.as_str().unwrap_or_default()),
-        _ => repr(value, out),
+        ValueKind::Undefined => true,
+        ValueKind::String => {
+            out.push_str(value.as_str().unwrap_or_default());
+            out.len() <= cap
+        }
+        _ => repr_capped(value, out, cap),
     }
 }
 
 /// `repr(value)` in Python.
 pub fn repr(value: &Value, out: &mut String) {
+    repr_capped(value, out, usize::MAX);
+}
+
+/// [`repr`], stopping once `out` holds more than `cap` bytes: `false` when it did.
+pub fn repr_capped(value: &Value, out: &mut String, cap: usize) -> bool {
+    if let Some(t) = value.downcast_object_ref::<Tuple>() {
+        out.push('(');
+        for (i, item) in t.0.iter().enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            if !repr_capped(item, out, cap) {
+                return false;
+            }
+        }
+        out.push_str(if t.0.len() == 1 { ",)" } else { ")" });
+        return out.len() <= cap;
+    }
+    if let Some(r) = value.downcast_object_ref::<Range>() {
+        let _ = match r.step {
+            1 => write!(out, "range({}, {})", r.start, r.stop),
+            step => write!(out, "range({}, {}, {step})", r.start, r.stop),
+        };
+        return out.len() <= cap;
+    }
+    if let Some(v) = value.downcast_object_ref::<View>() {
+        out.push_str(v.0);
+        out.push_str("([");
+        for (i, item) in v.1.iter().enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            if !repr_capped(item, out, cap) {
+                return false;
+            }
+        }
+        out.push_str("])");
+        return out.len() <= cap;
+    }
     match value.kind() {
         ValueKind::Undefined => {}
         ValueKind::None => out.push_str("None"),
@@ -30,7 +172,9 @@ pub fn repr(value: &Value, out: &mut String) {
                 if i > 0 {
                     out.push_str(", ");
                 }
-                repr(&item, out);
+                if !repr_capped(&item, out, cap) {
+                    return false;
+                }
             }
             out.push(']');
         }
@@ -42,7 +186,9 @@ pub fn repr(value: &Value, out: &mut String) {
                 }
                 repr(&key, out);
                 out.push_str(": ");
-                repr(&value.get_item(&key).unwrap_or_default(), out);
+                if !repr_capped(&value.get_item(&key).unwrap_or_default(), out, cap) {
+                    return false;
+                }
             }
             out.push('}');
         }
@@ -51,6 +197,7 @@ pub fn repr(value: &Value, out: &mut String) {
             let _ = write!(out, "{value}");
         }
     }
+    out.len() <= cap
 }
 
 /// An integer as written; a float as Python's `repr(float)`.
@@ -165,6 +312,8 @@ pub struct Dumps {
     pub separators: Option<(String, String)>,
     /// Write object keys in sorted order.
     pub sort_keys: bool,
+    /// Refuse a text longer than this many bytes (`None`: no limit).
+    pub max_len: Option<usize>,
 }
 
 /// Why a value cannot be written as JSON (Python raises `TypeError`).
@@ -194,6 +343,9 @@ impl Dumps {
     }
 
     fn write(&self, value: &Value, level: usize, item: &str, key: &str, out: &mut String) -> Result<(), NotJson> {
+        if let Some(max) = self.max_len.filter(|m| out.len() > *m) {
+            return Err(NotJson(format!("the JSON text would be more than {max} bytes")));
+        }
         match value.kind() {
             ValueKind::None => out.push_str("null"),
             ValueKind::Bool => out.push_str(if value.is_true() { "true" } else { "false" }),

@@ -1,0 +1,82 @@
+use super::*;
+
+#[test]
+fn center_puts_the_odd_space_where_python_does() {
+    assert_eq!(center("ab", 5), "  ab ");
+    assert_eq!(center("abc", 6), " abc  ");
+    assert_eq!(center("abc", 2), "abc");
+}
+
+#[test]
+fn truncate_keeps_whole_words_within_the_leeway() {
+    assert_eq!(truncate("hello world foo", 9, false, "...", 0).unwrap(), "hello...");
+    assert_eq!(truncate("hello world foo", 9, true, "...", 0).unwrap(), "hello ...");
+    assert_eq!(truncate("hello world", 9, false, "...", 5).unwrap(), "hello world");
+    assert!(truncate("x", 1, false, "...", 0).is_err());
+}
+
+#[test]
+fn wordwrap_wraps_each_line_as_textwrap_does() {
+    assert_eq!(wordwrap("aaa bbb ccc", 7, true, "\n", true), "aaa bbb\nccc");
+    assert_eq!(wordwrap("abcdefghij", 4, true, "\n", true), "abcd\nefgh\nij");
+    assert_eq!(wordwrap("abcdefghij", 4, false, "\n", true), "abcdefghij");
+    assert_eq!(wordwrap("one-two-three", 8, true, "|", true), "one-two-|three");
+    assert_eq!(wordwrap("a\n\nb c", 3, true, "\n", true), "a\n\nb c");
+}
+
+#[test]
+fn filesizes_read_as_jinja2_writes_them() {
+    assert_eq!(filesizeformat(1.0, false), "1 Byte");
+    assert_eq!(filesizeformat(999.0, false), "999 Bytes");
+    assert_eq!(filesizeformat(1500.0, false), "1.5 kB");
+    assert_eq!(filesizeformat(2048.0, true), "2.0 KiB");
+}
+
+#[test]
+fn splitlines_is_pythons() {
+    assert_eq!(splitlines("a\r\nb\rc\n"), vec!["a", "b", "c"]);
+    assert_eq!(splitlines(""), Vec::<&str>::new());
+}
+
+#[test]
+fn printing_stops_at_the_cap() {
+    let leaf = Value::from("x".repeat(10));
+    let list = Value::from(vec![leaf.clone(), leaf.clone(), leaf]);
+    let nested = Value::from(vec![list.clone(), list.clone(), list]);
+    let mut out = String::new();
+    assert!(python::repr_capped(&nested, &mut out, 1000));
+    assert_eq!(out.len(), 2 + 3 * (2 + 3 * 12 + 2 * 2) + 2 * 2);
+    let mut out = String::new();
+    assert!(!python::repr_capped(&nested, &mut out, 50));
+    assert!(out.len() < 50 + 20, "stops within one item of the cap: {}", out.len());
+    assert!(str_capped("printing", &nested, 50).is_err());
+}
+
+#[test]
+fn tuples_print_and_read_as_python_s() {
+    let t = python::tuple(vec![Value::from("a"), Value::from(1)]);
+    let one = python::tuple(vec![Value::from(true)]);
+    let mut out = String::new();
+    python::repr(&Value::from(vec![t.clone(), one]), &mut out);
+    assert_eq!(out, "[('a', 1), (True,)]");
+    assert_eq!(t.get_item(&Value::from(-1)).unwrap(), Value::from(1));
+    let group = Value::from_object(python::Tuple(vec![Value::from("k"), Value::from(2)], &["grouper", "list"]));
+    assert_eq!(group.get_attr("grouper").unwrap(), Value::from("k"));
+}
+
+#[test]
+fn indent_keeps_the_final_newline_as_jinja2_does() {
+    assert_eq!(indent("a\n\nb\n", "  ", false, false), "a\n\n  b\n");
+    assert_eq!(indent("a\n\nb", "  ", true, true), "  a\n  \n  b");
+    assert_eq!(indent("", "  ", false, false), "");
+}
+
+#[test]
+fn title_and_capitalize_are_python_s() {
+    assert_eq!(jinja2_title("don't x-y 3d(a"), "Don't X-Y 3d(A");
+    assert_eq!(py_title("don't 3d"), "Don'T 3D");
+    assert_eq!(py_capitalize("ßA ΟΔΟΣ"), "Ssa οδος");
+    assert!(
+        cased("abc1", char::is_lowercase, char::is_uppercase) && !cased("", char::is_lowercase, char::is_uppercase)
+    );
+}
