@@ -27,28 +27,24 @@ The binary is $PROMPTC_BIN, else target/debug/promptc; the test is skipped when 
 """
 
 import json
-import os
 import pathlib
 import shutil
 import subprocess
+import sys
 import tempfile
 import unittest
 
 import jinja2
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import promptc_binary  # noqa: E402
 
 REPO = pathlib.Path(__file__).resolve().parent.parent
 CORPUS = REPO / "fixtures" / "jinja2-corpus"
 DIFFERS = CORPUS / "differs"
 
 
-def find_binary():
-    for c in (os.environ.get("PROMPTC_BIN"), str(REPO / "target" / "debug" / "promptc")):
-        if c and pathlib.Path(c).is_file() and os.access(c, os.X_OK):
-            return str(pathlib.Path(c).resolve())
-    return None
-
-
-BIN = find_binary()
+BIN = promptc_binary.BIN
 
 
 def normalize(text):
