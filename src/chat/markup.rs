@@ -13,6 +13,8 @@ use minijinja::machinery::ast::{self, BinOpKind, CallArg, Expr, Stmt};
 use minijinja::value::{Value, ValueKind};
 use minijinja::{Error, ErrorKind};
 
+use crate::model::template::python;
+
 /// The name of the function `+` becomes.
 pub(super) const MARKUP_ADD: &str = "__markup_add";
 
@@ -242,22 +244,6 @@ fn expr(e: &Expr, depth: usize, out: &mut Adds) {
     }
 }
 
-/// markupsafe's `escape`.
-fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&#34;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 /// Python's `a + b` for the values a chat template meets, with Jinja2's Markup.
 pub(super) fn markup_add(a: Value, b: Value) -> Result<Value, Error> {
     let text = |v: &Value| v.kind() == ValueKind::String;
@@ -272,8 +258,8 @@ pub(super) fn markup_add(a: Value, b: Value) -> Result<Value, Error> {
         return Ok(match (a.is_safe(), b.is_safe()) {
             (false, false) => Value::from(format!("{x}{y}")),
             (true, true) => Value::from_safe_string(format!("{x}{y}")),
-            (true, false) => Value::from_safe_string(format!("{x}{}", escape(y))),
-            (false, true) => Value::from_safe_string(format!("{}{y}", escape(x))),
+            (true, false) => Value::from_safe_string(format!("{x}{}", python::markup_escape(y))),
+            (false, true) => Value::from_safe_string(format!("{}{y}", python::markup_escape(x))),
         });
     }
     match (a.kind(), b.kind()) {

@@ -116,7 +116,7 @@ pub fn register(env: &mut Environment<'static>, cap: usize) {
 }
 
 /// Refuse a list of more than `max` items.
-fn check_items(filter: &str, items: usize, max: usize) -> Result<(), Error> {
+pub(crate) fn check_items(filter: &str, items: usize, max: usize) -> Result<(), Error> {
     if items > max {
         return Err(Error::new(
             ErrorKind::InvalidOperation,

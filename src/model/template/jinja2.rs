@@ -224,7 +224,7 @@ pub fn register(env: &mut Environment<'static>, cap: usize) {
     env.add_filter("sort", move |v: &Value, args: Rest<Value>| -> Result<Value, Error> {
         let a = Args::new("sort", args.0, &["reverse", "case_sensitive", "attribute"])?;
         let items: Vec<Value> = v.try_iter()?.collect();
-        check_items("sort", items.len(), max_items)?;
+        super::filters::check_items("sort", items.len(), max_items)?;
         let keys = items.iter().map(|i| sort_key(i, a.get(2), a.flag(1, false))).collect::<Result<Vec<_>, _>>()?;
         Ok(Value::from(stable_order(&keys, a.flag(0, false)).into_iter().map(|i| items[i].clone()).collect::<Vec<_>>()))
     });
@@ -235,7 +235,7 @@ pub fn register(env: &mut Environment<'static>, cap: usize) {
         }
         let pairs: Vec<(Value, Value)> =
             v.try_iter()?.map(|k| (k.clone(), v.get_item(&k).unwrap_or_default())).collect();
-        check_items("dictsort", pairs.len(), max_items)?;
+        super::filters::check_items("dictsort", pairs.len(), max_items)?;
         let pos = match a.text(1, "key").as_str() {
             "key" => 0,
             "value" => 1,
@@ -259,7 +259,7 @@ pub fn register(env: &mut Environment<'static>, cap: usize) {
         for item in v.try_iter()? {
             let key = sort_key(&item, a.get(1), a.flag(0, false))?;
             if !seen.contains(&key) {
-                check_items("unique", seen.len() + 1, max_items)?;
+                super::filters::check_items("unique", seen.len() + 1, max_items)?;
                 seen.push(key);
                 out.push(item);
             }
@@ -287,7 +287,7 @@ pub fn register(env: &mut Environment<'static>, cap: usize) {
     env.add_filter("escape", move |v: &Value| escape_filter(v, cap));
     env.add_filter("e", move |v: &Value| escape_filter(v, cap));
     env.add_filter("forceescape", move |v: &Value| -> Result<Value, Error> {
-        let out = markup_escape(&str_capped("the result of `forceescape`", v, cap)?);
+        let out = python::markup_escape(&str_capped("the result of `forceescape`", v, cap)?);
         too_large("forceescape", out.len() as u128, cap)?;
         Ok(Value::from_safe_string(out))
     });
@@ -400,7 +400,7 @@ pub fn register(env: &mut Environment<'static>, cap: usize) {
                 ));
             }
             let text = str_capped("the result of `xmlattr`", &val, cap)?;
-            items.push(format!("{}=\"{}\"", markup_escape(&key), markup_escape(&text)));
+            items.push(format!("{}=\"{}\"", python::markup_escape(&key), python::markup_escape(&text)));
             too_large("xmlattr", items.iter().map(|i| i.len() as u128 + 1).sum(), cap)?;
         }
         let mut out = items.join(" ");
@@ -617,17 +617,6 @@ fn stable_order(keys: &[Vec<Value>], reverse: bool) -> Vec<usize> {
     idx
 }
 
-/// Refuse a list of more than `max` items (a sixteenth of the section limit, as `filters`).
-fn check_items(filter: &str, items: usize, max: usize) -> Result<(), Error> {
-    if items > max {
-        return Err(Error::new(
-            ErrorKind::InvalidOperation,
-            format!("`{filter}` would build a list of {items} items, more than the {max} a section's limit allows"),
-        ));
-    }
-    Ok(())
-}
-
 /// The pairs a filter returned, as Python's tuples.
 fn retuple(pairs: Value) -> Result<Value, Error> {
     let items: Vec<Value> =
@@ -635,28 +624,12 @@ fn retuple(pairs: Value) -> Result<Value, Error> {
     Ok(Value::from(items))
 }
 
-/// markupsafe's `escape`: `&`, `<`, `>`, `'` and `"` as entities.
-fn markup_escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '\'' => out.push_str("&#39;"),
-            '"' => out.push_str("&#34;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 /// Jinja2's `escape`: text already marked safe stays as it is.
 fn escape_filter(v: &Value, cap: usize) -> Result<Value, Error> {
     if v.is_safe() {
         return Ok(v.clone());
     }
-    let out = markup_escape(&str_capped("the result of `escape`", v, cap)?);
+    let out = python::markup_escape(&str_capped("the result of `escape`", v, cap)?);
     too_large("escape", out.len() as u128, cap)?;
     Ok(Value::from_safe_string(out))
 }

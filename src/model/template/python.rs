@@ -459,3 +459,19 @@ impl Dumps {
         out.push('"');
     }
 }
+
+/// markupsafe's `escape`: `&`, `<`, `>`, `'` and `"` as entities.
+pub fn markup_escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '\'' => out.push_str("&#39;"),
+            '"' => out.push_str("&#34;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
