@@ -157,6 +157,16 @@ pub fn apply(
 /// (native cells only; none for others). A template that fails for the cell is an error naming
 /// the cell and the template.
 pub fn project_texts(project: &Project, compiled: &Compiled) -> Result<Vec<(String, ChatText)>> {
+    project_texts_within(project, compiled, None)
+}
+
+/// [`project_texts`], each text charged to a run's `budget` (a whole-matrix run: many cells
+/// through many templates must stay within `limits.matrix_bytes` like the prompts).
+pub fn project_texts_within(
+    project: &Project,
+    compiled: &Compiled,
+    budget: Option<&crate::compile::RunBudget>,
+) -> Result<Vec<(String, ChatText)>> {
     let mut out = Vec::new();
     if compiled.transport != Transport::Native {
         return Ok(out);
@@ -164,6 +174,9 @@ pub fn project_texts(project: &Project, compiled: &Compiled) -> Result<Vec<(Stri
     for decl in project.chat_templates.values().filter(|d| d.covers(compiled.profile())) {
         let options = ChatOptions::of(decl, &ChatOptions::new());
         let chat = apply(project, compiled, &decl.template, &options).map_err(|e| in_cell(e, compiled, &decl.name))?;
+        if let Some(b) = budget {
+            b.charge_bytes(chat.text.len(), compiled)?;
+        }
         out.push((decl.name.clone(), chat));
     }
     Ok(out)

@@ -29,13 +29,18 @@ impl<'p> RunBudget<'p> {
     /// Charge a compiled cell's prompt and messages; an error once the run is over the cap.
     pub fn charge(&self, c: &Compiled) -> Result<()> {
         let bytes = c.prompt.len() + c.messages.iter().map(|m| m.text.len()).sum::<usize>();
+        self.charge_bytes(bytes, c)
+    }
+
+    /// Charge more text a cell made (its text through a chat template, say).
+    pub fn charge_bytes(&self, bytes: usize, c: &Compiled) -> Result<()> {
         let used = self.used.fetch_add(bytes, Ordering::Relaxed) + bytes;
         let cap = self.project.templates.limits().matrix_bytes;
         if used <= cap {
             return Ok(());
         }
         Err(Diagnostic::error(format!(
-            "the matrix's prompts and messages add up to more than {cap} bytes ({used} by cell `{}`)",
+            "the matrix's prompts, messages and chat texts add up to more than {cap} bytes ({used} by cell `{}`)",
             c.cell().stem()
         ))
         .with_label(crate::diagnostic::Label::file(self.project.fs().display(&self.project.manifest)))

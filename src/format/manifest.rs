@@ -152,7 +152,8 @@ pub struct RawLimits {
     /// Most bytes a whole prompt may have (default 8 MiB).
     #[schemars(with = "Option<u64>", range(min = 1024, max = crate::model::settings::Limits::MAX_BYTES))]
     pub prompt_bytes: Option<Spanned<u64>>,
-    /// Most bytes every prompt and message of a whole-matrix run may add up to (default 64 MiB).
+    /// Most bytes every prompt, message and chat-template text of a whole-matrix run may add up
+    /// to (default 64 MiB).
     #[schemars(with = "Option<u64>", range(min = 1024, max = crate::model::settings::Limits::MAX_BYTES))]
     pub matrix_bytes: Option<Spanned<u64>>,
 }

@@ -185,7 +185,12 @@ fn fingerprint(name: &str, text: &str) -> Fingerprint {
 }
 
 /// One cell's files and summary.
-fn cell_output(project: &Project, cell: &Cell, c: &Compiled) -> Result<(Vec<(String, String)>, CellSummary)> {
+fn cell_output(
+    project: &Project,
+    cell: &Cell,
+    c: &Compiled,
+    budget: &crate::compile::RunBudget,
+) -> Result<(Vec<(String, String)>, CellSummary)> {
     let stem = cell.stem();
     let prompt_name = format!("{stem}.prompt.md");
     let mut files = Vec::new();
@@ -218,7 +223,7 @@ fn cell_output(project: &Project, cell: &Cell, c: &Compiled) -> Result<(Vec<(Str
         summary.messages = Some(fingerprint(&name, &json));
         files.push((name, json));
     }
-    for (template, chat) in crate::chat::project_texts(project, c)? {
+    for (template, chat) in crate::chat::project_texts_within(project, c, Some(budget))? {
         let text = chat.text;
         let name = format!("{stem}.chat-{template}.txt");
         summary.chat.insert(template, fingerprint(&name, &text));
@@ -237,8 +242,11 @@ impl Matrix {
             files.insert(name, text);
         }
         let mut cells_out = Vec::new();
+        // The run's cap counts the chat texts too (the prompts were charged as they compiled).
+        let budget = crate::compile::RunBudget::new(project);
         for c in &compiled {
-            let (f, summary) = cell_output(project, &c.cell(), c)?;
+            budget.charge(c)?;
+            let (f, summary) = cell_output(project, &c.cell(), c, &budget)?;
             files.extend(f);
             cells_out.push(summary);
         }

@@ -413,3 +413,24 @@ fn a_frozen_record_holds_the_chat_texts_and_verify_names_a_changed_one() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert!(v["reasons"].as_array().unwrap().iter().any(|r| r["kind"] == "chat" && r["template"] == "qwen"), "{v}");
 }
+
+#[test]
+fn chat_texts_count_toward_the_runs_size_cap() {
+    // The fixture's prompts and messages are under 1 KB, its chat texts about 4.7 KB: a cap of
+    // 4,000 bytes passes the prompts alone and stops at the chat texts, for snapshot and diff.
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&repo().join(PROJECT), dir.path());
+    let m = dir.path().join("promptc.yaml");
+    let text = std::fs::read_to_string(&m).unwrap() + "\nlimits:\n  matrix_bytes: 4000\n";
+    std::fs::write(&m, text).unwrap();
+    for cmd in ["diff", "snapshot"] {
+        let out = promptc_in(dir.path(), &[cmd]);
+        assert_eq!(out.status.code(), Some(2), "{cmd}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains("prompts, messages and chat texts add up to more than 4000 bytes"),
+            "{}",
+            stderr(&out)
+        );
+    }
+    assert_eq!(promptc_in(dir.path(), &["render", "--profile", "bare"]).status.code(), Some(0));
+}

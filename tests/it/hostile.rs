@@ -694,7 +694,7 @@ fn a_whole_matrix_run_has_a_cap() {
     for args in [&["snapshot"][..], &["diff"], &["check"], &["report", "--matrix", "--no-cache"]] {
         let out = run(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
-        let message = "the matrix's prompts and messages add up to more than 4194304 bytes";
+        let message = "the matrix's prompts, messages and chat texts add up to more than 4194304 bytes";
         assert!(stderr(&out).contains(message), "{args:?}: {}", stderr(&out));
         assert!(stderr(&out).contains("limits.matrix_bytes"), "{}", stderr(&out));
     }
