@@ -71,8 +71,8 @@ pub(super) fn render(template: &Chosen, ctx: Value, date: ChatDate, cap: usize) 
             .into_error(crate::error::ErrorKind::Template));
     }
     // Jinja2's Markup on `+` (`"…"|safe + text` escapes the text): see `markup`.
-    let text = super::markup::rewrite(&text, ws).0.unwrap_or(text);
-    env.add_function(super::markup::MARKUP_ADD, super::markup::markup_add);
+    let text = crate::model::chat::markup::rewrite(&text, ws).0.unwrap_or(text);
+    env.add_function(crate::model::chat::markup::MARKUP_ADD, crate::model::chat::markup::markup_add);
     let fail = |e: &Error, what: &str| super::template_error(template, e, what.to_string());
     env.add_template_owned("chat", text)
         .map_err(|e| fail(&e, &format!("chat template syntax error: {}", detail(&e))))?;

@@ -8,9 +8,7 @@
 //! when the cell has none, as a server passes for a request without tools). The template runs
 //! in an environment set as transformers sets its own (see `env`).
 
-mod differences;
 mod env;
-mod markup;
 
 pub use crate::model::chat::{ChatDate, ChatTemplate};
 
@@ -140,7 +138,7 @@ pub fn apply(
     let text = render(template, &conversation(compiled), tools.as_ref(), &dated, cap)?;
     let (parts, prompt_found) = locate(compiled, &text);
     let chosen = template.choose(tools.is_some())?;
-    let warnings = differences::find(&chosen.display, &chosen.text);
+    let warnings = crate::model::chat::differences::find(&chosen.display, &chosen.text);
     Ok(ChatText {
         warnings,
         text,

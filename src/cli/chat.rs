@@ -108,7 +108,8 @@ pub(crate) fn render_chat(project: &Project, args: &RenderArgs, color: Color) ->
     warn(&r.compiled, color);
     let paint = wants_color(color, std::io::stderr().is_terminal());
     let mut err = std::io::stderr().lock();
-    for w in &r.chat.warnings {
+    // A project's templates were warned about when it loaded; a file named here is not.
+    for w in r.chat.warnings.iter().filter(|_| args.chat.chat_template.is_some()) {
         let _ = write!(err, "{}", w.render(paint));
     }
     drop(err);
@@ -137,7 +138,7 @@ pub(crate) fn report_chat(project: &Project, args: &ReportArgs) -> Result<Exit, 
     save_tokens(&mut counter);
     std::mem::forget(counter);
     let mut err = std::io::stderr().lock();
-    for w in &report.render.chat.warnings {
+    for w in report.render.chat.warnings.iter().filter(|_| args.chat.chat_template.is_some()) {
         let _ = write!(err, "{}", w.render(std::io::stderr().is_terminal()));
     }
     drop(err);

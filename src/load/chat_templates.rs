@@ -52,6 +52,12 @@ impl Loader<'_> {
                     }
                 }
             }
+            // What minijinja does not do as Jinja2 does, said once at load, where the template is.
+            for chosen in template.candidates() {
+                for w in crate::model::chat::differences::find(&chosen.display, &chosen.text) {
+                    ck.diags.push(w);
+                }
+            }
             let date = match &t.date {
                 None => None,
                 Some(d) => match ChatDate::parse(&d.value) {

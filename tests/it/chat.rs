@@ -434,3 +434,21 @@ fn chat_texts_count_toward_the_runs_size_cap() {
     }
     assert_eq!(promptc_in(dir.path(), &["render", "--profile", "bare"]).status.code(), Some(0));
 }
+
+#[test]
+fn a_project_template_that_differs_from_jinja2_is_warned_at_load() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&repo().join(PROJECT), dir.path());
+    std::fs::copy(repo().join("fixtures/chat-templates/llama-cpp-deepseek-r1.jinja"), dir.path().join("chat/r1.jinja"))
+        .unwrap();
+    let m = dir.path().join("promptc.yaml");
+    let text = std::fs::read_to_string(&m)
+        .unwrap()
+        .replace("chat_templates:\n", "chat_templates:\n  r1:\n    file: chat/r1.jinja\n    profiles: [bare]\n");
+    std::fs::write(&m, text).unwrap();
+    // Every command that loads the project says it, snapshot included (not only render).
+    let out = promptc_in(dir.path(), &["snapshot"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let all = String::from_utf8_lossy(&out.stdout).into_owned() + &stderr(&out);
+    assert!(all.contains("warning: a filtered sequence given to `tojson`") && all.contains("r1.jinja:12:"), "{all}");
+}

@@ -4,6 +4,8 @@
 //! layer applies them to compiled cells.
 
 mod date;
+pub mod differences;
+pub mod markup;
 mod template;
 
 pub use date::ChatDate;

@@ -129,6 +129,19 @@ impl ChatTemplate {
         self.choose(has_tools).map_or_else(|_| self.display.clone(), |c| c.display)
     }
 
+    /// Every template a render may use: the one, the named one asked for, or each named one.
+    pub fn candidates(&self) -> Vec<Chosen> {
+        match (&self.templates, &self.name) {
+            (Templates::One(text), _) => vec![Chosen { display: self.display.clone(), text: text.clone() }],
+            (Templates::Named(map), Some(n)) => {
+                vec![Chosen { display: format!("{}#{n}", self.display), text: map[n.as_str()].clone() }]
+            }
+            (Templates::Named(map), None) => {
+                map.iter().map(|(n, t)| Chosen { display: format!("{}#{n}", self.display), text: t.clone() }).collect()
+            }
+        }
+    }
+
     /// The template a render uses, chosen as transformers' `get_chat_template` chooses.
     pub fn choose(&self, has_tools: bool) -> Result<Chosen> {
         match &self.templates {

@@ -16,16 +16,13 @@ use minijinja::{Error, ErrorKind};
 use crate::model::template::python;
 
 /// The name of the function `+` becomes.
-pub(super) const MARKUP_ADD: &str = "__markup_add";
+pub const MARKUP_ADD: &str = "__markup_add";
 
 /// `source` with every `+` rewritten, when it uses `safe`; `None` when nothing needs to change
 /// (or the source does not parse: minijinja reports that itself). The byte ranges of additions
 /// it could not rewrite (their operands' extents do not leave a `+` between them) come back
 /// too, to be said.
-pub(super) fn rewrite(
-    source: &str,
-    ws: minijinja::machinery::WhitespaceConfig,
-) -> (Option<String>, Vec<(usize, usize)>) {
+pub fn rewrite(source: &str, ws: minijinja::machinery::WhitespaceConfig) -> (Option<String>, Vec<(usize, usize)>) {
     if !source.contains("safe") {
         return (None, Vec::new());
     }
@@ -245,7 +242,7 @@ fn expr(e: &Expr, depth: usize, out: &mut Adds) {
 }
 
 /// Python's `a + b` for the values a chat template meets, with Jinja2's Markup.
-pub(super) fn markup_add(a: Value, b: Value) -> Result<Value, Error> {
+pub fn markup_add(a: Value, b: Value) -> Result<Value, Error> {
     let text = |v: &Value| v.kind() == ValueKind::String;
     let unsupported = || {
         Error::new(
