@@ -106,7 +106,10 @@ pub struct ChatText {
 fn conversation(compiled: &Compiled) -> serde_json::Value {
     let prompt = compiled.prompt().strip_suffix('\n').unwrap_or(compiled.prompt());
     let mut messages = vec![serde_json::json!({"role": "system", "content": prompt})];
-    messages.extend(compiled.messages.iter().map(|m| serde_json::json!({"role": m.role.as_str(), "content": m.text})));
+    // transformers' messages: content one string, or a list of `{"type": "text"}` blocks.
+    messages.extend(
+        crate::projection::messages::messages(None, &compiled.messages).as_array().into_iter().flatten().cloned(),
+    );
     serde_json::Value::Array(messages)
 }
 
@@ -261,13 +264,17 @@ fn locate(compiled: &Compiled, text: &str) -> (Vec<ChatPart>, bool) {
         from = base + prompt.len();
     }
     for (i, m) in compiled.messages.iter().enumerate() {
-        if m.text.is_empty() {
-            continue;
+        // Each block in turn; the message spans from its first block to its last.
+        let mut range: Option<std::ops::Range<usize>> = None;
+        for block in m.blocks.iter().filter(|b| !b.is_empty()) {
+            if let Some(at) = text[from..].find(block.as_str()) {
+                let (start, end) = (from + at, from + at + block.len());
+                range = Some(range.map_or(start..end, |r| r.start..end));
+                from = end;
+            }
         }
-        if let Some(at) = text[from..].find(m.text.as_str()) {
-            let start = from + at;
-            parts.push(ChatPart { kind: ChatPartKind::Message(i), range: start..start + m.text.len() });
-            from = start + m.text.len();
+        if let Some(range) = range {
+            parts.push(ChatPart { kind: ChatPartKind::Message(i), range });
         }
     }
     (parts, prompt_at.is_some())

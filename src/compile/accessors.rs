@@ -37,14 +37,11 @@ impl Compiled {
         &self.prompt
     }
 
-    /// The harness messages as a provider's `messages` list: `[{"role", "content"}]`, or
-    /// `None` when the profile declares none.
+    /// The harness messages as the provider's request lists them (`[{"role", "content"}]`, a
+    /// string or content blocks; Gemini's `[{"role", "parts"}]`), or `None` when the profile
+    /// declares none.
     pub fn messages_json(&self) -> Option<Value> {
-        (!self.messages.is_empty()).then(|| {
-            Value::Array(
-                self.messages.iter().map(|m| serde_json::json!({"role": m.role.as_str(), "content": m.text})).collect(),
-            )
-        })
+        (!self.messages.is_empty()).then(|| crate::projection::messages::messages(self.provider, &self.messages))
     }
 
     /// The value of the request's `tools` field (native cells only).

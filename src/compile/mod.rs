@@ -127,6 +127,7 @@ pub fn compile_resolved(project: &Project, cell: Resolved) -> Result<Compiled> {
     let mut r = render::render(project, &cell, &generate)?;
     r.warnings.extend(format_warnings);
     let mut templates = r.templates.clone();
+    templates.extend(cell.tools.iter().flat_map(|t| t.text_templates.iter().cloned()));
     if format.uses_project_templates() {
         templates.extend(project.tool_docs.tool.iter().chain(&project.tool_docs.call).cloned());
     }

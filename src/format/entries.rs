@@ -111,16 +111,33 @@ pub struct RawProfile {
     pub budget: Option<Spanned<RawBudget>>,
     /// Messages the harness sends besides the system prompt, in order.
     #[serde(default)]
-    pub messages: Vec<RawMessage>,
+    #[schemars(with = "Vec<RawMessage>")]
+    pub messages: Vec<Spanned<RawMessage>>,
 }
 
-/// One harness message of a profile.
+/// One harness message of a profile: one text (`sections:`) or several content blocks
+/// (`blocks:`).
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawMessage {
     /// Who sends it.
     pub role: Role,
-    /// Its sections.
+    /// Its sections, joined into the message's one text.
+    #[serde(default)]
+    #[schemars(with = "Option<Vec<String>>")]
+    pub sections: Option<Spanned<Vec<S>>>,
+    /// Its content blocks, each made of sections: the message is sent as a list of blocks in
+    /// the provider's shape.
+    #[serde(default)]
+    #[schemars(with = "Option<Vec<RawBlock>>")]
+    pub blocks: Option<Spanned<Vec<RawBlock>>>,
+}
+
+/// One content block of a harness message.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawBlock {
+    /// Its sections, joined into the block's text.
     #[schemars(with = "Vec<String>")]
     pub sections: Spanned<Vec<S>>,
 }

@@ -73,6 +73,11 @@ pub struct RawTool {
     #[serde(default)]
     #[schemars(with = "Vec<RawVariant>")]
     pub variants: Vec<Spanned<RawVariant>>,
+    /// Its texts are templates rendered per cell with the cell's variables and switches: the
+    /// description, description parts, `parameters:` descriptions and the wordings overrides
+    /// and variants give them (a text that reads a dynamic variable makes the tool dynamic).
+    #[serde(default)]
+    pub templated: bool,
     /// The tool starts sub-agents (it is never given to one).
     #[serde(default)]
     pub spawns_subagents: bool,

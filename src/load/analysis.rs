@@ -83,6 +83,19 @@ impl Loader<'_> {
                 scope.reads.dynamic_templates.insert(name);
             }
         }
+        // A templated tool's texts see the cell's values, not the tools: they are what the
+        // tools are made of.
+        let all_known = scope.known.clone();
+        for n in ["tools", "tool_names", "toolsets"] {
+            scope.known.remove(n);
+        }
+        for name in tool_text_templates(catalog).collect::<BTreeSet<_>>() {
+            let used = self.check_template(&mut scope, &name, &[]);
+            if !scope.dynamic_of(&used).is_empty() {
+                scope.reads.dynamic_templates.insert(name);
+            }
+        }
+        scope.known = all_known;
         self.check_tool_docs(&mut scope, &mut t);
         if let Some(name) = t.layout {
             self.check_template(&mut scope, name, &["sections", "body"]);
@@ -191,6 +204,7 @@ impl Loader<'_> {
         // The tool docs format's templates see the cell's context too.
         names.extend([&t.tool_docs.tool, &t.tool_docs.call].into_iter().flatten().cloned());
         names.extend(tool_and_command_templates(catalog, commands));
+        names.extend(tool_text_templates(catalog));
         let mut seen: Vec<(String, Option<Label>)> = Vec::new();
         for name in &names {
             if let Some(d) = self.templates.untrusted_misuse(name, &untrusted) {
@@ -203,6 +217,11 @@ impl Loader<'_> {
             }
         }
     }
+}
+
+/// The templates of templated tools' texts.
+fn tool_text_templates(catalog: &Catalog) -> impl Iterator<Item = String> + '_ {
+    catalog.tools().iter().flat_map(|t| t.text_templates.names.values().cloned())
 }
 
 /// The templates of tool contributions and commands (with their variants).

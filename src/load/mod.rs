@@ -41,6 +41,7 @@ mod subagents;
 mod switches;
 mod templates;
 mod tool_parts;
+mod tool_templates;
 mod tool_wording;
 mod tools;
 mod undeclared;

@@ -8,7 +8,7 @@ use crate::format::entries::{RawBudget, RawProfile};
 use crate::format::S;
 use crate::model::budget::{parse_amount, Budget};
 use crate::model::catalog::ToolSelection;
-use crate::model::profile::Message;
+use crate::model::profile::{Message, MessageForm};
 use crate::model::{Profile, RESERVED_PROFILE_NAMES};
 
 use super::catalog::Declared;
@@ -105,16 +105,53 @@ fn build_profile(
     });
     let mut messages = Vec::new();
     for m in &p.messages {
-        if m.sections.value.is_empty() {
-            ck.error(
-                &m.sections.referenced,
-                format!("a message of {ctx} has no sections"),
-                "list the sections the message is made of, or leave the message out",
-            );
-            continue;
+        let ctx = format!("a message of {ctx}");
+        let (lists, form) = match (&m.value.sections, &m.value.blocks) {
+            (Some(sections), None) => (vec![sections], MessageForm::Text),
+            (None, Some(blocks)) if blocks.value.is_empty() => {
+                ck.error(
+                    &blocks.referenced,
+                    format!("{ctx} has no blocks"),
+                    "list the message's content blocks, each with its `sections:`, or leave the message out",
+                );
+                continue;
+            }
+            (None, Some(blocks)) => (blocks.value.iter().map(|b| &b.sections).collect(), MessageForm::Blocks),
+            (Some(sections), Some(_)) => {
+                ck.error(
+                    &sections.referenced,
+                    format!("{ctx} has both `sections:` and `blocks:`"),
+                    "`sections:` makes the message one text; `blocks:` a list of content blocks, each with its \
+                     own `sections:`: keep one",
+                );
+                continue;
+            }
+            (None, None) => {
+                ck.error(
+                    &m.referenced,
+                    format!("{ctx} has no content"),
+                    "give it `sections: [..]` (one text) or `blocks: [{sections: [..]}, ..]` (content blocks)",
+                );
+                continue;
+            }
+        };
+        let mut blocks = Vec::new();
+        for (i, list) in lists.into_iter().enumerate() {
+            if list.value.is_empty() {
+                let what = match form {
+                    MessageForm::Text => ctx.clone(),
+                    MessageForm::Blocks => format!("block {} of {ctx}", i + 1),
+                };
+                ck.error(
+                    &list.referenced,
+                    format!("{what} has no sections"),
+                    "list the sections the message is made of, or leave the message out",
+                );
+                continue;
+            }
+            blocks.push(ck.refs(&list.value, sections_known, "section", &ctx));
         }
-        let ids = ck.refs(&m.sections.value, sections_known, "section", &format!("a message of {ctx}"));
-        messages.push(Message { role: m.role, sections: ids });
+        messages.push(Message { role: m.value.role, blocks, form });
     }
     Profile {
         name: name.to_string(),

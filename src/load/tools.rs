@@ -20,6 +20,7 @@ use crate::model::Switch;
 use super::checker::{is_ident, Checker};
 use super::params::SchemaBuilder;
 use super::tool_parts::{build_contributions, build_description_parts, build_examples};
+use super::tool_templates::text_templates;
 use super::tool_wording::{overrides, trim_descriptions, variants};
 
 /// What tool validation needs from the rest of the project.
@@ -127,6 +128,12 @@ pub(super) fn build_tool(
         contributions,
         examples,
         provider_fields: provider_fields(ck, rt, &mut ok),
+        text_templates: text_templates(ck, rt, templates, env.descriptions == DescriptionMode::Trim).unwrap_or_else(
+            || {
+                ok = false;
+                Default::default()
+            },
+        ),
     };
     if env.descriptions == DescriptionMode::Trim {
         trim_descriptions(&mut tool);

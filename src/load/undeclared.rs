@@ -84,6 +84,10 @@ pub(super) fn check_undeclared(
         if var == "sections" || var == "body" {
             d = d.with_note("`sections` and `body` exist only in the layout template");
         }
+        // Only a templated tool's texts go without these: they are what the tools are made of.
+        if matches!(var.as_str(), "tools" | "tool_names" | "toolsets") {
+            d = d.with_note("a templated tool's texts see the cell's variables and switches, not the tools");
+        }
         diags.push(d);
     }
 }

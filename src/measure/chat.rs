@@ -159,7 +159,11 @@ pub fn account(
     }
     for (i, m) in compiled.messages.iter().enumerate() {
         let offset = located(&ChatPartKind::Message(i));
-        let (tokens, bytes) = (count(&m.text)? as i64, m.text.len() as i64);
+        let mut tokens = 0;
+        for block in &m.blocks {
+            tokens += count(block)? as i64;
+        }
+        let bytes = m.len() as i64;
         rows.push(ChatRow {
             kind: ChatRowKind::Message { index: i + 1, role: m.role.as_str().to_string(), offset },
             tokens,

@@ -17,6 +17,17 @@ pub enum DescriptionMode {
     Verbatim,
 }
 
+/// A `templated: true` tool's texts — description, description parts, `parameters:`
+/// descriptions and the wordings overrides and variants give them — each compiled at load as a
+/// template rendered per cell with the cell's values (`resolve::values::ToolTexts`).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct TextTemplates {
+    /// Each text as the model holds it (trimmed under `descriptions: trim`) → its template.
+    pub names: std::collections::BTreeMap<String, String>,
+    /// Trailing whitespace of each rendered text removed (`descriptions: trim`).
+    pub trim: bool,
+}
+
 /// Fields of each provider's tool entry promptc has no model for, sent as written after its own.
 pub type ProviderFields =
     std::collections::BTreeMap<crate::model::provider::Provider, serde_json::Map<String, serde_json::Value>>;
@@ -58,6 +69,8 @@ pub struct Tool {
     pub examples: Vec<ToolExample>,
     /// Entry fields sent as written to one provider, after promptc's own.
     pub provider_fields: ProviderFields,
+    /// Its texts compiled as templates, for a `templated: true` tool (empty otherwise).
+    pub text_templates: TextTemplates,
     /// Its name's value in its catalog file.
     pub name_span: Span,
     /// Its declaration, `name: NAME`.
@@ -259,6 +272,7 @@ pub(crate) mod tests {
             overrides: IndexMap::new(),
             file: "tools.yaml".into(),
             spawns_subagents: false,
+            text_templates: TextTemplates::default(),
             guidance: None,
             guidance_span: Span::default(),
             contributions: Vec::new(),

@@ -85,13 +85,32 @@ impl Role {
 }
 
 /// A message the harness sends besides the system prompt: sections rendered like the prompt's
-/// (same context, same slot rules), joined with blank lines.
+/// (same context, same slot rules), joined with `assembly.separator` into one text, or into
+/// several content blocks.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Message {
     /// Who sends it.
     pub role: Role,
-    /// Its section ids, in order.
-    pub sections: Vec<String>,
+    /// Its content blocks, each a list of section ids in order (one block for `sections:`).
+    pub blocks: Vec<Vec<String>>,
+    /// How its content is sent.
+    pub form: MessageForm,
+}
+
+impl Message {
+    /// Every section id of the message, block after block.
+    pub fn sections(&self) -> impl Iterator<Item = &String> {
+        self.blocks.iter().flatten()
+    }
+}
+
+/// How a harness message's content is sent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MessageForm {
+    /// One text (`sections:`): `"content": "…"` (Gemini: one part).
+    Text,
+    /// A list of content blocks (`blocks:`), in the provider's shape, even when one is left.
+    Blocks,
 }
 
 /// A named switch/variable set in the snapshot matrix.

@@ -120,7 +120,7 @@ impl Metadata {
             subagent: c.subagent.clone(),
             // Wrapped text or a template reading `nonce` put it in the prompt or a message.
             nonce: (c.prompt.contains(&c.runtime.nonce)
-                || c.messages.iter().any(|m| m.text.contains(&c.runtime.nonce)))
+                || c.messages.iter().flat_map(|m| &m.blocks).any(|b| b.contains(&c.runtime.nonce)))
             .then(|| c.runtime.nonce.clone()),
             switches: c.runtime.switches.clone(),
             choices: c.runtime.choices.clone(),

@@ -217,7 +217,10 @@ fn cell_output(
         accounts: Vec::new(),
     };
     let mut summary = summary;
-    if let Some(m) = c.messages_json() {
+    // One file per cell, whatever the provider: the messages in the common shape (content a
+    // string or `text` blocks). Each provider's own shape is a projection of it (`render`).
+    if !c.messages.is_empty() {
+        let m = crate::projection::messages::messages(None, &c.messages);
         let name = format!("{stem}.messages.json");
         let json = to_pretty_json(&m);
         summary.messages = Some(fingerprint(&name, &json));

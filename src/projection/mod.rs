@@ -1,6 +1,7 @@
 //! Projections: the active tools turned into what a model receives — each provider's native
 //! request shape (one module per provider, sharing `json_schema`), XML tool docs inside the
-//! prompt, or one JSON action schema — with every provider limit in `limits`.
+//! prompt, or one JSON action schema — with every provider limit in `limits`; and the harness
+//! messages in each provider's shape (`messages`).
 
 pub mod actions;
 pub mod anthropic;
@@ -8,6 +9,7 @@ pub mod examples;
 pub mod gemini;
 pub mod json_schema;
 pub mod mcp;
+pub mod messages;
 pub mod openai_chat;
 pub mod openai_responses;
 pub mod verbatim;

@@ -4,8 +4,7 @@
 use serde_json::{json, Value};
 
 use crate::model::params::{Kind, Property, Schema};
-use crate::model::untrusted::wrap;
-use crate::model::{switch_is_name, Project};
+use crate::model::Project;
 use crate::resolve::tools::ActiveTool;
 use crate::resolve::Resolved;
 
@@ -154,33 +153,9 @@ fn schema_value(s: &Schema) -> Value {
 
 /// The template context of one cell, as (name, value) pairs.
 pub fn template_context(project: &Project, cell: &Resolved) -> Vec<(String, minijinja::Value)> {
-    let (runtime, tools) = (&cell.runtime, &cell.tools);
-    // Values of untrusted variables reach templates already wrapped and neutralised.
-    let value = |k: &str, v: &Value| match (project.variables.get(k).and_then(|d| d.untrusted.as_deref()), v) {
-        (Some(tag), Value::String(text)) => minijinja::Value::from(wrap(tag, &runtime.nonce, text)),
-        (Some(tag), other) if !other.is_null() => minijinja::Value::from(wrap(tag, &runtime.nonce, &other.to_string())),
-        _ => minijinja::Value::from_serialize(v),
-    };
-    let mut ctx: Vec<(String, minijinja::Value)> =
-        runtime.variables.iter().map(|(k, v)| (k.clone(), value(k, v))).collect();
-    // `switches` holds every switch: on/off ones as booleans, string-valued ones as their value.
-    let mut all: std::collections::BTreeMap<&str, minijinja::Value> =
-        runtime.switches.iter().map(|(k, on)| (k.as_str(), minijinja::Value::from(*on))).collect();
-    all.extend(runtime.choices.iter().map(|(k, v)| (k.as_str(), minijinja::Value::from(v.as_str()))));
-    ctx.push(("switches".into(), minijinja::Value::from_iter(all.iter().map(|(k, v)| (*k, v.clone())))));
-    // Each switch is a plain name too (`{% if browser %}`, `{% if style == "terse" %}`), unless a
-    // variable, built-in or global function has its name.
-    let globals = project.templates.global_names();
-    for (name, v) in all {
-        if switch_is_name(name, project.variables.contains_key(name), &globals) {
-            ctx.push((name.to_string(), v));
-        }
-    }
-    ctx.push(("profile".into(), minijinja::Value::from(cell.selection.profile.as_str())));
-    ctx.push(("transport".into(), minijinja::Value::from(cell.transport.as_str())));
-    // The delimiter nonce, for text that names the delimiters it wraps content in
-    // (`<|USER_QUERY_{{ nonce }}|>`): the wrapping itself stays promptc's.
-    ctx.push((crate::model::NONCE_NAME.into(), minijinja::Value::from(runtime.nonce.as_str())));
+    let tools = &cell.tools;
+    let mut ctx =
+        crate::resolve::values::value_context(project, &cell.runtime, &cell.selection.profile, cell.transport);
     // Each tool's parameters are converted only if a template reads them: most templates read
     // names and descriptions, and a large catalog's schemas cost more than the rest of the cell.
     let tool_list: Vec<minijinja::Value> =

@@ -106,10 +106,26 @@ pub struct Rendered {
 pub struct RenderedMessage {
     /// Who sends it.
     pub role: crate::model::profile::Role,
-    /// Its text: its non-empty sections joined with `assembly.separator` (a blank line).
-    pub text: String,
-    /// Its sections.
+    /// How its content is sent: one text, or a list of content blocks.
+    pub form: crate::model::profile::MessageForm,
+    /// Its content blocks' texts, each its non-empty sections joined with `assembly.separator`
+    /// (a blank line); a block that renders empty is left out. One for a message of one text.
+    pub blocks: Vec<String>,
+    /// Its sections, block after block.
     pub sections: Vec<RenderedSection>,
+}
+
+impl RenderedMessage {
+    /// Its whole text: its one text, or its blocks one after another (what is sent, byte for
+    /// byte, besides the blocks' framing).
+    pub fn text(&self) -> String {
+        self.blocks.concat()
+    }
+
+    /// Its bytes of text.
+    pub fn len(&self) -> usize {
+        self.blocks.iter().map(String::len).sum()
+    }
 }
 
 /// The text of a generated section, supplied by the caller: the tool docs and action schema
@@ -129,10 +145,17 @@ pub fn render(project: &Project, cell: &Resolved, generate: &Generate<'_>) -> Re
     if cell.subagent.is_none() {
         if let Some(profile) = project.profiles.get(&cell.selection.profile) {
             for m in &profile.messages {
-                let sections = render_sections(project, cell, &m.sections, &ctx_value, generate, &mut acc)?;
-                let text = sections.iter().map(|s| s.text.as_str()).collect::<Vec<_>>().join(&assembly.separator);
-                if !text.is_empty() {
-                    messages.push(RenderedMessage { role: m.role, text, sections });
+                let (mut blocks, mut sections) = (Vec::new(), Vec::new());
+                for ids in &m.blocks {
+                    let out = render_sections(project, cell, ids, &ctx_value, generate, &mut acc)?;
+                    let text = out.iter().map(|s| s.text.as_str()).collect::<Vec<_>>().join(&assembly.separator);
+                    if !text.is_empty() {
+                        blocks.push(text);
+                    }
+                    sections.extend(out);
+                }
+                if !blocks.is_empty() {
+                    messages.push(RenderedMessage { role: m.role, form: m.form, blocks, sections });
                 }
             }
         }
@@ -247,6 +270,9 @@ fn render_sections(
         // content, random per session), or a tool contributes text that reads a dynamic variable.
         let dynamic = !section.dynamic_inputs.is_empty()
             || section.untrusted.is_some()
+            // The tools' own text in the prompt changes when a templated tool's does.
+            || (matches!(section.source, SectionSource::Generated(Generator::ToolDocs | Generator::ActionSchema))
+                && tools.iter().any(|t| t.dynamic))
             || text.contains(&format!("_{}|>", runtime.nonce))
             || matches!(&section.source, SectionSource::Slot(slot) if tools.iter().any(|t| {
                 t.contributions.iter().any(|c| &c.slot == slot && matches!(&c.body,

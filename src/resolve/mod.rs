@@ -17,6 +17,7 @@ pub mod matrix;
 pub mod options;
 pub mod runtime;
 pub mod tools;
+pub mod values;
 
 use matrix::{case_runtime, Cell};
 use runtime::Runtime;
@@ -217,7 +218,15 @@ pub fn resolve_cell(
     runtime: Runtime,
 ) -> Result<Resolved> {
     let profile = project.profile(&selection.profile)?;
-    let tools = active_tools(&project.catalog, &profile.name, &profile.tools, &runtime.switches, &runtime.choices);
+    let texts = values::ToolTexts::new(project, &runtime, &profile.name, transport);
+    let tools = active_tools(
+        &project.catalog,
+        &profile.name,
+        &profile.tools,
+        &runtime.switches,
+        &runtime.choices,
+        Some(&texts),
+    )?;
     let sections = profile.sections.clone();
     Ok(Resolved { selection, transport, provider, runtime, tools, sections, subagent: None })
 }
@@ -245,6 +254,7 @@ pub fn resolve_subagent(
     };
     let profile = project.profile(&selection.profile)?;
     runtime.switches.insert(SUBAGENT_SWITCH.to_string(), true);
+    let texts = values::ToolTexts::new(project, &runtime, &profile.name, transport);
     let tools: Vec<ActiveTool> = tools::active_tools_where(
         &project.catalog,
         &profile.name,
@@ -252,7 +262,8 @@ pub fn resolve_subagent(
         &runtime.switches,
         &runtime.choices,
         |t| sub.tools.contains(&t.name) && !t.spawns_subagents,
-    );
+        Some(&texts),
+    )?;
     let sections = sub.sections.clone().unwrap_or_else(|| profile.sections.clone());
     Ok(Resolved { selection, transport, provider, runtime, tools, sections, subagent: Some(name.to_string()) })
 }

@@ -3,8 +3,11 @@
 
 use std::collections::BTreeMap;
 
+use crate::error::Result;
 use crate::model::catalog::{Catalog, Contribution, ToolSelection};
 use crate::model::params::Property;
+
+use super::values::ToolTexts;
 
 /// A tool as one matrix cell presents it: overrides applied, inactive parameters removed.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -29,6 +32,10 @@ pub struct ActiveTool {
     pub examples: Vec<crate::model::catalog::ToolExample>,
     /// Entry fields sent as written to one provider.
     pub provider_fields: crate::model::catalog::ProviderFields,
+    /// A text of it (`templated: true`) reads a value that changes between sessions.
+    pub dynamic: bool,
+    /// The templates its texts were rendered from (`templated: true`): what its variables shape.
+    pub text_templates: Vec<String>,
 }
 
 impl ActiveTool {
@@ -60,15 +67,16 @@ fn describe(
     switches: &BTreeMap<String, bool>,
     choices: &BTreeMap<String, String>,
     active: &[&str],
-) -> String {
-    let mut out = wording.unwrap_or(&t.description).to_string();
+    text: &dyn Fn(&str) -> Result<String>,
+) -> Result<String> {
+    let mut out = text(wording.unwrap_or(&t.description))?;
     for part in t.description_parts.iter().filter(|p| p.applies(profile, switches, choices, active)) {
         if !out.is_empty() && !out.ends_with('\n') {
             out.push('\n');
         }
-        out.push_str(&part.text);
+        out.push_str(&text(&part.text)?);
     }
-    out
+    Ok(out)
 }
 
 /// The tools active in one cell: registered by the profile, switched on, with the
@@ -79,8 +87,9 @@ pub fn active_tools(
     sel: &ToolSelection,
     switches: &BTreeMap<String, bool>,
     choices: &BTreeMap<String, String>,
-) -> Vec<ActiveTool> {
-    active_tools_where(catalog, profile, sel, switches, choices, |_| true)
+    texts: Option<&ToolTexts<'_>>,
+) -> Result<Vec<ActiveTool>> {
+    active_tools_where(catalog, profile, sel, switches, choices, |_| true, texts)
 }
 
 /// [`active_tools`] of the tools `keep` accepts (a sub-agent's allowlist): description parts
@@ -92,12 +101,18 @@ pub fn active_tools_where(
     switches: &BTreeMap<String, bool>,
     choices: &BTreeMap<String, String>,
     keep: impl Fn(&crate::model::catalog::Tool) -> bool,
-) -> Vec<ActiveTool> {
+    texts: Option<&ToolTexts<'_>>,
+) -> Result<Vec<ActiveTool>> {
     let on: Vec<&crate::model::catalog::Tool> =
         catalog.registered(sel).into_iter().filter(|t| t.when.eval_with(switches, choices) && keep(t)).collect();
     let names: Vec<&str> = on.iter().map(|t| t.name.as_str()).collect();
     on.into_iter()
-        .map(|t| {
+        .map(|t| -> Result<ActiveTool> {
+            // A templated tool's texts are rendered with the cell's values; others are as written.
+            let text = |s: &str| match texts {
+                Some(texts) => texts.render(t, s),
+                None => Ok(s.to_string()),
+            };
             // Every variant that holds applies over the profile's override, field by field, a
             // later one over an earlier one: independent axes (platform, runtime) combine.
             let held: Vec<&crate::model::catalog::ToolVariant> =
@@ -124,21 +139,30 @@ pub fn active_tools_where(
                     if let Some(d) = param_wording(&p.name) {
                         p.schema.description = Some(d.clone());
                     }
-                    p
+                    if !t.text_templates.names.is_empty() {
+                        render_descriptions(&mut p.schema, &text)?;
+                    }
+                    Ok(p)
                 })
-                .collect();
+                .collect::<Result<_>>()?;
             let examples = t
                 .examples
                 .iter()
                 .filter(|e| e.arguments.keys().all(|k| params.iter().any(|p| &p.name == k)))
                 .cloned()
                 .collect();
-            ActiveTool {
+            Ok(ActiveTool {
+                dynamic: texts.is_some_and(|x| x.dynamic(t)),
+                text_templates: if texts.is_some() {
+                    t.text_templates.names.values().cloned().collect()
+                } else {
+                    Vec::new()
+                },
                 examples,
                 provider_fields: t.provider_fields.clone(),
                 name: shown_name.unwrap_or_else(|| t.name.clone()),
                 toolset: t.toolset.clone(),
-                description: describe(t, wording, profile, switches, choices, &names),
+                description: describe(t, wording, profile, switches, choices, &names, &text)?,
                 params,
                 shape: t.shape.clone(),
                 guidance: t.guidance.clone(),
@@ -149,9 +173,25 @@ pub fn active_tools_where(
                     .filter(|c| c.profiles.is_empty() || c.profiles.iter().any(|p| p == profile))
                     .cloned()
                     .collect(),
-            }
+            })
         })
         .collect()
+}
+
+/// Each description in `schema` (a `parameters:` entry and its nested properties and items)
+/// through `text`.
+fn render_descriptions(schema: &mut crate::model::params::Schema, text: &dyn Fn(&str) -> Result<String>) -> Result<()> {
+    use crate::model::params::Kind;
+    if let Some(d) = &schema.description {
+        schema.description = Some(text(d)?);
+    }
+    match &mut schema.kind {
+        Kind::Array { items, .. } => render_descriptions(items, text),
+        Kind::Object { properties, .. } => {
+            properties.iter_mut().try_for_each(|p| render_descriptions(&mut p.schema, text))
+        }
+        _ => Ok(()),
+    }
 }
 
 #[cfg(test)]
@@ -164,14 +204,14 @@ mod tests {
         let c = catalog();
         let sel = ToolSelection { toolsets: vec!["files".into(), "web".into()], ..Default::default() };
         let off = BTreeMap::new();
-        let tools = active_tools(&c, "lite", &sel, &off, &BTreeMap::new());
+        let tools = active_tools(&c, "lite", &sel, &off, &BTreeMap::new(), None).unwrap();
         assert_eq!(tools.len(), 1);
         assert_eq!(tools[0].description, "Read.");
         assert_eq!(tools[0].params.len(), 1);
         assert_eq!(tools[0].params[0].schema.description.as_deref(), Some("A."));
         let on: BTreeMap<String, bool> =
             [("browser".to_string(), true), ("yolo".to_string(), true)].into_iter().collect();
-        let tools = active_tools(&c, "standard", &sel, &on, &BTreeMap::new());
+        let tools = active_tools(&c, "standard", &sel, &on, &BTreeMap::new(), None).unwrap();
         assert_eq!(tools.len(), 2);
         assert_eq!(tools[0].description, "read does things");
         assert_eq!(tools[0].params.len(), 2);

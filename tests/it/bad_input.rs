@@ -425,6 +425,28 @@ cases! {
         "the chat template raised an error: Cannot put tools in the first user message",
         Some("fixtures/bad/chat-template-raises-in-matrix/chat/llama3.1.jinja:52:13"),
         &["while rendering cell `bare.native` through chat template `llama`", "chat_templates.llama.profiles"]);
+    // --- harness messages ----------------------------------------------------------------
+    message_both_sections_and_blocks => case("message-both-sections-and-blocks",
+        "fixtures/bad/message-both-sections-and-blocks", &[],
+        "a message of profile `standard` has both `sections:` and `blocks:`",
+        Some("fixtures/bad/message-both-sections-and-blocks/promptc.yaml:20:19"), &["keep one"]);
+    message_without_content => case("message-without-content", "fixtures/bad/message-without-content", &[],
+        "a message of profile `standard` has no content",
+        Some("fixtures/bad/message-without-content/promptc.yaml:19:9"), &["`blocks: [{sections: [..]}, ..]`"]);
+    message_block_without_sections => case("message-block-without-sections",
+        "fixtures/bad/message-block-without-sections", &[],
+        "block 2 of a message of profile `standard` has no sections",
+        Some("fixtures/bad/message-block-without-sections/promptc.yaml:22:24"), &[]);
+    // --- templated tool text -----------------------------------------------------------------
+    templated_tool_syntax_error => case("templated-tool-syntax-error", "fixtures/bad/templated-tool-syntax-error", &[],
+        "template syntax error: this `{{` is never closed",
+        Some("fixtures/bad/templated-tool-syntax-error/tools.yaml:9:37"), &["`{{ working_dir }}`"]);
+    templated_tool_undeclared_name => case("templated-tool-undeclared-name",
+        "fixtures/bad/templated-tool-undeclared-name", &[], "uses undefined variable `workdir`",
+        Some("fixtures/bad/templated-tool-undeclared-name/tools.yaml:5:41"), &["did you mean `working_dir`?"]);
+    templated_tool_reads_tools => case("templated-tool-reads-tools", "fixtures/bad/templated-tool-reads-tools", &[],
+        "uses undefined variable `tool_names`", Some("fixtures/bad/templated-tool-reads-tools/tools.yaml:5:53"),
+        &["see the cell's variables and switches, not the tools"]);
     // --- report: tokenizers and budgets ----------------------------------------------------
     report_unknown_tokenizer => case("report-unknown-tokenizer", MINIMAL, &["report", "--tokenizer", "o200k"],
         "unknown tokenizer `o200k`", None, &["did you mean `o200k_base`?"]);

@@ -205,3 +205,55 @@ fn the_hand_written_native_definitions_are_accepted_by_the_provider_sdks() {
         assert!(out.lines().any(|l| l.starts_with(&format!("ok {} (", file.display()))), "{provider}: {out}");
     }
 }
+
+/// Harness messages of one text and of several blocks (`fixtures/good/message-blocks`), as
+/// `render --format json` gives them for each provider, validate against that provider SDK's
+/// message types; the checker rejects the common shape sent to Gemini and `input_text` blocks
+/// for a Responses assistant turn.
+#[test]
+fn harness_messages_validate_against_each_providers_sdk() {
+    let Some(py) = python() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let project = repo().join("fixtures/good/message-blocks");
+    let mut args = Vec::new();
+    for provider in ["anthropic", "openai", "openai-responses", "gemini"] {
+        let out = common::promptc(&[
+            "render",
+            "-C",
+            project.to_str().unwrap(),
+            "--provider",
+            provider,
+            "--format",
+            "json",
+            "--set",
+            "tests_failing",
+        ]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let file = dir.path().join(format!("{provider}.json"));
+        std::fs::write(&file, &out.stdout).unwrap();
+        args.push(format!("{provider}={}", file.display()));
+    }
+    // Wrong shapes: the common shape for Gemini, input_text for a Responses assistant turn.
+    let anthropic: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("anthropic.json")).unwrap()).unwrap();
+    let wrong = dir.path().join("wrong-gemini.json");
+    std::fs::write(&wrong, anthropic.to_string()).unwrap();
+    args.push(format!("gemini={}", wrong.display()));
+    let mut responses: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("openai-responses.json")).unwrap()).unwrap();
+    responses["messages"][1]["content"][0] = serde_json::json!({"type": "input_text", "text": "x"});
+    let wrong_responses = dir.path().join("wrong-responses.json");
+    std::fs::write(&wrong_responses, responses.to_string()).unwrap();
+    args.push(format!("openai-responses={}", wrong_responses.display()));
+
+    let check = Command::new(&py).arg(repo().join("conformance/check_messages.py")).args(&args).output().unwrap();
+    let text = String::from_utf8_lossy(&check.stdout);
+    for provider in ["anthropic", "openai", "openai-responses", "gemini"] {
+        let file = dir.path().join(format!("{provider}.json"));
+        assert!(text.lines().any(|l| l == format!("ok {}", file.display())), "{provider}: {text}");
+    }
+    for file in [&wrong, &wrong_responses] {
+        assert!(text.contains(&format!("FAIL {}", file.display())), "{} accepted: {text}", file.display());
+    }
+    assert_eq!(check.status.code(), Some(1), "{text}{}", String::from_utf8_lossy(&check.stderr));
+}

@@ -481,6 +481,135 @@ fn harness_messages_are_rendered_snapshotted_measured_and_frozen() {
     );
 }
 
+/// Harness messages of several content blocks (`fixtures/good/message-blocks`): each provider's
+/// own shape, a block that renders empty left out, a message of one text kept a string, blocks
+/// counted one by one, the snapshot in the common shape.
+#[test]
+fn harness_messages_of_several_blocks_take_each_providers_shape() {
+    use promptc::{Provider, Request};
+    let project = common::project("fixtures/good/message-blocks");
+    let messages = |provider: Provider, failing: bool| {
+        let req = Request::new().provider(provider).switch("tests_failing", failing);
+        promptc::compile(project, &req).unwrap().messages_json().unwrap()
+    };
+    let workspace = "<workspace>\nRepository: acme/garden-planner\n</workspace>";
+    let failing = "The last CI run failed. Look at the failing tests before anything else.";
+    let request = "Add a frost warning to the planting calendar.";
+    let example = "Example (run_tests): Run the planner's tests.\n{\"name\":\"run_tests\",\"arguments\":{\"path\":\"tests/test_planner.py\"}}";
+    let note = "That is how a tool is called.";
+    let blocks = |kind: &str, texts: &[&str]| -> serde_json::Value {
+        texts.iter().map(|t| serde_json::json!({"type": kind, "text": t})).collect()
+    };
+    for provider in [Provider::Anthropic, Provider::OpenAiChat] {
+        assert_eq!(
+            messages(provider, true),
+            serde_json::json!([
+                {"role": "user", "content": blocks("text", &[workspace, failing, request])},
+                {"role": "assistant", "content": blocks("text", &[example, note])},
+                {"role": "user", "content": "Keep the change small."},
+            ]),
+            "{provider:?}"
+        );
+    }
+    // The switch's block renders empty when off: it is left out, the others stay blocks.
+    assert_eq!(
+        messages(Provider::OpenAiResponses, false),
+        serde_json::json!([
+            {"role": "user", "content": blocks("input_text", &[workspace, request])},
+            {"role": "assistant", "content": [
+                {"type": "output_text", "text": example, "annotations": []},
+                {"type": "output_text", "text": note, "annotations": []},
+            ]},
+            {"role": "user", "content": "Keep the change small."},
+        ])
+    );
+    let parts =
+        |texts: &[&str]| -> serde_json::Value { texts.iter().map(|t| serde_json::json!({"text": t})).collect() };
+    assert_eq!(
+        messages(Provider::Gemini, false),
+        serde_json::json!([
+            {"role": "user", "parts": parts(&[workspace, request])},
+            {"role": "model", "parts": parts(&[example, note])},
+            {"role": "user", "parts": parts(&["Keep the change small."])},
+        ])
+    );
+
+    // The report counts each block's bytes, and nothing between them.
+    let dir = repo().join("fixtures/good/message-blocks");
+    let report: serde_json::Value =
+        serde_json::from_str(&ok(&["report", "-C", dir.to_str().unwrap(), "--format", "json"])).unwrap();
+    let sent: Vec<u64> = report["accounts"][0]["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["sent"]["bytes"].as_u64().unwrap())
+        .collect();
+    let bytes = |texts: &[&str]| texts.iter().map(|t| t.len() as u64).sum::<u64>();
+    assert_eq!(sent, [bytes(&[workspace, request]), bytes(&[example, note]), bytes(&["Keep the change small."])]);
+    // The committed snapshots are current, and hold the common shape.
+    assert_eq!(promptc(&["diff", "-C", dir.to_str().unwrap()]).status.code(), Some(0));
+    let snap: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("snapshots/standard.native.messages.json")).unwrap()).unwrap();
+    assert_eq!(snap[1]["content"], blocks("text", &[example, note]));
+}
+
+/// Tool text that depends on runtime values (`fixtures/good/templated-tools`, `templated: true`):
+/// rendered per cell from the cell's variables and switches in the tools JSON and the xml docs,
+/// the wording an override gives too; a text reading a dynamic variable makes the cell's tools
+/// uncacheable (reported by the account and P004) and its xml tool docs dynamic; P010 quiet.
+#[test]
+fn templated_tool_text_is_rendered_per_cell_and_dynamic_when_it_reads_a_dynamic_value() {
+    use promptc::{Request, Transport};
+    let project = common::project("fixtures/good/templated-tools");
+    let tools = |req: Request| promptc::compile(project, &req).unwrap().projection().unwrap().clone();
+    let t = tools(Request::new());
+    assert_eq!(
+        t[0]["description"],
+        "Run a bash command in /workspace (sandboxed).\nFiles you write stay under /workspace."
+    );
+    assert_eq!(t[0]["input_schema"]["properties"]["cwd"]["description"], "Where to run it; /workspace when left out.");
+    assert_eq!(t[1]["description"], "Write a note dated 2026-12-03.");
+    let t = tools(Request::new().variable("working_dir", "/srv").switch("sandbox", false).profile("shell"));
+    assert_eq!(t[0]["description"], "Run a bash command in /srv.\nFiles you write stay under /srv.");
+    assert_eq!(
+        t[0]["input_schema"]["properties"]["cwd"]["description"], "A folder under /srv.",
+        "the override's wording"
+    );
+
+    // The xml docs show the rendered text; they are dynamic where a tool's text is.
+    let xml =
+        |profile: &str| promptc::compile(project, &Request::new().profile(profile).transport(Transport::Xml)).unwrap();
+    let standard = xml("standard");
+    assert!(standard.prompt().contains("Description: Write a note dated 2026-12-03."), "{}", standard.prompt());
+    assert!(!standard.prompt().contains("{{"));
+    let dynamic = |c: &promptc::Compiled| c.sections().iter().find(|s| s.id == "tools").unwrap().dynamic;
+    assert!(dynamic(&standard));
+    assert!(!dynamic(&xml("shell")));
+
+    // The account: nothing of a native cell with the dynamic tool is cacheable.
+    let dir = repo().join("fixtures/good/templated-tools");
+    let report = |profile: &str| -> serde_json::Value {
+        serde_json::from_str(&ok(&["report", "-C", dir.to_str().unwrap(), "--profile", profile, "--format", "json"]))
+            .unwrap()
+    };
+    let cache = &report("standard")["accounts"][0]["cache"];
+    assert_eq!((cache["cacheable"].as_u64(), cache["ends_at"].as_str()), (Some(0), Some("tool note")), "{cache}");
+    let cache = &report("shell")["accounts"][0]["cache"];
+    assert!(cache["cacheable"].as_u64().unwrap() > 0 && cache["ends_at"].is_null(), "{cache}");
+
+    // check: P004 names the tool at its declaration; no P010 for the templated texts.
+    let out = promptc(&["check", "-C", dir.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.contains("warning[P004]: tool `note`'s text changes between sessions"), "{text}");
+    assert!(text.contains("tools.yaml:21:3"), "{text}");
+    assert!(!text.contains("P010"), "{text}");
+    assert_eq!(promptc(&["diff", "-C", dir.to_str().unwrap()]).status.code(), Some(0), "the snapshots are current");
+    // The variables the tool texts read shape the cell: its metadata hashes them.
+    let inputs = promptc::compile(project, &Request::new()).unwrap().input_variables(project);
+    assert_eq!(inputs.keys().collect::<Vec<_>>(), ["working_dir", "today"]);
+}
+
 /// Tool variants (`fixtures/good/tool-variants`): name, description and parameter wording
 /// chosen by switches and profiles, every variant that holds applying in order, in the native
 /// projection and the template context alike.

@@ -16,9 +16,11 @@ pub const RULE: Rule = Rule {
     summary: "dynamic or untrusted text comes before static text",
     explain: "Provider prompt caching reuses the longest unchanged prefix of the prompt. A section that changes \
         between sessions (it reads a `dynamic: true` variable, or carries untrusted text) placed before static \
-        sections ends the cacheable prefix early, so every request pays for the static text after it. `promptc check` \
-        reports each cell's cacheable prefix in tokens.\n\nFix: move dynamic and untrusted sections after the static \
-        ones (environment details near the end).",
+        sections ends the cacheable prefix early, so every request pays for the static text after it. The tools come \
+        first in every provider's cache order: a `templated: true` tool whose text reads a dynamic value leaves \
+        nothing of a native cell to reuse. `promptc check` reports each cell's cacheable prefix in tokens.\n\nFix: \
+        move dynamic and untrusted sections after the static ones (environment details near the end), and keep \
+        values that change every session out of tool text.",
 };
 
 /// Every cell's cacheable prefix, from its accounts (reported whatever the rule's level).
@@ -35,11 +37,39 @@ pub(crate) fn prefixes(views: &[CellView]) -> Vec<CachePrefix> {
         .collect()
 }
 
-/// Report dynamic or untrusted sections placed before static ones.
+/// Report dynamic or untrusted sections placed before static ones, and native tools whose
+/// text changes between sessions.
 pub(crate) fn check(project: &Project, views: &[CellView], out: &mut Vec<Diagnostic>) {
     let mut reported = BTreeSet::new();
     for v in views {
         let c = &v.compiled;
+        // The tools come first in every provider's cache order: a native tool whose text reads
+        // a dynamic value (`templated: true`) leaves nothing of the cell to reuse.
+        if c.projection().is_some() {
+            for t in c.tools.iter().filter(|t| t.dynamic) {
+                let Some(tool) = project.catalog.tools().iter().find(|d| {
+                    d.name == t.name || d.variants.iter().any(|x| x.name.as_deref() == Some(t.name.as_str()))
+                }) else {
+                    continue;
+                };
+                if !reported.insert((format!("tool {}", tool.name), String::new())) {
+                    continue;
+                }
+                let mut d = finding(
+                    RuleCode::P004,
+                    format!("tool `{}`'s text changes between sessions, and the tools come first in the cache order", tool.name),
+                )
+                .with_label(project.label(&tool.decl_span))
+                .with_help("keep values that change every session out of tool text: say them in a section after the static ones");
+                if let Some(a) = v.accounts.first() {
+                    d = d.with_note(format!(
+                        "in cell `{}` the cacheable prefix is {} of {} tokens",
+                        a.name, a.cache.cacheable, a.total.tokens
+                    ));
+                }
+                out.push(d);
+            }
+        }
         // Sections in the order they appear in the prompt (a layout may reorder them).
         let placed = c.placed_sections();
         if let Some(i) = placed.iter().position(|(_, s)| s.dynamic) {

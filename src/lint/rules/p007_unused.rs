@@ -43,9 +43,7 @@ pub(crate) fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     let mut listed: BTreeSet<&str> =
         project.profiles.values().flat_map(|p| p.sections.iter().map(String::as_str)).collect();
     listed.extend(project.subagents.values().flat_map(|s| s.sections.iter().flatten().map(String::as_str)));
-    listed.extend(
-        project.profiles.values().flat_map(|p| &p.messages).flat_map(|m| m.sections.iter().map(String::as_str)),
-    );
+    listed.extend(project.profiles.values().flat_map(|p| &p.messages).flat_map(|m| m.sections().map(String::as_str)));
     for id in project.sections.keys().filter(|id| !listed.contains(id.as_str())) {
         out.push(
             finding(RuleCode::P007, format!("section `{id}` is not used by any profile, message or sub-agent"))

@@ -14,7 +14,7 @@ pub const RULE: Rule = Rule {
     default: Level::Warn,
     summary: "tool text holds template syntax, which the model receives as written",
     explain: "Tool descriptions, parameter descriptions, description parts, overrides, variants, guidance, examples \
-        and `text:` contributions are sent as written: they are not templates. `{{ working_dir }}` in a parameter \
+        and `text:` contributions are sent as written: they are not templates, unless the tool is `templated: true`. `{{ working_dir }}` in a parameter \
         description reaches the model with its braces, and `{% if %}` is shown, not evaluated.\n\nFix: write the \
         value out; move a sentence that depends on a runtime value into a section, or into a `template:` \
         contribution; or allow P010 where the braces are meant (a tool that documents templates).",
@@ -26,7 +26,10 @@ const SYNTAX: [&str; 3] = ["{{", "{%", "{#"];
 /// Every tool text sent as written that holds template syntax, located at the delimiter.
 pub(crate) fn check(project: &Project, out: &mut Vec<Diagnostic>) {
     for t in project.catalog.tools() {
-        for (what, text, from) in literal_texts(t) {
+        // A templated tool's texts are rendered per cell, not sent as written.
+        for (what, text, from) in
+            literal_texts(t).into_iter().filter(|(_, text, _)| !t.text_templates.names.contains_key(*text))
+        {
             let Some(syntax) = SYNTAX.iter().filter_map(|s| text.find(s).map(|i| (i, *s))).min().map(|(_, s)| s) else {
                 continue;
             };
@@ -34,8 +37,8 @@ pub(crate) fn check(project: &Project, out: &mut Vec<Diagnostic>) {
                 finding(RuleCode::P010, format!("{what} holds `{syntax}`, which the model receives as written"))
                     .with_label(locate(project, from, syntax))
                     .with_help(
-                        "tool text is not a template: write the value out, or move the sentence into a section or a \
-                         `template:` contribution, where templates are rendered",
+                        "tool text is not a template: write the value out, mark the tool `templated: true` to render \
+                         its texts per cell, or move the sentence into a section or a `template:` contribution",
                     ),
             );
         }

@@ -122,11 +122,23 @@ pub(super) fn account_primed(
     // Only the (short) dynamic rest is counted: the prefix is the prompt less it, to within
     // the one token that may straddle the cut.
     let rest = own.rest;
-    let cache = CacheSplit {
-        cacheable: prompt.tokens.saturating_sub(rest.tokens) + tools_sent.tokens,
-        uncached: rest.tokens,
-        breakpoint_after: sp.last_static,
-        ends_at: sp.first_dynamic,
+    // The tools come before the prompt in every provider's cache order: a native tool whose
+    // text changes between sessions (`templated: true` reading a dynamic value) leaves nothing
+    // to reuse.
+    let dynamic_tool = c.tools.iter().find(|t| t.dynamic).filter(|_| c.projection.is_some());
+    let cache = match dynamic_tool {
+        Some(t) => CacheSplit {
+            cacheable: 0,
+            uncached: prompt.tokens + tools_sent.tokens,
+            breakpoint_after: None,
+            ends_at: Some(format!("tool {}", t.name)),
+        },
+        None => CacheSplit {
+            cacheable: prompt.tokens.saturating_sub(rest.tokens) + tools_sent.tokens,
+            uncached: rest.tokens,
+            breakpoint_after: sp.last_static,
+            ends_at: sp.first_dynamic,
+        },
     };
     let slots = slot_items(c, &sections);
     let billed = billed(ctx, counted, prompt, &messages, counters)?;

@@ -182,11 +182,11 @@ impl Prepared {
 }
 
 /// The texts of `c` every account of it counts, whatever the provider: the prompt, its
-/// dynamic rest, each section, each harness message.
+/// dynamic rest, each section, each harness message's blocks (a message of one text is one).
 pub(super) fn cell_texts(c: &Compiled) -> Vec<&str> {
     let mut out = vec![c.prompt.as_str(), &c.prompt[c.prefix.bytes..]];
     out.extend(c.sections.iter().map(|s| s.text.as_str()));
-    out.extend(c.messages.iter().map(|m| m.text.as_str()));
+    out.extend(c.messages.iter().flat_map(|m| &m.blocks).map(String::as_str));
     out
 }
 
@@ -213,7 +213,12 @@ impl OwnCounts {
             prompt: next(),
             rest: next(),
             sections: c.sections.iter().map(|_| next()).collect(),
-            messages: c.messages.iter().map(|_| next()).collect(),
+            // A message's blocks are counted one by one, as each is its own text in the request.
+            messages: c
+                .messages
+                .iter()
+                .map(|m| m.blocks.iter().fold(Measure::default(), |t, _| t.plus(next())))
+                .collect(),
         })
     }
 }
