@@ -13,7 +13,9 @@ use crate::resolve::tools::ActiveTool;
 pub fn tool_block(t: &ActiveTool) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "## {}", t.name);
-    let _ = writeln!(out, "Description: {}", t.description.trim());
+    // As the model holds it: trimmed at load under `descriptions: trim`, byte for byte under
+    // `verbatim` (a final newline there shows as a blank line, as in the JSON it is a `\n`).
+    let _ = writeln!(out, "Description: {}", t.description);
     if t.params.is_empty() {
         out.push_str("Parameters: none\n");
     } else {
@@ -43,9 +45,15 @@ fn param_lines(out: &mut String, p: &Property, depth: usize) {
     let mut facts =
         vec![if p.required { "required".to_string() } else { "optional".to_string() }, type_phrase(&p.schema)];
     facts.extend(constraints(&p.schema));
-    let desc = p.schema.description.as_deref().map(str::trim).unwrap_or("");
-    let line = format!("{indent}- {}: ({}) {desc}", p.name, facts.join(", "));
-    let _ = writeln!(out, "{}", line.trim_end());
+    let line = format!("{indent}- {}: ({})", p.name, facts.join(", "));
+    match p.schema.description.as_deref().filter(|d| !d.is_empty()) {
+        Some(desc) => {
+            let _ = writeln!(out, "{line} {desc}");
+        }
+        None => {
+            let _ = writeln!(out, "{line}");
+        }
+    }
     let nested = match &p.schema.kind {
         Kind::Object { properties, .. } => Some(properties),
         Kind::Array { items, .. } => match &items.kind {

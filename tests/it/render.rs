@@ -308,6 +308,40 @@ fn trimmed_descriptions_and_strict_tools_change_the_projection_as_documented() {
     assert_eq!(strict[0]["function"]["parameters"]["required"], serde_json::json!(["title", "details", "due"]));
 }
 
+/// `descriptions: verbatim` reaches promptc's built-in xml tool docs: a description's final
+/// newline and a nested one's leading spaces are kept there as in the JSON; under the default
+/// `trim` only the end is trimmed, in both.
+#[test]
+fn verbatim_descriptions_reach_the_built_in_xml_tool_docs() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&repo().join("fixtures/good/native-faithful"), dir.path());
+    let manifest = dir.path().join("promptc.yaml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    let text = text.replacen("transports: [native]", "transports: [native, xml]", 1);
+    let text = text.replacen("sections: [role]", "sections: [role, tools]", 1);
+    let text = text.replacen("\ntools:\n", "  tools:\n    generate: tool_docs\n\ntools:\n", 1);
+    std::fs::write(&manifest, text).unwrap();
+    let xml = || {
+        let out = promptc_in(dir.path(), &["render", "--transport", "xml"]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let verbatim = xml();
+    assert!(
+        verbatim
+            .contains("Description: Put a new job on the board.\nJobs start unassigned; say what done looks like.\n\n"),
+        "{verbatim}"
+    );
+    assert!(verbatim.contains("(required, object) What the job involves.\n\n"), "{verbatim}");
+    assert!(verbatim.contains(")   A tool it needs (indented on purpose).\n"), "{verbatim}");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(&manifest, text.replacen("descriptions: verbatim\n", "", 1)).unwrap();
+    let trimmed = xml();
+    assert!(trimmed.contains("say what done looks like.\nParameters:"), "{trimmed}");
+    assert!(trimmed.contains("What the job involves.\n  - "), "{trimmed}");
+    assert!(trimmed.contains(")   A tool it needs (indented on purpose).\n"), "{trimmed}");
+}
+
 /// A project's own text tool format (`tool_docs:` in `fixtures/good/text-tool-format`): each
 /// tool documented by its template, with every active parameter's schema in the context, the
 /// blocks joined by the separator, and example calls in the project's call format.
