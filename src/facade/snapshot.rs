@@ -49,7 +49,9 @@ impl Destination {
 
     fn write(&self, files: &std::collections::BTreeMap<String, String>) -> Result<Written> {
         let to = match self {
-            Destination::Named(d) => Pinned::unpinned(d),
+            Destination::Named(d) => {
+                crate::source::pin::named(d).map_err(|e| crate::error::Error::io("create folder", d, &e))?
+            }
             Destination::Project(f) => f.pin()?,
         };
         crate::output::snapshot::write(&to, files)

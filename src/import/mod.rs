@@ -408,7 +408,9 @@ fn located(text: &str, source: &str, path: &str, root_is_list: bool, d: Diagnost
 pub fn write(imported: &Imported, dir: &Path) -> Result<Vec<PathBuf>> {
     let files: BTreeMap<String, Vec<u8>> =
         imported.files.iter().map(|(k, v)| (k.clone(), v.as_bytes().to_vec())).collect();
-    let done = crate::source::folder::replace(dir, &files, &owned)?;
+    // The folder the user named, its parent opened once (see `source::pin::named`).
+    let pinned = crate::source::pin::named(dir).map_err(|e| crate::error::Error::io("create folder", dir, &e))?;
+    let done = crate::source::folder::replace(pinned.path(), &files, &owned).map_err(|e| pinned.relabel(e))?;
     Ok(done.written.iter().map(|n| dir.join(n)).collect())
 }
 

@@ -276,6 +276,7 @@ impl Compiled {
 pub fn write_artifact(dir: &Path, project: &Project, c: &Compiled) -> Result<Vec<PathBuf>> {
     let files: BTreeMap<String, Vec<u8>> =
         artifact_files(project, c).into_iter().map(|(n, t)| (n, t.into_bytes())).collect();
-    let done = crate::source::folder::replace(dir, &files, &owned_files)?;
+    let pinned = crate::source::pin::named(dir).map_err(|e| crate::error::Error::io("create folder", dir, &e))?;
+    let done = crate::source::folder::replace(pinned.path(), &files, &owned_files).map_err(|e| pinned.relabel(e))?;
     Ok(done.written.iter().map(|n| dir.join(n)).collect())
 }

@@ -10,8 +10,12 @@
 //! `folder::replace`), and messages are put back on the path the user knows
 //! ([`Pinned::relabel`]).
 //!
-//! Linux only: elsewhere, or without `/proc`, the checked path is used as it is (today's
-//! behaviour: a swap racing the write can still redirect it).
+//! A folder the user named on the command line ([`named`]) is resolved once as written (its
+//! links are the user's) and its parent held open the same way, so a swap cannot split or
+//! redirect the write after that.
+//!
+//! Linux only: elsewhere, or without `/proc`, the checked path is used as it is (a swap racing
+//! the write can still redirect it there).
 
 use std::path::{Path, PathBuf};
 
@@ -35,7 +39,7 @@ pub struct Pinned {
 }
 
 impl Pinned {
-    /// `path` used as it is (a folder the user named on the command line).
+    /// `path` used as it is.
     pub fn unpinned(path: &Path) -> Pinned {
         Pinned { path: path.to_path_buf(), alias: None, _parent: None }
     }
@@ -100,6 +104,29 @@ pub fn pin(root: &Path, target: &Path, shown: &Path) -> std::result::Result<Pinn
     }
     let _ = shown;
     Ok(Pinned::unpinned(&target))
+}
+
+/// Pin the parent of `target`, a folder the user named on the command line (`render --out`,
+/// `snapshot --dir`): its path is resolved once, as the user wrote it (links the user's path
+/// goes through are theirs to have), the missing folders made, and every later call goes
+/// through the open parent, so a folder on the way swapped for a link meanwhile cannot split
+/// or redirect the write (Linux; elsewhere the path as it is).
+pub fn named(target: &Path) -> std::io::Result<Pinned> {
+    #[cfg(target_os = "linux")]
+    if Path::new("/proc/self/fd").is_dir() {
+        use rustix::fd::AsRawFd;
+        let Some(name) = target.file_name() else { return Ok(Pinned::unpinned(target)) };
+        let parent = match target.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
+        std::fs::create_dir_all(parent)?;
+        let fd = rustix::fs::openat(rustix::fs::CWD, parent, linux::DIR, linux::NO_MODE)?;
+        let via = format!("/proc/self/fd/{}", fd.as_raw_fd());
+        let shown = target.parent().map_or_else(String::new, |p| p.display().to_string());
+        return Ok(Pinned { path: Path::new(&via).join(name), alias: Some((via, shown)), _parent: Some(fd) });
+    }
+    Ok(Pinned::unpinned(target))
 }
 
 /// A folder held open while it is used: its contents are reached through the open folder, so

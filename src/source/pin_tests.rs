@@ -99,3 +99,30 @@ fn a_held_folder_is_reached_through_the_open_folder_and_never_a_link() {
     assert!(root.join("moved/f").is_file());
     assert!(hold(&root.join("d")).is_err(), "a link is not held");
 }
+
+#[test]
+fn a_named_folder_is_written_where_its_path_led_when_pinned() {
+    let (_keep, root, outside) = places();
+    std::fs::create_dir_all(root.join("a/b")).unwrap();
+    let target = root.join("a/b/out");
+    let pinned = named(&target).unwrap();
+    // The user's path resolved once: a swap afterwards neither splits nor redirects the write.
+    std::fs::rename(root.join("a"), root.join("moved")).unwrap();
+    std::os::unix::fs::symlink(outside.path(), root.join("a")).unwrap();
+    let r = super::super::folder::replace(pinned.path(), &files(), &no_manifest);
+    assert!(empty(outside.path()), "nothing is written outside");
+    assert_eq!(r.unwrap().written, ["a.txt"]);
+    assert_eq!(std::fs::read(root.join("moved/b/out/a.txt")).unwrap(), b"A");
+    // Messages name the path as the user wrote it.
+    let shown = pinned.show(&pinned.path().display().to_string());
+    assert_eq!(shown, target.display().to_string());
+}
+
+#[test]
+fn a_named_folder_makes_its_missing_parents_and_follows_the_users_links() {
+    let (_keep, root, elsewhere) = places();
+    std::os::unix::fs::symlink(elsewhere.path(), root.join("link")).unwrap();
+    let pinned = named(&root.join("link/new/out")).unwrap();
+    super::super::folder::replace(pinned.path(), &files(), &no_manifest).unwrap();
+    assert_eq!(std::fs::read(elsewhere.path().join("new/out/a.txt")).unwrap(), b"A", "the user's link is theirs");
+}
