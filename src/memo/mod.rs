@@ -5,11 +5,11 @@
 //! serialised or counted again.
 //!
 //! A cell's entry is found by its identity (profile, case, transport, sub-agent), promptc's
-//! version and what the run counts with (the model, a forced tokenizer); it is believed only
-//! while every file it depends on has the SHA-256 it had when the entry was made, and the
-//! project reads the same set of files. A cell depends on every file the project read except
-//! the files of section templates it does not render: the manifest, the tool files and the
-//! layout shape every cell. A project whose templates pull in files (`include`, `import`,
+//! version, the project's folder and what the run counts with (the model, a forced
+//! tokenizer); it is believed only while every file it depends on has the SHA-256 it had when
+//! the entry was made, and the project reads the same set of files. A cell depends on every
+//! file the project read except the files that hold only templates of sections it does not
+//! render: the manifest, the tool files and the layout shape every cell. A project whose templates pull in files (`include`, `import`,
 //! `extends`) is never cached: what a cell renders could then depend on a file no list names.
 //!
 //! Nothing here is trusted for a figure it cannot verify: an entry is a pure function of the
@@ -139,6 +139,8 @@ impl CompileCache {
         field(&mut h, format!("{:?}", cell.subagent).as_bytes());
         field(&mut h, format!("{:?}", run.model).as_bytes());
         field(&mut h, format!("{:?}", run.forced).as_bytes());
+        // Where the project is: a warning kept with an entry names its files by their paths.
+        field(&mut h, project.fs().root().as_os_str().as_encoded_bytes());
         // The set of files the project read: a file added or dropped is a change.
         for rel in project.files.keys() {
             field(&mut h, rel.as_bytes());

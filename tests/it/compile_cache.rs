@@ -127,3 +127,15 @@ fn a_project_whose_templates_include_files_is_never_cached() {
     assert_eq!((cache.stats().compiled, cache.stats().reused), (cells, 0));
     assert_eq!(report, cold(dir.path()));
 }
+
+#[test]
+fn a_copy_of_the_project_elsewhere_is_not_answered_from_the_cache() {
+    let (a, b) = (copy_of_example(), copy_of_example());
+    let (mut tokens, mut cache) = (counter(), CompileCache::new());
+    let project = promptc::load(a.path()).unwrap();
+    promptc::report_cached(&project, &Request::new(), &matrix(), &mut tokens, &mut cache).unwrap();
+    // The same files in another folder: its warnings and labels name other paths.
+    let project = promptc::load(b.path()).unwrap();
+    promptc::report_cached(&project, &Request::new(), &matrix(), &mut tokens, &mut cache).unwrap();
+    assert_eq!(cache.stats().reused, 0);
+}
