@@ -56,6 +56,8 @@ mod chat;
 
 mod measure;
 
+mod memo;
+
 mod output;
 
 mod diff;
@@ -78,12 +80,13 @@ pub use facade::fuzz;
 pub use facade::{
     adopt_snapshots, check, command, compile, diff, diff_folders, discover, editor_schema, explain, freeze,
     import_tools, init, load, matrix, matrix_texts, on_compile_stack, parse_record, read_record, render_chat, report,
-    report_chat, report_html, review, rule_code, snapshot, snapshot_files, tokenizer_named, verify, write_artifact,
-    write_imported, write_output, write_record, Drift, HtmlReport, MatrixCell, Report, ReportOptions, Review, Reviewed,
-    SchemaKind, TokenCounter,
+    report_cached, report_chat, report_html, review, rule_code, snapshot, snapshot_files, tokenizer_named, verify,
+    write_artifact, write_imported, write_output, write_record, Drift, HtmlReport, MatrixCell, Report, ReportOptions,
+    Review, Reviewed, SchemaKind, TokenCounter,
 };
 pub use import::{ImportFormat, ImportOptions, Imported, MAX_TOOLS as MAX_IMPORT_TOOLS};
 pub use json::{document as json_document, OUTPUT_FORMAT};
+pub use memo::CompileCache;
 pub use model::name::UnknownName;
 pub use model::provider::{Billing, ProviderInfo};
 pub use model::selection::parse_window as parse_context_window;
@@ -101,6 +104,7 @@ pub mod report {
     pub use crate::measure::budget::{Check as BudgetCheck, Scope};
     pub use crate::measure::tokens::CacheStats;
     pub use crate::measure::Measure;
+    pub use crate::memo::CompileStats;
     pub use crate::model::budget::{Amount, Unit};
     pub use crate::output::report::{budget_failures, cache_line, render, render_matrix, Format, View};
 }

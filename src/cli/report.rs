@@ -69,7 +69,35 @@ pub(crate) struct ReportArgs {
     pub(crate) no_cache: bool,
 }
 
+/// What `watch report` keeps from run to run: the token counter (its tokenizers and counts),
+/// made for the project's cache file, and the compile cache.
+pub(crate) struct Session {
+    counter: Option<(Option<PathBuf>, TokenCounter)>,
+    cache: promptc::CompileCache,
+}
+
+impl Session {
+    pub(crate) fn new() -> Session {
+        Session { counter: None, cache: promptc::CompileCache::new() }
+    }
+
+    /// What the compile cache did in the last run.
+    pub(crate) fn stats(&self) -> promptc::report::CompileStats {
+        self.cache.stats()
+    }
+}
+
 pub(crate) fn report(project: &Project, args: &ReportArgs, color: Color) -> Result<Exit, Error> {
+    report_in(project, args, color, None)
+}
+
+/// `report`, with the counter and compile cache of a session kept across runs (`watch`).
+pub(crate) fn report_in(
+    project: &Project,
+    args: &ReportArgs,
+    color: Color,
+    session: Option<&mut Session>,
+) -> Result<Exit, Error> {
     use promptc::report::{self as show, Format, View};
     if args.chat.wanted(&args.cell) {
         return report_chat(project, args);
@@ -82,18 +110,39 @@ pub(crate) fn report(project: &Project, args: &ReportArgs, color: Color) -> Resu
     }
     let req = request(project, &args.cell)?;
     let tokenizer = args.tokenizer.as_deref().map(|n| promptc::tokenizer_named(project, n)).transpose()?;
-    let mut counter = TokenCounter::for_project(project, None, !args.no_cache);
     let options = promptc::ReportOptions::new().tokenizer(tokenizer).matrix(args.matrix);
-    let (report, page) = if args.format == ReportFormat::Html {
-        let page = promptc::report_html(project, &req, &options, &mut counter)?;
-        (page.report, Some(page.html))
-    } else {
-        (promptc::report(project, &req, &options, &mut counter)?, None)
+    // A session keeps its counter while the project names the same cache file (and `--no-cache`
+    // keeps nothing: every run counts and compiles afresh).
+    let cache_file = project.token_cache().filter(|_| !args.no_cache);
+    let session = session.filter(|_| !args.no_cache);
+    let (mut own, mut cache) = (None, None);
+    let counter = match session {
+        Some(Session { counter, cache: c }) => {
+            cache = Some(c);
+            if counter.as_ref().is_none_or(|(file, _)| *file != cache_file) {
+                *counter = Some((cache_file, TokenCounter::for_project(project, None, true)));
+            }
+            match counter {
+                Some((_, counter)) => counter,
+                None => own.insert(TokenCounter::for_project(project, None, !args.no_cache)),
+            }
+        }
+        None => own.insert(TokenCounter::for_project(project, None, !args.no_cache)),
     };
-    save_tokens(&mut counter);
+    let (report, page) = match (args.format == ReportFormat::Html, cache) {
+        (true, _) => {
+            let page = promptc::report_html(project, &req, &options, counter)?;
+            (page.report, Some(page.html))
+        }
+        (false, Some(cache)) => (promptc::report_cached(project, &req, &options, counter, cache)?, None),
+        (false, None) => (promptc::report(project, &req, &options, counter)?, None),
+    };
+    save_tokens(counter);
     let stats = counter.cache_stats();
     // The tokenizer's tables take a tenth of a second to free; the process is about to exit.
-    std::mem::forget(counter);
+    if let Some(counter) = own {
+        std::mem::forget(counter);
+    }
     let format = match args.format {
         ReportFormat::Table => Format::Table,
         ReportFormat::Json => Format::Json,

@@ -150,6 +150,9 @@ pub(crate) fn watch(cli: &Cli, args: &WatchArgs, level_flags: &[(String, Level)]
     let mut last = stamp(&root, &skip);
     let mut run = 1;
     let mut reason = String::from("first run");
+    // The token counter and the compile cache live across runs: a re-run recounts and
+    // recompiles only what the edit reached.
+    let mut session = super::report::Session::new();
     loop {
         let _ = writeln!(std::io::stderr(), "── promptc watch: run {run} ({reason}) ──");
         match Project::load(&manifest) {
@@ -166,7 +169,19 @@ pub(crate) fn watch(cli: &Cli, args: &WatchArgs, level_flags: &[(String, Level)]
                 }
                 let result = match &args.what {
                     WatchWhat::Render(a) => render(&project, a, cli.color),
-                    WatchWhat::Report(a) => report(&project, a, cli.color),
+                    WatchWhat::Report(a) => {
+                        let result = super::report::report_in(&project, a, cli.color, Some(&mut session));
+                        let stats = session.stats();
+                        if a.matrix && !a.no_cache {
+                            let _ = writeln!(
+                                std::io::stderr(),
+                                "compile cache: {} cells compiled, {} reused",
+                                stats.compiled,
+                                stats.reused
+                            );
+                        }
+                        result
+                    }
                     WatchWhat::Check(a) => check(&project, a, level_flags, cli.color),
                 };
                 if let Err(e) = result {

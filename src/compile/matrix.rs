@@ -34,14 +34,19 @@ impl<'p> RunBudget<'p> {
 
     /// Charge more text a cell made (its text through a chat template, say).
     pub fn charge_bytes(&self, bytes: usize, c: &Compiled) -> Result<()> {
+        self.charge_named(bytes, &c.cell().stem())
+    }
+
+    /// Charge `bytes` of cell `stem` (a cell the compile cache answers for is charged what
+    /// compiling it would charge, so the run stops where it would).
+    pub fn charge_named(&self, bytes: usize, stem: &str) -> Result<()> {
         let used = self.used.fetch_add(bytes, Ordering::Relaxed) + bytes;
         let cap = self.project.templates.limits().matrix_bytes;
         if used <= cap {
             return Ok(());
         }
         Err(Diagnostic::error(format!(
-            "the matrix's prompts, messages and chat texts add up to more than {cap} bytes ({used} by cell `{}`)",
-            c.cell().stem()
+            "the matrix's prompts, messages and chat texts add up to more than {cap} bytes ({used} by cell `{stem}`)"
         ))
         .with_label(crate::diagnostic::Label::file(self.project.fs().display(&self.project.manifest)))
         .with_help(

@@ -24,7 +24,7 @@ mod tokens;
 
 pub use chat::{render_chat, report_chat, ChatRender, ChatReport};
 pub use freeze::{freeze, parse_record, read_record, verify, write_record};
-pub use report::{matrix_texts, report, report_html, HtmlReport, Report, ReportOptions};
+pub use report::{matrix_texts, report, report_cached, report_html, HtmlReport, Report, ReportOptions};
 pub use snapshot::{adopt_snapshots, diff, diff_folders, review, snapshot, snapshot_files, Drift, Review, Reviewed};
 pub use tokens::TokenCounter;
 

@@ -1,9 +1,12 @@
 //! Reports: what cells cost, as data and as an HTML page, and the texts a matrix report counts.
 
+use std::borrow::Borrow;
+
 use crate::compile::Compiled;
 use crate::diagnostic::Diagnostic;
 use crate::error::Result;
 use crate::measure::account::Account;
+use crate::memo::CompileCache;
 use crate::model::tokenizer::Tokenizer;
 use crate::model::Project;
 use crate::resolve::Request;
@@ -62,7 +65,21 @@ pub fn report(
     options: &ReportOptions,
     tokens: &mut TokenCounter,
 ) -> Result<Report> {
-    measured(project, request, options, false, tokens).map(|(_, report)| report)
+    measured(project, request, options, false, tokens, None).map(|(_, report)| report)
+}
+
+/// [`report`], keeping in `cache` what a matrix run makes of each cell and taking from it
+/// every cell whose inputs (the files it read, promptc's version, the model and tokenizer)
+/// are as they were: a re-run recompiles and recounts only the cells an edit reached, and the
+/// same report comes out, byte for byte. A single cell's report does not use the cache.
+pub fn report_cached(
+    project: &Project,
+    request: &Request,
+    options: &ReportOptions,
+    tokens: &mut TokenCounter,
+    cache: &mut CompileCache,
+) -> Result<Report> {
+    measured(project, request, options, false, tokens, Some(cache)).map(|(_, report)| report)
 }
 
 /// A report as a self-contained HTML page, and the report it shows.
@@ -86,7 +103,7 @@ pub fn report_html(
     options: &ReportOptions,
     tokens: &mut TokenCounter,
 ) -> Result<HtmlReport> {
-    let (compiled, report) = measured(project, request, options, true, tokens)?;
+    let (compiled, report) = measured(project, request, options, true, tokens, None)?;
     let html = crate::output::html::report::render(project, &compiled, &report.accounts)?;
     Ok(HtmlReport { report, html })
 }
@@ -98,6 +115,7 @@ fn measured(
     options: &ReportOptions,
     keep: bool,
     tokens: &mut TokenCounter,
+    cache: Option<&mut CompileCache>,
 ) -> Result<(Vec<Compiled>, Report)> {
     let runtime = crate::resolve::runtime::Runtime::resolve(project, request)?;
     let model = request.model.clone().or_else(|| runtime.model.clone());
@@ -130,6 +148,9 @@ fn measured(
         let report = Report { accounts: vec![a], warnings };
         return Ok((vec![c], report));
     }
+    if let Some(cache) = cache {
+        return matrix_cached(project, model.as_deref(), options.tokenizer, tokens, cache).map(|r| (Vec::new(), r));
+    }
     // Cells are compiled one at a time as the counting thread takes their texts, and let go
     // once accounted unless the caller keeps them (the HTML page shows them).
     let cells = crate::resolve::matrix::cells(project);
@@ -152,6 +173,58 @@ fn measured(
         },
     )?;
     Ok((kept, Report { accounts, warnings }))
+}
+
+/// The matrix report through the compile cache: a cell whose entry is fresh gives its accounts
+/// (charged against the run's size cap as compiling it would be), the others are compiled,
+/// accounted and kept. The same pipeline as without the cache, in the same order, so the
+/// report and its warnings are the same.
+fn matrix_cached(
+    project: &Project,
+    model: Option<&str>,
+    forced: Option<Tokenizer>,
+    tokens: &mut TokenCounter,
+    cache: &mut CompileCache,
+) -> Result<Report> {
+    use crate::measure::account::Streamed;
+    cache.begin();
+    let cells = crate::resolve::matrix::cells(project);
+    let run = crate::memo::RunKey { model, forced };
+    let keys: Vec<Option<String>> = cells.iter().map(|c| CompileCache::key(project, c, &run)).collect();
+    let known: Vec<_> = keys.iter().map(|k| k.as_deref().and_then(|k| cache.get(project, k))).collect();
+    let budget = crate::compile::RunBudget::new(project);
+    let items = cells.iter().zip(known).zip(&keys).map(|((cell, known), key)| match known {
+        Some((k, bytes)) => budget.charge_named(bytes, &cell.stem()).map(|_| Streamed::Known(k)),
+        None => super::on_compile_stack(|| crate::compile::compile_matrix_cell(project, cell))
+            .and_then(|c| budget.charge(&c).map(|_| Streamed::Fresh(Keyed(c, key.clone())))),
+    });
+    let mut parts = std::mem::take(cache.parts());
+    let result = crate::measure::account::accounts_reusing(
+        project,
+        items,
+        model,
+        forced,
+        &mut tokens.counters,
+        &mut parts,
+        |cell, accounts| match cell {
+            Streamed::Fresh(Keyed(c, Some(key))) => cache.put(project, key, &c, accounts),
+            Streamed::Fresh(Keyed(_, None)) => cache.uncached(),
+            Streamed::Known(_) => {}
+        },
+    );
+    *cache.parts() = parts;
+    cache.end();
+    let (accounts, warnings) = result?;
+    Ok(Report { accounts, warnings })
+}
+
+/// A cell compiled in a cached run, with its key in the cache (`None`: not cached).
+struct Keyed(Compiled, Option<String>);
+
+impl Borrow<Compiled> for Keyed {
+    fn borrow(&self) -> &Compiled {
+        &self.0
+    }
 }
 
 /// Every distinct text `report --matrix` counts (for benchmarks that compare a report with

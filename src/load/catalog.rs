@@ -47,7 +47,7 @@ impl Loader<'_> {
                     continue;
                 }
             };
-            let mut ck = Checker { file: f, diags: &mut self.diags };
+            let mut ck = Checker::new(f, &mut self.diags);
             for rt in &raw_tools {
                 declared.tools.push(rt.name.value.clone());
                 if !declared.toolsets.contains(&rt.toolset.value) {
@@ -69,7 +69,7 @@ impl Loader<'_> {
         let mut complete = true;
         let mut files = Vec::new();
         for path in &raw.tools {
-            let ck = Checker { file: self.manifest, diags: &mut self.diags };
+            let ck = Checker::new(self.manifest, &mut self.diags);
             let read = self.fs.read(&path.value, Some(&|| ck.label(&path.referenced)));
             match read {
                 Ok(f) => files.push(f),

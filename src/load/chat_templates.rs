@@ -16,7 +16,7 @@ impl Loader<'_> {
         let raw = self.raw;
         let mut out = IndexMap::new();
         for (name, t) in &raw.chat_templates {
-            let mut ck = Checker { file: self.manifest, diags: &mut self.diags };
+            let mut ck = Checker::new(self.manifest, &mut self.diags);
             if !is_ident(&name.value, &['-', '_']) {
                 ck.error(
                     &name.referenced,

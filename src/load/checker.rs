@@ -1,6 +1,8 @@
 //! The loader's working context: the file being validated, the diagnostics collected so far,
 //! and the checks every part of the loader shares (names, `when:` expressions, tags, references).
 
+use std::collections::HashMap;
+
 use indexmap::IndexMap;
 use serde_saphyr::Location;
 
@@ -22,6 +24,20 @@ pub(super) fn is_ident(s: &str, extra: &[char]) -> bool {
 pub(super) struct Checker<'a> {
     pub(super) file: &'a SourceFile,
     pub(super) diags: &'a mut Diagnostics,
+    /// Where each `key:` pattern [`Checker::key_span`] looked far for occurs in the file, found
+    /// once: a file whose keys are written otherwise (JSON's `"key":`) would otherwise be
+    /// searched back to its start for every key of every entry.
+    keys: std::cell::RefCell<HashMap<String, Vec<usize>>>,
+}
+
+/// How far back [`Checker::key_span`] searches before it uses the file's index of the key.
+const KEY_WINDOW: usize = 4096;
+
+impl<'a> Checker<'a> {
+    /// A context for validating `file`, collecting into `diags`.
+    pub(super) fn new(file: &'a SourceFile, diags: &'a mut Diagnostics) -> Checker<'a> {
+        Checker { file, diags, keys: Default::default() }
+    }
 }
 
 impl Checker<'_> {
@@ -35,8 +51,7 @@ impl Checker<'_> {
     pub(super) fn key_span(&self, value: &Location, key: &str) -> Span {
         let at = self.span(value).start;
         let text = &self.file.text;
-        let pattern = format!("{key}:");
-        let start = text[..at].rfind(&pattern).unwrap_or(at);
+        let start = last_key(text, at, key, &mut self.keys.borrow_mut()).unwrap_or(at);
         Span { file: self.file.rel.clone(), start, end: (start + key.len()).min(text.len()) }
     }
 
@@ -205,4 +220,49 @@ fn line_column_offset(text: &str, line: usize, column: usize) -> usize {
     let line_start: usize = text.split_inclusive('\n').take(line.saturating_sub(1)).map(str::len).sum();
     let rest = &text[line_start.min(text.len())..];
     line_start + rest.char_indices().nth(column.saturating_sub(1)).map_or(rest.len(), |(i, _)| i)
+}
+
+/// Where `key:` last occurs in `text` ending by `at` (`text[..at].rfind("key:")`): within
+/// [`KEY_WINDOW`] when it is there (then no occurrence further back can be later), else from
+/// `index`, which keeps each pattern's occurrences once found.
+fn last_key(text: &str, at: usize, key: &str, index: &mut HashMap<String, Vec<usize>>) -> Option<usize> {
+    let pattern = format!("{key}:");
+    let from = crate::diagnostic::floor_char_boundary(text, at.saturating_sub(KEY_WINDOW));
+    if let Some(i) = text.get(from..at)?.rfind(&pattern) {
+        return Some(from + i);
+    }
+    let found = index.entry(pattern).or_insert_with_key(|p| occurrences(text, p));
+    let ends_by = found.partition_point(|&s| s + key.len() < at);
+    ends_by.checked_sub(1).and_then(|i| found.get(i)).copied()
+}
+
+/// Every start of `pattern` in `text`, overlapping ones too, in order.
+fn occurrences(text: &str, pattern: &str) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(i) = text.get(from..).and_then(|t| t.find(pattern)) {
+        out.push(from + i);
+        // The next character: an occurrence may overlap this one.
+        from += i + text[from + i..].chars().next().map_or(1, char::len_utf8);
+    }
+    out
+}
+
+#[cfg(test)]
+mod key_tests {
+    use super::*;
+
+    /// The index and the window give what searching back from `at` gives, for every `at`.
+    #[test]
+    fn last_key_is_rfind() {
+        let json = (0..400).map(|i| format!("{{\"name\": \"t{i}\", \"description\": \"é\"}},\n")).collect::<String>();
+        let yaml = (0..400).map(|i| format!("- name: t{i}\n  description: >-\n    é{i}\n")).collect::<String>();
+        let odd = "a:a:a:a: é a:a:".repeat(500);
+        for (text, key) in [(&json, "name"), (&yaml, "name"), (&yaml, "description"), (&odd, "a:a"), (&odd, "a")] {
+            let mut index = HashMap::new();
+            for at in (0..=text.len()).filter(|&i| text.is_char_boundary(i)).step_by(7) {
+                assert_eq!(last_key(text, at, key, &mut index), text[..at].rfind(&format!("{key}:")), "{key} at {at}");
+            }
+        }
+    }
 }

@@ -63,7 +63,7 @@ impl Loader<'_> {
         what: &str,
         anchor: &Location,
     ) -> Option<String> {
-        let mut ck = Checker { file: self.manifest, diags: &mut self.diags };
+        let mut ck = Checker::new(self.manifest, &mut self.diags);
         match (template, text) {
             (Some(path), None) => add_file(&mut ck, &self.fs, &mut self.templates, &mut self.files, path),
             (None, Some(t)) => {

@@ -47,7 +47,7 @@ impl<'a> Loader<'a> {
     /// since every template is compiled with them.
     pub(super) fn new(raw: &'a RawManifest, manifest: &'a SourceFile, fs: ProjectFs) -> Self {
         let mut diags = Diagnostics::new(ErrorKind::Project);
-        let mut ck = Checker { file: manifest, diags: &mut diags };
+        let mut ck = Checker::new(manifest, &mut diags);
         let limits = build_limits(&mut ck, &raw.limits);
         let template_settings = build_template_settings(&mut ck, &raw.templates);
         let path = build_template_path(&mut ck, &fs, &raw.templates);
@@ -66,12 +66,12 @@ impl<'a> Loader<'a> {
 
     /// A checker of the manifest.
     pub(super) fn ck(&mut self) -> Checker<'_> {
-        Checker { file: self.manifest, diags: &mut self.diags }
+        Checker::new(self.manifest, &mut self.diags)
     }
 
     /// Read and compile the template file named at `path` in the manifest.
     pub(super) fn add_file(&mut self, path: &S) -> Option<String> {
-        let mut ck = Checker { file: self.manifest, diags: &mut self.diags };
+        let mut ck = Checker::new(self.manifest, &mut self.diags);
         super::templates::add_file(&mut ck, &self.fs, &mut self.templates, &mut self.files, path)
     }
 

@@ -109,7 +109,7 @@ fn section_source(
     if let Some(path) = &s.template {
         return ld.add_file(path).map(|name| (SectionSource::Template(name.clone()), name));
     }
-    let mut ck = Checker { file: ld.manifest, diags: &mut ld.diags };
+    let mut ck = Checker::new(ld.manifest, &mut ld.diags);
     if let Some(text) = &s.text {
         let name = format!("{}#sections.{}", ck.file.rel, id.value);
         return add_inline(&mut ck, &mut ld.templates, &name, text, &id.referenced, "text", false)

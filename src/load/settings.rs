@@ -52,7 +52,7 @@ impl Loader<'_> {
 
     /// `tokens:`: how reports count.
     pub(super) fn tokens(&mut self) -> TokenSettings {
-        let mut ck = Checker { file: self.manifest, diags: &mut self.diags };
+        let mut ck = Checker::new(self.manifest, &mut self.diags);
         build_tokens(&mut ck, &self.raw.tokens, &self.fs)
     }
 

@@ -18,7 +18,7 @@ impl Loader<'_> {
     /// `layout:`: the core template placing the rendered sections.
     pub(super) fn layout(&mut self) -> Option<String> {
         let path = self.raw.layout.as_ref()?;
-        let ck = Checker { file: self.manifest, diags: &mut self.diags };
+        let ck = Checker::new(self.manifest, &mut self.diags);
         match self.fs.read(&path.value, Some(&|| ck.label(&path.referenced))) {
             Ok(f) => {
                 let name = f.rel.clone();
@@ -40,7 +40,7 @@ impl Loader<'_> {
 
     /// `tool_docs:`: each template given once, as a file or inline.
     pub(super) fn tool_docs(&mut self) -> ToolDocFormat {
-        let mut ck = Checker { file: self.manifest, diags: &mut self.diags };
+        let mut ck = Checker::new(self.manifest, &mut self.diags);
         build_tool_docs(&mut ck, self.raw.tool_docs.as_ref(), &self.fs, &mut self.templates, &mut self.files)
     }
 }

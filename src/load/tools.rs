@@ -205,7 +205,7 @@ fn parameters(
     let params = {
         let file = ck.file;
         let mut parse_when = |w: &S| {
-            let mut sub = Checker { file, diags: &mut when_errors };
+            let mut sub = Checker::new(file, &mut when_errors);
             sub.when(w, switches)
         };
         builder.properties(&rt.parameters, true, &mut parse_when)

@@ -458,3 +458,93 @@ fn complete_lists_names_by_kind_and_prefix() {
     assert_eq!(stdout(&promptc(&["-C", "profiles", "complete", "case"])), "all-capabilities\nyolo\nwith-user-rules\n");
     assert_eq!(promptc(&["-C", "profiles", "complete", "nothing"]).status.code(), Some(2));
 }
+
+/// `watch report --matrix` keeps its compile cache across runs: after an edit only the cells
+/// it reached are compiled again; `--no-cache` keeps nothing (and says nothing about it).
+#[test]
+fn watch_report_recompiles_only_what_an_edit_reached() {
+    use std::io::BufRead;
+    use std::time::{Duration, Instant};
+    /// Kills the watch when the test ends, failed or not.
+    struct Killed(std::process::Child);
+    impl Drop for Killed {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+    let w = common::Workspace::new();
+    for no_cache in [false, true] {
+        let mut args = vec!["-C", "profiles", "watch", "--interval", "50", "report", "--matrix", "--format", "json"];
+        if no_cache {
+            args.push("--no-cache");
+        }
+        let mut child = Killed(
+            std::process::Command::new(env!("CARGO_BIN_EXE_promptc"))
+                .current_dir(w.dir.path())
+                .env("NO_COLOR", "1")
+                .args(&args)
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap(),
+        );
+        let lines = std::sync::Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
+        let (stderr, seen) = (child.0.stderr.take().unwrap(), lines.clone());
+        std::thread::spawn(move || {
+            for line in std::io::BufReader::new(stderr).lines().map_while(Result::ok) {
+                seen.lock().unwrap().push(line);
+            }
+        });
+        let wait_for = |run: usize| {
+            let start = Instant::now();
+            loop {
+                let got = lines.lock().unwrap().clone();
+                let runs: Vec<usize> =
+                    got.iter().enumerate().filter(|(_, l)| l.contains("promptc watch: run")).map(|(i, _)| i).collect();
+                // A run is over once the next one's header or its own cache line is printed.
+                if let Some(&at) = runs.get(run - 1) {
+                    let after = &got[at + 1..];
+                    if let Some(line) = after.iter().find(|l| l.starts_with("compile cache:")) {
+                        return Some(line.clone());
+                    }
+                    // Without the cache no line comes: the run is over when the next one starts.
+                    if no_cache && runs.len() > run {
+                        return got[at + 1..runs[run]].iter().find(|l| l.starts_with("compile cache:")).cloned();
+                    }
+                }
+                assert!(start.elapsed() < Duration::from_secs(30), "no run {run}: {got:?}");
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        };
+        let cells = promptc::matrix(common::project("profiles")).len();
+        let file = "profiles/sections/mcp_servers.md.j2";
+        let text = std::fs::read_to_string(w.path(file)).unwrap();
+        let first = if no_cache {
+            // The watch takes its first look at the files before it says run 1 starts.
+            let start = Instant::now();
+            while !lines.lock().unwrap().iter().any(|l| l.contains("promptc watch: run 1")) {
+                assert!(start.elapsed() < Duration::from_secs(30), "no run 1");
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            None
+        } else {
+            wait_for(1)
+        };
+        std::fs::write(w.path(file), format!("{text}\nOne more line{}.\n", u8::from(no_cache))).unwrap();
+        // Without the cache, run 1 is over once run 2 starts.
+        let second = wait_for(if no_cache { 1 } else { 2 });
+        drop(child);
+        if no_cache {
+            assert_eq!(second, None, "--no-cache keeps no compile cache");
+            continue;
+        }
+        assert_eq!(first.as_deref(), Some(format!("compile cache: {cells} cells compiled, 0 reused").as_str()));
+        let second = second.unwrap();
+        let numbers: Vec<usize> = second.split(' ').filter_map(|w| w.parse().ok()).collect();
+        assert!(
+            matches!(numbers[..], [compiled, reused] if compiled > 0 && reused > 0 && compiled + reused == cells),
+            "{second}"
+        );
+    }
+}

@@ -34,6 +34,7 @@ const LAYERS: &[&[&str]] = &[
     &["compile"],
     &["chat"],
     &["measure"],
+    &["memo"],
     &["output"],
     &["lint", "diff", "import"], // side by side: none uses another
     &["facade"],

@@ -8,6 +8,7 @@ mod bad_input;
 mod chat;
 mod check;
 mod cli;
+mod compile_cache;
 mod composition;
 mod conformance;
 mod design_notes;

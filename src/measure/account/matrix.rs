@@ -18,6 +18,7 @@ use crate::model::provider::Provider;
 use crate::model::tokenizer::Tokenizer;
 use crate::model::transport::Transport;
 use crate::model::Project;
+use crate::projection::ProjectionOptions;
 use crate::resolve::tools::ActiveTool;
 
 /// Prepared text that may wait for counts before preparing another cell waits instead (and
@@ -58,7 +59,51 @@ pub fn accounts_streamed<C: Borrow<Compiled>>(
     counters: &mut Counters,
     mut done: impl FnMut(C),
 ) -> Result<(Vec<Account>, Vec<Diagnostic>)> {
-    let mut run = Run { project, model, forced, tokenizers: Vec::new(), shared: VecDeque::new(), warnings: Vec::new() };
+    let cells = cells.into_iter().map(|c| c.map(Streamed::Fresh));
+    let mut parts = ToolParts::default();
+    accounts_reusing(project, cells, model, forced, counters, &mut parts, |cell, _| {
+        if let Streamed::Fresh(c) = cell {
+            done(c)
+        }
+    })
+}
+
+/// A cell of a streamed run: compiled now, or one whose accounts are known already (kept by
+/// the compile cache from an earlier run over the same inputs).
+pub enum Streamed<C> {
+    /// A compiled cell, to be accounted.
+    Fresh(C),
+    /// A cell accounted before.
+    Known(Known),
+}
+
+/// What a run needs of a cell accounted before: its accounts, and what the run would have
+/// taken from the compiled cell (its warnings, and its transport for the providers' warnings),
+/// so the report is the same, warnings and their order included.
+#[derive(Debug, Clone)]
+pub struct Known {
+    /// The cell's transport.
+    pub transport: Transport,
+    /// What compiling it warned of.
+    pub warnings: Vec<Diagnostic>,
+    /// Its accounts, one per provider, in [`providers_of`] order.
+    pub accounts: Arc<[Account]>,
+}
+
+/// [`accounts_streamed`] over cells some of which are [`Known`]: those are not counted again,
+/// only their warnings taken, in order. The providers' parts of sets of tools are looked up in
+/// (and kept in) `parts`, which a caller may keep from run to run. `done` gets each cell with
+/// its accounts.
+pub fn accounts_reusing<C: Borrow<Compiled>>(
+    project: &Project,
+    cells: impl IntoIterator<Item = Result<Streamed<C>>>,
+    model: Option<&str>,
+    forced: Option<Tokenizer>,
+    counters: &mut Counters,
+    parts: &mut ToolParts,
+    mut done: impl FnMut(Streamed<C>, &[Account]),
+) -> Result<(Vec<Account>, Vec<Diagnostic>)> {
+    let mut run = Run { project, model, forced, tokenizers: Vec::new(), shared: parts, warnings: Vec::new() };
     let mut sources = HashMap::new();
     let mut out = Vec::new();
     counters.with_background(|counters, bg| {
@@ -83,8 +128,9 @@ pub fn accounts_streamed<C: Borrow<Compiled>>(
                 }
                 let Some(w) = waiting.pop_front() else { break };
                 held -= w.bytes;
+                let from = out.len();
                 out.extend(run.finish(&w, &mut sources, counters)?);
-                done(w.cell);
+                done(w.cell, &out[from..]);
             }
             if !more {
                 return Ok(());
@@ -96,7 +142,7 @@ pub fn accounts_streamed<C: Borrow<Compiled>>(
 
 /// A cell prepared for every provider, its texts submitted for counting.
 struct Waiting<C> {
-    cell: C,
+    cell: Streamed<C>,
     /// The cache keys of the cell's own texts ([`cell_texts`]), in order.
     own_keys: Vec<String>,
     work: Vec<(Option<Provider>, Tokenizer, Tools)>,
@@ -114,24 +160,47 @@ enum Tools {
     Counted(Arc<ToolCounts>),
 }
 
-/// How many sets of tools [`Run`] remembers the counts of. A set costs a copy of its tools
-/// (a few MB for a thousand tools) and its counts (a few kB).
+/// How many sets of tools [`ToolParts`] remembers the counts of. A set costs a copy of its
+/// tools (a few MB for a thousand tools) and its counts (a few kB).
 const SHARED_TOOL_SETS: usize = 8;
 
-/// One set of tools and, per provider, its part.
-type ToolSet = (Vec<ActiveTool>, Vec<(Provider, Tools)>);
+/// One set of tools, the projection options and the tokenizer its parts were made with, and
+/// per provider its part: what a part is computed from, whole, so an equal set is the same
+/// part in any run.
+struct ToolSet {
+    tools: Vec<ActiveTool>,
+    options: ProjectionOptions,
+    parts: Vec<(Provider, Tokenizer, Tools)>,
+}
+
+/// The providers' parts of the last few sets of tools of native cells (newest last, at most
+/// [`SHARED_TOOL_SETS`]): a profile's cases mostly have the same tools, and projecting,
+/// serialising and counting them again is most of the work of a cell. A caller that keeps one
+/// from run to run (the compile cache) reuses a part whenever the tools are equal again.
+#[derive(Default)]
+pub struct ToolParts {
+    sets: VecDeque<ToolSet>,
+    /// Parts prepared (projected and serialised) so far.
+    prepared: usize,
+}
+
+impl ToolParts {
+    /// How many providers' parts of tools were prepared (projected, serialised) so far; a part
+    /// found again is not counted.
+    pub fn prepared(&self) -> usize {
+        self.prepared
+    }
+}
 
 /// What the cells of one run share: the tokenizer of each provider, found once, and the
-/// providers' parts of the last few sets of tools of native cells. A profile's cases mostly
-/// have the same tools, and projecting, serialising and counting them again is most of the
-/// work of a cell; a part is kept as counts once counted, its texts let go.
+/// providers' parts of sets of tools ([`ToolParts`]); a part is kept as counts once counted,
+/// its texts let go.
 struct Run<'a> {
     project: &'a Project,
     model: Option<&'a str>,
     forced: Option<Tokenizer>,
     tokenizers: Vec<(Option<Provider>, Tokenizer)>,
-    /// Newest last, at most [`SHARED_TOOL_SETS`].
-    shared: VecDeque<ToolSet>,
+    shared: &'a mut ToolParts,
     /// Each once.
     warnings: Vec<Diagnostic>,
 }
@@ -158,14 +227,27 @@ impl Run<'_> {
     }
 
     /// Prepare `cell` for each of its providers and submit its texts for counting: the
-    /// cell's own once per encoding, the tools' once per tool set and provider.
+    /// cell's own once per encoding, the tools' once per tool set and provider. A known cell
+    /// only gives its warnings, in the order a fresh one would.
     fn prepare<C: Borrow<Compiled>>(
         &mut self,
-        cell: C,
+        cell: Streamed<C>,
         counters: &mut Counters,
         bg: &mut Background,
     ) -> Result<Waiting<C>> {
-        let c = cell.borrow();
+        let c = match &cell {
+            Streamed::Fresh(c) => c.borrow(),
+            Streamed::Known(k) => {
+                for w in &k.warnings {
+                    self.warn_once(w.clone());
+                }
+                for provider in providers_of(self.project, k.transport) {
+                    self.tokenizer(provider);
+                }
+                // Ticket 0 is reached at once: it waits only behind the cells before it.
+                return Ok(Waiting { cell, own_keys: Vec::new(), work: Vec::new(), ticket: 0, bytes: 0 });
+            }
+        };
         // What compiling the cell warned of (a dropped contribution, a share it cannot count).
         for w in &c.warnings {
             self.warn_once(w.clone());
@@ -182,7 +264,7 @@ impl Run<'_> {
                 encodings.push(tokenizer.encoding());
                 ticket = bg.submit_keyed(counters, tokenizer.encoding(), own.clone())?;
             }
-            let (tools, fresh) = self.tools(c, provider);
+            let (tools, fresh) = self.tools(c, provider, tokenizer);
             if let (Tools::Prepared(prepared), true) = (&tools, fresh) {
                 let texts = prepared.tool_part_texts();
                 bytes += texts.iter().map(|t| t.len()).sum::<usize>();
@@ -193,29 +275,39 @@ impl Run<'_> {
         Ok(Waiting { cell, own_keys, work, ticket, bytes })
     }
 
-    /// The set of tools equal to `tools`, if remembered.
-    fn set_of(&mut self, tools: &[ActiveTool]) -> Option<&mut ToolSet> {
-        self.shared.iter_mut().find(|(t, _)| t == tools)
+    /// The part of `provider` with `tokenizer` of the set of tools equal to `tools`, if
+    /// remembered.
+    fn part_of(&mut self, tools: &[ActiveTool], provider: Provider, tokenizer: Tokenizer) -> Option<&mut Tools> {
+        let options = ProjectionOptions::of(self.project);
+        let set = self.shared.sets.iter_mut().find(|s| s.options == options && s.tools == tools)?;
+        set.parts.iter_mut().find(|(p, t, _)| *p == provider && *t == tokenizer).map(|(_, _, part)| part)
     }
 
     /// `c`'s tools for `provider`: shared with an earlier cell with the same tools (native
     /// cells), or prepared now (`true`).
-    fn tools(&mut self, c: &Compiled, provider: Option<Provider>) -> (Tools, bool) {
+    fn tools(&mut self, c: &Compiled, provider: Option<Provider>, tokenizer: Tokenizer) -> (Tools, bool) {
         let Some(p) = provider.filter(|_| c.transport == Transport::Native) else {
             return (Tools::Prepared(Arc::new(Prepared::new(self.project, c, provider))), true);
         };
-        if let Some(part) = self.set_of(&c.tools).and_then(|(_, parts)| parts.iter().find(|(q, _)| *q == p)) {
-            return (part.1.clone(), false);
+        if let Some(part) = self.part_of(&c.tools, p, tokenizer) {
+            return (part.clone(), false);
         }
+        self.shared.prepared += 1;
         let prepared = Tools::Prepared(Arc::new(Prepared::new(self.project, c, Some(p))));
-        if self.set_of(&c.tools).is_none() {
-            if self.shared.len() == SHARED_TOOL_SETS {
-                self.shared.pop_front();
+        let options = ProjectionOptions::of(self.project);
+        let sets = &mut self.shared.sets;
+        let set = match sets.iter().position(|s| s.options == options && s.tools == c.tools) {
+            Some(i) => i,
+            None => {
+                if sets.len() == SHARED_TOOL_SETS {
+                    sets.pop_front();
+                }
+                sets.push_back(ToolSet { tools: c.tools.clone(), options, parts: Vec::new() });
+                sets.len() - 1
             }
-            self.shared.push_back((c.tools.clone(), Vec::new()));
-        }
-        if let Some((_, parts)) = self.set_of(&c.tools) {
-            parts.push((p, prepared.clone()));
+        };
+        if let Some(s) = sets.get_mut(set) {
+            s.parts.push((p, tokenizer, prepared.clone()));
         }
         (prepared, true)
     }
@@ -233,14 +325,12 @@ impl Run<'_> {
             Tools::Counted(counted) => return Ok(Arc::clone(counted)),
             Tools::Prepared(prepared) => prepared,
         };
-        let part = provider
-            .filter(|_| c.transport == Transport::Native)
-            .and_then(|p| self.set_of(&c.tools).and_then(|(_, parts)| parts.iter_mut().find(|(q, _)| *q == p)));
-        if let Some((_, Tools::Counted(counted))) = &part {
+        let native = provider.filter(|_| c.transport == Transport::Native);
+        if let Some(Tools::Counted(counted)) = native.and_then(|p| self.part_of(&c.tools, p, *tokenizer)) {
             return Ok(Arc::clone(counted));
         }
         let counted = Arc::new(prepared.counts(tokenizer, counters)?);
-        if let Some((_, shared)) = part {
+        if let Some(shared) = native.and_then(|p| self.part_of(&c.tools, p, *tokenizer)) {
             *shared = Tools::Counted(Arc::clone(&counted));
         }
         Ok(counted)
@@ -253,7 +343,10 @@ impl Run<'_> {
         sources: &mut HashMap<String, String>,
         counters: &mut Counters,
     ) -> Result<Vec<Account>> {
-        let c = w.cell.borrow();
+        let c = match &w.cell {
+            Streamed::Fresh(c) => c.borrow(),
+            Streamed::Known(k) => return Ok(k.accounts.to_vec()),
+        };
         add_tool_sources(sources, self.project, c.tools.iter().map(|t| t.name.as_str()));
         let mut out = Vec::new();
         for (provider, tokenizer, tools) in &w.work {

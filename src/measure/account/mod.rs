@@ -26,7 +26,7 @@ mod matrix;
 mod prepare;
 
 pub use build::{account, tokenizer_for};
-pub use matrix::{accounts, accounts_streamed, providers_of};
+pub use matrix::{accounts, accounts_reusing, accounts_streamed, providers_of, Known, Streamed, ToolParts};
 pub(crate) use prepare::projection_for;
 pub use prepare::texts;
 

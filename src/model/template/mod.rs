@@ -290,6 +290,13 @@ impl Templates {
         self.reach.get(name)
     }
 
+    /// Whether any template may pull in another file (an include, import or extends, literal
+    /// or computed), or has not been analysed: then a cell's text may depend on files beyond
+    /// the ones its templates come from.
+    pub fn pull_files(&self) -> bool {
+        self.reach.len() < self.sources.len() || self.reach.values().any(|r| r.pulls)
+    }
+
     /// What every template reads (after [`Templates::analyze`]).
     pub fn reaches(&self) -> impl Iterator<Item = &Reach> {
         self.reach.values()

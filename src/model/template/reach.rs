@@ -71,6 +71,10 @@ pub struct Reach {
     pub tool_refs: Vec<ToolRef>,
     /// The files it pulls in, by project-relative path.
     pub files: BTreeMap<String, SourceFile>,
+    /// Whether it pulls in any file at all (`include`, `import`, `from`, `extends`, with a
+    /// literal name or a computed one), or could not be parsed: what it renders may then
+    /// depend on files no list names, so the compile cache does not keep its cells.
+    pub pulls: bool,
 }
 
 /// Analyse `source`; `read` returns a file an include names (already confined to the project
@@ -86,8 +90,9 @@ pub fn analyze(source: &str, ws: WhitespaceConfig, read: &dyn Fn(&str) -> Option
         visits: 0,
         tool_loops: Vec::new(),
     };
-    if let Ok(tree) = minijinja::machinery::parse(source, "<reach>", SyntaxConfig, ws) {
-        w.stmt(&tree);
+    match minijinja::machinery::parse(source, "<reach>", SyntaxConfig, ws) {
+        Ok(tree) => w.stmt(&tree),
+        Err(_) => w.out.pulls = true,
     }
     w.out
 }
@@ -441,6 +446,7 @@ impl Walk<'_> {
     /// Walk the file a literal include name (or the first readable of a literal list) names, in
     /// the current scope; any other name expression is only read.
     fn follow(&mut self, name: &Expr<'_>) {
+        self.out.pulls = true;
         let literal = |e: &Expr<'_>| match e {
             Expr::Const(c) => c.value.as_str().map(str::to_string),
             _ => None,

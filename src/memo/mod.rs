@@ -1,0 +1,211 @@
+//! The compile cache: what a matrix run made of each cell — its accounts, its warnings, the
+//! bytes it charged — kept in memory and keyed by the content of exactly the inputs the cell
+//! read, so a re-run over a reloaded project (`watch`) recompiles and recounts only the cells an
+//! edit reached, and the providers' parts of sets of tools it finds again are not projected,
+//! serialised or counted again.
+//!
+//! A cell's entry is found by its identity (profile, case, transport, sub-agent), promptc's
+//! version, the project's folder and what the run counts with (the model, a forced
+//! tokenizer); it is believed only while every file it depends on has the SHA-256 it had when
+//! the entry was made, and the project reads the same set of files. A cell depends on every
+//! file the project read except the files that hold only templates of sections it does not
+//! render: the manifest, the tool files and the layout shape every cell. A project whose templates pull in files (`include`, `import`,
+//! `extends`) is never cached: what a cell renders could then depend on a file no list names.
+//!
+//! Nothing here is trusted for a figure it cannot verify: an entry is a pure function of the
+//! inputs it is keyed by, and an entry not used by a run is dropped at its end, so the cache
+//! holds one matrix at most.
+
+use std::collections::{BTreeSet, HashMap};
+use std::sync::Arc;
+
+use crate::compile::Compiled;
+use crate::measure::account::{Account, Known, ToolParts};
+use crate::model::section::SectionSource;
+use crate::model::tokenizer::Tokenizer;
+use crate::model::Project;
+use crate::resolve::matrix::Cell;
+
+/// What one run over the matrix did, cell by cell.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct CompileStats {
+    /// Cells compiled and accounted in the run.
+    pub compiled: usize,
+    /// Cells whose accounts the cache gave.
+    pub reused: usize,
+    /// Providers' parts of sets of tools prepared (projected, serialised) in the run.
+    pub tool_parts_prepared: usize,
+}
+
+/// One cell's entry: what a run needs of it, and the files it depends on with their SHA-256.
+struct Entry {
+    deps: Vec<(String, String)>,
+    known: Known,
+    /// Prompt and message bytes the cell charges against `limits.matrix_bytes`.
+    bytes: usize,
+}
+
+/// The compile cache: what `report --matrix` made of each cell, kept in memory and found again
+/// by the content of exactly the inputs the cell read (see [`report_cached`](crate::report_cached)).
+/// Keep one across runs over the same project, reloaded or not (`promptc watch` does).
+///
+/// ```
+/// use promptc::{CompileCache, ReportOptions, Request, TokenCounter};
+///
+/// let project = promptc::load(std::path::Path::new("profiles"))?;
+/// let (mut tokens, mut cache) = (TokenCounter::for_project(&project, None, false), CompileCache::new());
+/// let options = ReportOptions::new().matrix(true);
+/// let first = promptc::report_cached(&project, &Request::new(), &options, &mut tokens, &mut cache)?;
+/// let again = promptc::report_cached(&project, &Request::new(), &options, &mut tokens, &mut cache)?;
+/// assert_eq!(first, again);
+/// assert_eq!(cache.stats().compiled, 0, "every cell found again");
+/// # Ok::<(), promptc::Error>(())
+/// ```
+#[derive(Default)]
+pub struct CompileCache {
+    entries: HashMap<String, Entry>,
+    /// The keys used or made by the current run.
+    used: BTreeSet<String>,
+    parts: ToolParts,
+    stats: CompileStats,
+    /// `parts.prepared()` when the current run began.
+    parts_before: usize,
+}
+
+impl std::fmt::Debug for CompileCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CompileCache").field("entries", &self.entries.len()).field("stats", &self.stats).finish()
+    }
+}
+
+/// What a run is counted with, beside the cell: part of every key.
+pub(crate) struct RunKey<'a> {
+    /// The model the request names (billing constants, tokenizer).
+    pub(crate) model: Option<&'a str>,
+    /// A tokenizer forced on every cell.
+    pub(crate) forced: Option<Tokenizer>,
+}
+
+/// A length-delimited field of a key (no two keys share their bytes).
+fn field(h: &mut Vec<u8>, bytes: &[u8]) {
+    h.extend_from_slice(&(bytes.len() as u64).to_le_bytes());
+    h.extend_from_slice(bytes);
+}
+
+impl CompileCache {
+    /// An empty cache.
+    pub fn new() -> CompileCache {
+        CompileCache::default()
+    }
+
+    /// Start a run: its statistics from zero.
+    pub(crate) fn begin(&mut self) {
+        self.used.clear();
+        self.stats = CompileStats::default();
+        self.parts_before = self.parts.prepared();
+    }
+
+    /// End a run: entries it neither used nor made are dropped (the cache holds one matrix).
+    pub(crate) fn end(&mut self) {
+        let used = std::mem::take(&mut self.used);
+        self.entries.retain(|k, _| used.contains(k));
+        self.used = used;
+        self.stats.tool_parts_prepared = self.parts.prepared() - self.parts_before;
+    }
+
+    /// What the last run did.
+    pub fn stats(&self) -> CompileStats {
+        self.stats
+    }
+
+    /// The providers' parts of sets of tools, kept across runs.
+    pub(crate) fn parts(&mut self) -> &mut ToolParts {
+        &mut self.parts
+    }
+
+    /// The key of `cell` in `project` for a run counted as `run` says; `None` when the project
+    /// is not cached (its templates pull in files).
+    pub(crate) fn key(project: &Project, cell: &Cell, run: &RunKey<'_>) -> Option<String> {
+        if project.templates.pull_files() {
+            return None;
+        }
+        let mut h = Vec::new();
+        field(&mut h, b"promptc compile cache 1");
+        field(&mut h, env!("CARGO_PKG_VERSION").as_bytes());
+        field(&mut h, cell.profile.as_bytes());
+        field(&mut h, format!("{:?}", cell.case).as_bytes());
+        field(&mut h, cell.transport.as_str().as_bytes());
+        field(&mut h, format!("{:?}", cell.subagent).as_bytes());
+        field(&mut h, format!("{:?}", run.model).as_bytes());
+        field(&mut h, format!("{:?}", run.forced).as_bytes());
+        // Where the project is: a warning kept with an entry names its files by their paths.
+        field(&mut h, project.fs().root().as_os_str().as_encoded_bytes());
+        // The set of files the project read: a file added or dropped is a change.
+        for rel in project.files.keys() {
+            field(&mut h, rel.as_bytes());
+        }
+        Some(crate::hash::sha256_hex(&h))
+    }
+
+    /// The entry of `key`, if every file it depends on is as it was; marks it used. The bytes
+    /// the cell charges come with it.
+    pub(crate) fn get(&mut self, project: &Project, key: &str) -> Option<(Known, usize)> {
+        let e = self.entries.get(key)?;
+        let fresh = e.deps.iter().all(|(rel, sha)| project.files.get(rel).is_some_and(|f| &f.sha256 == sha));
+        if !fresh {
+            return None;
+        }
+        self.used.insert(key.to_string());
+        self.stats.reused += 1;
+        Some((e.known.clone(), e.bytes))
+    }
+
+    /// Keep what a run made of compiled cell `c` under `key`.
+    pub(crate) fn put(&mut self, project: &Project, key: String, c: &Compiled, accounts: &[Account]) {
+        self.stats.compiled += 1;
+        let deps = dependencies(project, c);
+        let bytes = c.prompt.len() + c.messages.iter().map(|m| m.text.len()).sum::<usize>();
+        let known = Known { transport: c.transport, warnings: c.warnings.clone(), accounts: Arc::from(accounts) };
+        self.used.insert(key.clone());
+        self.entries.insert(key, Entry { deps, known, bytes });
+    }
+
+    /// Count a cell compiled without a key (a project that is not cached).
+    pub(crate) fn uncached(&mut self) {
+        self.stats.compiled += 1;
+    }
+}
+
+/// The files compiled cell `c` depends on, with their SHA-256: every file the project read but
+/// the files that hold only templates of sections `c` did not render (never the manifest).
+fn dependencies(project: &Project, c: &Compiled) -> Vec<(String, String)> {
+    let section_templates: BTreeSet<&str> = project
+        .sections
+        .values()
+        .filter_map(|s| match &s.source {
+            SectionSource::Template(name) => Some(name.as_str()),
+            SectionSource::Generated(_) | SectionSource::Slot(_) => None,
+        })
+        .collect();
+    let rendered: BTreeSet<&str> = c.templates.iter().map(String::as_str).collect();
+    // A file is needed when it holds a template the cell rendered, or any template that is not
+    // a section's; a file holding section templates only, none rendered, is not.
+    let (mut needed, mut unrendered) = (BTreeSet::new(), BTreeSet::new());
+    for (name, _) in project.templates.reach_by_name() {
+        let Some((rel, _)) = project.templates.start(name) else { continue };
+        if rendered.contains(name) || !section_templates.contains(name) {
+            needed.insert(rel);
+        } else {
+            unrendered.insert(rel);
+        }
+    }
+    project
+        .files
+        .values()
+        .filter(|f| {
+            !unrendered.contains(f.rel.as_str()) || needed.contains(f.rel.as_str()) || f.rel == project.manifest
+        })
+        .map(|f| (f.rel.clone(), f.sha256.clone()))
+        .collect()
+}
