@@ -32,6 +32,12 @@ impl Compiled {
         self.case.as_deref()
     }
 
+    /// Bytes of the text the cell makes — its prompt and harness messages — as a run's size
+    /// cap charges them.
+    pub(crate) fn text_bytes(&self) -> usize {
+        self.prompt.len() + self.messages.iter().map(|m| m.len()).sum::<usize>()
+    }
+
     /// The full system prompt.
     pub fn prompt(&self) -> &str {
         &self.prompt

@@ -28,8 +28,7 @@ impl<'p> RunBudget<'p> {
 
     /// Charge a compiled cell's prompt and messages; an error once the run is over the cap.
     pub fn charge(&self, c: &Compiled) -> Result<()> {
-        let bytes = c.prompt.len() + c.messages.iter().map(|m| m.len()).sum::<usize>();
-        self.charge_bytes(bytes, c)
+        self.charge_bytes(c.text_bytes(), c)
     }
 
     /// Charge more text a cell made (its text through a chat template, say).

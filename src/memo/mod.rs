@@ -165,7 +165,7 @@ impl CompileCache {
     pub(crate) fn put(&mut self, project: &Project, key: String, c: &Compiled, accounts: &[Account]) {
         self.stats.compiled += 1;
         let deps = dependencies(project, c);
-        let bytes = c.prompt.len() + c.messages.iter().map(|m| m.text.len()).sum::<usize>();
+        let bytes = c.text_bytes();
         let known = Known { transport: c.transport, warnings: c.warnings.clone(), accounts: Arc::from(accounts) };
         self.used.insert(key.clone());
         self.entries.insert(key, Entry { deps, known, bytes });

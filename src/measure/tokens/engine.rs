@@ -1,11 +1,12 @@
 //! One encoding's tokenizer, built once on first need (or ahead of it, on a thread of its own)
 //! and shared by the counter that owns it and a counting thread.
 //!
-//! o200k_base, the default encoding, loads prebuilt: `bpe-openai` deserializes tables
-//! prepared when promptc is compiled (a few milliseconds, against ~100 ms for tiktoken-rs to
-//! build them from the vocabulary) and counts with tiktoken's own pre-tokenization, so the
-//! counts are tiktoken's (the golden tests, a differential test against tiktoken-rs and the
-//! conformance check hold it to that). Its tables cost ~32 MB of binary, so the other
+//! o200k_base, the default encoding, loads prebuilt: `bpe-openai`'s tables, written again
+//! with postcard when promptc is compiled (build.rs), are decoded (~25 ms, against ~45 ms from
+//! `bpe-openai`'s own MessagePack and ~100 ms for tiktoken-rs to build them from the
+//! vocabulary) and count with tiktoken's own pre-tokenization, so the counts are tiktoken's
+//! (the golden tests, differential tests against tiktoken-rs and `bpe-openai`, and the
+//! conformance check hold it to that). The tables cost ~30 MB of binary, so the other
 //! encodings (cl100k_base, p50k_base, r50k_base) are built by tiktoken-rs when first needed.
 
 use std::sync::{Mutex, OnceLock};
@@ -15,8 +16,8 @@ use tiktoken_rs::CoreBPE;
 
 /// A built tokenizer.
 pub(in crate::measure::tokens) enum Bpe {
-    /// Tables prepared at compile time (`bpe-openai`), shared by the process.
-    Prebuilt(&'static bpe_openai::Tokenizer),
+    /// Tables prepared at compile time (`bpe-openai`'s, re-encoded by build.rs).
+    Prebuilt(Box<bpe_openai::Tokenizer>),
     /// Built from the embedded vocabulary by tiktoken-rs.
     Built(CoreBPE),
 }
@@ -96,7 +97,7 @@ fn internal(message: &str) -> crate::error::Error {
 /// from the embedded vocabulary (the expensive step: ~100 ms).
 fn build(encoding: Encoding) -> Result<Bpe> {
     let r = match encoding {
-        Encoding::O200kBase => return Ok(Bpe::Prebuilt(bpe_openai::o200k_base())),
+        Encoding::O200kBase => return o200k_base().map(|t| Bpe::Prebuilt(Box::new(t))),
         Encoding::Cl100kBase => tiktoken_rs::cl100k_base(),
         Encoding::P50kBase => tiktoken_rs::p50k_base(),
         Encoding::R50kBase => tiktoken_rs::r50k_base(),
@@ -105,6 +106,27 @@ fn build(encoding: Encoding) -> Result<Bpe> {
         Diagnostic::error(format!("cannot build the {} tokenizer: {e}", encoding.name()))
             .into_error(ErrorKind::Internal)
     })
+}
+
+/// o200k_base's tables as build.rs wrote them.
+static O200K_BASE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/o200k_base.postcard"));
+
+/// o200k_base: the tables decoded, and tiktoken's pre-tokenization as `bpe-openai` writes it
+/// for o200k_base (its negative look-ahead `\s+(?!\S)` rewritten as a pattern whose last
+/// character is dropped from the match, the second pattern's `true`).
+fn o200k_base() -> Result<bpe_openai::Tokenizer> {
+    let bpe = postcard::from_bytes(O200K_BASE).map_err(|e| internal(&format!("o200k_base's tables: {e}")))?;
+    let pat1 = [
+        "[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]*[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?",
+        "[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]+[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?",
+        "\\p{N}{1,3}",
+        " ?[^\\s\\p{L}\\p{N}]+[\\r\\n/]*",
+        "\\s*[\\r\\n]+",
+        "\\s+$",
+    ]
+    .join("|");
+    bpe_openai::Tokenizer::new_lookahead(bpe, &[(&pat1, false), ("\\s+\\s", true), ("\\s+", false)], false)
+        .map_err(|e| internal(&format!("o200k_base's pattern: {e}")))
 }
 
 #[cfg(test)]
@@ -169,6 +191,16 @@ mod tests {
         assert!(matches!(prebuilt, Bpe::Prebuilt(_)));
         for t in texts() {
             assert_eq!(prebuilt.count(&t), reference.count_ordinary(&t), "o200k_base on {t:?}");
+        }
+    }
+
+    /// The re-encoded tables and the patterns written here are `bpe-openai`'s own.
+    #[test]
+    fn the_re_encoded_tokenizer_counts_as_bpe_openais() {
+        let ours = o200k_base().unwrap_or_else(|e| panic!("{e:?}"));
+        let theirs = bpe_openai::o200k_base();
+        for t in texts() {
+            assert_eq!(ours.count(t.as_str()), theirs.count(t.as_str()), "o200k_base on {t:?}");
         }
     }
 }
