@@ -216,7 +216,8 @@ mod tests {
         let t = ActiveTool {
             name: "replace_in_file".into(),
             toolset: "files".into(),
-            description: "Edit a file.\n".into(),
+            // As the loader leaves it under `descriptions: trim` (the block writes it as held).
+            description: "Edit a file.".into(),
             params: vec![
                 prop("path", true, "The file.", Kind::string()),
                 prop(
