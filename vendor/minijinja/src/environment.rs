@@ -83,6 +83,8 @@ pub struct Environment<'source> {
     #[cfg(feature = "fuel")]
     fuel: Option<u64>,
     recursion_limit: usize,
+    // PATCH(promptc): see `set_value_size_limit`.
+    value_size_limit: Option<usize>,
 }
 
 impl Default for Environment<'_> {
@@ -134,6 +136,7 @@ impl<'source> Environment<'source> {
             #[cfg(feature = "fuel")]
             fuel: None,
             recursion_limit: MAX_RECURSION,
+            value_size_limit: None,
         }
     }
 
@@ -157,6 +160,7 @@ impl<'source> Environment<'source> {
             #[cfg(feature = "fuel")]
             fuel: None,
             recursion_limit: MAX_RECURSION,
+            value_size_limit: None,
         }
     }
 
@@ -671,6 +675,28 @@ impl<'source> Environment<'source> {
     /// Returns the current max recursion limit.
     pub fn recursion_limit(&self) -> usize {
         self.recursion_limit
+    }
+
+    /// PATCH(promptc): sets the most bytes one value built while rendering may hold.
+    ///
+    /// Checked where the engine builds values, before it allocates them: string
+    /// concatenation (`~`, `+`), repetition (`*`), list and map literals, list
+    /// concatenation (materialized), captured output (`set` blocks, macro and
+    /// `caller()` output, filter blocks), and the results of filters, functions and
+    /// methods.  A string counts its bytes; a list or map counts each item as
+    /// `size_of::<Value>()` plus the item's own size (shared items are counted every
+    /// time they appear, as printing them would).  Passing the limit is an error of
+    /// kind [`ErrorKind::ValueTooLarge`](crate::ErrorKind::ValueTooLarge).  With the
+    /// `fuel` feature on and fuel set, building a value also consumes one unit of fuel
+    /// per [`BYTES_PER_FUEL`](crate::BYTES_PER_FUEL) bytes, so work stays proportional
+    /// to the bytes a template copies.  `None` (the default) is no limit.
+    pub fn set_value_size_limit(&mut self, bytes: Option<usize>) {
+        self.value_size_limit = bytes;
+    }
+
+    /// PATCH(promptc): returns the value size limit.
+    pub fn value_size_limit(&self) -> Option<usize> {
+        self.value_size_limit
     }
 
     /// Compiles an expression.

@@ -249,6 +249,9 @@ pub use self::value::Value;
 
 pub use self::macros::__context;
 pub use self::vm::State;
+/// PATCH(promptc): bytes of a value built per unit of fuel consumed (see
+/// [`Environment::set_value_size_limit`]).
+pub use self::vm::budget::BYTES_PER_FUEL;
 
 /// This module gives access to the low level machinery.
 ///

@@ -23,6 +23,13 @@ pub struct Output<'a> {
     w: *mut (dyn fmt::Write + 'a),
     target: *mut (dyn fmt::Write + 'a),
     capture_stack: Vec<Option<String>>,
+    // PATCH(promptc): the most bytes a capture may hold (the environment's value size
+    // limit, `usize::MAX` for none); `Some(n)` when writes to `w` are bounded too (a
+    // macro's output, which becomes its return value) and `n` are written so far;
+    // whether a write was refused for passing the limit.
+    limit: usize,
+    base_len: Option<usize>,
+    exceeded: bool,
 }
 
 impl<'a> Output<'a> {
@@ -32,7 +39,60 @@ impl<'a> Output<'a> {
             w,
             target: w,
             capture_stack: Vec::new(),
+            limit: usize::MAX,
+            base_len: None,
+            exceeded: false,
         }
+    }
+
+    /// PATCH(promptc): an output whose writes to `w` are bounded by `limit` too (the
+    /// output of a macro, which becomes a value).
+    pub(crate) fn new_bounded(w: &'a mut (dyn fmt::Write + 'a), limit: Option<usize>) -> Self {
+        let mut rv = Self::new(w);
+        if let Some(limit) = limit {
+            rv.limit = limit;
+            rv.base_len = Some(0);
+        }
+        rv
+    }
+
+    /// PATCH(promptc): bounds captures by the value size limit.
+    pub(crate) fn set_value_size_limit(&mut self, limit: Option<usize>) {
+        if let Some(limit) = limit {
+            self.limit = limit;
+        }
+    }
+
+    /// PATCH(promptc): whether a write was refused for passing the value size limit
+    /// (and forget it).
+    pub(crate) fn take_limit_exceeded(&mut self) -> bool {
+        std::mem::take(&mut self.exceeded)
+    }
+
+    /// PATCH(promptc): refuses a write of `n` bytes that would take the capture (or
+    /// the bounded output) past the limit.
+    #[inline(always)]
+    fn check_limit(&mut self, n: usize) -> fmt::Result {
+        if self.limit == usize::MAX {
+            return Ok(());
+        }
+        let held = match self.capture_stack.last() {
+            Some(Some(buf)) => buf.len(),
+            Some(None) => return Ok(()),
+            None => match self.base_len {
+                Some(ref mut len) => {
+                    let held = *len;
+                    *len = held.saturating_add(n);
+                    held
+                }
+                None => return Ok(()),
+            },
+        };
+        if held.saturating_add(n) > self.limit {
+            self.exceeded = true;
+            return Err(fmt::Error);
+        }
+        Ok(())
     }
 
     /// Creates a null output that writes nowhere.
@@ -44,6 +104,9 @@ impl<'a> Output<'a> {
             w: NullWriter::get_mut(),
             target: NullWriter::get_mut(),
             capture_stack: vec![None],
+            limit: usize::MAX,
+            base_len: None,
+            exceeded: false,
         }
     }
 
@@ -96,30 +159,35 @@ impl<'a> Output<'a> {
     /// Writes some data to the underlying buffer contained within this output.
     #[inline]
     pub fn write_str(&mut self, s: &str) -> fmt::Result {
+        ok!(self.check_limit(s.len()));
         self.target().write_str(s)
     }
 
     /// Writes some formatted information into this instance.
     #[inline]
     pub fn write_fmt(&mut self, a: fmt::Arguments<'_>) -> fmt::Result {
-        self.target().write_fmt(a)
+        // PATCH(promptc): piece by piece through `write_str`, so the limit applies.
+        fmt::write(self, a)
     }
 }
 
 impl fmt::Write for Output<'_> {
     #[inline]
     fn write_str(&mut self, s: &str) -> fmt::Result {
+        ok!(self.check_limit(s.len()));
         fmt::Write::write_str(self.target(), s)
     }
 
     #[inline]
     fn write_char(&mut self, c: char) -> fmt::Result {
+        ok!(self.check_limit(c.len_utf8()));
         fmt::Write::write_char(self.target(), c)
     }
 
     #[inline]
     fn write_fmt(&mut self, args: fmt::Arguments<'_>) -> fmt::Result {
-        fmt::Write::write_fmt(self.target(), args)
+        // PATCH(promptc): piece by piece through `write_str`, so the limit applies.
+        fmt::write(self, args)
     }
 }
 

@@ -4,7 +4,7 @@ use std::ops::Deref;
 use std::fmt;
 
 use crate::compiler::tokens::Span;
-use crate::value::{ops, value_map_with_capacity, Value};
+use crate::value::{ops, value_map_with_capacity, Value, ValueKind};
 
 /// Container for nodes with location info.
 ///
@@ -238,7 +238,36 @@ impl Expr<'_> {
     }
 }
 
+/// PATCH(promptc): the largest string constant folding builds at compile time; larger
+/// ones (and every `+` or `*` of sequences) are left to the VM, which bounds them by the
+/// environment's value size limit (`'x' * 10**8` folded would allocate 100 MB while
+/// compiling, and `[1] * 10**9` would be a lazy constant a filter materializes).
+const MAX_FOLDED_LEN: usize = 1 << 16;
+
+/// PATCH(promptc): whether folding `left op right` builds a small string or a scalar.
+fn small_fold(op: BinOpKind, left: &Value, right: &Value) -> bool {
+    let is_seq = |v: &Value| matches!(v.kind(), ValueKind::Seq | ValueKind::Iterable | ValueKind::Map);
+    let str_len = |v: &Value| v.as_str().map(str::len);
+    match op {
+        BinOpKind::Add | BinOpKind::Mul if is_seq(left) || is_seq(right) => false,
+        BinOpKind::Add | BinOpKind::Concat => match (str_len(left), str_len(right)) {
+            (Some(a), Some(b)) => a.saturating_add(b) <= MAX_FOLDED_LEN,
+            (None, None) => matches!(op, BinOpKind::Add),
+            _ => false,
+        },
+        BinOpKind::Mul => match (str_len(left), str_len(right)) {
+            (Some(len), None) => right.as_usize().is_some_and(|n| len.saturating_mul(n) <= MAX_FOLDED_LEN),
+            (None, Some(len)) => left.as_usize().is_some_and(|n| len.saturating_mul(n) <= MAX_FOLDED_LEN),
+            _ => true,
+        },
+        _ => true,
+    }
+}
+
 fn eval_binop(op: BinOpKind, left: &Value, right: &Value) -> Option<Value> {
+    if !small_fold(op, left, right) {
+        return None;
+    }
     match op {
         BinOpKind::Add => ops::add(left, right).ok(),
         BinOpKind::Sub => ops::sub(left, right).ok(),

@@ -37,6 +37,19 @@ impl FuelTracker {
         Ok(())
     }
 
+    /// PATCH(promptc): consumes `amount` units at once (work proportional to the bytes
+    /// of a value built, see `Environment::set_value_size_limit`).
+    pub fn consume(&self, amount: u64) -> Result<(), Error> {
+        let amount = amount.min(isize::MAX as u64) as isize;
+        if amount != 0 {
+            let old_fuel = self.remaining.fetch_sub(amount, Ordering::Relaxed);
+            if old_fuel.saturating_sub(amount) <= 0 {
+                return Err(Error::from(ErrorKind::OutOfFuel));
+            }
+        }
+        Ok(())
+    }
+
     /// Returns the remaining fuel.
     pub fn remaining(&self) -> u64 {
         self.remaining.load(Ordering::Relaxed) as _

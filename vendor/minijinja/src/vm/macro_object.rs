@@ -129,7 +129,8 @@ impl Object for Macro {
         ok!(vm.eval_macro(
             state,
             self.macro_ref_id,
-            &mut Output::new(&mut rv),
+            // PATCH(promptc): the output becomes a value: bounded like one.
+            &mut Output::new_bounded(&mut rv, state.env().value_size_limit()),
             self.closure.clone(),
             caller,
             arg_values

@@ -27,6 +27,8 @@ pub(crate) use crate::vm::context::Context;
 pub use crate::vm::state::State;
 
 #[cfg(feature = "macros")]
+// PATCH(promptc): the value size limit.
+pub(crate) mod budget;
 mod closure_object;
 mod context;
 #[cfg(feature = "fuel")]
@@ -174,6 +176,8 @@ impl<'env> Vm<'env> {
         stack: Stack,
         pc: u32,
     ) -> Result<Option<Value>, Error> {
+        // PATCH(promptc): captures are bounded by the value size limit.
+        out.set_value_size_limit(self.env.value_size_limit());
         #[cfg(feature = "stacker")]
         {
             stacker::maybe_grow(32 * 1024, 1024 * 1024, || {
@@ -204,6 +208,8 @@ impl<'env> Vm<'env> {
         let mut next_loop_recursion_jump = None;
         let mut loaded_filters = [None; MAX_LOCALS];
         let mut loaded_tests = [None; MAX_LOCALS];
+        // PATCH(promptc): see `Environment::set_value_size_limit`.
+        let value_limit = self.env.value_size_limit();
 
         // If we are extending we are holding the instructions of the target parent
         // template here.  This is used to detect multiple extends and the evaluation
@@ -289,6 +295,11 @@ impl<'env> Vm<'env> {
             macro_rules! bail {
                 ($err:expr) => {{
                     err = $err;
+                    // PATCH(promptc): a write refused for passing the value size limit
+                    // (a capture, a macro's output) says so.
+                    if out.take_limit_exceeded() {
+                        err = budget::too_large(None, value_limit.unwrap_or_default());
+                    }
                     process_err(&mut err, pc, state);
                     return Err(err);
                 }};
@@ -330,7 +341,13 @@ impl<'env> Vm<'env> {
                 Instruction::EmitRaw(val) => {
                     // this only produces a format error, no need to attach
                     // location information.
-                    ok!(out.write_str(val).map_err(Error::from));
+                    if let Err(e) = out.write_str(val) {
+                        // PATCH(promptc): unless it passed the value size limit.
+                        if out.take_limit_exceeded() {
+                            bail!(budget::too_large(None, value_limit.unwrap_or_default()));
+                        }
+                        return Err(Error::from(e));
+                    }
                 }
                 Instruction::Emit => {
                     let value = stack.pop();
@@ -393,7 +410,10 @@ impl<'env> Vm<'env> {
                     if a.is_undefined() && matches!(undefined_behavior, UndefinedBehavior::Strict) {
                         bail!(Error::from(ErrorKind::UndefinedError));
                     }
-                    stack.push(ctx_ok!(ops::slice(a, b, stop, step)));
+                    let rv = ctx_ok!(ops::slice(a, b, stop, step));
+                    // PATCH(promptc): no larger than its input, but copied: fuel.
+                    ctx_ok!(budget::charge(state, Some(budget::shallow_size(&rv))));
+                    stack.push(rv);
                 }
                 Instruction::LoadConst(value) => {
                     stack.push(value.clone());
@@ -405,6 +425,12 @@ impl<'env> Vm<'env> {
                         let key = stack.pop();
                         let value = stack.pop();
                         map.insert(key, value);
+                    }
+                    // PATCH(promptc): a map literal within the value size limit.
+                    if let Some(limit) = value_limit {
+                        let size =
+                            budget::deep_size_of_all(map.iter().flat_map(|(k, v)| [k, v]), limit);
+                        ctx_ok!(budget::charge(state, size));
                     }
                     stack.push(Value::from_object(map))
                 }
@@ -430,6 +456,10 @@ impl<'env> Vm<'env> {
                         v.push(stack.pop());
                     }
                     v.reverse();
+                    // PATCH(promptc): a list literal within the value size limit.
+                    if let Some(limit) = value_limit {
+                        ctx_ok!(budget::charge(state, budget::deep_size_of_all(&v, limit)));
+                    }
                     stack.push(Value::from_object(v))
                 }
                 Instruction::UnpackList(count) => {
@@ -446,8 +476,19 @@ impl<'env> Vm<'env> {
                     }
                     stack.push(Value::from(len));
                 }
+                // PATCH(promptc): `+` and `*` within the value size limit.
+                Instruction::Add if value_limit.is_some() => {
+                    b = stack.pop();
+                    a = stack.pop();
+                    stack.push(ctx_ok!(budget::add(state, &a, &b)));
+                }
                 Instruction::Add => func_binop!(add),
                 Instruction::Sub => func_binop!(sub),
+                Instruction::Mul if value_limit.is_some() => {
+                    b = stack.pop();
+                    a = stack.pop();
+                    stack.push(ctx_ok!(budget::mul(state, &a, &b)));
+                }
                 Instruction::Mul => func_binop!(mul),
                 Instruction::Div => func_binop!(div),
                 Instruction::IntDiv => func_binop!(int_div),
@@ -468,7 +509,15 @@ impl<'env> Vm<'env> {
                     b = stack.pop();
                     ctx_ok!(undefined_behavior.assert_value_not_undefined(&b));
                     ctx_ok!(undefined_behavior.assert_value_not_undefined(&a));
-                    stack.push(ops::string_concat(b, &a));
+                    // PATCH(promptc): refused before the result passes the limit.
+                    match value_limit {
+                        Some(limit) => {
+                            let rv = ctx_ok!(budget::string_concat(&b, &a, limit));
+                            ctx_ok!(budget::charge(state, Some(budget::shallow_size(&rv))));
+                            stack.push(rv);
+                        }
+                        None => stack.push(ops::string_concat(b, &a)),
+                    }
                 }
                 Instruction::In => {
                     a = stack.pop();
@@ -611,7 +660,10 @@ impl<'env> Vm<'env> {
                     out.begin_capture(*mode);
                 }
                 Instruction::EndCapture => {
-                    stack.push(out.end_capture(state.auto_escape.get()));
+                    a = out.end_capture(state.auto_escape.get());
+                    // PATCH(promptc): bounded while written (`Output`); fuel per byte.
+                    ctx_ok!(budget::charge(state, Some(budget::shallow_size(&a))));
+                    stack.push(a);
                 }
                 Instruction::ApplyFilter(name, arg_count, local_id) => {
                     let normalized_name = normalize_filter_test_name(name);
@@ -628,6 +680,8 @@ impl<'env> Vm<'env> {
                     let args = stack.get_call_args(*arg_count);
                     let arg_count = args.len();
                     a = ctx_ok!(filter.call(state, args));
+                    // PATCH(promptc): a result within the value size limit.
+                    ctx_ok!(budget::charge(state, Some(budget::shallow_size(&a))));
                     stack.drop_top(arg_count);
                     stack.push(a);
                 }
@@ -681,6 +735,8 @@ impl<'env> Vm<'env> {
                         ));
                     };
                     let arg_count = args.len();
+                    // PATCH(promptc): a result within the value size limit.
+                    ctx_ok!(budget::charge(state, Some(budget::shallow_size(&rv))));
                     stack.drop_top(arg_count);
                     stack.push(rv);
                 }
@@ -688,6 +744,8 @@ impl<'env> Vm<'env> {
                     let args = stack.get_call_args(*arg_count);
                     let arg_count = args.len();
                     a = ctx_ok!(args[0].call_method(state, name, &args[1..]));
+                    // PATCH(promptc): a result within the value size limit.
+                    ctx_ok!(budget::charge(state, Some(budget::shallow_size(&a))));
                     stack.drop_top(arg_count);
                     stack.push(a);
                 }
@@ -695,6 +753,8 @@ impl<'env> Vm<'env> {
                     let args = stack.get_call_args(*arg_count);
                     let arg_count = args.len();
                     a = ctx_ok!(args[0].call(state, &args[1..]));
+                    // PATCH(promptc): a result within the value size limit.
+                    ctx_ok!(budget::charge(state, Some(budget::shallow_size(&a))));
                     stack.drop_top(arg_count);
                     stack.push(a);
                 }

@@ -212,7 +212,12 @@ impl<'template, 'env> State<'template, 'env> {
     pub fn render_block(&mut self, block: &str) -> Result<String, Error> {
         let mut buf = String::new();
         crate::vm::Vm::new(self.env())
-            .call_block(block, self, &mut Output::new(&mut buf))
+            // PATCH(promptc): the output becomes a value: bounded like one.
+            .call_block(
+                block,
+                self,
+                &mut Output::new_bounded(&mut buf, self.env().value_size_limit()),
+            )
             .map(|_| buf)
     }
 
