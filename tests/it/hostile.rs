@@ -859,6 +859,28 @@ fn templates_that_slip_the_growth_guard_stop_within_the_memory_budget() {
     }
 }
 
+/// Found by the `template_grammar` fuzz target: a backwards slice whose stop lies past its start
+/// (`'abc'[1:5:-1]`) made minijinja subtract past zero (a panic in a build with overflow checks,
+/// as the tests' binary is); it is empty, as in Python, and a step of `i64::MIN` is fine too.
+#[test]
+fn backwards_slices_past_their_stop_are_empty() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("promptc.yaml"),
+        "promptc: 1\nname: slices\ncontract_version: 1\ntransports: [xml]\nsections:\n  role:\n    \
+         template: role.md.j2\ntools: []\nprofiles:\n  p:\n    sections: [role]\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("role.md.j2"),
+        "[{{ 'abc'[1:5:-1] }}|{{ [1, 2, 3][0:2:-1] }}|{{ 'abcdef'[4:1:-2] }}|{{ 'abc'[::-9223372036854775808] }}]",
+    )
+    .unwrap();
+    let out = run_bounded(dir.path(), &["render"], Duration::from_secs(30));
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "[|[]|ec|c]");
+}
+
 // --- machine outputs a pull request cannot forge ----------------------------------------------
 
 /// The lines a reader may see in `text`: every character some reader takes for a line end

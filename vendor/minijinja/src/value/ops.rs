@@ -124,10 +124,15 @@ fn range_step_backwards(
         Some(stop) if stop < 0 => (end as i64 + stop).max(0) as usize,
         Some(stop) => stop as usize,
     };
+    // PATCH(promptc): without overflow (`'abc'[1:5:-1]` is empty, as in Python; upstream
+    // subtracted past zero, a panic with overflow checks on).
     let length = if stop == 0 {
-        (start + step) / step
+        start / step + 1
     } else {
-        (start - stop + step - 1) / step
+        match start.saturating_sub(stop) {
+            0 => 0,
+            n => (n - 1) / step + 1,
+        }
     };
     (stop..=start).rev().step_by(step).take(length)
 }
@@ -176,7 +181,7 @@ pub fn slice(value: Value, start: Value, stop: Value, step: Value) -> Result<Val
             } else {
                 let chars: Vec<char> = s.chars().collect();
                 Ok(Value::from(
-                    range_step_backwards(start, stop, -step as usize, chars.len())
+                    range_step_backwards(start, stop, step.unsigned_abs() as usize, chars.len())
                         .map(move |i| chars[i])
                         .collect::<String>(),
                 ))
@@ -195,7 +200,7 @@ pub fn slice(value: Value, start: Value, stop: Value, step: Value) -> Result<Val
                 ))
             } else {
                 Ok(Value::from_bytes(
-                    range_step_backwards(start, stop, -step as usize, b.len())
+                    range_step_backwards(start, stop, step.unsigned_abs() as usize, b.len())
                         .map(|i| b[i])
                         .collect::<Vec<u8>>(),
                 ))
@@ -218,7 +223,7 @@ pub fn slice(value: Value, start: Value, stop: Value, step: Value) -> Result<Val
                     if let Some(iter) = obj.try_iter() {
                         let vec: Vec<Value> = iter.collect();
                         Box::new(
-                            range_step_backwards(start, stop, -step as usize, vec.len())
+                            range_step_backwards(start, stop, step.unsigned_abs() as usize, vec.len())
                                 .map(move |i| vec[i].clone()),
                         )
                     } else {
