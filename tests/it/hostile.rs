@@ -861,7 +861,8 @@ fn templates_that_slip_the_growth_guard_stop_within_the_memory_budget() {
 
 /// Found by the `template_grammar` fuzz target: a backwards slice whose stop lies past its start
 /// (`'abc'[1:5:-1]`) made minijinja subtract past zero (a panic in a build with overflow checks,
-/// as the tests' binary is); it is empty, as in Python, and a step of `i64::MIN` is fine too.
+/// as the tests' binary is); it is empty, as in Python, and a step of `i64::MIN` is fine too. A
+/// backwards slice of an empty string or list (`''[::-1]`) indexed past its end in every build.
 #[test]
 fn backwards_slices_past_their_stop_are_empty() {
     let dir = tempfile::tempdir().unwrap();
@@ -873,12 +874,13 @@ fn backwards_slices_past_their_stop_are_empty() {
     .unwrap();
     std::fs::write(
         dir.path().join("role.md.j2"),
-        "[{{ 'abc'[1:5:-1] }}|{{ [1, 2, 3][0:2:-1] }}|{{ 'abcdef'[4:1:-2] }}|{{ 'abc'[::-9223372036854775808] }}]",
+        "[{{ 'abc'[1:5:-1] }}|{{ [1, 2, 3][0:2:-1] }}|{{ 'abcdef'[4:1:-2] }}|{{ 'abc'[::-9223372036854775808] }}|\
+         {{ ''[::-1] }}|{{ [][::-1] }}]",
     )
     .unwrap();
     let out = run_bounded(dir.path(), &["render"], Duration::from_secs(30));
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "[|[]|ec|c]");
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "[|[]|ec|c||[]]");
 }
 
 // --- machine outputs a pull request cannot forge ----------------------------------------------

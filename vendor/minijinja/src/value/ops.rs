@@ -126,7 +126,11 @@ fn range_step_backwards(
     };
     // PATCH(promptc): without overflow (`'abc'[1:5:-1]` is empty, as in Python; upstream
     // subtracted past zero, a panic with overflow checks on).
-    let length = if stop == 0 {
+    let length = if end == 0 {
+        // PATCH(promptc): nothing to take (upstream took index 0 of an empty value: `''[::-1]`
+        // panicked in every build).
+        0
+    } else if stop == 0 {
         start / step + 1
     } else {
         match start.saturating_sub(stop) {
