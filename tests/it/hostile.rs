@@ -883,6 +883,30 @@ fn backwards_slices_past_their_stop_are_empty() {
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "[|[]|ec|c||[]]");
 }
 
+/// Found by fuzzing (`template`, `template_grammar`): a printf key holding a multi-byte
+/// character (`'%(é)s'|format`) made minijinja slice inside the character (a panic in every
+/// build), and `batch` of a lazy sequence (`range(5)`) with a huge count reserved room for that
+/// many items (an abort): both render.
+#[test]
+fn fuzz_found_format_keys_and_lazy_batches_render() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("promptc.yaml"),
+        "promptc: 1\nname: fuzzed\ncontract_version: 1\ntransports: [xml]\nsections:\n  role:\n    \
+         template: role.md.j2\ntools: []\nprofiles:\n  p:\n    sections: [role]\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("role.md.j2"),
+        "{{ '%(é)s|%(\u{feff})s'|format({'é': 1, '\u{feff}': 2}) }}|{{ range(5)|batch(732000000000)|list }}|\
+         {{ range(5)|map('string')|batch(2)|list }}",
+    )
+    .unwrap();
+    let out = run_bounded(dir.path(), &["render"], Duration::from_secs(30));
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), r#"1|2|[[0, 1, 2, 3, 4]]|[["0", "1"], ["2", "3"], ["4"]]"#);
+}
+
 // --- machine outputs a pull request cannot forge ----------------------------------------------
 
 /// The lines a reader may see in `text`: every character some reader takes for a line end

@@ -1012,7 +1012,9 @@ fn parse_till<'s>(cursor: &mut Cursor<'s>, end_delim: u8) -> Result<&'s str, Err
                 ),
             ));
         } else {
-            cursor.advance(1);
+            // PATCH(promptc): a whole character (upstream advanced one byte, and slicing
+            // inside a multi-byte character panicked: `'%(é)s'|format`).
+            cursor.advance(cursor.rest().chars().next().map_or(1, char::len_utf8));
         }
     }
     // don't include the closing delimiter
