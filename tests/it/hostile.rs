@@ -886,7 +886,8 @@ fn backwards_slices_past_their_stop_are_empty() {
 /// Found by fuzzing (`template`, `template_grammar`): a printf key holding a multi-byte
 /// character (`'%(é)s'|format`) made minijinja slice inside the character (a panic in every
 /// build), and `batch` of a lazy sequence (`range(5)`) with a huge count reserved room for that
-/// many items (an abort): both render.
+/// many items (an abort): both render. So do loop controls inside blocks that push a frame or
+/// a capture.
 #[test]
 fn fuzz_found_format_keys_and_lazy_batches_render() {
     let dir = tempfile::tempdir().unwrap();
@@ -905,6 +906,20 @@ fn fuzz_found_format_keys_and_lazy_batches_render() {
     let out = run_bounded(dir.path(), &["render"], Duration::from_secs(30));
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), r#"1|2|[[0, 1, 2, 3, 4]]|[["0", "1"], ["2", "3"], ["4"]]"#);
+
+    // `break` and `continue` inside a `with`, a `set` or `filter` block or `autoescape` leave
+    // it first (minijinja jumped out with its frame still pushed, and panicked ending the loop).
+    std::fs::write(
+        dir.path().join("role.md.j2"),
+        "{% for i in range(3) %}{% with x = 1 %}{% if i == 1 %}{% break %}{% endif %}{{ i }}{% endwith %}{% endfor %}|\
+         {% for i in range(3) %}{% set t %}a{% if i == 1 %}{% continue %}{% endif %}{% endset %}{% filter upper %}\
+         {{ i }}{% if i == 0 %}{% continue %}{% endif %}b{% endfilter %}{% endfor %}|\
+         {% for i in [1] %}{% autoescape true %}{% break %}{% endautoescape %}{% endfor %}.",
+    )
+    .unwrap();
+    let out = run_bounded(dir.path(), &["render"], Duration::from_secs(30));
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "0|2B|.");
 }
 
 // --- machine outputs a pull request cannot forge ----------------------------------------------

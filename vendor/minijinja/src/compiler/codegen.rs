@@ -60,6 +60,18 @@ enum PendingBlock {
     ScBool {
         jump_instrs: Vec<u32>,
     },
+    /// PATCH(promptc): a frame, capture or auto-escape state a `break` or `continue` inside
+    /// it must undo before it jumps (upstream jumped out of a `with` block with its frame
+    /// still pushed, and `PopLoopFrame` panicked on it).
+    Scope(Scope),
+}
+
+/// PATCH(promptc): see `PendingBlock::Scope`.
+#[derive(Copy, Clone)]
+enum Scope {
+    With,
+    Capture,
+    AutoEscape,
 }
 
 const CODEGEN_POOL_MAX_ITEMS: usize = 64;
@@ -218,6 +230,37 @@ impl<'source> CodeGenerator<'source> {
     }
 
     /// Ends the open for loop
+    /// PATCH(promptc): undo the frames, captures and auto-escape states entered since the
+    /// innermost loop, before a `break` or `continue` jumps out of them.
+    #[cfg(feature = "loop_controls")]
+    fn leave_scopes(&mut self) {
+        let mut scopes = Vec::new();
+        for pending_block in self.pending_block.iter().rev() {
+            match pending_block {
+                PendingBlock::Loop { .. } => break,
+                PendingBlock::Scope(scope) => scopes.push(*scope),
+                _ => {}
+            }
+        }
+        if !self.pending_block.iter().any(|b| matches!(b, PendingBlock::Loop { .. })) {
+            return;
+        }
+        for scope in scopes {
+            match scope {
+                Scope::With => {
+                    self.add(Instruction::PopFrame);
+                }
+                Scope::Capture => {
+                    self.add(Instruction::EndCapture);
+                    self.add(Instruction::DiscardTop);
+                }
+                Scope::AutoEscape => {
+                    self.add(Instruction::PopAutoEscape);
+                }
+            }
+        }
+    }
+
     pub fn end_for_loop(&mut self, push_did_not_iterate: bool) {
         if let Some(PendingBlock::Loop {
             iter_instr,
@@ -342,6 +385,7 @@ impl<'source> CodeGenerator<'source> {
             ast::Stmt::WithBlock(with_block) => {
                 self.set_line_from_span(with_block.span());
                 self.add(Instruction::PushWith);
+                self.pending_block.push(PendingBlock::Scope(Scope::With));
                 for (target, expr) in &with_block.assignments {
                     self.compile_expr(expr);
                     self.compile_assignment(target);
@@ -349,6 +393,7 @@ impl<'source> CodeGenerator<'source> {
                 for node in &with_block.body {
                     self.compile_stmt(node);
                 }
+                self.pending_block.pop();
                 self.add(Instruction::PopFrame);
             }
             ast::Stmt::Set(set) => {
@@ -359,9 +404,11 @@ impl<'source> CodeGenerator<'source> {
             ast::Stmt::SetBlock(set_block) => {
                 self.set_line_from_span(set_block.span());
                 self.add(Instruction::BeginCapture(CaptureMode::Capture));
+                self.pending_block.push(PendingBlock::Scope(Scope::Capture));
                 for node in &set_block.body {
                     self.compile_stmt(node);
                 }
+                self.pending_block.pop();
                 self.add(Instruction::EndCapture);
                 if let Some(ref filter) = set_block.filter {
                     self.compile_expr(filter);
@@ -372,17 +419,21 @@ impl<'source> CodeGenerator<'source> {
                 self.set_line_from_span(auto_escape.span());
                 self.compile_expr(&auto_escape.enabled);
                 self.add(Instruction::PushAutoEscape);
+                self.pending_block.push(PendingBlock::Scope(Scope::AutoEscape));
                 for node in &auto_escape.body {
                     self.compile_stmt(node);
                 }
+                self.pending_block.pop();
                 self.add(Instruction::PopAutoEscape);
             }
             ast::Stmt::FilterBlock(filter_block) => {
                 self.set_line_from_span(filter_block.span());
                 self.add(Instruction::BeginCapture(CaptureMode::Capture));
+                self.pending_block.push(PendingBlock::Scope(Scope::Capture));
                 for node in &filter_block.body {
                     self.compile_stmt(node);
                 }
+                self.pending_block.pop();
                 self.add(Instruction::EndCapture);
                 self.compile_expr(&filter_block.filter);
                 self.add(Instruction::Emit);
@@ -440,6 +491,7 @@ impl<'source> CodeGenerator<'source> {
             #[cfg(feature = "loop_controls")]
             ast::Stmt::Continue(cont) => {
                 self.set_line_from_span(cont.span());
+                self.leave_scopes();
                 for pending_block in self.pending_block.iter().rev() {
                     if let PendingBlock::Loop { iter_instr, .. } = pending_block {
                         self.add(Instruction::Jump(*iter_instr));
@@ -450,6 +502,7 @@ impl<'source> CodeGenerator<'source> {
             #[cfg(feature = "loop_controls")]
             ast::Stmt::Break(brk) => {
                 self.set_line_from_span(brk.span());
+                self.leave_scopes();
                 let instr = self.add(Instruction::Jump(0));
                 for pending_block in self.pending_block.iter_mut().rev() {
                     if let &mut PendingBlock::Loop {
