@@ -11,7 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-TARGETS=(condition manifest_yaml template record project chat_template)
+TARGETS=(condition manifest_yaml template record project chat_template template_grammar)
 
 if ! cargo +nightly --version >/dev/null 2>&1; then
   echo "fuzz: no nightly toolchain on this machine; skipping (install one with rustup to fuzz)"
@@ -30,7 +30,7 @@ build() {
 
 # Seed each corpus from what the repository already has (idempotent).
 seed() {
-  mkdir -p fuzz/corpus/{condition,manifest_yaml,template,record,project,chat_template}
+  mkdir -p fuzz/corpus/{condition,manifest_yaml,template,record,project,chat_template,template_grammar}
   local i=0
   while IFS= read -r w; do
     i=$((i + 1)); printf '%s' "$w" > "fuzz/corpus/condition/seed-$i"

@@ -34,6 +34,9 @@ pub(super) fn render(template: &Chosen, ctx: Value, date: ChatDate, cap: usize) 
     env.set_lstrip_blocks(true);
     env.set_keep_trailing_newline(false);
     env.set_fuel(Some(FUEL));
+    // Every value bounded where the engine builds it (the patched minijinja under vendor/),
+    // by the output cap: the static guard below only sees the shapes it knows.
+    env.set_value_size_limit(Some(cap));
     filters::register(&mut env, cap);
     filters::register_methods(&mut env, cap);
     env.set_formatter(|out, _state, value| {
@@ -94,6 +97,9 @@ pub(super) fn render(template: &Chosen, ctx: Value, date: ChatDate, cap: usize) 
                 Some(raised) => format!("the chat template raised an error: {raised}"),
                 None if e.kind() == ErrorKind::OutOfFuel => {
                     "the chat template ran too long (a loop that does not end?)".to_string()
+                }
+                None if e.kind() == ErrorKind::ValueTooLarge => {
+                    format!("the chat template builds a value larger than {cap} bytes")
                 }
                 None => format!("chat template error: {d}"),
             };
@@ -258,5 +264,20 @@ mod tests {
             run("{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}", Value::from(()))
                 .unwrap_err();
         assert!(e.contains("ran too long"), "{e}");
+    }
+
+    #[test]
+    fn a_value_that_doubles_stops_at_the_cap() {
+        // The static guard does not follow a value through a namespace attribute and an alias;
+        // the engine's value limit (the output cap) stops it where it is built.
+        let e = run(
+            "{% set ns = namespace(s='ab') %}{% for i in range(64) %}{% set t = ns.s %}{% set ns.s = t ~ t %}\
+             {% endfor %}{{ ns.s }}",
+            Value::from(()),
+        )
+        .unwrap_err();
+        assert!(e.contains("the chat template builds a value larger than 1048576 bytes"), "{e}");
+        let e = run("{{ ([1] * 1000000000)|list|length }}", Value::from(())).unwrap_err();
+        assert!(e.contains("builds a value larger than"), "{e}");
     }
 }

@@ -50,6 +50,47 @@ pub fn template(text: &str) {
     }
 }
 
+/// Several template files (name → text, written into a temporary project folder): the first is
+/// compiled in a project's environment and rendered with a small context; it reaches the others
+/// through `include`, `import` and `from … import`, each passing the guard as it is loaded.
+pub fn template_files(files: &[(String, String)]) {
+    let Some((main_name, main_text)) = files.first() else { return };
+    let ws =
+        minijinja::machinery::WhitespaceConfig { keep_trailing_newline: false, lstrip_blocks: true, trim_blocks: true };
+    if guard::check(main_text, ws).is_err() {
+        return;
+    }
+    let Ok(dir) = tempfile::tempdir() else { return };
+    for (name, text) in &files[1..] {
+        // Plain names only (the generator's): a path is not what this target explores.
+        if name.contains(['/', '\\']) || name.starts_with('.') {
+            continue;
+        }
+        if std::fs::write(dir.path().join(name), text).is_err() {
+            return;
+        }
+    }
+    let Ok(fs) = crate::source::ProjectFs::new(dir.path(), dir.path()) else { return };
+    let mut t =
+        crate::model::template::Templates::new(fs, crate::model::Limits::default(), Default::default(), Vec::new());
+    let origin = crate::model::template::TemplateOrigin {
+        file: crate::source::SourceFile {
+            rel: main_name.clone(),
+            display: main_name.clone(),
+            text: main_text.clone(),
+            sha256: String::new(),
+        },
+        line_offset: 0,
+        column_offset: 0,
+    };
+    if t.add(main_name, main_text, origin).is_ok() {
+        let ctx = minijinja::Value::from_serialize(serde_json::json!({
+            "x": "value", "items": ["a", "b", "c"], "n": 3, "cfg": {"k": "v", "deep": {"list": [1, 2]}},
+        }));
+        let _ = t.render(main_name, &ctx, crate::model::Limits::default().section_bytes);
+    }
+}
+
 /// A chat template source, rendered as transformers would with a small conversation.
 pub fn chat_template(text: &str) {
     crate::chat::fuzz_render(text);

@@ -300,6 +300,9 @@ cases! {
         "cannot include `grow.md.j2`: `cwd` can grow to more than 4096 times",
         Some("fixtures/bad/template-include-doubling/role.md.j2:2:4"),
         &["at fixtures/bad/template-include-doubling/grow.md.j2:13:4"]);
+    template_value_too_large => case("template-value-too-large", "fixtures/bad/template-value-too-large", &[],
+        "the template builds a value larger than 8388608 bytes",
+        Some("fixtures/bad/template-value-too-large/role.md.j2:6:15"), &["a value doubles or grows"]);
     template_filter_blowup => case("template-filter-blowup", "fixtures/bad/template-filter-blowup", &[],
         "the result of `replace` would be 34200018 bytes, more than the 2097152-byte limit of a section",
         Some("fixtures/bad/template-filter-blowup/role.md.j2:2:8"), &["limits.section_bytes"]);

@@ -749,6 +749,179 @@ fn loading_on_a_small_stack_never_crashes() {
     }
 }
 
+/// Templates the static growth guard does not see through (issue 24's corpus): doubling through
+/// an include in a loop, a macro's return value, a temporary alias, two variables feeding each
+/// other, nested macro calls in one tag, list doubling and repetition, a 100 MB string built in a
+/// million-iteration loop, a large string copied in one, quadratic appending. Each used to
+/// abort at 3+ GB or run for minutes; the engine now bounds every value where it is built (the
+/// patched minijinja under vendor/) and charges fuel per byte, so each exits 2 with a located
+/// error inside a 200 MB address space.
+#[test]
+fn templates_that_slip_the_growth_guard_stop_within_the_memory_budget() {
+    const NS: &str = r#"{% set ns = namespace(s="ab", l=[1]) %}"#;
+    const TWICE: &str = "{% macro d(x) %}{{ x }}{{ x }}{% endmacro %}";
+    let too_large = "the template builds a value larger than 8388608 bytes";
+    let too_long = "template ran too long";
+    let append = format!(r#"{{% set ns.s = ns.s ~ "{}" %}}"#, "x".repeat(1000));
+    let cases: Vec<(&str, String, &str, &str)> = vec![
+        (
+            "include in a loop",
+            format!(r#"{NS}{{% for i in range(64) %}}{{% include "grow.j2" %}}{{% endfor %}}{{{{ ns.s|length }}}}"#),
+            too_large,
+            "grow.j2:1:",
+        ),
+        (
+            "macro return value",
+            format!("{NS}{TWICE}{{% for i in range(64) %}}{{% set ns.s = d(ns.s) %}}{{% endfor %}}"),
+            too_large,
+            "role.md.j2:1:",
+        ),
+        (
+            "temporary alias",
+            format!("{NS}{{% for i in range(64) %}}{{% set t = ns.s %}}{{% set ns.s = t ~ t %}}{{% endfor %}}"),
+            too_large,
+            "role.md.j2:1:",
+        ),
+        (
+            "two variables feeding each other",
+            r#"{% set ns = namespace(a="x", b="y") %}{% for i in range(64) %}{% set ns.a = ns.b ~ ns.b %}{% set ns.b = ns.a ~ ns.a %}{% endfor %}"#.to_string(),
+            too_large,
+            "role.md.j2:1:",
+        ),
+        (
+            "nested macro calls in one tag",
+            format!("{NS}{TWICE}{{% for i in range(16) %}}{{% set ns.s = d(d(d(d(ns.s)))) %}}{{% endfor %}}"),
+            too_large,
+            "role.md.j2:1:",
+        ),
+        (
+            "list doubling",
+            format!("{NS}{{% for i in range(64) %}}{{% set t = ns.l %}}{{% set ns.l = t + t %}}{{% endfor %}}{{{{ ns.l|list|length }}}}"),
+            too_large,
+            "role.md.j2:1:",
+        ),
+        ("list repetition", "{{ ([1] * 1000000000)|list|length }}".to_string(), too_large, "role.md.j2:1:"),
+        (
+            "a 100 MB string in a million-iteration loop",
+            r#"{% for i in range(1000) %}{% for j in range(1000) %}{% if ("x" * (10 ** 8))|length < 0 %}no{% endif %}{% endfor %}{% endfor %}"#.to_string(),
+            too_large,
+            "role.md.j2:1:",
+        ),
+        (
+            "a 4 MB string copied in a million-iteration loop",
+            r#"{% for i in range(1000) %}{% for j in range(1000) %}{% if (("x" * 4000000) ~ j)|length < 0 %}no{% endif %}{% endfor %}{% endfor %}"#.to_string(),
+            too_long,
+            "role.md.j2:1:",
+        ),
+        (
+            "quadratic appending",
+            format!("{NS}{{% for i in range(100000) %}}{append}{{% endfor %}}{{{{ ns.s|length }}}}"),
+            too_long,
+            "role.md.j2:1:",
+        ),
+        (
+            "a set block doubling",
+            format!("{NS}{{% for i in range(64) %}}{{% set t %}}{{{{ ns.s }}}}{{{{ ns.s }}}}{{% endset %}}{{% set ns.s = t %}}{{% endfor %}}"),
+            too_large,
+            "role.md.j2:1:",
+        ),
+    ];
+    let bin = env!("CARGO_BIN_EXE_promptc");
+    for (what, template, message, at) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("promptc.yaml"),
+            "promptc: 1\nname: hostile\ncontract_version: 1\ntransports: [xml]\nsections:\n  role:\n    \
+             template: role.md.j2\ntools: []\nprofiles:\n  p:\n    sections: [role]\n",
+        )
+        .unwrap();
+        std::fs::write(dir.path().join("role.md.j2"), &template).unwrap();
+        std::fs::write(dir.path().join("grow.j2"), "{% set ns.s = ns.s ~ ns.s %}").unwrap();
+        // 200 MB of address space: an allocation past it fails, and Rust aborts the process.
+        let mut child = Command::new("bash")
+            .current_dir(dir.path())
+            .env("NO_COLOR", "1")
+            .args(["-c", &format!("ulimit -v 204800; exec {bin} render")])
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let start = Instant::now();
+        while child.try_wait().unwrap().is_none() {
+            assert!(start.elapsed() < Duration::from_secs(60), "{what}: did not finish");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let out = child.wait_with_output().unwrap();
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{what}: {err}");
+        assert!(err.contains(message), "{what}: {err}");
+        assert!(err.contains(&format!("--> {at}")), "{what}: {err}");
+    }
+}
+
+/// Found by the `template_grammar` fuzz target: a backwards slice whose stop lies past its start
+/// (`'abc'[1:5:-1]`) made minijinja subtract past zero (a panic in a build with overflow checks,
+/// as the tests' binary is); it is empty, as in Python, and a step of `i64::MIN` is fine too. A
+/// backwards slice of an empty string or list (`''[::-1]`) indexed past its end in every build.
+#[test]
+fn backwards_slices_past_their_stop_are_empty() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("promptc.yaml"),
+        "promptc: 1\nname: slices\ncontract_version: 1\ntransports: [xml]\nsections:\n  role:\n    \
+         template: role.md.j2\ntools: []\nprofiles:\n  p:\n    sections: [role]\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("role.md.j2"),
+        "[{{ 'abc'[1:5:-1] }}|{{ [1, 2, 3][0:2:-1] }}|{{ 'abcdef'[4:1:-2] }}|{{ 'abc'[::-9223372036854775808] }}|\
+         {{ ''[::-1] }}|{{ [][::-1] }}]",
+    )
+    .unwrap();
+    let out = run_bounded(dir.path(), &["render"], Duration::from_secs(30));
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "[|[]|ec|c||[]]");
+}
+
+/// Found by fuzzing (`template`, `template_grammar`): a printf key holding a multi-byte
+/// character (`'%(é)s'|format`) made minijinja slice inside the character (a panic in every
+/// build), and `batch` of a lazy sequence (`range(5)`) with a huge count reserved room for that
+/// many items (an abort): both render. So do loop controls inside blocks that push a frame or
+/// a capture.
+#[test]
+fn fuzz_found_format_keys_and_lazy_batches_render() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("promptc.yaml"),
+        "promptc: 1\nname: fuzzed\ncontract_version: 1\ntransports: [xml]\nsections:\n  role:\n    \
+         template: role.md.j2\ntools: []\nprofiles:\n  p:\n    sections: [role]\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("role.md.j2"),
+        "{{ '%(é)s|%(\u{feff})s'|format({'é': 1, '\u{feff}': 2}) }}|{{ range(5)|batch(732000000000)|list }}|\
+         {{ range(5)|map('string')|batch(2)|list }}",
+    )
+    .unwrap();
+    let out = run_bounded(dir.path(), &["render"], Duration::from_secs(30));
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), r#"1|2|[[0, 1, 2, 3, 4]]|[["0", "1"], ["2", "3"], ["4"]]"#);
+
+    // `break` and `continue` inside a `with`, a `set` or `filter` block or `autoescape` leave
+    // it first (minijinja jumped out with its frame still pushed, and panicked ending the loop).
+    std::fs::write(
+        dir.path().join("role.md.j2"),
+        "{% for i in range(3) %}{% with x = 1 %}{% if i == 1 %}{% break %}{% endif %}{{ i }}{% endwith %}{% endfor %}|\
+         {% for i in range(3) %}{% set t %}a{% if i == 1 %}{% continue %}{% endif %}{% endset %}{% filter upper %}\
+         {{ i }}{% if i == 0 %}{% continue %}{% endif %}b{% endfilter %}{% endfor %}|\
+         {% for i in [1] %}{% autoescape true %}{% break %}{% endautoescape %}{% endfor %}.",
+    )
+    .unwrap();
+    let out = run_bounded(dir.path(), &["render"], Duration::from_secs(30));
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "0|2B|.");
+}
+
 // --- machine outputs a pull request cannot forge ----------------------------------------------
 
 /// The lines a reader may see in `text`: every character some reader takes for a line end

@@ -94,3 +94,22 @@ def test_context_windows_read_as_on_the_command_line(example):
         with pytest.raises(promptc.PromptcError) as info:
             example.compile(context_window=bad)
         assert info.value.kind == "usage", bad
+
+
+def test_a_template_that_doubles_a_value_raises_instead_of_aborting(tmp_path):
+    # Doubling through a namespace slips the static growth guard; the engine's value size
+    # limit stops it with an exception (it used to abort the interpreter at 3+ GB).
+    (tmp_path / "promptc.yaml").write_text(
+        "promptc: 1\nname: grow\ncontract_version: 1\ntransports: [xml]\n"
+        "sections:\n  role:\n    template: role.md.j2\ntools: []\n"
+        "profiles:\n  p:\n    sections: [role]\n"
+    )
+    (tmp_path / "role.md.j2").write_text(
+        '{% set ns = namespace(s="ab") %}{% for i in range(64) %}'
+        "{% set t = ns.s %}{% set ns.s = t ~ t %}{% endfor %}{{ ns.s }}"
+    )
+    with pytest.raises(promptc.PromptcError) as info:
+        promptc.Project.load(str(tmp_path)).compile()
+    assert info.value.kind == "template"
+    assert "the template builds a value larger than" in str(info.value)
+    assert "role.md.j2:1:" in str(info.value)

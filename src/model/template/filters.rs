@@ -76,6 +76,12 @@ pub fn register(env: &mut Environment<'static>, cap: usize) {
     // for the default 2 MiB), since each item costs at least that much memory.
     let max_items = (cap / 16).max(1);
     env.add_filter("batch", move |state: &State, value: Value, count: usize, fill: Option<Value>| {
+        // A lazy sequence (`range(5)`, a `map`) does not know its length: collected first, so
+        // the count below can be bounded by it.
+        let value = match value.len() {
+            None if !value.is_undefined() => Value::from(value.try_iter()?.collect::<Vec<_>>()),
+            _ => value,
+        };
         // Padding the last batch creates `count` copies of the fill value; without a fill, a
         // count past the length is one batch of everything (minijinja would reserve `count`).
         let count = match fill {

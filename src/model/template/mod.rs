@@ -37,6 +37,12 @@ fn whitespace(t: TemplateSettings) -> minijinja::machinery::WhitespaceConfig {
 /// loop ends in an error within a second.
 const FUEL: u64 = 20_000_000;
 
+/// The most bytes one value a project's template builds may hold: the largest output any of
+/// its renders may have (a section's, or the layout's whole prompt).
+pub(crate) fn value_limit(limits: Limits) -> usize {
+    limits.section_bytes.max(limits.prompt_bytes)
+}
+
 /// Where a template's text lives, for error messages.
 #[derive(Debug, Clone)]
 pub struct TemplateOrigin {
@@ -170,6 +176,12 @@ impl Templates {
         env.set_lstrip_blocks(ws.lstrip_blocks);
         env.set_keep_trailing_newline(ws.keep_trailing_newline);
         env.set_fuel(Some(FUEL));
+        // Every value a template builds is bounded where the engine builds it (the patched
+        // minijinja under vendor/), whatever the template's shape: the static guard only sees
+        // the shapes it knows. A value may be as large as the largest text this environment
+        // renders (a section, or the layout's whole prompt), no larger; building it costs fuel
+        // per byte, so copying a large value in a loop ends on fuel too.
+        env.set_value_size_limit(Some(value_limit(limits)));
         env.set_recursion_limit(64);
         filters::register(&mut env, limits.section_bytes);
         filters::register_methods(&mut env, limits.section_bytes);
@@ -498,6 +510,10 @@ impl Templates {
             ErrorKind::UndefinedError => format!("undefined variable in template: {detail}"),
             ErrorKind::SyntaxError => format!("{what}: {detail}"),
             ErrorKind::OutOfFuel => "template ran too long (possible endless loop)".to_string(),
+            ErrorKind::ValueTooLarge => format!(
+                "the template builds a value larger than {} bytes",
+                self.env.value_size_limit().unwrap_or_default()
+            ),
             ErrorKind::TemplateNotFound => format!("cannot include template: {detail}"),
             ErrorKind::InvalidOperation if detail.starts_with("cannot include") => detail.clone(),
             _ => format!("{what}: {detail}"),
@@ -580,7 +596,13 @@ impl Templates {
                 "templates use minijinja (Jinja2) syntax: {{ expr }}, {% if %}…{% endif %}, {% \
                 for %}…{% endfor %}"
             }
-            ErrorKind::OutOfFuel => "look for a loop that never ends or a very large range()",
+            ErrorKind::OutOfFuel => {
+                "look for a loop that never ends, a very large range(), or a large value copied in a loop"
+            }
+            ErrorKind::ValueTooLarge => {
+                "a value doubles or grows in a loop, a macro or an include (`~`, `+`, `*`, a `set` block); \
+                 build the text once, or raise `limits:` in promptc.yaml if it is meant to be this large"
+            }
             ErrorKind::TemplateNotFound => "includes are paths relative to the project folder and must stay inside it",
             _ => "fix the template expression",
         })
