@@ -168,9 +168,7 @@ pub fn escape(state: &State, v: &Value) -> Result<Value, Error> {
         // auto-escape is disabled in the current scope. The default formatter
         // also errors on custom auto-escape formats, so we must route through
         // the environment formatter here.
-        ok!(state.with_auto_escape(auto_escape, |state| {
-            state.env().format(v, state, &mut out)
-        }));
+        ok!(state.with_auto_escape(auto_escape, |state| { state.env().format(v, state, &mut out) }));
     } else {
         ok!(write_escaped(&mut out, auto_escape, v));
     }
@@ -186,9 +184,7 @@ mod builtins {
     use crate::utils::{safe_sort, splitn_whitespace};
     use crate::value::merge_object::{MergeDict, MergeSeq};
     use crate::value::ops::{self, as_f64, LenIterWrap};
-    use crate::value::{
-        Enumerator, Kwargs, Object, ObjectRepr, Rest, StringInput, ValueKind, ValueRepr,
-    };
+    use crate::value::{Enumerator, Kwargs, Object, ObjectRepr, Rest, StringInput, ValueKind, ValueRepr};
     use std::borrow::Cow;
     use std::cmp::Ordering;
     use std::fmt::Write;
@@ -251,9 +247,7 @@ mod builtins {
         let mut chars = value.as_str().chars();
         let output = match chars.next() {
             None => String::new(),
-            Some(first) => {
-                first.to_uppercase().collect::<String>() + &chars.as_str().to_lowercase()
-            }
+            Some(first) => first.to_uppercase().collect::<String>() + &chars.as_str().to_lowercase(),
         };
         value.preserve_safety(output)
     }
@@ -273,18 +267,14 @@ mod builtins {
         from: StringInput<'_>,
         to: StringInput<'_>,
     ) -> Result<Value, Error> {
-        let safety_aware = !matches!(state.auto_escape(), AutoEscape::None)
-            && (value.is_safe() || from.is_safe() || to.is_safe());
+        let safety_aware =
+            !matches!(state.auto_escape(), AutoEscape::None) && (value.is_safe() || from.is_safe() || to.is_safe());
 
         if safety_aware {
-            let output = value
-                .format(state)?
-                .replace(from.as_str(), &to.format(state)?);
+            let output = value.format(state)?.replace(from.as_str(), &to.format(state)?);
             Ok(Value::from_safe_string(output))
         } else {
-            Ok(Value::from(
-                value.as_str().replace(from.as_str(), to.as_str()),
-            ))
+            Ok(Value::from(value.as_str().replace(from.as_str(), to.as_str())))
         }
     }
 
@@ -298,10 +288,7 @@ mod builtins {
     #[cfg_attr(docsrs, doc(cfg(feature = "builtins")))]
     pub fn length(v: &Value) -> Result<usize, Error> {
         v.len().ok_or_else(|| {
-            Error::new(
-                ErrorKind::InvalidOperation,
-                format!("cannot calculate length of value of type {}", v.kind()),
-            )
+            Error::new(ErrorKind::InvalidOperation, format!("cannot calculate length of value of type {}", v.kind()))
         })
     }
 
@@ -342,10 +329,7 @@ mod builtins {
     #[cfg_attr(docsrs, doc(cfg(feature = "builtins")))]
     pub fn dictsort(v: &Value, kwargs: Kwargs) -> Result<Value, Error> {
         if v.kind() != ValueKind::Map {
-            return Err(Error::new(
-                ErrorKind::InvalidOperation,
-                "cannot convert value into pair list",
-            ));
+            return Err(Error::new(ErrorKind::InvalidOperation, "cannot convert value into pair list"));
         }
 
         let by_value = matches!(ok!(kwargs.get("by")), Some("value"));
@@ -354,9 +338,7 @@ mod builtins {
         let mut rv: Vec<_> = if let Some(iter) = v.as_object().and_then(|v| v.try_iter_pairs()) {
             iter.collect()
         } else {
-            ok!(v.try_iter())
-                .map(|key| (key.clone(), v.get_item(&key).unwrap_or(Value::UNDEFINED)))
-                .collect()
+            ok!(v.try_iter()).map(|key| (key.clone(), v.get_item(&key).unwrap_or(Value::UNDEFINED))).collect()
         };
         safe_sort(&mut rv, |a, b| {
             let (a, b) = if by_value { (&a.1, &b.1) } else { (&a.0, &b.0) };
@@ -401,10 +383,7 @@ mod builtins {
                 }
             }))
         } else {
-            Err(Error::new(
-                ErrorKind::InvalidOperation,
-                "cannot convert value into pairs",
-            ))
+            Err(Error::new(ErrorKind::InvalidOperation, "cannot convert value into pairs"))
         }
     }
 
@@ -462,11 +441,7 @@ mod builtins {
     /// {{ "Foo Bar Baz" | join(", ") }} -> foo, bar, baz
     /// ```
     #[cfg_attr(docsrs, doc(cfg(feature = "builtins")))]
-    pub fn join(
-        state: &State,
-        value: &Value,
-        joiner: Option<StringInput<'_>>,
-    ) -> Result<Value, Error> {
+    pub fn join(state: &State, value: &Value, joiner: Option<StringInput<'_>>) -> Result<Value, Error> {
         fn join_plain(iter: impl Iterator<Item = Value>, joiner: &str) -> String {
             let mut output = String::new();
             for (idx, item) in iter.enumerate() {
@@ -482,11 +457,7 @@ mod builtins {
             output
         }
 
-        fn join_safe(
-            state: &State,
-            iter: impl Iterator<Item = Value>,
-            joiner: &str,
-        ) -> Result<String, Error> {
+        fn join_safe(state: &State, iter: impl Iterator<Item = Value>, joiner: &str) -> Result<String, Error> {
             let mut output = String::new();
             for (idx, item) in iter.enumerate() {
                 if idx > 0 {
@@ -503,11 +474,8 @@ mod builtins {
 
         let joiner_str = joiner.as_ref().map(StringInput::as_str).unwrap_or_default();
         let iter = ok!(value.try_iter().map_err(|err| {
-            Error::new(
-                ErrorKind::InvalidOperation,
-                format!("cannot join value of type {}", value.kind()),
-            )
-            .with_source(err)
+            Error::new(ErrorKind::InvalidOperation, format!("cannot join value of type {}", value.kind()))
+                .with_source(err)
         }));
 
         if matches!(state.auto_escape(), AutoEscape::None) {
@@ -515,9 +483,7 @@ mod builtins {
         }
 
         if joiner.as_ref().is_some_and(StringInput::is_safe) {
-            return Ok(Value::from_safe_string(ok!(join_safe(
-                state, iter, joiner_str
-            ))));
+            return Ok(Value::from_safe_string(ok!(join_safe(state, iter, joiner_str))));
         }
 
         // A plain joiner only becomes safe if at least one item is safe.  This
@@ -528,11 +494,7 @@ mod builtins {
                 Some(joiner) => ok!(joiner.format(state)),
                 None => Cow::Borrowed(""),
             };
-            Ok(Value::from_safe_string(ok!(join_safe(
-                state,
-                items.into_iter(),
-                &joiner
-            ))))
+            Ok(Value::from_safe_string(ok!(join_safe(state, items.into_iter(), &joiner))))
         } else {
             Ok(Value::from(join_plain(items.into_iter(), joiner_str)))
         }
@@ -556,11 +518,7 @@ mod builtins {
     ///     -> ["c", "s", "v"]
     /// ```
     #[cfg_attr(docsrs, doc(cfg(feature = "builtins")))]
-    pub fn split(
-        value: &Value,
-        split: Option<Arc<str>>,
-        maxsplits: Option<i64>,
-    ) -> Result<Value, Error> {
+    pub fn split(value: &Value, split: Option<Arc<str>>, maxsplits: Option<i64>) -> Result<Value, Error> {
         let string = Arc::<str>::try_from(value.clone())?;
         let maxsplits = maxsplits.and_then(|x| if x >= 0 { Some(x as usize + 1) } else { None });
         let preserve_safety = value.kind() == ValueKind::String && value.is_safe();
@@ -624,11 +582,7 @@ mod builtins {
         }
 
         let other = args.first().cloned().unwrap_or_else(|| Value::from(""));
-        let lax = if let Some(lax) = args.get(1) {
-            ok!(state.undefined_behavior().is_true(lax))
-        } else {
-            false
-        };
+        let lax = if let Some(lax) = args.get(1) { ok!(state.undefined_behavior().is_true(lax)) } else { false };
 
         if value.is_undefined() || (lax && !value.is_true()) {
             Ok(other)
@@ -657,10 +611,7 @@ mod builtins {
                     .ok_or_else(|| Error::new(ErrorKind::InvalidOperation, "overflow on abs"))
             }
             ValueRepr::F64(x) => Ok(Value::from(x.abs())),
-            _ => Err(Error::new(
-                ErrorKind::InvalidOperation,
-                "cannot get absolute value",
-            )),
+            _ => Err(Error::new(ErrorKind::InvalidOperation, "cannot get absolute value")),
         }
     }
 
@@ -677,9 +628,7 @@ mod builtins {
                 Ok(Value::from(0))
             }
             ValueRepr::Bool(x) => Ok(Value::from(*x as u64)),
-            ValueRepr::U64(_) | ValueRepr::I64(_) | ValueRepr::U128(_) | ValueRepr::I128(_) => {
-                Ok(value.clone())
-            }
+            ValueRepr::U64(_) | ValueRepr::I64(_) | ValueRepr::U128(_) | ValueRepr::I128(_) => Ok(value.clone()),
             ValueRepr::F64(v) => Ok(Value::from(*v as i128)),
             ValueRepr::String(..) | ValueRepr::SmallStr(_) => {
                 let s = value.as_str().unwrap();
@@ -692,10 +641,9 @@ mod builtins {
                     }
                 }
             }
-            ValueRepr::Bytes(_) | ValueRepr::Object(_) => Err(Error::new(
-                ErrorKind::InvalidOperation,
-                format!("cannot convert {} to integer", value.kind()),
-            )),
+            ValueRepr::Bytes(_) | ValueRepr::Object(_) => {
+                Err(Error::new(ErrorKind::InvalidOperation, format!("cannot convert {} to integer", value.kind())))
+            }
             ValueRepr::Invalid(_) => value.clone().validate(),
         }
     }
@@ -721,10 +669,7 @@ mod builtins {
                 .map_err(|err| Error::new(ErrorKind::InvalidOperation, err.to_string())),
             ValueRepr::Invalid(_) => value.clone().validate(),
             _ => as_f64(value, true).map(Value::from).ok_or_else(|| {
-                Error::new(
-                    ErrorKind::InvalidOperation,
-                    format!("cannot convert {} to float", value.kind()),
-                )
+                Error::new(ErrorKind::InvalidOperation, format!("cannot convert {} to float", value.kind()))
             }),
         }
     }
@@ -780,17 +725,12 @@ mod builtins {
     #[cfg_attr(docsrs, doc(cfg(feature = "builtins")))]
     pub fn round(value: Value, precision: Option<i32>) -> Result<Value, Error> {
         match value.0 {
-            ValueRepr::I64(_) | ValueRepr::I128(_) | ValueRepr::U64(_) | ValueRepr::U128(_) => {
-                Ok(value)
-            }
+            ValueRepr::I64(_) | ValueRepr::I128(_) | ValueRepr::U64(_) | ValueRepr::U128(_) => Ok(value),
             ValueRepr::F64(val) => {
                 let x = 10f64.powi(precision.unwrap_or(0));
                 Ok(Value::from((x * val).round() / x))
             }
-            _ => Err(Error::new(
-                ErrorKind::InvalidOperation,
-                format!("cannot round value ({})", value.kind()),
-            )),
+            _ => Err(Error::new(ErrorKind::InvalidOperation, format!("cannot round value ({})", value.kind()))),
         }
     }
 
@@ -811,10 +751,7 @@ mod builtins {
         } else if let Some(mut iter) = value.as_object().and_then(|x| x.try_iter()) {
             Ok(iter.next().unwrap_or(Value::UNDEFINED))
         } else {
-            Err(Error::new(
-                ErrorKind::InvalidOperation,
-                "cannot get first item from value",
-            ))
+            Err(Error::new(ErrorKind::InvalidOperation, "cannot get first item from value"))
         }
     }
 
@@ -848,10 +785,7 @@ mod builtins {
             let mut iter = ok!(rev.try_iter());
             Ok(iter.next().unwrap_or_default())
         } else {
-            Err(Error::new(
-                ErrorKind::InvalidOperation,
-                "cannot get last item from value",
-            ))
+            Err(Error::new(ErrorKind::InvalidOperation, "cannot get last item from value"))
         }
     }
 
@@ -926,24 +860,16 @@ mod builtins {
             if keys.len() > 1 {
                 // More than one keys
                 safe_sort(&mut items, |a, b| {
-                    let key_a = Value::from_iter(
-                        keys.iter()
-                            .map(|k| a.get_path_or_default(k, &Value::UNDEFINED)),
-                    );
-                    let key_b = Value::from_iter(
-                        keys.iter()
-                            .map(|k| b.get_path_or_default(k, &Value::UNDEFINED)),
-                    );
+                    let key_a = Value::from_iter(keys.iter().map(|k| a.get_path_or_default(k, &Value::UNDEFINED)));
+                    let key_b = Value::from_iter(keys.iter().map(|k| b.get_path_or_default(k, &Value::UNDEFINED)));
                     cmp_helper(&key_a, &key_b, case_sensitive, reverse)
                 })?;
             } else {
                 // Fast path for a more common case of single key
                 let key = if !keys.is_empty() { keys[0] } else { attr };
-                safe_sort(&mut items, |a, b| {
-                    match (a.get_path(key), b.get_path(key)) {
-                        (Ok(a), Ok(b)) => cmp_helper(&a, &b, case_sensitive, reverse),
-                        _ => Ordering::Equal,
-                    }
+                safe_sort(&mut items, |a, b| match (a.get_path(key), b.get_path(key)) {
+                    (Ok(a), Ok(b)) => cmp_helper(&a, &b, case_sensitive, reverse),
+                    _ => Ordering::Equal,
                 })?;
             }
         } else {
@@ -973,11 +899,7 @@ mod builtins {
     #[cfg_attr(docsrs, doc(cfg(feature = "builtins")))]
     pub fn string(state: &State, value: &Value) -> Result<Value, Error> {
         ok!(state.undefined_behavior().assert_value_not_undefined(value));
-        Ok(if value.kind() == ValueKind::String {
-            value.clone()
-        } else {
-            value.to_string().into()
-        })
+        Ok(if value.kind() == ValueKind::String { value.clone() } else { value.to_string().into() })
     }
 
     /// Converts the value into a boolean value.
@@ -1014,12 +936,7 @@ mod builtins {
     /// If you pass it a second argument it’s used to fill missing values on the
     /// last iteration.
     #[cfg_attr(docsrs, doc(cfg(feature = "builtins")))]
-    pub fn slice(
-        state: &State,
-        value: Value,
-        count: usize,
-        fill_with: Option<Value>,
-    ) -> Result<Value, Error> {
+    pub fn slice(state: &State, value: Value, count: usize, fill_with: Option<Value>) -> Result<Value, Error> {
         if count == 0 {
             return Err(Error::new(ErrorKind::InvalidOperation, "count cannot be 0"));
         }
@@ -1071,12 +988,7 @@ mod builtins {
     /// </table>
     /// ```
     #[cfg_attr(docsrs, doc(cfg(feature = "builtins")))]
-    pub fn batch(
-        state: &State,
-        value: Value,
-        count: usize,
-        fill_with: Option<Value>,
-    ) -> Result<Value, Error> {
+    pub fn batch(state: &State, value: Value, count: usize, fill_with: Option<Value>) -> Result<Value, Error> {
         if count == 0 {
             return Err(Error::new(ErrorKind::InvalidOperation, "count cannot be 0"));
         }
@@ -1085,10 +997,7 @@ mod builtins {
 
         for item in ok!(state.undefined_behavior().try_iter(value)) {
             if tmp.len() == count {
-                rv.push(Value::from(mem::replace(
-                    &mut tmp,
-                    Vec::with_capacity(count),
-                )));
+                rv.push(Value::from(mem::replace(&mut tmp, Vec::with_capacity(count))));
             }
             tmp.push(item);
         }
@@ -1152,14 +1061,11 @@ mod builtins {
             let indentation = " ".repeat(indent);
             let formatter = serde_json::ser::PrettyFormatter::with_indent(indentation.as_bytes());
             let mut s = serde_json::Serializer::with_formatter(&mut out, formatter);
-            serde::Serialize::serialize(&value, &mut s)
-                .map(|_| unsafe { String::from_utf8_unchecked(out) })
+            serde::Serialize::serialize(&value, &mut s).map(|_| unsafe { String::from_utf8_unchecked(out) })
         } else {
             serde_json::to_string(&value)
         }
-        .map_err(|err| {
-            Error::new(ErrorKind::InvalidOperation, "cannot serialize to JSON").with_source(err)
-        })
+        .map_err(|err| Error::new(ErrorKind::InvalidOperation, "cannot serialize to JSON").with_source(err))
         .map(|s| {
             // When this filter is used the return value is safe for both HTML and JSON
             let mut rv = String::with_capacity(s.len());
@@ -1264,12 +1170,8 @@ mod builtins {
     #[cfg_attr(docsrs, doc(cfg(all(feature = "builtins", feature = "urlencode"))))]
     #[cfg(feature = "urlencode")]
     pub fn urlencode(value: &Value) -> Result<String, Error> {
-        const SET: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
-            .remove(b'/')
-            .remove(b'.')
-            .remove(b'-')
-            .remove(b'_')
-            .add(b' ');
+        const SET: &percent_encoding::AsciiSet =
+            &percent_encoding::NON_ALPHANUMERIC.remove(b'/').remove(b'.').remove(b'-').remove(b'_').add(b' ');
 
         if value.kind() == ValueKind::Map {
             let mut rv = String::new();
@@ -1294,9 +1196,9 @@ mod builtins {
             match &value.0 {
                 ValueRepr::None | ValueRepr::Undefined(_) => Ok("".into()),
                 ValueRepr::Bytes(b) => Ok(percent_encoding::percent_encode(b, SET).to_string()),
-                ValueRepr::String(..) | ValueRepr::SmallStr(_) => Ok(
-                    percent_encoding::utf8_percent_encode(value.as_str().unwrap(), SET).to_string(),
-                ),
+                ValueRepr::String(..) | ValueRepr::SmallStr(_) => {
+                    Ok(percent_encoding::utf8_percent_encode(value.as_str().unwrap(), SET).to_string())
+                }
                 _ => Ok(percent_encoding::utf8_percent_encode(&value.to_string(), SET).to_string()),
             }
         }
@@ -1312,24 +1214,14 @@ mod builtins {
     ) -> Result<Vec<Value>, Error> {
         let mut rv = vec![];
         let test = if let Some(test_name) = test_name {
-            Some(ok!(state
-                .env()
-                .get_test(&test_name)
-                .ok_or_else(|| Error::from(ErrorKind::UnknownTest))))
+            Some(ok!(state.env().get_test(&test_name).ok_or_else(|| Error::from(ErrorKind::UnknownTest))))
         } else {
             None
         };
         for value in ok!(state.undefined_behavior().try_iter(value)) {
-            let test_value = if let Some(ref attr) = attr {
-                ok!(value.get_path(attr))
-            } else {
-                value.clone()
-            };
+            let test_value = if let Some(ref attr) = attr { ok!(value.get_path(attr)) } else { value.clone() };
             let passed = if let Some(test) = test {
-                let new_args = Some(test_value)
-                    .into_iter()
-                    .chain(args.0.iter().cloned())
-                    .collect::<Vec<_>>();
+                let new_args = Some(test_value).into_iter().chain(args.0.iter().cloned()).collect::<Vec<_>>();
                 ok!(test.call(state, &new_args)).is_true()
             } else {
                 test_value.is_true()
@@ -1442,11 +1334,7 @@ mod builtins {
     /// Users on this page: {{ titles|map('lower')|join(', ') }}
     /// ```
     #[cfg_attr(docsrs, doc(cfg(feature = "builtins")))]
-    pub fn map(
-        state: &State,
-        value: Value,
-        args: crate::value::Rest<Value>,
-    ) -> Result<Vec<Value>, Error> {
+    pub fn map(state: &State, value: Value, args: crate::value::Rest<Value>) -> Result<Vec<Value>, Error> {
         let mut rv = Vec::with_capacity(value.len().unwrap_or(0));
 
         // attribute mapping
@@ -1456,11 +1344,7 @@ mod builtins {
             if !args.is_empty() {
                 return Err(Error::from(ErrorKind::TooManyArguments));
             }
-            let default = if kwargs.has("default") {
-                ok!(kwargs.get::<Value>("default"))
-            } else {
-                Value::UNDEFINED
-            };
+            let default = if kwargs.has("default") { ok!(kwargs.get::<Value>("default")) } else { Value::UNDEFINED };
             for value in ok!(state.undefined_behavior().try_iter(value)) {
                 let sub_val = match attr.as_str() {
                     Some(path) => value.get_path(path),
@@ -1483,22 +1367,15 @@ mod builtins {
         }
 
         // filter mapping
-        let filter_name = ok!(args
-            .first()
-            .ok_or_else(|| Error::new(ErrorKind::InvalidOperation, "filter name is required")));
-        let filter_name = ok!(filter_name.as_str().ok_or_else(|| {
-            Error::new(ErrorKind::InvalidOperation, "filter name must be a string")
-        }));
+        let filter_name =
+            ok!(args.first().ok_or_else(|| Error::new(ErrorKind::InvalidOperation, "filter name is required")));
+        let filter_name = ok!(filter_name
+            .as_str()
+            .ok_or_else(|| { Error::new(ErrorKind::InvalidOperation, "filter name must be a string") }));
 
-        let filter = ok!(state
-            .env()
-            .get_filter(filter_name)
-            .ok_or_else(|| Error::from(ErrorKind::UnknownFilter)));
+        let filter = ok!(state.env().get_filter(filter_name).ok_or_else(|| Error::from(ErrorKind::UnknownFilter)));
         for value in ok!(state.undefined_behavior().try_iter(value)) {
-            let new_args = Some(value.clone())
-                .into_iter()
-                .chain(args.iter().skip(1).cloned())
-                .collect::<Vec<_>>();
+            let new_args = Some(value.clone()).into_iter().chain(args.iter().skip(1).cloned()).collect::<Vec<_>>();
             rv.push(ok!(filter.call(state, &new_args)));
         }
         Ok(rv)
@@ -1582,12 +1459,9 @@ mod builtins {
             fn get_value(self: &Arc<Self>, key: &Value) -> Option<Value> {
                 match (key.as_usize(), key.as_str()) {
                     (Some(0), None) | (None, Some("grouper")) => Some(self.grouper.clone()),
-                    (Some(1), None) | (None, Some("list")) => {
-                        Some(Value::make_object_iterable(self.clone(), |this| {
-                            Box::new(this.list.iter().cloned())
-                                as Box<dyn Iterator<Item = _> + Send + Sync>
-                        }))
-                    }
+                    (Some(1), None) | (None, Some("list")) => Some(Value::make_object_iterable(self.clone(), |this| {
+                        Box::new(this.list.iter().cloned()) as Box<dyn Iterator<Item = _> + Send + Sync>
+                    })),
                     _ => None,
                 }
             }
@@ -1616,10 +1490,7 @@ mod builtins {
         }
 
         if !list.is_empty() {
-            rv.push(Value::from_object(GroupTuple {
-                grouper: grouper.unwrap(),
-                list,
-            }));
+            rv.push(Value::from_object(GroupTuple { grouper: grouper.unwrap(), list }));
         }
 
         Ok(Value::from_object(rv))
@@ -1661,11 +1532,8 @@ mod builtins {
 
         let iter = ok!(state.undefined_behavior().try_iter(values));
         for item in iter {
-            let value_to_compare = if let Some(attr) = attr {
-                item.get_path_or_default(attr, &Value::UNDEFINED)
-            } else {
-                item.clone()
-            };
+            let value_to_compare =
+                if let Some(attr) = attr { item.get_path_or_default(attr, &Value::UNDEFINED) } else { item.clone() };
             let memorized_value = if case_sensitive {
                 value_to_compare.clone()
             } else if let Some(s) = value_to_compare.as_str() {
@@ -1705,30 +1573,21 @@ mod builtins {
     /// {{ list1 | chain(list2) | attr(1) }}
     /// ```
     #[cfg_attr(docsrs, doc(cfg(feature = "builtins")))]
-    pub fn chain(
-        _state: &State,
-        value: Value,
-        others: crate::value::Rest<Value>,
-    ) -> Result<Value, Error> {
-        let all_values = Some(value.clone())
-            .into_iter()
-            .chain(others.0.iter().cloned())
-            .collect::<Vec<_>>();
+    pub fn chain(_state: &State, value: Value, others: crate::value::Rest<Value>) -> Result<Value, Error> {
+        let all_values = Some(value.clone()).into_iter().chain(others.0.iter().cloned()).collect::<Vec<_>>();
 
         if all_values.iter().all(|v| v.kind() == ValueKind::Map) {
             Ok(Value::from_object(MergeDict::new(all_values)))
-        } else if all_values
-            .iter()
-            .all(|v| matches!(v.kind(), ValueKind::Seq))
-        {
+        } else if all_values.iter().all(|v| matches!(v.kind(), ValueKind::Seq)) {
             Ok(Value::from_object(MergeSeq::new(all_values)))
         } else {
             // General iterator chaining behavior
             Ok(Value::make_object_iterable(all_values, |values| {
                 Box::new(values.iter().flat_map(|v| match v.try_iter() {
                     Ok(iter) => Box::new(iter) as Box<dyn Iterator<Item = Value> + Send + Sync>,
-                    Err(err) => Box::new(Some(Value::from(err)).into_iter())
-                        as Box<dyn Iterator<Item = Value> + Send + Sync>,
+                    Err(err) => {
+                        Box::new(Some(Value::from(err)).into_iter()) as Box<dyn Iterator<Item = Value> + Send + Sync>
+                    }
                 })) as Box<dyn Iterator<Item = Value> + Send + Sync>
             }))
         }
@@ -1780,11 +1639,8 @@ mod builtins {
 
         Ok(Value::make_object_iterable(all_values, move |values| {
             let iter = std::iter::from_fn({
-                let mut iters = values
-                    .iter()
-                    .map(|val| val.try_iter().ok())
-                    .collect::<Option<Vec<_>>>()
-                    .unwrap_or_default();
+                let mut iters =
+                    values.iter().map(|val| val.try_iter().ok()).collect::<Option<Vec<_>>>().unwrap_or_default();
 
                 move || {
                     if iters.is_empty() {
@@ -1838,38 +1694,27 @@ mod builtins {
     /// [printf-style]: https://docs.python.org/3/library/stdtypes.html#printf-style-string-formatting
     /// [str.format()]: https://docs.python.org/3/library/string.html#format-string-syntax
     #[cfg_attr(docsrs, doc(cfg(feature = "builtins")))]
-    pub fn format(
-        state: &State,
-        format_str: &Value,
-        format_args: Rest<Value>,
-    ) -> Result<Value, Error> {
-        let string = format_str
-            .as_str()
-            .ok_or_else(|| Error::new(ErrorKind::InvalidOperation, "value is not a string"))?;
+    pub fn format(state: &State, format_str: &Value, format_args: Rest<Value>) -> Result<Value, Error> {
+        let string =
+            format_str.as_str().ok_or_else(|| Error::new(ErrorKind::InvalidOperation, "value is not a string"))?;
         if format_str.is_safe() {
-            let output = ok!(format_printf_with(
-                string,
-                &format_args,
-                |value, conversion| {
-                    if conversion == FormatConversion::Character {
-                        return Err(Error::new(
-                            ErrorKind::InvalidOperation,
-                            "character formatting is not supported for safe format strings",
-                        ));
-                    }
+            let output = ok!(format_printf_with(string, &format_args, |value, conversion| {
+                if conversion == FormatConversion::Character {
+                    return Err(Error::new(
+                        ErrorKind::InvalidOperation,
+                        "character formatting is not supported for safe format strings",
+                    ));
+                }
 
-                    // Strings are escaped before applying width and precision,
-                    // matching MarkupSafe.  Numbers stay typed so numeric
-                    // conversion specifiers continue to work.
-                    if value.is_safe()
-                        || matches!(value.kind(), ValueKind::Bool | ValueKind::Number)
-                    {
-                        Ok(None)
-                    } else {
-                        escape(state, value).map(|value| Some(Value::from(value.as_str().unwrap())))
-                    }
-                },
-            ));
+                // Strings are escaped before applying width and precision,
+                // matching MarkupSafe.  Numbers stay typed so numeric
+                // conversion specifiers continue to work.
+                if value.is_safe() || matches!(value.kind(), ValueKind::Bool | ValueKind::Number) {
+                    Ok(None)
+                } else {
+                    escape(state, value).map(|value| Some(Value::from(value.as_str().unwrap())))
+                }
+            },));
             Ok(Value::from_safe_string(output))
         } else {
             format_filter(FormatStyle::Printf, string, &format_args).map(Value::from)

@@ -248,10 +248,10 @@ pub use self::format_utils::{format_filter, FormatStyle};
 pub use self::value::Value;
 
 pub use self::macros::__context;
-pub use self::vm::State;
 /// PATCH(promptc): bytes of a value built per unit of fuel consumed (see
 /// [`Environment::set_value_size_limit`]).
 pub use self::vm::budget::BYTES_PER_FUEL;
+pub use self::vm::State;
 
 /// This module gives access to the low level machinery.
 ///
@@ -274,9 +274,7 @@ pub mod machinery {
     use crate::Output;
 
     /// Returns a reference to a [`CompiledTemplate`] from a [`Template`](crate::Template).
-    pub fn get_compiled_template<'x, 'env>(
-        tmpl: &'x crate::Template<'env, 'env>,
-    ) -> &'x CompiledTemplate<'env> {
+    pub fn get_compiled_template<'x, 'env>(tmpl: &'x crate::Template<'env, 'env>) -> &'x CompiledTemplate<'env> {
         &tmpl.compiled
     }
 

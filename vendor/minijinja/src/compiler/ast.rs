@@ -20,9 +20,7 @@ pub struct Spanned<T> {
 impl<T> Spanned<T> {
     /// Creates a new spanned node.
     pub fn new(node: T, span: Span) -> Spanned<T> {
-        Spanned {
-            inner: Box::new((node, span)),
-        }
+        Spanned { inner: Box::new((node, span)) }
     }
 
     /// Accesses the span.
@@ -48,11 +46,7 @@ impl<T: fmt::Debug> fmt::Debug for Spanned<T> {
 }
 
 /// A statement node.
-#[cfg_attr(
-    feature = "unstable_machinery_serde",
-    derive(serde::Serialize),
-    serde(tag = "stmt")
-)]
+#[cfg_attr(feature = "unstable_machinery_serde", derive(serde::Serialize), serde(tag = "stmt"))]
 pub enum Stmt<'a> {
     Template(Spanned<Template<'a>>),
     EmitExpr(Spanned<EmitExpr<'a>>),
@@ -124,11 +118,7 @@ impl fmt::Debug for Stmt<'_> {
 
 /// An expression node.
 #[allow(clippy::enum_variant_names)]
-#[cfg_attr(
-    feature = "unstable_machinery_serde",
-    derive(serde::Serialize),
-    serde(tag = "expr")
-)]
+#[cfg_attr(feature = "unstable_machinery_serde", derive(serde::Serialize), serde(tag = "expr"))]
 pub enum Expr<'a> {
     Var(Spanned<Var<'a>>),
     Const(Spanned<Const>),
@@ -284,16 +274,8 @@ fn eval_binop(op: BinOpKind, left: &Value, right: &Value) -> Option<Value> {
         BinOpKind::Gt => Some(Value::from(left > right)),
         BinOpKind::Gte => Some(Value::from(left >= right)),
         BinOpKind::In => ops::contains(right, left).ok(),
-        BinOpKind::ScAnd => Some(if left.is_true() && right.is_true() {
-            right.clone()
-        } else {
-            Value::from(false)
-        }),
-        BinOpKind::ScOr => Some(if left.is_true() {
-            left.clone()
-        } else {
-            right.clone()
-        }),
+        BinOpKind::ScAnd => Some(if left.is_true() && right.is_true() { right.clone() } else { Value::from(false) }),
+        BinOpKind::ScOr => Some(if left.is_true() { left.clone() } else { right.clone() }),
     }
 }
 
@@ -306,9 +288,7 @@ fn eval_compare(op: CompareOpKind, left: &Value, right: &Value) -> Option<Value>
         CompareOpKind::Gt => Some(Value::from(left > right)),
         CompareOpKind::Gte => Some(Value::from(left >= right)),
         CompareOpKind::In => ops::contains(right, left).ok(),
-        CompareOpKind::NotIn => ops::contains(right, left)
-            .ok()
-            .map(|value| Value::from(!value.is_true())),
+        CompareOpKind::NotIn => ops::contains(right, left).ok().map(|value| Value::from(!value.is_true())),
     }
 }
 

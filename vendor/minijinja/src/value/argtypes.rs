@@ -6,8 +6,7 @@ use std::sync::Arc;
 
 use crate::error::{Error, ErrorKind};
 use crate::value::{
-    DynObject, ObjectExt, ObjectRepr, Packed, SmallStr, StringType, Value, ValueKind, ValueMap,
-    ValueRepr,
+    DynObject, ObjectExt, ObjectRepr, Packed, SmallStr, StringType, Value, ValueKind, ValueMap, ValueRepr,
 };
 use crate::vm::State;
 
@@ -148,17 +147,11 @@ pub trait ArgType<'a> {
 
     #[doc(hidden)]
     fn from_value_owned(_value: Value) -> Result<Self::Output, Error> {
-        Err(Error::new(
-            ErrorKind::InvalidOperation,
-            "type conversion is not legal in this situation (implicit borrow)",
-        ))
+        Err(Error::new(ErrorKind::InvalidOperation, "type conversion is not legal in this situation (implicit borrow)"))
     }
 
     #[doc(hidden)]
-    fn from_state_and_value_owned(
-        _state: Option<&'a State>,
-        value: Value,
-    ) -> Result<Self::Output, Error> {
+    fn from_state_and_value_owned(_state: Option<&'a State>, value: Value) -> Result<Self::Output, Error> {
         Self::from_value_owned(value)
     }
 
@@ -322,11 +315,7 @@ impl<V: Into<Value>> FromIterator<V> for Value {
 
 impl<K: Into<Value>, V: Into<Value>> FromIterator<(K, V)> for Value {
     fn from_iter<T: IntoIterator<Item = (K, V)>>(iter: T) -> Self {
-        Value::from_object(
-            iter.into_iter()
-                .map(|(k, v)| (k.into(), v.into()))
-                .collect::<ValueMap>(),
-        )
+        Value::from_object(iter.into_iter().map(|(k, v)| (k.into(), v.into())).collect::<ValueMap>())
     }
 }
 
@@ -378,10 +367,7 @@ value_from!(Arc<Vec<u8>>, Bytes);
 value_from!(DynObject, Object);
 
 fn unsupported_conversion(kind: ValueKind, target: &str) -> Error {
-    Error::new(
-        ErrorKind::InvalidOperation,
-        format!("cannot convert {kind} to {target}"),
-    )
+    Error::new(ErrorKind::InvalidOperation, format!("cannot convert {kind} to {target}"))
 }
 
 macro_rules! primitive_try_from {
@@ -479,9 +465,9 @@ impl<'a> ArgType<'a> for &str {
 
     fn from_value(value: Option<&'a Value>) -> Result<Self::Output, Error> {
         match value {
-            Some(value) => value
-                .as_str()
-                .ok_or_else(|| Error::new(ErrorKind::InvalidOperation, "value is not a string")),
+            Some(value) => {
+                value.as_str().ok_or_else(|| Error::new(ErrorKind::InvalidOperation, "value is not a string"))
+            }
             None => Err(Error::from(ErrorKind::MissingArgument)),
         }
     }
@@ -495,10 +481,7 @@ impl TryFrom<Value> for Arc<str> {
             ValueRepr::String(x, _) => Ok(x),
             ValueRepr::SmallStr(x) => Ok(Arc::from(x.as_str())),
             ValueRepr::Bytes(ref x) => Ok(Arc::from(String::from_utf8_lossy(x))),
-            _ => Err(Error::new(
-                ErrorKind::InvalidOperation,
-                "value is not a string",
-            )),
+            _ => Err(Error::new(ErrorKind::InvalidOperation, "value is not a string")),
         }
     }
 }
@@ -519,9 +502,9 @@ impl<'a> ArgType<'a> for &[u8] {
 
     fn from_value(value: Option<&'a Value>) -> Result<Self::Output, Error> {
         match value {
-            Some(value) => value
-                .as_bytes()
-                .ok_or_else(|| Error::new(ErrorKind::InvalidOperation, "value is not in bytes")),
+            Some(value) => {
+                value.as_bytes().ok_or_else(|| Error::new(ErrorKind::InvalidOperation, "value is not in bytes"))
+            }
             None => Err(Error::from(ErrorKind::MissingArgument)),
         }
     }
@@ -561,10 +544,7 @@ fn value_to_string_cow(value: &Value) -> Result<Cow<'_, str>, Error> {
         ValueRepr::Bool(v) => Cow::Borrowed(if v { "True" } else { "False" }),
         _ => {
             if value.is_kwargs() {
-                return Err(Error::new(
-                    ErrorKind::InvalidOperation,
-                    "cannot convert kwargs to string",
-                ));
+                return Err(Error::new(ErrorKind::InvalidOperation, "cannot convert kwargs to string"));
             }
             Cow::Owned(value.to_string())
         }
@@ -611,10 +591,7 @@ impl<'a> StringInput<'a> {
     }
 
     fn from_value(value: &'a Value) -> Result<Self, Error> {
-        Ok(StringInput {
-            value: ok!(value_to_string_cow(value)),
-            safe: value.is_safe(),
-        })
+        Ok(StringInput { value: ok!(value_to_string_cow(value)), safe: value.is_safe() })
     }
 
     /// Returns the coerced string.
@@ -635,12 +612,7 @@ impl<'a> StringInput<'a> {
         if self.safe {
             Ok(Cow::Borrowed(self.as_str()))
         } else {
-            Ok(Cow::Owned(
-                crate::filters::escape(state, &Value::from(self.as_str()))?
-                    .as_str()
-                    .unwrap()
-                    .to_string(),
-            ))
+            Ok(Cow::Owned(crate::filters::escape(state, &Value::from(self.as_str()))?.as_str().unwrap().to_string()))
         }
     }
 
@@ -740,9 +712,9 @@ impl<'a, T: Object + 'static> ArgType<'a> for &T {
     #[inline(always)]
     fn from_value(value: Option<&'a Value>) -> Result<Self::Output, Error> {
         match value {
-            Some(value) => value
-                .downcast_object_ref()
-                .ok_or_else(|| Error::new(ErrorKind::InvalidOperation, "expected object")),
+            Some(value) => {
+                value.downcast_object_ref().ok_or_else(|| Error::new(ErrorKind::InvalidOperation, "expected object"))
+            }
             None => Err(Error::from(ErrorKind::MissingArgument)),
         }
     }
@@ -754,9 +726,9 @@ impl<'a, T: Object + 'static> ArgType<'a> for Arc<T> {
     #[inline(always)]
     fn from_value(value: Option<&'a Value>) -> Result<Self::Output, Error> {
         match value {
-            Some(value) => value
-                .downcast_object()
-                .ok_or_else(|| Error::new(ErrorKind::InvalidOperation, "expected object")),
+            Some(value) => {
+                value.downcast_object().ok_or_else(|| Error::new(ErrorKind::InvalidOperation, "expected object"))
+            }
             None => Err(Error::from(ErrorKind::MissingArgument)),
         }
     }
@@ -801,10 +773,7 @@ impl<'a, T: ArgType<'a, Output = T>> ArgType<'a> for Rest<T> {
     type Output = Self;
 
     fn from_value(value: Option<&'a Value>) -> Result<Self, Error> {
-        Ok(Rest(ok!(value
-            .iter()
-            .map(|v| T::from_value(Some(v)))
-            .collect::<Result<_, _>>())))
+        Ok(Rest(ok!(value.iter().map(|v| T::from_value(Some(v))).collect::<Result<_, _>>())))
     }
 
     fn from_state_and_values(
@@ -915,9 +884,7 @@ impl<'a> ArgType<'a> for Kwargs {
 
     fn from_value(value: Option<&'a Value>) -> Result<Self, Error> {
         match value {
-            Some(value) => {
-                Kwargs::extract(value).ok_or_else(|| Error::from(ErrorKind::MissingArgument))
-            }
+            Some(value) => Kwargs::extract(value).ok_or_else(|| Error::from(ErrorKind::MissingArgument)),
             None => Ok(Kwargs::new(Default::default())),
         }
     }
@@ -943,18 +910,12 @@ impl<'a> ArgType<'a> for Kwargs {
 
 impl Kwargs {
     fn new(map: Arc<KwargsValues>) -> Kwargs {
-        Kwargs {
-            values: map,
-            used: RefCell::new(HashSet::new()),
-        }
+        Kwargs { values: map, used: RefCell::new(HashSet::new()) }
     }
 
     /// Given a value, extracts the kwargs if there are any.
     pub(crate) fn extract(value: &Value) -> Option<Kwargs> {
-        value
-            .as_object()
-            .and_then(|x| x.downcast::<KwargsValues>())
-            .map(Kwargs::new)
+        value.as_object().and_then(|x| x.downcast::<KwargsValues>()).map(Kwargs::new)
     }
 
     /// Wraps a value map into kwargs.
@@ -1021,16 +982,10 @@ impl Kwargs {
         for key in self.values.keys() {
             if let Some(key) = key.as_str() {
                 if !used.contains(key) {
-                    return Err(Error::new(
-                        ErrorKind::TooManyArguments,
-                        format!("unknown keyword argument '{key}'"),
-                    ));
+                    return Err(Error::new(ErrorKind::TooManyArguments, format!("unknown keyword argument '{key}'")));
                 }
             } else {
-                return Err(Error::new(
-                    ErrorKind::InvalidOperation,
-                    "non string keys passed to kwargs",
-                ));
+                return Err(Error::new(ErrorKind::InvalidOperation, "non string keys passed to kwargs"));
             }
         }
         Ok(())
@@ -1042,9 +997,7 @@ impl FromIterator<(String, Value)> for Kwargs {
     where
         T: IntoIterator<Item = (String, Value)>,
     {
-        Kwargs::new(Arc::new(KwargsValues(
-            iter.into_iter().map(|(k, v)| (Value::from(k), v)).collect(),
-        )))
+        Kwargs::new(Arc::new(KwargsValues(iter.into_iter().map(|(k, v)| (Value::from(k), v)).collect())))
     }
 }
 
@@ -1053,9 +1006,7 @@ impl<'a> FromIterator<(&'a str, Value)> for Kwargs {
     where
         T: IntoIterator<Item = (&'a str, Value)>,
     {
-        Kwargs::new(Arc::new(KwargsValues(
-            iter.into_iter().map(|(k, v)| (Value::from(k), v)).collect(),
-        )))
+        Kwargs::new(Arc::new(KwargsValues(iter.into_iter().map(|(k, v)| (Value::from(k), v)).collect())))
     }
 }
 
@@ -1071,9 +1022,7 @@ impl TryFrom<Value> for Kwargs {
     fn try_from(value: Value) -> Result<Self, Self::Error> {
         match value.0 {
             ValueRepr::Undefined(_) => Ok(Kwargs::new(Default::default())),
-            ValueRepr::Object(_) => {
-                Kwargs::extract(&value).ok_or_else(|| Error::from(ErrorKind::InvalidOperation))
-            }
+            ValueRepr::Object(_) => Kwargs::extract(&value).ok_or_else(|| Error::from(ErrorKind::InvalidOperation)),
             _ => Err(Error::from(ErrorKind::InvalidOperation)),
         }
     }
@@ -1101,10 +1050,7 @@ impl<'a> ArgType<'a> for String {
         match value {
             Some(value) => {
                 if value.is_kwargs() {
-                    return Err(Error::new(
-                        ErrorKind::InvalidOperation,
-                        "cannot convert kwargs to string",
-                    ));
+                    return Err(Error::new(ErrorKind::InvalidOperation, "cannot convert kwargs to string"));
                 }
                 Ok(value.to_string())
             }
@@ -1122,14 +1068,9 @@ impl<'a> ArgType<'a> for String {
         Ok((ok!(Self::from_value(value)), 1))
     }
 
-    fn from_state_and_value_owned(
-        state: Option<&'a State>,
-        value: Value,
-    ) -> Result<Self::Output, Error> {
+    fn from_state_and_value_owned(state: Option<&'a State>, value: Value) -> Result<Self::Output, Error> {
         if let Some(state) = state {
-            ok!(state
-                .undefined_behavior()
-                .assert_value_not_undefined(&value));
+            ok!(state.undefined_behavior().assert_value_not_undefined(&value));
         }
         Self::from_value_owned(value)
     }
@@ -1199,16 +1140,11 @@ impl<'a> ArgType<'a> for DynObject {
     type Output = Self;
 
     fn from_value(value: Option<&'a Value>) -> Result<Self, Error> {
-        value
-            .ok_or_else(|| Error::from(ErrorKind::MissingArgument))
-            .and_then(|v| Self::from_value_owned(v.clone()))
+        value.ok_or_else(|| Error::from(ErrorKind::MissingArgument)).and_then(|v| Self::from_value_owned(v.clone()))
     }
 
     fn from_value_owned(value: Value) -> Result<Self, Error> {
-        value
-            .as_object()
-            .cloned()
-            .ok_or_else(|| Error::new(ErrorKind::InvalidOperation, "not an object"))
+        value.as_object().cloned().ok_or_else(|| Error::new(ErrorKind::InvalidOperation, "not an object"))
     }
 }
 
@@ -1258,10 +1194,7 @@ mod tests {
         let args = [
             Value::from(42),
             Value::from(true),
-            Value::from(Kwargs::from_iter([
-                ("foo", Value::from(1)),
-                ("bar", Value::from(2)),
-            ])),
+            Value::from(Kwargs::from_iter([("foo", Value::from(1)), ("bar", Value::from(2))])),
         ];
         let (args, kwargs) = from_args::<(&[Value], Kwargs)>(&args).unwrap();
         assert_eq!(args, &[Value::from(42), Value::from(true)]);
@@ -1276,17 +1209,11 @@ mod tests {
 
         let result = from_args::<(String,)>(&args);
         assert!(result.is_err());
-        assert_eq!(
-            result.unwrap_err().to_string(),
-            "invalid operation: cannot convert kwargs to string"
-        );
+        assert_eq!(result.unwrap_err().to_string(), "invalid operation: cannot convert kwargs to string");
 
         let result = from_args::<(Cow<str>,)>(&args);
         assert!(result.is_err());
-        assert_eq!(
-            result.unwrap_err().to_string(),
-            "invalid operation: cannot convert kwargs to string"
-        );
+        assert_eq!(result.unwrap_err().to_string(), "invalid operation: cannot convert kwargs to string");
     }
 
     #[test]

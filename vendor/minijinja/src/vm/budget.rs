@@ -24,10 +24,7 @@ pub(crate) fn too_large(size: Option<usize>, limit: usize) -> Error {
         Some(n) => format!("{n} bytes"),
         None => "more bytes".to_string(),
     };
-    Error::new(
-        ErrorKind::ValueTooLarge,
-        format!("the value would be {size}, more than the limit of {limit} bytes"),
-    )
+    Error::new(ErrorKind::ValueTooLarge, format!("the value would be {size}, more than the limit of {limit} bytes"))
 }
 
 /// Checks `size` against the environment's limit and consumes its fuel.
@@ -59,10 +56,9 @@ fn own_size(v: &Value) -> usize {
 /// (`ITEM_COST` each) but not what they hold.
 pub(crate) fn shallow_size(v: &Value) -> usize {
     match v.0 {
-        ValueRepr::Object(ref o) if matches!(o.repr(), ObjectRepr::Seq | ObjectRepr::Map) => o
-            .enumerator_len()
-            .unwrap_or(0)
-            .saturating_mul(ITEM_COST),
+        ValueRepr::Object(ref o) if matches!(o.repr(), ObjectRepr::Seq | ObjectRepr::Map) => {
+            o.enumerator_len().unwrap_or(0).saturating_mul(ITEM_COST)
+        }
         _ => own_size(v),
     }
 }
@@ -107,10 +103,7 @@ pub(crate) fn deep_size(v: &Value, limit: usize) -> Option<usize> {
 }
 
 /// The sum of the deep sizes of `values`, `None` once it passes `limit`.
-pub(crate) fn deep_size_of_all<'a>(
-    values: impl IntoIterator<Item = &'a Value>,
-    limit: usize,
-) -> Option<usize> {
+pub(crate) fn deep_size_of_all<'a>(values: impl IntoIterator<Item = &'a Value>, limit: usize) -> Option<usize> {
     let mut total = 0usize;
     for v in values {
         total = total.checked_add(ITEM_COST + deep_size(v, limit)?)?;
@@ -129,10 +122,7 @@ pub(crate) struct Bounded {
 
 impl Bounded {
     pub(crate) fn new(limit: usize) -> Bounded {
-        Bounded {
-            buf: String::new(),
-            limit,
-        }
+        Bounded { buf: String::new(), limit }
     }
 }
 
@@ -164,12 +154,7 @@ pub(crate) fn string_concat(left: &Value, right: &Value, limit: usize) -> Result
 
 /// The items of a sequence or iterable, collected while their deep size stays
 /// within `limit` (`None` past it); `Err` for a value that does not iterate.
-pub(crate) fn collect_items(
-    v: &Value,
-    limit: usize,
-    total: &mut usize,
-    into: &mut Vec<Value>,
-) -> Result<bool, Error> {
+pub(crate) fn collect_items(v: &Value, limit: usize, total: &mut usize, into: &mut Vec<Value>) -> Result<bool, Error> {
     for item in v.try_iter()? {
         match deep_size(&item, limit) {
             Some(n) => {
@@ -190,9 +175,7 @@ pub(crate) fn collect_items(
 pub(crate) fn seq_concat(lhs: &Value, rhs: &Value, limit: usize) -> Result<(Value, usize), Error> {
     let mut items = Vec::new();
     let mut total = 0;
-    if !collect_items(lhs, limit, &mut total, &mut items)?
-        || !collect_items(rhs, limit, &mut total, &mut items)?
-    {
+    if !collect_items(lhs, limit, &mut total, &mut items)? || !collect_items(rhs, limit, &mut total, &mut items)? {
         return Err(too_large(None, limit));
     }
     Ok((Value::from(items), total))
@@ -202,10 +185,7 @@ pub(crate) fn seq_concat(lhs: &Value, rhs: &Value, limit: usize) -> Result<(Valu
 /// `limit`.
 pub(crate) fn seq_repeat(seq: &Value, n: &Value, limit: usize) -> Result<(Value, usize), Error> {
     let n = n.as_usize().ok_or_else(|| {
-        Error::new(
-            ErrorKind::InvalidOperation,
-            "sequences and iterables can only be multiplied with integers",
-        )
+        Error::new(ErrorKind::InvalidOperation, "sequences and iterables can only be multiplied with integers")
     })?;
     let mut items = Vec::new();
     let mut total = 0;

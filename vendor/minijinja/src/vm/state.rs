@@ -174,10 +174,9 @@ impl<'template, 'env> State<'template, 'env> {
     #[cfg(feature = "macros")]
     #[cfg_attr(docsrs, doc(cfg(feature = "macros")))]
     pub fn call_macro(&self, name: &str, args: &[Value]) -> Result<String, Error> {
-        let f = ok!(self.lookup(name).ok_or_else(|| Error::new(
-            crate::error::ErrorKind::UnknownFunction,
-            "macro not found"
-        )));
+        let f = ok!(self
+            .lookup(name)
+            .ok_or_else(|| Error::new(crate::error::ErrorKind::UnknownFunction, "macro not found")));
         f.call(self, args).map(Into::into)
     }
 
@@ -213,11 +212,7 @@ impl<'template, 'env> State<'template, 'env> {
         let mut buf = String::new();
         crate::vm::Vm::new(self.env())
             // PATCH(promptc): the output becomes a value: bounded like one.
-            .call_block(
-                block,
-                self,
-                &mut Output::new_bounded(&mut buf, self.env().value_size_limit()),
-            )
+            .call_block(block, self, &mut Output::new_bounded(&mut buf, self.env().value_size_limit()))
             .map(|_| buf)
     }
 
@@ -262,8 +257,7 @@ impl<'template, 'env> State<'template, 'env> {
     ///
     /// For more information see [`Environment::set_path_join_callback`].
     pub fn get_template(&self, name: &str) -> Result<Template<'env, 'env>, Error> {
-        self.env()
-            .get_template(&self.env().join_template_path(name, self.name()))
+        self.env().get_template(&self.env().join_template_path(name, self.name()))
     }
 
     /// Invokes a filter with some arguments.
@@ -327,9 +321,7 @@ impl<'template, 'env> State<'template, 'env> {
     #[cfg(feature = "fuel")]
     #[cfg_attr(docsrs, doc(cfg(feature = "fuel")))]
     pub fn fuel_levels(&self) -> Option<(u64, u64)> {
-        self.fuel_tracker
-            .as_ref()
-            .map(|x| (x.consumed(), x.remaining()))
+        self.fuel_tracker.as_ref().map(|x| (x.consumed(), x.remaining()))
     }
 
     /// Looks up a temp and returns it.
@@ -367,10 +359,7 @@ impl<'template, 'env> State<'template, 'env> {
     ///
     /// For more information see [`get_temp`](Self::get_temp).
     pub fn set_temp(&self, name: &str, value: Value) -> Option<Value> {
-        self.temps
-            .lock()
-            .unwrap()
-            .insert(name.to_owned().into(), value)
+        self.temps.lock().unwrap().insert(name.to_owned().into(), value)
     }
 
     /// Shortcut for registering an object as a temp.
@@ -417,11 +406,7 @@ impl<'template, 'env> State<'template, 'env> {
     }
 
     #[cfg(feature = "debug")]
-    pub(crate) fn make_debug_info(
-        &self,
-        pc: u32,
-        instructions: &Instructions<'_>,
-    ) -> crate::debug::DebugInfo {
+    pub(crate) fn make_debug_info(&self, pc: u32, instructions: &Instructions<'_>) -> crate::debug::DebugInfo {
         crate::debug::DebugInfo {
             template_source: Some(instructions.source().to_string()),
             referenced_locals: instructions
@@ -437,10 +422,7 @@ impl<'a> ArgType<'a> for &State<'_, '_> {
     type Output = &'a State<'a, 'a>;
 
     fn from_value(_value: Option<&'a Value>) -> Result<Self::Output, Error> {
-        Err(Error::new(
-            ErrorKind::InvalidOperation,
-            "cannot use state type in this position",
-        ))
+        Err(Error::new(ErrorKind::InvalidOperation, "cannot use state type in this position"))
     }
 
     fn from_state_and_value(
@@ -463,10 +445,7 @@ pub(crate) struct BlockStack<'template, 'env> {
 
 impl<'template, 'env> BlockStack<'template, 'env> {
     pub fn new(instructions: &'template Instructions<'env>) -> BlockStack<'template, 'env> {
-        BlockStack {
-            instructions: vec![instructions],
-            depth: 0,
-        }
+        BlockStack { instructions: vec![instructions], depth: 0 }
     }
 
     pub fn instructions(&self) -> &'template Instructions<'env> {
