@@ -9,8 +9,17 @@ pub fn is_sha256(h: &str) -> bool {
 
 /// Lower-case hex SHA-256 of `bytes`.
 pub fn sha256_hex(bytes: &[u8]) -> String {
+    sha256_hex_parts(&[bytes])
+}
+
+/// Lower-case hex SHA-256 of `parts` one after the other, without joining them first.
+pub fn sha256_hex_parts(parts: &[&[u8]]) -> String {
     const HEX: &[u8; 16] = b"0123456789abcdef";
-    let digest = Sha256::digest(bytes);
+    let mut h = Sha256::new();
+    for p in parts {
+        h.update(p);
+    }
+    let digest = h.finalize();
     let mut s = String::with_capacity(64);
     for b in digest {
         s.push(HEX[usize::from(b >> 4)] as char);

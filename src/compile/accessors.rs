@@ -148,7 +148,7 @@ impl Compiled {
         let mut out = BTreeMap::new();
         let mut add = |rel: &str| {
             if let Some(f) = project.files.get(rel) {
-                out.insert(f.rel.clone(), f.sha256.clone());
+                out.insert(f.rel.clone(), f.sha256().to_string());
             }
         };
         add(&project.manifest);
@@ -166,7 +166,7 @@ impl Compiled {
             }
         }
         for f in project.templates.included_files() {
-            out.insert(f.rel.clone(), f.sha256.clone());
+            out.insert(f.rel.clone(), f.sha256().to_string());
         }
         out
     }

@@ -35,12 +35,7 @@ pub fn template(text: &str) {
     let mut t =
         crate::model::template::Templates::new(fs, crate::model::Limits::default(), Default::default(), Vec::new());
     let origin = crate::model::template::TemplateOrigin {
-        file: crate::source::SourceFile {
-            rel: "t".into(),
-            display: "t".into(),
-            text: text.into(),
-            sha256: String::new(),
-        },
+        file: crate::source::SourceFile::new("t", "t", text),
         line_offset: 0,
         column_offset: 0,
     };

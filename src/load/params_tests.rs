@@ -8,7 +8,7 @@ use crate::model::params::{Kind, Property};
 use crate::source::SourceFile;
 
 fn file(text: &str) -> SourceFile {
-    SourceFile { rel: "t.yaml".into(), display: "t.yaml".into(), text: text.into(), sha256: String::new() }
+    SourceFile::new("t.yaml", "t.yaml", text)
 }
 
 fn build(text: &str) -> (Vec<Property>, Vec<Diagnostic>) {

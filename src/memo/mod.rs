@@ -152,7 +152,7 @@ impl CompileCache {
     /// the cell charges come with it.
     pub(crate) fn get(&mut self, project: &Project, key: &str) -> Option<(Known, usize)> {
         let e = self.entries.get(key)?;
-        let fresh = e.deps.iter().all(|(rel, sha)| project.files.get(rel).is_some_and(|f| &f.sha256 == sha));
+        let fresh = e.deps.iter().all(|(rel, sha)| project.files.get(rel).is_some_and(|f| f.sha256() == sha));
         if !fresh {
             return None;
         }
@@ -206,6 +206,6 @@ fn dependencies(project: &Project, c: &Compiled) -> Vec<(String, String)> {
         .filter(|f| {
             !unrendered.contains(f.rel.as_str()) || needed.contains(f.rel.as_str()) || f.rel == project.manifest
         })
-        .map(|f| (f.rel.clone(), f.sha256.clone()))
+        .map(|f| (f.rel.clone(), f.sha256().to_string()))
         .collect()
 }

@@ -71,7 +71,7 @@ pub fn read_regular(path: &Path, limit: u64) -> std::result::Result<Vec<u8>, Rea
 }
 
 /// One file of the project, as read.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct SourceFile {
     /// Path relative to the project folder, `/`-separated: the file's identity.
     pub rel: String,
@@ -79,11 +79,52 @@ pub struct SourceFile {
     pub display: String,
     /// The file's text.
     pub text: String,
-    /// SHA-256 of the bytes, lower-case hex.
-    pub sha256: String,
+    /// Whether the bytes as stored began with a byte-order mark, dropped from `text`: the
+    /// stored bytes are the mark and `text`, so the hash can be taken from them later.
+    bom: bool,
+    /// SHA-256 of the bytes, lower-case hex, taken on first need: only the compile cache reads
+    /// it, and hashing every file cost a render about a seventh of its work on a large project.
+    sha256: std::sync::OnceLock<String>,
 }
 
+/// Two reads of a file are equal when they hold the same text at the same path (the hash,
+/// taken or not yet, follows from the bytes).
+impl PartialEq for SourceFile {
+    fn eq(&self, other: &Self) -> bool {
+        self.rel == other.rel && self.display == other.display && self.text == other.text && self.bom == other.bom
+    }
+}
+
+impl Eq for SourceFile {}
+
+/// The byte-order mark as UTF-8 stores it.
+const BOM: &[u8] = "\u{FEFF}".as_bytes();
+
 impl SourceFile {
+    /// A file holding `text` (no byte-order mark), as tests and the fuzz entry points make them.
+    #[cfg(any(test, fuzzing))]
+    pub fn new(rel: impl Into<String>, display: impl Into<String>, text: impl Into<String>) -> Self {
+        SourceFile {
+            rel: rel.into(),
+            display: display.into(),
+            text: text.into(),
+            bom: false,
+            sha256: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// SHA-256 of the file's bytes as stored (with its byte-order mark, if it had one),
+    /// lower-case hex.
+    pub fn sha256(&self) -> &str {
+        self.sha256.get_or_init(|| {
+            if self.bom {
+                crate::hash::sha256_hex_parts(&[BOM, self.text.as_bytes()])
+            } else {
+                crate::hash::sha256_hex(self.text.as_bytes())
+            }
+        })
+    }
+
     /// A label pointing at a byte range of this file.
     pub fn label_bytes(&self, start: usize, end: usize) -> Label {
         Label::at(&self.display, &self.text, crate::diagnostic::Position::from_byte_range(&self.text, start, end))
@@ -245,15 +286,14 @@ impl ProjectFs {
     /// `from` is only called when reading fails (building a label scans the referring file).
     pub fn read(&self, rel: &str, from: Option<&dyn Fn() -> Label>) -> Result<SourceFile> {
         let (norm, bytes) = self.read_bytes(rel, MAX_FILE_BYTES, from)?;
-        let sha256 = crate::hash::sha256_hex(&bytes);
         let text = self.decode(&norm, bytes)?;
         // A byte-order mark is an editor's artefact, never prompt text: drop it (the hash is of
-        // the bytes as stored).
-        let text = match text.strip_prefix('\u{FEFF}') {
-            Some(rest) => rest.to_string(),
-            None => text,
+        // the bytes as stored, so `bom` remembers it).
+        let (text, bom) = match text.strip_prefix('\u{FEFF}') {
+            Some(rest) => (rest.to_string(), true),
+            None => (text, false),
         };
-        Ok(SourceFile { display: self.display(&norm), rel: norm, text, sha256 })
+        Ok(SourceFile { display: self.display(&norm), rel: norm, text, bom, sha256: std::sync::OnceLock::new() })
     }
 
     /// The bytes of project file `rel` (inside the project, through no link out of it, a

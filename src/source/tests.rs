@@ -32,7 +32,7 @@ fn reads_and_hashes() {
     let f = fs.read("sub/a.txt", None).unwrap();
     assert_eq!(f.text, "hello");
     assert_eq!(f.display, "proj/sub/a.txt");
-    assert_eq!(f.sha256, "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824");
+    assert_eq!(f.sha256(), "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824");
 }
 
 #[test]
@@ -71,4 +71,14 @@ fn version_control_folders_are_never_a_write_target() {
     }
     assert!(super::confine(root, std::path::Path::new("/repo/snapshots")).is_ok());
     assert!(super::confine(root, std::path::Path::new("/repo/git-notes")).is_ok());
+}
+
+#[test]
+fn the_hash_is_of_the_bytes_as_stored_with_their_byte_order_mark() {
+    let (d, fs) = fs();
+    std::fs::write(d.path().join("sub/bom.txt"), b"\xEF\xBB\xBFhello").unwrap();
+    let f = fs.read("sub/bom.txt", None).unwrap();
+    assert_eq!(f.text, "hello");
+    assert_eq!(f.sha256(), crate::hash::sha256_hex(b"\xEF\xBB\xBFhello"));
+    assert_ne!(f.sha256(), crate::hash::sha256_hex(b"hello"));
 }

@@ -90,7 +90,7 @@ mod tests {
         WhitespaceConfig { keep_trailing_newline: false, lstrip_blocks: false, trim_blocks: false };
 
     fn file(text: &str) -> SourceFile {
-        SourceFile { rel: "m.j2".into(), display: "m.j2".into(), text: text.into(), sha256: String::new() }
+        SourceFile::new("m.j2", "m.j2", text)
     }
 
     #[test]

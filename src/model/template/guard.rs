@@ -14,6 +14,7 @@
 mod calls;
 mod growth;
 
+use minijinja::machinery::ast::Stmt;
 use minijinja::machinery::WhitespaceConfig;
 use minijinja::syntax::SyntaxConfig;
 
@@ -38,6 +39,12 @@ pub struct Refusal {
 
 /// Check `source`; `ws` is the environment's whitespace configuration.
 pub fn check(source: &str, ws: WhitespaceConfig) -> Result<(), Refusal> {
+    check_parsed(source, ws).map(drop)
+}
+
+/// Check `source` as [`check`] does, and hand back the syntax tree it parsed (`None` on a
+/// syntax error), so a caller that walks the tree too need not parse the source again.
+pub fn check_parsed(source: &str, ws: WhitespaceConfig) -> Result<Option<Stmt<'_>>, Refusal> {
     if let Some(at) = source.find('\0') {
         return Err(Refusal {
             start: at,
@@ -49,9 +56,10 @@ pub fn check(source: &str, ws: WhitespaceConfig) -> Result<(), Refusal> {
     check_tags(source, ws)?;
     // A syntax error is minijinja's to report, with its own message; nothing to guard then.
     let Ok(tree) = minijinja::machinery::parse(source, "<guard>", SyntaxConfig, ws) else {
-        return Ok(());
+        return Ok(None);
     };
-    growth::check(&tree)
+    growth::check(&tree)?;
+    Ok(Some(tree))
 }
 
 /// Refuse a tag holding more than [`MAX_TAG_TOKENS`] tokens (tokenizing is cheap and flat;

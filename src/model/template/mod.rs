@@ -258,14 +258,24 @@ impl Templates {
     /// diagnostic.
     pub fn add(&mut self, name: &str, source: &str, origin: TemplateOrigin) -> Result<()> {
         let source = &*if self.jinja2 { jinja2_newlines(source) } else { std::borrow::Cow::Borrowed(source) };
-        if let Err(r) = guard::check(source, self.ws) {
-            let p = Position::from_byte_range(source, r.start, r.end);
-            let pos = Position::new(p.line + origin.line_offset, p.column + origin.column_offset, p.len);
-            return Err(Diagnostic::error(r.message)
-                .with_label(Label::at(&origin.file.display, &origin.file.text, pos))
-                .with_help(r.help)
-                .into_error(crate::error::ErrorKind::Project));
-        }
+        let tree = match guard::check_parsed(source, self.ws) {
+            Ok(tree) => tree,
+            Err(r) => {
+                let p = Position::from_byte_range(source, r.start, r.end);
+                let pos = Position::new(p.line + origin.line_offset, p.column + origin.column_offset, p.len);
+                return Err(Diagnostic::error(r.message)
+                    .with_label(Label::at(&origin.file.display, &origin.file.text, pos))
+                    .with_help(r.help)
+                    .into_error(crate::error::ErrorKind::Project));
+            }
+        };
+        // What the template reads, from the tree the guard parsed: parsing is most of the
+        // analysis, and a large project has hundreds of templates. It depends only on this
+        // source and the files its includes name, so taking it now equals taking it later.
+        let (fs, ws, path) = (&self.fs, self.ws, &self.path);
+        let read = |n: &str| find(fs, path, n).ok().flatten().filter(|f| guard::check(&f.text, ws).is_ok());
+        let reach = reach::analyze_parsed(tree.as_ref(), ws, &read);
+        self.reach.insert(name.to_string(), reach);
         self.origins.insert(name.to_string(), origin);
         self.sources.insert(name.to_string(), source.to_string());
         self.env.add_template_owned(name.to_string(), source.to_string()).map_err(|e| {
@@ -294,7 +304,17 @@ impl Templates {
     pub fn analyze(&mut self) {
         let (fs, ws, path) = (&self.fs, self.ws, &self.path);
         let read = |name: &str| find(fs, path, name).ok().flatten().filter(|f| guard::check(&f.text, ws).is_ok());
-        self.reach = self.sources.iter().map(|(name, src)| (name.clone(), reach::analyze(src, ws, &read))).collect();
+        // `add` analysed each template it compiled; what is left is any source without an
+        // analysis, and none for a name no longer compiled.
+        let mut done = std::mem::take(&mut self.reach);
+        self.reach = self
+            .sources
+            .iter()
+            .map(|(name, src)| {
+                let r = done.remove(name).unwrap_or_else(|| reach::analyze(src, ws, &read));
+                (name.clone(), r)
+            })
+            .collect();
     }
 
     /// What template `name` reads, through its includes (after [`Templates::analyze`]).

@@ -35,12 +35,7 @@ fn transforming_untrusted_text_is_refused_at_the_operation() {
 #[test]
 fn includes_are_followed_with_the_taint_at_the_tag() {
     let names: BTreeSet<&str> = ["q"].into_iter().collect();
-    let part = |text: &str| SourceFile {
-        rel: "part.j2".into(),
-        display: "part.j2".into(),
-        text: text.into(),
-        sha256: String::new(),
-    };
+    let part = |text: &str| SourceFile::new("part.j2", "part.j2", text);
     let run = |root: &str, text: &str| {
         let f = part(text);
         check_through(root, WS, &names, &|n: &str| (n == "part.j2").then(|| f.clone()))

@@ -80,6 +80,16 @@ pub struct Reach {
 /// Analyse `source`; `read` returns a file an include names (already confined to the project
 /// and passed by the guard), or `None` to leave it unfollowed.
 pub fn analyze(source: &str, ws: WhitespaceConfig, read: &dyn Fn(&str) -> Option<SourceFile>) -> Reach {
+    analyze_parsed(minijinja::machinery::parse(source, "<reach>", SyntaxConfig, ws).ok().as_ref(), ws, read)
+}
+
+/// Analyse a template already parsed with the same syntax and whitespace configuration as
+/// [`analyze`] would (`None`: it could not be parsed).
+pub fn analyze_parsed(
+    tree: Option<&Stmt<'_>>,
+    ws: WhitespaceConfig,
+    read: &dyn Fn(&str) -> Option<SourceFile>,
+) -> Reach {
     let mut w = Walk {
         ws,
         read,
@@ -90,9 +100,9 @@ pub fn analyze(source: &str, ws: WhitespaceConfig, read: &dyn Fn(&str) -> Option
         visits: 0,
         tool_loops: Vec::new(),
     };
-    match minijinja::machinery::parse(source, "<reach>", SyntaxConfig, ws) {
-        Ok(tree) => w.stmt(&tree),
-        Err(_) => w.out.pulls = true,
+    match tree {
+        Some(tree) => w.stmt(tree),
+        None => w.out.pulls = true,
     }
     w.out
 }

@@ -5,7 +5,7 @@ use super::*;
 const WS: WhitespaceConfig = WhitespaceConfig { keep_trailing_newline: false, lstrip_blocks: true, trim_blocks: true };
 
 fn file(rel: &str, text: &str) -> SourceFile {
-    SourceFile { rel: rel.into(), display: rel.into(), text: text.into(), sha256: String::new() }
+    SourceFile::new(rel, rel, text)
 }
 
 /// Analyse `root` with the files `files` (path, text) readable.
