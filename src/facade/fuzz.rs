@@ -69,12 +69,7 @@ pub fn template_files(files: &[(String, String)]) {
     let mut t =
         crate::model::template::Templates::new(fs, crate::model::Limits::default(), Default::default(), Vec::new());
     let origin = crate::model::template::TemplateOrigin {
-        file: crate::source::SourceFile {
-            rel: main_name.clone(),
-            display: main_name.clone(),
-            text: main_text.clone(),
-            sha256: String::new(),
-        },
+        file: crate::source::SourceFile::new(main_name.clone(), main_name.clone(), main_text.clone()),
         line_offset: 0,
         column_offset: 0,
     };
