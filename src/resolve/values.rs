@@ -59,7 +59,13 @@ pub struct ToolTexts<'p> {
 impl<'p> ToolTexts<'p> {
     /// The texts of tools in the cell with these values.
     pub fn new(project: &'p Project, runtime: &Runtime, profile: &str, transport: Transport) -> ToolTexts<'p> {
-        let ctx = value_context(project, runtime, profile, transport).into_iter().collect();
+        // Resolving runs once per cell: the values are gathered only when some tool needs them.
+        let templated = project.catalog.tools().iter().any(|t| !t.text_templates.names.is_empty());
+        let ctx = if templated {
+            value_context(project, runtime, profile, transport).into_iter().collect()
+        } else {
+            minijinja::Value::UNDEFINED
+        };
         ToolTexts { project, ctx }
     }
 
