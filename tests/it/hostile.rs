@@ -920,6 +920,16 @@ fn fuzz_found_format_keys_and_lazy_batches_render() {
     let out = run_bounded(dir.path(), &["render"], Duration::from_secs(30));
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "0|2B|.");
+
+    // `import … as` takes a name, as Jinja2 does: anything else (`as-mac`, read as `as -mac`)
+    // reached minijinja's code generator as an assignment target and panicked there.
+    std::fs::write(dir.path().join("role.md.j2"), "{% import 'role.md.j2' as-mac without context %}{{ mac.x }}")
+        .unwrap();
+    let out = run_bounded(dir.path(), &["render"], Duration::from_secs(30));
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(err.contains("role.md.j2:1:"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
 }
 
 // --- machine outputs a pull request cannot forge ----------------------------------------------

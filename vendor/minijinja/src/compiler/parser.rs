@@ -1054,7 +1054,10 @@ impl<'a> Parser<'a> {
     fn parse_import(&mut self) -> Result<ast::Import<'a>, Error> {
         let expr = ok!(self.parse_expr());
         expect_token!(self, Token::Ident("as"), "as");
-        let name = ok!(self.parse_expr());
+        // PATCH(promptc): a name, as Jinja2 takes it (`parse_assign_target(name_only=True)`).
+        // Any expression was accepted here, and the code generator's assignment reached
+        // `unreachable!()` on one that is not a name (`as -m`): a panic in every build.
+        let name = ok!(self.parse_assign_name(false));
         ok!(self.skip_context_marker());
         Ok(ast::Import { expr, name })
     }
