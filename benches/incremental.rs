@@ -165,7 +165,12 @@ fn processes(dir: &Path) {
 }
 
 fn main() {
-    // `cargo bench` passes `--bench`; nothing else to parse.
+    // `cargo bench` passes `--bench`; nothing else to parse. PROMPTC_SYNTH_DIR=DIR writes the
+    // synthetic project into DIR (to profile a command on it) instead of measuring.
+    if let Some(dir) = std::env::var_os("PROMPTC_SYNTH_DIR") {
+        support::synthetic_example(Path::new(&dir), 50);
+        return;
+    }
     let synth = tempfile::tempdir().unwrap();
     support::synthetic_example(synth.path(), 50);
     in_process(synth.path());

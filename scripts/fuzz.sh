@@ -11,7 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-TARGETS=(condition manifest_yaml template record project chat_template template_grammar)
+TARGETS=(condition manifest_yaml template record project chat_template template_grammar chunked_count)
 
 if ! cargo +nightly --version >/dev/null 2>&1; then
   echo "fuzz: no nightly toolchain on this machine; skipping (install one with rustup to fuzz)"
@@ -30,7 +30,7 @@ build() {
 
 # Seed each corpus from what the repository already has (idempotent).
 seed() {
-  mkdir -p fuzz/corpus/{condition,manifest_yaml,template,record,project,chat_template,template_grammar}
+  mkdir -p fuzz/corpus/{condition,manifest_yaml,template,record,project,chat_template,template_grammar,chunked_count}
   local i=0
   while IFS= read -r w; do
     i=$((i + 1)); printf '%s' "$w" > "fuzz/corpus/condition/seed-$i"
@@ -42,6 +42,9 @@ seed() {
     cp "$f" "fuzz/corpus/template/$(echo "$f" | tr '/' '_')"
   done
   for f in fixtures/chat-templates/*.jinja; do cp "$f" fuzz/corpus/chat_template/; done
+  # Texts a report counts: prompts and tool JSON as snapshots hold them (small ones only).
+  find snapshots -type f -size -64k \( -name '*.md' -o -name '*.json' \) 2>/dev/null | head -200 |
+    while IFS= read -r f; do cp "$f" "fuzz/corpus/chunked_count/$(echo "$f" | tr '/' '_')"; done
   for f in fixtures/bad/frozen-*.json; do cp "$f" fuzz/corpus/record/; done
   if [ ! -f fuzz/corpus/record/example.json ]; then
     # A frozen record of the example, written by the ordinary binary: PROMPTC_BIN, else

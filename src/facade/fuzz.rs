@@ -119,3 +119,9 @@ pub fn project(files: &[(String, String)]) {
     let mut counters = crate::measure::tokens::Counters::new(None);
     let _ = crate::lint::check(&project, &[], &mut counters);
 }
+
+/// Any text counts the same by chunks as whole with o200k_base (see `measure::tokens`): a
+/// difference is a panic, which the fuzzer reports.
+pub fn chunked_count(text: &str) {
+    crate::measure::tokens::check_chunked_count(text);
+}

@@ -14,6 +14,7 @@
 //! encoding of a run from one cache file.
 
 mod background;
+mod chunks;
 mod counters;
 mod disk;
 mod engine;
@@ -148,7 +149,7 @@ impl Counter {
         if todo.is_empty() {
             return Ok(());
         }
-        let counted = engine::count_all(self.engine.get()?, &todo);
+        let counted = self.engine.count_all(&todo)?;
         self.store(counted);
         Ok(())
     }
@@ -235,6 +236,18 @@ impl Counter {
             Ok(()) => self.dirty = false,
             Err(why) => self.warnings.push(cache_warning(&file.path, "was not saved", &why)),
         }
+    }
+}
+
+/// Panics unless `text` counts the same with o200k_base by chunks (fresh and remembered) as
+/// whole: the fuzz target `chunked_count`.
+#[cfg(fuzzing)]
+pub(crate) fn check_chunked_count(text: &str) {
+    let bpe = bpe_openai::o200k_base();
+    let whole = bpe.count(text);
+    let mut memo = chunks::Memo::default();
+    for _ in 0..2 {
+        assert_eq!(memo.count(text, |c| bpe.count(c)), whole, "{text:?} by chunks");
     }
 }
 

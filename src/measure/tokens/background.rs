@@ -11,7 +11,7 @@ use std::collections::{BTreeSet, VecDeque};
 use std::sync::mpsc::{channel, Receiver, Sender, TryRecvError};
 use std::sync::{Arc, Condvar, Mutex};
 
-use super::engine::{count_all, Engine};
+use super::engine::Engine;
 use super::Counters;
 use crate::diagnostic::Diagnostic;
 use crate::error::{ErrorKind, Result};
@@ -167,7 +167,7 @@ fn count_queued(queue: &Queue, done: &Sender<Counted>) {
 /// Count a batch; a panic in the tokenizer is an error, not the end of the process.
 fn count_batch(b: &Batch, engine: &Engine) -> Result<Vec<(String, u64)>> {
     let texts: Vec<(String, &str)> = b.texts.iter().map(|(k, t)| (k.clone(), t.as_str())).collect();
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| engine.get().map(|bpe| count_all(bpe, &texts))))
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| engine.count_all(&texts)))
         .unwrap_or_else(|_| Err(internal("counting failed")))
 }
 
@@ -207,7 +207,7 @@ impl Background {
             return Ok(self.sent);
         }
         let Some(queue) = &self.queue else {
-            let counted = count_all(counter.engine.get()?, &todo);
+            let counted = counter.engine.count_all(&todo)?;
             counter.store(counted);
             return Ok(self.sent);
         };

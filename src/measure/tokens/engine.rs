@@ -31,8 +31,18 @@ impl Bpe {
             Bpe::Built(b) => b.count_ordinary(text),
         }
     }
+
+    /// [`Bpe::count`], by chunks remembered in `memo` where the encoding's pre-tokenization
+    /// allows it (o200k_base, see `chunks`): the same count.
+    pub(in crate::measure::tokens) fn count_chunked(&self, memo: &mut Memo, text: &str) -> usize {
+        match self {
+            Bpe::Prebuilt(t) => memo.count(text, |chunk| t.count(chunk)),
+            Bpe::Built(b) => b.count_ordinary(text),
+        }
+    }
 }
 
+use super::chunks::Memo;
 use crate::diagnostic::Diagnostic;
 use crate::error::{ErrorKind, Result};
 use crate::model::tokenizer::Encoding;
@@ -43,11 +53,13 @@ pub(in crate::measure::tokens) struct Engine {
     bpe: OnceLock<Bpe>,
     /// A build started ahead of need (see [`Engine::prefetch`]).
     pending: Mutex<Option<JoinHandle<Result<Bpe>>>>,
+    /// The chunks this tokenizer has counted, kept as long as it is (a `watch` session).
+    memo: Mutex<Memo>,
 }
 
 impl Engine {
     pub(in crate::measure::tokens) fn new(encoding: Encoding) -> Engine {
-        Engine { encoding, bpe: OnceLock::new(), pending: Mutex::new(None) }
+        Engine { encoding, bpe: OnceLock::new(), pending: Mutex::new(None), memo: Mutex::default() }
     }
 
     /// Start building on another thread, unless built or being built.
@@ -84,9 +96,17 @@ impl Engine {
     }
 }
 
-/// Count each of `texts` (keyed by their cache keys).
-pub(in crate::measure::tokens) fn count_all(bpe: &Bpe, texts: &[(String, &str)]) -> Vec<(String, u64)> {
-    texts.iter().map(|(k, t)| (k.clone(), bpe.count(t) as u64)).collect()
+impl Engine {
+    /// Count each of `texts` (keyed by their cache keys), building the tokenizer if need be.
+    /// Chunks are looked up in and added to this engine's memo; when another thread is
+    /// counting with it, in a memo of this call's own (the counts are the same).
+    pub(in crate::measure::tokens) fn count_all(&self, texts: &[(String, &str)]) -> Result<Vec<(String, u64)>> {
+        let bpe = self.get()?;
+        let mut own = Memo::default();
+        let mut shared = self.memo.try_lock().ok();
+        let memo = shared.as_deref_mut().unwrap_or(&mut own);
+        Ok(texts.iter().map(|(k, t)| (k.clone(), bpe.count_chunked(memo, t) as u64)).collect())
+    }
 }
 
 fn internal(message: &str) -> crate::error::Error {
