@@ -44,8 +44,41 @@ pub(crate) fn charge(state: &State, size: Option<usize>) -> Result<(), Error> {
     }
 }
 
+/// Consumes the fuel for walking `bytes` bytes of a value that already exists (no limit
+/// check: the value passed it when it was built, or came from the context).
+pub(crate) fn charge_walk(state: &State, bytes: usize) -> Result<(), Error> {
+    if state.env().value_size_limit().is_none() {
+        return Ok(());
+    }
+    #[cfg(feature = "fuel")]
+    if let Some(ref tracker) = state.fuel_tracker {
+        return tracker.consume((bytes / BYTES_PER_FUEL) as u64);
+    }
+    let _ = bytes;
+    Ok(())
+}
+
+/// The bytes of work slicing `v` with `step` costs before its result is copied: a string
+/// or bytes value is walked whole (to count its characters, or check it is ASCII), cheaply
+/// (`BYTES_PER_FUEL` per unit) when the result is then copied in one piece (an ASCII string
+/// or bytes, step 1), else one character or byte at a time, which costs a unit of fuel per
+/// byte (`BYTES_PER_FUEL` times as much). Lists are sliced lazily: nothing.
+pub(crate) fn slice_walk(v: &Value, step: &Value) -> usize {
+    let size = own_size(v);
+    let copied = step.is_none() || step.as_i64() == Some(1);
+    let whole = match v.0 {
+        ValueRepr::Bytes(_) => copied,
+        _ => copied && v.as_str().is_some_and(str::is_ascii),
+    };
+    if whole {
+        size
+    } else {
+        size.saturating_mul(BYTES_PER_FUEL)
+    }
+}
+
 /// The bytes of a string or bytes value itself (0 for anything else).
-fn own_size(v: &Value) -> usize {
+pub(crate) fn own_size(v: &Value) -> usize {
     match v.0 {
         ValueRepr::Bytes(ref b) => b.len(),
         _ => v.as_str().map_or(0, str::len),
