@@ -819,6 +819,17 @@ fn templates_that_slip_the_growth_guard_stop_within_the_memory_budget() {
             too_long,
             "role.md.j2:1:",
         ),
+        // Filters and methods that built their result whole before it was checked: each
+        // peaked past 200 MB (a list of seven million one-character strings, a split into
+        // millions of pieces) or at several times the limit (escaping, printing a list).
+        ("list of a long string", "{% for y in [7000000] %}{{ ('x' * y)|list|length }}{% endfor %}".to_string(), too_large, "role.md.j2:1:"),
+        ("split filter", "{% for y in [3500000] %}{{ ('a ' * y)|split|length }}{% endfor %}".to_string(), too_large, "role.md.j2:1:"),
+        ("split method", "{% for y in [3500000] %}{{ ('a ' * y).split()|length }}{% endfor %}".to_string(), too_large, "role.md.j2:1:"),
+        ("split on a separator", "{% for y in [3500000] %}{{ ('a,' * y).split(',')|length }}{% endfor %}".to_string(), too_large, "role.md.j2:1:"),
+        ("splitlines", "{% for y in [7000000] %}{{ ('\\n' * y).splitlines()|length }}{% endfor %}".to_string(), too_large, "role.md.j2:1:"),
+        ("escape", "{% for y in [7000000] %}{{ ('<' * y)|escape|length }}{% endfor %}".to_string(), too_large, "role.md.j2:1:"),
+        ("string of a list", r"{% for y in [7000000] %}{{ ['\\' * y]|string|length }}{% endfor %}".to_string(), too_large, "role.md.j2:1:"),
+        ("pprint of a list", r"{% for y in [7000000] %}{{ ['\\' * y]|pprint|length }}{% endfor %}".to_string(), too_large, "role.md.j2:1:"),
         (
             "a set block doubling",
             format!("{NS}{{% for i in range(64) %}}{{% set t %}}{{{{ ns.s }}}}{{{{ ns.s }}}}{{% endset %}}{{% set ns.s = t %}}{{% endfor %}}"),
