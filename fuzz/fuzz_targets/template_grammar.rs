@@ -334,4 +334,19 @@ fn files(p: &Program) -> Vec<(String, String)> {
         .collect()
 }
 
-libfuzzer_sys::fuzz_target!(|p: Program| promptc::fuzz::template_files(&files(&p)));
+/// Whether to print the generated files (`PROMPTC_FUZZ_PRINT=1`): run the target on one input
+/// (a crash, a timeout) to turn it into a fixture; the bytes alone do not show the template.
+fn print_files() -> bool {
+    static PRINT: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *PRINT.get_or_init(|| std::env::var_os("PROMPTC_FUZZ_PRINT").is_some_and(|v| v == "1"))
+}
+
+libfuzzer_sys::fuzz_target!(|p: Program| {
+    let files = files(&p);
+    if print_files() {
+        for (name, text) in &files {
+            eprintln!("--- {name}\n{text}");
+        }
+    }
+    promptc::fuzz::template_files(&files)
+});

@@ -819,6 +819,17 @@ fn templates_that_slip_the_growth_guard_stop_within_the_memory_budget() {
             too_long,
             "role.md.j2:1:",
         ),
+        // Filters and methods that built their result whole before it was checked: each
+        // peaked past 200 MB (a list of seven million one-character strings, a split into
+        // millions of pieces) or at several times the limit (escaping, printing a list).
+        ("list of a long string", "{% for y in [7000000] %}{{ ('x' * y)|list|length }}{% endfor %}".to_string(), too_large, "role.md.j2:1:"),
+        ("split filter", "{% for y in [3500000] %}{{ ('a ' * y)|split|length }}{% endfor %}".to_string(), too_large, "role.md.j2:1:"),
+        ("split method", "{% for y in [3500000] %}{{ ('a ' * y).split()|length }}{% endfor %}".to_string(), too_large, "role.md.j2:1:"),
+        ("split on a separator", "{% for y in [3500000] %}{{ ('a,' * y).split(',')|length }}{% endfor %}".to_string(), too_large, "role.md.j2:1:"),
+        ("splitlines", "{% for y in [7000000] %}{{ ('\\n' * y).splitlines()|length }}{% endfor %}".to_string(), too_large, "role.md.j2:1:"),
+        ("escape", "{% for y in [7000000] %}{{ ('<' * y)|escape|length }}{% endfor %}".to_string(), too_large, "role.md.j2:1:"),
+        ("string of a list", r"{% for y in [7000000] %}{{ ['\\' * y]|string|length }}{% endfor %}".to_string(), too_large, "role.md.j2:1:"),
+        ("pprint of a list", r"{% for y in [7000000] %}{{ ['\\' * y]|pprint|length }}{% endfor %}".to_string(), too_large, "role.md.j2:1:"),
         (
             "a set block doubling",
             format!("{NS}{{% for i in range(64) %}}{{% set t %}}{{{{ ns.s }}}}{{{{ ns.s }}}}{{% endset %}}{{% set ns.s = t %}}{{% endfor %}}"),
@@ -1078,4 +1089,107 @@ fn a_poisoned_token_cache_never_changes_a_figure() {
         let rewritten: serde_json::Value = serde_json::from_slice(&std::fs::read(&cache).unwrap()).unwrap();
         assert_eq!(rewritten, honest, "recounted and tagged again");
     }
+}
+
+/// Found by the `template_grammar` fuzz target (4.9 s per run): a loop slicing ever larger
+/// strings, `{% for x in range(70573) %}{% set n %}{% if (("ab" * x) * x)[:] %}…`. Slicing
+/// charged fuel for the bytes it copied, but minijinja built the slice one character at a
+/// time (after counting them), tens of times slower than the copy the fuel is priced for: the
+/// render ran for seconds before its fuel ran out. Slices are now copied in one piece where
+/// they can be and charged per byte where they cannot; each shape ends on fuel at once, and
+/// every slice is what upstream's character-by-character code gives.
+#[test]
+fn slicing_large_strings_in_a_loop_ends_on_fuel_quickly() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("promptc.yaml"),
+        "promptc: 1\nname: slices\ncontract_version: 1\ntransports: [xml]\nsections:\n  role:\n    \
+         template: role.md.j2\ntools: []\nprofiles:\n  p:\n    sections: [role]\n",
+    )
+    .unwrap();
+    let fuzzed = r#"{% for x in range(70573) %}{% set n %}{% if ((("ab" * x) * x))[:] %}{% else %}{% endif %}{% endset %}{% endfor %}"#;
+    let mut shapes = vec![fuzzed.to_string()];
+    for text in ["ab", "éa"] {
+        for slice in ["[:]", "[5:]", "[1:-1:2]", "[::-1]"] {
+            shapes.push(format!(
+                "{{% for y in [2000000] %}}{{% set s = '{text}' * y %}}{{% for x in range(70573) %}}\
+                 {{% if s{slice} %}}{{% endif %}}{{% endfor %}}{{% endfor %}}"
+            ));
+        }
+    }
+    for shape in shapes {
+        std::fs::write(dir.path().join("role.md.j2"), &shape).unwrap();
+        let out = run_bounded(dir.path(), &["render"], Duration::from_secs(5));
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{shape}: {err}");
+        assert!(err.contains("template ran too long"), "{shape}: {err}");
+        assert!(err.contains("--> role.md.j2:1:"), "{shape}: {err}");
+    }
+
+    // Every slice of an ASCII and a non-ASCII string, against upstream's algorithm.
+    let bounds: Vec<Option<i64>> = std::iter::once(None).chain((-7..=7).map(Some)).collect();
+    let steps: Vec<Option<i64>> = [None, Some(1), Some(2), Some(3), Some(-1), Some(-2), Some(-3)].into();
+    let show = |b: Option<i64>| b.map(|b| b.to_string()).unwrap_or_default();
+    let (mut template, mut expected) = (String::new(), String::new());
+    for text in ["abcdef", "aé€bc"] {
+        let chars: Vec<char> = text.chars().collect();
+        for start in &bounds {
+            for stop in &bounds {
+                for step in &steps {
+                    let step_text = step.map(|s| format!(":{s}")).unwrap_or_default();
+                    template.push_str(&format!("{{{{ '{text}'[{}:{}{step_text}] }}}}|", show(*start), show(*stop)));
+                    expected.extend(upstream_slice(&chars, *start, *stop, step.unwrap_or(1)));
+                    expected.push('|');
+                }
+            }
+        }
+    }
+    std::fs::write(dir.path().join("role.md.j2"), &template).unwrap();
+    let out = run_bounded(dir.path(), &["render"], Duration::from_secs(30));
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), expected);
+}
+
+/// minijinja's string slicing before it was sped up (`value::ops::slice`, character by
+/// character, with the overflow fixes of PATCHES.md item 8).
+fn upstream_slice(chars: &[char], start: Option<i64>, stop: Option<i64>, step: i64) -> Vec<char> {
+    let end = chars.len();
+    if step > 0 {
+        let begin = start.unwrap_or(0);
+        let (from, len) = if begin < 0 || stop.is_none_or(|x| x < 0) {
+            let from = if begin < 0 { (end as i64 + begin).max(0) as usize } else { begin as usize };
+            let to = match stop {
+                None => end,
+                Some(x) if x < 0 => (end as i64 + x).max(0) as usize,
+                Some(x) => x as usize,
+            };
+            (from, to.saturating_sub(from))
+        } else {
+            (begin as usize, (stop.unwrap() as usize).saturating_sub(begin as usize))
+        };
+        return chars.iter().skip(from).take(len).step_by(step as usize).copied().collect();
+    }
+    let step = step.unsigned_abs() as usize;
+    let from = match start {
+        None => end.saturating_sub(1),
+        Some(s) if s >= end as i64 => end.saturating_sub(1),
+        Some(s) if s >= 0 => s as usize,
+        Some(s) => (end as i64 + s).max(0) as usize,
+    };
+    let to = match stop {
+        None => 0,
+        Some(s) if s < 0 => (end as i64 + s).max(0) as usize,
+        Some(s) => s as usize,
+    };
+    let length = if end == 0 {
+        0
+    } else if to == 0 {
+        from / step + 1
+    } else {
+        match from.saturating_sub(to) {
+            0 => 0,
+            n => (n - 1) / step + 1,
+        }
+    };
+    (to..=from).rev().step_by(step).take(length).map(|i| chars[i]).collect()
 }

@@ -40,7 +40,8 @@ pub fn register(env: &mut Environment<'static>, cap: usize) {
     });
     env.add_filter(
         "indent",
-        move |value: StringInput,
+        move |state: &State,
+              value: StringInput,
               width: Option<usize>,
               first: Option<bool>,
               blank: Option<bool>,
@@ -52,7 +53,7 @@ pub fn register(env: &mut Environment<'static>, cap: usize) {
             };
             let lines = value.as_str().matches('\n').count() as u128 + 1;
             check("indent", value.as_str().len() as u128 + lines * w as u128, cap)?;
-            minijinja::filters::indent(value, width, first, blank, kwargs)
+            minijinja::filters::indent(state, value, width, first, blank, kwargs)
         },
     );
     env.add_filter("join", move |state: &State, value: &Value, joiner: Option<StringInput>| {
@@ -102,20 +103,20 @@ pub fn register(env: &mut Environment<'static>, cap: usize) {
         check_items("sort", value.len().unwrap_or(0), max_items)?;
         minijinja::filters::sort(state, value, kwargs)
     });
-    env.add_filter("lines", move |value: &Value| {
+    env.add_filter("lines", move |state: &State, value: &Value| {
         // A line per newline: the input's size bounds the list.
         if let Some(s) = value.as_str() {
             check("lines", s.len() as u128, cap)?;
         }
-        minijinja::filters::lines(value)
+        minijinja::filters::lines(state, value)
     });
-    env.add_filter("pprint", move |value: &Value| {
+    env.add_filter("pprint", move |state: &State, value: &Value| {
         // A string's repr at most doubles it (every character escaped) plus its quotes: chained
         // `pprint`s would double it again and again.
         if let Some(s) = value.as_str() {
             check("pprint", 2 * s.len() as u128 + 2, cap)?;
         }
-        let out = minijinja::filters::pprint(value);
+        let out = minijinja::filters::pprint(state, value)?;
         check("pprint", out.len() as u128, cap)?;
         Ok::<_, Error>(out)
     });

@@ -106,3 +106,42 @@ fn huge_counts_and_inputs_are_refused_before_anything_is_built() {
         }
     }
 }
+
+/// minijinja's own filters and pycompat's methods (vendor/, PATCHES.md item 13) check their
+/// results against the value size limit before building them: within it they give what they
+/// give without a limit, past it they fail with `ValueTooLarge` (promptc's located "builds a
+/// value larger than" error), whatever promptc's wrappers above check.
+#[test]
+fn vendored_filters_are_bounded_by_the_value_size_limit() {
+    let plain = env_with_methods(1 << 20);
+    let mut limited = env_with_methods(1 << 20);
+    limited.set_value_size_limit(Some(1 << 16));
+    for src in [
+        "{{ s|list }}|{{ items|list }}|{{ range(3)|list }}",
+        "{{ 'a b  c'|split }}{{ 'a,b'|split(',') }}{{ 'a b c'|split(none, 1) }}{{ 'abc'|split('') }}",
+        "{{ 'a b'.split() }}{{ 'a,,b'.split(',') }}{{ s.splitlines() }}{{ s.splitlines(true) }}",
+        "{{ '<a & b>'|escape }}{{ items|escape }}",
+        "{{ items|string }}{{ 42|string }}{{ {'k': [1, 'x']}|string }}",
+        "{{ items|pprint }}{{ {'k': 'v'}|pprint }}",
+        "{{ [1, 'a', [2]]|join('-') }}{{ '-'.join([1, 'a', [2]]) }}",
+        "{{ 'aXbX'.replace('X', 'yy') }}{{ 'aXbX'.replace('X', 'yy', 1) }}",
+    ] {
+        assert_eq!(render(&limited, src).unwrap(), render(&plain, src).unwrap(), "{src}");
+    }
+    let too_large = [
+        "{{ ('x' * 5000)|list|length }}",
+        "{{ ('a ' * 5000)|split|length }}",
+        "{{ ('a,' * 5000).split(',')|length }}",
+        "{{ ('\n' * 5000).splitlines()|length }}",
+        "{{ ('<' * 20000)|escape|length }}",
+        r"{{ ['\\' * 40000]|string|length }}",
+        r"{{ ['\\' * 40000]|pprint|length }}",
+        "{{ ('x' * 200).join(range(1000))|length }}",
+        "{{ ('x' * 200).replace('x', 'y' * 400)|length }}",
+    ];
+    for src in too_large {
+        let e = render(&limited, src).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::ValueTooLarge, "{src}: {e}");
+        assert!(render(&plain, src).is_ok(), "{src} needs the limit to fail");
+    }
+}

@@ -126,6 +126,10 @@ fn string_methods(state: &State, value: &Value, method: &str, args: &[Value]) ->
         "replace" => {
             let (old, new, count): (&str, &str, Option<i32>) = from_args(args)?;
             let count = count.unwrap_or(-1);
+            // PATCH(promptc): the result's size, checked before it is built.
+            let hits = if old.is_empty() { s.chars().count() + 1 } else { s.matches(old).count() };
+            let hits = if count < 0 { hits } else { hits.min(count as usize) };
+            state.check_value_size((s.len() - hits * old.len()).saturating_add(hits.saturating_mul(new.len())))?;
             Ok(Value::from(if count < 0 { s.replace(old, new) } else { s.replacen(old, new, count as usize) }))
         }
         "title" => {
@@ -138,10 +142,13 @@ fn string_methods(state: &State, value: &Value, method: &str, args: &[Value]) ->
             let (sep, maxsplits) = from_args(args)?;
             // one shall not call into these filters.  However we consider ourselves
             // privileged.
-            Ok(minijinja::filters::split(value, sep, maxsplits)?.try_iter()?.collect::<Value>())
+            Ok(minijinja::filters::split(state, value, sep, maxsplits)?.try_iter()?.collect::<Value>())
         }
         "splitlines" => {
             let (keepends,): (Option<bool>,) = from_args(args)?;
+            // PATCH(promptc): as `split` above.
+            let lines = s.matches('\n').count() + 1;
+            state.check_value_size(lines.saturating_mul(minijinja::VALUE_ITEM_BYTES).saturating_add(s.len()))?;
             if !keepends.unwrap_or(false) {
                 Ok(s.lines().map(Value::from).collect())
             } else {
@@ -235,15 +242,18 @@ fn string_methods(state: &State, value: &Value, method: &str, args: &[Value]) ->
             }
         }
         "join" => {
-            use std::fmt::Write;
             let (values,): (&Value,) = from_args(args)?;
-            let mut rv = String::new();
-            for (idx, value) in values.try_iter()?.enumerate() {
-                if idx > 0 {
-                    rv.push_str(s);
+            // PATCH(promptc): written into a string bounded by the value size limit.
+            let items = values.try_iter()?;
+            let rv = state.write_bounded(|rv| {
+                for (idx, value) in items.enumerate() {
+                    if idx > 0 {
+                        rv.write_str(s)?;
+                    }
+                    write!(rv, "{value}")?;
                 }
-                write!(rv, "{value}").ok();
-            }
+                Ok(())
+            })?;
             Ok(Value::from(rv))
         }
         _ => Err(Error::from(ErrorKind::UnknownMethod)),

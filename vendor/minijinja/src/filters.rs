@@ -161,17 +161,24 @@ pub fn escape(state: &State, v: &Value) -> Result<Value, Error> {
         Some(s) => String::with_capacity(s.len()),
         None => String::new(),
     };
-    let mut out = Output::new(&mut rv);
-    if matches!(auto_escape, AutoEscape::Custom(_)) {
+    // PATCH(promptc): bounded by the value size limit while written (escaping can
+    // multiply a string's size: `<` becomes `&lt;`).
+    let limit = state.env().value_size_limit();
+    let mut out = Output::new_bounded(&mut rv, limit);
+    let written = if matches!(auto_escape, AutoEscape::Custom(_)) {
         // The formatter reads the escape mode from state, so temporarily
         // override it to ensure |e honors the computed escape mode even when
         // auto-escape is disabled in the current scope. The default formatter
         // also errors on custom auto-escape formats, so we must route through
         // the environment formatter here.
-        ok!(state.with_auto_escape(auto_escape, |state| { state.env().format(v, state, &mut out) }));
+        state.with_auto_escape(auto_escape, |state| state.env().format(v, state, &mut out))
     } else {
-        ok!(write_escaped(&mut out, auto_escape, v));
+        write_escaped(&mut out, auto_escape, v)
+    };
+    if let (Some(limit), true) = (limit, out.take_limit_exceeded()) {
+        return Err(crate::vm::budget::too_large(None, limit));
     }
+    ok!(written);
     Ok(Value::from_safe_string(rv))
 }
 
@@ -267,6 +274,13 @@ mod builtins {
         from: StringInput<'_>,
         to: StringInput<'_>,
     ) -> Result<Value, Error> {
+        // PATCH(promptc): the result's size, checked before it is built.
+        if state.env().value_size_limit().is_some() {
+            let (s, f, t) = (value.as_str(), from.as_str(), to.as_str());
+            let hits = if f.is_empty() { s.chars().count() + 1 } else { s.matches(f).count() };
+            let size = (s.len() - hits * f.len()).saturating_add(hits.saturating_mul(t.len()));
+            ok!(crate::vm::budget::check_limit(state, size));
+        }
         let safety_aware =
             !matches!(state.auto_escape(), AutoEscape::None) && (value.is_safe() || from.is_safe() || to.is_safe());
 
@@ -442,32 +456,41 @@ mod builtins {
     /// ```
     #[cfg_attr(docsrs, doc(cfg(feature = "builtins")))]
     pub fn join(state: &State, value: &Value, joiner: Option<StringInput<'_>>) -> Result<Value, Error> {
-        fn join_plain(iter: impl Iterator<Item = Value>, joiner: &str) -> String {
-            let mut output = String::new();
-            for (idx, item) in iter.enumerate() {
-                if idx > 0 {
-                    output.push_str(joiner);
+        // PATCH(promptc): written into a string bounded by the value size limit, so
+        // many large items (or a large joiner) fail before passing it.
+        fn join_plain(state: &State, iter: impl Iterator<Item = Value>, joiner: &str) -> Result<String, Error> {
+            state.write_bounded(|output| {
+                for (idx, item) in iter.enumerate() {
+                    if idx > 0 {
+                        output.write_str(joiner)?;
+                    }
+                    if let Some(string) = item.as_str() {
+                        output.write_str(string)?;
+                    } else {
+                        write!(output, "{item}")?;
+                    }
                 }
-                if let Some(string) = item.as_str() {
-                    output.push_str(string);
-                } else {
-                    write!(output, "{item}").ok();
-                }
-            }
-            output
+                Ok(())
+            })
         }
 
         fn join_safe(state: &State, iter: impl Iterator<Item = Value>, joiner: &str) -> Result<String, Error> {
             let mut output = String::new();
             for (idx, item) in iter.enumerate() {
+                let formatted;
+                let piece: &str = if item.is_safe() {
+                    item.as_str().unwrap()
+                } else {
+                    formatted = ok!(state.format(item));
+                    &formatted
+                };
+                // PATCH(promptc): checked against the value size limit before growing.
+                let sep = if idx > 0 { joiner.len() } else { 0 };
+                ok!(crate::vm::budget::check_limit(state, output.len() + sep + piece.len()));
                 if idx > 0 {
                     output.push_str(joiner);
                 }
-                if item.is_safe() {
-                    output.push_str(item.as_str().unwrap());
-                } else {
-                    output.push_str(&ok!(state.format(item)));
-                }
+                output.push_str(piece);
             }
             Ok(output)
         }
@@ -479,7 +502,7 @@ mod builtins {
         }));
 
         if matches!(state.auto_escape(), AutoEscape::None) {
-            return Ok(Value::from(join_plain(iter, joiner_str)));
+            return Ok(Value::from(ok!(join_plain(state, iter, joiner_str))));
         }
 
         if joiner.as_ref().is_some_and(StringInput::is_safe) {
@@ -496,7 +519,7 @@ mod builtins {
             };
             Ok(Value::from_safe_string(ok!(join_safe(state, items.into_iter(), &joiner))))
         } else {
-            Ok(Value::from(join_plain(items.into_iter(), joiner_str)))
+            Ok(Value::from(ok!(join_plain(state, items.into_iter(), joiner_str))))
         }
     }
 
@@ -518,9 +541,25 @@ mod builtins {
     ///     -> ["c", "s", "v"]
     /// ```
     #[cfg_attr(docsrs, doc(cfg(feature = "builtins")))]
-    pub fn split(value: &Value, split: Option<Arc<str>>, maxsplits: Option<i64>) -> Result<Value, Error> {
+    pub fn split(
+        state: &State,
+        value: &Value,
+        split: Option<Arc<str>>,
+        maxsplits: Option<i64>,
+    ) -> Result<Value, Error> {
         let string = Arc::<str>::try_from(value.clone())?;
         let maxsplits = maxsplits.and_then(|x| if x >= 0 { Some(x as usize + 1) } else { None });
+        // PATCH(promptc): the list's size (an item per piece, and the text), checked
+        // before it is built: a short text splits into millions of short strings.
+        if state.env().value_size_limit().is_some() {
+            let pieces = match split.as_deref() {
+                Some("") => string.chars().count() + 2,
+                Some(sep) => string.matches(sep).count() + 1,
+                None => string.split_whitespace().count(),
+            };
+            let pieces = maxsplits.map_or(pieces, |n| pieces.min(n));
+            ok!(state.check_value_size(crate::vm::budget::list_size(pieces, string.len())));
+        }
         let preserve_safety = value.kind() == ValueKind::String && value.is_safe();
         let wrap = |item: &str| {
             if preserve_safety {
@@ -550,8 +589,12 @@ mod builtins {
     ///     -> ["foo", "bar", "baz"]
     /// ```
     #[cfg_attr(docsrs, doc(cfg(feature = "builtins")))]
-    pub fn lines(value: &Value) -> Result<Value, Error> {
+    pub fn lines(state: &State, value: &Value) -> Result<Value, Error> {
         let string = Arc::<str>::try_from(value.clone())?;
+        // PATCH(promptc): the list's size (an item per line, and the text), checked
+        // before it is built.
+        let lines = string.matches('\n').count() + 1;
+        ok!(state.check_value_size(crate::vm::budget::list_size(lines, string.len())));
         let preserve_safety = value.kind() == ValueKind::String && value.is_safe();
         Ok(Value::from_iter(string.lines().map(|line| {
             if preserve_safety {
@@ -890,6 +933,21 @@ mod builtins {
         let iter = ok!(state.undefined_behavior().try_iter(value).map_err(|err| {
             Error::new(ErrorKind::InvalidOperation, "cannot convert value to list").with_source(err)
         }));
+        // PATCH(promptc): collected within the value size limit (a string's characters
+        // cost an item each, a lazy iterable may be long).
+        if let Some(limit) = state.env().value_size_limit() {
+            let mut items = Vec::new();
+            let mut total = 0;
+            for item in iter {
+                total =
+                    crate::vm::budget::list_size(1, crate::vm::budget::deep_size(&item, limit).unwrap_or(usize::MAX))
+                        .saturating_add(total);
+                ok!(crate::vm::budget::check_limit(state, total));
+                items.push(item);
+            }
+            ok!(state.check_value_size(total));
+            return Ok(Value::from(items));
+        }
         Ok(Value::from(iter.collect::<Vec<_>>()))
     }
 
@@ -899,7 +957,13 @@ mod builtins {
     #[cfg_attr(docsrs, doc(cfg(feature = "builtins")))]
     pub fn string(state: &State, value: &Value) -> Result<Value, Error> {
         ok!(state.undefined_behavior().assert_value_not_undefined(value));
-        Ok(if value.kind() == ValueKind::String { value.clone() } else { value.to_string().into() })
+        // PATCH(promptc): printed into a string bounded by the value size limit (a list
+        // printed as text quotes and escapes its items).
+        Ok(if value.kind() == ValueKind::String {
+            value.clone()
+        } else {
+            ok!(state.write_bounded(|w| write!(w, "{value}"))).into()
+        })
     }
 
     /// Converts the value into a boolean value.
@@ -1106,6 +1170,7 @@ mod builtins {
     /// ```
     #[cfg_attr(docsrs, doc(cfg(all(feature = "builtins"))))]
     pub fn indent(
+        state: &State,
         value: StringInput<'_>,
         width: Option<usize>,
         indent_first_line: Option<bool>,
@@ -1137,6 +1202,9 @@ mod builtins {
         ok!(kwargs.assert_all_used());
 
         let input = strip_trailing_newline(value.as_str());
+        // PATCH(promptc): at most every line indented, checked before it is built.
+        let lines = input.matches('\n').count() + 1;
+        ok!(crate::vm::budget::check_limit(state, lines.saturating_mul(width).saturating_add(input.len())));
         let indent_with = " ".repeat(width);
         let mut output = String::new();
         let mut iterator = input.split('\n');
@@ -1670,8 +1738,10 @@ mod builtins {
     ///
     /// This is useful for debugging as it better shows what's inside an object.
     #[cfg_attr(docsrs, doc(cfg(feature = "builtins")))]
-    pub fn pprint(value: &Value) -> String {
-        format!("{value:#?}")
+    pub fn pprint(state: &State, value: &Value) -> Result<String, Error> {
+        // PATCH(promptc): printed into a string bounded by the value size limit
+        // (upstream returned `String`; quoting and escaping can multiply a value's size).
+        state.write_bounded(|w| write!(w, "{value:#?}"))
     }
 
     /// Apply the given values to a [printf-style] format string.

@@ -245,6 +245,8 @@ tuple_impls! { A B }
 tuple_impls! { A B C }
 tuple_impls! { A B C D }
 tuple_impls! { A B C D E }
+// PATCH(promptc): six arguments, for `indent` with its `State` (see PATCHES.md).
+tuple_impls! { A B C D E F }
 
 impl BoxedFunction {
     /// Creates a new boxed filter.

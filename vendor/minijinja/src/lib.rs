@@ -251,6 +251,9 @@ pub use self::macros::__context;
 /// PATCH(promptc): bytes of a value built per unit of fuel consumed (see
 /// [`Environment::set_value_size_limit`]).
 pub use self::vm::budget::BYTES_PER_FUEL;
+/// PATCH(promptc): what one item of a list or map counts against the value size limit
+/// besides what it holds (see [`State::check_value_size`]).
+pub use self::vm::budget::ITEM_COST as VALUE_ITEM_BYTES;
 pub use self::vm::State;
 
 /// This module gives access to the low level machinery.

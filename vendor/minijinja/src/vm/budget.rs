@@ -15,7 +15,7 @@ use crate::vm::state::State;
 pub const BYTES_PER_FUEL: usize = 16;
 
 /// What one item of a list or map costs besides its own size.
-const ITEM_COST: usize = std::mem::size_of::<Value>();
+pub const ITEM_COST: usize = std::mem::size_of::<Value>();
 
 /// The error for a value of `size` bytes (`None`: more than could be counted) built
 /// against `limit`.
@@ -44,8 +44,41 @@ pub(crate) fn charge(state: &State, size: Option<usize>) -> Result<(), Error> {
     }
 }
 
+/// Consumes the fuel for walking `bytes` bytes of a value that already exists (no limit
+/// check: the value passed it when it was built, or came from the context).
+pub(crate) fn charge_walk(state: &State, bytes: usize) -> Result<(), Error> {
+    if state.env().value_size_limit().is_none() {
+        return Ok(());
+    }
+    #[cfg(feature = "fuel")]
+    if let Some(ref tracker) = state.fuel_tracker {
+        return tracker.consume((bytes / BYTES_PER_FUEL) as u64);
+    }
+    let _ = bytes;
+    Ok(())
+}
+
+/// The bytes of work slicing `v` with `step` costs before its result is copied: a string
+/// or bytes value is walked whole (to count its characters, or check it is ASCII), cheaply
+/// (`BYTES_PER_FUEL` per unit) when the result is then copied in one piece (an ASCII string
+/// or bytes, step 1), else one character or byte at a time, which costs a unit of fuel per
+/// byte (`BYTES_PER_FUEL` times as much). Lists are sliced lazily: nothing.
+pub(crate) fn slice_walk(v: &Value, step: &Value) -> usize {
+    let size = own_size(v);
+    let copied = step.is_none() || step.as_i64() == Some(1);
+    let whole = match v.0 {
+        ValueRepr::Bytes(_) => copied,
+        _ => copied && v.as_str().is_some_and(str::is_ascii),
+    };
+    if whole {
+        size
+    } else {
+        size.saturating_mul(BYTES_PER_FUEL)
+    }
+}
+
 /// The bytes of a string or bytes value itself (0 for anything else).
-fn own_size(v: &Value) -> usize {
+pub(crate) fn own_size(v: &Value) -> usize {
     match v.0 {
         ValueRepr::Bytes(ref b) => b.len(),
         _ => v.as_str().map_or(0, str::len),
@@ -118,22 +151,54 @@ pub(crate) fn deep_size_of_all<'a>(values: impl IntoIterator<Item = &'a Value>, 
 pub(crate) struct Bounded {
     pub(crate) buf: String,
     limit: usize,
+    /// Whether a write was refused for passing the limit (not some other error).
+    refused: bool,
 }
 
 impl Bounded {
     pub(crate) fn new(limit: usize) -> Bounded {
-        Bounded { buf: String::new(), limit }
+        Bounded { buf: String::new(), limit, refused: false }
     }
 }
 
 impl Write for Bounded {
     fn write_str(&mut self, s: &str) -> fmt::Result {
         if self.buf.len().saturating_add(s.len()) > self.limit {
+            self.refused = true;
             return Err(fmt::Error);
         }
         self.buf.push_str(s);
         Ok(())
     }
+}
+
+/// `State::write_bounded`: `f` writing into a `Bounded` string (unbounded without a
+/// limit), refused with `ValueTooLarge` past the limit; fuel for what it wrote.
+pub(crate) fn write_bounded(state: &State, f: impl FnOnce(&mut dyn Write) -> fmt::Result) -> Result<String, Error> {
+    let limit = state.env().value_size_limit();
+    let mut out = Bounded::new(limit.unwrap_or(usize::MAX));
+    if f(&mut out).is_err() {
+        return Err(match limit {
+            Some(limit) if out.refused => too_large(None, limit),
+            _ => Error::new(ErrorKind::WriteFailure, "formatting failed"),
+        });
+    }
+    charge(state, Some(out.buf.len()))?;
+    Ok(out.buf)
+}
+
+/// Checks `size` against the environment's limit (no fuel: for a running total).
+pub(crate) fn check_limit(state: &State, size: usize) -> Result<(), Error> {
+    match state.env().value_size_limit() {
+        Some(limit) if size > limit => Err(too_large(Some(size), limit)),
+        _ => Ok(()),
+    }
+}
+
+/// The size of a list of `items` values each holding `bytes` (a split, lines): the
+/// same measure as `deep_size`.
+pub(crate) fn list_size(items: usize, bytes: usize) -> usize {
+    items.saturating_mul(ITEM_COST).saturating_add(bytes)
 }
 
 /// `left ~ right` (both printed), refused before the result passes `limit`.

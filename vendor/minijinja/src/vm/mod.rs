@@ -389,6 +389,10 @@ impl<'env> Vm<'env> {
                     if a.is_undefined() && matches!(undefined_behavior, UndefinedBehavior::Strict) {
                         bail!(Error::from(ErrorKind::UndefinedError));
                     }
+                    // PATCH(promptc): slicing a string walks it whole before copying the
+                    // result, often one character at a time: fuel for both, so a loop
+                    // slicing a large string ends on fuel.
+                    ctx_ok!(budget::charge_walk(state, budget::slice_walk(&a, &step)));
                     let rv = ctx_ok!(ops::slice(a, b, stop, step));
                     // PATCH(promptc): no larger than its input, but copied: fuel.
                     ctx_ok!(budget::charge(state, Some(budget::shallow_size(&rv))));

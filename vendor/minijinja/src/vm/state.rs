@@ -115,6 +115,23 @@ impl<'template, 'env> State<'template, 'env> {
         self.ctx.env()
     }
 
+    /// PATCH(promptc): checks a value of `bytes` bytes that a filter, function or
+    /// method is about to build against the environment's value size limit, before it
+    /// allocates it (an error of kind [`ErrorKind::ValueTooLarge`] past it), and
+    /// consumes its fuel.  Always `Ok` without a limit.  A list or map counts
+    /// [`VALUE_ITEM_BYTES`](crate::VALUE_ITEM_BYTES) per item plus what its items hold.
+    pub fn check_value_size(&self, bytes: usize) -> Result<(), Error> {
+        crate::vm::budget::charge(self, Some(bytes))
+    }
+
+    /// PATCH(promptc): runs `f` on a string that refuses to grow past the value size
+    /// limit (unbounded without one) and returns it: an error of kind
+    /// [`ErrorKind::ValueTooLarge`] once a write would pass the limit, so a filter
+    /// printing or serializing a value never holds more than the limit.
+    pub fn write_bounded(&self, f: impl FnOnce(&mut dyn std::fmt::Write) -> std::fmt::Result) -> Result<String, Error> {
+        crate::vm::budget::write_bounded(self, f)
+    }
+
     /// Returns the name of the current template.
     pub fn name(&self) -> &str {
         self.instructions.name()
