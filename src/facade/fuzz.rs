@@ -1,6 +1,11 @@
 //! Entry points for the fuzz targets under `fuzz/` (compiled only with `--cfg fuzzing`, which
 //! cargo-fuzz and `scripts/fuzz.sh` set): each takes arbitrary input and must return — an
 //! error is fine, a panic, an abort, a hang or unbounded memory is a bug.
+//!
+//! Templates are compiled and rendered on the stack promptc gives compiling
+//! ([`on_compile_stack`](super::on_compile_stack)), as the commands and bindings do: the
+//! instrumented build's frames are several times larger, and on libFuzzer's own stack a
+//! recursion within the engine's limits overflowed it (a SIGSEGV the fuzzer could not report).
 
 use std::path::Path;
 
@@ -23,6 +28,13 @@ pub fn manifest_yaml(text: &str) {
 /// A template source: the guard, then compiling and rendering it in a project's
 /// environment with an empty context.
 pub fn template(text: &str) {
+    let _ = super::on_compile_stack(|| {
+        template_here(text);
+        Ok(())
+    });
+}
+
+fn template_here(text: &str) {
     let ws =
         minijinja::machinery::WhitespaceConfig { keep_trailing_newline: false, lstrip_blocks: true, trim_blocks: true };
     if guard::check(text, ws).is_err() {
@@ -49,6 +61,13 @@ pub fn template(text: &str) {
 /// compiled in a project's environment and rendered with a small context; it reaches the others
 /// through `include`, `import` and `from … import`, each passing the guard as it is loaded.
 pub fn template_files(files: &[(String, String)]) {
+    let _ = super::on_compile_stack(|| {
+        template_files_here(files);
+        Ok(())
+    });
+}
+
+fn template_files_here(files: &[(String, String)]) {
     let Some((main_name, main_text)) = files.first() else { return };
     let ws =
         minijinja::machinery::WhitespaceConfig { keep_trailing_newline: false, lstrip_blocks: true, trim_blocks: true };
@@ -83,6 +102,13 @@ pub fn template_files(files: &[(String, String)]) {
 
 /// A chat template source, rendered as transformers would with a small conversation.
 pub fn chat_template(text: &str) {
+    let _ = super::on_compile_stack(|| {
+        chat_template_here(text);
+        Ok(())
+    });
+}
+
+fn chat_template_here(text: &str) {
     crate::chat::fuzz_render(text);
 }
 
@@ -101,6 +127,13 @@ pub fn record(bytes: &[u8], project: &crate::model::Project) {
 /// A whole project from in-memory files (name → text, written into a temporary folder):
 /// loaded, then every cell of its matrix compiled and linted.
 pub fn project(files: &[(String, String)]) {
+    let _ = super::on_compile_stack(|| {
+        project_here(files);
+        Ok(())
+    });
+}
+
+fn project_here(files: &[(String, String)]) {
     let Ok(dir) = tempfile::tempdir() else { return };
     for (name, text) in files {
         let Ok(rel) = crate::source::ProjectFs::new(dir.path(), dir.path()).and_then(|fs| {
