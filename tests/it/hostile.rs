@@ -876,13 +876,7 @@ fn templates_that_slip_the_growth_guard_stop_within_the_memory_budget() {
 /// backwards slice of an empty string or list (`''[::-1]`) indexed past its end in every build.
 #[test]
 fn backwards_slices_past_their_stop_are_empty() {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(
-        dir.path().join("promptc.yaml"),
-        "promptc: 1\nname: slices\ncontract_version: 1\ntransports: [xml]\nsections:\n  role:\n    \
-         template: role.md.j2\ntools: []\nprofiles:\n  p:\n    sections: [role]\n",
-    )
-    .unwrap();
+    let dir = one_template_project("slices");
     std::fs::write(
         dir.path().join("role.md.j2"),
         "[{{ 'abc'[1:5:-1] }}|{{ [1, 2, 3][0:2:-1] }}|{{ 'abcdef'[4:1:-2] }}|{{ 'abc'[::-9223372036854775808] }}|\
@@ -901,13 +895,7 @@ fn backwards_slices_past_their_stop_are_empty() {
 /// a capture.
 #[test]
 fn fuzz_found_format_keys_and_lazy_batches_render() {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(
-        dir.path().join("promptc.yaml"),
-        "promptc: 1\nname: fuzzed\ncontract_version: 1\ntransports: [xml]\nsections:\n  role:\n    \
-         template: role.md.j2\ntools: []\nprofiles:\n  p:\n    sections: [role]\n",
-    )
-    .unwrap();
+    let dir = one_template_project("fuzzed");
     std::fs::write(
         dir.path().join("role.md.j2"),
         "{{ '%(é)s|%(\u{feff})s'|format({'é': 1, '\u{feff}': 2}) }}|{{ range(5)|batch(732000000000)|list }}|\
@@ -1100,13 +1088,7 @@ fn a_poisoned_token_cache_never_changes_a_figure() {
 /// every slice is what upstream's character-by-character code gives.
 #[test]
 fn slicing_large_strings_in_a_loop_ends_on_fuel_quickly() {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(
-        dir.path().join("promptc.yaml"),
-        "promptc: 1\nname: slices\ncontract_version: 1\ntransports: [xml]\nsections:\n  role:\n    \
-         template: role.md.j2\ntools: []\nprofiles:\n  p:\n    sections: [role]\n",
-    )
-    .unwrap();
+    let dir = one_template_project("slices");
     let fuzzed = r#"{% for x in range(70573) %}{% set n %}{% if ((("ab" * x) * x))[:] %}{% else %}{% endif %}{% endset %}{% endfor %}"#;
     let mut shapes = vec![fuzzed.to_string()];
     for text in ["ab", "éa"] {
@@ -1192,4 +1174,18 @@ fn upstream_slice(chars: &[char], start: Option<i64>, stop: Option<i64>, step: i
         }
     };
     (to..=from).rev().step_by(step).take(length).map(|i| chars[i]).collect()
+}
+
+/// A project named `name` whose one section renders `role.md.j2` (the test writes it).
+fn one_template_project(name: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("promptc.yaml"),
+        format!(
+            "promptc: 1\nname: {name}\ncontract_version: 1\ntransports: [xml]\nsections:\n  role:\n    \
+             template: role.md.j2\ntools: []\nprofiles:\n  p:\n    sections: [role]\n"
+        ),
+    )
+    .unwrap();
+    dir
 }
