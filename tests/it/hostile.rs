@@ -1189,3 +1189,28 @@ fn one_template_project(name: &str) -> tempfile::TempDir {
     .unwrap();
     dir
 }
+
+/// Found by the `template_grammar` fuzz target (13 s per run): repeating a sequence zero times
+/// in a loop, `{% for t in range(54716) %}{% if (range(31804) * 0) %}…`. `seq * n` walks `seq`
+/// whatever `n` is, and only the (empty) result was charged fuel: 1.7 billion items walked for
+/// nothing. The walk is charged now, and the loop ends on fuel at once.
+#[test]
+fn repeating_a_sequence_zero_times_in_a_loop_ends_on_fuel_quickly() {
+    let dir = one_template_project("repeat");
+    std::fs::write(
+        dir.path().join("role.md.j2"),
+        "{% for t in range(54716) %}{% if (range(31804) * 0) %}{% else %}{% endif %}{% endfor %}",
+    )
+    .unwrap();
+    let out = run_bounded(dir.path(), &["render"], Duration::from_secs(5));
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("template ran too long"), "{err}");
+    assert!(err.contains("role.md.j2:1:"), "{err}");
+    // Small repetitions still render, zero times included.
+    std::fs::write(dir.path().join("role.md.j2"), "{{ [1, 2] * 2 }}|{{ range(3) * 0 }}|{{ (range(2) * 2)|list }}")
+        .unwrap();
+    let out = run_bounded(dir.path(), &["render"], Duration::from_secs(5));
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "[1, 2, 1, 2]|[]|[0, 1, 0, 1]");
+}

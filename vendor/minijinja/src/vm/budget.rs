@@ -247,8 +247,10 @@ pub(crate) fn seq_concat(lhs: &Value, rhs: &Value, limit: usize) -> Result<(Valu
 }
 
 /// `seq * n` materialized (upstream keeps it lazy), refused before the result passes
-/// `limit`.
-pub(crate) fn seq_repeat(seq: &Value, n: &Value, limit: usize) -> Result<(Value, usize), Error> {
+/// `limit`. Returns the result, its size and the size of `seq`, which was walked whatever
+/// `n` is (`range(30000) * 0` in a loop walked 30,000 items per turn and built nothing, so
+/// charging the result alone let it run for seconds within its fuel).
+pub(crate) fn seq_repeat(seq: &Value, n: &Value, limit: usize) -> Result<(Value, usize, usize), Error> {
     let n = n.as_usize().ok_or_else(|| {
         Error::new(ErrorKind::InvalidOperation, "sequences and iterables can only be multiplied with integers")
     })?;
@@ -261,14 +263,14 @@ pub(crate) fn seq_repeat(seq: &Value, n: &Value, limit: usize) -> Result<(Value,
     let Some(size) = size else {
         return Err(too_large(total.checked_mul(n), limit));
     };
-    if items.is_empty() {
-        return Ok((Value::from(items), 0));
+    if items.is_empty() || n == 0 {
+        return Ok((Value::from(Vec::<Value>::new()), 0, total));
     }
     let mut out = Vec::with_capacity(items.len() * n);
     for _ in 0..n {
         out.extend(items.iter().cloned());
     }
-    Ok((Value::from(out), size))
+    Ok((Value::from(out), size, total))
 }
 
 /// Whether `+` and `*` treat `v` as a sequence.
@@ -299,7 +301,8 @@ pub(crate) fn mul(state: &State, lhs: &Value, rhs: &Value) -> Result<Value, Erro
         }
     } else if is_seq(lhs) || is_seq(rhs) {
         let (seq, n) = if is_seq(lhs) { (lhs, rhs) } else { (rhs, lhs) };
-        let (rv, size) = seq_repeat(seq, n, limit)?;
+        let (rv, size, walked) = seq_repeat(seq, n, limit)?;
+        charge_walk(state, walked)?;
         charge(state, Some(size))?;
         return Ok(rv);
     }
