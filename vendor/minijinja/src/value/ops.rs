@@ -154,8 +154,9 @@ pub fn slice(value: Value, start: Value, stop: Value, step: Value) -> Result<Val
                 } else {
                     range_step_backwards(start, stop, step.unsigned_abs() as usize, b.len()).map(|i| b[i]).collect()
                 };
-                // Whole ASCII bytes of an ASCII string: valid UTF-8.
-                return Ok(Value::from(String::from_utf8(picked).expect("ASCII")));
+                // Whole ASCII bytes of an ASCII string are valid UTF-8; the lossy form
+                // never allocates a replacement for them and needs no panic path.
+                return Ok(Value::from(String::from_utf8_lossy(&picked).into_owned()));
             }
             if step == 1 {
                 let (start, len) = get_offset_and_len(start, stop, || s.chars().count());
