@@ -106,7 +106,9 @@ pub mod report {
     pub use crate::measure::Measure;
     pub use crate::memo::CompileStats;
     pub use crate::model::budget::{Amount, Unit};
-    pub use crate::output::report::{budget_failures, cache_line, render, render_matrix, Format, View};
+    pub use crate::output::report::{
+        budget_failures, cache_line, compile_cache_line, render, render_matrix, Format, View,
+    };
 }
 
 /// The chat transport: a cell through an open-weight model's chat template

@@ -64,7 +64,7 @@ pub(crate) struct ReportArgs {
     /// Write the output to FILE (atomically) instead of stdout.
     #[arg(long, value_name = "FILE")]
     pub(crate) out: Option<PathBuf>,
-    /// Do not read or write the project's on-disk token cache.
+    /// Do not read or write the project's on-disk token and compile caches.
     #[arg(long)]
     pub(crate) no_cache: bool,
 }
@@ -129,15 +129,32 @@ pub(crate) fn report_in(
         }
         None => own.insert(TokenCounter::for_project(project, None, !args.no_cache)),
     };
-    let (report, page) = match (args.format == ReportFormat::Html, cache) {
+    // A matrix run of its own keeps the compile cache on disk beside the token cache, for the
+    // next process (a session keeps it in memory).
+    let mut own_cache = None;
+    let compile_cache_line = |c: &promptc::CompileCache| c.on_disk().then(|| show::compile_cache_line(c.stats()));
+    let (report, page, compile_line) = match (args.format == ReportFormat::Html, cache) {
         (true, _) => {
             let page = promptc::report_html(project, &req, &options, counter)?;
-            (page.report, Some(page.html))
+            (page.report, Some(page.html), None)
         }
-        (false, Some(cache)) => (promptc::report_cached(project, &req, &options, counter, cache)?, None),
-        (false, None) => (promptc::report(project, &req, &options, counter)?, None),
+        (false, Some(cache)) => (promptc::report_cached(project, &req, &options, counter, cache)?, None, None),
+        (false, None) if args.matrix && !args.no_cache && project.token_cache().is_some() => {
+            let cache = own_cache.insert(promptc::CompileCache::for_project(project, true));
+            let report = promptc::report_cached(project, &req, &options, counter, cache)?;
+            cache.save();
+            (report, None, compile_cache_line(cache))
+        }
+        (false, None) => (promptc::report(project, &req, &options, counter)?, None, None),
     };
     save_tokens(counter);
+    if let Some(cache) = &own_cache {
+        let paint = wants_color(Color::Auto, std::io::stderr().is_terminal());
+        let mut err = std::io::stderr().lock();
+        for w in cache.warnings() {
+            let _ = write!(err, "{}", w.render(paint));
+        }
+    }
     let stats = counter.cache_stats();
     // The tokenizer's tables take a tenth of a second to free; the process is about to exit.
     if let Some(counter) = own {
@@ -169,6 +186,9 @@ pub(crate) fn report_in(
     }
     if let Some(stats) = stats {
         let _ = writeln!(err, "{}", show::cache_line(stats));
+    }
+    if let Some(line) = compile_line {
+        let _ = writeln!(err, "{line}");
     }
     let failures: Vec<String> = report.accounts.iter().flat_map(show::budget_failures).collect();
     for f in &failures {

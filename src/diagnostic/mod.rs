@@ -5,7 +5,7 @@ use std::fmt::{self, Write as _};
 use crate::code::RuleCode;
 
 /// How serious a diagnostic is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     /// Informational; never changes the exit code.
@@ -28,7 +28,7 @@ impl fmt::Display for Severity {
 
 /// A position in a source file: 1-based line and column (in characters), and a length in
 /// characters to underline (at least 1 when rendered).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct Position {
     /// 1-based line.

@@ -16,7 +16,7 @@
 //!   as sent (a Claude estimate: Anthropic's tokenizer is not public).
 //! - **Gemini**: no published overhead; billed equals sent.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::error::Result;
@@ -25,7 +25,7 @@ use crate::model::provider::{Billing, Provider};
 use crate::model::tokenizer::{Encoding, Tokenizer};
 
 /// A provider's bill for one cell, estimated.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct Billed {
     /// The system prompt as billed.

@@ -1,11 +1,11 @@
 //! Budget checks: a profile's limits compared with what a cell measures.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::model::budget::Amount;
 
 /// What a limit applies to.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "scope", content = "id", rename_all = "lowercase")]
 pub enum Scope {
     /// Prompt plus tools.
@@ -30,7 +30,7 @@ impl std::fmt::Display for Scope {
 }
 
 /// One limit checked against a measurement.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct Check {
     /// What was measured.

@@ -23,7 +23,9 @@ mod key;
 pub(crate) use background::{key_of, keyed, Background};
 pub use counters::Counters;
 pub use disk::CacheFile;
+pub(crate) use disk::{read_confined, write_confined};
 use engine::Engine;
+pub(crate) use key::Mac;
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;

@@ -14,7 +14,9 @@
 //!
 //! Nothing here is trusted for a figure it cannot verify: an entry is a pure function of the
 //! inputs it is keyed by, and an entry not used by a run is dropped at its end, so the cache
-//! holds one matrix at most.
+//! holds one matrix at most. A cache made for a project with a token cache file
+//! ([`CompileCache::for_project`]) also reads and writes its entries beside it (`disk`), for
+//! the next process, on the same terms as the token cache.
 
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
@@ -25,6 +27,8 @@ use crate::model::section::SectionSource;
 use crate::model::tokenizer::Tokenizer;
 use crate::model::Project;
 use crate::resolve::matrix::Cell;
+
+mod disk;
 
 /// What one run over the matrix did, cell by cell.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -71,6 +75,8 @@ pub struct CompileCache {
     stats: CompileStats,
     /// `parts.prepared()` when the current run began.
     parts_before: usize,
+    /// The file beside the project's token cache, if the cache keeps one.
+    disk: Option<disk::Disk>,
 }
 
 impl std::fmt::Debug for CompileCache {
@@ -94,9 +100,41 @@ fn field(h: &mut Vec<u8>, bytes: &[u8]) {
 }
 
 impl CompileCache {
-    /// An empty cache.
+    /// An empty cache, in memory only.
     pub fn new() -> CompileCache {
         CompileCache::default()
+    }
+
+    /// A cache that also reads and writes the project's compile cache file (`compile.json`
+    /// beside the token cache file), if the project names a token cache and `cache` is true;
+    /// else [`CompileCache::new`]. The file is read now; [`CompileCache::save`] writes it.
+    pub fn for_project(project: &Project, cache: bool) -> CompileCache {
+        let disk = match (&project.tokens.cache, cache) {
+            (Some(rel), true) => disk::Disk::open(&crate::measure::tokens::CacheFile {
+                path: project.fs().root().join(rel),
+                root: project.fs().root().to_path_buf(),
+            }),
+            _ => None,
+        };
+        CompileCache { disk, ..CompileCache::default() }
+    }
+
+    /// Write what the last run made to the compile cache file, if there is one and it lacks
+    /// any of it. Never fails: see [`CompileCache::warnings`].
+    pub fn save(&mut self) {
+        let Some(disk) = &mut self.disk else { return };
+        disk.save(self.entries.iter().map(|(k, e)| (k, e.deps.as_slice(), &e.known, e.bytes)));
+    }
+
+    /// Problems with the compile cache file: it was ignored (unreadable, too large, a link out
+    /// of the project, not promptc's) or could not be saved. The report is right either way.
+    pub fn warnings(&self) -> &[crate::diagnostic::Diagnostic] {
+        self.disk.as_ref().map_or(&[], |d| &d.warnings)
+    }
+
+    /// Whether the cache reads and writes a file.
+    pub fn on_disk(&self) -> bool {
+        self.disk.is_some()
     }
 
     /// Start a run: its statistics from zero.
@@ -139,8 +177,10 @@ impl CompileCache {
         field(&mut h, format!("{:?}", cell.subagent).as_bytes());
         field(&mut h, format!("{:?}", run.model).as_bytes());
         field(&mut h, format!("{:?}", run.forced).as_bytes());
-        // Where the project is: a warning kept with an entry names its files by their paths.
+        // Where the project is, and how its files are shown (relative to the working folder):
+        // a warning kept with an entry names its files so.
         field(&mut h, project.fs().root().as_os_str().as_encoded_bytes());
+        field(&mut h, project.fs().display("").as_bytes());
         // The set of files the project read: a file added or dropped is a change.
         for rel in project.files.keys() {
             field(&mut h, rel.as_bytes());
@@ -151,14 +191,21 @@ impl CompileCache {
     /// The entry of `key`, if every file it depends on is as it was; marks it used. The bytes
     /// the cell charges come with it.
     pub(crate) fn get(&mut self, project: &Project, key: &str) -> Option<(Known, usize)> {
-        let e = self.entries.get(key)?;
-        let fresh = e.deps.iter().all(|(rel, sha)| project.files.get(rel).is_some_and(|f| f.sha256() == sha));
-        if !fresh {
-            return None;
-        }
+        let fresh = |deps: &[(String, String)]| {
+            deps.iter().all(|(rel, sha)| project.files.get(rel).is_some_and(|f| f.sha256() == sha))
+        };
+        let found = match self.entries.get(key) {
+            Some(e) => fresh(&e.deps).then(|| (e.known.clone(), e.bytes)),
+            None => {
+                let e = self.disk.as_mut()?.take(key, fresh)?;
+                let found = (e.known.clone(), e.bytes);
+                self.entries.insert(key.to_string(), e);
+                Some(found)
+            }
+        }?;
         self.used.insert(key.to_string());
         self.stats.reused += 1;
-        Some((e.known.clone(), e.bytes))
+        Some(found)
     }
 
     /// Keep what a run made of compiled cell `c` under `key`.
@@ -169,6 +216,9 @@ impl CompileCache {
         let known = Known { transport: c.transport, warnings: c.warnings.clone(), accounts: Arc::from(accounts) };
         self.used.insert(key.clone());
         self.entries.insert(key, Entry { deps, known, bytes });
+        if let Some(disk) = &mut self.disk {
+            disk.dirty = true;
+        }
     }
 
     /// Count a cell compiled without a key (a project that is not cached).

@@ -139,3 +139,46 @@ fn a_copy_of_the_project_elsewhere_is_not_answered_from_the_cache() {
     promptc::report_cached(&project, &Request::new(), &matrix(), &mut tokens, &mut cache).unwrap();
     assert_eq!(cache.stats().reused, 0);
 }
+
+/// Every good fixture (and the example), its token cache turned on: a second process — here a
+/// second `CompileCache::for_project` — takes every cell from the file the first one saved, and
+/// its report is the cold report, accounts, shares and warnings (codes, labels, snippets) alike.
+#[test]
+fn the_cache_on_disk_gives_every_fixture_its_cold_report() {
+    let mut fixtures: Vec<_> =
+        std::fs::read_dir(repo().join("fixtures/good")).unwrap().map(|e| e.unwrap().path()).collect();
+    fixtures.push(repo().join("profiles"));
+    fixtures.sort();
+    let mut tried = 0;
+    for fixture in fixtures {
+        let dir = tempfile::tempdir().unwrap();
+        copy_dir(&fixture, dir.path());
+        let manifest = dir.path().join("promptc.yaml");
+        let Ok(text) = std::fs::read_to_string(&manifest) else { continue };
+        if !text.contains("\ntokens:") {
+            std::fs::write(&manifest, format!("{text}\ntokens:\n  cache: .cache/tokens.json\n")).unwrap();
+        }
+        let Ok(project) = promptc::load(dir.path()) else { continue };
+        let Ok(expected) = promptc::report(&project, &Request::new(), &matrix(), &mut counter()) else { continue };
+        let cells = promptc::matrix(&project).len();
+        let mut first = CompileCache::for_project(&project, true);
+        assert!(first.on_disk());
+        promptc::report_cached(&project, &Request::new(), &matrix(), &mut counter(), &mut first).unwrap();
+        first.save();
+        assert!(first.warnings().is_empty(), "{}: {:?}", fixture.display(), first.warnings());
+        let project = promptc::load(dir.path()).unwrap();
+        let mut second = CompileCache::for_project(&project, true);
+        let report = promptc::report_cached(&project, &Request::new(), &matrix(), &mut counter(), &mut second).unwrap();
+        let stats = second.stats();
+        // A project whose templates pull in files is never cached.
+        if stats.compiled == 0 {
+            assert_eq!(stats.reused, cells, "{}", fixture.display());
+            tried += 1;
+        }
+        assert_eq!(report, expected, "{}", fixture.display());
+        assert_eq!(json(&report), json(&expected), "{}", fixture.display());
+        // `cache: false` neither reads nor writes.
+        assert!(!CompileCache::for_project(&project, false).on_disk());
+    }
+    assert!(tried >= 20, "only {tried} fixtures were taken from the cache");
+}

@@ -285,3 +285,139 @@ fn tables_fit_the_width_they_are_given() {
     let natural = ok(&["report"]);
     assert!(natural.lines().any(|l| l.chars().count() > 80), "{natural}");
 }
+
+/// A copy of the fixture at `rel` with its token cache (and so its compile cache) turned on in
+/// `.cache/`.
+fn with_caches(rel: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    common::copy_dir(&repo().join(rel), dir.path());
+    let manifest = dir.path().join("promptc.yaml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    assert!(!text.contains("\ntokens:"), "{rel}");
+    std::fs::write(&manifest, format!("{text}\ntokens:\n  cache: .cache/tokens.json\n")).unwrap();
+    dir
+}
+
+/// `report --matrix` in `dir`: exit code, stdout, and stderr without the lines that say what
+/// the token and compile caches did, which it returns apart.
+fn matrix_run(dir: &std::path::Path, args: &[&str]) -> (Option<i32>, String, String, String) {
+    let mut a = vec!["report", "--matrix"];
+    a.extend_from_slice(args);
+    let out = promptc_in(dir, &a);
+    let err = String::from_utf8(out.stderr).unwrap();
+    let cache_line = |l: &&str| l.starts_with("token cache: ") || l.starts_with("compile cache: ");
+    let (caches, report): (Vec<&str>, Vec<&str>) = err.lines().partition(cache_line);
+    (out.status.code(), String::from_utf8(out.stdout).unwrap(), report.join("\n"), caches.join("\n"))
+}
+
+#[test]
+fn a_matrix_rerun_in_a_new_process_takes_every_cell_from_the_compile_cache() {
+    // The fixture warns (P009, located) in every cell that has the sub-agent: the warnings come
+    // back from the cache as they were made.
+    let dir = with_caches("fixtures/good/subagent-spawning-warning");
+    let (code, first, warnings, caches) = matrix_run(dir.path(), &["--format", "json"]);
+    assert_eq!(code, Some(0), "{warnings}");
+    assert!(warnings.contains("warning[P009]") && warnings.contains("promptc.yaml:34:24"), "{warnings}");
+    let accounts = first.matches("\"cell\":").count();
+    assert!(caches.contains("tokenizer built"), "{caches}");
+    let compiled = caches.lines().last().unwrap().to_string();
+    assert!(compiled.starts_with("compile cache: 0 cells reused, ") && !compiled.ends_with(" 0 compiled"), "{caches}");
+    assert!(dir.path().join(".cache/compile.json").is_file());
+    let again = matrix_run(dir.path(), &["--format", "json"]);
+    assert_eq!((again.0, &again.1, &again.2), (code, &first, &warnings), "the same report, warnings and exit code");
+    assert!(again.3.contains("0 misses, tokenizer not built"), "{}", again.3);
+    let n: usize = compiled["compile cache: 0 cells reused, ".len()..].split(' ').next().unwrap().parse().unwrap();
+    assert_eq!(again.3.lines().last().unwrap(), format!("compile cache: {n} cells reused, 0 compiled"));
+    assert!(accounts >= n, "one account or more per cell");
+    // Tables are made from the same accounts.
+    let table = matrix_run(dir.path(), &[]);
+    let fresh = matrix_run(dir.path(), &["--no-cache"]);
+    assert_eq!((table.0, &table.1, &table.2), (fresh.0, &fresh.1, &fresh.2));
+    assert_eq!(fresh.3.lines().filter(|l| l.contains("cache:")).count(), 0, "--no-cache: {}", fresh.3);
+    // Edit the manifest (its sections are inline): every cell is compiled again.
+    let manifest = dir.path().join("promptc.yaml");
+    std::fs::write(&manifest, std::fs::read_to_string(&manifest).unwrap().replace("careful", "very careful")).unwrap();
+    let edited = matrix_run(dir.path(), &["--format", "json"]);
+    assert_ne!(edited.1, first);
+    assert!(edited.3.ends_with(&format!("compile cache: 0 cells reused, {n} compiled")), "{}", edited.3);
+    assert_eq!(edited.1, matrix_run(dir.path(), &["--format", "json", "--no-cache"]).1);
+}
+
+/// Every entry of the compile cache in `dir`, as JSON, for a test to change.
+fn compile_cache(dir: &std::path::Path) -> serde_json::Value {
+    serde_json::from_slice(&std::fs::read(dir.join(".cache/compile.json")).unwrap()).unwrap()
+}
+
+#[test]
+fn a_forged_compile_cache_costs_a_recompile_never_a_figure() {
+    // Issue 24's cache poisoning, on the compile cache: every count set to 1 (the tag kept), a
+    // budget that fails in truth must still fail.
+    let dir = tempfile::tempdir().unwrap();
+    common::copy_dir(&repo().join("fixtures/good/over-budget"), dir.path());
+    let manifest = dir.path().join("promptc.yaml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(&manifest, format!("{text}\ntokens:\n  cache: .cache/tokens.json\n")).unwrap();
+    let (code, truth, _, _) = matrix_run(dir.path(), &["--format", "json"]);
+    assert_eq!(code, Some(1), "the fixture is over budget");
+    let mut cache = compile_cache(dir.path());
+    let entries = cache["entries"].as_object_mut().unwrap();
+    assert!(!entries.is_empty());
+    fn ones(v: &mut serde_json::Value) {
+        match v {
+            serde_json::Value::Object(m) => m.iter_mut().for_each(|(k, v)| match (k.as_str(), v.is_u64()) {
+                ("tokens" | "bytes" | "actual", true) => *v = 1.into(),
+                ("exceeded", _) => *v = false.into(),
+                _ => ones(v),
+            }),
+            serde_json::Value::Array(a) => a.iter_mut().for_each(ones),
+            _ => {}
+        }
+    }
+    entries.values_mut().for_each(|e| ones(&mut e["known"]));
+    let n = entries.len();
+    std::fs::write(dir.path().join(".cache/compile.json"), serde_json::to_vec(&cache).unwrap()).unwrap();
+    let (code, again, _, caches) = matrix_run(dir.path(), &["--format", "json"]);
+    assert_eq!((code, &again), (Some(1), &truth));
+    assert!(caches.ends_with(&format!("compile cache: 0 cells reused, {n} compiled")), "{caches}");
+    // The same with an entry copied under another cell's key: its tag covers the key.
+    let mut cache = compile_cache(dir.path());
+    let entries = cache["entries"].as_object_mut().unwrap();
+    let keys: Vec<String> = entries.keys().cloned().collect();
+    let first = entries[&keys[0]].clone();
+    entries.values_mut().for_each(|e| *e = first.clone());
+    std::fs::write(dir.path().join(".cache/compile.json"), serde_json::to_vec(&cache).unwrap()).unwrap();
+    let (code, again, _, caches) = matrix_run(dir.path(), &["--format", "json"]);
+    assert_eq!((code, &again), (Some(1), &truth));
+    assert!(caches.ends_with(&format!("{} compiled", keys.len() - 1)), "{caches}");
+}
+
+#[test]
+fn a_compile_cache_that_is_not_promptcs_is_a_warning_and_never_followed_out() {
+    let dir = with_caches("fixtures/good/minimal");
+    std::fs::create_dir_all(dir.path().join(".cache")).unwrap();
+    let (_, truth, ..) = matrix_run(dir.path(), &["--no-cache"]);
+    // Not JSON: a warning, the report unchanged, the file replaced by promptc's.
+    std::fs::write(dir.path().join(".cache/compile.json"), "not a cache").unwrap();
+    let out = promptc_in(dir.path(), &["report", "--matrix"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("compile cache `") && err.contains("was not read: it is not a compile cache promptc wrote"),
+        "{err}"
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stdout), truth);
+    assert_eq!(compile_cache(dir.path())["format"], 1);
+    // A link out of the project: neither read nor written through.
+    #[cfg(unix)]
+    {
+        let outside = tempfile::tempdir().unwrap();
+        let target = outside.path().join("compile.json");
+        std::fs::write(&target, "theirs").unwrap();
+        std::fs::remove_file(dir.path().join(".cache/compile.json")).unwrap();
+        std::os::unix::fs::symlink(&target, dir.path().join(".cache/compile.json")).unwrap();
+        let out = promptc_in(dir.path(), &["report", "--matrix"]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("compile cache `") && err.contains("was not read"), "{err}");
+        assert_eq!(String::from_utf8_lossy(&out.stdout), truth);
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "theirs");
+    }
+}

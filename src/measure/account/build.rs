@@ -110,9 +110,7 @@ pub(super) fn account_primed(
         })
         .collect();
     let total = messages.iter().fold(prompt.plus(tools_sent), |t, m| t.plus(m.sent));
-    let share = |tokens: u64| if total.tokens == 0 { 0.0 } else { tokens as f64 / total.tokens as f64 };
-    sections.iter_mut().for_each(|s| s.share = share(s.sent.tokens));
-    tools.iter_mut().for_each(|t| t.share = share(t.sent.tokens));
+    super::set_shares(&mut sections, &mut tools, total);
     let in_sections = sections.iter().fold(Measure::default(), |m, s| m.plus(s.sent));
     let layout = Measure {
         tokens: prompt.tokens.saturating_sub(in_sections.tokens),

@@ -12,7 +12,7 @@
 //! the model's encoding), Anthropic cells the Claude estimate, Gemini cells the Gemini estimate,
 //! xml and json cells the project's; `--tokenizer` overrides all.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::measure::billing::Billed;
 use crate::measure::budget::{Check, Scope};
@@ -31,7 +31,7 @@ pub(crate) use prepare::projection_for;
 pub use prepare::texts;
 
 /// How a cell's tokens were counted.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct TokenizerInfo {
     /// Tokenizer name (`o200k_base`, `claude`).
@@ -49,7 +49,7 @@ impl TokenizerInfo {
 }
 
 /// One section of the prompt.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct SectionItem {
     /// Section id.
@@ -66,7 +66,7 @@ pub struct SectionItem {
 }
 
 /// One parameter of a tool: the part of the tool's definition it costs.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct ParamItem {
     /// Parameter name.
@@ -77,7 +77,7 @@ pub struct ParamItem {
 
 /// One tool: its entry in the tools JSON (native), or its part of the generated section that
 /// describes it in the prompt (xml, json) — then already counted in that section.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct ToolItem {
     /// Tool name.
@@ -98,7 +98,7 @@ pub struct ToolItem {
 }
 
 /// One injectable slot.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct SlotItem {
     /// Slot name.
@@ -112,7 +112,7 @@ pub struct SlotItem {
 }
 
 /// What provider prompt caching can reuse: the static prefix of the request.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct CacheSplit {
     /// Tokens before the first section that changes between sessions: the tools (native) and
@@ -128,7 +128,7 @@ pub struct CacheSplit {
 }
 
 /// One harness message: who sends it and what it costs.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MessageItem {
     /// `user` or `assistant`.
     pub role: crate::model::profile::Role,
@@ -139,7 +139,7 @@ pub struct MessageItem {
 }
 
 /// What one cell costs for one provider.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct Account {
     /// The cell and provider: `standard.native.openai`, `lite.xml`.
@@ -175,7 +175,7 @@ pub struct Account {
     /// The tools JSON as sent (compact); zero for xml and json, whose tools are in the prompt.
     pub tools_sent: Measure,
     /// The harness messages (the profile's `messages:`), each as sent; absent when none.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub messages: Vec<MessageItem>,
     /// Prompt plus tools (plus harness messages), as sent.
     pub total: Measure,
@@ -187,7 +187,20 @@ pub struct Account {
     pub budgets: Vec<Check>,
 }
 
+/// Each section's and tool's share of `total`: derived from the counts, never stored (a
+/// figure read back from a cache is recomputed, not parsed, so it is the same to the bit).
+fn set_shares(sections: &mut [SectionItem], tools: &mut [ToolItem], total: Measure) {
+    let share = |tokens: u64| if total.tokens == 0 { 0.0 } else { tokens as f64 / total.tokens as f64 };
+    sections.iter_mut().for_each(|s| s.share = share(s.sent.tokens));
+    tools.iter_mut().for_each(|t| t.share = share(t.sent.tokens));
+}
+
 impl Account {
+    /// Set every section's and tool's share from the counts (after reading an account back).
+    pub(crate) fn recompute_shares(&mut self) {
+        set_shares(&mut self.sections, &mut self.tools, self.total);
+    }
+
     /// Whether any budget is exceeded.
     pub fn over_budget(&self) -> bool {
         self.budgets.iter().any(|c| c.exceeded)

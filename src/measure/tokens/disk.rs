@@ -74,22 +74,30 @@ pub(super) fn cache_warning(path: &Path, what: &str, why: &str) -> Diagnostic {
         .with_note("the cache only saves time: counts are computed afresh")
 }
 
-/// Read the disk cache: `Ok(None)` if there is none yet (or it is of an older format), a warning
-/// if it cannot be used.
-pub(super) fn read_disk(file: &CacheFile) -> std::result::Result<Option<DiskCache>, Box<Diagnostic>> {
+/// The bytes of `file`, read as a bounded regular file inside its project folder: `Ok(None)`
+/// if there is none; the error says why it was not read (for a warning).
+pub(crate) fn read_confined(file: &CacheFile, max: u64) -> std::result::Result<Option<Vec<u8>>, String> {
     let path = &file.path;
     if std::fs::symlink_metadata(path).is_err() {
         return Ok(None);
     }
-    crate::source::confine(&file.root, path).map_err(|why| Box::new(cache_warning(path, "was not read", &why)))?;
-    let bytes = crate::source::read_regular(path, MAX_CACHE_BYTES).map_err(|e| {
-        let why = match e {
-            crate::source::ReadError::Io(e) => crate::error::io_reason(&e),
-            crate::source::ReadError::NotAFile => "it is not a regular file".into(),
-            crate::source::ReadError::TooLarge(n) => format!("it is larger than {n} bytes"),
-        };
-        Box::new(cache_warning(path, "was not read", &why))
-    })?;
+    crate::source::confine(&file.root, path)?;
+    crate::source::read_regular(path, max).map(Some).map_err(|e| match e {
+        crate::source::ReadError::Io(e) => crate::error::io_reason(&e),
+        crate::source::ReadError::NotAFile => "it is not a regular file".into(),
+        crate::source::ReadError::TooLarge(n) => format!("it is larger than {n} bytes"),
+    })
+}
+
+/// Read the disk cache: `Ok(None)` if there is none yet (or it is of an older format), a warning
+/// if it cannot be used.
+pub(super) fn read_disk(file: &CacheFile) -> std::result::Result<Option<DiskCache>, Box<Diagnostic>> {
+    let path = &file.path;
+    let Some(bytes) =
+        read_confined(file, MAX_CACHE_BYTES).map_err(|why| Box::new(cache_warning(path, "was not read", &why)))?
+    else {
+        return Ok(None);
+    };
     /// The version alone, so a cache of another format is passed over whatever its entries are.
     #[derive(Deserialize)]
     struct Version {
@@ -105,11 +113,16 @@ pub(super) fn read_disk(file: &CacheFile) -> std::result::Result<Option<DiskCach
     }
 }
 
-/// Write `cache` to `file` atomically, never outside the project folder or through a link out
+/// Write `bytes` to `file` atomically, never outside the project folder or through a link out
 /// of it, even one swapped in while it is written (the folder is pinned: `source::pin`); the
 /// error says why it was not written.
+pub(crate) fn write_confined(file: &CacheFile, bytes: &[u8]) -> std::result::Result<(), String> {
+    let pinned = crate::source::pin::pin(&file.root, &file.path, &file.path)?;
+    crate::source::atomic::write(pinned.path(), bytes).map_err(|e| pinned.relabel(e).to_string())
+}
+
+/// Write `cache` to `file` (see [`write_confined`]).
 pub(super) fn write_disk(file: &CacheFile, cache: &DiskCache) -> std::result::Result<(), String> {
     let json = serde_json::to_vec(cache).map_err(|e| e.to_string())?;
-    let pinned = crate::source::pin::pin(&file.root, &file.path, &file.path)?;
-    crate::source::atomic::write(pinned.path(), &json).map_err(|e| pinned.relabel(e).to_string())
+    write_confined(file, &json)
 }

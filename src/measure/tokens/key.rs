@@ -94,13 +94,55 @@ fn hex(bytes: &[u8]) -> String {
 
 /// HMAC-SHA-256 (RFC 2104) of `message` under `key`.
 fn hmac(key: &[u8; KEY_BYTES], message: &[u8]) -> [u8; 32] {
-    const BLOCK: usize = 64;
-    let mut padded = [0u8; BLOCK];
-    padded[..KEY_BYTES].copy_from_slice(key);
-    let inner_pad: Vec<u8> = padded.iter().map(|b| b ^ 0x36).collect();
-    let outer_pad: Vec<u8> = padded.iter().map(|b| b ^ 0x5c).collect();
-    let inner = Sha256::new().chain_update(&inner_pad).chain_update(message).finalize();
-    Sha256::new().chain_update(&outer_pad).chain_update(inner).finalize().into()
+    let mut mac = Mac::with_key(key);
+    mac.update(message);
+    mac.finish()
+}
+
+/// An HMAC-SHA-256 under the user's key, over a message given in parts (a compile cache entry
+/// is megabytes: it is fed as it lies, never copied into one buffer).
+pub(crate) struct Mac {
+    inner: Sha256,
+    outer: Sha256,
+}
+
+impl Mac {
+    /// A MAC under the user's key (see the module).
+    pub(crate) fn new() -> Mac {
+        Mac::with_key(key())
+    }
+
+    /// A MAC under `key`.
+    fn with_key(key: &[u8; KEY_BYTES]) -> Mac {
+        const BLOCK: usize = 64;
+        let mut padded = [0u8; BLOCK];
+        padded[..KEY_BYTES].copy_from_slice(key);
+        let inner_pad: [u8; BLOCK] = padded.map(|b| b ^ 0x36);
+        let outer_pad: [u8; BLOCK] = padded.map(|b| b ^ 0x5c);
+        Mac { inner: Sha256::new().chain_update(inner_pad), outer: Sha256::new().chain_update(outer_pad) }
+    }
+
+    /// Add the next part of the message.
+    pub(crate) fn update(&mut self, bytes: &[u8]) {
+        self.inner.update(bytes);
+    }
+
+    /// The MAC of the message.
+    fn finish(self) -> [u8; 32] {
+        self.outer.chain_update(self.inner.finalize()).finalize().into()
+    }
+
+    /// The tag of the message: the MAC's first [`TAG_HEX`] hex digits.
+    pub(crate) fn tag(self) -> String {
+        let mut out = hex(&self.finish());
+        out.truncate(TAG_HEX);
+        out
+    }
+
+    /// Whether `tag` is the message's tag (in constant time).
+    pub(crate) fn verify(self, tag: &str) -> bool {
+        same(&self.tag(), tag)
+    }
 }
 
 /// The tag of one cache entry: `count` tokens of encoding `encoding` for the text whose SHA-256
@@ -113,7 +155,12 @@ pub(super) fn tag(encoding: &str, text_sha: &str, count: u64) -> String {
 fn tag_with(key: &[u8; KEY_BYTES], encoding: &str, text_sha: &str, count: u64) -> String {
     let message =
         format!("promptc token cache 1\n{}:{encoding}\n{}:{text_sha}\n{count}", encoding.len(), text_sha.len());
-    let mut out = hex(&hmac(key, message.as_bytes()));
+    message_tag_with(key, message.as_bytes())
+}
+
+/// The tag of `message` under `key`.
+fn message_tag_with(key: &[u8; KEY_BYTES], message: &[u8]) -> String {
+    let mut out = hex(&hmac(key, message));
     out.truncate(TAG_HEX);
     out
 }
@@ -121,8 +168,12 @@ fn tag_with(key: &[u8; KEY_BYTES], encoding: &str, text_sha: &str, count: u64) -
 /// Whether `tag` is the tag of that entry (compared in constant time: nothing about the right
 /// tag leaks through how long a wrong one takes to refuse).
 pub(super) fn verify(encoding: &str, text_sha: &str, count: u64, tag: &str) -> bool {
-    let right = self::tag(encoding, text_sha, count);
-    right.len() == tag.len() && right.bytes().zip(tag.bytes()).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0
+    same(&self::tag(encoding, text_sha, count), tag)
+}
+
+/// `right == given`, in time that depends only on their lengths.
+fn same(right: &str, given: &str) -> bool {
+    right.len() == given.len() && right.bytes().zip(given.bytes()).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0
 }
 
 #[cfg(test)]
@@ -150,6 +201,16 @@ mod tests {
         assert_ne!(t, tag_with(&key, "o200k_base", "ac", 2));
         assert_ne!(t, tag_with(&[8u8; 32], "o200k_base", "ab", 2));
         assert_eq!(t, tag_with(&key, "o200k_base", "ab", 2), "deterministic");
+        assert_ne!(message_tag_with(&key, b"a"), message_tag_with(&key, b"b"));
+        assert_ne!(message_tag_with(&key, b"a"), message_tag_with(&[8u8; 32], b"a"));
+        let tag = |parts: &[&[u8]]| {
+            let mut mac = Mac::new();
+            parts.iter().for_each(|p| mac.update(p));
+            mac
+        };
+        assert_eq!(tag(&[b"ab", b"c"]).tag(), tag(&[b"abc"]).tag(), "the parts make one message");
+        assert!(tag(&[b"m"]).verify(&tag(&[b"m"]).tag()) && !tag(&[b"m"]).verify(&tag(&[b"n"]).tag()));
+        assert_eq!(Mac::with_key(&key).tag().len(), TAG_HEX);
     }
 
     #[test]
