@@ -8,6 +8,10 @@
 # Needs a nightly toolchain (for the coverage instrumentation). Corpora live under
 # fuzz/corpus/TARGET (not committed) and are seeded from the repository's fixtures; a crash
 # is saved under fuzz/artifacts/TARGET and must become a fixture and a test.
+#
+# A stack overflow kills the process before libFuzzer can save the input (its handler runs on
+# the exhausted stack): with PROMPTC_FUZZ_LAST=FILE the template targets write each input to
+# FILE before running it (a file in /dev/shm costs little), so the last one is the culprit.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -25,9 +25,20 @@ pub fn manifest_yaml(text: &str) {
     let _ = crate::source::yaml::parse_str::<crate::format::manifest::RawManifest>(text, "promptc.yaml");
 }
 
+/// With `PROMPTC_FUZZ_LAST=FILE`, write each input to FILE before running it: a process that
+/// dies where libFuzzer cannot report it (a stack overflow kills it before its handler can save
+/// the input) leaves the input that killed it there.
+fn remember(input: &[u8]) {
+    static LAST: std::sync::OnceLock<Option<std::ffi::OsString>> = std::sync::OnceLock::new();
+    if let Some(path) = LAST.get_or_init(|| std::env::var_os("PROMPTC_FUZZ_LAST")) {
+        let _ = std::fs::write(path, input);
+    }
+}
+
 /// A template source: the guard, then compiling and rendering it in a project's
 /// environment with an empty context.
 pub fn template(text: &str) {
+    remember(text.as_bytes());
     let _ = super::on_compile_stack(|| {
         template_here(text);
         Ok(())
@@ -61,6 +72,7 @@ fn template_here(text: &str) {
 /// compiled in a project's environment and rendered with a small context; it reaches the others
 /// through `include`, `import` and `from … import`, each passing the guard as it is loaded.
 pub fn template_files(files: &[(String, String)]) {
+    remember(format!("{files:?}").as_bytes());
     let _ = super::on_compile_stack(|| {
         template_files_here(files);
         Ok(())
