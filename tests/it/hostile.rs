@@ -1214,3 +1214,59 @@ fn repeating_a_sequence_zero_times_in_a_loop_ends_on_fuel_quickly() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "[1, 2, 1, 2]|[]|[0, 1, 0, 1]");
 }
+
+/// Found by the `template` fuzz target (a SIGSEGV with no input saved, until
+/// `PROMPTC_FUZZ_LAST` kept it): a namespace that holds itself, `{% set ns.a = ns %}`, and then
+/// printing, comparing or hashing it recursed until the stack overflowed (the CLI aborted).
+/// The assignment is refused, located, whatever path leads back to the namespace.
+#[test]
+fn a_namespace_that_would_hold_itself_is_refused_at_the_assignment() {
+    let dir = one_template_project("cycle");
+    let ns = "{% set ns = namespace(a=1) %}";
+    for (body, line) in [
+        ("{% set ns.a = ns %}{{ ns }}", "{% set ns.a = ns %}"),
+        ("{% set ns.a = [1, {'k': [ns]}] %}{{ ns|string }}", "{% set ns.a"),
+        ("{% set n2 = namespace(b=ns) %}{% set ns.a = n2 %}{{ ns == ns }}", "{% set ns.a = n2 %}"),
+        ("{% set ns.a = namespace(c=1) %}{% set ns.a.c = ns %}{{ ns|pprint }}", "{% set ns.a.c = ns %}"),
+        // The fuzzer's input: two values feeding each other, one of them the namespace.
+        ("{% for i in range(64) %}{% set ns.b = ns.a ~ ns.a %}{% set ns.a = ns %}{% endfor %}{{ ns.a|length }}", ""),
+    ] {
+        std::fs::write(dir.path().join("role.md.j2"), format!("{ns}\n{body}\n")).unwrap();
+        let out = run_bounded(dir.path(), &["render"], Duration::from_secs(5));
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{body}: {err}");
+        assert!(err.contains("a namespace cannot hold itself"), "{body}: {err}");
+        assert!(err.contains("role.md.j2:2:") && err.contains(line), "{body}: {err}");
+    }
+    // A namespace may still hold other namespaces and values that share their parts (here
+    // 2,048 paths to the innermost list, walked once each list).
+    let mut t = String::from("{% set ns = namespace(a=1) %}{% set v0 = [1] %}");
+    for i in 1..=11 {
+        t += &format!("{{% set v{i} = [v{p}, v{p}] %}}", p = i - 1);
+    }
+    t += "{% set ns.a = namespace(b=v11|length) %}{% set ns.c = v11 %}{% set ns.d = ns.a %}{{ ns.d.b }}";
+    std::fs::write(dir.path().join("role.md.j2"), t).unwrap();
+    let out = run_bounded(dir.path(), &["render"], Duration::from_secs(5));
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "2");
+}
+
+/// A loop object kept in a namespace can reach the namespace later through `previtem` without
+/// any assignment making the cycle (`{% for x in [1, 2, ns] %}{% if loop.first %}{% set ns.l =
+/// loop %}…`); comparing two such namespaces overflowed the stack. A loop is a plain object
+/// now (not a mapping): it compares, hashes and prints as its `<loop i/n>` text.
+#[test]
+fn a_loop_kept_in_a_namespace_compares_and_prints_without_recursing() {
+    let dir = one_template_project("loop-cycle");
+    std::fs::write(
+        dir.path().join("role.md.j2"),
+        "{% set ns = namespace(a=1) %}{% set n2 = namespace(a=1) %}\
+         {% for x in [1, 2, 3, ns] %}{% if loop.first %}{% set ns.l = loop %}{% endif %}{% endfor %}\
+         {% for x in [1, 2, 3, n2] %}{% if loop.first %}{% set n2.l = loop %}{% endif %}{% endfor %}\
+         {{ ns == n2 }}|{{ [ns, n2]|unique|list|length }}|{{ ns }}|{{ ns.l.length }}",
+    )
+    .unwrap();
+    let out = run_bounded(dir.path(), &["render"], Duration::from_secs(5));
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "True|1|{\"a\": 1, \"l\": <loop 4/4>}|4");
+}

@@ -849,6 +849,12 @@ impl DynObject {
         self.ptr == other.ptr && self.vtable == other.vtable
     }
 
+    /// PATCH(promptc): the object's address, to tell objects apart in a walk (see
+    /// `vm::budget::refuse_cycle`).
+    pub(crate) fn addr(&self) -> usize {
+        self.ptr as usize
+    }
+
     /// Checks if the two dyn objects are of the same type.
     pub(crate) fn is_same_object_type(&self, other: &DynObject) -> bool {
         self.type_id() == other.type_id()

@@ -77,6 +77,51 @@ pub(crate) fn slice_walk(v: &Value, step: &Value) -> usize {
     }
 }
 
+/// PATCH(promptc): refuses to store `value` in the namespace `ns` when `value` is `ns` or
+/// holds it, through lists, maps and other namespaces at any depth: a namespace that holds
+/// itself has no end, and printing, comparing or hashing it recursed until the stack
+/// overflowed (`{% set ns.a = ns %}{{ ns }}`; found by the `template` fuzz target). Jinja2
+/// accepts the cycle (Python's `repr` stops at it); here it is an error at the assignment.
+/// Each list or map is walked once (a value that shares its parts costs their number, not
+/// the number of paths through them), and the walk consumes fuel as building it did.
+pub(crate) fn refuse_cycle(state: &State, value: &Value, ns: &Value) -> Result<(), Error> {
+    let Some(target) = ns.as_object() else {
+        return Ok(());
+    };
+    let mut seen = std::collections::HashSet::new();
+    let mut todo = vec![value.clone()];
+    let mut walked = 0usize;
+    while let Some(v) = todo.pop() {
+        let ValueRepr::Object(ref o) = v.0 else {
+            continue;
+        };
+        if o.is_same_object(target) {
+            return Err(Error::new(
+                ErrorKind::InvalidOperation,
+                "a namespace cannot hold itself (the value assigned is, or contains, the namespace)",
+            ));
+        }
+        if !seen.insert(o.addr()) {
+            continue;
+        }
+        match o.repr() {
+            ObjectRepr::Seq => todo.extend(o.try_iter().into_iter().flatten()),
+            ObjectRepr::Map => {
+                for (key, value) in o.try_iter_pairs().into_iter().flatten() {
+                    todo.push(key);
+                    todo.push(value);
+                }
+            }
+            _ => {}
+        }
+        walked += 1;
+        if walked % 4096 == 0 {
+            charge_walk(state, 4096 * ITEM_COST)?;
+        }
+    }
+    charge_walk(state, (walked % 4096) * ITEM_COST)
+}
+
 /// The bytes of a string or bytes value itself (0 for anything else).
 pub(crate) fn own_size(v: &Value) -> usize {
     match v.0 {

@@ -3,7 +3,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use crate::error::{Error, ErrorKind};
-use crate::value::{Enumerator, Object, Value, ValueIter};
+use crate::value::{Enumerator, Object, ObjectRepr, Value, ValueIter};
 use crate::vm::state::State;
 
 pub(crate) struct LoopState {
@@ -121,6 +121,15 @@ impl fmt::Debug for Loop {
 }
 
 impl Object for Loop {
+    /// PATCH(promptc): a loop is not a mapping. As one, comparing, hashing or printing it walked
+    /// its `previtem` and `nextitem`, which can be a namespace that holds the loop (`{% for x in
+    /// [1, ns] %}{% if loop.first %}{% set ns.l = loop %}…`): a cycle no assignment made, and
+    /// the walk recursed until the stack overflowed. As a plain object it compares and prints
+    /// as its `<loop i/n>` text; its attributes are unchanged.
+    fn repr(self: &Arc<Self>) -> ObjectRepr {
+        ObjectRepr::Plain
+    }
+
     fn call(self: &Arc<Self>, _state: &State, _args: &[Value]) -> Result<Value, Error> {
         // this could happen if a filter or some other code where to get hold
         // on the loop and try to call it.  The template execution itself will

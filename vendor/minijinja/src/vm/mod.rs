@@ -365,6 +365,7 @@ impl<'env> Vm<'env> {
                     b = stack.pop();
                     a = stack.pop();
                     if let Some(ns) = b.downcast_object_ref::<Namespace>() {
+                        ctx_ok!(budget::refuse_cycle(state, &a, &b));
                         ns.set_value(name, a);
                     } else {
                         bail!(Error::new(
