@@ -1270,3 +1270,31 @@ fn a_loop_kept_in_a_namespace_compares_and_prints_without_recursing() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "True|1|{\"a\": 1, \"l\": <loop 4/4>}|4");
 }
+
+/// Found by the `template_grammar` fuzz target (58 s per run): a lazy slice of a long sequence
+/// skipped to its start item by item every time it was used, a walk no fuel paid for
+/// (`range(57953)[-49:] ~ x` in a 73,762-turn loop; 3.3 s for a tenth of it in a release
+/// build). A sequence of known length is sliced once, into a list, and that walk is charged.
+#[test]
+fn slicing_a_long_sequence_in_a_loop_ends_on_fuel_quickly() {
+    let dir = one_template_project("lazy-slice");
+    std::fs::write(
+        dir.path().join("role.md.j2"),
+        "{% set x = 134 %}{% for s in range(73762) %}{% if ((range(57953)[-49:]) ~ x) %}{% endif %}{% endfor %}",
+    )
+    .unwrap();
+    let out = run_bounded(dir.path(), &["render"], Duration::from_secs(5));
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("template ran too long") && err.contains("role.md.j2:1:"), "{err}");
+    // Slices are the same items as before, and a slice of a range can be indexed now.
+    std::fs::write(
+        dir.path().join("role.md.j2"),
+        "{{ (range(10)[2:8:2])|list }}|{{ [1, 2, 3][::-1] }}|{{ (range(5)[-2:])|list }}|{{ [1, 2, 3][5:] }}|\
+         {{ (range(10)[::-3])|list }}|{{ range(5)[1:3] }}|{{ range(5)[1:][0] }}",
+    )
+    .unwrap();
+    let out = run_bounded(dir.path(), &["render"], Duration::from_secs(5));
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "[2, 4, 6]|[3, 2, 1]|[3, 4]|[]|[9, 6, 3, 0]|[1, 2]|1");
+}

@@ -62,8 +62,20 @@ pub(crate) fn charge_walk(state: &State, bytes: usize) -> Result<(), Error> {
 /// or bytes value is walked whole (to count its characters, or check it is ASCII), cheaply
 /// (`BYTES_PER_FUEL` per unit) when the result is then copied in one piece (an ASCII string
 /// or bytes, step 1), else one character or byte at a time, which costs a unit of fuel per
-/// byte (`BYTES_PER_FUEL` times as much). Lists are sliced lazily: nothing.
+/// byte (`BYTES_PER_FUEL` times as much). A list sliced forwards costs nothing here (its
+/// result is charged as built); another sequence, or a list sliced backwards, its length.
 pub(crate) fn slice_walk(v: &Value, step: &Value) -> usize {
+    let forward = step.is_none() || step.as_i64().is_some_and(|s| s > 0);
+    // PATCH(promptc): a sequence of known length is sliced into a list (`ops::slice`): a
+    // list is indexed (its result is charged as built), another sequence walked once, up to
+    // its whole length.
+    if let ValueRepr::Object(ref o) = v.0 {
+        return match (o.repr(), o.enumerator_len()) {
+            (ObjectRepr::Seq, Some(_)) if forward => 0,
+            (ObjectRepr::Seq | ObjectRepr::Iterable, Some(n)) => n.saturating_mul(ITEM_COST),
+            _ => 0,
+        };
+    }
     let size = own_size(v);
     let copied = step.is_none() || step.as_i64() == Some(1);
     let whole = match v.0 {
