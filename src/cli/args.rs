@@ -207,9 +207,14 @@ fn parse_bool(s: &str) -> Option<bool> {
 /// Save the token cache and print its warnings (a cache problem never fails a command).
 pub(crate) fn save_tokens(counter: &mut TokenCounter) {
     counter.save();
+    cache_warnings(counter.warnings());
+}
+
+/// Print a cache's warnings on stderr.
+pub(crate) fn cache_warnings<'a>(warnings: impl IntoIterator<Item = &'a promptc::Diagnostic>) {
     let color = wants_color(Color::Auto, std::io::stderr().is_terminal());
     let mut err = std::io::stderr().lock();
-    for w in counter.warnings() {
+    for w in warnings {
         let _ = write!(err, "{}", w.render(color));
     }
 }

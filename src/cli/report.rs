@@ -149,11 +149,7 @@ pub(crate) fn report_in(
     };
     save_tokens(counter);
     if let Some(cache) = &own_cache {
-        let paint = wants_color(Color::Auto, std::io::stderr().is_terminal());
-        let mut err = std::io::stderr().lock();
-        for w in cache.warnings() {
-            let _ = write!(err, "{}", w.render(paint));
-        }
+        super::args::cache_warnings(cache.warnings());
     }
     let stats = counter.cache_stats();
     // The tokenizer's tables take a tenth of a second to free; the process is about to exit.

@@ -31,13 +31,7 @@ impl TokenCounter {
     /// A counter that reads and writes the project's token cache file, if the project names one
     /// and `cache` is true; [`TokenCounter::count`] uses `tokenizer`, default the project's.
     pub fn for_project(project: &Project, tokenizer: Option<Tokenizer>, cache: bool) -> TokenCounter {
-        let disk = match (&project.tokens.cache, cache) {
-            (Some(rel), true) => Some(crate::measure::tokens::CacheFile {
-                path: project.fs().root().join(rel),
-                root: project.fs().root().to_path_buf(),
-            }),
-            _ => None,
-        };
+        let disk = crate::measure::tokens::CacheFile::of_project(project).filter(|_| cache);
         TokenCounter { counters: Counters::new(disk), tokenizer: tokenizer.unwrap_or(project.tokens.tokenizer) }
     }
 

@@ -109,13 +109,8 @@ impl CompileCache {
     /// beside the token cache file), if the project names a token cache and `cache` is true;
     /// else [`CompileCache::new`]. The file is read now; [`CompileCache::save`] writes it.
     pub fn for_project(project: &Project, cache: bool) -> CompileCache {
-        let disk = match (&project.tokens.cache, cache) {
-            (Some(rel), true) => disk::Disk::open(&crate::measure::tokens::CacheFile {
-                path: project.fs().root().join(rel),
-                root: project.fs().root().to_path_buf(),
-            }),
-            _ => None,
-        };
+        let disk =
+            crate::measure::tokens::CacheFile::of_project(project).filter(|_| cache).and_then(|f| disk::Disk::open(&f));
         CompileCache { disk, ..CompileCache::default() }
     }
 

@@ -877,13 +877,12 @@ fn templates_that_slip_the_growth_guard_stop_within_the_memory_budget() {
 #[test]
 fn backwards_slices_past_their_stop_are_empty() {
     let dir = one_template_project("slices");
-    std::fs::write(
-        dir.path().join("role.md.j2"),
+    let out = render_template(
+        dir.path(),
         "[{{ 'abc'[1:5:-1] }}|{{ [1, 2, 3][0:2:-1] }}|{{ 'abcdef'[4:1:-2] }}|{{ 'abc'[::-9223372036854775808] }}|\
          {{ ''[::-1] }}|{{ [][::-1] }}]",
-    )
-    .unwrap();
-    let out = run_bounded(dir.path(), &["render"], Duration::from_secs(30));
+        30,
+    );
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "[|[]|ec|c||[]]");
 }
@@ -896,27 +895,25 @@ fn backwards_slices_past_their_stop_are_empty() {
 #[test]
 fn fuzz_found_format_keys_and_lazy_batches_render() {
     let dir = one_template_project("fuzzed");
-    std::fs::write(
-        dir.path().join("role.md.j2"),
+    let out = render_template(
+        dir.path(),
         "{{ '%(é)s|%(\u{feff})s'|format({'é': 1, '\u{feff}': 2}) }}|{{ range(5)|batch(732000000000)|list }}|\
          {{ range(5)|map('string')|batch(2)|list }}",
-    )
-    .unwrap();
-    let out = run_bounded(dir.path(), &["render"], Duration::from_secs(30));
+        30,
+    );
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), r#"1|2|[[0, 1, 2, 3, 4]]|[["0", "1"], ["2", "3"], ["4"]]"#);
 
     // `break` and `continue` inside a `with`, a `set` or `filter` block or `autoescape` leave
     // it first (minijinja jumped out with its frame still pushed, and panicked ending the loop).
-    std::fs::write(
-        dir.path().join("role.md.j2"),
+    let out = render_template(
+        dir.path(),
         "{% for i in range(3) %}{% with x = 1 %}{% if i == 1 %}{% break %}{% endif %}{{ i }}{% endwith %}{% endfor %}|\
          {% for i in range(3) %}{% set t %}a{% if i == 1 %}{% continue %}{% endif %}{% endset %}{% filter upper %}\
          {{ i }}{% if i == 0 %}{% continue %}{% endif %}b{% endfilter %}{% endfor %}|\
          {% for i in [1] %}{% autoescape true %}{% break %}{% endautoescape %}{% endfor %}.",
-    )
-    .unwrap();
-    let out = run_bounded(dir.path(), &["render"], Duration::from_secs(30));
+        30,
+    );
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "0|2B|.");
 
@@ -1100,8 +1097,7 @@ fn slicing_large_strings_in_a_loop_ends_on_fuel_quickly() {
         }
     }
     for shape in shapes {
-        std::fs::write(dir.path().join("role.md.j2"), &shape).unwrap();
-        let out = run_bounded(dir.path(), &["render"], Duration::from_secs(5));
+        let out = render_template(dir.path(), &shape, 5);
         let err = stderr(&out);
         assert_eq!(out.status.code(), Some(2), "{shape}: {err}");
         assert!(err.contains("template ran too long"), "{shape}: {err}");
@@ -1126,8 +1122,7 @@ fn slicing_large_strings_in_a_loop_ends_on_fuel_quickly() {
             }
         }
     }
-    std::fs::write(dir.path().join("role.md.j2"), &template).unwrap();
-    let out = run_bounded(dir.path(), &["render"], Duration::from_secs(30));
+    let out = render_template(dir.path(), &template, 30);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), expected);
 }
@@ -1177,6 +1172,13 @@ fn upstream_slice(chars: &[char], start: Option<i64>, stop: Option<i64>, step: i
 }
 
 /// A project named `name` whose one section renders `role.md.j2` (the test writes it).
+/// Write `template` as the section of a [`one_template_project`] in `dir` and run `render` on it,
+/// stopped after `secs` seconds.
+fn render_template(dir: &Path, template: impl AsRef<[u8]>, secs: u64) -> Output {
+    std::fs::write(dir.join("role.md.j2"), template).unwrap();
+    run_bounded(dir, &["render"], Duration::from_secs(secs))
+}
+
 fn one_template_project(name: &str) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(
@@ -1197,12 +1199,11 @@ fn one_template_project(name: &str) -> tempfile::TempDir {
 #[test]
 fn repeating_a_sequence_zero_times_in_a_loop_ends_on_fuel_quickly() {
     let dir = one_template_project("repeat");
-    std::fs::write(
-        dir.path().join("role.md.j2"),
+    let out = render_template(
+        dir.path(),
         "{% for t in range(54716) %}{% if (range(31804) * 0) %}{% else %}{% endif %}{% endfor %}",
-    )
-    .unwrap();
-    let out = run_bounded(dir.path(), &["render"], Duration::from_secs(5));
+        5,
+    );
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("template ran too long"), "{err}");
@@ -1231,8 +1232,7 @@ fn a_namespace_that_would_hold_itself_is_refused_at_the_assignment() {
         // The fuzzer's input: two values feeding each other, one of them the namespace.
         ("{% for i in range(64) %}{% set ns.b = ns.a ~ ns.a %}{% set ns.a = ns %}{% endfor %}{{ ns.a|length }}", ""),
     ] {
-        std::fs::write(dir.path().join("role.md.j2"), format!("{ns}\n{body}\n")).unwrap();
-        let out = run_bounded(dir.path(), &["render"], Duration::from_secs(5));
+        let out = render_template(dir.path(), format!("{ns}\n{body}\n"), 5);
         let err = stderr(&out);
         assert_eq!(out.status.code(), Some(2), "{body}: {err}");
         assert!(err.contains("a namespace cannot hold itself"), "{body}: {err}");
@@ -1245,8 +1245,7 @@ fn a_namespace_that_would_hold_itself_is_refused_at_the_assignment() {
         t += &format!("{{% set v{i} = [v{p}, v{p}] %}}", p = i - 1);
     }
     t += "{% set ns.a = namespace(b=v11|length) %}{% set ns.c = v11 %}{% set ns.d = ns.a %}{{ ns.d.b }}";
-    std::fs::write(dir.path().join("role.md.j2"), t).unwrap();
-    let out = run_bounded(dir.path(), &["render"], Duration::from_secs(5));
+    let out = render_template(dir.path(), t, 5);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "2");
 }
@@ -1258,15 +1257,14 @@ fn a_namespace_that_would_hold_itself_is_refused_at_the_assignment() {
 #[test]
 fn a_loop_kept_in_a_namespace_compares_and_prints_without_recursing() {
     let dir = one_template_project("loop-cycle");
-    std::fs::write(
-        dir.path().join("role.md.j2"),
+    let out = render_template(
+        dir.path(),
         "{% set ns = namespace(a=1) %}{% set n2 = namespace(a=1) %}\
          {% for x in [1, 2, 3, ns] %}{% if loop.first %}{% set ns.l = loop %}{% endif %}{% endfor %}\
          {% for x in [1, 2, 3, n2] %}{% if loop.first %}{% set n2.l = loop %}{% endif %}{% endfor %}\
          {{ ns == n2 }}|{{ [ns, n2]|unique|list|length }}|{{ ns }}|{{ ns.l.length }}",
-    )
-    .unwrap();
-    let out = run_bounded(dir.path(), &["render"], Duration::from_secs(5));
+        5,
+    );
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "True|1|{\"a\": 1, \"l\": <loop 4/4>}|4");
 }
@@ -1278,23 +1276,21 @@ fn a_loop_kept_in_a_namespace_compares_and_prints_without_recursing() {
 #[test]
 fn slicing_a_long_sequence_in_a_loop_ends_on_fuel_quickly() {
     let dir = one_template_project("lazy-slice");
-    std::fs::write(
-        dir.path().join("role.md.j2"),
+    let out = render_template(
+        dir.path(),
         "{% set x = 134 %}{% for s in range(73762) %}{% if ((range(57953)[-49:]) ~ x) %}{% endif %}{% endfor %}",
-    )
-    .unwrap();
-    let out = run_bounded(dir.path(), &["render"], Duration::from_secs(5));
+        5,
+    );
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("template ran too long") && err.contains("role.md.j2:1:"), "{err}");
     // Slices are the same items as before, and a slice of a range can be indexed now.
-    std::fs::write(
-        dir.path().join("role.md.j2"),
+    let out = render_template(
+        dir.path(),
         "{{ (range(10)[2:8:2])|list }}|{{ [1, 2, 3][::-1] }}|{{ (range(5)[-2:])|list }}|{{ [1, 2, 3][5:] }}|\
          {{ (range(10)[::-3])|list }}|{{ range(5)[1:3] }}|{{ range(5)[1:][0] }}",
-    )
-    .unwrap();
-    let out = run_bounded(dir.path(), &["render"], Duration::from_secs(5));
+        5,
+    );
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "[2, 4, 6]|[3, 2, 1]|[3, 4]|[]|[9, 6, 3, 0]|[1, 2]|1");
 }

@@ -68,6 +68,14 @@ pub struct CacheFile {
     pub root: PathBuf,
 }
 
+impl CacheFile {
+    /// The token cache file `project` names, if any, kept inside the project's folder.
+    pub(crate) fn of_project(project: &crate::model::Project) -> Option<CacheFile> {
+        let root = project.fs().root();
+        project.tokens.cache.as_ref().map(|rel| CacheFile { path: root.join(rel), root: root.to_path_buf() })
+    }
+}
+
 /// A cache problem as a warning: the cache only saves time, so nothing fails because of it.
 pub(super) fn cache_warning(path: &Path, what: &str, why: &str) -> Diagnostic {
     Diagnostic::warning(format!("token cache `{}` {what}: {why}", path.display()))
