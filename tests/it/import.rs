@@ -358,6 +358,35 @@ fn an_input_over_64_mib_is_refused_unread_and_nothing_is_written() {
 }
 
 #[test]
+fn numbers_keep_their_value_byte_for_byte() {
+    // A decimal with 17 significant digits is where a fast float parser lands one step off
+    // (0.21951219512195122, 9/41, came back as 0.2195121951219512: another number). The
+    // numbers are written by the serializer (shortest round-trip form), so the text alone
+    // shows whether each value came back.
+    let mut numbers: Vec<f64> = (1..41).map(|k| f64::from(k) / 41.0).collect();
+    numbers.extend((1..30).map(|k| f64::from(k) / 7.0 * 1e-3));
+    numbers.extend([0.1 + 0.2, 1.0 / 3.0, f64::MAX, f64::MIN_POSITIVE, 5e-324, -2.5e-300, 1e23, 123456.789]);
+    let tool = serde_json::json!([{
+        "name": "numbers",
+        "description": "numbers",
+        "input_schema": {
+            "type": "object",
+            "properties": {
+                "x": {"type": "number", "enum": numbers, "default": 9.0 / 41.0, "minimum": -1e300},
+                "n": {"type": "integer", "enum": [9007199254740993u64, u64::MAX, i64::MIN]}
+            }
+        }
+    }]);
+    let text = format!("{}\n", serde_json::to_string_pretty(&tool).unwrap());
+    assert!(text.contains("0.21951219512195122"), "{text}");
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("numbers.json");
+    std::fs::write(&file, &text).unwrap();
+    let (out, _) = import(tmp.path(), &file, &[]);
+    assert_eq!(tools_of(&out, None), text);
+}
+
+#[test]
 fn every_kind_of_json_schema_keyword_renders_back_byte_for_byte() {
     let tmp = tempfile::tempdir().unwrap();
     for file in ["schema/any-of.json", "schema/additional-properties-schema.json"] {
