@@ -1864,7 +1864,10 @@ impl Iterator for ValueIter {
     fn size_hint(&self) -> (usize, Option<usize>) {
         match self.imp {
             ValueIterImpl::Empty => (0, Some(0)),
-            ValueIterImpl::Chars(_, len, _) => (0, Some(len)),
+            // PATCH(promptc): exact (`len` counts the characters left), so a loop over a
+            // string knows `loop.length`, `loop.last` and `loop.revindex` as Jinja2 does
+            // (upstream's lower bound of 0 left them undefined).
+            ValueIterImpl::Chars(_, len, _) => (len, Some(len)),
             ValueIterImpl::Dyn(ref iter) => iter.size_hint(),
         }
     }

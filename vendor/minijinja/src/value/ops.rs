@@ -85,33 +85,26 @@ fn get_offset_and_len<F: FnOnce() -> usize>(start: Option<i64>, stop: Option<i64
     }
 }
 
+/// PATCH(promptc): the indices a slice with a negative step picks, in order, as Python's
+/// `slice.indices` gives them: a bound past either end is clamped (a start to the last index,
+/// a stop to "before the first"), and the stop is never included. Upstream read a stop of 0
+/// as no stop at all (`[1,2,3,4][-1:0:-1]` gave `[4, 3, 2, 1]`; Jinja2 gives `[4, 3, 2]`) and
+/// subtracted past zero on a start before the stop.
 fn range_step_backwards(start: Option<i64>, stop: Option<i64>, step: usize, end: usize) -> impl Iterator<Item = usize> {
-    let start = match start {
-        None => end.saturating_sub(1),
-        Some(start) if start >= end as i64 => end.saturating_sub(1),
-        Some(start) if start >= 0 => start as usize,
-        Some(start) => (end as i64 + start).max(0) as usize,
-    };
-    let stop = match stop {
-        None => 0,
-        Some(stop) if stop < 0 => (end as i64 + stop).max(0) as usize,
-        Some(stop) => stop as usize,
-    };
-    // PATCH(promptc): without overflow (`'abc'[1:5:-1]` is empty, as in Python; upstream
-    // subtracted past zero, a panic with overflow checks on).
-    let length = if end == 0 {
-        // PATCH(promptc): nothing to take (upstream took index 0 of an empty value: `''[::-1]`
-        // panicked in every build).
-        0
-    } else if stop == 0 {
-        start / step + 1
-    } else {
-        match start.saturating_sub(stop) {
-            0 => 0,
-            n => (n - 1) / step + 1,
+    let len = end as i128;
+    let clamp = |v: i64| {
+        let v = i128::from(v);
+        if v < 0 {
+            (v + len).max(-1)
+        } else {
+            v.min(len - 1)
         }
     };
-    (stop..=start).rev().step_by(step).take(length)
+    let start = start.map_or(len - 1, clamp);
+    let stop = stop.map_or(-1, clamp);
+    let step = step as i128;
+    let count = if start > stop { (start - stop - 1) / step + 1 } else { 0 };
+    (0..count).map(move |k| (start - k * step) as usize)
 }
 
 /// PATCH(promptc): the byte offset in `s` after its first `n` characters (its length if it

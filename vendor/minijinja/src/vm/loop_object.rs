@@ -130,6 +130,12 @@ impl Object for Loop {
         ObjectRepr::Plain
     }
 
+    /// PATCH(promptc): `loop|length` is the loop's length, as Jinja2's `len(loop)` is (upstream
+    /// counted the attribute names: 11).
+    fn enumerator_len(self: &Arc<Self>) -> Option<usize> {
+        self.len
+    }
+
     fn call(self: &Arc<Self>, _state: &State, _args: &[Value]) -> Result<Value, Error> {
         // this could happen if a filter or some other code where to get hold
         // on the loop and try to call it.  The template execution itself will
