@@ -77,27 +77,10 @@ pub fn register(env: &mut Environment<'static>, cap: usize) {
     // for the default 2 MiB), since each item costs at least that much memory.
     let max_items = (cap / 16).max(1);
     env.add_filter("batch", move |state: &State, value: Value, count: usize, fill: Option<Value>| {
-        // A lazy sequence (`range(5)`, a `map`) does not know its length: collected first, so
-        // the count below can be bounded by it.
-        let value = match value.len() {
-            None if !value.is_undefined() => Value::from(value.try_iter()?.collect::<Vec<_>>()),
-            _ => value,
-        };
-        // Padding the last batch creates `count` copies of the fill value; without a fill, a
-        // count past the length is one batch of everything (minijinja would reserve `count`).
-        let count = match fill {
-            Some(_) => {
-                check_items("batch", count, max_items)?;
-                count
-            }
-            None => count.min(value.len().unwrap_or(count).max(1)),
-        };
-        minijinja::filters::batch(state, value, count, fill)
+        batch(state, value, count, fill, max_items)
     });
     env.add_filter("slice", move |state: &State, value: Value, count: usize, fill: Option<Value>| {
-        // `count` slices are built, however short the input.
-        check_items("slice", count, max_items)?;
-        minijinja::filters::slice(state, value, count, fill)
+        slice(state, value, count, fill, max_items)
     });
     env.add_filter("sort", move |state: &State, value: Value, kwargs: Kwargs| {
         check_items("sort", value.len().unwrap_or(0), max_items)?;
@@ -142,6 +125,45 @@ pub fn register_methods(env: &mut Environment<'static>, cap: usize) {
     });
 }
 
+/// minijinja's `batch`, with at most `max_items` items made.
+pub(super) fn batch(
+    state: &State,
+    value: Value,
+    count: usize,
+    fill: Option<Value>,
+    max_items: usize,
+) -> Result<Value, Error> {
+    // A lazy sequence (`range(5)`, a `map`) does not know its length: collected first, so the
+    // count below can be bounded by it.
+    let value = match value.len() {
+        None if !value.is_undefined() => Value::from(value.try_iter()?.collect::<Vec<_>>()),
+        _ => value,
+    };
+    // Padding the last batch creates `count` copies of the fill value; without a fill, a count
+    // past the length is one batch of everything (minijinja would reserve `count`).
+    let count = match fill {
+        Some(_) => {
+            check_items("batch", count, max_items)?;
+            count
+        }
+        None => count.min(value.len().unwrap_or(count).max(1)),
+    };
+    minijinja::filters::batch(state, value, count, fill)
+}
+
+/// minijinja's `slice`, with at most `max_items` slices made.
+pub(super) fn slice(
+    state: &State,
+    value: Value,
+    count: usize,
+    fill: Option<Value>,
+    max_items: usize,
+) -> Result<Value, Error> {
+    // `count` slices are built, however short the input.
+    check_items("slice", count, max_items)?;
+    minijinja::filters::slice(state, value, count, fill)
+}
+
 /// `value.method(*args)` as [`register_methods`] calls it: size-checked, then pycompat's.
 pub(crate) fn call_method(
     state: &State,
@@ -151,6 +173,9 @@ pub(crate) fn call_method(
     cap: usize,
 ) -> Result<Value, Error> {
     if let Some(s) = value.as_str() {
+        if matches!(method, "find" | "rfind" | "index" | "rindex") {
+            return super::python::str_find(s, method, args);
+        }
         check_method(s, method, args, cap)?;
     }
     minijinja_contrib::pycompat::unknown_method_callback(state, value, method, args)

@@ -145,3 +145,16 @@ fn vendored_filters_are_bounded_by_the_value_size_limit() {
         assert!(render(&plain, src).is_ok(), "{src} needs the limit to fail");
     }
 }
+
+#[test]
+fn find_and_index_count_characters_in_both_modes() {
+    let mut e = env(1 << 20);
+    register_methods(&mut e, 1 << 20);
+    let src = "{{ 'héllo'.find('l') }} {{ 'héllo'.rfind('l') }} {{ 'héllo'.find('l', -2) }} {{ 'héllo'.find('', 6) }} \
+               {{ 'aé€bé'.index('é') }} {{ 'aé€bé'.rindex('é', 0, 4) }}";
+    assert_eq!(render(&e, src).unwrap(), "2 3 3 -1 1 1");
+    let err = render(&e, "{{ 'héllo'.index('z') }}").unwrap_err();
+    assert!(err.to_string().contains("str.index: substring not found"), "{err}");
+    let err = render(&e, "{{ 'héllo'.find(1) }}").unwrap_err();
+    assert!(err.to_string().contains("the substring must be a string"), "{err}");
+}

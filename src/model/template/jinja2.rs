@@ -103,6 +103,10 @@ fn str_capped(what: &str, v: &Value, cap: usize) -> Result<String, Error> {
 /// Register Jinja2's printing and filters in `env`, with results capped at `cap` bytes.
 pub fn register(env: &mut Environment<'static>, cap: usize) {
     env.set_formatter(move |out, _state, value| {
+        if let Some(g) = value.downcast_object_ref::<python::Generator>() {
+            let why = "it prints as `<generator object … at 0x…>`, an address that changes every run";
+            return Err(generator_error(g, "printing", why));
+        }
         let s = str_capped("printing this value", value, cap)?;
         out.write_str(&s).map_err(Error::from)
     });
@@ -140,6 +144,10 @@ pub fn register(env: &mut Environment<'static>, cap: usize) {
                 "capitalize" => return Ok(Value::from(py_capitalize(s))),
                 "islower" => return Ok(Value::from(cased(s, char::is_lowercase, char::is_uppercase))),
                 "isupper" => return Ok(Value::from(cased(s, char::is_uppercase, char::is_lowercase))),
+                // Python's are false on an empty string (pycompat's, `all` over no characters,
+                // were true).
+                "isalpha" | "isalnum" | "isdigit" | "isnumeric" if s.is_empty() => return Ok(Value::from(false)),
+                "isspace" => return Ok(Value::from(!s.is_empty() && s.chars().all(py_space))),
                 _ => {}
             }
         }
@@ -177,6 +185,10 @@ pub fn register(env: &mut Environment<'static>, cap: usize) {
     });
     // Python's `isinstance(v, numbers.Number)`: booleans are numbers.
     env.add_test("number", |v: &Value| matches!(v.kind(), ValueKind::Number | ValueKind::Bool));
+    // Jinja2's are `str(value).islower()` / `.isupper()`: some cased character, none of the
+    // other case (minijinja's: every character in the case, so `'' is lower` and not `'k=1'`).
+    env.add_test("lower", |v: &Value| cased(&str_of(v), char::is_lowercase, char::is_uppercase));
+    env.add_test("upper", |v: &Value| cased(&str_of(v), char::is_uppercase, char::is_lowercase));
     // Jinja2's `sequence`: anything with a length and items (strings, dicts and undefined too).
     env.add_test("sequence", |v: &Value| {
         matches!(v.kind(), ValueKind::String | ValueKind::Seq | ValueKind::Map | ValueKind::Undefined)
@@ -264,9 +276,42 @@ pub fn register(env: &mut Environment<'static>, cap: usize) {
                 out.push(item);
             }
         }
-        Ok(Value::from(out))
+        Ok(Value::from_object(python::Generator("unique", out)))
     });
-    env.add_filter("items", |v: &Value| retuple(minijinja::filters::items(v)?));
+    env.add_filter("items", |v: &Value| python::generator("items", retuple(minijinja::filters::items(v)?)?));
+    // Jinja2's `map`, `select`, `reject`, `selectattr`, `rejectattr`, `batch`, `slice` and
+    // `reverse` (of anything but a string) return generators too.
+    env.add_filter("map", |state: &State, v: Value, args: Rest<Value>| {
+        python::generator("map", Value::from(minijinja::filters::map(state, v, args)?))
+    });
+    env.add_filter("select", |state: &State, v: Value, test: Option<String>, args: Rest<Value>| {
+        python::generator("select", Value::from(minijinja::filters::select(state, v, test.map(Into::into), args)?))
+    });
+    env.add_filter("reject", |state: &State, v: Value, test: Option<String>, args: Rest<Value>| {
+        python::generator("reject", Value::from(minijinja::filters::reject(state, v, test.map(Into::into), args)?))
+    });
+    env.add_filter("selectattr", |state: &State, v: Value, attr: String, test: Option<String>, args: Rest<Value>| {
+        let out = minijinja::filters::selectattr(state, v, attr.into(), test.map(Into::into), args)?;
+        python::generator("selectattr", Value::from(out))
+    });
+    env.add_filter("rejectattr", |state: &State, v: Value, attr: String, test: Option<String>, args: Rest<Value>| {
+        let out = minijinja::filters::rejectattr(state, v, attr.into(), test.map(Into::into), args)?;
+        python::generator("rejectattr", Value::from(out))
+    });
+    env.add_filter("batch", move |state: &State, v: Value, count: usize, fill: Option<Value>| {
+        python::generator("batch", super::filters::batch(state, v, count, fill, max_items)?)
+    });
+    env.add_filter("slice", move |state: &State, v: Value, count: usize, fill: Option<Value>| {
+        python::generator("slice", super::filters::slice(state, v, count, fill, max_items)?)
+    });
+    env.add_filter("last", |v: Value| match v.downcast_object_ref::<python::Generator>() {
+        Some(g) => Err(generator_error(g, "`last` of", "'generator' object is not reversible")),
+        None => minijinja::filters::last(v.clone()),
+    });
+    env.add_filter("reverse", |v: &Value| match v.kind() {
+        ValueKind::String => minijinja::filters::reverse(v),
+        _ => python::generator("reverse", minijinja::filters::reverse(v)?),
+    });
     // Jinja2's groups are named tuples `(grouper, list)`: printed as tuples, read by name too.
     env.add_filter("groupby", |v: Value, args: Rest<Value>| -> Result<Value, Error> {
         let (attribute, kwargs) = match args.0.as_slice() {
@@ -514,8 +559,18 @@ fn attribute(item: &Value, attr: &Value) -> Result<Value, Error> {
 
 /// Jinja2's `tojson`: `json.dumps(value, sort_keys=True, indent=indent)` with `<`, `>`, `&`
 /// and `'` written as `\u003c`, `\u003e`, `\u0026`, `\u0027`, so the text is safe in HTML.
+/// What Jinja2 cannot do with generator `g` (the result of `map`, `select`, …), refused the
+/// same way: `what` the template did, `why` Jinja2 fails or differs. The note says to make a
+/// list of it (`generator` in messages is how the help finds it).
+fn generator_error(g: &python::Generator, what: &str, why: &str) -> Error {
+    Error::new(ErrorKind::InvalidOperation, format!("{what} the result of `{}`, a generator in Jinja2: {why}", g.0))
+}
+
 fn tojson(value: &Value, args: Rest<Value>, cap: usize) -> Result<Value, Error> {
     let a = Args::new("tojson", args.0, &["indent"])?;
+    if let Some(g) = value.downcast_object_ref::<python::Generator>() {
+        return Err(generator_error(g, "`tojson` of", "Object of type generator is not JSON serializable"));
+    }
     let indent = match a.get(0) {
         None => None,
         Some(v) if v.kind() == ValueKind::String => Some(v.as_str().unwrap_or_default().to_string()),
@@ -911,6 +966,12 @@ fn py_capitalize(s: &str) -> String {
 /// and none of the other case.
 fn cased(s: &str, is: fn(char) -> bool, other: fn(char) -> bool) -> bool {
     s.chars().any(is) && !s.chars().any(other)
+}
+
+/// Python's `str.isspace` for one character: Unicode's white space, and the four information
+/// separators (U+001C–U+001F) Python counts as space too.
+fn py_space(c: char) -> bool {
+    c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
 }
 
 /// Python's `str.format` for a format string whose fields are all plain (`{}`, `{0}`,

@@ -560,6 +560,13 @@ impl Templates {
                  `limits.section_bytes` in promptc.yaml if the text is meant to be this large",
             );
         }
+        if detail.contains("a generator in Jinja2") || detail.contains("length of value of type iterator") {
+            return d.with_help(
+                "in Jinja2, `map`, `select`, `reject`, `selectattr`, `rejectattr`, `unique`, `batch`, `slice`, \
+                 `items` and `reverse` give generators, which have no length and no printed form: make a list \
+                 first (`| list`), or join it (`| join(', ')`)",
+            );
+        }
         if detail.contains("recursion limit") {
             return d.with_help(
                 "a template includes itself (directly or through other includes), or a macro calls itself without end",

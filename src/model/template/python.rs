@@ -53,6 +53,45 @@ impl Object for View {
     }
 }
 
+/// A Python generator: what Jinja2's `map`, `select`, `reject`, `selectattr`, `rejectattr`,
+/// `unique`, `batch`, `slice`, `items` and `reverse` (of a list) return. It yields its items,
+/// but has no length, no items by index, and is true in a test whatever it yields (`{% if
+/// tools | selectattr('x') %}` always holds in Jinja2); printing one is refused (Jinja2 prints
+/// its address). The name is the filter that made it, for messages.
+#[derive(Debug)]
+pub struct Generator(pub &'static str, pub Vec<Value>);
+
+impl Object for Generator {
+    fn repr(self: &Arc<Self>) -> ObjectRepr {
+        ObjectRepr::Iterable
+    }
+
+    fn enumerate(self: &Arc<Self>) -> Enumerator {
+        Enumerator::Values(self.1.clone())
+    }
+
+    /// None: a generator has no length (so it is always true, as in Python).
+    fn enumerator_len(self: &Arc<Self>) -> Option<usize> {
+        None
+    }
+
+    /// Its items as a list (`~` and string filters write it so; Jinja2 writes its address).
+    fn render(self: &Arc<Self>, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(&Value::from(self.1.clone()), f)
+    }
+
+    /// Undefined: a generator has no items by index and no attributes (minijinja would walk
+    /// an iterable to its `n`th item).
+    fn get_value(self: &Arc<Self>, _key: &Value) -> Option<Value> {
+        Some(Value::UNDEFINED)
+    }
+}
+
+/// The items of `value` (a list a filter made) as a [`Generator`] made by `filter`.
+pub fn generator(filter: &'static str, value: Value) -> Result<Value, minijinja::Error> {
+    Ok(Value::from_object(Generator(filter, value.try_iter()?.collect())))
+}
+
 /// Python's `range(start, stop, step)`: a sequence of its numbers, printed `range(0, 3)`.
 #[derive(Debug)]
 pub struct Range {
@@ -474,4 +513,49 @@ pub fn markup_escape(s: &str) -> String {
         }
     }
     out
+}
+
+/// Python's `str.find`, `rfind`, `index` and `rindex` (`method`) of `s` with `args` (`sub`,
+/// optional `start` and `end`, as a slice takes them): positions count characters, never bytes
+/// (pycompat's gave byte offsets, wrong past the first non-ASCII character, and took no
+/// `start` or `end`). `index` and `rindex` fail where the others give -1.
+pub fn str_find(s: &str, method: &str, args: &[Value]) -> Result<Value, minijinja::Error> {
+    use minijinja::{Error, ErrorKind};
+    let bad = |why: &str| Error::new(ErrorKind::InvalidOperation, format!("str.{method}: {why}"));
+    let (sub, bounds) = match args {
+        [sub, rest @ ..] if rest.len() <= 2 => {
+            (sub.as_str().ok_or_else(|| bad("the substring must be a string"))?, rest)
+        }
+        _ => return Err(bad("takes a substring and an optional start and end")),
+    };
+    let bound = |i: usize| -> Result<Option<i64>, Error> {
+        match bounds.get(i) {
+            None => Ok(None),
+            Some(v) if v.is_none() => Ok(None),
+            Some(v) => i64::try_from(v.clone()).map(Some).map_err(|_| bad("start and end must be integers or none")),
+        }
+    };
+    // Byte offset of every character boundary, so a character index maps to a byte offset.
+    let offsets: Vec<usize> = s.char_indices().map(|(i, _)| i).chain(std::iter::once(s.len())).collect();
+    let len = (offsets.len() - 1) as i64;
+    let adjust = |b: Option<i64>, none: i64| match b {
+        None => none,
+        Some(b) if b < 0 => (b + len).max(0),
+        Some(b) => b,
+    };
+    // As CPython: the start is not clamped (past the end, nothing is found, even ''), the end is.
+    let (start, end) = (adjust(bound(0)?, 0), adjust(bound(1)?, len).min(len));
+    let found = if start > len || end < start {
+        None
+    } else {
+        let (from, to) = (offsets[start as usize], offsets[end as usize]);
+        let hay = &s[from..to];
+        let at = if method.starts_with('r') { hay.rfind(sub) } else { hay.find(sub) };
+        at.map(|at| start + hay[..at].chars().count() as i64)
+    };
+    match (found, method) {
+        (Some(i), _) => Ok(Value::from(i)),
+        (None, "index" | "rindex") => Err(bad("substring not found")),
+        (None, _) => Ok(Value::from(-1)),
+    }
 }

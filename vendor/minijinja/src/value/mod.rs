@@ -692,6 +692,16 @@ fn cmp_uncoercible_numbers(left: &Value, right: &Value) -> Ordering {
 
 impl Ord for Value {
     fn cmp(&self, other: &Self) -> Ordering {
+        // PATCH(promptc): a boolean orders as the number it equals, as in Python and as `==`
+        // already had it (`true > 0` was false, `[true, 0, 2] | sort` put `true` first).
+        if let (ValueKind::Bool, ValueKind::Number) | (ValueKind::Number, ValueKind::Bool) = (self.kind(), other.kind())
+        {
+            let number = |v: &Value| match v.0 {
+                ValueRepr::Bool(b) => Value::from(i64::from(b)),
+                _ => v.clone(),
+            };
+            return number(self).cmp(&number(other));
+        }
         let kind_ordering = self.kind().cmp(&other.kind());
         if matches!(kind_ordering, Ordering::Less | Ordering::Greater) {
             return kind_ordering;

@@ -402,6 +402,12 @@ pub fn int_div(lhs: &Value, rhs: &Value) -> Result<Value, Error> {
 /// Implements a binary `pow` operation on values.
 pub fn pow(lhs: &Value, rhs: &Value) -> Result<Value, Error> {
     match coerce(lhs, rhs, true) {
+        // PATCH(promptc): an integer to a negative power is a float, as in Python (`2 ** -1` is
+        // 0.5; upstream failed), and 0 to one an error.
+        Some(CoerceResult::I128(0, b)) if b < 0 => {
+            Err(Error::new(ErrorKind::InvalidOperation, "0 cannot be raised to a negative power"))
+        }
+        Some(CoerceResult::I128(a, b)) if b < 0 => Ok((a as f64).powf(b as f64).into()),
         Some(CoerceResult::I128(a, b)) => match TryFrom::try_from(b).ok().and_then(|b| a.checked_pow(b)) {
             Some(val) => Ok(int_as_value(val)),
             None => Err(failed_op("**", lhs, rhs)),
