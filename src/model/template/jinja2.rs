@@ -463,8 +463,31 @@ pub fn register(env: &mut Environment<'static>, cap: usize) {
     });
     env.add_filter("truncate", |value: &Value, args: Rest<Value>| {
         let a = Args::new("truncate", args.0, &["length", "killwords", "end", "leeway"])?;
-        let s = str_of(value);
-        truncate(&s, a.int(0, 255)?, a.flag(1, false), &a.text(2, "..."), a.int(3, 5)?)
+        let (length, end, leeway) = (a.int(0, 255)?, a.text(2, "..."), a.int(3, 5)?);
+        let Some(s) = value.as_str() else {
+            // Jinja2 truncates only text: a list or dict short enough comes back as it is, any
+            // other value fails, as Jinja2's `len()` or `rsplit` does.
+            truncate("", length, false, &end, leeway)?;
+            return match value.len() {
+                // Jinja2's undefined has a length of 0.
+                _ if value.is_undefined() => Ok(value.clone()),
+                Some(n) if value.kind() != ValueKind::Plain && n as i64 <= length.saturating_add(leeway) => {
+                    Ok(value.clone())
+                }
+                Some(_) => Err(Error::new(
+                    ErrorKind::InvalidOperation,
+                    format!("truncate of a {} longer than {length}: Jinja2 truncates text only", value.kind()),
+                )),
+                None => Err(Error::new(
+                    ErrorKind::InvalidOperation,
+                    format!(
+                        "truncate of a value of type {} (it has no length): Jinja2 truncates text only",
+                        value.kind()
+                    ),
+                )),
+            };
+        };
+        truncate(s, length, a.flag(1, false), &end, leeway).map(Value::from)
     });
     env.add_filter("wordwrap", move |value: &Value, args: Rest<Value>| {
         let a = Args::new("wordwrap", args.0, &["width", "break_long_words", "wrapstring", "break_on_hyphens"])?;
@@ -773,6 +796,14 @@ fn round(v: &Value, precision: i64, method: &str) -> Result<Value, Error> {
     if !matches!(method, "common" | "ceil" | "floor") {
         return Err(Error::new(ErrorKind::InvalidOperation, "method must be common, ceil or floor"));
     }
+    // A boolean is the integer it equals: Python's `round(True, 1)` is 1.
+    let as_int;
+    let v = if v.kind() == ValueKind::Bool {
+        as_int = Value::from(i64::from(v.is_true()));
+        &as_int
+    } else {
+        v
+    };
     let x = to_float(v).ok_or_else(|| Error::new(ErrorKind::InvalidOperation, "round needs a number"))?;
     let p = precision.clamp(-308, 308) as i32;
     let scale = 10f64.powi(p);

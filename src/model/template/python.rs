@@ -200,7 +200,8 @@ pub fn repr_capped(value: &Value, out: &mut String, cap: usize) -> bool {
         return out.len() <= cap;
     }
     match value.kind() {
-        ValueKind::Undefined => {}
+        // Jinja2's `Undefined` has no text (`str`), but its `repr` names it: `[Undefined]`.
+        ValueKind::Undefined => out.push_str("Undefined"),
         ValueKind::None => out.push_str("None"),
         ValueKind::Bool => out.push_str(if value.is_true() { "True" } else { "False" }),
         ValueKind::Number => number(value, out),

@@ -314,7 +314,47 @@ pub fn add(lhs: &Value, rhs: &Value) -> Result<Value, Error> {
 }
 
 math_binop!(sub, checked_sub, -);
-math_binop!(rem, checked_rem_euclid, %);
+/// PATCH(promptc): Python's `%`: the remainder takes the divisor's sign (`7 % -4` is -1,
+/// `-3.5 % 3` is 2.5); upstream's was Euclid's for integers (always positive: 3) and C's for
+/// floats (the dividend's sign: -0.5). A float modulo by zero fails, as in Python.
+pub fn rem(lhs: &Value, rhs: &Value) -> Result<Value, Error> {
+    match coerce(lhs, rhs, true) {
+        Some(CoerceResult::I128(a, b)) => match a.checked_rem(b) {
+            Some(r) if r != 0 && (r < 0) != (b < 0) => Ok(int_as_value(r + b)),
+            Some(r) => Ok(int_as_value(r)),
+            None => Err(failed_op("%", lhs, rhs)),
+        },
+        Some(CoerceResult::F64(_, b)) if b == 0.0 => Err(failed_op("%", lhs, rhs)),
+        Some(CoerceResult::F64(a, b)) => Ok(py_float_divmod(a, b).1.into()),
+        _ => Err(impossible_op("%", lhs, rhs)),
+    }
+}
+
+/// PATCH(promptc): CPython's `float_divmod`: the floor quotient and the remainder with the
+/// divisor's sign, of `a` by `b` (not zero).
+fn py_float_divmod(a: f64, b: f64) -> (f64, f64) {
+    let mut rem = a % b;
+    let mut div = (a - rem) / b;
+    if rem != 0.0 {
+        if (b < 0.0) != (rem < 0.0) {
+            rem += b;
+            div -= 1.0;
+        }
+    } else {
+        rem = 0f64.copysign(b);
+    }
+    let floor = if div != 0.0 {
+        let f = div.floor();
+        if div - f > 0.5 {
+            f + 1.0
+        } else {
+            f
+        }
+    } else {
+        0f64.copysign(a / b)
+    };
+    (floor, rem)
+}
 
 pub fn mul(lhs: &Value, rhs: &Value) -> Result<Value, Error> {
     if let Some((s, n)) = lhs.as_str().map(|s| (s, rhs)).or_else(|| rhs.as_str().map(|s| (s, lhs))) {
@@ -387,14 +427,14 @@ pub fn div(lhs: &Value, rhs: &Value) -> Result<Value, Error> {
 
 pub fn int_div(lhs: &Value, rhs: &Value) -> Result<Value, Error> {
     match coerce(lhs, rhs, true) {
-        Some(CoerceResult::I128(a, b)) => {
-            if b != 0 {
-                a.checked_div_euclid(b).ok_or_else(|| failed_op("//", lhs, rhs)).map(int_as_value)
-            } else {
-                Err(failed_op("//", lhs, rhs))
-            }
-        }
-        Some(CoerceResult::F64(a, b)) => Ok(a.div_euclid(b).into()),
+        // PATCH(promptc): Python's floor division (`7 // -4` is -2; upstream's Euclid's gave -1).
+        Some(CoerceResult::I128(a, b)) => match a.checked_div(b) {
+            Some(q) if a % b != 0 && (a < 0) != (b < 0) => Ok(int_as_value(q - 1)),
+            Some(q) => Ok(int_as_value(q)),
+            None => Err(failed_op("//", lhs, rhs)),
+        },
+        Some(CoerceResult::F64(_, b)) if b == 0.0 => Err(failed_op("//", lhs, rhs)),
+        Some(CoerceResult::F64(a, b)) => Ok(py_float_divmod(a, b).0.into()),
         _ => Err(impossible_op("//", lhs, rhs)),
     }
 }
