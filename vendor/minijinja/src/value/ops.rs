@@ -324,7 +324,7 @@ pub fn rem(lhs: &Value, rhs: &Value) -> Result<Value, Error> {
             Some(r) => Ok(int_as_value(r)),
             None => Err(failed_op("%", lhs, rhs)),
         },
-        Some(CoerceResult::F64(_, b)) if b == 0.0 => Err(failed_op("%", lhs, rhs)),
+        Some(CoerceResult::F64(_, 0.0)) => Err(failed_op("%", lhs, rhs)),
         Some(CoerceResult::F64(a, b)) => Ok(py_float_divmod(a, b).1.into()),
         _ => Err(impossible_op("%", lhs, rhs)),
     }
@@ -433,7 +433,7 @@ pub fn int_div(lhs: &Value, rhs: &Value) -> Result<Value, Error> {
             Some(q) => Ok(int_as_value(q)),
             None => Err(failed_op("//", lhs, rhs)),
         },
-        Some(CoerceResult::F64(_, b)) if b == 0.0 => Err(failed_op("//", lhs, rhs)),
+        Some(CoerceResult::F64(_, 0.0)) => Err(failed_op("//", lhs, rhs)),
         Some(CoerceResult::F64(a, b)) => Ok(py_float_divmod(a, b).0.into()),
         _ => Err(impossible_op("//", lhs, rhs)),
     }
