@@ -928,6 +928,33 @@ fn fuzz_found_format_keys_and_lazy_batches_render() {
     assert!(!err.contains("panicked"), "{err}");
 }
 
+/// Found by the `template` fuzz target: an integer remainder by zero inside minijinja panicked
+/// in every build (`divisibleby 0`; the same shape in `loop.cycle()` with nothing to cycle).
+/// Each is now a located error, as Python's `%` by zero is.
+#[test]
+fn a_remainder_by_zero_is_a_located_error_never_a_panic() {
+    let dir = one_template_project("by-zero");
+    for (template, message) in [
+        ("{{ 3 is odd }} {{ 9 is divisibleby 0 }}", "divisibleby 0: cannot divide by zero"),
+        ("{{ 9.5 is divisibleby 0.0 }}", "divisibleby 0: cannot divide by zero"),
+        ("{% for x in [1, 2] %}{{ loop.cycle() }}{% endfor %}", "no items for cycling given"),
+        ("{{ 7 % 0 }}", "unable to calculate 7 % 0"),
+        ("{{ 7.5 // 0.0 }}", "unable to calculate 7.5 // 0.0"),
+    ] {
+        let out = render_template(dir.path(), template, 30);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{template}: {err}");
+        assert!(err.contains(message) && err.contains("--> role.md.j2:1:"), "{template}: {err}");
+        assert!(!err.contains("panicked"), "{template}: {err}");
+    }
+    let out = render_template(
+        dir.path(),
+        "{{ 9 is divisibleby 3 }} {{ 9 is divisibleby -3 }} {{ 1.5 is divisibleby 0.5 }}",
+        30,
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "True True True", "{}", stderr(&out));
+}
+
 // --- machine outputs a pull request cannot forge ----------------------------------------------
 
 /// The lines a reader may see in `text`: every character some reader takes for a line end

@@ -111,6 +111,7 @@ mod builtins {
 
     use std::borrow::Cow;
 
+    use crate::error::ErrorKind;
     use crate::value::ops::{coerce, CoerceResult};
     use crate::value::ValueKind;
 
@@ -150,11 +151,21 @@ mod builtins {
     /// {{ 42 is divisibleby(2) }} -> true
     /// ```
     #[cfg_attr(docsrs, doc(cfg(feature = "builtins")))]
-    pub fn is_divisibleby(v: &Value, other: &Value) -> bool {
+    ///
+    /// PATCH(promptc): by zero is an error, as Python's `%` is (upstream's integer `%` by zero
+    /// panicked in every build: `{{ 9 is divisibleby 0 }}`, found by the `template` fuzz
+    /// target), and `i128::MIN` by -1 divides evenly instead of overflowing.
+    pub fn is_divisibleby(v: &Value, other: &Value) -> Result<bool, Error> {
         match coerce(v, other, false) {
-            Some(CoerceResult::I128(a, b)) => (a % b) == 0,
-            Some(CoerceResult::F64(a, b)) => (a % b) == 0.0,
-            _ => false,
+            Some(CoerceResult::I128(_, 0)) => {
+                Err(Error::new(ErrorKind::InvalidOperation, "divisibleby 0: cannot divide by zero"))
+            }
+            Some(CoerceResult::I128(a, b)) => Ok(a.checked_rem(b).unwrap_or(0) == 0),
+            Some(CoerceResult::F64(_, 0.0)) => {
+                Err(Error::new(ErrorKind::InvalidOperation, "divisibleby 0: cannot divide by zero"))
+            }
+            Some(CoerceResult::F64(a, b)) => Ok((a % b) == 0.0),
+            _ => Ok(false),
         }
     }
 

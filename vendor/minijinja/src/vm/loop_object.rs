@@ -156,6 +156,11 @@ impl Object for Loop {
                 Ok(Value::from(false))
             }
         } else if name == "cycle" {
+            // PATCH(promptc): `loop.cycle()` with nothing to cycle is an error, as in Jinja2
+            // (upstream took the index modulo 0: a panic in every build).
+            if args.is_empty() {
+                return Err(Error::new(ErrorKind::InvalidOperation, "no items for cycling given"));
+            }
             let idx = self.idx.load(Ordering::Relaxed);
             match args.get(idx % args.len()) {
                 Some(arg) => Ok(arg.clone()),
