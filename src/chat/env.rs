@@ -25,7 +25,8 @@ const FUEL: u64 = 50_000_000;
 const RAISED: &str = "\u{1}raised\u{1}";
 
 /// Render `template` with `ctx`; `strftime_now` reads `date`; output past `cap` bytes stops.
-pub(super) fn render(template: &Chosen, ctx: Value, date: ChatDate, cap: usize) -> crate::error::Result<String> {
+/// The text, and the fuel the render spent (for the cell's account, `template::work`).
+pub(super) fn render(template: &Chosen, ctx: Value, date: ChatDate, cap: usize) -> crate::error::Result<(String, u64)> {
     let mut env = Environment::new();
     env.set_debug(true);
     env.set_undefined_behavior(UndefinedBehavior::Lenient);
@@ -37,6 +38,8 @@ pub(super) fn render(template: &Chosen, ctx: Value, date: ChatDate, cap: usize) 
     // Every value bounded where the engine builds it (the patched minijinja under vendor/),
     // by the output cap: the static guard below only sees the shapes it knows.
     env.set_value_size_limit(Some(cap));
+    // What the render may build in all, as a project's templates may (see `build_limit`).
+    env.set_build_limit(Some(cap.saturating_mul(crate::model::template::BUILD_FACTOR)));
     filters::register(&mut env, cap);
     filters::register_methods(&mut env, cap);
     env.set_formatter(|out, _state, value| {
@@ -81,8 +84,9 @@ pub(super) fn render(template: &Chosen, ctx: Value, date: ChatDate, cap: usize) 
         .map_err(|e| fail(&e, &format!("chat template syntax error: {}", detail(&e))))?;
     let tmpl = env.get_template("chat").map_err(|e| fail(&e, "chat template error"))?;
     let mut out = Capped::new(cap);
+    let spent;
     match tmpl.render_captured_to(ctx, &mut out) {
-        Ok(_) => {}
+        Ok(c) => spent = c.state().fuel_levels().map_or(0, |(spent, _)| spent),
         Err(_) if out.exceeded() => {
             return Err(crate::diagnostic::Diagnostic::error(format!(
                 "the chat template renders more than {cap} bytes"
@@ -99,17 +103,21 @@ pub(super) fn render(template: &Chosen, ctx: Value, date: ChatDate, cap: usize) 
                     "the chat template ran too long (a loop that does not end?)".to_string()
                 }
                 None if e.kind() == ErrorKind::ValueTooLarge => {
-                    format!("the chat template builds a value larger than {cap} bytes")
+                    crate::model::template::too_large_message("the chat template", Some(cap), &d)
+                }
+                None if e.kind() == ErrorKind::BuildLimit => {
+                    crate::model::template::built_too_much_message("the chat template", env.build_limit())
                 }
                 None => format!("chat template error: {d}"),
             };
             return Err(fail(&e, &message));
         }
     }
-    String::from_utf8(out.into_bytes()).map_err(|_| {
+    let text = String::from_utf8(out.into_bytes()).map_err(|_| {
         crate::diagnostic::Diagnostic::error("the chat template rendered text that is not UTF-8")
             .into_error(crate::error::ErrorKind::Template)
-    })
+    })?;
+    Ok((text, spent))
 }
 
 /// What went wrong, without minijinja's location suffix (the label carries it).
@@ -166,7 +174,7 @@ fn tojson(value: &Value, args: Rest<Value>) -> Result<Value, Error> {
         }
     };
     kwargs.assert_all_used()?;
-    d.dumps(value).map(Value::from).map_err(|e| Error::new(ErrorKind::InvalidOperation, format!("tojson: {}", e.0)))
+    d.dumps(value).map(Value::from).map_err(|e| e.into_error("tojson"))
 }
 
 /// `{% generation %}` … `{% endgeneration %}` (transformers' assistant-mask extension) as
@@ -210,6 +218,7 @@ mod tests {
     fn run(src: &str, ctx: Value) -> Result<String, String> {
         let chosen = Chosen { display: "t.jinja".into(), text: src.into() };
         render(&chosen, ctx, ChatDate::parse("2024-07-26").unwrap(), 1 << 20)
+            .map(|(text, _)| text)
             .map_err(|e| e.diagnostics().iter().map(|d| format!("{} @ {:?}", d.message, d.label)).collect())
     }
 

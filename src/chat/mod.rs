@@ -138,7 +138,7 @@ pub fn apply(
     // One reading of the clock: the date the text was made with is the date recorded.
     let date = options.date.unwrap_or_else(ChatDate::now);
     let dated = ChatOptions { date: Some(date), ..options.clone() };
-    let text = render(template, &conversation(compiled), tools.as_ref(), &dated, cap)?;
+    let text = render(project, template, &conversation(compiled), tools.as_ref(), &dated, cap)?;
     let (parts, prompt_found) = locate(compiled, &text);
     let chosen = template.choose(tools.is_some())?;
     let warnings = crate::model::chat::differences::find(&chosen.display, &chosen.text);
@@ -204,7 +204,7 @@ pub fn apply_without_tools(
     template: &ChatTemplate,
     options: &ChatOptions,
 ) -> Result<String> {
-    render(template, &conversation(compiled), None, options, project.templates.limits().prompt_bytes)
+    render(project, template, &conversation(compiled), None, options, project.templates.limits().prompt_bytes)
 }
 
 /// Render `text` as a chat template with a small conversation and one tool (the fuzz target's
@@ -219,17 +219,35 @@ pub(crate) fn fuzz_render(text: &str) {
     let tools = serde_json::json!([{"type": "function", "function": {"name": "f", "description": "d",
         "parameters": {"type": "object", "properties": {"a": {"type": ["string", "null"]}}}}}]);
     let options = ChatOptions::new().date(ChatDate::parse("2024-07-26").unwrap_or_else(ChatDate::now));
-    let _ = render(&template, &messages, Some(&tools), &options, 1 << 20);
+    let _ = render_text(&template, &messages, Some(&tools), &options, 1 << 20);
 }
 
-/// Render the template with `messages` and `tools`.
+/// Render the template with `messages` and `tools` for `project`: with a render permit, and
+/// on the current cell's account (`template::work`).
 fn render(
+    project: &Project,
     template: &ChatTemplate,
     messages: &serde_json::Value,
     tools: Option<&serde_json::Value>,
     options: &ChatOptions,
     cap: usize,
 ) -> Result<String> {
+    let chosen = template.choose(tools.is_some())?;
+    project.templates.check_work("the chat template", &chosen.display)?;
+    let _permit = project.templates.permit();
+    let (text, spent) = render_text(template, messages, tools, options, cap)?;
+    project.templates.work().add(spent);
+    Ok(text)
+}
+
+/// Render the template with `messages` and `tools`: the text, and the fuel it spent.
+fn render_text(
+    template: &ChatTemplate,
+    messages: &serde_json::Value,
+    tools: Option<&serde_json::Value>,
+    options: &ChatOptions,
+    cap: usize,
+) -> Result<(String, u64)> {
     let chosen = template.choose(tools.is_some())?;
     let date = options.date.unwrap_or_else(ChatDate::now);
     let mut ctx: IndexMap<String, Value> = IndexMap::new();

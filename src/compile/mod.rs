@@ -75,6 +75,7 @@ pub struct Compiled {
 
 /// Resolve a request against the project's defaults and policy, then compile it.
 pub fn compile(project: &Project, req: &Request) -> Result<Compiled> {
+    project.templates.work().open();
     compile_resolved(project, resolve::resolve(project, req)?)
 }
 
@@ -86,17 +87,20 @@ pub fn compile_cell(
     provider: Provider,
     runtime: Runtime,
 ) -> Result<Compiled> {
+    project.templates.work().open();
     compile_resolved(project, resolve::resolve_cell(project, selection, transport, provider, runtime)?)
 }
 
 /// Compile a cell of the matrix with its case's runtime values.
 pub fn compile_matrix_cell(project: &Project, cell: &Cell) -> Result<Compiled> {
+    project.templates.work().open();
     let mut c = compile_resolved(project, resolve::resolve_matrix_cell(project, cell)?)?;
     c.case = cell.case.clone();
     Ok(c)
 }
 
-/// Render a resolved cell and project its tools.
+/// Render a resolved cell and project its tools. Its renders go on the current thread's
+/// account, which the caller opened before resolving the cell (resolving renders its variables).
 pub fn compile_resolved(project: &Project, cell: Resolved) -> Result<Compiled> {
     // Generated sections describe the tools in the prompt: the projections (or the project's own
     // text format) produce that text.

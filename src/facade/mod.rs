@@ -142,6 +142,7 @@ pub fn write_artifact(project: &Project, compiled: &Compiled, dir: &Path) -> Res
 
 /// The instruction text of slash command `name` for the cell the request resolves to.
 pub fn command(project: &Project, request: &Request, name: &str) -> Result<String> {
+    project.templates.work().open();
     let cell = crate::resolve::resolve(project, request)?;
     crate::render::command::render(project, &cell, name)
 }

@@ -122,6 +122,7 @@ fn measured(
     // Build the tokenizer while the cells compile (unless the disk cache answers everything).
     tokens.counters.prefetch(options.tokenizer.unwrap_or(project.tokens.tokenizer).encoding());
     if !options.matrix {
+        project.templates.work().open();
         let mut cell = crate::resolve::resolve_with(project, request, runtime)?;
         let id = crate::resolve::matrix::Cell {
             profile: cell.selection.profile.clone(),

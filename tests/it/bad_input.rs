@@ -304,8 +304,8 @@ cases! {
         "the template builds a value larger than 8388608 bytes",
         Some("fixtures/bad/template-value-too-large/role.md.j2:6:15"), &["a value doubles or grows"]);
     template_filter_blowup => case("template-filter-blowup", "fixtures/bad/template-filter-blowup", &[],
-        "the result of `replace` would be 34200018 bytes, more than the 2097152-byte limit of a section",
-        Some("fixtures/bad/template-filter-blowup/role.md.j2:2:8"), &["limits.section_bytes"]);
+        "the template builds a value larger than 8388608 bytes: the result of `replace` would be 34200018 bytes",
+        Some("fixtures/bad/template-filter-blowup/role.md.j2:2:8"), &["limits.prompt_bytes"]);
     template_indent_blowup => case("template-indent-blowup", "fixtures/bad/template-indent-blowup", &[],
         "the result of `indent` would be 1000000018 bytes",
         Some("fixtures/bad/template-indent-blowup/role.md.j2:2:8"), &[]);

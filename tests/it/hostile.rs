@@ -761,7 +761,7 @@ fn templates_that_slip_the_growth_guard_stop_within_the_memory_budget() {
     const NS: &str = r#"{% set ns = namespace(s="ab", l=[1]) %}"#;
     const TWICE: &str = "{% macro d(x) %}{{ x }}{{ x }}{% endmacro %}";
     let too_large = "the template builds a value larger than 8388608 bytes";
-    let too_long = "template ran too long";
+    let built_too_much = "the template builds more than 67108864 bytes of values in one render";
     let append = format!(r#"{{% set ns.s = ns.s ~ "{}" %}}"#, "x".repeat(1000));
     let cases: Vec<(&str, String, &str, &str)> = vec![
         (
@@ -810,13 +810,13 @@ fn templates_that_slip_the_growth_guard_stop_within_the_memory_budget() {
         (
             "a 4 MB string copied in a million-iteration loop",
             r#"{% for i in range(1000) %}{% for j in range(1000) %}{% if (("x" * 4000000) ~ j)|length < 0 %}no{% endif %}{% endfor %}{% endfor %}"#.to_string(),
-            too_long,
+            built_too_much,
             "role.md.j2:1:",
         ),
         (
             "quadratic appending",
             format!("{NS}{{% for i in range(100000) %}}{append}{{% endfor %}}{{{{ ns.s|length }}}}"),
-            too_long,
+            built_too_much,
             "role.md.j2:1:",
         ),
         // Filters and methods that built their result whole before it was checked: each
@@ -868,6 +868,178 @@ fn templates_that_slip_the_growth_guard_stop_within_the_memory_budget() {
         assert!(err.contains(message), "{what}: {err}");
         assert!(err.contains(&format!("--> {at}")), "{what}: {err}");
     }
+}
+
+/// Run `promptc ARGS` in `dir` inside 200 MB of address space (an allocation past it fails, and
+/// Rust aborts the process), stopped after 60 s.
+fn run_in_200_mb(dir: &Path, args: &str) -> Output {
+    let bin = env!("CARGO_BIN_EXE_promptc");
+    let mut child = Command::new("bash")
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .args(["-c", &format!("ulimit -v 204800; exec {bin} {args}")])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > Duration::from_secs(60) {
+            child.kill().unwrap();
+            panic!("promptc {args} did not finish");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+/// Each value a template builds fits the value limit (8 MiB by default), but a template can keep
+/// many at once: forty variables, forty namespace attributes, a value in each of sixty macro
+/// frames, or a value held on the stack across a recursive call. Each peaked at 190–320 MB; the
+/// whole render's building is bounded now (eight times the value limit), so each stops with a
+/// located error inside 200 MB of address space. A chat template is bounded the same way, and a
+/// matrix of 400 profiles stops at its first failing cell instead of failing 400 times.
+#[test]
+fn values_kept_at_once_are_bounded_by_what_a_render_may_build() {
+    let forty_sets: String = (0..40).map(|i| format!("{{% set a{i} = 'x' * y %}}")).collect();
+    let forty_attrs: String = (0..40).map(|i| format!("{{% set ns.a{i} = ('x' * y) ~ {i} %}}")).collect();
+    let cases = [
+        ("forty variables", format!("{{% for y in [8000000] %}}{forty_sets}{{{{ a0|length }}}}{{% endfor %}}")),
+        (
+            "forty namespace attributes",
+            format!("{{% set ns = namespace() %}}{{% for y in [8000000] %}}{forty_attrs}{{% endfor %}}{{{{ ns.a0|length }}}}"),
+        ),
+        (
+            "a value in every macro frame",
+            "{% macro r(n, y) %}{% set big = ('x' * y) ~ n %}{% if n > 0 %}{{ r(n - 1, y)|length }}{% endif %}\
+             {{ big|length }}{% endmacro %}{% for y in [8000000] %}{{ r(20, y) }}{% endfor %}"
+                .to_string(),
+        ),
+        (
+            "a value on the stack across a recursive call",
+            "{% macro r(n, y) %}{% if n > 0 %}{{ (('x' * y) ~ r(n - 1, y))|length }}{% endif %}{% endmacro %}\
+             {% for y in [8000000] %}{{ r(20, y) }}{% endfor %}"
+                .to_string(),
+        ),
+    ];
+    for (what, template) in &cases {
+        let dir = one_template_project("kept");
+        std::fs::write(dir.path().join("role.md.j2"), template).unwrap();
+        let out = run_in_200_mb(dir.path(), "render");
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{what}: {err}");
+        assert!(err.contains("the template builds more than 67108864 bytes of values in one render"), "{what}: {err}");
+        assert!(err.contains("--> role.md.j2:1:"), "{what}: {err}");
+        assert!(err.contains("print pieces as they come"), "{what}: {err}");
+    }
+
+    // A chat template, rendered by `render --transport chat`.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("promptc.yaml"),
+        "promptc: 1\nname: chat\ncontract_version: 1\ntransports: [native]\nsections:\n  role:\n    template: \
+         role.md\ntools: []\nprofiles:\n  p:\n    sections: [role]\nchat_templates:\n  evil:\n    file: evil.jinja\n",
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("role.md"), "You are helpful.\n").unwrap();
+    std::fs::write(
+        dir.path().join("evil.jinja"),
+        format!("{{% for y in [8000000] %}}{forty_sets}{{% endfor %}}{{% for m in messages %}}{{{{ m.content }}}}{{% endfor %}}"),
+    )
+    .unwrap();
+    let out = run_in_200_mb(dir.path(), "render --transport chat");
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("the chat template builds more than 67108864 bytes of values in one render"), "{err}");
+    assert!(err.contains("--> evil.jinja:1:"), "{err}");
+
+    // 400 profiles rendering the first case: the run stops at the first cell that fails, and says
+    // so once. (Not inside 200 MB of address space: each thread's malloc arena reserves 64 MB of
+    // it, used or not.)
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join(".git")).unwrap();
+    let profiles: String = (0..400).map(|i| format!("  p{i:03}:\n    sections: [role]\n")).collect();
+    std::fs::write(
+        dir.path().join("promptc.yaml"),
+        format!(
+            "promptc: 1\nname: wide\ncontract_version: 1\ntransports: [xml]\nsections:\n  role:\n    template: \
+             role.md.j2\ntools: []\nprofiles:\n{profiles}"
+        ),
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("role.md.j2"), &cases[0].1).unwrap();
+    for args in [&["snapshot"][..], &["check"], &["diff"], &["report", "--matrix", "--no-cache"]] {
+        let out = run_bounded(dir.path(), args, Duration::from_secs(60));
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.matches("bytes of values in one render").count(), 1, "{args:?}: {err}");
+    }
+    assert!(!dir.path().join("snapshots").exists(), "nothing written");
+}
+
+/// Each render has its instruction budget, but a template rendered many times spent it again
+/// each time: a tool's docs template looping a million times over 300 tools took 60 s, the same
+/// loop in a section of 400 profiles minutes. All the renders of a cell share one budget, and
+/// all the cells of a whole-matrix run another; each run stops with a located error.
+#[test]
+fn the_renders_of_a_cell_and_of_a_run_share_one_instruction_budget() {
+    const LOOP: &str = "{% for i in range(1000) %}{% for j in range(1000) %}{% endfor %}{% endfor %}";
+    let dir = tempfile::tempdir().unwrap();
+    let tools: String = (0..300).map(|i| format!("- name: t{i}\n  toolset: all\n  description: d{i}\n")).collect();
+    std::fs::write(dir.path().join("tools.yaml"), tools).unwrap();
+    std::fs::write(dir.path().join("tool.md.j2"), format!("{LOOP}{{{{ tool.name }}}}")).unwrap();
+    std::fs::write(
+        dir.path().join("promptc.yaml"),
+        "promptc: 1\nname: docs\ncontract_version: 1\ntransports: [xml]\ntool_docs:\n  tool: {template: tool.md.j2}\n\
+         sections:\n  docs:\n    generate: tool_docs\ntools: [tools.yaml]\nprofiles:\n  all:\n    sections: [docs]\n    \
+         toolsets: [all]\n",
+    )
+    .unwrap();
+    let out = run_bounded(dir.path(), &["render"], Duration::from_secs(120));
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("the templates of this cell ran too long in all: more than 20000000 instructions"), "{err}");
+    assert!(err.contains("--> tool.md.j2"), "{err}");
+    assert!(err.contains("a tool's docs template"), "{err}");
+
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join(".git")).unwrap();
+    let profiles: String = (0..400).map(|i| format!("  p{i:03}:\n    sections: [role]\n")).collect();
+    std::fs::write(
+        dir.path().join("promptc.yaml"),
+        format!(
+            "promptc: 1\nname: wide\ncontract_version: 1\ntransports: [xml]\nsections:\n  role:\n    template: \
+             role.md.j2\ntools: []\nprofiles:\n{profiles}"
+        ),
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("role.md.j2"), format!("{LOOP}You are helpful.")).unwrap();
+    // One cell is fine.
+    let out = run_bounded(dir.path(), &["render", "--profile", "p007"], Duration::from_secs(120));
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    for args in [&["check"][..], &["report", "--matrix", "--no-cache"]] {
+        let out = run_bounded(dir.path(), args, Duration::from_secs(120));
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains("the matrix's templates ran too long in all: more than 40000000 instructions"), "{err}");
+        assert!(err.contains("--> promptc.yaml"), "{err}");
+    }
+}
+
+/// What the build limit must leave alone: a template appending to a text once per item, a
+/// quadratic copy that real templates do (`{% set ns.out = ns.out ~ item %}`), renders a 100 kB
+/// text from 1,000 pieces (50 MB copied in all).
+#[test]
+fn appending_to_a_text_in_a_loop_still_renders() {
+    let dir = one_template_project("append");
+    let out = render_template(
+        dir.path(),
+        "{% set ns = namespace(out='') %}{% for i in range(1000) %}{% set piece = ('x' * 99) ~ '\\n' %}\
+         {% set ns.out = ns.out ~ piece %}{% endfor %}{{ ns.out|length }}",
+        60,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim_end(), "100000");
 }
 
 /// Found by the `template_grammar` fuzz target: a backwards slice whose stop lies past its start
@@ -1127,7 +1299,11 @@ fn slicing_large_strings_in_a_loop_ends_on_fuel_quickly() {
         let out = render_template(dir.path(), &shape, 5);
         let err = stderr(&out);
         assert_eq!(out.status.code(), Some(2), "{shape}: {err}");
-        assert!(err.contains("template ran too long"), "{shape}: {err}");
+        // On fuel, or on what the render built in all (a slice that copies builds a new value).
+        assert!(
+            err.contains("template ran too long") || err.contains("bytes of values in one render"),
+            "{shape}: {err}"
+        );
         assert!(err.contains("--> role.md.j2:1:"), "{shape}: {err}");
     }
 

@@ -78,13 +78,16 @@ fn a_dynamic_variable_read_through_an_include_makes_the_section_dynamic() {
 fn amplifying_methods_are_capped() {
     let dir = tempfile::tempdir().expect("temp dir");
     let manifest = "promptc: 1\nname: m\ncontract_version: 1\nsections:\n  role:\n    text: \"{{ 'abc'.replace('', \
-                    'x' * 1000000) }}{{ ('y' * 100000).join(['a'] * 100) }}\"\ntools: []\nprofiles:\n  standard:\n    \
+                    'x' * 3000000) }}{{ ('y' * 100000).join(['a'] * 100) }}\"\ntools: []\nprofiles:\n  standard:\n    \
                     sections: [role]\n";
     std::fs::write(dir.path().join("promptc.yaml"), manifest).expect("write manifest");
     let out = promptc_in(dir.path(), &["render"]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
-    assert!(err.contains("the result of `str.replace` would be"), "{err}");
+    assert!(
+        err.contains("the template builds a value larger than 8388608 bytes: the result of `str.replace` would be"),
+        "{err}"
+    );
 }
 
 /// A project in a fresh folder from a manifest and its files.
@@ -226,27 +229,23 @@ fn map_variables_keep_the_defaults_of_the_keys_not_given() {
     assert!(windows.contains("Time: 60 minutes, 100000 tokens"), "{windows}");
 }
 
-/// A value built of shared parts prints as far more text than it holds: printing it, and
-/// `string`, `tojson`, `pprint` and `join` on it, stop at the section limit with a located error
-/// instead of building the whole text.
+/// A value built of shared parts prints as far more text than it holds. The engine counts a
+/// shared part every time it appears, as printing it would, so such a value is refused where it
+/// is built, whatever is done with it after (printing it, `string`, `tojson`, `pprint`, `join`):
+/// a located error, before any of the text exists.
 #[test]
 fn jinja2_printing_of_shared_values_is_capped() {
     // 4^5 copies of 16 bytes: 16 KiB of text from a few hundred bytes, within what the static
-    // growth check allows, over a 1 KiB section limit.
+    // growth check allows, over a 1 KiB limit.
     let nest = "{% set s = 'xxxxxxxxxxxxxxxx' %}{% set a = [s, s, s, s] %}{% set a = [a, a, a, a] %}{% set a = [a, a, \
                 a, a] %}{% set a = [a, a, a, a] %}{% set a = [a, a, a, a] %}";
-    let manifest = one_section("templates: {compat: jinja2}\nlimits: {section_bytes: 1024}");
-    for (use_, says) in [
-        ("{{ a }}", "printing this value would be more than the 1024-byte limit"),
-        ("{{ a | string }}", "the result of `string` would be more than"),
-        ("{{ a | tojson }}", "the JSON text would be more than 1024 bytes"),
-        ("{{ a | pprint }}", "pprint of a value"),
-        ("{{ [a, a] | join }}", "the result of `join` would be"),
-    ] {
+    let manifest = one_section("templates: {compat: jinja2}\nlimits: {section_bytes: 1024, prompt_bytes: 1024}");
+    for use_ in ["{{ a }}", "{{ a | string }}", "{{ a | tojson }}", "{{ a | pprint }}", "{{ [a, a] | join }}"] {
         let dir = project_of(&manifest, &[("t.j2", &format!("{nest}\n{use_}"))]);
         let out = promptc_in(dir.path(), &["render"]);
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{use_}: {stderr}");
-        assert!(stderr.contains(says) && stderr.contains("t.j2:2:"), "{use_}: {stderr}");
+        assert!(stderr.contains("the template builds a value larger than 1024 bytes"), "{use_}: {stderr}");
+        assert!(stderr.contains("--> t.j2:1:"), "{use_}: {stderr}");
     }
 }

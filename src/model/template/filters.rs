@@ -8,16 +8,21 @@
 use minijinja::value::{Kwargs, Rest, StringInput, Value};
 use minijinja::{Environment, Error, ErrorKind, State};
 
-fn too_large(filter: &str, size: u128, cap: usize) -> Error {
-    Error::new(
-        ErrorKind::InvalidOperation,
-        format!("the result of `{filter}` would be {size} bytes, more than the {cap}-byte limit of a section"),
-    )
+/// The error for a result that would pass the value limit: of kind `ValueTooLarge`, as the
+/// engine's own, so one message and one help cover every way a template can build too much.
+/// `what` names the result ("the result of `replace`"), `size` is its bytes where known.
+pub(crate) fn too_large(what: &str, size: Option<u128>) -> Error {
+    let detail = match size {
+        Some(n) => format!("{what} would be {n} bytes"),
+        None => format!("{what} would pass it"),
+    };
+    Error::new(ErrorKind::ValueTooLarge, detail)
 }
 
-fn check(filter: &str, size: u128, cap: usize) -> Result<(), Error> {
+/// `Ok` when a result of `size` bytes fits in `cap`; otherwise [`too_large`], naming `filter`.
+pub(crate) fn check(filter: &str, size: u128, cap: usize) -> Result<(), Error> {
     if size > cap as u128 {
-        return Err(too_large(filter, size, cap));
+        return Err(too_large(&format!("the result of `{filter}`"), Some(size)));
     }
     Ok(())
 }
@@ -109,8 +114,10 @@ pub fn register(env: &mut Environment<'static>, cap: usize) {
 pub(crate) fn check_items(filter: &str, items: usize, max: usize) -> Result<(), Error> {
     if items > max {
         return Err(Error::new(
-            ErrorKind::InvalidOperation,
-            format!("`{filter}` would build a list of {items} items, more than the {max} a section's limit allows"),
+            ErrorKind::ValueTooLarge,
+            format!(
+                "`{filter}` would build a list of {items} items, {max} at most (each item counts at least 16 bytes)"
+            ),
         ));
     }
     Ok(())

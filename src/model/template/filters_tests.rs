@@ -78,7 +78,8 @@ fn python_methods_work_and_amplifying_ones_are_capped() {
         "{{ ('{:>' ~ '9' * 40 ~ '}').format(s) }}",
     ] {
         let e = render(&env, src).unwrap_err();
-        assert!(e.to_string().contains("-byte limit of a section"), "{src}: {e}");
+        assert_eq!(e.kind(), ErrorKind::ValueTooLarge, "{src}: {e}");
+        assert!(e.to_string().contains("would be"), "{src}: {e}");
     }
     // Methods pycompat does not have stay errors (values are immutable).
     assert!(render(&env, "{{ items.append('w') }}").is_err());
@@ -157,4 +158,48 @@ fn find_and_index_count_characters_in_both_modes() {
     assert!(err.to_string().contains("str.index: substring not found"), "{err}");
     let err = render(&e, "{{ 'héllo'.find(1) }}").unwrap_err();
     assert!(err.to_string().contains("the substring must be a string"), "{err}");
+}
+
+/// Everything a render holds it built, and what it builds in all is bounded (the build limit,
+/// PATCHES.md item 24): values kept at once in variables, namespace attributes or macro frames
+/// each fit the value limit, yet together pass the build limit. The count is the whole
+/// render's, macros and includes included, and each render starts from zero.
+#[test]
+fn what_one_render_builds_in_all_is_bounded() {
+    let mut env = env_with_methods(1 << 20);
+    env.set_value_size_limit(Some(1 << 16));
+    env.set_build_limit(Some(1 << 18));
+    env.set_loader(|name| Ok((name == "keep.j2").then(|| "{% set kept = 'k' * y %}{{ kept|length }}".to_string())));
+    let kept = |n: usize| -> String {
+        (0..n).map(|i| format!("{{% set a{i} = 'x' * y %}}")).collect::<String>() + "{{ a0|length }}"
+    };
+    let wrap = |body: String| format!("{{% for y in [60000] %}}{body}{{% endfor %}}");
+    // Three values of 60 kB: 180 kB built, under 256 kB.
+    assert_eq!(render(&env, &wrap(kept(3))).unwrap(), "60000");
+    for src in [
+        wrap(kept(5)),
+        wrap(
+            "{% set ns = namespace() %}{% set ns.a = 'a' * y %}{% set ns.b = 'b' * y %}{% set ns.c = 'c' * y %}\
+              {% set ns.d = 'd' * y %}{% set ns.e = 'e' * y %}"
+                .to_string(),
+        ),
+        wrap(
+            "{% macro r(n) %}{% set big = ('x' * y) ~ n %}{% if n %}{{ r(n - 1) }}{% endif %}{% endmacro %}{{ r(6) }}"
+                .to_string(),
+        ),
+        wrap("{% for i in range(6) %}{% include 'keep.j2' %}{% endfor %}".to_string()),
+    ] {
+        let mut e = &render(&env, &src).unwrap_err();
+        // An include's error wraps the one that stopped it.
+        while let Some(inner) = std::error::Error::source(e).and_then(|s| s.downcast_ref::<Error>()) {
+            e = inner;
+        }
+        assert_eq!(e.kind(), ErrorKind::BuildLimit, "{src}: {e}");
+    }
+    // A second render starts from nothing: the first one's count is not carried over.
+    assert_eq!(render(&env, &wrap(kept(3))).unwrap(), "60000");
+    // Without a value limit nothing is measured, so nothing is counted either.
+    let mut unmeasured = env_with_methods(1 << 20);
+    unmeasured.set_build_limit(Some(1 << 18));
+    assert!(render(&unmeasured, &wrap(kept(5))).is_ok());
 }

@@ -11,16 +11,6 @@ use minijinja::{Environment, Error, ErrorKind, State};
 
 use super::python::{self, Dumps};
 
-fn too_large(filter: &str, size: u128, cap: usize) -> Result<(), Error> {
-    if size > cap as u128 {
-        return Err(Error::new(
-            ErrorKind::InvalidOperation,
-            format!("the result of `{filter}` would be {size} bytes, more than the {cap}-byte limit of a section"),
-        ));
-    }
-    Ok(())
-}
-
 /// Arguments given by position or by name, in the order a Python signature lists `names`.
 struct Args {
     values: Vec<Option<Value>>,
@@ -92,10 +82,7 @@ fn str_of(v: &Value) -> String {
 fn str_capped(what: &str, v: &Value, cap: usize) -> Result<String, Error> {
     let mut s = String::new();
     if !python::str_of_capped(v, &mut s, cap) {
-        return Err(Error::new(
-            ErrorKind::InvalidOperation,
-            format!("{what} would be more than the {cap}-byte limit of a section"),
-        ));
+        return Err(super::filters::too_large(what, None));
     }
     Ok(s)
 }
@@ -134,7 +121,7 @@ pub fn register(env: &mut Environment<'static>, cap: usize) {
         if let (Some(s), "format") = (value.as_str(), method) {
             if let Some(text) = simple_format(s, args) {
                 let text = text.map_err(|why| Error::new(ErrorKind::InvalidOperation, format!("str.format: {why}")))?;
-                too_large("str.format", text.len() as u128, cap)?;
+                super::filters::check("str.format", text.len() as u128, cap)?;
                 return Ok(Value::from(text));
             }
         }
@@ -212,8 +199,10 @@ pub fn register(env: &mut Environment<'static>, cap: usize) {
                 "can't handle positional and keyword arguments at the same time",
             ));
         }
-        super::printf::format(&str_of(v), &positional, kwargs.as_ref(), cap)
-            .map_err(|why| Error::new(ErrorKind::InvalidOperation, format!("format: {why}")))
+        super::printf::format(&str_of(v), &positional, kwargs.as_ref(), cap).map_err(|fail| match fail {
+            super::printf::Fail::Python(why) => Error::new(ErrorKind::InvalidOperation, format!("format: {why}")),
+            super::printf::Fail::TooLarge(what, n) => super::filters::too_large(what, Some(n as u128)),
+        })
     });
     env.add_filter("title", |v: &Value| jinja2_title(&str_of(v)));
     env.add_filter("capitalize", |v: &Value| py_capitalize(&str_of(v)));
@@ -226,7 +215,7 @@ pub fn register(env: &mut Environment<'static>, cap: usize) {
             None => "    ".to_string(),
         };
         let lines = s.matches('\n').count() as u128 + 2;
-        too_large("indent", s.len() as u128 + lines * unit.len() as u128, cap)?;
+        super::filters::check("indent", s.len() as u128 + lines * unit.len() as u128, cap)?;
         Ok::<_, Error>(indent(&s, &unit, a.flag(1, false), a.flag(2, false)))
     });
     env.add_filter("tojson", move |v: &Value, args: Rest<Value>| tojson(v, args, cap));
@@ -333,7 +322,7 @@ pub fn register(env: &mut Environment<'static>, cap: usize) {
     env.add_filter("e", move |v: &Value| escape_filter(v, cap));
     env.add_filter("forceescape", move |v: &Value| -> Result<Value, Error> {
         let out = python::markup_escape(&str_capped("the result of `forceescape`", v, cap)?);
-        too_large("forceescape", out.len() as u128, cap)?;
+        super::filters::check("forceescape", out.len() as u128, cap)?;
         Ok(Value::from_safe_string(out))
     });
     env.add_filter("attr", |v: &Value, name: &str| -> Result<Value, Error> {
@@ -386,7 +375,7 @@ pub fn register(env: &mut Environment<'static>, cap: usize) {
                 out.push_str(&sep);
             }
             python::str_of_capped(&item, &mut out, cap);
-            too_large("join", out.len() as u128, cap)?;
+            super::filters::check("join", out.len() as u128, cap)?;
         }
         Ok::<_, Error>(out)
     });
@@ -396,7 +385,7 @@ pub fn register(env: &mut Environment<'static>, cap: usize) {
         let count = a.int(2, -1)?;
         let hits = if old.is_empty() { s.chars().count() as u128 + 1 } else { s.matches(old.as_str()).count() as u128 };
         let hits = if count < 0 { hits } else { hits.min(count as u128) };
-        too_large("replace", s.len() as u128 + hits * new.len() as u128, cap)?;
+        super::filters::check("replace", s.len() as u128 + hits * new.len() as u128, cap)?;
         Ok::<_, Error>(py_replace(&s, &old, &new, if count < 0 { usize::MAX } else { count as usize }))
     });
     env.add_filter("max", |v: &Value, args: Rest<Value>| {
@@ -410,7 +399,7 @@ pub fn register(env: &mut Environment<'static>, cap: usize) {
     env.add_filter("urlencode", move |v: &Value| -> Result<String, Error> {
         if v.kind() == ValueKind::String || v.try_iter().is_err() {
             let out = url_quote(&str_capped("the result of `urlencode`", v, cap)?, false);
-            too_large("urlencode", out.len() as u128, cap)?;
+            super::filters::check("urlencode", out.len() as u128, cap)?;
             return Ok(out);
         }
         let mut parts = Vec::new();
@@ -418,13 +407,13 @@ pub fn register(env: &mut Environment<'static>, cap: usize) {
             for k in v.try_iter()? {
                 let val = v.get_item(&k)?;
                 parts.push(format!("{}={}", url_quote(&str_of(&k), true), url_quote(&str_of(&val), true)));
-                too_large("urlencode", parts.iter().map(|p| p.len() as u128 + 1).sum(), cap)?;
+                super::filters::check("urlencode", parts.iter().map(|p| p.len() as u128 + 1).sum(), cap)?;
             }
         } else {
             for pair in v.try_iter()? {
                 let (k, val) = (pair.get_item(&Value::from(0))?, pair.get_item(&Value::from(1))?);
                 parts.push(format!("{}={}", url_quote(&str_of(&k), true), url_quote(&str_of(&val), true)));
-                too_large("urlencode", parts.iter().map(|p| p.len() as u128 + 1).sum(), cap)?;
+                super::filters::check("urlencode", parts.iter().map(|p| p.len() as u128 + 1).sum(), cap)?;
             }
         }
         Ok(parts.join("&"))
@@ -446,7 +435,7 @@ pub fn register(env: &mut Environment<'static>, cap: usize) {
             }
             let text = str_capped("the result of `xmlattr`", &val, cap)?;
             items.push(format!("{}=\"{}\"", python::markup_escape(&key), python::markup_escape(&text)));
-            too_large("xmlattr", items.iter().map(|i| i.len() as u128 + 1).sum(), cap)?;
+            super::filters::check("xmlattr", items.iter().map(|i| i.len() as u128 + 1).sum(), cap)?;
         }
         let mut out = items.join(" ");
         if a.flag(0, true) && !out.is_empty() {
@@ -458,7 +447,7 @@ pub fn register(env: &mut Environment<'static>, cap: usize) {
         let a = Args::new("center", args.0, &["width"])?;
         let s = str_of(value);
         let width = a.int(0, 80)?.max(0) as usize;
-        too_large("center", width as u128 + s.len() as u128, cap)?;
+        super::filters::check("center", width as u128 + s.len() as u128, cap)?;
         Ok::<_, Error>(center(&s, width))
     });
     env.add_filter("truncate", |value: &Value, args: Rest<Value>| {
@@ -496,7 +485,7 @@ pub fn register(env: &mut Environment<'static>, cap: usize) {
         let wrapstring = a.text(2, "\n");
         // Each character can start a line: the result is at most the text plus one wrapstring
         // per character.
-        too_large("wordwrap", s.len() as u128 * (1 + wrapstring.len() as u128), cap)?;
+        super::filters::check("wordwrap", s.len() as u128 * (1 + wrapstring.len() as u128), cap)?;
         if width <= 0 {
             return Err(Error::new(ErrorKind::InvalidOperation, format!("invalid width {width} (must be > 0)")));
         }
@@ -603,8 +592,8 @@ fn tojson(value: &Value, args: Rest<Value>, cap: usize) -> Result<Value, Error> 
         },
     };
     let d = Dumps { sort_keys: true, ensure_ascii: true, indent, max_len: Some(cap), ..Dumps::default() };
-    let text = d.dumps(value).map_err(|e| Error::new(ErrorKind::InvalidOperation, format!("tojson: {}", e.0)))?;
-    too_large("tojson", text.len() as u128, cap)?;
+    let text = d.dumps(value).map_err(|e| e.into_error("tojson"))?;
+    super::filters::check("tojson", text.len() as u128, cap)?;
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
@@ -708,7 +697,7 @@ fn escape_filter(v: &Value, cap: usize) -> Result<Value, Error> {
         return Ok(v.clone());
     }
     let out = python::markup_escape(&str_capped("the result of `escape`", v, cap)?);
-    too_large("escape", out.len() as u128, cap)?;
+    super::filters::check("escape", out.len() as u128, cap)?;
     Ok(Value::from_safe_string(out))
 }
 

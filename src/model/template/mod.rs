@@ -17,10 +17,12 @@ pub mod filters;
 pub mod guard;
 pub mod jinja2;
 pub mod opaque;
+pub mod permits;
 mod printf;
 pub mod python;
 pub mod reach;
 mod syntax;
+pub mod work;
 use reach::Reach;
 
 /// How the environment treats whitespace around tags, from the project's `templates:` (the
@@ -42,6 +44,46 @@ const FUEL: u64 = 20_000_000;
 pub(crate) fn value_limit(limits: Limits) -> usize {
     limits.section_bytes.max(limits.prompt_bytes)
 }
+
+/// The most bytes all the values one render of a project's template builds may add up to:
+/// eight times [`value_limit`] (64 MiB by default). Everything a render holds at once it built,
+/// so this bounds what it can hold (forty variables each just under the value limit would hold
+/// forty times it), while a real template builds a small multiple of its output. A template
+/// appending to a text in a loop copies it each time: 1,000 appends making a 100 kB text copy
+/// 50 MB, and appending two pieces at a time (`ns.out ~ a ~ b`) copies twice that, past the
+/// limit; printing the pieces as they come copies nothing.
+pub(crate) fn build_limit(limits: Limits) -> usize {
+    value_limit(limits).saturating_mul(BUILD_FACTOR)
+}
+
+/// [`build_limit`] over [`value_limit`].
+pub(crate) const BUILD_FACTOR: usize = 8;
+
+/// How the patched engine's own `ValueTooLarge` detail starts (a filter's names its result).
+const ENGINE_TOO_LARGE: &str = "the value would be";
+
+/// The message for a value past `limit`: `who` ("the template", "the chat template") builds
+/// it; a filter's `detail` (what would be how large) is added, the engine's is not (it only
+/// repeats the limit).
+pub(crate) fn too_large_message(who: &str, limit: Option<usize>, detail: &str) -> String {
+    let limit = limit.unwrap_or_default();
+    if detail.starts_with(ENGINE_TOO_LARGE) || detail.is_empty() {
+        format!("{who} builds a value larger than {limit} bytes")
+    } else {
+        format!("{who} builds a value larger than {limit} bytes: {detail}")
+    }
+}
+
+/// The message for a render whose values add up to more than `limit` bytes.
+pub(crate) fn built_too_much_message(who: &str, limit: Option<usize>) -> String {
+    format!("{who} builds more than {} bytes of values in one render", limit.unwrap_or_default())
+}
+
+/// The help for a render past its build limit.
+pub(crate) const BUILT_TOO_MUCH_HELP: &str =
+    "every value a render builds counts, copies included: many large values kept at once, or a long text \
+     appended to in a loop (each `~` copies it), add up; print pieces as they come instead of collecting them, \
+     or raise `limits.prompt_bytes` in promptc.yaml (the render may build eight times it)";
 
 /// Where a template's text lives, for error messages.
 #[derive(Debug, Clone)]
@@ -80,6 +122,10 @@ pub struct Templates {
     jinja2: bool,
     /// The template search path (`templates.path`).
     path: Vec<String>,
+    /// Render permits, shared by every clone: what a run's renders hold at once is bounded.
+    permits: Arc<permits::Permits>,
+    /// What renders spent, per thread (see [`work`]), shared by every clone.
+    work: Arc<work::Accounts>,
 }
 
 /// The file template name `name` names: with a search path (`templates.path`), the first of its
@@ -182,11 +228,14 @@ impl Templates {
         // renders (a section, or the layout's whole prompt), no larger; building it costs fuel
         // per byte, so copying a large value in a loop ends on fuel too.
         env.set_value_size_limit(Some(value_limit(limits)));
+        env.set_build_limit(Some(build_limit(limits)));
         env.set_recursion_limit(64);
-        filters::register(&mut env, limits.section_bytes);
-        filters::register_methods(&mut env, limits.section_bytes);
+        // The filters that check their result before building it check it against the same
+        // limit, so a value is refused at one size, with one message, however it is built.
+        filters::register(&mut env, value_limit(limits));
+        filters::register_methods(&mut env, value_limit(limits));
         if settings.jinja2 {
-            jinja2::register(&mut env, limits.section_bytes);
+            jinja2::register(&mut env, value_limit(limits));
         }
         let included: Arc<Mutex<BTreeMap<String, SourceFile>>> = Arc::default();
         let record = Arc::clone(&included);
@@ -229,6 +278,8 @@ impl Templates {
             strict: settings.strict_undefined,
             jinja2: settings.jinja2,
             path,
+            permits: Arc::new(permits::Permits::for_build_limit(build_limit(limits))),
+            work: Arc::default(),
         }
     }
 
@@ -346,6 +397,36 @@ impl Templates {
         self.render_or_undefined(name, ctx, cap).map_err(|f| f.error)
     }
 
+    /// Wait for a render permit (see [`permits`]): every render of the project's templates,
+    /// and of its chat template, holds one while it runs.
+    pub fn permit(&self) -> permits::Permit<'_> {
+        self.permits.take()
+    }
+
+    /// The accounts of what renders spend (see [`work`]): a cell opens its thread's account
+    /// when it starts compiling, and reads what its renders spent when it ends.
+    pub fn work(&self) -> &work::Accounts {
+        &self.work
+    }
+
+    /// `Err` when the current thread's renders have spent their cell's fuel ([`work::CELL_FUEL`]):
+    /// rendering `display` (a template's file) would spend more. `who` names what renders.
+    pub(crate) fn check_work(&self, who: &str, display: &str) -> Result<()> {
+        if self.work.spent() <= work::CELL_FUEL {
+            return Ok(());
+        }
+        Err(Diagnostic::error(format!(
+            "{who} of this cell ran too long in all: more than {} instructions",
+            work::CELL_FUEL
+        ))
+        .with_label(Label::file(display))
+        .with_help(
+            "each render has an instruction budget, and so have all the renders of a cell together: look for a \
+             template rendered many times (a tool's docs template, a command) that loops for long",
+        )
+        .into_error(crate::error::ErrorKind::Template))
+    }
+
     /// [`render`](Self::render), and when it fails on an undefined value, the expression that
     /// read it (the template's text at the error's span), for a caller that can say what the
     /// value is (the layout's `sections.NAME`).
@@ -360,8 +441,16 @@ impl Templates {
             undefined: undefined_expression(e),
         };
         let tmpl = self.env.get_template(name).map_err(|e| fail(&e))?;
+        let display = self.origins.get(name).map_or(name, |o| o.file.display.as_str());
+        self.check_work("the templates", display).map_err(|error| RenderFailure { error, undefined: None })?;
         let mut out = Capped { text: Vec::new(), cap, exceeded: false };
-        match tmpl.render_captured_to(ctx, &mut out) {
+        let permit = self.permit();
+        let rendered = tmpl.render_captured_to(ctx, &mut out);
+        drop(permit);
+        if let Some((spent, _)) = rendered.as_ref().ok().and_then(|c| c.state().fuel_levels()) {
+            self.work.add(spent);
+        }
+        match rendered {
             Ok(_) => String::from_utf8(out.text).map_err(|_| RenderFailure {
                 error: Diagnostic::error("a template rendered text that is not UTF-8")
                     .into_error(crate::error::ErrorKind::Internal),
@@ -530,10 +619,8 @@ impl Templates {
             ErrorKind::UndefinedError => format!("undefined variable in template: {detail}"),
             ErrorKind::SyntaxError => format!("{what}: {detail}"),
             ErrorKind::OutOfFuel => "template ran too long (possible endless loop)".to_string(),
-            ErrorKind::ValueTooLarge => format!(
-                "the template builds a value larger than {} bytes",
-                self.env.value_size_limit().unwrap_or_default()
-            ),
+            ErrorKind::ValueTooLarge => too_large_message("the template", self.env.value_size_limit(), &detail),
+            ErrorKind::BuildLimit => built_too_much_message("the template", self.env.build_limit()),
             ErrorKind::TemplateNotFound => format!("cannot include template: {detail}"),
             ErrorKind::InvalidOperation if detail.starts_with("cannot include") => detail.clone(),
             _ => format!("{what}: {detail}"),
@@ -554,10 +641,10 @@ impl Templates {
                 ));
         }
         let d = self.locate(Diagnostic::error(message), err, None);
-        if detail.contains("-byte limit of a section") {
+        if err.kind() == ErrorKind::ValueTooLarge && !detail.starts_with(ENGINE_TOO_LARGE) {
             return d.with_help(
                 "the filter's arguments would make its result far larger than a prompt; check them, or raise \
-                 `limits.section_bytes` in promptc.yaml if the text is meant to be this large",
+                 `limits.prompt_bytes` in promptc.yaml if the text is meant to be this large",
             );
         }
         if detail.contains("a generator in Jinja2") || detail.contains("length of value of type iterator") {
@@ -630,6 +717,7 @@ impl Templates {
                 "a value doubles or grows in a loop, a macro or an include (`~`, `+`, `*`, a `set` block); \
                  build the text once, or raise `limits:` in promptc.yaml if it is meant to be this large"
             }
+            ErrorKind::BuildLimit => BUILT_TOO_MUCH_HELP,
             ErrorKind::TemplateNotFound => "includes are paths relative to the project folder and must stay inside it",
             _ => "fix the template expression",
         })

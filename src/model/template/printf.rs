@@ -19,9 +19,32 @@ struct Spec {
     precision: Option<usize>,
 }
 
+/// Why `format` failed.
+#[derive(Debug, PartialEq)]
+pub enum Fail {
+    /// Where Python raises, with Python's message.
+    Python(String),
+    /// The result would pass the cap: what would (a width or precision, or the result) and its
+    /// size in bytes.
+    TooLarge(&'static str, usize),
+}
+
+impl From<String> for Fail {
+    fn from(why: String) -> Fail {
+        Fail::Python(why)
+    }
+}
+
+impl From<&str> for Fail {
+    fn from(why: &str) -> Fail {
+        Fail::Python(why.to_string())
+    }
+}
+
 /// `format % args` (positional) or `format % kwargs` (by name), as Python writes it; `Err` with
-/// Python's message where Python raises. Widths and precisions above `cap` are refused.
-pub fn format(format: &str, args: &[Value], kwargs: Option<&Value>, cap: usize) -> Result<String, String> {
+/// Python's message where Python raises. Widths, precisions and results above `cap` bytes are
+/// refused.
+pub fn format(format: &str, args: &[Value], kwargs: Option<&Value>, cap: usize) -> Result<String, Fail> {
     let chars: Vec<char> = format.chars().collect();
     let mut out = String::new();
     let mut next = 0usize;
@@ -76,8 +99,8 @@ pub fn format(format: &str, args: &[Value], kwargs: Option<&Value>, cap: usize) 
             i += 1;
             spec.precision = Some(number(&mut i, &mut next)?.unwrap_or(0));
         }
-        if spec.width > cap || spec.precision.is_some_and(|p| p > cap) {
-            return Err(format!("a width or precision over the {cap}-byte limit of a section"));
+        if let Some(n) = Some(spec.width).into_iter().chain(spec.precision).find(|&n| n > cap) {
+            return Err(Fail::TooLarge("a width or precision", n));
         }
         while matches!(chars.get(i), Some('h' | 'l' | 'L')) {
             i += 1;
@@ -103,11 +126,11 @@ pub fn format(format: &str, args: &[Value], kwargs: Option<&Value>, cap: usize) 
             matches!(conv, 'd' | 'i' | 'u' | 'x' | 'X' | 'o' | 'e' | 'E' | 'f' | 'F' | 'g' | 'G'),
         );
         if out.len() > cap {
-            return Err(format!("the result would be more than the {cap}-byte limit of a section"));
+            return Err(Fail::TooLarge("the result of `format`", out.len()));
         }
     }
     if key_free(format) && next < args.len() {
-        return Err("not all arguments converted during string formatting".into());
+        return Err(Fail::from("not all arguments converted during string formatting"));
     }
     Ok(out)
 }

@@ -356,9 +356,27 @@ pub struct Dumps {
     pub max_len: Option<usize>,
 }
 
-/// Why a value cannot be written as JSON (Python raises `TypeError`).
+/// Why a value cannot be written as JSON (Python raises `TypeError`), or that its text would
+/// pass [`Dumps::max_len`] (`TooLarge`).
 #[derive(Debug)]
-pub struct NotJson(pub String);
+pub enum NotJson {
+    /// Python's reason.
+    Invalid(String),
+    /// The text would be longer than the limit.
+    TooLarge,
+}
+
+impl NotJson {
+    /// The template error for it, from the filter `filter` (`tojson`).
+    pub fn into_error(self, filter: &str) -> minijinja::Error {
+        match self {
+            NotJson::Invalid(why) => {
+                minijinja::Error::new(minijinja::ErrorKind::InvalidOperation, format!("{filter}: {why}"))
+            }
+            NotJson::TooLarge => super::filters::too_large(&format!("the result of `{filter}`"), None),
+        }
+    }
+}
 
 impl Dumps {
     /// `json.dumps(value, …)`.
@@ -383,8 +401,8 @@ impl Dumps {
     }
 
     fn write(&self, value: &Value, level: usize, item: &str, key: &str, out: &mut String) -> Result<(), NotJson> {
-        if let Some(max) = self.max_len.filter(|m| out.len() > *m) {
-            return Err(NotJson(format!("the JSON text would be more than {max} bytes")));
+        if self.max_len.is_some_and(|m| out.len() > m) {
+            return Err(NotJson::TooLarge);
         }
         match value.kind() {
             ValueKind::None => out.push_str("null"),
@@ -405,7 +423,7 @@ impl Dumps {
             },
             ValueKind::String => self.string(value.as_str().unwrap_or_default(), out),
             ValueKind::Seq | ValueKind::Iterable => {
-                let items: Vec<Value> = value.try_iter().map_err(|e| NotJson(e.to_string()))?.collect();
+                let items: Vec<Value> = value.try_iter().map_err(|e| NotJson::Invalid(e.to_string()))?.collect();
                 if items.is_empty() {
                     out.push_str("[]");
                     return Ok(());
@@ -422,7 +440,7 @@ impl Dumps {
                 out.push(']');
             }
             ValueKind::Map => {
-                let mut keys: Vec<Value> = value.try_iter().map_err(|e| NotJson(e.to_string()))?.collect();
+                let mut keys: Vec<Value> = value.try_iter().map_err(|e| NotJson::Invalid(e.to_string()))?.collect();
                 if keys.is_empty() {
                     out.push_str("{}");
                     return Ok(());
@@ -450,8 +468,8 @@ impl Dumps {
                 out.push('}');
                 keys.clear();
             }
-            ValueKind::Undefined => return Err(NotJson("an undefined value is not JSON serializable".into())),
-            kind => return Err(NotJson(format!("a value of kind {kind} is not JSON serializable"))),
+            ValueKind::Undefined => return Err(NotJson::Invalid("an undefined value is not JSON serializable".into())),
+            kind => return Err(NotJson::Invalid(format!("a value of kind {kind} is not JSON serializable"))),
         }
         Ok(())
     }
@@ -468,7 +486,7 @@ impl Dumps {
                 self.write(k, 0, "", "", &mut s)?;
                 s
             }
-            kind => return Err(NotJson(format!("keys must be str, int, float, bool or None, not {kind}"))),
+            kind => return Err(NotJson::Invalid(format!("keys must be str, int, float, bool or None, not {kind}"))),
         })
     }
 

@@ -76,6 +76,8 @@ pub struct Environment<'source> {
     recursion_limit: usize,
     // PATCH(promptc): see `set_value_size_limit`.
     value_size_limit: Option<usize>,
+    // PATCH(promptc): see `set_build_limit`.
+    build_limit: Option<usize>,
 }
 
 impl Default for Environment<'_> {
@@ -128,6 +130,7 @@ impl<'source> Environment<'source> {
             fuel: None,
             recursion_limit: MAX_RECURSION,
             value_size_limit: None,
+            build_limit: None,
         }
     }
 
@@ -152,6 +155,7 @@ impl<'source> Environment<'source> {
             fuel: None,
             recursion_limit: MAX_RECURSION,
             value_size_limit: None,
+            build_limit: None,
         }
     }
 
@@ -677,6 +681,28 @@ impl<'source> Environment<'source> {
     /// PATCH(promptc): returns the value size limit.
     pub fn value_size_limit(&self) -> Option<usize> {
         self.value_size_limit
+    }
+
+    /// PATCH(promptc): sets the most bytes all the values one render builds may add
+    /// up to, counted as [`set_value_size_limit`](Self::set_value_size_limit) measures
+    /// them, where it measures them (so only with a value size limit set).
+    ///
+    /// The value size limit bounds each value, not how many a render holds at once:
+    /// forty variables, namespace attributes or macro frames each holding a value just
+    /// under the limit hold forty times it.  Everything a render holds was built by it,
+    /// so bounding what it builds bounds what it holds, whatever the template's shape.
+    /// The count only grows during a render (a value dropped is not given back): a
+    /// template that appends to a long text in a loop copies it each time and counts
+    /// every copy.  Passing the limit is an error of kind
+    /// [`ErrorKind::BuildLimit`](crate::ErrorKind::BuildLimit).  `None` (the default)
+    /// is no limit.
+    pub fn set_build_limit(&mut self, bytes: Option<usize>) {
+        self.build_limit = bytes;
+    }
+
+    /// PATCH(promptc): returns the build limit.
+    pub fn build_limit(&self) -> Option<usize> {
+        self.build_limit
     }
 
     /// Compiles an expression.

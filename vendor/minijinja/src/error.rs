@@ -135,6 +135,9 @@ pub enum ErrorKind {
     OutOfFuel,
     /// PATCH(promptc): a value would pass the environment's value size limit.
     ValueTooLarge,
+    /// PATCH(promptc): the values one render built would add up to more than the
+    /// environment's build limit.
+    BuildLimit,
     #[cfg(feature = "custom_syntax")]
     /// Error creating aho-corasick delimiters
     InvalidDelimiter,
@@ -169,6 +172,7 @@ impl ErrorKind {
             #[cfg(feature = "fuel")]
             ErrorKind::OutOfFuel => "engine ran out of fuel",
             ErrorKind::ValueTooLarge => "value too large",
+            ErrorKind::BuildLimit => "too many bytes built",
             #[cfg(feature = "custom_syntax")]
             ErrorKind::InvalidDelimiter => "invalid custom delimiters",
             #[cfg(feature = "multi_template")]

@@ -27,13 +27,25 @@ pub(crate) fn too_large(size: Option<usize>, limit: usize) -> Error {
     Error::new(ErrorKind::ValueTooLarge, format!("the value would be {size}, more than the limit of {limit} bytes"))
 }
 
-/// Checks `size` against the environment's limit and consumes its fuel.
+/// Checks `size` against the environment's limit, adds it to what the render has built
+/// (checked against the build limit), and consumes its fuel.
 pub(crate) fn charge(state: &State, size: Option<usize>) -> Result<(), Error> {
     let Some(limit) = state.env().value_size_limit() else {
         return Ok(());
     };
     match size {
         Some(n) if n <= limit => {
+            if let Some(build_limit) = state.env().build_limit() {
+                let built = state.built.fetch_add(n, std::sync::atomic::Ordering::Relaxed).saturating_add(n);
+                if built > build_limit {
+                    return Err(Error::new(
+                        ErrorKind::BuildLimit,
+                        format!(
+                            "the values this render built add up to {built} bytes, more than the limit of {build_limit} bytes"
+                        ),
+                    ));
+                }
+            }
             #[cfg(feature = "fuel")]
             if let Some(ref tracker) = state.fuel_tracker {
                 return tracker.consume((n / BYTES_PER_FUEL) as u64);

@@ -146,6 +146,7 @@ impl<'env> Vm<'env> {
                 closure_tracker: state.closure_tracker.clone(),
                 #[cfg(feature = "fuel")]
                 fuel_tracker: state.fuel_tracker.clone(),
+                built: state.built.clone(),
             },
             out,
             Stack::from(args),

@@ -58,6 +58,9 @@ pub struct State<'template, 'env> {
     pub(crate) closure_tracker: std::sync::Arc<crate::vm::closure_object::ClosureTracker>,
     #[cfg(feature = "fuel")]
     pub(crate) fuel_tracker: Option<std::sync::Arc<FuelTracker>>,
+    /// PATCH(promptc): the bytes built so far by the render this state belongs to
+    /// (shared with the states of the macros it calls; see `Environment::set_build_limit`).
+    pub(crate) built: std::sync::Arc<std::sync::atomic::AtomicUsize>,
 }
 
 impl fmt::Debug for State<'_, '_> {
@@ -95,6 +98,7 @@ impl<'template, 'env> State<'template, 'env> {
             closure_tracker: Default::default(),
             #[cfg(feature = "fuel")]
             fuel_tracker: ctx.env().fuel().map(FuelTracker::new),
+            built: Default::default(),
             ctx,
         }
     }
