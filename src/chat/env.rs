@@ -48,6 +48,10 @@ pub(super) fn render(template: &Chosen, ctx: Value, date: ChatDate, cap: usize) 
         out.write_str(&s).map_err(Error::from)
     });
     env.add_filter("tojson", tojson);
+    // `'%s: %d' % (name, n)`: Python's printf-style formatting, as in Jinja2.
+    env.set_string_modulo_callback(move |_state, text, rhs| {
+        crate::model::template::printf::percent(text, rhs, cap, "`%` formatting")
+    });
     env.add_filter("string", |v: &Value| {
         let mut s = String::new();
         python::str_of(v, &mut s);

@@ -187,7 +187,7 @@ pub fn register(env: &mut Environment<'static>, cap: usize) {
     });
     env.add_filter("string", move |v: &Value| str_capped("the result of `string`", v, cap));
     // Jinja2's `format`: `value % args` (or `% kwargs`), Python's printf-style formatting.
-    env.add_filter("format", move |v: &Value, args: Rest<Value>| -> Result<String, Error> {
+    env.add_filter("format", move |v: &Value, args: Rest<Value>| -> Result<Value, Error> {
         let mut positional = args.0;
         let kwargs = match positional.last() {
             Some(last) if last.is_kwargs() => positional.pop(),
@@ -199,11 +199,15 @@ pub fn register(env: &mut Environment<'static>, cap: usize) {
                 "can't handle positional and keyword arguments at the same time",
             ));
         }
-        super::printf::format(&str_of(v), &positional, kwargs.as_ref(), cap).map_err(|fail| match fail {
-            super::printf::Fail::Python(why) => Error::new(ErrorKind::InvalidOperation, format!("format: {why}")),
-            super::printf::Fail::TooLarge(what, n) => super::filters::too_large(what, Some(n as u128)),
-        })
+        // Jinja2: `soft_str(value) % (kwargs or args)`.
+        let text = str_of(v);
+        match kwargs {
+            Some(map) => super::printf::percent(&text, &map, cap, "format"),
+            None => super::printf::percent(&text, &Value::from(positional), cap, "format"),
+        }
     });
+    // `'%s: %d' % (name, n)`: Python's printf-style formatting, as the `format` filter.
+    env.set_string_modulo_callback(move |_state, text, rhs| super::printf::percent(text, rhs, cap, "`%` formatting"));
     env.add_filter("title", |v: &Value| jinja2_title(&str_of(v)));
     env.add_filter("capitalize", |v: &Value| py_capitalize(&str_of(v)));
     env.add_filter("indent", move |v: &Value, args: Rest<Value>| {

@@ -80,3 +80,27 @@ fn title_and_capitalize_are_python_s() {
         cased("abc1", char::is_lowercase, char::is_uppercase) && !cased("", char::is_lowercase, char::is_uppercase)
     );
 }
+
+/// `%` with a string on its left is Python's printf-style formatting, measured like any value the
+/// template builds: past the value limit, and kept many times past the build limit, an error.
+#[test]
+fn percent_formats_as_python_and_its_results_count_as_built() {
+    let mut env = minijinja::Environment::new();
+    register(&mut env, 1 << 16);
+    env.set_value_size_limit(Some(1 << 16));
+    env.set_build_limit(Some(1 << 18));
+    let render = |src: &str| env.render_str(src, minijinja::context! { n => 3, name => "héllo" });
+    assert_eq!(
+        render("{{ '%s-%d' % (name, n) }}|{{ '%(a)s' % {'a': 1} }}|{{ '%5.1f%%' % 2.25 }}|{{ 'x' % {} }}").unwrap(),
+        "héllo-3|1|  2.2%|x"
+    );
+    let e = render("{{ '%s %s' % 'x' }}").unwrap_err();
+    assert!(e.to_string().contains("`%` formatting: not enough arguments for format string"), "{e}");
+    let e = render("{{ '%70000s' % 'x' }}").unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::ValueTooLarge, "{e}");
+    let kept: String = (0..5).map(|i| format!("{{% set a{i} = '%60000s' % i %}}")).collect();
+    let e = render(&kept).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::BuildLimit, "{e}");
+    // Without the callback (`compat` off), `%` with a string on its left stays an error.
+    assert!(minijinja::Environment::new().render_str("{{ '%s' % 1 }}", ()).is_err());
+}

@@ -18,7 +18,7 @@ pub mod guard;
 pub mod jinja2;
 pub mod opaque;
 pub mod permits;
-mod printf;
+pub mod printf;
 pub mod python;
 pub mod reach;
 mod syntax;
@@ -667,8 +667,8 @@ impl Templates {
         }
         if detail.starts_with("tried to use % operator on unsupported types string") {
             return d.with_help(
-                "Python's `%` string formatting is not supported: use the `format` filter (`'Hello %s' | format(name)`) \
-                 or `~` (`'Hello ' ~ name`)",
+                "Python's `%` string formatting is Jinja2's, on with `templates: {compat: jinja2}`; otherwise use the \
+                 `format` filter (`'Hello %s' | format(name)`) or `~` (`'Hello ' ~ name`)",
             );
         }
         if detail.ends_with("is unknown") {

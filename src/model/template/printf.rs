@@ -1,4 +1,5 @@
-//! Python's `%` string formatting (`printf`-style), as Jinja2's `format` filter applies it
+//! Python's `%` string formatting (`printf`-style), as Jinja2's `format` filter and `%` between a
+//! string and its arguments apply it (in `compat: jinja2` and in chat templates)
 //! (`"%s has %d items" | format(name, n)`): `%s` and `%r` write Python's `str` and `repr`,
 //! widths count characters, `%d` truncates a float, floats are written as CPython writes them
 //! (`%e` with a two-digit exponent, `%g` without trailing zeros), `%(name)s` reads a keyword.
@@ -129,10 +130,29 @@ pub fn format(format: &str, args: &[Value], kwargs: Option<&Value>, cap: usize) 
             return Err(Fail::TooLarge("the result of `format`", out.len()));
         }
     }
-    if key_free(format) && next < args.len() {
+    // With a mapping on the right (`kwargs`), Python converts what the format asks for and
+    // never complains of arguments left over.
+    if kwargs.is_none() && key_free(format) && next < args.len() {
         return Err(Fail::from("not all arguments converted during string formatting"));
     }
     Ok(out)
+}
+
+/// `text % rhs` as Python computes it, refused past `cap` bytes (`what` names the operation in
+/// messages): a sequence on the right gives the arguments in order (a tuple in Python; a list
+/// literal reads the same here, so `'%s' % [1, 2]` takes two arguments where Python prints the
+/// list), a mapping gives them by name (`'%(a)s' % {'a': 1}`) and is itself the one argument of
+/// a `%s`, anything else is the one argument.
+pub fn percent(text: &str, rhs: &Value, cap: usize, what: &str) -> Result<Value, minijinja::Error> {
+    let (positional, kwargs): (Vec<Value>, Option<&Value>) = match rhs.kind() {
+        ValueKind::Seq => (rhs.try_iter().map(Iterator::collect).unwrap_or_default(), None),
+        ValueKind::Map => (vec![rhs.clone()], Some(rhs)),
+        _ => (vec![rhs.clone()], None),
+    };
+    format(text, &positional, kwargs, cap).map(Value::from).map_err(|fail| match fail {
+        Fail::Python(why) => minijinja::Error::new(minijinja::ErrorKind::InvalidOperation, format!("{what}: {why}")),
+        Fail::TooLarge(size_of, n) => super::filters::too_large(size_of, Some(n as u128)),
+    })
 }
 
 /// Whether `format` takes its values by position (no `%(name)`).

@@ -20,6 +20,8 @@ use crate::{defaults, functions};
 type FormatterFunc = dyn Fn(&mut Output, &State, &Value) -> Result<(), Error> + Sync + Send;
 type PathJoinFunc = dyn for<'s> Fn(&'s str, &'s str) -> Cow<'s, str> + Sync + Send;
 type UnknownMethodFunc = dyn Fn(&State, &Value, &str, &[Value]) -> Result<Value, Error> + Sync + Send;
+// PATCH(promptc): see `set_string_modulo_callback`.
+type StringModuloFunc = dyn Fn(&State, &str, &Value) -> Result<Value, Error> + Sync + Send;
 
 fn default_auto_escape_callback() -> Arc<AutoEscapeFunc> {
     static DEFAULT_AUTO_ESCAPE: OnceLock<Arc<AutoEscapeFunc>> = OnceLock::new();
@@ -78,6 +80,8 @@ pub struct Environment<'source> {
     value_size_limit: Option<usize>,
     // PATCH(promptc): see `set_build_limit`.
     build_limit: Option<usize>,
+    // PATCH(promptc): see `set_string_modulo_callback`.
+    string_modulo: Option<Arc<StringModuloFunc>>,
 }
 
 impl Default for Environment<'_> {
@@ -131,6 +135,7 @@ impl<'source> Environment<'source> {
             recursion_limit: MAX_RECURSION,
             value_size_limit: None,
             build_limit: None,
+            string_modulo: None,
         }
     }
 
@@ -156,6 +161,7 @@ impl<'source> Environment<'source> {
             recursion_limit: MAX_RECURSION,
             value_size_limit: None,
             build_limit: None,
+            string_modulo: None,
         }
     }
 
@@ -703,6 +709,22 @@ impl<'source> Environment<'source> {
     /// PATCH(promptc): returns the build limit.
     pub fn build_limit(&self) -> Option<usize> {
         self.build_limit
+    }
+
+    /// PATCH(promptc): sets what `%` does with a string on its left (`'%s-%d' % (a, b)`):
+    /// Python's printf-style formatting, which the embedder provides.  The callback gets
+    /// the string and the right operand and returns the result.  Without one (the
+    /// default), `%` with a string on its left is an error, as upstream.
+    pub fn set_string_modulo_callback<F>(&mut self, f: F)
+    where
+        F: Fn(&State, &str, &Value) -> Result<Value, Error> + Sync + Send + 'static,
+    {
+        self.string_modulo = Some(Arc::new(f));
+    }
+
+    /// PATCH(promptc): the callback `%` calls with a string on its left, if any.
+    pub(crate) fn string_modulo(&self) -> Option<&StringModuloFunc> {
+        self.string_modulo.as_deref()
     }
 
     /// Compiles an expression.

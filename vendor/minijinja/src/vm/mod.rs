@@ -476,7 +476,20 @@ impl<'env> Vm<'env> {
                 Instruction::Mul => func_binop!(mul),
                 Instruction::Div => func_binop!(div),
                 Instruction::IntDiv => func_binop!(int_div),
-                Instruction::Rem => func_binop!(rem),
+                Instruction::Rem => {
+                    b = stack.pop();
+                    a = stack.pop();
+                    // PATCH(promptc): `str % args` through the environment's callback; its
+                    // result is measured like a filter's.
+                    match (state.env().string_modulo(), a.as_str()) {
+                        (Some(f), Some(s)) => {
+                            let rv = ctx_ok!(f(state, s, &b));
+                            ctx_ok!(budget::charge(state, Some(budget::shallow_size(&rv))));
+                            stack.push(rv);
+                        }
+                        _ => stack.push(ctx_ok!(ops::rem(&a, &b))),
+                    }
+                }
                 Instruction::Pow => func_binop!(pow),
                 Instruction::Eq => op_binop!(==),
                 Instruction::Ne => op_binop!(!=),
