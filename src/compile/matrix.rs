@@ -25,9 +25,24 @@ pub struct RunBudget<'p> {
 }
 
 impl<'p> RunBudget<'p> {
-    /// Nothing charged yet.
-    pub fn new(project: &'p Project) -> RunBudget<'p> {
-        RunBudget { project, used: AtomicUsize::new(0), fuel: AtomicU64::new(0) }
+    /// Nothing charged yet; an error when the project's matrix has more cells than a run may
+    /// compile (`limits.matrix_cells`), before any is.
+    pub fn new(project: &'p Project) -> Result<RunBudget<'p>> {
+        let cells = crate::resolve::matrix::cells(project).len();
+        let cap = project.templates.limits().matrix_cells;
+        if cells > cap {
+            return Err(Diagnostic::error(format!(
+                "the matrix has {cells} cells, more than `limits.matrix_cells` ({cap})"
+            ))
+            .with_label(crate::diagnostic::Label::file(project.fs().display(&project.manifest)))
+            .with_help(
+                "every profile × case × transport (and each sub-agent's) is a cell that `snapshot`, `diff`, `check` \
+                 and `report --matrix` compile, and `snapshot` writes: raise `limits.matrix_cells` in promptc.yaml \
+                 only if the project is meant to be this large",
+            )
+            .into_error(crate::error::ErrorKind::Template));
+        }
+        Ok(RunBudget { project, used: AtomicUsize::new(0), fuel: AtomicU64::new(0) })
     }
 
     /// Charge a compiled cell's prompt and messages, and the fuel its renders spent (the
@@ -90,7 +105,7 @@ pub fn compile_matrix(project: &Project) -> Result<Vec<Compiled>> {
     let cells = crate::resolve::matrix::cells(project);
     let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, cells.len().max(1));
     let mut slots: Vec<Option<Result<Compiled>>> = (0..cells.len()).map(|_| None).collect();
-    let budget = RunBudget::new(project);
+    let budget = RunBudget::new(project)?;
     // The lowest cell that failed so far. A worker stops at a cell past it: the run fails
     // anyway, and a template that fails by building too much would otherwise fail once per
     // cell (400 profiles: seconds and every worker at its build limit). Every cell before the

@@ -155,7 +155,7 @@ fn measured(
     // Cells are compiled one at a time as the counting thread takes their texts, and let go
     // once accounted unless the caller keeps them (the HTML page shows them).
     let cells = crate::resolve::matrix::cells(project);
-    let budget = crate::compile::RunBudget::new(project);
+    let budget = crate::compile::RunBudget::new(project)?;
     let compiled = cells.iter().map(|cell| {
         super::on_compile_stack(|| crate::compile::compile_matrix_cell(project, cell))
             .and_then(|c| budget.charge(&c).map(|_| c))
@@ -193,7 +193,7 @@ fn matrix_cached(
     let run = crate::memo::RunKey { model, forced };
     let keys: Vec<Option<String>> = cells.iter().map(|c| CompileCache::key(project, c, &run)).collect();
     let known: Vec<_> = keys.iter().map(|k| k.as_deref().and_then(|k| cache.get(project, k))).collect();
-    let budget = crate::compile::RunBudget::new(project);
+    let budget = crate::compile::RunBudget::new(project)?;
     let items = cells.iter().zip(known).zip(&keys).map(|((cell, known), key)| match known {
         Some((k, bytes)) => budget.charge_named(bytes, &cell.stem()).map(|_| Streamed::Known(k)),
         None => super::on_compile_stack(|| crate::compile::compile_matrix_cell(project, cell))

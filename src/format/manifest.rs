@@ -156,6 +156,10 @@ pub struct RawLimits {
     /// to (default 64 MiB).
     #[schemars(with = "Option<u64>", range(min = 1024, max = crate::model::settings::Limits::MAX_BYTES))]
     pub matrix_bytes: Option<Spanned<u64>>,
+    /// Most cells (profile × case × transport, and sub-agents) a whole-matrix run may compile
+    /// (default 2,048).
+    #[schemars(with = "Option<u64>", range(min = 1, max = crate::model::settings::Limits::MAX_CELLS))]
+    pub matrix_cells: Option<Spanned<u64>>,
 }
 
 /// Template whitespace handling.

@@ -156,7 +156,8 @@ fn build_selection(ck: &mut Checker<'_>, rs: &RawSelection, profile: String, def
     }
 }
 
-/// `limits:`: caps on rendered sizes, each between 1 KiB and [`Limits::MAX_BYTES`].
+/// `limits:`: caps on rendered sizes, each between 1 KiB and [`Limits::MAX_BYTES`], and on a
+/// whole-matrix run's cells.
 pub(super) fn build_limits(ck: &mut Checker<'_>, raw: &RawLimits) -> Limits {
     let mut limits = Limits::default();
     let mut take = |v: &Option<Spanned<u64>>, key: &str, out: &mut usize| {
@@ -176,6 +177,17 @@ pub(super) fn build_limits(ck: &mut Checker<'_>, raw: &RawLimits) -> Limits {
     take(&raw.section_bytes, "section_bytes", &mut limits.section_bytes);
     take(&raw.prompt_bytes, "prompt_bytes", &mut limits.prompt_bytes);
     take(&raw.matrix_bytes, "matrix_bytes", &mut limits.matrix_bytes);
+    if let Some(v) = &raw.matrix_cells {
+        if (1..=Limits::MAX_CELLS).contains(&v.value) {
+            limits.matrix_cells = v.value as usize;
+        } else {
+            ck.error(
+                &v.referenced,
+                format!("`limits.matrix_cells` must be between 1 and {}, found {}", Limits::MAX_CELLS, v.value),
+                "the default (2,048 cells) is far above a real project's matrix",
+            );
+        }
+    }
     limits
 }
 

@@ -57,6 +57,8 @@ pub struct Limits {
     /// Most bytes every prompt and harness message of one run over the whole matrix (`snapshot`,
     /// `diff`, `check`, `report --matrix`) may add up to.
     pub matrix_bytes: usize,
+    /// Most cells a whole-matrix run may compile.
+    pub matrix_cells: usize,
 }
 
 impl Limits {
@@ -70,6 +72,13 @@ impl Limits {
     pub const MATRIX_BYTES: usize = 64 << 20;
     /// The highest cap a project may set: 256 MiB.
     pub const MAX_BYTES: u64 = 256 << 20;
+    /// The default cap on a whole-matrix run's cells: 2,048, far above a real project's matrix
+    /// (16 profiles × 16 cases × 4 transports × 2 sub-agents), low enough that a project of
+    /// thousands of profiles stops at once instead of compiling and writing for a minute (a
+    /// cell costs about two milliseconds and its files in `snapshots/`).
+    pub const MATRIX_CELLS: usize = 2048;
+    /// The highest cell cap a project may set.
+    pub const MAX_CELLS: u64 = 1 << 20;
 }
 
 impl Default for Limits {
@@ -78,6 +87,7 @@ impl Default for Limits {
             section_bytes: Limits::SECTION_BYTES,
             prompt_bytes: Limits::PROMPT_BYTES,
             matrix_bytes: Limits::MATRIX_BYTES,
+            matrix_cells: Limits::MATRIX_CELLS,
         }
     }
 }

@@ -246,7 +246,7 @@ impl Matrix {
         }
         let mut cells_out = Vec::new();
         // The run's cap counts the chat texts too (the prompts were charged as they compiled).
-        let budget = crate::compile::RunBudget::new(project);
+        let budget = crate::compile::RunBudget::new(project)?;
         for c in &compiled {
             budget.charge(c)?;
             let (f, summary) = cell_output(project, &c.cell(), c, &budget)?;

@@ -726,6 +726,47 @@ fn a_whole_matrix_run_has_a_cap() {
     assert!(so_far < 1_300_000, "{}", stderr(&out));
 }
 
+/// A project of thousands of profiles: `snapshot` of 5,000 took 28 s and wrote 35,001 files. A
+/// whole-matrix run compiles at most `limits.matrix_cells` cells, checked before the first.
+#[test]
+fn a_whole_matrix_run_has_a_cell_cap() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::create_dir(root.join(".git")).unwrap();
+    let manifest = |limits: &str| {
+        let profiles: String = (0..4).map(|i| format!("  p{i}:\n    sections: [role]\n")).collect();
+        format!(
+            "promptc: 1\nname: wide\ncontract_version: 1\ntransports: [xml, json, native]\n{limits}sections:\n  \
+             role:\n    text: You are helpful.\ntools: []\nprofiles:\n{profiles}"
+        )
+    };
+    // 4 profiles × 3 transports: 12 cells.
+    std::fs::write(root.join("promptc.yaml"), manifest("limits: {matrix_cells: 11}\n")).unwrap();
+    for args in
+        [&["snapshot"][..], &["diff"], &["check"], &["report", "--matrix"], &["report", "--matrix", "--no-cache"]]
+    {
+        let out = run_bounded(root, args, Duration::from_secs(60));
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains("the matrix has 12 cells, more than `limits.matrix_cells` (11)"), "{args:?}: {err}");
+        assert!(err.contains("--> promptc.yaml"), "{args:?}: {err}");
+    }
+    assert!(!root.join("snapshots").exists(), "nothing written");
+    // One cell is not a matrix run.
+    let out = run_bounded(root, &["render", "--profile", "p3"], Duration::from_secs(60));
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    // Raised to the matrix's size, it runs; a cap out of range is a located error.
+    std::fs::write(root.join("promptc.yaml"), manifest("limits: {matrix_cells: 12}\n")).unwrap();
+    let out = run_bounded(root, &["check"], Duration::from_secs(60));
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    std::fs::write(root.join("promptc.yaml"), manifest("limits: {matrix_cells: 0}\n")).unwrap();
+    let out = run_bounded(root, &["check"], Duration::from_secs(60));
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("`limits.matrix_cells` must be between 1 and 1048576, found 0"), "{err}");
+    assert!(err.contains("promptc.yaml:5:"), "{err}");
+}
+
 /// A host's thread may have a small stack (a Python or Node worker): loading a deeply nested
 /// project on a 256 KiB thread gives its error, never a crash, because loading runs on a stack
 /// of known size.

@@ -117,7 +117,7 @@ pub fn data<'a>(project: &'a Project, compiled: &[Compiled], accounts: &'a [Acco
     let by_stem: BTreeMap<String, &Compiled> = compiled.iter().map(|c| (c.cell().stem(), c)).collect();
     let mut cells = BTreeMap::new();
     let mut chat = BTreeMap::new();
-    let budget = crate::compile::RunBudget::new(project);
+    let budget = crate::compile::RunBudget::new(project)?;
     for (stem, c) in &by_stem {
         budget.charge(c)?;
         let (segments, cache_segment) = segments(c, &mut texts);
