@@ -934,6 +934,23 @@ fn run_in_200_mb(dir: &Path, args: &str) -> Output {
     child.wait_with_output().unwrap()
 }
 
+/// A project in a repository whose 400 profiles each render `template` as their one section.
+fn four_hundred_profiles(template: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join(".git")).unwrap();
+    let profiles: String = (0..400).map(|i| format!("  p{i:03}:\n    sections: [role]\n")).collect();
+    std::fs::write(
+        dir.path().join("promptc.yaml"),
+        format!(
+            "promptc: 1\nname: wide\ncontract_version: 1\ntransports: [xml]\nsections:\n  role:\n    template: \
+             role.md.j2\ntools: []\nprofiles:\n{profiles}"
+        ),
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("role.md.j2"), template).unwrap();
+    dir
+}
+
 /// Each value a template builds fits the value limit (8 MiB by default), but a template can keep
 /// many at once: forty variables, forty namespace attributes, a value in each of sixty macro
 /// frames, or a value held on the stack across a recursive call. Each peaked at 190–320 MB; the
@@ -997,18 +1014,7 @@ fn values_kept_at_once_are_bounded_by_what_a_render_may_build() {
     // 400 profiles rendering the first case: the run stops at the first cell that fails, and says
     // so once. (Not inside 200 MB of address space: each thread's malloc arena reserves 64 MB of
     // it, used or not.)
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::create_dir(dir.path().join(".git")).unwrap();
-    let profiles: String = (0..400).map(|i| format!("  p{i:03}:\n    sections: [role]\n")).collect();
-    std::fs::write(
-        dir.path().join("promptc.yaml"),
-        format!(
-            "promptc: 1\nname: wide\ncontract_version: 1\ntransports: [xml]\nsections:\n  role:\n    template: \
-             role.md.j2\ntools: []\nprofiles:\n{profiles}"
-        ),
-    )
-    .unwrap();
-    std::fs::write(dir.path().join("role.md.j2"), &cases[0].1).unwrap();
+    let dir = four_hundred_profiles(&cases[0].1);
     for args in [&["snapshot"][..], &["check"], &["diff"], &["report", "--matrix", "--no-cache"]] {
         let out = run_bounded(dir.path(), args, Duration::from_secs(60));
         let err = stderr(&out);
@@ -1043,18 +1049,7 @@ fn the_renders_of_a_cell_and_of_a_run_share_one_instruction_budget() {
     assert!(err.contains("--> tool.md.j2"), "{err}");
     assert!(err.contains("a tool's docs template"), "{err}");
 
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::create_dir(dir.path().join(".git")).unwrap();
-    let profiles: String = (0..400).map(|i| format!("  p{i:03}:\n    sections: [role]\n")).collect();
-    std::fs::write(
-        dir.path().join("promptc.yaml"),
-        format!(
-            "promptc: 1\nname: wide\ncontract_version: 1\ntransports: [xml]\nsections:\n  role:\n    template: \
-             role.md.j2\ntools: []\nprofiles:\n{profiles}"
-        ),
-    )
-    .unwrap();
-    std::fs::write(dir.path().join("role.md.j2"), format!("{LOOP}You are helpful.")).unwrap();
+    let dir = four_hundred_profiles(&format!("{LOOP}You are helpful."));
     // One cell is fine.
     let out = run_bounded(dir.path(), &["render", "--profile", "p007"], Duration::from_secs(120));
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
