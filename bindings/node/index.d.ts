@@ -61,13 +61,19 @@ export interface Section {
   origin: string
   dynamic: boolean
   sha256: string
+  /** Why it changes between sessions, when it does. */
+  why?: string
 }
 
-/** Where the prompt stops being the same across sessions. */
+/** Where the prompt stops being the same across sessions: measured, by compiling the cell again with another session's values. */
 export interface CacheSplit {
   bytes: number
   last_static: string | null
+  /** A section id, or `(outside sections)` for the layout's own text. */
   first_dynamic: string | null
+  why: string | null
+  /** False when the cell could not be compiled with another session's values (the analysis stands in). */
+  measured: boolean
 }
 
 /** One cell of the snapshot matrix, with the options that compile it. */

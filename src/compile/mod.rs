@@ -4,11 +4,13 @@
 mod accessors;
 mod matrix;
 mod prefix;
+pub(crate) mod session;
 mod text_format;
 
 pub(crate) use matrix::COMPILE_STACK;
 pub use matrix::{compile_matrix, RunBudget};
-pub use prefix::StaticPrefix;
+pub use prefix::{StaticPrefix, OUTSIDE_SECTIONS};
+pub use session::{MessageCut, SessionDiff};
 pub(crate) use text_format::ToolText;
 
 use serde_json::Value;
@@ -61,8 +63,11 @@ pub struct Compiled {
     /// Where each section's text starts in the prompt, by index into `sections` (a layout may
     /// reorder or drop them): found once, here.
     pub(crate) offsets: Vec<Option<usize>>,
-    /// The static prefix, computed once from `offsets`.
+    /// The static prefix, computed once from `offsets` and `session`.
     pub(crate) prefix: StaticPrefix,
+    /// Where the request parts from another session's: measured by compiling the cell again
+    /// with another session's values.
+    pub(crate) session: SessionDiff,
     /// Each active tool's text in the prompt of an xml or json cell (its documentation block, its
     /// action fragment), whether or not a section shows it; empty for native cells.
     pub(crate) tool_texts: Vec<ToolText>,
@@ -99,9 +104,19 @@ pub fn compile_matrix_cell(project: &Project, cell: &Cell) -> Result<Compiled> {
     Ok(c)
 }
 
-/// Render a resolved cell and project its tools. Its renders go on the current thread's
-/// account, which the caller opened before resolving the cell (resolving renders its variables).
+/// Render a resolved cell and project its tools, then measure what changes between sessions
+/// (the cell compiled again with another session's values, see `session`). Its renders go on
+/// the current thread's account, which the caller opened before resolving the cell (resolving
+/// renders its variables); the second compile's too: measuring is work the cell costs.
 pub fn compile_resolved(project: &Project, cell: Resolved) -> Result<Compiled> {
+    let mut c = compile_once(project, cell)?;
+    c.session = session::measure(project, &c, |other| compile_once(project, other));
+    c.prefix = static_prefix_of(project, &c);
+    Ok(c)
+}
+
+/// [`compile_resolved`] without measuring sessions: the request, as this session sends it.
+fn compile_once(project: &Project, cell: Resolved) -> Result<Compiled> {
     // Generated sections describe the tools in the prompt: the projections (or the project's own
     // text format) produce that text.
     let format = TextFormat::new(project, &cell);
@@ -143,10 +158,10 @@ pub fn compile_resolved(project: &Project, cell: Resolved) -> Result<Compiled> {
         Transport::Xml | Transport::Json => (None, None),
     };
     let offsets = place(&r.prompt, &r.sections);
-    let prefix = static_prefix_of(&r.prompt, &r.sections, &offsets);
     Ok(Compiled {
         offsets,
-        prefix,
+        prefix: StaticPrefix::default(),
+        session: SessionDiff::default(),
         selection: cell.selection,
         transport: cell.transport,
         provider,

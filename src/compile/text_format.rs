@@ -37,7 +37,27 @@ fn removed_run(with: &str, without: &str) -> String {
     while end < with.len() && !with.is_char_boundary(end) {
         end += 1;
     }
-    with.get(start..end.max(start)).unwrap_or_default().to_string()
+    let end = end.max(start);
+    let (s, e) = at_line_start(with.as_bytes(), start, end);
+    with.get(s..e).or_else(|| with.get(start..end)).unwrap_or_default().to_string()
+}
+
+/// The run `[start, end)` of `text` slid left to start a line, where it can be: removing
+/// `* part…\n` before `* location…` leaves a run `part…\n* ` just as well, but that one
+/// overlaps the next parameter's lines, and the parameters' parts must not overlap (each is a
+/// range of the prompt its tokens are counted in). A run slides while the byte before it is
+/// its last (the text without it is the same); one that cannot reach a line start stays.
+fn at_line_start(text: &[u8], start: usize, end: usize) -> (usize, usize) {
+    let (mut s, mut e) = (start, end);
+    while s > 0 && e > s && text[s - 1] != b'\n' && text[s - 1] == text[e - 1] {
+        s -= 1;
+        e -= 1;
+    }
+    if s == 0 || text[s - 1] == b'\n' {
+        (s, e)
+    } else {
+        (start, end)
+    }
 }
 
 /// The warning for a parameter whose share of its tool's docs is unknown: the project's

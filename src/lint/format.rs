@@ -38,12 +38,9 @@ impl CheckResult {
             Format::Github => self.diagnostics.iter().map(|d| format!("{}\n", github_line(d))).collect(),
             Format::Human { color } => {
                 let mut s: String = self.diagnostics.iter().map(|d| format!("{}\n", d.render(color))).collect();
-                s.push_str(
-                    "cacheable prefix (tools and prompt before the first section that changes between \
-                            sessions):\n",
-                );
+                s.push_str("cacheable prefix (the request before the first byte another session changes):\n");
                 for p in &self.cache_prefixes {
-                    let end = p.ends_at.as_deref().map_or("whole prompt".to_string(), |e| format!("until `{e}`"));
+                    let end = p.ends_at.as_deref().map_or("whole request".to_string(), |e| format!("until `{e}`"));
                     s.push_str(&format!("  {:<48} {:>6} of {:>6}  {end}\n", p.cell, p.cacheable, p.total));
                 }
                 let plural = |n: usize| if n == 1 { "" } else { "s" };

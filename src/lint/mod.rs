@@ -50,12 +50,12 @@ impl CellView {
 pub struct CachePrefix {
     /// The cell and provider.
     pub cell: String,
-    /// Tokens caching can reuse: the tools (native) and the prompt before the first section
-    /// that changes between sessions.
+    /// Tokens caching can reuse: the request (tools, prompt, harness messages) before the first
+    /// byte another session changes.
     pub cacheable: u64,
     /// Tokens sent in all.
     pub total: u64,
-    /// The section that ends the prefix, if any.
+    /// What holds that byte (a section, `(outside sections)`, `tool NAME`, `message N`), if any.
     pub ends_at: Option<String>,
 }
 

@@ -29,6 +29,8 @@ pub(super) struct Reads {
     pub(super) dynamic_templates: BTreeSet<String>,
     /// The variables each template reads (through includes too): what a cell's metadata hashes.
     pub(super) template_reads: BTreeMap<String, BTreeSet<String>>,
+    /// The dynamic inputs the layout reads: its own text changes between sessions.
+    pub(super) layout_dynamic: Vec<String>,
 }
 
 /// What every template may read, and what they read so far.
@@ -69,7 +71,8 @@ impl Loader<'_> {
             switches.keys().filter(|k| switch_is_name(k, variables.contains_key(k.as_str()), &globals)).cloned(),
         );
         let dynamic_vars = variables.iter().filter(|(_, v)| v.dynamic).map(|(k, _)| k).collect();
-        let reads = Reads { dynamic_templates: BTreeSet::new(), template_reads: BTreeMap::new() };
+        let reads =
+            Reads { dynamic_templates: BTreeSet::new(), template_reads: BTreeMap::new(), layout_dynamic: Vec::new() };
         let mut scope = Scope { known, globals, dynamic_vars, variables, reads, reported: BTreeSet::new() };
         for section in t.sections.values_mut() {
             if let SectionSource::Template(name) = &section.source {
@@ -98,7 +101,8 @@ impl Loader<'_> {
         scope.known = all_known;
         self.check_tool_docs(&mut scope, &mut t);
         if let Some(name) = t.layout {
-            self.check_template(&mut scope, name, &["sections", "body"]);
+            let used = self.check_template(&mut scope, name, &["sections", "body"]);
+            scope.reads.layout_dynamic = scope.dynamic_of(&used);
         }
         self.check_untrusted(variables, &t, catalog, commands);
         self.check_tool_refs(catalog);

@@ -129,6 +129,7 @@ impl Project {
             write_root,
             snapshots_span,
             dynamic_templates: reads.dynamic_templates,
+            layout_dynamic: reads.layout_dynamic,
             template_reads: reads.template_reads,
             cases,
             slots,

@@ -19,6 +19,7 @@ mod counters;
 mod disk;
 mod engine;
 mod key;
+mod marks;
 
 pub(crate) use background::{key_of, keyed, Background};
 pub use counters::Counters;
@@ -26,6 +27,7 @@ pub use disk::CacheFile;
 pub(crate) use disk::{read_confined, write_confined};
 use engine::Engine;
 pub(crate) use key::Mac;
+pub use marks::Mark;
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -211,6 +213,41 @@ impl Counter {
         })
     }
 
+    /// The marks of `text` (whose cache key is `key`) at `points` (byte offsets, any order; one
+    /// mark each, in their order): see `marks`. Each mark is remembered, and saved with the
+    /// counts, under the text's key and its byte, so the parts of a text counted in an earlier
+    /// run are found without tokenising it again.
+    pub(crate) fn marks(&mut self, key: &str, text: &str, points: &[usize]) -> Result<Vec<Mark>> {
+        let total = if text.is_empty() { 0 } else { self.base_count_keyed(key.to_string(), text)? };
+        let mut order: Vec<usize> = points.to_vec();
+        order.sort_unstable();
+        order.dedup();
+        let mut found: HashMap<usize, Mark> = HashMap::new();
+        let mut todo = Vec::new();
+        for &p in &order {
+            let mark_key = format!("{key}@{p}");
+            match self.cache.get(&mark_key) {
+                _ if p == 0 => _ = found.insert(p, Mark::default()),
+                _ if p >= text.len() => _ = found.insert(p, Mark::all(total)),
+                Some(&packed) if plausible_mark(packed, p) => {
+                    found.insert(p, Mark { starts: packed / 2, ends: packed / 2 - packed % 2 });
+                    self.seen.insert(mark_key);
+                }
+                _ => todo.push(p),
+            }
+        }
+        if !todo.is_empty() {
+            for (p, m) in todo.iter().zip(self.engine.marks(text, &todo)?) {
+                let mark_key = format!("{key}@{p}");
+                self.cache.insert(mark_key.clone(), m.starts * 2 + (m.starts - m.ends));
+                self.seen.insert(mark_key);
+                found.insert(*p, m);
+            }
+            self.dirty = true;
+        }
+        Ok(points.iter().map(|p| found.get(p).copied().unwrap_or_default()).collect())
+    }
+
     /// What the cache did so far.
     pub fn stats(&self) -> CacheStats {
         CacheStats { tokenizer_built: self.engine.built() || self.helper.built(), ..self.stats }
@@ -257,6 +294,14 @@ pub(crate) fn check_chunked_count(text: &str) {
 /// byte, and any text has at least one token.
 fn plausible(n: u64, text: &str) -> bool {
     n >= 1 && n <= text.len() as u64
+}
+
+/// Whether `packed` (a mark's tokens started, twice, plus one when a token straddles the byte)
+/// can be the mark at byte `p` (not 0) of a text: at least one token starts before it, at most
+/// one per byte.
+fn plausible_mark(packed: u64, p: usize) -> bool {
+    let starts = packed / 2;
+    starts >= 1 && starts <= p as u64 && starts >= packed % 2
 }
 
 #[cfg(test)]

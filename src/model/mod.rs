@@ -213,6 +213,8 @@ pub struct Project {
     pub(crate) snapshots: String,
     /// Contribution and command templates that read a dynamic variable.
     pub(crate) dynamic_templates: std::collections::BTreeSet<String>,
+    /// The dynamic inputs the layout reads (its own text then changes between sessions).
+    pub(crate) layout_dynamic: Vec<String>,
     /// The declared variables each template reads (sections, layout, contributions, commands,
     /// the tool docs format), found at load.
     pub(crate) template_reads: BTreeMap<String, std::collections::BTreeSet<String>>,

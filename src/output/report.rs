@@ -224,14 +224,24 @@ fn heading(a: &Account) -> String {
     format!("{} · {} · {} ({exact})", a.project, a.name, a.tokenizer.name)
 }
 
-/// The cacheable prefix, in a sentence.
+/// The cacheable prefix, in a sentence: where the request first changes between sessions, and
+/// why.
 fn cache_sentence(a: &Account) -> String {
+    let why = a.cache.why.as_deref().map(|w| format!(", which {w}")).unwrap_or_default();
     let end = match (&a.cache.ends_at, &a.cache.breakpoint_after) {
-        (Some(e), Some(b)) => format!("breakpoint after `{b}`, before `{e}`"),
-        (Some(e), None) => format!("the prompt starts with `{e}`, which changes between sessions"),
-        (None, _) => "the whole prompt is static".into(),
+        (Some(e), Some(b)) => format!("breakpoint after `{b}`, before `{e}`{why}"),
+        (Some(e), None) => format!("the request changes between sessions from its start, in `{e}`{why}"),
+        (None, _) => "nothing changes between sessions".into(),
     };
-    format!("cacheable prefix: {} tokens, uncached: {} ({end})", a.cache.cacheable, a.cache.uncached)
+    let how = match (a.cache.measured, &a.cache.note) {
+        (true, None) => String::new(),
+        (true, Some(note)) => format!("; {note}"),
+        (false, note) => format!(
+            "; estimated from what templates read, not measured{}",
+            note.as_deref().map(|n| format!(" ({n})")).unwrap_or_default()
+        ),
+    };
+    format!("cacheable prefix: {} tokens, uncached: {} ({end}{how})", a.cache.cacheable, a.cache.uncached)
 }
 
 /// Render one account.

@@ -30,8 +30,12 @@ pub struct RenderedSection {
     pub text: String,
     /// Where it was declared (`sections/role.md.j2`, `generated:tool_docs`).
     pub origin: String,
-    /// Whether it reads dynamic variables.
+    /// Whether it changes between sessions, as the analysis of what its templates read says.
     pub dynamic: bool,
+    /// Why it changes between sessions (`reads \`cwd\``, `untrusted text, wrapped with the
+    /// session's nonce`); `None` when it does not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub why: Option<String>,
     /// SHA-256 of `text`.
     pub sha256: String,
 }
@@ -266,27 +270,58 @@ fn render_sections(
         if acc.total > limits.prompt_bytes {
             return Err(prompt_too_large(project, acc.total, limits.prompt_bytes));
         }
-        // Dynamic once and for all: it reads a dynamic variable, its text carries a nonce (untrusted
-        // content, random per session), or a tool contributes text that reads a dynamic variable.
-        let dynamic = !section.dynamic_inputs.is_empty()
-            || section.untrusted.is_some()
-            // The tools' own text in the prompt changes when a templated tool's does.
-            || (matches!(section.source, SectionSource::Generated(Generator::ToolDocs | Generator::ActionSchema))
-                && tools.iter().any(|t| t.dynamic))
-            || text.contains(&format!("_{}|>", runtime.nonce))
-            || matches!(&section.source, SectionSource::Slot(slot) if tools.iter().any(|t| {
-                t.contributions.iter().any(|c| &c.slot == slot && matches!(&c.body,
-                    crate::model::catalog::ContributionBody::Template(n) if project.dynamic_templates.contains(n)))
-            }));
+        let why = dynamic_why(project, section, tools, &text, &runtime.nonce);
         out.push(RenderedSection {
             id: id.clone(),
             sha256: sha256_hex(text.as_bytes()),
             text,
             origin: section.origin.clone(),
-            dynamic,
+            dynamic: why.is_some(),
+            why,
         });
     }
     Ok(out)
+}
+
+/// Why `section` (rendered as `text`) changes between sessions, if it does: it reads a dynamic
+/// variable or the nonce, it is untrusted text (wrapped with the session's nonce), its text
+/// carries the nonce, or it shows text a tool makes from a dynamic value (a templated tool's
+/// docs, a contribution that reads one).
+fn dynamic_why(
+    project: &Project,
+    section: &crate::model::section::Section,
+    tools: &[crate::resolve::tools::ActiveTool],
+    text: &str,
+    nonce: &str,
+) -> Option<String> {
+    use crate::model::catalog::ContributionBody;
+    if !section.dynamic_inputs.is_empty() {
+        let names: Vec<String> = section.dynamic_inputs.iter().map(|n| format!("`{n}`")).collect();
+        return Some(format!("reads {}", names.join(", ")));
+    }
+    if let Some(tag) = &section.untrusted {
+        return Some(format!("untrusted text ({tag}), wrapped with the session's nonce"));
+    }
+    if text.contains(&format!("_{nonce}|>")) {
+        return Some("carries untrusted text wrapped with the session's nonce".into());
+    }
+    let dynamic_tool = match &section.source {
+        SectionSource::Generated(Generator::ToolDocs | Generator::ActionSchema) => tools
+            .iter()
+            .find(|t| t.dynamic)
+            .map(|t| format!("shows tool `{}`, whose text reads a dynamic value", t.name)),
+        SectionSource::Slot(slot) => tools
+            .iter()
+            .find(|t| {
+                t.contributions.iter().any(|c| {
+                    &c.slot == slot
+                        && matches!(&c.body, ContributionBody::Template(n) if project.dynamic_templates.contains(n))
+                })
+            })
+            .map(|t| format!("tool `{}` contributes text that reads a dynamic value", t.name)),
+        SectionSource::Template(_) | SectionSource::Generated(_) => None,
+    };
+    dynamic_tool
 }
 
 /// A layout that reads `sections.NAME` for a section this cell has no text for (`id`, the

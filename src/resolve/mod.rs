@@ -16,6 +16,7 @@ use serde_json::Value;
 pub mod matrix;
 pub mod options;
 pub mod runtime;
+pub mod session;
 pub mod tools;
 pub mod values;
 

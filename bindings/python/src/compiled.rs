@@ -83,8 +83,8 @@ impl PyCompiled {
     fn warnings<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         diagnostics(py, self.inner.warnings())
     }
-    /// Where the prompt stops being the same across sessions: `bytes`, `last_static`,
-    /// `first_dynamic`.
+    /// Where the prompt stops being the same across sessions, measured: `bytes`,
+    /// `last_static`, `first_dynamic`, `why`, `measured`.
     #[getter]
     fn cache<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         to_py(py, &serde_json::to_value(self.inner.static_prefix()).unwrap_or_default())

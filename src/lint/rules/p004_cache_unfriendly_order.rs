@@ -4,6 +4,7 @@
 use std::collections::BTreeSet;
 
 use crate::code::{Level, RuleCode};
+use crate::compile::OUTSIDE_SECTIONS;
 use crate::diagnostic::Diagnostic;
 use crate::lint::registry::Rule;
 use crate::lint::{find_in_file, finding, CachePrefix, CellView};
@@ -46,7 +47,10 @@ pub(crate) fn check(project: &Project, views: &[CellView], out: &mut Vec<Diagnos
         // The tools come first in every provider's cache order: a native tool whose text reads
         // a dynamic value (`templated: true`) leaves nothing of the cell to reuse.
         if c.projection().is_some() {
-            for t in c.tools.iter().filter(|t| t.dynamic) {
+            let changed = |t: &crate::resolve::tools::ActiveTool| {
+                t.dynamic || c.session.other_tools.as_ref().is_some_and(|o| !o.contains(t))
+            };
+            for t in c.tools.iter().filter(|t| changed(t)) {
                 let Some(tool) = project.catalog.tools().iter().find(|d| {
                     d.name == t.name || d.variants.iter().any(|x| x.name.as_deref() == Some(t.name.as_str()))
                 }) else {
@@ -70,46 +74,47 @@ pub(crate) fn check(project: &Project, views: &[CellView], out: &mut Vec<Diagnos
                 out.push(d);
             }
         }
-        // Sections in the order they appear in the prompt (a layout may reorder them).
+        // Sections in the order they appear in the prompt (a layout may reorder them), after the
+        // first byte another session changes.
+        let Some(holder) = c.static_prefix().first_dynamic else { continue };
+        let cut = c.static_prefix().bytes;
         let placed = c.placed_sections();
-        if let Some(i) = placed.iter().position(|(_, s)| s.dynamic) {
-            if let Some((_, later)) = placed[i + 1..].iter().find(|(_, s)| !s.dynamic) {
-                let culprit = &placed[i].1.id;
-                if reported.insert((culprit.clone(), later.id.clone())) {
-                    let anchor = if project.layout.is_some() {
-                        find_in_file(
-                            project,
-                            project.layout.as_deref().unwrap_or_default(),
-                            &format!("sections.{culprit}"),
-                        )
-                    } else {
-                        v.profile_label(project)
-                    };
-                    let note = v.accounts.first().map(|a| {
-                        format!(
-                            "in cell `{}` the cacheable prefix ends after {} of {} tokens",
-                            a.name, a.cache.cacheable, a.total.tokens
-                        )
-                    });
-                    let mut d = finding(
-                        RuleCode::P004,
-                        format!(
-                            "section `{culprit}` changes between sessions but comes before static section `{}`",
-                            later.id
-                        ),
-                    )
-                    .with_label(anchor)
-                    .with_help(if project.layout.is_some() {
-                        "place dynamic and untrusted sections after the static ones in the layout"
-                    } else {
-                        "list dynamic and untrusted sections after the static ones in the profile's `sections:`"
-                    });
-                    if let Some(n) = note {
-                        d = d.with_note(n);
-                    }
-                    out.push(d);
-                }
-            }
+        let Some((_, later)) = placed.iter().find(|(at, s)| *at >= cut && s.id != holder && !c.section_changes(&s.id))
+        else {
+            continue;
+        };
+        if !reported.insert((holder.clone(), later.id.clone())) {
+            continue;
         }
+        let layout_text = holder == OUTSIDE_SECTIONS;
+        let anchor = match (&project.layout, layout_text) {
+            (Some(layout), true) => {
+                find_in_file(project, layout, project.layout_dynamic.first().map_or("", String::as_str))
+            }
+            (Some(layout), false) => find_in_file(project, layout, &format!("sections.{holder}")),
+            (None, _) => v.profile_label(project),
+        };
+        let what = if layout_text {
+            "the layout's own text changes between sessions".to_string()
+        } else {
+            format!("section `{holder}` changes between sessions")
+        };
+        let mut d = finding(RuleCode::P004, format!("{what} but comes before static section `{}`", later.id))
+            .with_label(anchor)
+            .with_help(match (&project.layout, layout_text) {
+                (Some(_), true) => "print values that change every session after the static sections in the layout",
+                (Some(_), false) => "place dynamic and untrusted sections after the static ones in the layout",
+                (None, _) => "list dynamic and untrusted sections after the static ones in the profile's `sections:`",
+            });
+        if let Some(why) = c.static_prefix().why {
+            d = d.with_note(format!("it {why}"));
+        }
+        if let Some(a) = v.accounts.first() {
+            d = d.with_note(format!(
+                "in cell `{}` the cacheable prefix ends after {} of {} tokens",
+                a.name, a.cache.cacheable, a.total.tokens
+            ));
+        }
+        out.push(d);
     }
 }

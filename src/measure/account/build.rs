@@ -3,19 +3,23 @@
 
 use std::collections::HashMap;
 
-use super::prepare::{add_tool_sources, OwnCounts, Prepared, ToolCounts};
+use super::prepare::{
+    add_tool_sources, cell_texts, compact, projection_for, OwnCounts, OwnCut, Places, Prepared, ToolCounts,
+};
 use super::{Account, CacheSplit, MessageItem, ParamItem, SectionItem, SlotItem, TokenizerInfo, ToolItem};
 use crate::compile::Compiled;
+use crate::compile::OUTSIDE_SECTIONS;
 use crate::diagnostic::Diagnostic;
 use crate::error::Result;
 use crate::measure::billing::{bill, Billed};
 use crate::measure::budget::{Check, Scope};
-use crate::measure::tokens::Counters;
+use crate::measure::tokens::{key_of, Counters};
 use crate::measure::Measure;
 use crate::model::provider::Provider;
 use crate::model::tokenizer::Tokenizer;
 use crate::model::transport::Transport;
 use crate::model::Project;
+use crate::projection::ProjectionOptions;
 use crate::resolve::matrix::{cell_name, Cell};
 
 /// The tokenizer for a cell of `provider` (`None`: xml and json cells): `forced` wins, then
@@ -65,14 +69,17 @@ pub fn account(
     counters: &mut Counters,
 ) -> Result<Account> {
     let provider = provider.filter(|_| c.transport == Transport::Native);
-    let prepared = Prepared::new(project, c, provider);
-    counters.prime(tokenizer, &prepared.texts(c))?;
+    let prepared = provider.map(|p| Prepared::new(project, c, p));
+    let mut texts = cell_texts(c);
+    texts.extend(prepared.iter().flat_map(|p| p.tool_part_texts()));
+    counters.prime(tokenizer, &texts)?;
     let mut sources = HashMap::new();
     add_tool_sources(&mut sources, project, c.tools.iter().map(|t| t.name.as_str()));
     let ctx = Context { project, c, provider, tokenizer, model, sources: &sources };
-    let own = OwnCounts::new(c, |_, text| counters.count(tokenizer, text))?;
-    let counted = prepared.counts(tokenizer, counters)?;
-    account_primed(&ctx, &counted, &own, counters)
+    let places = Places::of(c);
+    let own = OwnCounts::new(c, &places, |_, text, points| counters.marks(tokenizer, &key_of(text), text, points))?;
+    let counted = prepared.map(|p| p.counts(tokenizer, counters)).transpose()?;
+    account_primed(&ctx, counted.as_ref(), &own, counters)
 }
 
 /// Everything an account is made from, but the texts.
@@ -86,11 +93,11 @@ pub(super) struct Context<'a> {
     pub(super) sources: &'a HashMap<String, String>,
 }
 
-/// [`account`] once every text of `prepared` has been counted: the items, then the totals,
-/// the cache split, the bill and the budgets.
+/// [`account`] once every text has been counted: the items, then the totals, the cache split,
+/// the bill and the budgets. `counted` is the tools' part of a native cell.
 pub(super) fn account_primed(
     ctx: &Context,
-    counted: &ToolCounts,
+    counted: Option<&ToolCounts>,
     own: &OwnCounts,
     counters: &mut Counters,
 ) -> Result<Account> {
@@ -98,46 +105,20 @@ pub(super) fn account_primed(
     let cell = &c.cell();
     let prompt = own.prompt;
     let mut sections = section_items(c, own);
-    let mut tools = tool_items(ctx, counted);
-    let tools_sent = counted.tools_sent;
-    let messages: Vec<MessageItem> = c
-        .messages
-        .iter()
-        .zip(&own.messages)
-        .map(|(m, sent)| {
-            let sections = m.sections.iter().map(|s| s.id.clone()).collect();
-            MessageItem { role: m.role, sections, sent: *sent }
-        })
-        .collect();
+    let mut tools = tool_items(ctx, counted, own);
+    let tools_sent = counted.map_or_else(Measure::default, |t| t.tools_sent);
+    let tools_framing = counted.map_or_else(Measure::default, |t| t.framing);
+    let messages = message_items(c, own);
     let total = messages.iter().fold(prompt.plus(tools_sent), |t, m| t.plus(m.sent));
     super::set_shares(&mut sections, &mut tools, total);
     let in_sections = sections.iter().fold(Measure::default(), |m, s| m.plus(s.sent));
+    // The sections' parts are the prompt's tokens that start in them: what is left is the text
+    // no section owns, never less than nothing.
     let layout = Measure {
         tokens: prompt.tokens.saturating_sub(in_sections.tokens),
         bytes: prompt.bytes.saturating_sub(in_sections.bytes),
     };
-    let sp = c.static_prefix();
-    // Only the (short) dynamic rest is counted: the prefix is the prompt less it, to within
-    // the one token that may straddle the cut.
-    let rest = own.rest;
-    // The tools come before the prompt in every provider's cache order: a native tool whose
-    // text changes between sessions (`templated: true` reading a dynamic value) leaves nothing
-    // to reuse.
-    let dynamic_tool = c.tools.iter().find(|t| t.dynamic).filter(|_| c.projection.is_some());
-    let cache = match dynamic_tool {
-        Some(t) => CacheSplit {
-            cacheable: 0,
-            uncached: prompt.tokens + tools_sent.tokens,
-            breakpoint_after: None,
-            ends_at: Some(format!("tool {}", t.name)),
-        },
-        None => CacheSplit {
-            cacheable: prompt.tokens.saturating_sub(rest.tokens) + tools_sent.tokens,
-            uncached: rest.tokens,
-            breakpoint_after: sp.last_static,
-            ends_at: sp.first_dynamic,
-        },
-    };
+    let cache = cache_split(ctx, own, tools_sent, total, counters)?;
     let slots = slot_items(c, &sections);
     let billed = billed(ctx, counted, prompt, &messages, counters)?;
     let mut a = Account {
@@ -153,7 +134,10 @@ pub(super) fn account_primed(
         sections,
         layout,
         layout_source: project.layout.clone().unwrap_or_else(|| "blank lines between sections".into()),
+        layout_dynamic: c.prefix.first_dynamic.as_deref() == Some(OUTSIDE_SECTIONS)
+            || !project.layout_dynamic.is_empty(),
         tools,
+        tools_framing,
         slots,
         prompt,
         tools_sent,
@@ -167,23 +151,112 @@ pub(super) fn account_primed(
     Ok(a)
 }
 
-/// One item per rendered section, its share still to be set.
+/// What caching can reuse of the request — the tools (native), the prompt, the harness
+/// messages, in that order — up to where it parts from another session's: the tokens that end
+/// before that byte. The rest is uncached: the two add up to what is sent.
+fn cache_split(
+    ctx: &Context,
+    own: &OwnCounts,
+    tools_sent: Measure,
+    total: Measure,
+    counters: &mut Counters,
+) -> Result<CacheSplit> {
+    let c = ctx.c;
+    let sp = &c.prefix;
+    let measured = c.session.variation.is_some();
+    let note = c.session.note();
+    let split = |cacheable: u64, breakpoint_after: Option<String>, ends_at: Option<String>, why: Option<String>| {
+        let cacheable = cacheable.min(total.tokens);
+        let uncached = total.tokens - cacheable;
+        CacheSplit { cacheable, uncached, breakpoint_after, ends_at, why, measured, note: note.clone() }
+    };
+    if let Some((tool, reused)) = tools_cut(ctx, counters)? {
+        let why = Some(format!("tool `{tool}`'s text reads a value that changes between sessions"));
+        return Ok(split(reused, None, Some(format!("tool {tool}")), why));
+    }
+    Ok(match own.cut {
+        None => split(total.tokens, sp.last_static.clone(), None, None),
+        Some((OwnCut::Prompt(_), reused)) => {
+            split(tools_sent.tokens + reused, sp.last_static.clone(), sp.first_dynamic.clone(), sp.why.clone())
+        }
+        Some((OwnCut::Message(k), reused)) => {
+            let before = match k.message {
+                0 => sp.last_static.clone(),
+                i => Some(format!("message {i}")),
+            };
+            let why = c.messages.get(k.message).and_then(|m| m.sections.iter().find_map(|s| s.why.clone()));
+            split(tools_sent.tokens + reused, before, Some(format!("message {}", k.message + 1)), why)
+        }
+    })
+}
+
+/// Where a native cell's tools JSON for the account's provider parts from another session's
+/// (a `templated: true` tool whose text reads a dynamic value): the tool, and the tokens of the
+/// JSON that end before that byte. `None` when the JSON is the same.
+fn tools_cut(ctx: &Context, counters: &mut Counters) -> Result<Option<(String, u64)>> {
+    let (c, project) = (ctx.c, ctx.project);
+    let Some(p) = ctx.provider else { return Ok(None) };
+    let json = compact(&projection_for(project, c, p));
+    let (byte, tool) = match (&c.session.other_tools, c.session.variation) {
+        (Some(other), _) => {
+            let theirs = compact(&crate::projection::project(p, other, ProjectionOptions::of(project)));
+            let Some(byte) = crate::compile::session::first_difference(&json, &theirs) else { return Ok(None) };
+            let tool = c.tools.iter().zip(other.iter()).find(|(a, b)| a != b).map(|(a, _)| a.name.clone());
+            (byte, tool)
+        }
+        (None, Some(_)) => return Ok(None),
+        // Not measured: the analysis says which tool's text changes.
+        (None, None) => match c.tools.iter().find(|t| t.dynamic) {
+            Some(t) => (0, Some(t.name.clone())),
+            None => return Ok(None),
+        },
+    };
+    let reused = counters.marks(ctx.tokenizer, &key_of(&json), &json, &[byte])?.first().map_or(0, |m| m.ends);
+    Ok(Some((tool.unwrap_or_default(), reused)))
+}
+
+/// One item per rendered section, its share still to be set: its part of the prompt.
 fn section_items(c: &Compiled, own: &OwnCounts) -> Vec<SectionItem> {
     c.sections
         .iter()
         .zip(&own.sections)
-        .map(|(s, sent)| SectionItem {
+        .zip(&c.offsets)
+        .map(|((s, sent), at)| SectionItem {
             id: s.id.clone(),
             sent: *sent,
             share: 0.0,
-            dynamic: s.dynamic,
+            dynamic: c.section_changes(&s.id),
+            why: s.why.clone(),
+            placed: at.is_some(),
             source: s.origin.clone(),
         })
         .collect()
 }
 
-/// One item per active tool (with its parameters), its share still to be set.
-fn tool_items(ctx: &Context, counted: &ToolCounts) -> Vec<ToolItem> {
+/// One item per harness message: each block's part, and whether it changes between sessions.
+fn message_items(c: &Compiled, own: &OwnCounts) -> Vec<MessageItem> {
+    c.messages
+        .iter()
+        .zip(&own.messages)
+        .enumerate()
+        .map(|(i, (m, blocks))| MessageItem {
+            role: m.role,
+            sections: m.sections.iter().map(|s| s.id.clone()).collect(),
+            sent: blocks.iter().fold(Measure::default(), |t, b| t.plus(*b)),
+            blocks: if blocks.len() > 1 || m.form == crate::model::profile::MessageForm::Blocks {
+                blocks.clone()
+            } else {
+                Vec::new()
+            },
+            dynamic: c.message_changes(i),
+            why: m.sections.iter().find_map(|s| s.why.clone()),
+        })
+        .collect()
+}
+
+/// One item per active tool (with its parameters), its share still to be set: its entry in the
+/// tools JSON (native), or its part of the section that describes it (xml, json).
+fn tool_items(ctx: &Context, counted: Option<&ToolCounts>, own: &OwnCounts) -> Vec<ToolItem> {
     let c = ctx.c;
     // The section that describes the tools in the prompt, for xml and json cells.
     let holder = match c.transport {
@@ -193,21 +266,28 @@ fn tool_items(ctx: &Context, counted: &ToolCounts) -> Vec<ToolItem> {
     }
     .and_then(|origin| c.sections.iter().find(|s| s.origin == origin))
     .map(|s| s.id.clone());
+    let (tools, params) = match counted {
+        Some(t) => (&t.tools, &t.params),
+        None => (&own.tools, &own.params),
+    };
     c.tools
         .iter()
         .enumerate()
         .map(|(i, t)| ToolItem {
             name: t.name.clone(),
             toolset: t.toolset.clone(),
-            sent: counted.tools[i],
+            sent: tools.get(i).copied().unwrap_or_default(),
             share: 0.0,
-            part_of: if ctx.provider.is_some() { None } else { holder.clone() },
+            part_of: if counted.is_some() { None } else { holder.clone() },
             source: ctx.sources.get(&t.name).cloned().unwrap_or_default(),
             params: t
                 .params
                 .iter()
-                .zip(&counted.params[i])
-                .map(|(prm, sent)| ParamItem { name: prm.name.clone(), sent: *sent })
+                .enumerate()
+                .map(|(j, prm)| ParamItem {
+                    name: prm.name.clone(),
+                    sent: params.get(i).and_then(|ps| ps.get(j)).copied().unwrap_or_default(),
+                })
                 .collect(),
         })
         .collect()
@@ -232,13 +312,14 @@ fn slot_items(c: &Compiled, sections: &[SectionItem]) -> Vec<SlotItem> {
 /// The provider's estimated bill, harness messages included.
 fn billed(
     ctx: &Context,
-    counted: &ToolCounts,
+    counted: Option<&ToolCounts>,
     prompt: Measure,
     messages: &[MessageItem],
     counters: &mut Counters,
 ) -> Result<Billed> {
-    let tools_sent = counted.tools_sent.tokens;
-    let mut billed = bill(ctx.provider, ctx.model, prompt.tokens, tools_sent, counted.bill, ctx.tokenizer, counters)?;
+    let tools_sent = counted.map_or(0, |t| t.tools_sent.tokens);
+    let bill_of_tools = counted.map(|t| t.bill).unwrap_or_default();
+    let mut billed = bill(ctx.provider, ctx.model, prompt.tokens, tools_sent, bill_of_tools, ctx.tokenizer, counters)?;
     // Harness messages are input too: billed as sent (each message's few tokens of framing are
     // not modelled).
     let in_messages: u64 = messages.iter().map(|m| m.sent.tokens).sum();

@@ -8,7 +8,7 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 
 use super::build::{account_primed, tokenizer_for, Context};
-use super::prepare::{add_tool_sources, cell_texts, OwnCounts, Prepared, ToolCounts};
+use super::prepare::{add_tool_sources, cell_texts, OwnCounts, Places, Prepared, ToolCounts};
 use super::Account;
 use crate::compile::Compiled;
 use crate::diagnostic::Diagnostic;
@@ -145,7 +145,8 @@ struct Waiting<C> {
     cell: Streamed<C>,
     /// The cache keys of the cell's own texts ([`cell_texts`]), in order.
     own_keys: Vec<String>,
-    work: Vec<(Option<Provider>, Tokenizer, Tools)>,
+    /// Per provider: its tokenizer, and its part of the tools (native cells).
+    work: Vec<(Option<Provider>, Tokenizer, Option<Tools>)>,
     /// Counted once the counting thread has reached this ticket.
     ticket: u64,
     /// Bytes of text held.
@@ -264,13 +265,16 @@ impl Run<'_> {
                 encodings.push(tokenizer.encoding());
                 ticket = bg.submit_keyed(counters, tokenizer.encoding(), own.clone())?;
             }
-            let (tools, fresh) = self.tools(c, provider, tokenizer);
-            if let (Tools::Prepared(prepared), true) = (&tools, fresh) {
+            let tools = provider.filter(|_| c.transport == Transport::Native).map(|p| {
+                let (tools, fresh) = self.tools(c, p, tokenizer);
+                (tools, fresh)
+            });
+            if let Some((Tools::Prepared(prepared), true)) = &tools {
                 let texts = prepared.tool_part_texts();
                 bytes += texts.iter().map(|t| t.len()).sum::<usize>();
                 ticket = bg.submit(counters, &tokenizer, &texts)?;
             }
-            work.push((provider, tokenizer, tools));
+            work.push((provider, tokenizer, tools.map(|(t, _)| t)));
         }
         Ok(Waiting { cell, own_keys, work, ticket, bytes })
     }
@@ -283,17 +287,14 @@ impl Run<'_> {
         set.parts.iter_mut().find(|(p, t, _)| *p == provider && *t == tokenizer).map(|(_, _, part)| part)
     }
 
-    /// `c`'s tools for `provider`: shared with an earlier cell with the same tools (native
-    /// cells), or prepared now (`true`).
-    fn tools(&mut self, c: &Compiled, provider: Option<Provider>, tokenizer: Tokenizer) -> (Tools, bool) {
-        let Some(p) = provider.filter(|_| c.transport == Transport::Native) else {
-            return (Tools::Prepared(Arc::new(Prepared::new(self.project, c, provider))), true);
-        };
+    /// Native cell `c`'s tools for `p`: shared with an earlier cell with the same tools, or
+    /// prepared now (`true`).
+    fn tools(&mut self, c: &Compiled, p: Provider, tokenizer: Tokenizer) -> (Tools, bool) {
         if let Some(part) = self.part_of(&c.tools, p, tokenizer) {
             return (part.clone(), false);
         }
         self.shared.prepared += 1;
-        let prepared = Tools::Prepared(Arc::new(Prepared::new(self.project, c, Some(p))));
+        let prepared = Tools::Prepared(Arc::new(Prepared::new(self.project, c, p)));
         let options = ProjectionOptions::of(self.project);
         let sets = &mut self.shared.sets;
         let set = match sets.iter().position(|s| s.options == options && s.tools == c.tools) {
@@ -312,11 +313,12 @@ impl Run<'_> {
         (prepared, true)
     }
 
-    /// The counts of `tools`, counted now if they are not yet, and remembered as counts.
+    /// The counts of native cell `c`'s `tools` for `p`, counted now if they are not yet, and
+    /// remembered as counts.
     fn counted(
         &mut self,
         c: &Compiled,
-        provider: Option<Provider>,
+        p: Provider,
         tokenizer: &Tokenizer,
         tools: &Tools,
         counters: &mut Counters,
@@ -325,12 +327,11 @@ impl Run<'_> {
             Tools::Counted(counted) => return Ok(Arc::clone(counted)),
             Tools::Prepared(prepared) => prepared,
         };
-        let native = provider.filter(|_| c.transport == Transport::Native);
-        if let Some(Tools::Counted(counted)) = native.and_then(|p| self.part_of(&c.tools, p, *tokenizer)) {
+        if let Some(Tools::Counted(counted)) = self.part_of(&c.tools, p, *tokenizer) {
             return Ok(Arc::clone(counted));
         }
         let counted = Arc::new(prepared.counts(tokenizer, counters)?);
-        if let Some(shared) = native.and_then(|p| self.part_of(&c.tools, p, *tokenizer)) {
+        if let Some(shared) = self.part_of(&c.tools, p, *tokenizer) {
             *shared = Tools::Counted(Arc::clone(&counted));
         }
         Ok(counted)
@@ -349,11 +350,16 @@ impl Run<'_> {
         };
         add_tool_sources(sources, self.project, c.tools.iter().map(|t| t.name.as_str()));
         let mut out = Vec::new();
+        let places = Places::of(c);
         for (provider, tokenizer, tools) in &w.work {
-            let counted = self.counted(c, *provider, tokenizer, tools, counters)?;
-            let own = OwnCounts::new(c, |i, text| counters.count_keyed(tokenizer, &w.own_keys[i], text))?;
+            let counted = match (provider, tools) {
+                (Some(p), Some(tools)) => Some(self.counted(c, *p, tokenizer, tools, counters)?),
+                _ => None,
+            };
+            let own =
+                OwnCounts::new(c, &places, |i, text, points| counters.marks(tokenizer, &w.own_keys[i], text, points))?;
             let ctx = Context { project: self.project, c, provider: *provider, tokenizer, model: self.model, sources };
-            out.push(account_primed(&ctx, &counted, &own, counters)?);
+            out.push(account_primed(&ctx, counted.as_deref(), &own, counters)?);
         }
         Ok(out)
     }

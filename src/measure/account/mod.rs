@@ -58,11 +58,22 @@ pub struct SectionItem {
     pub sent: Measure,
     /// Share of the cell's sent tokens, 0–1.
     pub share: f64,
-    /// Whether it changes between sessions (a dynamic variable, untrusted text, a dynamic
-    /// contribution).
+    /// Whether it changes between sessions: its text differs in another session's compile, or
+    /// the analysis of what its templates read says it does.
     pub dynamic: bool,
+    /// Why it changes between sessions, as the analysis says (`reads \`cwd\``).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub why: Option<String>,
+    /// Whether the prompt holds its text as rendered: a layout may leave a section out or
+    /// rewrite it, and then its tokens are the layout's text (`(outside sections)`), not its own.
+    #[serde(default = "yes")]
+    pub placed: bool,
     /// Where it comes from (`sections/role.md.j2`, `generated:tool_docs`, `slot:notes`).
     pub source: String,
+}
+
+fn yes() -> bool {
+    true
 }
 
 /// One parameter of a tool: the part of the tool's definition it costs.
@@ -111,20 +122,34 @@ pub struct SlotItem {
     pub sent: Measure,
 }
 
-/// What provider prompt caching can reuse: the static prefix of the request.
+/// What provider prompt caching can reuse: the prefix of the request — the tools (native), the
+/// prompt, the harness messages, in that order — that is the same in every session. Measured:
+/// the cell compiled again with another session's values (another nonce, other values of the
+/// dynamic variables), the two requests compared byte for byte.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct CacheSplit {
-    /// Tokens before the first section that changes between sessions: the tools (native) and
-    /// the prompt up to that section (the prompt's tokens less the rest's, to within the one
-    /// token that may straddle the cut).
+    /// Tokens of the request that end before its first byte another session changes.
     pub cacheable: u64,
-    /// The rest of the prompt.
+    /// The rest: `cacheable + uncached` is what is sent.
     pub uncached: u64,
     /// The last static section: where a cache breakpoint goes.
     pub breakpoint_after: Option<String>,
-    /// The section that ends the prefix, if any.
+    /// What holds the first byte another session changes, if any: a section, `(outside
+    /// sections)` (a layout's own text), `tool NAME`, `message N`.
     pub ends_at: Option<String>,
+    /// Why it changes between sessions, as the analysis of what templates read says.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub why: Option<String>,
+    /// Whether the split was measured; `false` when the cell could not be compiled with another
+    /// session's values and the analysis stands in.
+    #[serde(default = "yes")]
+    pub measured: bool,
+    /// How far the measurement is from the whole truth, when it is: compiled against another
+    /// nonce only (a template failed on other values of the dynamic variables), or why it could
+    /// not be measured at all.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 /// One harness message: who sends it and what it costs.
@@ -134,8 +159,17 @@ pub struct MessageItem {
     pub role: crate::model::profile::Role,
     /// Its sections' ids, in order.
     pub sections: Vec<String>,
-    /// Its text as sent.
+    /// Its text as sent: its blocks together.
     pub sent: Measure,
+    /// Each content block as sent, for a message sent as blocks (empty for one text).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub blocks: Vec<Measure>,
+    /// Whether it changes between sessions (measured, or by the analysis of its sections).
+    #[serde(default)]
+    pub dynamic: bool,
+    /// Why, as the analysis says.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub why: Option<String>,
 }
 
 /// What one cell costs for one provider.
@@ -162,12 +196,19 @@ pub struct Account {
     pub tokenizer: TokenizerInfo,
     /// The sections, in prompt order.
     pub sections: Vec<SectionItem>,
-    /// Text outside sections: separators, layout headings.
+    /// Text outside sections: separators, layout headings (and a section the layout rewrites).
     pub layout: Measure,
     /// Where that text comes from.
     pub layout_source: String,
+    /// Whether that text changes between sessions (the layout reads a dynamic value).
+    #[serde(default)]
+    pub layout_dynamic: bool,
     /// The tools, in order.
     pub tools: Vec<ToolItem>,
+    /// What the tools JSON holds besides the tools' entries: the list's brackets and commas, a
+    /// provider's wrapper (native; the tools and it add up to `tools_sent`).
+    #[serde(default)]
+    pub tools_framing: Measure,
     /// Injectable slots.
     pub slots: Vec<SlotItem>,
     /// The prompt as sent.

@@ -57,22 +57,24 @@ impl Memo {
     /// The count of `text`: the sum over its chunks, each looked up here or counted with
     /// `count` (and remembered, while the memo has room).
     pub(in crate::measure::tokens) fn count(&mut self, text: &str, count: impl Fn(&str) -> usize) -> usize {
-        chunks(text)
-            .map(|chunk| {
-                if let Some(&n) = self.counts.get(chunk) {
-                    return n as usize;
-                }
-                let n = count(chunk);
-                let cost = chunk.len() + 48;
-                if chunk.len() <= MEMO_CHUNK_BYTES && self.bytes + cost <= MEMO_BYTES {
-                    if let Ok(small) = u32::try_from(n) {
-                        self.counts.insert(chunk.into(), small);
-                        self.bytes += cost;
-                    }
-                }
-                n
-            })
-            .sum()
+        chunks(text).map(|chunk| self.chunk(chunk, &count)).sum()
+    }
+
+    /// The count of one chunk: looked up here, or counted with `count` (and remembered, while
+    /// the memo has room).
+    pub(in crate::measure::tokens) fn chunk(&mut self, chunk: &str, count: impl Fn(&str) -> usize) -> usize {
+        if let Some(&n) = self.counts.get(chunk) {
+            return n as usize;
+        }
+        let n = count(chunk);
+        let cost = chunk.len() + 48;
+        if chunk.len() <= MEMO_CHUNK_BYTES && self.bytes + cost <= MEMO_BYTES {
+            if let Ok(small) = u32::try_from(n) {
+                self.counts.insert(chunk.into(), small);
+                self.bytes += cost;
+            }
+        }
+        n
     }
 }
 
@@ -126,4 +128,4 @@ pub(in crate::measure::tokens) fn chunks(text: &str) -> impl Iterator<Item = &st
 
 #[cfg(test)]
 #[path = "chunks_tests.rs"]
-mod tests;
+pub(super) mod tests;

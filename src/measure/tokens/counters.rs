@@ -7,7 +7,7 @@ use crate::diagnostic::Diagnostic;
 use crate::error::Result;
 use crate::model::tokenizer::{Encoding, Tokenizer};
 
-use super::{CacheFile, CacheStats, Counter};
+use super::{CacheFile, CacheStats, Counter, Mark};
 
 /// `base` tokens of the tokenizer's encoding as `tokenizer` counts them (estimates round up).
 pub(super) fn scaled(tokenizer: &Tokenizer, base: u64) -> u64 {
@@ -59,14 +59,21 @@ impl Counters {
         Ok(scaled(tokenizer, base))
     }
 
-    /// [`Counters::count`] of a text whose cache key is known (see [`keyed`](super::keyed)),
-    /// so it is not hashed again.
-    pub(crate) fn count_keyed(&mut self, tokenizer: &Tokenizer, key: &str, text: &str) -> Result<u64> {
-        if text.is_empty() {
-            return Ok(0);
-        }
-        let base = self.counter(tokenizer.encoding()).base_count_keyed(key.to_string(), text)?;
-        Ok(scaled(tokenizer, base))
+    /// The marks of `text` (whose cache key is `key`, see [`keyed`](super::keyed)) at
+    /// `points`, with `tokenizer` (an estimate scales each, rounding up as counts do, so the
+    /// mark at the text's end is its count): see [`Mark`].
+    pub(crate) fn marks(
+        &mut self,
+        tokenizer: &Tokenizer,
+        key: &str,
+        text: &str,
+        points: &[usize],
+    ) -> Result<Vec<Mark>> {
+        let marks = self.counter(tokenizer.encoding()).marks(key, text, points)?;
+        Ok(marks
+            .into_iter()
+            .map(|m| Mark { starts: scaled(tokenizer, m.starts), ends: scaled(tokenizer, m.ends) })
+            .collect())
     }
 
     /// Save every encoding's new counts (problems become warnings).

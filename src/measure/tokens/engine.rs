@@ -35,6 +35,19 @@ impl Bpe {
         }
     }
 
+    /// The byte lengths of the tokens of `text`, in order (special-token text as ordinary
+    /// text): what marks inside a text are read from.
+    pub(in crate::measure::tokens) fn token_lens(&self, text: &str) -> Vec<usize> {
+        match self {
+            Bpe::Prebuilt(t) => t.encode(text).into_iter().map(|id| t.bpe.token_len(id)).collect(),
+            Bpe::Built(b) => b
+                .encode_ordinary(text)
+                .into_iter()
+                .map(|rank| b.decode_bytes(&[rank]).map_or(0, |bytes| bytes.len()))
+                .collect(),
+        }
+    }
+
     /// [`Bpe::count`], by chunks remembered in `memo` where the encoding's pre-tokenization
     /// allows it (o200k_base, see `chunks`): the same count.
     pub(in crate::measure::tokens) fn count_chunked(&self, memo: &mut Memo, text: &str) -> usize {
@@ -46,6 +59,7 @@ impl Bpe {
 }
 
 use super::chunks::Memo;
+use super::marks::Mark;
 use crate::diagnostic::Diagnostic;
 use crate::error::{ErrorKind, Result};
 use crate::model::tokenizer::Encoding;
@@ -109,6 +123,18 @@ impl Engine {
         let mut shared = self.memo.try_lock().ok();
         let memo = shared.as_deref_mut().unwrap_or(&mut own);
         Ok(texts.iter().map(|(k, t)| (k.clone(), bpe.count_chunked(memo, t) as u64)).collect())
+    }
+}
+
+impl Engine {
+    /// The marks of `text` at `points` (sorted byte offsets): see `marks`. Chunks are looked up
+    /// in this engine's memo, as [`Engine::count_all`] does.
+    pub(in crate::measure::tokens) fn marks(&self, text: &str, points: &[usize]) -> Result<Vec<Mark>> {
+        let bpe = self.get()?;
+        let mut own = Memo::default();
+        let mut shared = self.memo.try_lock().ok();
+        let memo = shared.as_deref_mut().unwrap_or(&mut own);
+        Ok(super::marks::marks(bpe, memo, text, points))
     }
 }
 

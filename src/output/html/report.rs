@@ -49,7 +49,7 @@ impl Texts {
 type Segment = (Option<usize>, usize);
 
 /// `c`'s prompt cut into its sections and the text between them, in prompt order, and the
-/// index of the first segment after the cacheable prefix.
+/// index of the first segment not wholly in the cacheable prefix.
 fn segments(c: &Compiled, texts: &mut Texts) -> (Vec<Segment>, usize) {
     let prompt = c.prompt.as_str();
     let mut placed: Vec<(usize, usize)> =
@@ -57,10 +57,13 @@ fn segments(c: &Compiled, texts: &mut Texts) -> (Vec<Segment>, usize) {
     placed.sort();
     let mut out = Vec::new();
     let mut at = 0;
-    let mut cache_segment = None;
-    let gap = |out: &mut Vec<Segment>, from: usize, to: usize, texts: &mut Texts| {
+    // Where each segment ends: the cache segment is the one holding the cut (the first byte
+    // another session changes), so what the page shows before it is all cacheable.
+    let mut ends = Vec::new();
+    let gap = |out: &mut Vec<Segment>, ends: &mut Vec<usize>, from: usize, to: usize, texts: &mut Texts| {
         if let Some(t) = prompt.get(from..to).filter(|t| !t.is_empty()) {
             out.push((None, texts.id(t)));
+            ends.push(to);
         }
     };
     for (start, i) in placed {
@@ -68,16 +71,14 @@ fn segments(c: &Compiled, texts: &mut Texts) -> (Vec<Segment>, usize) {
         if start < at || end > prompt.len() {
             continue; // a section whose text overlaps another's (a layout that repeats it) shows once
         }
-        gap(&mut out, at, start, texts);
-        if cache_segment.is_none() && start >= c.prefix.bytes {
-            cache_segment = Some(out.len());
-        }
+        gap(&mut out, &mut ends, at, start, texts);
         out.push((Some(i), texts.id(&prompt[start..end])));
+        ends.push(end);
         at = end;
     }
-    gap(&mut out, at, prompt.len(), texts);
-    let n = out.len();
-    (out, cache_segment.unwrap_or(if c.prefix.bytes >= prompt.len() { n } else { n.saturating_sub(1) }))
+    gap(&mut out, &mut ends, at, prompt.len(), texts);
+    let cache_segment = ends.iter().position(|&end| end > c.prefix.bytes).unwrap_or(out.len());
+    (out, cache_segment)
 }
 
 /// The report document as `report --format json` prints it (`"format"` first).

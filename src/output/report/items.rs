@@ -2,10 +2,14 @@
 //! their parameters), largest first or in prompt order, the smallest summed when only the top
 //! are kept, and the totals below.
 
+use crate::compile::OUTSIDE_SECTIONS;
 use crate::measure::account::{Account, ToolItem};
 use crate::measure::Measure;
 
 use super::{bar_of, front, middle, pct, tokens_cell, View};
+
+/// The row of what a tools JSON holds besides its tools' entries.
+pub(crate) const TOOLS_FRAMING: &str = "(tools JSON framing)";
 
 /// One row of the item table, before formatting.
 struct Item {
@@ -30,28 +34,46 @@ fn share_of(a: &Account, m: Measure) -> f64 {
 /// The items of `a` in the view's order, the rest summed when it keeps only the top ones.
 fn items(a: &Account, view: View) -> Vec<Item> {
     let mut out: Vec<Item> = Vec::new();
+    let row = |item: String, sent: Measure, kind: &'static str, source: String| Item {
+        item,
+        sent,
+        share: share_of(a, sent),
+        kind,
+        source,
+        children: Vec::new(),
+    };
     for s in &a.sections {
-        out.push(Item {
-            item: s.id.clone(),
-            sent: s.sent,
-            share: s.share,
-            kind: if s.dynamic { "dynamic" } else { "static" },
-            source: s.source.clone(),
-            children: Vec::new(),
-        });
+        // A section the layout leaves out or rewrites: its tokens are the layout's.
+        let kind = match (s.placed, s.dynamic) {
+            (false, _) => "layout",
+            (true, true) => "dynamic",
+            (true, false) => "static",
+        };
+        out.push(Item { share: s.share, ..row(s.id.clone(), s.sent, kind, s.source.clone()) });
     }
     if a.layout.bytes > 0 {
-        let share = if a.total.tokens == 0 { 0.0 } else { a.layout.tokens as f64 / a.total.tokens as f64 };
-        out.push(Item {
-            item: "(outside sections)".into(),
-            sent: a.layout,
-            share,
-            kind: "static",
-            source: a.layout_source.clone(),
-            children: Vec::new(),
-        });
+        let kind = if a.layout_dynamic { "dynamic" } else { "static" };
+        out.push(row(OUTSIDE_SECTIONS.into(), a.layout, kind, a.layout_source.clone()));
     }
     out.extend(a.tools.iter().map(|t| tool_item(a, t, view)));
+    if a.tools_framing.bytes > 0 {
+        out.push(row(TOOLS_FRAMING.into(), a.tools_framing, "tool", "the tools JSON's brackets and commas".into()));
+    }
+    for (i, m) in a.messages.iter().enumerate() {
+        let mut r = row(
+            format!("message {} · {}", i + 1, m.role.as_str()),
+            m.sent,
+            if m.dynamic { "dynamic" } else { "static" },
+            m.sections.join(", "),
+        );
+        r.children = m
+            .blocks
+            .iter()
+            .enumerate()
+            .map(|(j, b)| row(format!("  · block {}", j + 1), *b, "block", String::new()))
+            .collect();
+        out.push(r);
+    }
     if view.by_tokens {
         out.sort_by(|x, y| y.sent.tokens.cmp(&x.sent.tokens).then_with(|| x.item.cmp(&y.item)));
         for i in &mut out {
@@ -60,6 +82,7 @@ fn items(a: &Account, view: View) -> Vec<Item> {
     }
     if let Some(n) = view.top.filter(|n| *n < out.len()) {
         let rest = out.split_off(n);
+        // Rows that are part of another row (a tool described in a section) add nothing.
         let sum = rest.iter().fold(Measure::default(), |m, i| if i.kind == "in docs" { m } else { m.plus(i.sent) });
         let share = if a.total.tokens == 0 { 0.0 } else { sum.tokens as f64 / a.total.tokens as f64 };
         out.push(Item {
@@ -131,8 +154,11 @@ pub(super) fn item_rows(a: &Account, view: View, full: bool) -> (Vec<&'static st
             push(c);
         }
     }
-    for (label, m) in [("= prompt", a.prompt), ("= tools JSON", a.tools_sent), ("= sent", a.total)] {
-        if label == "= tools JSON" && a.provider.is_none() {
+    let in_messages = a.messages.iter().fold(Measure::default(), |t, m| t.plus(m.sent));
+    for (label, m) in
+        [("= prompt", a.prompt), ("= tools JSON", a.tools_sent), ("= messages", in_messages), ("= sent", a.total)]
+    {
+        if (label == "= tools JSON" && a.provider.is_none()) || (label == "= messages" && a.messages.is_empty()) {
             continue;
         }
         rows.push(vec![
