@@ -76,7 +76,7 @@ pub(super) fn static_prefix_of(project: &Project, c: &Compiled) -> StaticPrefix 
 pub(crate) fn layout_why(project: &Project) -> Option<String> {
     (!project.layout_dynamic.is_empty()).then(|| {
         let names: Vec<String> = project.layout_dynamic.iter().map(|n| format!("`{n}`")).collect();
-        format!("the layout reads {}", names.join(", "))
+        format!("reads {}", names.join(", "))
     })
 }
 

@@ -205,3 +205,7 @@ mod tests {
         assert_eq!(first_difference("", "a"), Some(0));
     }
 }
+
+#[cfg(test)]
+#[path = "session_tests.rs"]
+mod agreement_tests;

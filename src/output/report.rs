@@ -230,7 +230,7 @@ fn cache_sentence(a: &Account) -> String {
     let why = a.cache.why.as_deref().map(|w| format!(", which {w}")).unwrap_or_default();
     let end = match (&a.cache.ends_at, &a.cache.breakpoint_after) {
         (Some(e), Some(b)) => format!("breakpoint after `{b}`, before `{e}`{why}"),
-        (Some(e), None) => format!("the request changes between sessions from its start, in `{e}`{why}"),
+        (Some(e), None) => format!("no section is whole before the first change, in `{e}`{why}"),
         (None, _) => "nothing changes between sessions".into(),
     };
     let how = match (a.cache.measured, &a.cache.note) {

@@ -217,3 +217,76 @@ fn every_view_of_a_real_size_agent_gives_the_same_figures() {
         ("tools/files.yaml", "Read a file from the workspace", "Read one file from the workspace"),
     );
 }
+
+/// Issue 40: a layout that prints a dynamic variable or the nonce changes every session, though
+/// every section is static. The cacheable prefix ends where it first prints one — measured —
+/// in `render --format json`, `report` and `check` (P004 at the value the layout prints first).
+#[test]
+fn a_layout_that_reads_a_dynamic_value_or_the_nonce_ends_the_cacheable_prefix_there() {
+    let dir = common::repo().join("fixtures/good/layout-dynamic");
+    let render = json(&dir, &["render", "--format", "json"]);
+    let cache = &render["cache"];
+    assert_eq!(cache["first_dynamic"], "(outside sections)", "{cache}");
+    assert_eq!(cache["why"], "reads `nonce`, `today`", "{cache}");
+    assert_eq!(cache["measured"], true);
+    let header = "# Session of ";
+    assert_eq!(cache["bytes"].as_u64(), Some(header.len() as u64), "the prompt parts at the date: {cache}");
+
+    let report = json(&dir, &["report", "--format", "json"]);
+    let a = &report["accounts"][0];
+    assert_eq!(a["layout_dynamic"], true);
+    assert_eq!(a["cache"]["ends_at"], "(outside sections)");
+    let (cacheable, total) = (a["cache"]["cacheable"].as_u64().unwrap(), a["total"]["tokens"].as_u64().unwrap());
+    assert!(cacheable >= a["tools_sent"]["tokens"].as_u64().unwrap() && cacheable < total, "{}", a["cache"]);
+    let (_, table, _) = run(&dir, &["report"]);
+    assert!(!table.contains("whole prompt is static"), "{table}");
+    assert!(table.contains("which reads `nonce`, `today`"), "{table}");
+    assert!(table.lines().any(|l| l.contains("(outside sections)") && l.contains("dynamic")), "{table}");
+
+    // Without the header, the sessions part later: at the footer's nonce.
+    let plain = json(&dir, &["report", "--format", "json", "--set", "header=false"]);
+    assert!(plain["accounts"][0]["cache"]["cacheable"].as_u64().unwrap() > cacheable);
+
+    let (code, out, err) = run(&dir, &["check"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let text = out + &err;
+    assert!(text.contains("warning[P004]: the layout's own text changes between sessions"), "{text}");
+    assert!(text.contains("layout.md.j2:1:32"), "the first value the layout prints: {text}");
+}
+
+/// Issue 40: every part of the request has a row, in every format, and the rows add up to
+/// what is sent — harness messages and their blocks, the layout's text, the tools JSON's
+/// framing included (on `message-blocks` 78 of 149 sent tokens were in no row).
+#[test]
+fn every_report_format_has_a_row_for_every_part_and_the_rows_add_up_to_what_is_sent() {
+    for project in ["fixtures/good/message-blocks", "fixtures/good/harness-messages", "fixtures/good/layout-dynamic"] {
+        let dir = common::repo().join(project);
+        let (code, csv, err) = run(&dir, &["report", "--matrix", "--format", "csv"]);
+        assert!(code <= 1, "{err}");
+        let mut rows: BTreeMap<String, (u64, u64)> = BTreeMap::new();
+        for line in csv.lines().filter(|l| l.starts_with("item,")) {
+            let f: Vec<&str> = line.split(',').collect();
+            let (cell, item, tokens) = (f[1].to_string(), f[2], f[3].trim_start_matches('≈'));
+            let Ok(tokens) = tokens.parse::<u64>() else { continue };
+            let e = rows.entry(cell).or_default();
+            match item {
+                "= sent" => e.1 = tokens,
+                // Totals, and parts of a row already counted (parameters, blocks, the tools a
+                // section describes).
+                i if i.starts_with(['=', '·', '└']) => {}
+                _ => e.0 += tokens,
+            }
+        }
+        assert!(rows.len() >= 2, "{project}: {csv}");
+        for (cell, (sum, sent)) in &rows {
+            assert_eq!(sum, sent, "{project} {cell}: the rows add up to what is sent\n{csv}");
+        }
+        let (_, md, _) = run(&dir, &["report", "--format", "markdown"]);
+        let (_, table, _) = run(&dir, &["report"]);
+        if project.ends_with("message-blocks") {
+            for text in [&md, &table, &csv] {
+                assert!(text.contains("message 1 · user") && text.contains("block 2"), "{text}");
+            }
+        }
+    }
+}

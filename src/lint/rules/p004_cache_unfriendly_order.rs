@@ -89,7 +89,10 @@ pub(crate) fn check(project: &Project, views: &[CellView], out: &mut Vec<Diagnos
         let layout_text = holder == OUTSIDE_SECTIONS;
         let anchor = match (&project.layout, layout_text) {
             (Some(layout), true) => {
-                find_in_file(project, layout, project.layout_dynamic.first().map_or("", String::as_str))
+                // The dynamic value the layout prints first: where its text starts to change.
+                let text = project.files.get(layout.as_str()).map_or("", |f| f.text.as_str());
+                let first = project.layout_dynamic.iter().min_by_key(|n| text.find(n.as_str()).unwrap_or(usize::MAX));
+                find_in_file(project, layout, first.map_or("", String::as_str))
             }
             (Some(layout), false) => find_in_file(project, layout, &format!("sections.{holder}")),
             (None, _) => v.profile_label(project),

@@ -49,13 +49,24 @@ fn items(a: &Account, view: View) -> Vec<Item> {
             (true, true) => "dynamic",
             (true, false) => "static",
         };
-        out.push(Item { share: s.share, ..row(s.id.clone(), s.sent, kind, s.source.clone()) });
+        let mut item = Item { share: s.share, ..row(s.id.clone(), s.sent, kind, s.source.clone()) };
+        // The tools the section describes (xml and json cells) are parts of its row, shown
+        // under it: each tool, then its parameters.
+        for t in a.tools.iter().filter(|t| t.part_of.as_deref() == Some(s.id.as_str())) {
+            let mut tool = tool_item(a, t, view);
+            let params = std::mem::take(&mut tool.children);
+            item.children.push(tool);
+            item.children.extend(params.into_iter().map(|p| Item { item: format!("  {}", p.item), ..p }));
+        }
+        out.push(item);
     }
     if a.layout.bytes > 0 {
         let kind = if a.layout_dynamic { "dynamic" } else { "static" };
         out.push(row(OUTSIDE_SECTIONS.into(), a.layout, kind, a.layout_source.clone()));
     }
-    out.extend(a.tools.iter().map(|t| tool_item(a, t, view)));
+    let holders: Vec<&str> = a.sections.iter().map(|s| s.id.as_str()).collect();
+    let own_rows = a.tools.iter().filter(|t| t.part_of.as_deref().is_none_or(|h| !holders.contains(&h)));
+    out.extend(own_rows.map(|t| tool_item(a, t, view)));
     if a.tools_framing.bytes > 0 {
         out.push(row(TOOLS_FRAMING.into(), a.tools_framing, "tool", "the tools JSON's brackets and commas".into()));
     }
@@ -76,7 +87,8 @@ fn items(a: &Account, view: View) -> Vec<Item> {
     }
     if view.by_tokens {
         out.sort_by(|x, y| y.sent.tokens.cmp(&x.sent.tokens).then_with(|| x.item.cmp(&y.item)));
-        for i in &mut out {
+        // A section's tools keep their parameters under them.
+        for i in out.iter_mut().filter(|i| !i.children.iter().any(|c| c.kind == "in docs")) {
             i.children.sort_by(|x, y| y.sent.tokens.cmp(&x.sent.tokens).then_with(|| x.item.cmp(&y.item)));
         }
     }
