@@ -66,6 +66,8 @@ rule_codes! {
     P009: project,
     /// Tool text sent as written holds template syntax.
     P010: project,
+    /// A chat template leaves the system prompt or every tool out of a cell.
+    P011: cell,
 }
 
 impl RuleCode {

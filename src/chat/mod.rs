@@ -9,8 +9,10 @@
 //! in an environment set as transformers sets its own (see `env`).
 
 mod env;
+mod shown;
 
 pub use crate::model::chat::{ChatDate, ChatTemplate};
+pub use shown::{dropped, session_cut, tools_shown, ToolsShown};
 
 use indexmap::IndexMap;
 use minijinja::Value;
@@ -195,16 +197,6 @@ fn in_cell(mut e: Error, compiled: &Compiled, template: &str) -> Error {
         }
     }
     e
-}
-
-/// The text `compiled` would give without its tools (to tell the tools block's share).
-pub fn apply_without_tools(
-    project: &Project,
-    compiled: &Compiled,
-    template: &ChatTemplate,
-    options: &ChatOptions,
-) -> Result<String> {
-    render(project, template, &conversation(compiled), None, options, project.templates.limits().prompt_bytes)
 }
 
 /// Render `text` as a chat template with a small conversation and one tool (the fuzz target's

@@ -138,7 +138,8 @@ pub(crate) fn report_chat(project: &Project, args: &ReportArgs) -> Result<Exit, 
     save_tokens(&mut counter);
     std::mem::forget(counter);
     let mut err = std::io::stderr().lock();
-    for w in report.render.chat.warnings.iter().filter(|_| args.chat.chat_template.is_some()) {
+    let differences = report.render.chat.warnings.iter().filter(|_| args.chat.chat_template.is_some());
+    for w in differences.chain(&report.warnings) {
         let _ = write!(err, "{}", w.render(std::io::stderr().is_terminal()));
     }
     drop(err);
@@ -177,12 +178,16 @@ fn chat_table(report: &promptc::open_weight::ChatReport) -> String {
     for row in &report.account.rows {
         let name = match &row.kind {
             ChatRowKind::Section { id, offset } => {
-                format!("section {id}{}", if offset.is_some() { "" } else { " (not found as written)" })
+                format!("section {id}{}", if offset.is_some() { "" } else { " (not in the text as written)" })
             }
             ChatRowKind::Message { index, role, offset } => {
                 format!("message {index} ({role}){}", if offset.is_some() { "" } else { " (not found as written)" })
             }
-            ChatRowKind::Tools { count } => format!("tools block ({count} tool{})", if *count == 1 { "" } else { "s" }),
+            ChatRowKind::Tools { count, known } => format!(
+                "tools block ({count} tool{}){}",
+                if *count == 1 { "" } else { "s" },
+                if *known { "" } else { " (unknown: in the template's row)" }
+            ),
             ChatRowKind::Template => "template (headers, special tokens, its own text)".into(),
             _ => "other".into(),
         };
@@ -204,6 +209,18 @@ fn chat_table(report: &promptc::open_weight::ChatReport) -> String {
             out.push_str(&format!("{}\n", "-".repeat(w0 + w1 + w2 + 4)));
         }
         out.push_str(&format!("{a:<w0$}  {b:>w1$}  {c:>w2$}\n"));
+    }
+    let total = report.account.total.tokens;
+    match (report.account.cacheable, &report.unmeasured) {
+        (Some(c), _) if c == total => out.push_str(&format!("cacheable prefix: {c} tokens (nothing changes between sessions)\n")),
+        (Some(c), _) => out.push_str(&format!(
+            "cacheable prefix: {c} tokens, uncached: {} (another session's text, on another date, differs from there)\n",
+            total - c
+        )),
+        (None, why) => out.push_str(&format!(
+            "cacheable prefix: not measured ({})\n",
+            why.as_deref().unwrap_or("no second session")
+        )),
     }
     out
 }

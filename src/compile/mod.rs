@@ -115,6 +115,14 @@ pub fn compile_resolved(project: &Project, cell: Resolved) -> Result<Compiled> {
     Ok(c)
 }
 
+/// `c` as another session would compile it — the same values [`compile_resolved`] measured it
+/// with (see `session`) — for what is made from a compiled cell later (a chat template's text):
+/// `None` when no second compile succeeded.
+pub(crate) fn other_session(project: &Project, c: &Compiled) -> Option<Compiled> {
+    let variation = c.session.variation?;
+    session::other(project, c, variation).and_then(|other| compile_once(project, other)).ok()
+}
+
 /// [`compile_resolved`] without measuring sessions: the request, as this session sends it.
 fn compile_once(project: &Project, cell: Resolved) -> Result<Compiled> {
     // Generated sections describe the tools in the prompt: the projections (or the project's own

@@ -120,12 +120,18 @@ pub struct ChatReport {
     pub tokenizer: String,
     /// Whether the counts are the model's own (a tokenizer file), not an OpenAI encoding's.
     pub exact: bool,
+    /// What the template leaves out of the cell (the system prompt, every tool), and why a
+    /// share could not be told.
+    pub warnings: Vec<crate::diagnostic::Diagnostic>,
+    /// Why the cacheable prefix could not be measured, when it could not.
+    pub unmeasured: Option<String>,
 }
 
 impl ChatReport {
     /// `report --transport chat --format json`.
     pub fn to_json(&self) -> String {
         let r = &self.render;
+        let total = self.account.total.tokens;
         crate::json::document(json!({
             "transport": "chat",
             "profile": r.compiled.selection.profile,
@@ -135,6 +141,8 @@ impl ChatReport {
             "tokenizer": {"name": self.tokenizer, "model_own": self.exact},
             "total": self.account.total,
             "rows": self.account.rows,
+            "cache": self.account.cacheable.map(|c| json!({"cacheable": c, "uncached": total - c})),
+            "warnings": self.warnings.iter().map(|w| w.message.clone()).collect::<Vec<_>>(),
         }))
     }
 }
@@ -160,33 +168,34 @@ pub fn report_chat(
         }
         (None, None) => None,
     };
-    // One date for both renders, so the tools block is the only difference between them.
+    // One date for every render, so the tools block is the only difference it makes.
     let fixed = options.date.is_some();
     let options = match options.date {
         Some(_) => options,
         None => options.date(chat::ChatDate::now()),
     };
-    let mut chat = chat::apply(project, &compiled, &template, &options)?;
-    chat.date_fixed = fixed;
-    let without = chat::apply_without_tools(project, &compiled, &template, &options)?;
+    let mut text = chat::apply(project, &compiled, &template, &options)?;
+    text.date_fixed = fixed;
+    let shown = chat::tools_shown(project, &compiled, &template, &options, &text);
+    let cut = chat::session_cut(project, &compiled, &template, &options, &text);
+    let name = decl.map_or_else(|| template.display(!compiled.tools.is_empty()), |d| d.name.clone());
+    let warnings = chat::dropped(&name, &compiled, &text, &shown);
     let tools = chat::tools(project, &compiled);
-    let render = ChatRender { compiled, chat, tools };
+    let render = ChatRender { compiled, chat: text, tools };
+    let measured = cut.as_ref().ok().copied();
     let (account, name, exact) = match tokenizer {
         Some(t) => {
-            let mut count = |s: &str| t.count(s);
-            (
-                crate::measure::chat::account(&render.compiled, &render.chat, &without, &mut count)?,
-                t.display().to_string(),
-                true,
-            )
+            let mut marks = |s: &str, points: &[usize]| t.marks(s, points);
+            let a = crate::measure::chat::account(&render.compiled, &render.chat, &shown, measured, &mut marks)?;
+            (a, t.display().to_string(), true)
         }
         None => {
             let name = counter.tokenizer().name();
-            let mut count = |s: &str| counter.count(s);
-            (crate::measure::chat::account(&render.compiled, &render.chat, &without, &mut count)?, name, false)
+            let mut marks = |s: &str, points: &[usize]| counter.marks(s, points);
+            (crate::measure::chat::account(&render.compiled, &render.chat, &shown, measured, &mut marks)?, name, false)
         }
     };
-    Ok(ChatReport { render, account, tokenizer: name, exact })
+    Ok(ChatReport { render, account, tokenizer: name, exact, warnings, unmeasured: cut.err() })
 }
 
 /// A `chat_templates:` entry's `tokenizer:`, read from the project.

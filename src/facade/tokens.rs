@@ -40,6 +40,12 @@ impl TokenCounter {
         self.counters.count(&self.tokenizer, text)
     }
 
+    /// The marks of `text` at byte `points`: tokens that start before each, and that end by it.
+    pub(crate) fn marks(&mut self, text: &str, points: &[usize]) -> Result<Vec<crate::measure::tokens::Mark>> {
+        let key = crate::measure::tokens::key_of(text);
+        self.counters.marks(&self.tokenizer, &key, text, points)
+    }
+
     /// The tokenizer [`TokenCounter::count`] uses.
     pub fn tokenizer(&self) -> Tokenizer {
         self.tokenizer

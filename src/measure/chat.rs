@@ -7,11 +7,15 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use crate::chat::{ChatPartKind, ChatText};
+use std::collections::HashMap;
+use std::ops::Range;
+
+use crate::chat::{ChatPartKind, ChatText, ToolsShown};
 use crate::compile::Compiled;
 use crate::diagnostic::Diagnostic;
 use crate::error::{ErrorKind, Result};
 
+use super::tokens::Mark;
 use super::Measure;
 
 /// The most bytes a tokenizer file may have: real ones are 2–20 MB; a 150,000-entry vocabulary
@@ -72,14 +76,27 @@ impl HfTokenizer {
     /// counts them: special tokens written in the text (`<|im_start|>`) are one token each, and
     /// none is added.
     pub fn count(&self, text: &str) -> Result<u64> {
-        let encoded = std::panic::catch_unwind(|| self.inner.encode_fast(text, false))
+        Ok(self.marks(text, &[text.len()])?.first().map_or(0, |m| m.starts))
+    }
+
+    /// The marks of `text` at `points` (bytes): how many of its tokens start before each, and
+    /// how many end by it (see [`Mark`]). The text is encoded once, whole, with offsets.
+    pub fn marks(&self, text: &str, points: &[usize]) -> Result<Vec<Mark>> {
+        let encoded = std::panic::catch_unwind(|| self.inner.encode(text, false))
             .map_err(|_| "the tokenizer failed on this text".to_string())
             .and_then(|r| r.map_err(|e| e.to_string()));
-        match encoded {
-            Ok(e) => Ok(e.len() as u64),
-            Err(why) => Err(Diagnostic::error(format!("the tokenizer {} cannot count this text: {why}", self.display))
-                .into_error(ErrorKind::Internal)),
-        }
+        let encoding = encoded.map_err(|why| {
+            Diagnostic::error(format!("the tokenizer {} cannot count this text: {why}", self.display))
+                .into_error(ErrorKind::Internal)
+        })?;
+        let offsets = encoding.get_offsets();
+        Ok(points
+            .iter()
+            .map(|&p| Mark {
+                starts: offsets.iter().filter(|(start, _)| *start < p).count() as u64,
+                ends: offsets.iter().filter(|(start, end)| *start < p && *end <= p).count() as u64,
+            })
+            .collect())
     }
 }
 
@@ -92,7 +109,8 @@ pub enum ChatRowKind {
     Section {
         /// Its id.
         id: String,
-        /// Where it is in the templated text (bytes), when found as written.
+        /// Where it is in the templated text (bytes); `None` when the text does not hold it as
+        /// written (the template dropped or rewrote the system prompt): then it counts nothing.
         #[serde(skip_serializing_if = "Option::is_none")]
         offset: Option<usize>,
     },
@@ -102,18 +120,20 @@ pub enum ChatRowKind {
         index: usize,
         /// Its role.
         role: String,
-        /// Where it is in the templated text (bytes), when found as written.
+        /// Where it is in the templated text (bytes); `None` when not found as written.
         #[serde(skip_serializing_if = "Option::is_none")]
         offset: Option<usize>,
     },
-    /// The tools as the template writes them: the text with tools less the text without.
+    /// The tools as the template writes them: the lines the text has only with them.
     Tools {
         /// How many tools.
         count: usize,
+        /// Whether their share is known (a template that fails without tools leaves it
+        /// unknown: their text is then in the template's row).
+        known: bool,
     },
     /// Everything else the template writes: role headers, special tokens, the generation
-    /// prompt, dates, default system text — and the few tokens by which counting the parts on
-    /// their own differs from counting the whole.
+    /// prompt, dates, default system text.
     Template,
 }
 
@@ -124,14 +144,13 @@ pub struct ChatRow {
     /// What it is.
     #[serde(flatten)]
     pub kind: ChatRowKind,
-    /// Its tokens (the template's row may be negative by a few tokens: counting parts on their
-    /// own can take more tokens than the whole).
-    pub tokens: i64,
+    /// Its tokens: those of the whole text that start in its part.
+    pub tokens: u64,
     /// Its UTF-8 bytes.
-    pub bytes: i64,
+    pub bytes: u64,
 }
 
-/// A chat cell's tokens: the whole templated text and its rows, which add up to it.
+/// A chat cell's tokens: the whole templated text and its rows, which partition it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[non_exhaustive]
 pub struct ChatAccount {
@@ -139,51 +158,100 @@ pub struct ChatAccount {
     pub total: Measure,
     /// Its parts, in the order they are sent, then the tools block and the template's own text.
     pub rows: Vec<ChatRow>,
+    /// Tokens that end before the first byte another session's text differs (all of them when
+    /// none does); `None` when it could not be measured.
+    pub cacheable: Option<u64>,
 }
 
-/// Count `chat` (the templated text of `compiled`) with `count`; `without_tools` is the same
-/// cell's text with no tools, which tells the tools block's share.
+/// Count `chat` (the templated text of `compiled`): `marks` gives the whole text's marks at
+/// byte points (see [`Mark`]); `tools` is where the text holds the tools, `cut` where another
+/// session's text first differs. Every row is a range of the text, none overlapping — sections
+/// and messages where found, then the tools' lines outside them, the template's row the rest —
+/// and its tokens are those that start in it: the rows add up to the total, none negative.
 pub fn account(
     compiled: &Compiled,
     chat: &ChatText,
-    without_tools: &str,
-    count: &mut dyn FnMut(&str) -> Result<u64>,
+    tools: &ToolsShown,
+    cut: Option<Option<usize>>,
+    marks: &mut dyn FnMut(&str, &[usize]) -> Result<Vec<Mark>>,
 ) -> Result<ChatAccount> {
-    let total = Measure { tokens: count(&chat.text)?, bytes: chat.text.len() as u64 };
-    let located = |k: &ChatPartKind| chat.parts.iter().find(|p| &p.kind == k).map(|p| p.range.start);
-    let mut rows = Vec::new();
+    let text = &chat.text;
+    let located = |k: &ChatPartKind| chat.parts.iter().find(|p| &p.kind == k).map(|p| p.range.clone());
+    let mut parts: Vec<(ChatRowKind, Vec<Range<usize>>)> = Vec::new();
     for (_, s) in compiled.placed_sections() {
-        let offset = located(&ChatPartKind::Section(s.id.clone()));
-        let (tokens, bytes) = (count(&s.text)? as i64, s.text.len() as i64);
-        rows.push(ChatRow { kind: ChatRowKind::Section { id: s.id.clone(), offset }, tokens, bytes });
+        let range = located(&ChatPartKind::Section(s.id.clone()));
+        let offset = range.as_ref().map(|r| r.start);
+        parts.push((ChatRowKind::Section { id: s.id.clone(), offset }, range.into_iter().collect()));
     }
     for (i, m) in compiled.messages.iter().enumerate() {
-        let offset = located(&ChatPartKind::Message(i));
-        let mut tokens = 0;
-        for block in &m.blocks {
-            tokens += count(block)? as i64;
+        let range = located(&ChatPartKind::Message(i));
+        let kind = ChatRowKind::Message {
+            index: i + 1,
+            role: m.role.as_str().to_string(),
+            offset: range.as_ref().map(|r| r.start),
+        };
+        parts.push((kind, range.into_iter().collect()));
+    }
+    let taken: Vec<Range<usize>> = parts.iter().flat_map(|(_, r)| r.iter().cloned()).collect();
+    match tools {
+        ToolsShown::NoTools => {}
+        ToolsShown::Ranges(r) => {
+            let count = compiled.tools.len();
+            parts
+                .push((ChatRowKind::Tools { count, known: true }, r.iter().flat_map(|r| outside(r, &taken)).collect()));
         }
-        let bytes = m.len() as i64;
-        rows.push(ChatRow {
-            kind: ChatRowKind::Message { index: i + 1, role: m.role.as_str().to_string(), offset },
-            tokens,
-            bytes,
-        });
+        ToolsShown::Unknown(_) => {
+            parts.push((ChatRowKind::Tools { count: compiled.tools.len(), known: false }, Vec::new()))
+        }
     }
-    let tool_count = compiled.projection().and_then(|p| p.as_array()).map_or(0, Vec::len);
-    if tool_count > 0 {
-        let without = count(without_tools)? as i64;
-        rows.push(ChatRow {
-            kind: ChatRowKind::Tools { count: tool_count },
-            tokens: total.tokens as i64 - without,
-            bytes: chat.text.len() as i64 - without_tools.len() as i64,
-        });
+    let mut points: Vec<usize> = parts.iter().flat_map(|(_, r)| r.iter().flat_map(|r| [r.start, r.end])).collect();
+    points.push(text.len());
+    points.extend(cut.flatten());
+    points.sort_unstable();
+    points.dedup();
+    let at: HashMap<usize, Mark> = points.iter().copied().zip(marks(text, &points)?).collect();
+    let starts = |p: usize| at.get(&p).map_or(0, |m| m.starts);
+    let total = Measure { tokens: starts(text.len()), bytes: text.len() as u64 };
+    let mut rows: Vec<ChatRow> = parts
+        .into_iter()
+        .map(|(kind, ranges)| ChatRow {
+            kind,
+            tokens: ranges.iter().map(|r| starts(r.end) - starts(r.start)).sum(),
+            bytes: ranges.iter().map(|r| r.len() as u64).sum(),
+        })
+        .collect();
+    let (tokens, bytes) = rows.iter().fold((0, 0), |(t, b), r| (t + r.tokens, b + r.bytes));
+    rows.push(ChatRow { kind: ChatRowKind::Template, tokens: total.tokens - tokens, bytes: total.bytes - bytes });
+    let cacheable = cut.map(|c| c.map_or(total.tokens, |b| at.get(&b).map_or(0, |m| m.ends)));
+    Ok(ChatAccount { total, rows, cacheable })
+}
+
+/// The parts of `r` outside every range of `taken`.
+fn outside(r: &Range<usize>, taken: &[Range<usize>]) -> Vec<Range<usize>> {
+    let mut out = vec![r.clone()];
+    for t in taken {
+        out = out
+            .into_iter()
+            .flat_map(|p| {
+                if t.end <= p.start || t.start >= p.end {
+                    vec![p]
+                } else {
+                    [p.start..t.start, t.end..p.end].into_iter().filter(|x| x.start < x.end).collect()
+                }
+            })
+            .collect();
     }
-    let (tokens, bytes) = rows.iter().fold((0i64, 0i64), |(t, b), r| (t + r.tokens, b + r.bytes));
-    rows.push(ChatRow {
-        kind: ChatRowKind::Template,
-        tokens: total.tokens as i64 - tokens,
-        bytes: total.bytes as i64 - bytes,
-    });
-    Ok(ChatAccount { total, rows })
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_range_less_the_taken_ones_is_what_no_part_holds() {
+        assert_eq!(outside(&(0..10), &[2..4, 6..7]), [0..2, 4..6, 7..10]);
+        assert_eq!(outside(&(0..10), &[0..10]), Vec::<Range<usize>>::new());
+        assert_eq!(outside(&(3..5), &[0..2, 8..9]), [3..5]);
+    }
 }

@@ -452,3 +452,126 @@ fn a_project_template_that_differs_from_jinja2_is_warned_at_load() {
     let all = String::from_utf8_lossy(&out.stdout).into_owned() + &stderr(&out);
     assert!(all.contains("warning: a filtered sequence given to `tojson`") && all.contains("r1.jinja:12:"), "{all}");
 }
+
+/// Every chat template we hold (fixtures/chat-templates: real templates, sources in
+/// SOURCES.json) over cells of the example and of the harness-messages fixture: the rows are a
+/// partition of the text — they add up to the total in tokens and bytes, none negative (they
+/// are unsigned, and the sum would not hold if one were clipped) — and the cacheable prefix
+/// never exceeds it. A template that fails on a cell fails its render too (it is not counted).
+#[test]
+fn the_rows_of_every_chat_cell_through_every_template_partition_its_text() {
+    let dir = repo().join("fixtures/chat-templates");
+    let mut templates: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "jinja"))
+        .collect();
+    templates.sort();
+    let (mut counted, mut failed) = (0, 0);
+    for t in &templates {
+        for (project, profile) in
+            [("profiles", "standard"), ("profiles", "lite"), ("fixtures/good/harness-messages", "standard")]
+        {
+            let args = [
+                "-C",
+                project,
+                "report",
+                "--profile",
+                profile,
+                "--chat-template",
+                t.to_str().unwrap(),
+                "--format",
+                "json",
+            ];
+            let out = promptc_in(&repo(), &[&args[..], &["--chat-template-date", "2024-07-26", "--no-cache"]].concat());
+            if out.status.code() == Some(2) {
+                // Then rendering it fails the same way.
+                let render = promptc_in(
+                    &repo(),
+                    &[&args[..2], &["render", "--profile", profile, "--chat-template"], &[args[6]]].concat(),
+                );
+                assert_eq!(render.status.code(), Some(2), "{}: {}", t.display(), stderr(&out));
+                failed += 1;
+                continue;
+            }
+            assert_eq!(out.status.code(), Some(0), "{} {project}: {}", t.display(), stderr(&out));
+            let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+            let rows = doc["rows"].as_array().unwrap();
+            let total = &doc["total"];
+            for unit in ["tokens", "bytes"] {
+                let sum: u64 = rows.iter().map(|r| r[unit].as_u64().unwrap()).sum();
+                assert_eq!(sum, total[unit].as_u64().unwrap(), "{} {project} {profile}: {unit}\n{doc}", t.display());
+            }
+            let cacheable = doc["cache"]["cacheable"].as_u64().unwrap();
+            assert!(cacheable <= total["tokens"].as_u64().unwrap(), "{}", t.display());
+            assert_eq!(cacheable + doc["cache"]["uncached"].as_u64().unwrap(), total["tokens"].as_u64().unwrap());
+            counted += 1;
+        }
+    }
+    assert!(templates.len() >= 18 && counted >= 40, "{counted} cells counted, {failed} failed in both");
+}
+
+/// Issue 40: a template that drops the system prompt (Mistral Nemo without a user turn)
+/// charged every section and printed a template row of −1,025 tokens, silently. Its sections
+/// now count nothing, the text is all the template's, and a warning names the template and the
+/// cell; a template that shows no tool (Mistral Small 3.2 without a user turn) says so too.
+#[test]
+fn a_template_that_drops_the_system_prompt_or_every_tool_is_warned_and_charged_nothing() {
+    let nemo = "fixtures/chat-templates/mistralai-Mistral-Nemo-Instruct-2407.jinja";
+    let out = promptc(&["report", "--chat-template", nemo, "--chat-template-date", "2024-07-26", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains(&format!("warning: chat template `{nemo}` drops the system prompt of cell `standard.native`")),
+        "{err}"
+    );
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    for r in doc["rows"].as_array().unwrap().iter().filter(|r| r["kind"] == "section") {
+        assert_eq!((r["tokens"].as_u64(), r.get("offset")), (Some(0), None), "{r}");
+    }
+    assert!(doc["warnings"].as_array().unwrap().len() >= 1);
+
+    let small = "fixtures/chat-templates/Mistral-Small-3.2-24B-Instruct-2506.jinja";
+    let out = promptc(&["report", "--chat-template", small, "--chat-template-date", "2024-07-26"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let n = tool_count();
+    assert!(
+        stderr(&out).contains(&format!("shows the model none of the {n} tools of cell `standard.native`")),
+        "{}",
+        stderr(&out)
+    );
+    let table = String::from_utf8(out.stdout).unwrap();
+    assert!(table.contains(&format!("tools block ({n} tools)")), "{table}");
+}
+
+/// Issue 40: the tools' share came from rendering the cell again with `tools=None`; a template
+/// that raises on that (FunctionGemma does, in transformers too) failed the whole report though
+/// the cell renders. The share is then taken with an empty list, or, when that fails too, said
+/// to be unknown — the report never fails for it.
+#[test]
+fn a_template_that_raises_without_tools_is_still_counted() {
+    let dir = tempfile::tempdir().unwrap();
+    // A stand-in for FunctionGemma's check (its template is Gemma's licence; this is ours).
+    let strict = write(
+        dir.path(),
+        "strict.jinja",
+        "{% if tools is none %}{{ raise_exception('tools are required') }}{% endif %}\
+         <start>{{ messages[0].content }}\n{% for t in tools %}<decl>{{ t.function.name }}</decl>\n{% endfor %}<turn>",
+    );
+    let stricter = write(
+        dir.path(),
+        "stricter.jinja",
+        "{% if not tools %}{{ raise_exception('tools are required') }}{% endif %}\
+         <start>{{ messages[0].content }}\n{% for t in tools %}<decl>{{ t.function.name }}</decl>\n{% endfor %}<turn>",
+    );
+    for (template, known) in [(&strict, true), (&stricter, false)] {
+        let out =
+            promptc(&["report", "--chat-template", template, "--chat-template-date", "2024-07-26", "--format", "json"]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let tools = doc["rows"].as_array().unwrap().iter().find(|r| r["kind"] == "tools").unwrap().clone();
+        assert_eq!(tools["known"], known, "{doc}");
+        assert_eq!(tools["tokens"].as_u64().unwrap() > 0, known, "{doc}");
+        assert_eq!(stderr(&out).contains("cannot tell the tools' share"), !known, "{}", stderr(&out));
+    }
+}

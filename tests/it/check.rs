@@ -151,6 +151,7 @@ rules! {
     p008_fail, p008_pass => "P008", Deny;
     p009_fail, p009_pass => "P009", Warn;
     p010_fail, p010_pass => "P010", Warn;
+    p011_fail, p011_pass => "P011", Warn;
 }
 
 fn fixture(code: &str, kind: &str) -> String {

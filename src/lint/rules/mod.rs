@@ -11,6 +11,7 @@ pub mod p007_unused;
 pub mod p008_budget_exceeded;
 pub mod p009_subagent_recursion;
 pub mod p010_literal_template_syntax;
+pub mod p011_chat_template_drops;
 
 use crate::diagnostic::Diagnostic;
 use crate::lint::registry::Rule;
@@ -40,4 +41,5 @@ pub(crate) const ENTRIES: [(Rule, Run); crate::code::RuleCode::ALL.len()] = [
     (p008_budget_exceeded::RULE, Run::Cells(p008_budget_exceeded::check)),
     (p009_subagent_recursion::RULE, Run::Load),
     (p010_literal_template_syntax::RULE, Run::Project(p010_literal_template_syntax::check)),
+    (p011_chat_template_drops::RULE, Run::Cells(p011_chat_template_drops::check)),
 ];

@@ -50,6 +50,35 @@ impl ChatDate {
         valid.then_some(ChatDate { year, month, day, seconds: 0 })
     }
 
+    /// A moment another session could have: one whose every field `strftime` prints — year,
+    /// month and day as numbers and names, weekday, day of the year, hour, minute, second —
+    /// differs from this one's at its first character, so a text made with it parts from one
+    /// made with `self` where the first of them is printed, whatever the format.
+    pub fn other_session(&self) -> ChatDate {
+        let first = |s: String| s.chars().next();
+        // A year of the other millennium (`2026` → `1026`; `1999` → `2999`); its last two
+        // digits (`%y`) differ too.
+        let year = if self.year >= 2000 { self.year - 1000 } else { self.year + 1000 };
+        let (h, mi, s) = (self.seconds / 3600, self.seconds / 60 % 60, self.seconds % 60);
+        // 00–09, 10–19, 20–23: another first digit.
+        let hour = if h < 10 { 13 } else { 4 };
+        let (minute, second) = (if mi < 10 { 37 } else { 4 }, if s < 10 { 37 } else { 4 });
+        let seconds = hour * 3600 + minute * 60 + second;
+        let fields = |d: &ChatDate| {
+            ["%m", "%-m", "%B", "%d", "%-d", "%e", "%A", "%j", "%y"].map(|f| d.strftime(f).ok().and_then(first))
+        };
+        let mine = fields(self);
+        let candidates = (1..=12).flat_map(|month| (1..=28).map(move |day| ChatDate { year, month, day, seconds }));
+        let mut best = (0, ChatDate { year, month: 1, day: 1, seconds });
+        for c in candidates {
+            let differ = fields(&c).iter().zip(&mine).filter(|(a, b)| a != b).count();
+            if differ > best.0 {
+                best = (differ, c);
+            }
+        }
+        best.1
+    }
+
     /// The date as `YYYY-MM-DD` (what metadata records).
     pub fn ymd(&self) -> String {
         format!("{:04}-{:02}-{:02}", self.year, self.month, self.day)
@@ -184,6 +213,18 @@ fn civil(days: i64) -> (i32, u32, u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn another_sessions_date_differs_at_the_first_character_of_every_field() {
+        for ymd in ["2026-12-07", "2024-07-26", "1999-01-01", "2000-02-29", "2031-10-19"] {
+            let date = ChatDate::parse(ymd).unwrap();
+            let other = date.other_session();
+            for f in ["%Y", "%y", "%m", "%d", "%B", "%b", "%A", "%a", "%j", "%H", "%M", "%S", "%e"] {
+                let (a, b) = (date.strftime(f).unwrap(), other.strftime(f).unwrap());
+                assert_ne!(a.chars().next(), b.chars().next(), "{ymd} {f}: {a} / {b}");
+            }
+        }
+    }
 
     #[test]
     fn dates_round_trip_and_format_like_python() {
