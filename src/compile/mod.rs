@@ -166,6 +166,7 @@ fn compile_once(project: &Project, cell: Resolved) -> Result<Compiled> {
         Transport::Xml | Transport::Json => (None, None),
     };
     let offsets = place(&r.prompt, &r.sections);
+    r.warnings.extend(unplaced(project, &r.sections, &offsets));
     Ok(Compiled {
         offsets,
         prefix: StaticPrefix::default(),
@@ -186,6 +187,27 @@ fn compile_once(project: &Project, cell: Resolved) -> Result<Compiled> {
         templates,
         messages: r.messages,
     })
+}
+
+/// A warning for each section that renders text the prompt does not hold as rendered: a layout
+/// that leaves it out or rewrites it. Its tokens are then the layout's (`(outside sections)`),
+/// and a figure for it would be false, so the report gives it none; this says why.
+fn unplaced(project: &Project, sections: &[render::RenderedSection], offsets: &[Option<usize>]) -> Vec<Diagnostic> {
+    let layout = project.layout.as_deref().unwrap_or("the layout");
+    sections
+        .iter()
+        .zip(offsets)
+        .filter(|(s, at)| at.is_none() && !s.text.is_empty())
+        .map(|(s, _)| {
+            Diagnostic::warning(format!(
+                "section `{}` renders {} bytes that the prompt does not hold as rendered: {layout} leaves it out or rewrites it",
+                s.id,
+                s.text.len()
+            ))
+            .with_note("the report counts what the prompt holds of it as the layout's text, `(outside sections)`")
+            .with_help(format!("print `sections.{}` as it is in {layout}, or leave the section out of the profile", s.id))
+        })
+        .collect()
 }
 
 /// A json-actions clash names a tool: point the error at that tool's declaration.

@@ -290,3 +290,25 @@ fn every_report_format_has_a_row_for_every_part_and_the_rows_add_up_to_what_is_s
         }
     }
 }
+
+/// A section the layout leaves out or rewrites has no figure of its own (the prompt does not
+/// hold it as rendered): its row says so (`layout`, 0 tokens), the rows still add up, and a
+/// warning names the section and the layout.
+#[test]
+fn a_section_the_layout_leaves_out_is_warned_and_charged_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join(".git")).unwrap();
+    common::copy_dir(&common::repo().join("fixtures/good/layout-dynamic"), dir.path());
+    std::fs::write(dir.path().join("layout.md.j2"), "{{ sections.role }}\n\n{{ sections.rules | upper }}\n").unwrap();
+    let (code, out, err) = run(dir.path(), &["report", "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("warning: section `rules` renders"), "{err}");
+    assert!(err.contains("layout.md.j2 leaves it out or rewrites it"), "{err}");
+    let doc: Value = serde_json::from_str(&out).unwrap();
+    let a = &doc["accounts"][0];
+    let rules = a["sections"].as_array().unwrap().iter().find(|s| s["id"] == "rules").unwrap();
+    assert_eq!((rules["placed"].as_bool(), rules["sent"]["tokens"].as_u64()), (Some(false), Some(0)), "{rules}");
+    let placed: u64 = a["sections"].as_array().unwrap().iter().map(|s| s["sent"]["tokens"].as_u64().unwrap()).sum();
+    assert_eq!(placed + a["layout"]["tokens"].as_u64().unwrap(), a["prompt"]["tokens"].as_u64().unwrap());
+    assert!(a["layout"]["tokens"].as_u64().unwrap() > 10, "the upper-cased rules are the layout's text");
+}
