@@ -56,16 +56,17 @@ impl ChatDate {
     /// made with `self` where the first of them is printed, whatever the format.
     pub fn other_session(&self) -> ChatDate {
         let first = |s: String| s.chars().next();
-        // A year of the other millennium (`2026` → `1026`; `1999` → `2999`); its last two
-        // digits (`%y`) differ too.
-        let year = if self.year >= 2000 { self.year - 1000 } else { self.year + 1000 };
+        // A year of the other millennium whose last two digits (`%y`) differ in their first
+        // too: `2026` → `1076`, `1999` → `2049`.
+        let millennium = if self.year >= 2000 { 1000 } else { 2000 };
+        let year = millennium + (self.year.rem_euclid(100) + 50) % 100;
         let (h, mi, s) = (self.seconds / 3600, self.seconds / 60 % 60, self.seconds % 60);
         // 00–09, 10–19, 20–23: another first digit.
         let hour = if h < 10 { 13 } else { 4 };
         let (minute, second) = (if mi < 10 { 37 } else { 4 }, if s < 10 { 37 } else { 4 });
         let seconds = hour * 3600 + minute * 60 + second;
         let fields = |d: &ChatDate| {
-            ["%m", "%-m", "%B", "%d", "%-d", "%e", "%A", "%j", "%y"].map(|f| d.strftime(f).ok().and_then(first))
+            ["%m", "%B", "%d", "%e", "%A", "%j", "%y"].map(|f| d.strftime(f).ok().and_then(first))
         };
         let mine = fields(self);
         let candidates = (1..=12).flat_map(|month| (1..=28).map(move |day| ChatDate { year, month, day, seconds }));
