@@ -208,4 +208,4 @@ mod tests {
 
 #[cfg(test)]
 #[path = "session_tests.rs"]
-mod agreement_tests;
+pub(crate) mod agreement_tests;

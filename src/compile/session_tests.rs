@@ -6,11 +6,24 @@
 //! session, unless its template reads the value without printing it (a condition), which
 //! the test lists by name so a new one is a decision, not a drift.
 
-use crate::measure::account::partition_tests::example_and_fixtures;
+use std::path::{Path, PathBuf};
+
 use crate::model::Project;
 use crate::resolve::session::Variation;
 
 use super::Compiled;
+
+/// The example project and every good fixture that is a project: what the property tests of
+/// this layer and the later ones run over.
+pub(crate) fn example_and_fixtures() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut dirs = vec![root.join("profiles")];
+    let mut fixtures: Vec<PathBuf> =
+        std::fs::read_dir(root.join("fixtures/good")).unwrap().map(|e| e.unwrap().path()).collect();
+    fixtures.sort();
+    dirs.extend(fixtures.into_iter().filter(|d| d.join("promptc.yaml").is_file()));
+    dirs
+}
 
 /// What the two disagree on in one cell: (measured but not analysed, analysed but not measured).
 fn disagreements(project: &Project, c: &Compiled) -> (Vec<String>, Vec<String>) {

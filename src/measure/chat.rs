@@ -90,11 +90,16 @@ impl HfTokenizer {
                 .into_error(ErrorKind::Internal)
         })?;
         let offsets = encoding.get_offsets();
+        // At the text's end, every token: one whose offsets are empty or past the text (a
+        // tokenizer may emit such) still counts, in the last part.
         Ok(points
             .iter()
-            .map(|&p| Mark {
-                starts: offsets.iter().filter(|(start, _)| *start < p).count() as u64,
-                ends: offsets.iter().filter(|(start, end)| *start < p && *end <= p).count() as u64,
+            .map(|&p| match p >= text.len() {
+                true => Mark::all(offsets.len() as u64),
+                false => Mark {
+                    starts: offsets.iter().filter(|(start, _)| *start < p).count() as u64,
+                    ends: offsets.iter().filter(|(start, end)| *start < p && *end <= p).count() as u64,
+                },
             })
             .collect())
     }

@@ -90,7 +90,7 @@ fn negated(n: &serde_json::Number) -> Value {
         return Value::from(-(u as f64));
     }
     match n.as_f64() {
-        Some(f) if f == 0.0 => Value::from(1.0),
+        Some(0.0) => Value::from(1.0),
         Some(f) => serde_json::Number::from_f64(-f).map_or(Value::from(1), Value::Number),
         None => Value::from(1),
     }

@@ -1,4 +1,4 @@
-//! `promptc check`: every lint rule P001–P010 has a project under `fixtures/check/` that
+//! `promptc check`: every lint rule P001–P011 has a project under `fixtures/check/` that
 //! triggers exactly that rule (`pNNN-fail/`) and the minimal fix of the same project
 //! (`pNNN-pass/`). For each rule the fail project reports that code and nothing else, exits
 //! as the rule's default level says, and its human and JSON outputs are insta snapshots
@@ -406,12 +406,12 @@ fn later_flag_wins() {
 #[test]
 fn unknown_rule_code_is_a_usage_error() {
     for flag in ["-D", "-W", "-A"] {
-        let out = promptc(&["-C", "fixtures/check/p001-pass", "check", flag, "P011"]);
-        assert_eq!(out.status.code(), Some(2), "{flag} P011");
-        assert!(out.stdout.is_empty(), "{flag} P011 printed a report");
+        let out = promptc(&["-C", "fixtures/check/p001-pass", "check", flag, "P099"]);
+        assert_eq!(out.status.code(), Some(2), "{flag} P099");
+        assert!(out.stdout.is_empty(), "{flag} P099 printed a report");
         let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(stderr.starts_with("error: unknown rule `P011`"), "{stderr}");
-        assert!(stderr.contains("P001, P002, P003, P004, P005, P006, P007, P008, P009, P010"), "{stderr}");
+        assert!(stderr.starts_with("error: unknown rule `P099`"), "{stderr}");
+        assert!(stderr.contains("P001, P002, P003, P004, P005, P006, P007, P008, P009, P010, P011"), "{stderr}");
     }
 }
 
@@ -445,10 +445,10 @@ fn explain_every_rule() {
 
 #[test]
 fn explain_unknown_rule() {
-    let out = promptc(&["check", "--explain", "P011"]);
+    let out = promptc(&["check", "--explain", "P099"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(out.stdout.is_empty());
-    assert!(String::from_utf8_lossy(&out.stderr).starts_with("error: unknown rule `P011`"));
+    assert!(String::from_utf8_lossy(&out.stderr).starts_with("error: unknown rule `P099`"));
 }
 
 // ---------------------------------------------------------------------------------------

@@ -380,7 +380,7 @@ fn devices_fifos_and_folders_are_refused_without_blocking() {
     let w = Workspace::new();
     let fifo = w.path("fifo");
     assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
-    let limit = Duration::from_secs(20);
+    let limit = Duration::from_secs(60);
     for (args, message) in [
         (vec!["verify", "/dev/zero"], "is not a regular file"),
         (vec!["verify", "fifo"], "is not a regular file"),
@@ -1129,7 +1129,7 @@ fn fuzz_found_format_keys_and_lazy_batches_render() {
     // reached minijinja's code generator as an assignment target and panicked there.
     std::fs::write(dir.path().join("role.md.j2"), "{% import 'role.md.j2' as-mac without context %}{{ mac.x }}")
         .unwrap();
-    let out = run_bounded(dir.path(), &["render"], Duration::from_secs(30));
+    let out = run_bounded(dir.path(), &["render"], Duration::from_secs(60));
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     let err = stderr(&out);
     assert!(err.contains("role.md.j2:1:"), "{err}");
@@ -1408,7 +1408,9 @@ fn python_slice(chars: &[char], start: Option<i64>, stop: Option<i64>, step: i64
 /// stopped after `secs` seconds.
 fn render_template(dir: &Path, template: impl AsRef<[u8]>, secs: u64) -> Output {
     std::fs::write(dir.join("role.md.j2"), template).unwrap();
-    run_bounded(dir, &["render"], Duration::from_secs(secs))
+    // A hang guard only, never a speed target: at least 60 s, so a loaded 2-core machine passes
+    // (the bound each test proves is the fuel or bytes the render may spend).
+    run_bounded(dir, &["render"], Duration::from_secs(secs.max(60)))
 }
 
 fn one_template_project(name: &str) -> tempfile::TempDir {
@@ -1443,7 +1445,7 @@ fn repeating_a_sequence_zero_times_in_a_loop_ends_on_fuel_quickly() {
     // Small repetitions still render, zero times included.
     std::fs::write(dir.path().join("role.md.j2"), "{{ [1, 2] * 2 }}|{{ range(3) * 0 }}|{{ (range(2) * 2)|list }}")
         .unwrap();
-    let out = run_bounded(dir.path(), &["render"], Duration::from_secs(5));
+    let out = run_bounded(dir.path(), &["render"], Duration::from_secs(60));
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "[1, 2, 1, 2]|[]|[0, 1, 0, 1]");
 }

@@ -27,7 +27,7 @@ mod prepare;
 
 #[cfg(test)]
 #[path = "partition_tests.rs"]
-pub(crate) mod partition_tests;
+mod partition_tests;
 
 pub use build::{account, tokenizer_for};
 pub use matrix::{accounts, accounts_reusing, accounts_streamed, providers_of, Known, Streamed, ToolParts};

@@ -6,23 +6,13 @@
 //! the total. A figure that overlapped another, or that a `saturating_sub` clipped, breaks one
 //! of these sums.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use super::{accounts, Account};
+use crate::compile::session::agreement_tests::example_and_fixtures;
 use crate::measure::tokens::Counters;
 use crate::measure::Measure;
 use crate::model::transport::Transport;
-
-/// The example project and every good fixture that is a project.
-pub(crate) fn example_and_fixtures() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut dirs = vec![root.join("profiles")];
-    let mut fixtures: Vec<PathBuf> =
-        std::fs::read_dir(root.join("fixtures/good")).unwrap().map(|e| e.unwrap().path()).collect();
-    fixtures.sort();
-    dirs.extend(fixtures.into_iter().filter(|d| d.join("promptc.yaml").is_file()));
-    dirs
-}
 
 fn sum<'a>(parts: impl IntoIterator<Item = &'a Measure>) -> Measure {
     parts.into_iter().fold(Measure::default(), |a, m| a.plus(*m))

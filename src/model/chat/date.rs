@@ -65,9 +65,8 @@ impl ChatDate {
         let hour = if h < 10 { 13 } else { 4 };
         let (minute, second) = (if mi < 10 { 37 } else { 4 }, if s < 10 { 37 } else { 4 });
         let seconds = hour * 3600 + minute * 60 + second;
-        let fields = |d: &ChatDate| {
-            ["%m", "%B", "%d", "%e", "%A", "%j", "%y"].map(|f| d.strftime(f).ok().and_then(first))
-        };
+        let fields =
+            |d: &ChatDate| ["%m", "%B", "%d", "%e", "%A", "%j", "%y"].map(|f| d.strftime(f).ok().and_then(first));
         let mine = fields(self);
         let candidates = (1..=12).flat_map(|month| (1..=28).map(move |day| ChatDate { year, month, day, seconds }));
         let mut best = (0, ChatDate { year, month: 1, day: 1, seconds });
