@@ -6,8 +6,7 @@ did: expressions over strings, numbers, lists and dicts combining operators, sli
 (with arguments), tests and string methods, from a fixed seed (so a failure reproduces). For
 each expression Jinja2 renders, promptc must render the same bytes or fail with a located error
 (exit 2): never a different text. The differences documented in docs/project-format.md are left
-out by construction: `~` and the string filters get strings and numbers only (a list or dict is
-written in minijinja's form, `d_concat_list`), `and`/`or` never join two literals
+out by construction: `and`/`or` never join two literals
 (`d_literal_and_or`), a power's base is never a negative literal (`d_negative_power_base`),
 and Python's own object forms (`range(…)`, `<generator …>`) are not
 compared.
@@ -88,6 +87,8 @@ METHODS = [".upper()", ".lower()", ".split()", ".split(',')", ".strip()", ".titl
 COMPARE = ["==", "!=", "<", ">", "<=", ">="]
 STR_TO_STR = ["capitalize", "lower", "upper", "title", "trim", "reverse", "center(9)", "replace('l', 'L')",
               "truncate(5)", "string"]
+# Filters that make text of any value (Python's `str` of a list or dict, as `~` does).
+TEXT_OF_ANY = ["upper", "lower", "trim", "string", "replace(',', ';')", "center(30)", "capitalize"]
 STR_METHODS_TO_STR = [".upper()", ".lower()", ".strip()", ".title()", ".capitalize()", ".replace('l', '')"]
 SLICED_STR = ["s", "u", "es", "'abcdef'"]
 SEQ_TO_SEQ = ["sort", "unique | list", "reverse | list", "list", "select('odd') | list", "map('string') | list"]
@@ -121,7 +122,8 @@ class Gen:
         if depth > 2 or r < 0.35:
             return self.pick(STR)
         if r < 0.5:
-            return f"({self.str(depth + 1)} ~ {self.pick([self.str(depth + 1), self.num(depth + 1)])})"
+            other = self.pick([self.str, self.num, self.seq, lambda d: self.pick(MAP)])(depth + 1)
+            return f"({self.str(depth + 1)} ~ {other})"
         if r < 0.7:
             return f"({self.str(depth + 1)} | {self.pick(STR_TO_STR)})"
         if r < 0.85:
@@ -145,7 +147,9 @@ class Gen:
         return ":" + self.pick(["1", "2", "-1", "-2", "n", "neg"]) if self.rng.random() < 0.6 else ""
 
     def any(self, depth=0):
-        kind = self.pick(["str", "num", "seq", "seq", "map", "method", "test", "compare", "logic", "cond"])
+        kind = self.pick(["str", "num", "seq", "seq", "map", "method", "test", "compare", "logic", "cond", "text"])
+        if kind == "text":
+            return f"({self.pick([self.seq, lambda d: self.pick(MAP)])(depth)} | {self.pick(TEXT_OF_ANY)})"
         if kind == "str":
             return f"({self.str(depth)} | {self.pick(STR_FILTERS)})"
         if kind == "num":

@@ -42,6 +42,9 @@ pub(super) fn render(template: &Chosen, ctx: Value, date: ChatDate, cap: usize) 
     env.set_build_limit(Some(cap.saturating_mul(crate::model::template::BUILD_FACTOR)));
     filters::register(&mut env, cap);
     filters::register_methods(&mut env, cap);
+    // transformers renders with Jinja2: none is not iterable, includes scope as Jinja2's, and
+    // lists and dicts become text as Python writes them wherever text is made of them.
+    crate::model::template::jinja2::register_semantics(&mut env, cap);
     env.set_formatter(|out, _state, value| {
         let mut s = String::new();
         python::str_of(value, &mut s);
@@ -266,6 +269,25 @@ mod tests {
         assert_eq!(
             run("{% generation %}a{% endgeneration %}{%- generation -%} b {%- endgeneration %}", ctx).unwrap(),
             "ab"
+        );
+    }
+
+    #[test]
+    fn none_and_containers_behave_as_in_jinja2() {
+        // Qwen3-Coder, vLLM's hermes and granite-20b-fc guard on `tools is iterable`: with
+        // `tools=None` (a request without tools) that is false in Jinja2.
+        let ctx = Value::from_serialize(serde_json::json!({"tools": null, "t": ["integer", "null"]}));
+        assert_eq!(
+            run("{% if tools is iterable and tools | length > 0 %}x{% endif %}{{ tools is sequence }}", ctx.clone())
+                .unwrap(),
+            "False"
+        );
+        let e = run("{% for x in tools %}{% endfor %}", ctx.clone()).unwrap_err();
+        assert!(e.contains("'NoneType' object is not iterable"), "{e}");
+        // Gemma 4 writes a nullable type as `value['type'] | upper`: Python's text of the list.
+        assert_eq!(
+            run("{{ t | upper }}|{{ 'type: ' ~ t }}", ctx).unwrap(),
+            "['INTEGER', 'NULL']|type: ['integer', 'null']"
         );
     }
 

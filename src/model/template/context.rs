@@ -1,10 +1,11 @@
-//! Jinja2's `with context` / `without context`, which minijinja parses and ignores: in Jinja2
-//! a file pulled in by `{% import %}` or `{% from … import %}` (unless it says `with context`),
-//! or by `{% include … without context %}`, does not see the render's values, so a name it reads
-//! from them is undefined there; minijinja gives it the value. With `compat: jinja2` the
-//! difference is never silent: such a read is found at load, located at the tag. So is an
-//! included file reading `loop`, which Jinja2 never passes to it (minijinja passes the
-//! including loop's).
+//! Jinja2's `with context` / `without context` on imports, which minijinja parses and ignores:
+//! in Jinja2 a file pulled in by `{% import %}` or `{% from … import %}` (unless it says `with
+//! context`) does not see the render's values, so a name it reads from them is undefined there;
+//! minijinja gives it the value. With `compat: jinja2` the difference is never silent: such a
+//! read is found at load, located at the tag. So is an included file reading `loop`, which
+//! Jinja2 never passes to it (minijinja passes the including loop's). `{% include … without
+//! context %}` needs no check: the engine renders it without the context, as Jinja2 does
+//! (`Environment::set_include_scoping`, vendor/minijinja/PATCHES.md item 27).
 
 use minijinja::machinery::{tokenize, Token, WhitespaceConfig};
 use minijinja::syntax::SyntaxConfig;
@@ -64,10 +65,12 @@ pub fn leak(
             (Token::Ident(m @ ("with" | "without")), Token::Ident("context")) => Some(*m),
             _ => None,
         });
-        let without = match *kind {
-            "include" => marker == Some("without"),
-            _ => marker != Some("with"),
-        };
+        // An include without the context sees neither the values nor `loop` (the engine's
+        // scoping, as Jinja2's): nothing can leak into it.
+        if *kind == "include" && marker == Some("without") {
+            continue;
+        }
+        let without = *kind != "include" && marker != Some("with");
         let Some(f) = read(&file) else { continue };
         let r = reach::analyze(&f.text, ws, read);
         if without {
@@ -106,7 +109,11 @@ mod tests {
         assert!(leak("{% import 'm.j2' as m with context %}", WS, &ctx, &read).is_none());
         assert!(leak("{% from 'm.j2' import sign %}", WS, &ctx, &read).is_some());
         assert!(leak("{% include 'm.j2' %}", WS, &ctx, &read).is_none());
-        assert!(leak("{% include 'm.j2' without context %}", WS, &ctx, &read).is_some());
+        // The engine renders an include without the context as Jinja2 does: nothing to find.
+        assert!(leak("{% include 'm.j2' without context %}", WS, &ctx, &read).is_none());
+        let reads_loop_alone = |_: &str| Some(file("{{ loop.index }}"));
+        let src = "{% for x in xs %}{% include 'm.j2' without context %}{% endfor %}";
+        assert!(leak(src, WS, &ctx, &reads_loop_alone).is_none());
         // An included file reading the including loop's `loop`.
         let reads_loop = |_: &str| Some(file("{{ loop.index }}"));
         let l = leak("{% for x in xs %}{% include 'm.j2' %}{% endfor %}", WS, &ctx, &reads_loop).unwrap();

@@ -6,7 +6,7 @@
 //! `forceescape`, `sum(attribute=, start=)`, `string`). Each filter that can grow text checks
 //! its result's size first, like those in `filters`.
 
-use minijinja::value::{Kwargs, Rest, Value, ValueKind};
+use minijinja::value::{Enumerator, Kwargs, Rest, Value, ValueKind};
 use minijinja::{Environment, Error, ErrorKind, State};
 
 use super::python::{self, Dumps};
@@ -87,8 +87,49 @@ fn str_capped(what: &str, v: &Value, cap: usize) -> Result<String, Error> {
     Ok(s)
 }
 
+/// Jinja2's semantics that chat templates share with `compat: jinja2` projects (transformers
+/// renders with Jinja2): none is not iterable (a loop over it fails, as `'NoneType' object is
+/// not iterable`; `none is iterable` and `none is sequence` are false), `{% include %}` scoped
+/// as Jinja2 scopes it (a `set` in the included file stays there; `without context` hides the
+/// including template's values), and every value written as Python's `str` writes it wherever
+/// text is made of it (`~`, string filters, `join`), not only when printed: `['a', None]`,
+/// never minijinja's `["a", none]`. The engine's side is in the patched minijinja
+/// (vendor/minijinja/PATCHES.md, items 26–28); text past `cap` bytes is refused.
+pub fn register_semantics(env: &mut Environment<'static>, cap: usize) {
+    env.set_none_iterable(false);
+    env.set_include_scoping(true);
+    env.set_display_callback(move |value, f| display(value, f, cap));
+    // Jinja2's `sequence`: anything with a length and items (strings, dicts and undefined too).
+    env.add_test("sequence", |v: &Value| {
+        matches!(v.kind(), ValueKind::String | ValueKind::Seq | ValueKind::Map | ValueKind::Undefined)
+    });
+    // Jinja2's `iterable`: `iter(v)` works (undefined iterates as empty; None does not).
+    env.add_test("iterable", |v: &Value| {
+        v.is_undefined()
+            || (!matches!(v.kind(), ValueKind::None | ValueKind::Number | ValueKind::Bool) && v.try_iter().is_ok())
+    });
+}
+
+/// A value's text as Python's `str` gives it, for the values whose text minijinja writes
+/// otherwise (floats, lists, dicts, tuples, ranges, views); `None` leaves the rest to minijinja
+/// (strings, integers, `True`, `None` are already Python's). A macro is a mapping of its
+/// attributes that writes itself as `<macro NAME>`: left as it is.
+fn display(value: &Value, f: &mut std::fmt::Formatter<'_>, cap: usize) -> Option<std::fmt::Result> {
+    match value.kind() {
+        ValueKind::Number | ValueKind::Seq | ValueKind::Iterable => {}
+        ValueKind::Map if !value.as_object().is_some_and(|o| matches!(o.enumerate(), Enumerator::Str(_))) => {}
+        _ => return None,
+    }
+    let mut s = String::new();
+    if !python::str_of_capped(value, &mut s, cap) {
+        return Some(Err(std::fmt::Error));
+    }
+    Some(f.write_str(&s))
+}
+
 /// Register Jinja2's printing and filters in `env`, with results capped at `cap` bytes.
 pub fn register(env: &mut Environment<'static>, cap: usize) {
+    register_semantics(env, cap);
     env.set_formatter(move |out, _state, value| {
         if let Some(g) = value.downcast_object_ref::<python::Generator>() {
             let why = "it prints as `<generator object … at 0x…>`, an address that changes every run";
@@ -176,15 +217,6 @@ pub fn register(env: &mut Environment<'static>, cap: usize) {
     // other case (minijinja's: every character in the case, so `'' is lower` and not `'k=1'`).
     env.add_test("lower", |v: &Value| cased(&str_of(v), char::is_lowercase, char::is_uppercase));
     env.add_test("upper", |v: &Value| cased(&str_of(v), char::is_uppercase, char::is_lowercase));
-    // Jinja2's `sequence`: anything with a length and items (strings, dicts and undefined too).
-    env.add_test("sequence", |v: &Value| {
-        matches!(v.kind(), ValueKind::String | ValueKind::Seq | ValueKind::Map | ValueKind::Undefined)
-    });
-    // Jinja2's `iterable`: `iter(v)` works (undefined iterates as empty; None does not).
-    env.add_test("iterable", |v: &Value| {
-        v.is_undefined()
-            || (!matches!(v.kind(), ValueKind::None | ValueKind::Number | ValueKind::Bool) && v.try_iter().is_ok())
-    });
     env.add_filter("string", move |v: &Value| str_capped("the result of `string`", v, cap));
     // Jinja2's `format`: `value % args` (or `% kwargs`), Python's printf-style formatting.
     env.add_filter("format", move |v: &Value, args: Rest<Value>| -> Result<Value, Error> {

@@ -104,3 +104,75 @@ fn percent_formats_as_python_and_its_results_count_as_built() {
     // Without the callback (`compat` off), `%` with a string on its left stays an error.
     assert!(minijinja::Environment::new().render_str("{{ '%s' % 1 }}", ()).is_err());
 }
+
+/// A compat environment (`register`) and a plain one, with the same templates available.
+fn envs(
+    templates: &[(&'static str, &'static str)],
+) -> (minijinja::Environment<'static>, minijinja::Environment<'static>) {
+    let mut compat = minijinja::Environment::new();
+    register(&mut compat, 1 << 16);
+    let mut plain = minijinja::Environment::new();
+    for (name, text) in templates {
+        compat.add_template(name, text).unwrap();
+        plain.add_template(name, text).unwrap();
+    }
+    (compat, plain)
+}
+
+/// Jinja2: `none is iterable` and `none is sequence` are false, and a loop over None fails
+/// (`'NoneType' object is not iterable`); minijinja's default iterates it as empty.
+#[test]
+fn none_is_not_iterable_and_a_loop_over_it_fails() {
+    let (compat, plain) = envs(&[]);
+    let ctx = minijinja::context! { tools => Value::from(()) };
+    let tests = "{{ tools is iterable }} {{ tools is sequence }} {{ nothing is iterable }}";
+    assert_eq!(compat.render_str(tests, ctx.clone()).unwrap(), "False False True");
+    let e = compat.render_str("{% for t in tools %}{{ t }}{% endfor %}", ctx.clone()).unwrap_err();
+    assert!(e.to_string().contains("'NoneType' object is not iterable"), "{e}");
+    // Undefined still iterates as empty (Jinja2's default undefined does), and so does None
+    // without `compat`.
+    assert_eq!(compat.render_str("[{% for t in nothing %}x{% endfor %}]", ctx.clone()).unwrap(), "[]");
+    assert_eq!(plain.render_str("[{% for t in tools %}x{% endfor %}]", ctx).unwrap(), "[]");
+}
+
+/// Lists, dicts and floats become text as Python's `str` writes them wherever text is made of
+/// them (`~`, string filters, `join`), not only when printed; a plain environment keeps
+/// minijinja's forms.
+#[test]
+fn containers_become_text_as_python_writes_them_everywhere() {
+    let (compat, plain) = envs(&[]);
+    let ctx = minijinja::context! { t => vec![Value::from("integer"), Value::from(())] };
+    let src = "{{ t | upper }}|{{ 'x' ~ t }}|{{ [t, {'k': 1.0}] | join(';') }}|{{ [1e16] | replace('1', '2') }}";
+    assert_eq!(
+        compat.render_str(src, ctx.clone()).unwrap(),
+        "['INTEGER', NONE]|x['integer', None]|['integer', None];{'k': 1.0}|[2e+26]"
+    );
+    assert_eq!(
+        plain.render_str("{{ t | upper }}|{{ 'x' ~ t }}", ctx).unwrap(),
+        r#"["INTEGER", NONE]|x["integer", None]"#
+    );
+    // A macro still writes itself as `<macro NAME>` (the `callable` test reads that).
+    assert_eq!(
+        compat.render_str("{% macro m() %}{% endmacro %}{{ m ~ '' }} {{ m is callable }}", ()).unwrap(),
+        "<macro m> True"
+    );
+    // Outside a render, values are minijinja's.
+    assert_eq!(Value::from(vec![Value::from("a")]).to_string(), r#"["a"]"#);
+}
+
+/// Jinja2 renders an include in a context of its own (what it sets stays there), and `without
+/// context` with none of the including template's values; minijinja's default shares the frame.
+#[test]
+fn includes_are_scoped_as_jinja2_scopes_them() {
+    let parts = [("sets.j2", "{% set x = 'inner' %}{{ x }}"), ("reads.j2", "[{{ x }}]")];
+    let (compat, plain) = envs(&parts);
+    let src = "{% set x = 'outer' %}{% include 'sets.j2' %}|{{ x }}|{% include 'reads.j2' without context %}\
+               {% include 'reads.j2' %}{% include 'reads.j2' ignore missing without context %}";
+    assert_eq!(compat.render_str(src, ()).unwrap(), "inner|outer|[][outer][]");
+    assert_eq!(plain.render_str(src, ()).unwrap(), "inner|inner|[inner][inner][inner]");
+    // Globals are still seen without the context.
+    let mut compat = compat;
+    compat.add_global("g", "G");
+    compat.add_template("g.j2", "{{ g }}").unwrap();
+    assert_eq!(compat.render_str("{% include 'g.j2' without context %}", ()).unwrap(), "G");
+}

@@ -500,9 +500,10 @@ impl Templates {
     }
 
     /// With `compat: jinja2`, the first tag in template `name` (or a file it pulls in) that
-    /// pulls in a file without the context (an `import` without `with context`, an `include …
-    /// without context`) where that file reads a name `context` holds: Jinja2 renders it
-    /// undefined there, minijinja would give it the value, so it is a located error.
+    /// pulls in a file without the context (an `import` without `with context`) where that file
+    /// reads a name `context` holds: Jinja2 renders it undefined there, minijinja would give it
+    /// the value, so it is a located error. (An `include … without context` is rendered without
+    /// it by the engine, as in Jinja2.)
     pub fn context_leak(&self, name: &str, context: &dyn Fn(&str) -> bool) -> Option<Diagnostic> {
         if !self.jinja2 {
             return None;
@@ -528,13 +529,8 @@ impl Templates {
                 .with_help("set what the file needs before the include (`{% set index = loop.index %}`) and read that"),
             );
         }
-        let fix = if l.tag == "include" {
-            "drop `without context` (Jinja2 then renders it as promptc does)"
-        } else {
-            "add `with context` to the import (Jinja2 then renders it as promptc does)"
-        };
-        let help =
-            if l.tag == "include" { fix.to_string() } else { format!("{fix}, or pass the value as a macro parameter") };
+        let help = "add `with context` to the import (Jinja2 then renders it as promptc does), or pass the value as a \
+                    macro parameter";
         Some(
             Diagnostic::error(format!(
                 "`{}` is pulled in without the context, and reads `{}` from it: Jinja2 renders `{}` undefined \

@@ -22,6 +22,8 @@ type PathJoinFunc = dyn for<'s> Fn(&'s str, &'s str) -> Cow<'s, str> + Sync + Se
 type UnknownMethodFunc = dyn Fn(&State, &Value, &str, &[Value]) -> Result<Value, Error> + Sync + Send;
 // PATCH(promptc): see `set_string_modulo_callback`.
 type StringModuloFunc = dyn Fn(&State, &str, &Value) -> Result<Value, Error> + Sync + Send;
+// PATCH(promptc): see `set_display_callback`.
+pub(crate) type DisplayFunc = dyn Fn(&Value, &mut fmt::Formatter<'_>) -> Option<fmt::Result> + Sync + Send;
 
 fn default_auto_escape_callback() -> Arc<AutoEscapeFunc> {
     static DEFAULT_AUTO_ESCAPE: OnceLock<Arc<AutoEscapeFunc>> = OnceLock::new();
@@ -82,6 +84,12 @@ pub struct Environment<'source> {
     build_limit: Option<usize>,
     // PATCH(promptc): see `set_string_modulo_callback`.
     string_modulo: Option<Arc<StringModuloFunc>>,
+    // PATCH(promptc): see `set_none_iterable`.
+    none_iterable: bool,
+    // PATCH(promptc): see `set_include_scoping`.
+    include_scoping: bool,
+    // PATCH(promptc): see `set_display_callback`.
+    display: Option<Arc<DisplayFunc>>,
 }
 
 impl Default for Environment<'_> {
@@ -136,6 +144,9 @@ impl<'source> Environment<'source> {
             value_size_limit: None,
             build_limit: None,
             string_modulo: None,
+            none_iterable: true,
+            include_scoping: false,
+            display: None,
         }
     }
 
@@ -162,6 +173,9 @@ impl<'source> Environment<'source> {
             value_size_limit: None,
             build_limit: None,
             string_modulo: None,
+            none_iterable: true,
+            include_scoping: false,
+            display: None,
         }
     }
 
@@ -725,6 +739,53 @@ impl<'source> Environment<'source> {
     /// PATCH(promptc): the callback `%` calls with a string on its left, if any.
     pub(crate) fn string_modulo(&self) -> Option<&StringModuloFunc> {
         self.string_modulo.as_deref()
+    }
+
+    /// PATCH(promptc): whether a `for` loop over none renders nothing (`true`, the
+    /// default, as upstream) or is an error, as Jinja2's is (`'NoneType' object is not
+    /// iterable`).
+    pub fn set_none_iterable(&mut self, yes: bool) {
+        self.none_iterable = yes;
+    }
+
+    /// PATCH(promptc): whether a `for` loop over none renders nothing.
+    pub fn none_iterable(&self) -> bool {
+        self.none_iterable
+    }
+
+    /// PATCH(promptc): when on, `{% include %}` scopes as Jinja2's does: the included
+    /// template renders in a frame of its own (a `{% set %}` in it is not seen by the
+    /// including template afterwards), and `{% include … without context %}` renders it
+    /// with none of the including template's values (only the globals).  Off (the
+    /// default), as upstream: the included template shares the including frame, and the
+    /// context marker is ignored.
+    pub fn set_include_scoping(&mut self, yes: bool) {
+        self.include_scoping = yes;
+    }
+
+    /// PATCH(promptc): whether includes scope as Jinja2's do.
+    pub fn include_scoping(&self) -> bool {
+        self.include_scoping
+    }
+
+    /// PATCH(promptc): sets how a value is written as text (its `Display`, which `~`, the
+    /// string filters and `to_string` use) while this environment renders: the callback
+    /// writes `value` and returns `Some`, or returns `None` to leave it to the default.
+    /// Strings, integers, booleans, none and undefined are always written as upstream
+    /// does; the callback sees floats, bytes and objects (sequences, maps, iterables).
+    /// It applies to values written on the rendering thread during a render (a thread
+    /// local set for the render's duration), not to values printed elsewhere.  An embedder
+    /// gives Python's `str` this way (`['a', None]`, `{'k': True}`), as Jinja2 writes them.
+    pub fn set_display_callback<F>(&mut self, f: F)
+    where
+        F: Fn(&Value, &mut fmt::Formatter<'_>) -> Option<fmt::Result> + Sync + Send + 'static,
+    {
+        self.display = Some(Arc::new(f));
+    }
+
+    /// PATCH(promptc): the display callback, if any.
+    pub(crate) fn display_callback(&self) -> Option<&Arc<DisplayFunc>> {
+        self.display.as_ref()
     }
 
     /// Compiles an expression.

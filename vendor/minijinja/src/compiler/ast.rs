@@ -370,6 +370,8 @@ pub struct Extends<'a> {
 pub struct Include<'a> {
     pub name: Expr<'a>,
     pub ignore_missing: bool,
+    /// PATCH(promptc): false after `without context`.
+    pub with_context: bool,
 }
 
 /// An auto escape control block.

@@ -458,7 +458,11 @@ impl<'source> CodeGenerator<'source> {
             ast::Stmt::Include(include) => {
                 self.set_line_from_span(include.span());
                 self.compile_expr(&include.name);
-                self.add_with_span(Instruction::Include(include.ignore_missing), include.span());
+                // PATCH(promptc): an include statement, which may be scoped (`IncludeStmt`).
+                self.add_with_span(
+                    Instruction::IncludeStmt(include.ignore_missing, include.with_context),
+                    include.span(),
+                );
             }
             #[cfg(feature = "macros")]
             ast::Stmt::Macro(macro_decl) => {

@@ -233,6 +233,12 @@ pub enum Instruction<'source> {
     #[cfg(feature = "multi_template")]
     Include(bool),
 
+    /// PATCH(promptc): an `{% include %}` statement (`Include` is also what imports run):
+    /// `ignore missing`, and whether it has the context (no `without context`).  Scoped
+    /// as Jinja2 scopes it when the environment says so (`set_include_scoping`).
+    #[cfg(feature = "multi_template")]
+    IncludeStmt(bool, bool),
+
     /// Builds a module
     #[cfg(feature = "multi_template")]
     ExportLocals,

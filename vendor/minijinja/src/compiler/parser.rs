@@ -1036,18 +1036,29 @@ impl<'a> Parser<'a> {
     #[cfg(feature = "multi_template")]
     fn parse_include(&mut self) -> Result<ast::Include<'a>, Error> {
         let name = ok!(self.parse_expr());
-        let skipped_context = ok!(self.skip_context_marker());
+        // PATCH(promptc): which marker was given is kept (`without context`), for
+        // `Environment::set_include_scoping`.
+        let mut with_context = true;
+        let mut context_marker = |p: &mut Self| -> Result<bool, Error> {
+            let without = matches_token!(p, Token::Ident("without"));
+            let skipped = ok!(p.skip_context_marker());
+            if skipped && without {
+                with_context = false;
+            }
+            Ok(skipped)
+        };
+        let skipped_context = ok!(context_marker(self));
 
         let ignore_missing = if skip_token!(self, Token::Ident("ignore")) {
             expect_token!(self, Token::Ident("missing"), "missing keyword");
             if !skipped_context {
-                ok!(self.skip_context_marker());
+                ok!(context_marker(self));
             }
             true
         } else {
             false
         };
-        Ok(ast::Include { name, ignore_missing })
+        Ok(ast::Include { name, ignore_missing, with_context })
     }
 
     #[cfg(feature = "multi_template")]

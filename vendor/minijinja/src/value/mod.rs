@@ -298,6 +298,29 @@ thread_local! {
     // AtomicU64 available.
     static LAST_VALUE_HANDLE: Cell<u32> = const { Cell::new(0) };
     static VALUE_HANDLES: RefCell<ValueHandleRegistry> = const { RefCell::new(ValueHandleRegistry::new()) };
+
+    // PATCH(promptc): the display callback of the environment rendering on this thread
+    // (`Environment::set_display_callback`), set by the VM for a render's duration.
+    static DISPLAY: RefCell<Option<Arc<crate::environment::DisplayFunc>>> = const { RefCell::new(None) };
+}
+
+/// PATCH(promptc): runs `f` with `callback` as this thread's display callback (see
+/// `Environment::set_display_callback`), restoring the previous one afterwards, also
+/// when `f` unwinds.
+pub(crate) fn with_display_callback<R>(
+    callback: Option<&Arc<crate::environment::DisplayFunc>>,
+    f: impl FnOnce() -> R,
+) -> R {
+    struct Restore(Option<Arc<crate::environment::DisplayFunc>>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            let previous = self.0.take();
+            let _ = DISPLAY.try_with(|d| *d.borrow_mut() = previous);
+        }
+    }
+    let previous = DISPLAY.with(|d| std::mem::replace(&mut *d.borrow_mut(), callback.cloned()));
+    let _restore = Restore(previous);
+    f()
 }
 
 /// Function that returns true when serialization for [`Value`] is taking place.
@@ -773,6 +796,14 @@ impl fmt::Debug for Value {
 
 impl fmt::Display for Value {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // PATCH(promptc): the rendering environment's display callback, for the values
+        // whose text it may give differently (`Environment::set_display_callback`).
+        if matches!(self.0, ValueRepr::F64(_) | ValueRepr::Bytes(_) | ValueRepr::Object(_)) {
+            let callback = DISPLAY.try_with(|d| d.borrow().clone()).ok().flatten();
+            if let Some(rv) = callback.and_then(|cb| cb(self, f)) {
+                return rv;
+            }
+        }
         match self.0 {
             ValueRepr::Undefined(_) => Ok(()),
             ValueRepr::Bool(val) => f.write_str(if val { "True" } else { "False" }),

@@ -170,14 +170,18 @@ impl<'env> Vm<'env> {
     ) -> Result<Option<Value>, Error> {
         // PATCH(promptc): captures are bounded by the value size limit.
         out.set_value_size_limit(self.env.value_size_limit());
-        #[cfg(feature = "stacker")]
-        {
-            stacker::maybe_grow(32 * 1024, 1024 * 1024, || self.eval_impl(state, out, stack, pc))
-        }
-        #[cfg(not(feature = "stacker"))]
-        {
-            self.eval_impl(state, out, stack, pc)
-        }
+        // PATCH(promptc): values are written as the environment's display callback
+        // writes them while this evaluation runs (`Environment::set_display_callback`).
+        crate::value::with_display_callback(self.env.display_callback(), || {
+            #[cfg(feature = "stacker")]
+            {
+                stacker::maybe_grow(32 * 1024, 1024 * 1024, || self.eval_impl(state, out, stack, pc))
+            }
+            #[cfg(not(feature = "stacker"))]
+            {
+                self.eval_impl(state, out, stack, pc)
+            }
+        })
     }
 
     #[inline]
@@ -786,6 +790,11 @@ impl<'env> Vm<'env> {
                     ctx_ok!(self.perform_include(a, state, out, *ignore_missing));
                 }
                 #[cfg(feature = "multi_template")]
+                Instruction::IncludeStmt(ignore_missing, with_context) => {
+                    a = stack.pop();
+                    ctx_ok!(self.perform_scoped_include(a, state, out, *ignore_missing, *with_context));
+                }
+                #[cfg(feature = "multi_template")]
                 Instruction::ExportLocals => {
                     let captured = stack.pop();
                     let locals = state.ctx.current_locals_mut();
@@ -852,6 +861,35 @@ impl<'env> Vm<'env> {
     }
 
     #[cfg(feature = "multi_template")]
+    /// PATCH(promptc): an `{% include %}` statement.  With `Environment::set_include_scoping`
+    /// on, as Jinja2 renders it: in a frame of its own (what it sets stays there), and
+    /// without the context with `without context` (a fresh context: only the globals).
+    #[cfg(feature = "multi_template")]
+    fn perform_scoped_include(
+        &self,
+        name: Value,
+        state: &mut State<'_, 'env>,
+        out: &mut Output,
+        ignore_missing: bool,
+        with_context: bool,
+    ) -> Result<(), Error> {
+        if !self.env.include_scoping() {
+            return self.perform_include(name, state, out, ignore_missing);
+        }
+        if with_context {
+            ok!(state.ctx.push_frame(Frame::default()));
+            let rv = self.perform_include(name, state, out, ignore_missing);
+            state.ctx.pop_frame();
+            return rv;
+        }
+        let mut fresh = Context::new_with_frame(self.env, Frame::default());
+        ok!(fresh.incr_depth(state.ctx.depth()));
+        let outer = mem::replace(&mut state.ctx, fresh);
+        let rv = self.perform_include(name, state, out, ignore_missing);
+        state.ctx = outer;
+        rv
+    }
+
     fn perform_include(
         &self,
         name: Value,
@@ -1021,7 +1059,14 @@ impl<'env> Vm<'env> {
         pc: u32,
         current_recursion_jump: Option<(u32, bool)>,
     ) -> Result<(), Error> {
-        let iter = ok!(state.undefined_behavior().try_iter(iterable).map_err(|mut err| {
+        // PATCH(promptc): a loop over none is an error when the environment says none is
+        // not iterable, as in Jinja2 (`Environment::set_none_iterable`).
+        let iter = if iterable.is_none() && !state.env().none_iterable() {
+            Err(Error::new(ErrorKind::InvalidOperation, "'NoneType' object is not iterable"))
+        } else {
+            state.undefined_behavior().try_iter(iterable)
+        };
+        let iter = ok!(iter.map_err(|mut err| {
             if let Some((jump_instr, _)) = current_recursion_jump {
                 // When a recursion error happens, we need to process the error at both the
                 // recursion call site and the loop definition.  This is because the error
