@@ -1,26 +1,77 @@
-//! What changed, by name: the line changes of every modified file grouped into changes a
-//! reviewer decides on once — a tool's description or parameter (read from the tools files
-//! both sides hold, and recognised wherever its text appears: every provider's JSON, the XML
-//! tool docs of a prompt), or the same lines changed in several files (titled with the section
-//! they sit in when the deltas name exactly one). Each change knows the files and line ranges it
-//! touches, so a caller can take some changes of a file and keep the others ([`apply`]).
+//! What changed, by name: the line changes of every modified file grouped into the changes the
+//! user made — a tool added or removed, a parameter added, removed or changed, a tool's
+//! description changed, a section or a harness message changed — each decided once by a
+//! reviewer, with its own token figure in each account it reaches (from the summaries' items:
+//! a tool's, its description's, a parameter's, a section's, a message's; never a cell's total).
+//!
+//! Which item a line belongs to is read from the files (`owners`: tools and messages files
+//! exactly, the tools' blocks of a prompt by their texts); a region of the diff is cut where its
+//! owners change (`runs`), and the runs of one change gather across files: every provider's JSON
+//! and the XML tool docs carrying the same edit are one change. An item whose lines read the
+//! same on both sides of a file changed nothing there: its lines go with the change beside
+//! them. A region no tool's block holds is named by the changed tool text it carries (`text`).
+//! Lines no item owns are grouped by their text, titled with the one section they change when
+//! the deltas say which (`section`). Each change
+//! knows its files and line ranges, so a caller can take some changes of a file and keep the
+//! others ([`apply`]).
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
-use similar::{DiffOp, TextDiff};
 
 use super::{Delta, FileChange, Status};
 
-/// One change: what it is to, the lines once, and every place it occurs.
+mod owners;
+mod runs;
+mod section;
+mod text;
+
+pub(crate) use runs::{apply, Run};
+
+use owners::{Owner, Part, ToolIndex};
+use section::one_section;
+use text::{show_run, text_changes, Texts};
+
+/// What a change is, as the user made it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Kind {
+    /// A tool the old side lacks.
+    ToolAdded,
+    /// A tool the new side lacks.
+    ToolRemoved,
+    /// A tool's own text (its name's lines, its structure) with no part of it changed.
+    ToolChanged,
+    /// A tool's description.
+    DescriptionChanged,
+    /// A parameter of a tool the old side lacks.
+    ParameterAdded,
+    /// A parameter of a tool the new side lacks.
+    ParameterRemoved,
+    /// A parameter's schema or description.
+    ParameterChanged,
+    /// A section's text.
+    SectionChanged,
+    /// A harness message's text.
+    MessageChanged,
+    /// Lines promptc cannot name.
+    Lines,
+    /// A whole file added, removed, or too large to diff by line.
+    File,
+}
+
+/// One change: what it is, the lines once, every place it occurs, and its own figures.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[non_exhaustive]
 pub struct Change {
-    /// What it changes, as the deltas name items (`tool read_file`, `section rules`); empty
-    /// when promptc cannot name it.
+    /// What it is.
+    pub kind: Kind,
+    /// What it changes, as the deltas name items (`tool read_file`, `section rules`,
+    /// `message 1`, `file NAME`); empty when promptc cannot name it.
     pub subject: String,
-    /// Which texts of the subject (`description`, `parameter path`); empty for lines promptc
-    /// grouped by their text.
+    /// Which part of the subject (`description`, `parameter path`); what happened to a whole
+    /// file (`new`); empty for a whole tool, section or message, and for unnamed lines.
     pub fields: Vec<String>,
     /// The change once: `-` old and `+` new lines (a text of a tool split at sentences), long
     /// lines shortened around what changed.
@@ -30,27 +81,58 @@ pub struct Change {
     /// Stable while the change is the same (a hash of what it is and its texts): what
     /// `--accept`/`--reject` and a resumed review name it by.
     pub key: String,
-    /// Where it is: (file, index of the changed run among the file's line changes, or
-    /// [`WHOLE_FILE`]).
+    /// Its own figure in each account it reaches: the deltas of the item it changes (the tool
+    /// for a tool added, the parameter for a parameter added, the description, the section),
+    /// in the accounts of its files; empty when the summaries hold no figure for it.
+    pub deltas: Vec<Delta>,
+    /// Where it is: each file and its lines (`None`: the whole file).
     #[serde(skip)]
-    pub(crate) places: Vec<(String, usize)>,
+    pub(crate) places: Vec<(String, Option<Run>)>,
 }
 
 impl Change {
     /// Whether the change is a whole file (added, removed, too large to diff by line).
     pub fn is_file(&self) -> bool {
-        self.places.iter().any(|(_, r)| *r == WHOLE_FILE)
+        self.kind == Kind::File
     }
 
-    /// `tool read_file, description; parameter path` — the subject and its fields in words.
-    pub fn title(&self) -> String {
-        if self.is_file() {
-            return format!("{}, {}", self.subject, self.fields.join("; "));
+    /// The subject's name without its kind (`read_file` of `tool read_file`).
+    pub fn name(&self) -> &str {
+        self.subject.split_once(' ').map_or(self.subject.as_str(), |(_, n)| n)
+    }
+
+    /// The parameter a change to one is about.
+    pub fn parameter(&self) -> Option<&str> {
+        self.fields.first().and_then(|f| f.strip_prefix("parameter "))
+    }
+
+    /// What happened, in words after the subject: `added`, `description changed`,
+    /// `parameter path added`, `changed`.
+    pub fn what(&self) -> String {
+        let p = self.parameter().unwrap_or_default();
+        match self.kind {
+            Kind::ToolAdded => "added".into(),
+            Kind::ToolRemoved => "removed".into(),
+            Kind::ToolChanged | Kind::SectionChanged | Kind::MessageChanged => "changed".into(),
+            Kind::DescriptionChanged => "description changed".into(),
+            Kind::ParameterAdded => format!("parameter {p} added"),
+            Kind::ParameterRemoved => format!("parameter {p} removed"),
+            Kind::ParameterChanged => format!("parameter {p} changed"),
+            Kind::Lines => format!("in {}", files_phrase(&self.files)),
+            Kind::File => self.fields.join("; "),
         }
-        match (self.subject.is_empty(), self.fields.is_empty()) {
-            (true, _) => format!("lines in {}", files_phrase(&self.files)),
-            (false, true) => self.subject.clone(),
-            (false, false) => format!("{}, {}", self.subject, self.fields.join("; ")),
+    }
+
+    /// `tool read_file: parameter path added`, `tool web_fetch added`, `section rules changed`,
+    /// `lines in a.md`, `file a.md, new` — the change in words.
+    pub fn title(&self) -> String {
+        match self.kind {
+            Kind::Lines => format!("lines {}", self.what()),
+            Kind::File => format!("{}, {}", self.subject, self.what()),
+            Kind::DescriptionChanged | Kind::ParameterAdded | Kind::ParameterRemoved | Kind::ParameterChanged => {
+                format!("{}: {}", self.subject, self.what())
+            }
+            _ => format!("{} {}", self.subject, self.what()),
         }
     }
 }
@@ -63,236 +145,281 @@ fn files_phrase(files: &[String]) -> String {
     }
 }
 
-/// The keys of the JSON objects that hold a tool's parameter schema, across providers.
-const SCHEMA_KEYS: [&str; 5] = ["parameters", "input_schema", "inputSchema", "parametersJsonSchema", "schema"];
+/// What a run of lines is a change to: its kind, subject and field.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+struct Ident {
+    kind: Kind,
+    subject: String,
+    field: Option<String>,
+}
 
-/// Every text of every tool in a tools file: (tool, field) → text. A tool is an object with a
-/// string `name` and a string `description` (openai's `function`, anthropic's entries, gemini's
-/// declarations, MCP's tools); its fields are `description` and, per parameter, `parameter P`
-/// (its description) and `parameter P, schema` (its other strings: enums, formats).
-fn tool_texts(json: &str) -> BTreeMap<(String, String), String> {
-    fn schema(v: &serde_json::Value, param: Option<&str>, tool: &str, out: &mut BTreeMap<(String, String), String>) {
-        fn push(out: &mut BTreeMap<(String, String), String>, tool: &str, field: String, text: &str) {
-            let slot = out.entry((tool.to_string(), field)).or_default();
-            if !slot.is_empty() {
+impl runs::Owned for Ident {
+    fn supports(&self, other: &Self) -> bool {
+        self.kind == Kind::ToolChanged && other.subject == self.subject
+    }
+}
+
+impl Ident {
+    fn tool(kind: Kind, tool: &str, field: Option<String>) -> Ident {
+        Ident { kind, subject: format!("tool {tool}"), field }
+    }
+
+    /// The delta item that holds its own figure.
+    fn item(&self) -> Option<String> {
+        match (self.kind, &self.field) {
+            (
+                Kind::ToolAdded | Kind::ToolRemoved | Kind::ToolChanged | Kind::SectionChanged | Kind::MessageChanged,
+                _,
+            ) => Some(self.subject.clone()),
+            (
+                Kind::DescriptionChanged | Kind::ParameterAdded | Kind::ParameterRemoved | Kind::ParameterChanged,
+                Some(f),
+            ) => Some(format!("{}, {f}", self.subject)),
+            _ => None,
+        }
+    }
+}
+
+/// The tools and parameters one side of a file has, by its owned lines.
+#[derive(Default)]
+struct Present {
+    tools: BTreeSet<String>,
+    params: BTreeSet<(String, String)>,
+}
+
+impl Present {
+    fn of(owners: &[Option<Owner>]) -> Present {
+        let mut p = Present::default();
+        for o in owners.iter().flatten() {
+            if let Owner::Tool(t, part) = o {
+                p.tools.insert(t.clone());
+                if let Part::Param(n) = part {
+                    p.params.insert((t.clone(), n.clone()));
+                }
+            }
+        }
+        p
+    }
+}
+
+/// The change a line of a file is part of, by its owner and what each side has.
+fn ident(owner: &Owner, old: &Present, new: &Present) -> Ident {
+    match owner {
+        Owner::Message(n) => Ident { kind: Kind::MessageChanged, subject: format!("message {n}"), field: None },
+        Owner::Tool(t, part) => {
+            let (in_old, in_new) = (old.tools.contains(t), new.tools.contains(t));
+            match (in_old, in_new, part) {
+                (false, _, _) => Ident::tool(Kind::ToolAdded, t, None),
+                (_, false, _) => Ident::tool(Kind::ToolRemoved, t, None),
+                (_, _, Part::Whole) => Ident::tool(Kind::ToolChanged, t, None),
+                (_, _, Part::Description) => Ident::tool(Kind::DescriptionChanged, t, Some("description".into())),
+                (_, _, Part::Param(p)) => {
+                    let key = (t.clone(), p.clone());
+                    let kind = match (old.params.contains(&key), new.params.contains(&key)) {
+                        (false, _) => Kind::ParameterAdded,
+                        (_, false) => Kind::ParameterRemoved,
+                        _ => Kind::ParameterChanged,
+                    };
+                    Ident::tool(kind, t, Some(format!("parameter {p}")))
+                }
+            }
+        }
+    }
+}
+
+/// The owner of each line of one side of a file.
+fn owners_of(file: &str, text: &str, index: &ToolIndex) -> Vec<Option<Owner>> {
+    let lines = text.split_inclusive('\n').count();
+    let owned = if file.ends_with(".json") {
+        owners::json_owners(file, text)
+    } else {
+        Some(owners::prompt_owners(text, index))
+    };
+    match owned {
+        Some(o) if o.len() == lines => o,
+        _ => vec![None; lines],
+    }
+}
+
+/// Leave unowned the lines of every item whose lines read the same on both sides of a file
+/// (trailing commas aside): it did not change there, and a diff that aligns its lines with a
+/// neighbour's identical ones (`},` and `"strict": true` closing two entries alike) must not
+/// credit it with a change. Such lines go with the change beside them.
+fn unown_unchanged(old: (&[&str], &mut [Option<Owner>]), new: (&[&str], &mut [Option<Owner>])) {
+    let text = |lines: &[&str], owners: &[Option<Owner>]| -> BTreeMap<Owner, String> {
+        let mut out: BTreeMap<Owner, String> = BTreeMap::new();
+        for (l, o) in lines.iter().zip(owners.iter()) {
+            if let Some(o) = o {
+                let slot = out.entry(o.clone()).or_default();
+                slot.push_str(l.trim_end_matches(['\n', '\r']).trim_end_matches(','));
                 slot.push('\n');
             }
-            slot.push_str(text);
         }
-        match v {
-            serde_json::Value::Object(map) => {
-                for (k, x) in map {
-                    match (k.as_str(), x) {
-                        ("properties", serde_json::Value::Object(props)) => {
-                            for (p, s) in props {
-                                let name = param.map_or_else(|| p.clone(), |q| format!("{q}.{p}"));
-                                schema(s, Some(&name), tool, out);
-                            }
-                        }
-                        ("description", serde_json::Value::String(s)) => {
-                            push(out, tool, param.map_or_else(|| "schema".into(), |p| format!("parameter {p}")), s)
-                        }
-                        _ => schema(x, param, tool, out),
+        out
+    };
+    let (a, b) = (text(old.0, old.1), text(new.0, new.1));
+    let same: BTreeSet<&Owner> = a.iter().filter(|(o, t)| b.get(*o) == Some(t)).map(|(o, _)| o).collect();
+    for o in old.1.iter_mut().chain(new.1.iter_mut()) {
+        if o.as_ref().is_some_and(|x| same.contains(x)) {
+            *o = None;
+        }
+    }
+}
+
+/// A run of lines of one file that is part of a change, with its text (its removed lines, a
+/// NUL, its added lines): what a change's key and its byte change are read from.
+struct Place {
+    file: String,
+    run: Run,
+    text: String,
+}
+
+/// The changes being gathered: by what they are, in order of first appearance.
+#[derive(Default)]
+struct Gathered {
+    list: Vec<(Ident, Vec<Place>)>,
+    index: BTreeMap<Ident, usize>,
+}
+
+impl Gathered {
+    fn add(&mut self, id: Ident, file: &str, run: Run, text: String) {
+        let at = *self.index.entry(id.clone()).or_insert_with(|| {
+            self.list.push((id, Vec::new()));
+            self.list.len() - 1
+        });
+        self.list[at].1.push(Place { file: file.to_string(), run, text });
+    }
+}
+
+/// Group every line change of the modified files into named changes, in order of first
+/// appearance (files sorted by name); each file added, removed or too large to diff by line is
+/// a change of its own (`file NAME`), after them. Each change's figures are read from `deltas`.
+pub fn changes(
+    old: &BTreeMap<String, String>,
+    new: &BTreeMap<String, String>,
+    files: &[FileChange],
+    deltas: &[Delta],
+) -> Vec<Change> {
+    let summary = crate::output::snapshot::SUMMARY;
+    let modified: Vec<&FileChange> =
+        files.iter().filter(|f| f.status == Status::Modified && !f.too_large && f.file != summary).collect();
+    // Each side's tools, from the tools files that changed: what marks their blocks in prompts.
+    let (mut old_tools, mut new_tools) = (ToolIndex::new(), ToolIndex::new());
+    for f in files.iter().filter(|f| f.status == Status::Modified && f.file.ends_with(".tools.json")) {
+        for (side, index) in [(old, &mut old_tools), (new, &mut new_tools)] {
+            if let Some(v) = side.get(&f.file).and_then(|t| serde_json::from_str(t).ok()) {
+                owners::index_tools(&v, index);
+            }
+        }
+    }
+    let texts = Texts::new(text_changes(old, new, files));
+    // Named changes, and lines no item owns grouped by their text, in order of first appearance.
+    let mut gathered_all = Gathered::default();
+    for f in &modified {
+        let (Some(a), Some(b)) = (old.get(&f.file), new.get(&f.file)) else { continue };
+        let (ol, nl): (Vec<&str>, Vec<&str>) = (a.split_inclusive('\n').collect(), b.split_inclusive('\n').collect());
+        let (mut oo, mut no) = (owners_of(&f.file, a, &old_tools), owners_of(&f.file, b, &new_tools));
+        let (po, pn) = (Present::of(&oo), Present::of(&no));
+        unown_unchanged((&ol, &mut oo), (&nl, &mut no));
+        let oi: Vec<Option<Ident>> = oo.iter().map(|o| o.as_ref().map(|o| ident(o, &po, &pn))).collect();
+        let ni: Vec<Option<Ident>> = no.iter().map(|o| o.as_ref().map(|o| ident(o, &po, &pn))).collect();
+        for region in runs::regions(&ol, &nl) {
+            for (run, id) in runs::cut(&region, (&ol, &oi), (&nl, &ni)) {
+                let (removed, added) = (&ol[run.old.clone()], &nl[run.new.clone()]);
+                let text = format!("{}\0{}", removed.concat(), added.concat());
+                match id.or_else(|| texts.explain(removed, added)) {
+                    Some(id) => gathered_all.add(id, &f.file, run, text),
+                    None => {
+                        let id = Ident { kind: Kind::Lines, subject: String::new(), field: Some(text.clone()) };
+                        gathered_all.add(id, &f.file, run, text);
                     }
                 }
             }
-            serde_json::Value::Array(items) => items.iter().for_each(|x| schema(x, param, tool, out)),
-            serde_json::Value::String(s) => {
-                push(out, tool, param.map_or_else(|| "schema".into(), |p| format!("parameter {p}, schema")), s)
-            }
-            _ => {}
         }
     }
-    fn walk(v: &serde_json::Value, out: &mut BTreeMap<(String, String), String>) {
-        match v {
-            serde_json::Value::Object(map) => {
-                if let (Some(serde_json::Value::String(name)), Some(serde_json::Value::String(d))) =
-                    (map.get("name"), map.get("description"))
-                {
-                    out.insert((name.clone(), "description".into()), d.clone());
-                    for k in SCHEMA_KEYS {
-                        if let Some(s) = map.get(k) {
-                            schema(s, None, name, out);
-                        }
-                    }
-                } else {
-                    map.values().for_each(|x| walk(x, out));
-                }
-            }
-            serde_json::Value::Array(items) => items.iter().for_each(|x| walk(x, out)),
-            _ => {}
-        }
+    let mut out: Vec<Change> = Vec::new();
+    for (id, places) in gathered_all.list {
+        out.push(gathered(id, places, &texts, (old, new), deltas));
     }
-    let mut out = BTreeMap::new();
-    if let Ok(v) = serde_json::from_str::<serde_json::Value>(json) {
-        walk(&v, &mut out);
+    // A tool's own lines are credited its whole figure only when nothing else of it changed.
+    let parts: BTreeSet<String> = out
+        .iter()
+        .filter(|c| c.subject.starts_with("tool ") && c.kind != Kind::ToolChanged)
+        .map(|c| c.subject.clone())
+        .collect();
+    for c in out.iter_mut().filter(|c| c.kind == Kind::ToolChanged && parts.contains(&c.subject)) {
+        c.deltas.clear();
+    }
+    for f in files.iter().filter(|f| f.file != summary) {
+        if f.status != Status::Modified || f.too_large {
+            out.push(whole_file(f, old.get(&f.file), new.get(&f.file)));
+        }
     }
     out
 }
 
-/// A text of a tool that differs between the two sides.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-struct TextChange {
-    tool: String,
-    field: String,
-    old: String,
-    new: String,
-}
-
-/// A line as the text it carries: itself trimmed, and a JSON string's value when it is one
-/// (`"description": "…",`).
-fn readings(line: &str) -> Vec<String> {
-    let t = line.trim().trim_end_matches(',');
-    let mut out = vec![t.to_string()];
-    let value = match t.find("\": \"") {
-        Some(i) if t.starts_with('"') => &t[i + 3..],
-        _ => t,
+/// One change from its runs: its diff (shown from a prompt when it has one: easier read than
+/// JSON), files, key and figures.
+fn gathered(
+    mut id: Ident,
+    places: Vec<Place>,
+    texts: &Texts,
+    (old, new): (&BTreeMap<String, String>, &BTreeMap<String, String>),
+    deltas: &[Delta],
+) -> Change {
+    let mut files: Vec<String> = places.iter().map(|p| p.file.clone()).collect();
+    files.sort();
+    files.dedup();
+    if id.kind == Kind::Lines {
+        if let Some(section) = one_section(&places, deltas) {
+            id = Ident { kind: Kind::SectionChanged, subject: format!("section {section}"), field: id.field };
+        }
+    }
+    let shown = files.iter().find(|f| !f.ends_with(".json")).unwrap_or(&files[0]).clone();
+    let diff = texts.diff(&id).unwrap_or_else(|| {
+        let lines = |m: &BTreeMap<String, String>| -> Vec<String> {
+            m.get(&shown).map(|t| t.split_inclusive('\n').map(str::to_string).collect()).unwrap_or_default()
+        };
+        let (ol, nl) = (lines(old), lines(new));
+        places
+            .iter()
+            .filter(|p| p.file == shown)
+            .map(|Place { run: r, .. }| {
+                let removed: Vec<&str> = ol.get(r.old.clone()).unwrap_or_default().iter().map(String::as_str).collect();
+                let added: Vec<&str> = nl.get(r.new.clone()).unwrap_or_default().iter().map(String::as_str).collect();
+                show_run(&removed, &added)
+            })
+            .collect()
+    });
+    let mut each: Vec<&str> = places.iter().map(|p| p.text.as_str()).collect();
+    each.sort_unstable();
+    each.dedup();
+    let named =
+        if id.kind == Kind::Lines { String::new() } else { format!("{:?}\0{}\0{:?}", id.kind, id.subject, id.field) };
+    let key_text = format!("{named}\0\0{}", each.join("\0\0"));
+    let own = id.item().map(|item| {
+        deltas
+            .iter()
+            .filter(|d| d.item == item && files.iter().any(|f| account_of(&d.cell, stem(f))))
+            .cloned()
+            .collect()
+    });
+    let fields = match id.kind {
+        Kind::DescriptionChanged | Kind::ParameterAdded | Kind::ParameterRemoved | Kind::ParameterChanged => {
+            id.field.iter().cloned().collect()
+        }
+        _ => Vec::new(),
     };
-    if value.starts_with('"') {
-        if let Ok(s) = serde_json::from_str::<String>(value) {
-            out.push(s);
-        }
+    Change {
+        kind: id.kind,
+        subject: id.subject,
+        fields,
+        diff,
+        files,
+        key: crate::hash::sha256_hex(key_text.as_bytes())[..12].to_string(),
+        deltas: own.unwrap_or_default(),
+        places: places.into_iter().map(|p| (p.file, Some(p.run))).collect(),
     }
-    out
-}
-
-/// The line changes of a file, in order: (removed lines, added lines) of each run that differs.
-/// Lines replaced one for one are a run each (a tool's description and its parameters' sit on
-/// adjacent lines in some formats, and each is its own change).
-fn runs<'a>(old: &'a str, new: &'a str) -> Vec<(Vec<&'a str>, Vec<&'a str>)> {
-    let d = TextDiff::from_lines(old, new);
-    let (o, n) = (d.old_slices(), d.new_slices());
-    let mut out = Vec::new();
-    for op in d.ops() {
-        let (a, b) = (op.old_range(), op.new_range());
-        match *op {
-            DiffOp::Equal { .. } => {}
-            DiffOp::Replace { old_len, new_len, .. } if old_len == new_len => {
-                out.extend(a.zip(b).map(|(i, j)| (vec![o[i]], vec![n[j]])));
-            }
-            _ => out.push((o[a].to_vec(), n[b].to_vec())),
-        }
-    }
-    out
-}
-
-/// `new` with only the runs `take` accepts (by index, as [`runs`] numbers them) applied to
-/// `old`: the text of a file of which some changes are accepted and the others kept.
-pub fn apply(old: &str, new: &str, take: impl Fn(usize) -> bool) -> String {
-    let d = TextDiff::from_lines(old, new);
-    let (o, n) = (d.old_slices(), d.new_slices());
-    let mut out = String::with_capacity(new.len().max(old.len()));
-    let mut run = 0;
-    let mut pick = |out: &mut String, old_lines: &[&str], new_lines: &[&str]| {
-        let lines = if take(run) { new_lines } else { old_lines };
-        lines.iter().for_each(|l| out.push_str(l));
-        run += 1;
-    };
-    for op in d.ops() {
-        let (a, b) = (op.old_range(), op.new_range());
-        match *op {
-            DiffOp::Equal { .. } => o[a].iter().for_each(|l| out.push_str(l)),
-            DiffOp::Replace { old_len, new_len, .. } if old_len == new_len => {
-                a.zip(b).for_each(|(i, j)| pick(&mut out, &o[i..=i], &n[j..=j]));
-            }
-            _ => pick(&mut out, &o[a], &n[b]),
-        }
-    }
-    out
-}
-
-/// The most characters of context kept each side of what changed in a long line.
-const CONTEXT_CHARS: usize = 40;
-
-/// The fewest characters cut from a line's start or end (a shorter cut shows them instead).
-const MIN_CUT: usize = 20;
-
-/// A line shortened to the part from `start` to `end` (in characters), with `…` for what is cut.
-fn clip(chars: &[char], start: usize, end: usize) -> String {
-    let mut s = if start > 0 { String::from("…") } else { String::new() };
-    s.extend(&chars[start..end]);
-    if end < chars.len() {
-        s.push('…');
-    }
-    s
-}
-
-/// A removed and an added line shown around what differs between them: their common start and
-/// end cut to [`CONTEXT_CHARS`].
-fn clip_pair(a: &str, b: &str) -> (String, String) {
-    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
-    let prefix = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
-    let most = a.len().min(b.len()) - prefix;
-    let suffix = a.iter().rev().zip(b.iter().rev()).take(most).take_while(|(x, y)| x == y).count();
-    // Cut only what is worth a `…`, at a space when one is near.
-    let mut start = prefix.saturating_sub(CONTEXT_CHARS);
-    if start < MIN_CUT {
-        start = 0;
-    } else if let Some(i) = a[start..prefix].iter().take(12).position(|c| *c == ' ') {
-        start += i + 1;
-    }
-    let mut keep = suffix.saturating_sub(CONTEXT_CHARS);
-    if keep < MIN_CUT {
-        keep = 0;
-    } else if let Some(i) = a[a.len() - suffix..a.len() - keep].iter().rev().take(12).position(|c| *c == ' ') {
-        keep += i + 1;
-    }
-    (clip(&a, start, a.len() - keep), clip(&b, start, b.len() - keep))
-}
-
-/// The most characters a line without a partner is shown with.
-const LINE_CHARS: usize = 2 * CONTEXT_CHARS + 40;
-
-fn clip_one(l: &str) -> String {
-    let chars: Vec<char> = l.chars().collect();
-    clip(&chars, 0, chars.len().min(LINE_CHARS))
-}
-
-/// A run of removed and added lines as diff lines: paired lines shortened around what differs.
-fn show_run(removed: &[&str], added: &[&str]) -> String {
-    let strip = |l: &&str| l.strip_suffix('\n').unwrap_or(l).to_string();
-    let (removed, added): (Vec<String>, Vec<String>) =
-        (removed.iter().map(strip).collect(), added.iter().map(strip).collect());
-    let mut out = String::new();
-    if removed.len() == added.len() {
-        let pairs: Vec<(String, String)> = removed.iter().zip(&added).map(|(a, b)| clip_pair(a, b)).collect();
-        pairs.iter().for_each(|(a, _)| out.push_str(&format!("-{a}\n")));
-        pairs.iter().for_each(|(_, b)| out.push_str(&format!("+{b}\n")));
-    } else {
-        removed.iter().for_each(|a| out.push_str(&format!("-{}\n", clip_one(a))));
-        added.iter().for_each(|b| out.push_str(&format!("+{}\n", clip_one(b))));
-    }
-    out
-}
-
-/// A text cut into lines and each line into sentences, so a one-word edit of a paragraph is one
-/// sentence changed.
-fn sentences(text: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    for line in text.lines() {
-        let mut rest = line;
-        while let Some(i) = [". ", "? ", "! ", "; "].iter().filter_map(|p| rest.find(p)).min() {
-            out.push(format!("{}\n", &rest[..=i]));
-            rest = &rest[i + 2..];
-        }
-        out.push(format!("{rest}\n"));
-    }
-    out
-}
-
-/// A tool text's change as diff lines: the sentences that differ.
-fn text_diff(old: &str, new: &str) -> String {
-    let (a, b) = (sentences(old), sentences(new));
-    let (a, b): (Vec<&str>, Vec<&str>) =
-        (a.iter().map(String::as_str).collect(), b.iter().map(String::as_str).collect());
-    let d = TextDiff::from_slices(&a, &b);
-    let mut out = String::new();
-    for op in d.ops() {
-        if !matches!(op, DiffOp::Equal { .. }) {
-            out.push_str(&show_run(&a[op.old_range()], &b[op.new_range()]));
-        }
-    }
-    out
 }
 
 /// The stem of a snapshot file: the cell (and provider) it belongs to.
@@ -311,9 +438,6 @@ pub(crate) fn account_of(account: &str, stem: &str) -> bool {
     account == stem || account.strip_prefix(stem).and_then(|r| r.strip_prefix('.')).is_some_and(|r| !r.contains('.'))
 }
 
-/// The place of a change that is a whole file (added, removed, or too large to diff by line).
-pub(crate) const WHOLE_FILE: usize = usize::MAX;
-
 /// A whole file as one change: `file NAME`, what happened to it, decided as a whole.
 fn whole_file(f: &FileChange, old: Option<&String>, new: Option<&String>) -> Change {
     let (what, diff) = match f.status {
@@ -329,290 +453,16 @@ fn whole_file(f: &FileChange, old: Option<&String>, new: Option<&String>) -> Cha
     let hash = |t: Option<&String>| t.map_or_else(String::new, |t| crate::hash::sha256_hex(t.as_bytes()));
     let key_text = format!("file\0{}\0{}\0{}", f.file, hash(old), hash(new));
     Change {
+        kind: Kind::File,
         subject: format!("file {}", f.file),
         fields: vec![what],
         diff,
         files: vec![f.file.clone()],
         key: crate::hash::sha256_hex(key_text.as_bytes())[..12].to_string(),
-        places: vec![(f.file.clone(), WHOLE_FILE)],
-    }
-}
-
-/// Group every line change of the modified files into named changes, in order of first
-/// appearance (files sorted by name); each file added, removed or too large to diff by line is
-/// a change of its own (`file NAME`), after them.
-pub fn changes(
-    old: &BTreeMap<String, String>,
-    new: &BTreeMap<String, String>,
-    files: &[FileChange],
-    deltas: &[Delta],
-) -> Vec<Change> {
-    let modified: Vec<&FileChange> = files
-        .iter()
-        .filter(|f| f.status == Status::Modified && !f.too_large && f.file != crate::output::snapshot::SUMMARY)
-        .collect();
-    // The tools' texts that differ, from every tools file both sides hold (one too large to
-    // diff line by line too: reading its JSON is linear, and names its tools' changes in the
-    // files that are diffed).
-    let mut texts: BTreeSet<TextChange> = BTreeSet::new();
-    let json = files.iter().filter(|f| f.status == Status::Modified && f.file.ends_with(".json"));
-    for f in json.filter(|f| f.file != crate::output::snapshot::SUMMARY) {
-        let (Some(a), Some(b)) = (old.get(&f.file), new.get(&f.file)) else { continue };
-        let (a, b) = (tool_texts(a), tool_texts(b));
-        for (k, old_text) in &a {
-            match b.get(k) {
-                Some(new_text) if new_text != old_text && !old_text.is_empty() && !new_text.is_empty() => {
-                    texts.insert(TextChange {
-                        tool: k.0.clone(),
-                        field: k.1.clone(),
-                        old: old_text.clone(),
-                        new: new_text.clone(),
-                    });
-                }
-                _ => {}
-            }
-        }
-    }
-    let texts: Vec<TextChange> = texts.into_iter().collect();
-    // Which texts a line holds, found in one pass over it (thousands of changed texts are as
-    // cheap as one): an automaton of every old text and one of every new text.
-    let automaton = |side: fn(&TextChange) -> &str| {
-        aho_corasick::AhoCorasick::new(texts.iter().map(side)).ok().filter(|_| !texts.is_empty())
-    };
-    let (olds, news) = (automaton(|t| t.old.as_str()), automaton(|t| t.new.as_str()));
-    // For each line, the texts found in any of its readings.
-    let found = |ac: &Option<aho_corasick::AhoCorasick>, lines: &[&str]| -> Vec<BTreeSet<usize>> {
-        lines
-            .iter()
-            .map(|l| {
-                let mut hits = BTreeSet::new();
-                if let Some(ac) = ac {
-                    for reading in readings(l) {
-                        hits.extend(ac.find_overlapping_iter(&reading).map(|m| m.pattern().as_usize()));
-                    }
-                }
-                hits
-            })
-            .collect()
-    };
-    let mut out: Vec<Change> = Vec::new();
-    let mut index: BTreeMap<String, usize> = BTreeMap::new();
-    for f in &modified {
-        let (Some(a), Some(b)) = (old.get(&f.file), new.get(&f.file)) else { continue };
-        for (i, (removed, added)) in runs(a, b).into_iter().enumerate() {
-            let (r, ad) = (found(&olds, &removed), found(&news, &added));
-            let any = |lines: &[BTreeSet<usize>], t: usize| lines.iter().any(|l| l.contains(&t));
-            let in_removed: BTreeSet<usize> = r.iter().flatten().copied().collect();
-            let explained: Vec<usize> = in_removed.into_iter().filter(|&t| any(&ad, t)).collect();
-            let covered = |lines: &[BTreeSet<usize>]| lines.iter().all(|l| explained.iter().any(|t| l.contains(t)));
-            let named = !explained.is_empty()
-                && covered(&r)
-                && covered(&ad)
-                && explained.iter().all(|&t| texts[t].tool == texts[explained[0]].tool);
-            // A field is one change whatever texts each provider gives it (a format appended,
-            // a conversion's note): the key names the field and every variant of it.
-            let mut fields: Vec<&str> = Vec::new();
-            for &t in &explained {
-                if !fields.contains(&texts[t].field.as_str()) {
-                    fields.push(&texts[t].field);
-                }
-            }
-            let key_text = if named {
-                let tool = &texts[explained[0]].tool;
-                let variants = texts.iter().filter(|t| &t.tool == tool && fields.contains(&t.field.as_str()));
-                let each: Vec<String> =
-                    variants.map(|t| format!("{}\0{}\0{}\0{}", t.tool, t.field, t.old, t.new)).collect();
-                each.join("\0\0")
-            } else {
-                format!("lines\0{}\0{}", removed.concat(), added.concat())
-            };
-            let key = crate::hash::sha256_hex(key_text.as_bytes())[..12].to_string();
-            match index.get(&key) {
-                Some(&c) => {
-                    out[c].places.push((f.file.clone(), i));
-                    if out[c].files.last() != Some(&f.file) {
-                        out[c].files.push(f.file.clone());
-                    }
-                }
-                None => {
-                    let (subject, fields, diff) = if named {
-                        let tool = &texts[explained[0]].tool;
-                        // Each field's first variant shows the edit.
-                        let diff = fields
-                            .iter()
-                            .filter_map(|f| texts.iter().find(|t| &t.tool == tool && t.field == *f))
-                            .map(|t| text_diff(&t.old, &t.new))
-                            .collect();
-                        (format!("tool {tool}"), fields.iter().map(|f| f.to_string()).collect(), diff)
-                    } else {
-                        (String::new(), Vec::new(), show_run(&removed, &added))
-                    };
-                    index.insert(key.clone(), out.len());
-                    out.push(Change {
-                        subject,
-                        fields,
-                        diff,
-                        files: vec![f.file.clone()],
-                        key,
-                        places: vec![(f.file.clone(), i)],
-                    });
-                }
-            }
-        }
-    }
-    for c in out.iter_mut().filter(|c| c.subject.is_empty()) {
-        c.files.sort();
-        if let Some(section) = one_section(&c.files, deltas) {
-            c.subject = format!("section {section}");
-        }
-    }
-    out.iter_mut().for_each(|c| c.files.sort());
-    for f in files.iter().filter(|f| f.file != crate::output::snapshot::SUMMARY) {
-        if f.status != Status::Modified || f.too_large {
-            out.push(whole_file(f, old.get(&f.file), new.get(&f.file)));
-        }
-    }
-    out
-}
-
-/// The one section whose change every file's cell has in the deltas, if there is exactly one.
-fn one_section(files: &[String], deltas: &[Delta]) -> Option<String> {
-    let mut common: Option<BTreeSet<&str>> = None;
-    for f in files {
-        if !f.ends_with(".prompt.md") {
-            return None;
-        }
-        let s = stem(f);
-        let here: BTreeSet<&str> =
-            deltas.iter().filter(|d| account_of(&d.cell, s)).filter_map(|d| d.item.strip_prefix("section ")).collect();
-        common = Some(match common {
-            None => here,
-            Some(c) => c.intersection(&here).copied().collect(),
-        });
-    }
-    match common?.into_iter().collect::<Vec<_>>().as_slice() {
-        [one] => Some(one.to_string()),
-        _ => None,
+        deltas: Vec::new(),
+        places: vec![(f.file.clone(), None)],
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn modified(file: &str) -> FileChange {
-        FileChange {
-            file: file.into(),
-            status: Status::Modified,
-            diff: String::new(),
-            added_lines: 1,
-            removed_lines: 1,
-            too_large: false,
-        }
-    }
-
-    fn tools(desc: &str, param: &str) -> String {
-        serde_json::to_string_pretty(&serde_json::json!([{"type": "function", "function": {"name": "read_file",
-            "description": desc, "parameters": {"type": "object", "properties": {"path": {"type": "string",
-            "description": param}}}}}]))
-        .unwrap()
-    }
-
-    #[test]
-    fn a_tool_text_changed_in_json_and_xml_is_one_change() {
-        let old: BTreeMap<String, String> = [
-            ("a.native.openai.tools.json".to_string(), tools("Read a file. Use it often.", "Path.")),
-            (
-                "a.xml.prompt.md".to_string(),
-                "## read_file\nDescription: Read a file. Use it often.\n- path: Path.\n".into(),
-            ),
-        ]
-        .into();
-        let new: BTreeMap<String, String> = [
-            ("a.native.openai.tools.json".to_string(), tools("Read a whole file. Use it often.", "Path.")),
-            (
-                "a.xml.prompt.md".to_string(),
-                "## read_file\nDescription: Read a whole file. Use it often.\n- path: Path.\n".into(),
-            ),
-        ]
-        .into();
-        let files = vec![modified("a.native.openai.tools.json"), modified("a.xml.prompt.md")];
-        let c = changes(&old, &new, &files, &[]);
-        assert_eq!(c.len(), 1, "{c:#?}");
-        assert_eq!(c[0].title(), "tool read_file, description");
-        assert_eq!(c[0].files, ["a.native.openai.tools.json", "a.xml.prompt.md"]);
-        assert_eq!(c[0].diff, "-Read a file.\n+Read a whole file.\n");
-    }
-
-    /// A tools file too large to diff line by line is one whole-file change, and still names
-    /// the tool whose text changed in the files that are diffed.
-    #[test]
-    fn a_tools_file_too_large_to_diff_still_names_the_tools() {
-        let json = "a.native.openai.tools.json".to_string();
-        let xml = "a.xml.prompt.md".to_string();
-        let old: BTreeMap<String, String> =
-            [(json.clone(), tools("Read a file.", "Path.")), (xml.clone(), "Description: Read a file.\n".into())]
-                .into();
-        let new: BTreeMap<String, String> = [
-            (json.clone(), tools("Read a whole file.", "Path.")),
-            (xml.clone(), "Description: Read a whole file.\n".into()),
-        ]
-        .into();
-        let files = vec![FileChange { too_large: true, ..modified(&json) }, modified(&xml)];
-        let c = changes(&old, &new, &files, &[]);
-        let titles: Vec<String> = c.iter().map(Change::title).collect();
-        assert_eq!(
-            titles,
-            ["tool read_file, description", "file a.native.openai.tools.json, too large to show line by line"]
-        );
-        assert_eq!(c[0].files, [xml]);
-    }
-
-    #[test]
-    fn unnamed_lines_are_grouped_by_their_text_and_titled_by_the_one_changed_section() {
-        let old: BTreeMap<String, String> = [
-            ("a.xml.prompt.md".to_string(), "x\nold rule\ny\n".to_string()),
-            ("b.xml.prompt.md".into(), "old rule\n".into()),
-        ]
-        .into();
-        let new: BTreeMap<String, String> = [
-            ("a.xml.prompt.md".to_string(), "x\nnew rule\ny\n".to_string()),
-            ("b.xml.prompt.md".into(), "new rule\n".into()),
-        ]
-        .into();
-        let files = vec![modified("a.xml.prompt.md"), modified("b.xml.prompt.md")];
-        let delta = |cell: &str| Delta { cell: cell.into(), item: "section rules".into(), before: None, after: None };
-        let c = changes(&old, &new, &files, &[delta("a.xml"), delta("b.xml")]);
-        assert_eq!(c.len(), 1, "{c:#?}");
-        assert_eq!(c[0].title(), "section rules");
-        assert_eq!(c[0].diff, "-old rule\n+new rule\n");
-        let c = changes(&old, &new, &files, &[delta("a.xml")]);
-        assert_eq!(c[0].title(), "lines in a.xml.prompt.md and 1 more file");
-    }
-
-    #[test]
-    fn apply_takes_the_chosen_runs_only() {
-        let (old, new) = ("a\nb\nc\nd\ne\n", "a\nB\nc\nd\nE\n");
-        assert_eq!(apply(old, new, |_| true), new);
-        assert_eq!(apply(old, new, |_| false), old);
-        assert_eq!(apply(old, new, |i| i == 1), "a\nb\nc\nd\nE\n");
-        assert_eq!(runs(old, new).len(), 2);
-    }
-
-    #[test]
-    fn long_lines_are_shortened_around_the_change() {
-        let a = format!("{} middle {}", "x".repeat(100), "y".repeat(100));
-        let b = format!("{} centre {}", "x".repeat(100), "y".repeat(100));
-        let (ca, cb) = clip_pair(&a, &b);
-        assert!(ca.starts_with('…') && ca.ends_with('…') && ca.contains("middle"), "{ca}");
-        assert!(cb.contains("centre") && cb.chars().count() < 100, "{cb}");
-    }
-
-    #[test]
-    fn accounts_belong_to_their_cell_only() {
-        assert!(account_of("standard.native.openai", "standard.native"));
-        assert!(account_of("standard.xml", "standard.xml"));
-        assert!(!account_of("standard.native.subagent-researcher.openai", "standard.native"));
-        assert_eq!(stem("standard.native.openai.tools.json"), "standard.native.openai");
-    }
-}
+mod tests;
