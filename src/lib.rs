@@ -123,8 +123,8 @@ pub mod open_weight {
 /// project (or one folder) differs from a snapshot folder.
 pub mod snapshot {
     pub use crate::diff::{
-        render, render_html, render_markdown, Change, Counts, Decision, Delta, DiffReport, FileChange, Format, Status,
-        DEFAULT_MARKDOWN_BYTES, MAX_DIFF_LINES, MIN_MARKDOWN_BYTES,
+        render, render_html, render_markdown, Change, ChangeKind, Counts, Decision, Delta, DiffReport, FileChange,
+        Format, Status, DEFAULT_MARKDOWN_BYTES, MAX_DIFF_LINES, MIN_MARKDOWN_BYTES,
     };
     pub use crate::output::snapshot::Written;
 }

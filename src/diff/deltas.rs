@@ -31,7 +31,8 @@ fn union<'a>(new: impl Iterator<Item = &'a str>, old: impl Iterator<Item = &'a s
 }
 
 /// The deltas of every account (a cell and provider), in `new`'s order: its prompt, tools,
-/// messages, and each section and tool item.
+/// messages, each section and tool item, a tool's description and parameters
+/// (`tool read_file, description`, `tool read_file, parameter path`), each message (`message 1`).
 fn account_deltas(old: &Summary, new: &Summary) -> Vec<Delta> {
     let all = |s: &'_ Summary| -> Vec<AccountSummary> { s.cells.iter().flat_map(|c| c.accounts.clone()).collect() };
     let (old_accounts, new_accounts) = (all(old), all(new));
@@ -58,15 +59,39 @@ fn account_deltas(old: &Summary, new: &Summary) -> Vec<Delta> {
         let items = |a: &Option<AccountSummary>, f: fn(&AccountSummary) -> &Vec<Item>| -> Vec<Item> {
             a.as_ref().map(|a| f(a).clone()).unwrap_or_default()
         };
-        for (kind, f) in [
-            ("section", (|a: &AccountSummary| &a.sections) as fn(&AccountSummary) -> &Vec<Item>),
-            ("tool", |a: &AccountSummary| &a.tool_items),
-        ] {
-            let (before, after) = (items(&o, f), items(&n, f));
+        let (before, after) = (items(&o, |a| &a.sections), items(&n, |a| &a.sections));
+        for id in union(after.iter().map(|i| i.name.as_str()), before.iter().map(|i| i.name.as_str())) {
+            let b = before.iter().find(|i| i.name == id).map(|i| i.sent);
+            let a = after.iter().find(|i| i.name == id).map(|i| i.sent);
+            push(format!("section {id}"), b, a);
+        }
+        let tools = |a: &Option<AccountSummary>| a.as_ref().map(|a| a.tool_items.clone()).unwrap_or_default();
+        let (before, after) = (tools(&o), tools(&n));
+        for id in union(after.iter().map(|i| i.name.as_str()), before.iter().map(|i| i.name.as_str())) {
+            let (b, a) = (before.iter().find(|i| i.name == id), after.iter().find(|i| i.name == id));
+            push(format!("tool {id}"), b.map(|i| i.sent), a.map(|i| i.sent));
+            // A tool on both sides: its description's and each parameter's own figures, where
+            // both summaries kept them (a tool added or removed is one change, with its figure).
+            let (Some(b), Some(a)) = (b, a) else { continue };
+            if let (Some(x), Some(y)) = (b.description, a.description) {
+                push(format!("tool {id}, description"), Some(x), Some(y));
+            }
+            if let (Some(x), Some(y)) = (&b.params, &a.params) {
+                for p in union(y.iter().map(|i| i.name.as_str()), x.iter().map(|i| i.name.as_str())) {
+                    let find = |list: &[Item]| list.iter().find(|i| i.name == p).map(|i| i.sent);
+                    push(format!("tool {id}, parameter {p}"), find(x), find(y));
+                }
+            }
+        }
+        // Each harness message, where both summaries kept them one by one (or a side has none).
+        let kept =
+            |a: &Option<AccountSummary>| a.as_ref().is_none_or(|a| a.messages.is_none() || !a.message_items.is_empty());
+        if kept(&o) && kept(&n) {
+            let (before, after) = (items(&o, |a| &a.message_items), items(&n, |a| &a.message_items));
             for id in union(after.iter().map(|i| i.name.as_str()), before.iter().map(|i| i.name.as_str())) {
                 let b = before.iter().find(|i| i.name == id).map(|i| i.sent);
                 let a = after.iter().find(|i| i.name == id).map(|i| i.sent);
-                push(format!("{kind} {id}"), b, a);
+                push(format!("message {id}"), b, a);
             }
         }
     }

@@ -84,7 +84,7 @@ pub fn folders(a: &Path, b: &Path) -> Result<DiffReport> {
         f.get(SUMMARY).and_then(|s| serde_json::from_str::<Summary>(s).ok()).or_else(|| summary_from_artifact(f))
     };
     let artifact = |f: &BTreeMap<String, String>| !f.contains_key(SUMMARY);
-    let accounts = parse(&new).map(|s| super::accounts(&s)).unwrap_or_default();
+    let accounts = super::accounts(parse(&old).as_ref(), parse(&new).as_ref());
     let deltas = match (parse(&old), parse(&new)) {
         (Some(mut o), Some(mut n)) => {
             // Two artifacts are one prompt each, whatever their cells are called (another

@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use super::{Counts, DiffReport, Status};
+use super::{Change, Counts, DiffReport, Status};
 
 /// Output formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -86,6 +86,24 @@ fn colorize(diff: &str) -> String {
         .collect()
 }
 
+/// Each change as the user made it, on a line: what it is, the cells it reaches and its own
+/// token change (`tool read_file: parameter encoding added · standard.* · Δ tokens +21`).
+fn change_lines(r: &DiffReport) -> String {
+    let changes: Vec<&Change> = r.changes.iter().filter(|c| !c.is_file()).collect();
+    if changes.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from("\nchanges:\n");
+    let same = |s: &str| s.to_string();
+    for c in changes {
+        let (reached, universe) = super::markdown::reached(r, &[c]);
+        let reach = super::markdown::reach_in(&reached, &universe, (same, same));
+        let tokens = super::markdown::folded(&super::markdown::own_tokens(&[c]));
+        let _ = writeln!(out, "  {} · {reach} · Δ tokens {tokens}", c.title());
+    }
+    out
+}
+
 /// Render a comparison.
 pub fn render(r: &DiffReport, format: Format, color: bool) -> String {
     match format {
@@ -95,6 +113,7 @@ pub fn render(r: &DiffReport, format: Format, color: bool) -> String {
         ),
         Format::Text => {
             let mut out = format!("{}\n", headline(r, str::to_string));
+            out.push_str(&change_lines(r));
             for f in &r.files {
                 match f.status {
                     // The summary's changes are the delta table below; its raw diff is noise.

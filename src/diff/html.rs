@@ -1,11 +1,12 @@
 //! `diff --format html`: the snapshots (or folder A) against now (or folder B) as one static,
-//! self-contained page: what changed per cell with token and byte deltas (prompt, each
-//! section, tools), then each file's unified diff. It needs no script: the page is the same
+//! self-contained page: each change as the user made it (its reach, its own token change, its
+//! lines), what changed per cell with token and byte deltas (prompt, each section, tools), then
+//! each file's unified diff. It needs no script: the page is the same
 //! shell as the report's, with `script-src 'none'`.
 
 use std::fmt::Write as _;
 
-use super::{Counts, Delta, DiffReport, Status};
+use super::{Change, Counts, Delta, DiffReport, Status};
 use crate::output::html::{document, escape, Page};
 
 /// Files whose diffs the page shows unfolded; with more, each starts folded.
@@ -110,6 +111,7 @@ pub fn render(r: &DiffReport) -> String {
     let mut body = String::new();
     header(&mut body, r, &title);
     body.push_str("</header>\n<main>\n");
+    changes_section(&mut body, r);
     if !r.deltas.is_empty() {
         deltas_section(&mut body, &r.deltas);
     }
@@ -139,6 +141,45 @@ fn header(body: &mut String, r: &DiffReport, title: &str) {
     } else {
         body.push_str("<p id=\"verdict\" class=\"clean\">No drift: every file matches.</p>\n");
     }
+}
+
+/// Each change as the user made it: what it is, the cells it reaches, its own token change, and
+/// its lines once.
+fn changes_section(body: &mut String, r: &DiffReport) {
+    let changes: Vec<&Change> = r.changes.iter().filter(|c| !c.is_file()).collect();
+    if changes.is_empty() {
+        return;
+    }
+    body.push_str(
+        "<section id=\"changes\" aria-labelledby=\"changes-title\"><h2 id=\"changes-title\">Changes</h2>\n\
+         <div class=\"scroll\"><table class=\"grid changes\"><thead><tr><th scope=\"col\">change</th>\
+         <th scope=\"col\">reaches</th><th scope=\"col\" class=\"n\">Δ tokens</th></tr></thead><tbody>\n",
+    );
+    let same = |s: &str| s.to_string();
+    for c in &changes {
+        let (reached, universe) = super::markdown::reached(r, &[c]);
+        let reach = super::markdown::reach_in(&reached, &universe, (same, same));
+        let tokens = super::markdown::folded(&super::markdown::own_tokens(&[c]));
+        let _ = writeln!(
+            body,
+            "<tr data-kind=\"{kind}\" data-key=\"{key}\"><th scope=\"row\">{title}</th><td>{reach}</td>\
+             <td class=\"n\">{tokens}</td></tr>",
+            kind = escape(
+                &serde_json::to_value(c.kind).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
+            ),
+            key = escape(&c.key),
+            title = escape(&c.title()),
+            reach = escape(&reach),
+            tokens = escape(&tokens),
+        );
+    }
+    body.push_str("</tbody></table></div>\n");
+    for c in &changes {
+        let _ = write!(body, "<details data-key=\"{}\"><summary>{}</summary>", escape(&c.key), escape(&c.title()));
+        diff_lines(body, &c.diff);
+        body.push_str("</details>\n");
+    }
+    body.push_str("</section>\n");
 }
 
 /// What changed per cell: one delta table per cell, cells in the order they first appear.

@@ -1,6 +1,7 @@
-//! The PR comment, as a reviewer reads it: a headline in words, one row per changed thing (a
-//! tool with the texts of it that changed, a section, lines promptc cannot name) with the cells
-//! it reaches grouped and its token change folded across providers, each distinct change once
+//! The PR comment, as a reviewer reads it: a headline in words, one row per change as the user
+//! made it (a tool added or removed, its description changed, a parameter added, removed or
+//! changed, a section or message changed, lines promptc cannot name) with the cells it reaches
+//! grouped and its own token change folded across providers, each distinct change once
 //! under a title saying what changed, and the matrix of token changes folded at the end — up
 //! to a byte cap, then a note naming what was left out. GitHub rejects comment bodies over
 //! 65,536 characters; the default cap leaves room for a caller's own header.
@@ -9,7 +10,7 @@ use std::fmt::Write as _;
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::{Change, Delta, DiffReport, FileChange, Status};
+use super::{Change, ChangeKind, Delta, DiffReport, FileChange, Status};
 use crate::diagnostic::is_line_break_or_control;
 
 /// The default cap of `promptc diff --format markdown`, in bytes (a character is at least one
@@ -120,19 +121,27 @@ fn field(f: &str) -> String {
     }
 }
 
-/// A change's title in markdown: `tool `read_file`, description`.
+/// A change's title in markdown: `tool `read_file`: parameter `path` added`.
 fn title(c: &Change) -> String {
-    if c.subject.is_empty() {
-        let more = c.files.len().saturating_sub(1);
-        let more =
-            if more > 0 { format!(" and {more} more file{}", if more == 1 { "" } else { "s" }) } else { String::new() };
-        return format!("lines in {}{more}", code(c.files.first().map_or("", String::as_str)));
+    match c.kind {
+        ChangeKind::Lines => {
+            let more = c.files.len().saturating_sub(1);
+            let more = if more > 0 {
+                format!(" and {more} more file{}", if more == 1 { "" } else { "s" })
+            } else {
+                String::new()
+            };
+            format!("lines in {}{more}", code(c.files.first().map_or("", String::as_str)))
+        }
+        ChangeKind::File => {
+            format!("{}, {}", subject(&c.subject), c.fields.iter().map(|f| field(f)).collect::<Vec<_>>().join("; "))
+        }
+        ChangeKind::DescriptionChanged
+        | ChangeKind::ParameterAdded
+        | ChangeKind::ParameterRemoved
+        | ChangeKind::ParameterChanged => format!("{}: {}", subject(&c.subject), what(c)),
+        _ => format!("{} {}", subject(&c.subject), what(c)),
     }
-    if c.fields.is_empty() {
-        return subject(&c.subject);
-    }
-    let fields: Vec<String> = c.fields.iter().map(|f| field(f)).collect();
-    format!("{}, {}", subject(&c.subject), fields.join("; "))
 }
 
 /// An account split into its cell and provider (none for a cell without one).
@@ -155,6 +164,15 @@ const NAMED_REACH: usize = 4;
 /// cell of `standard`" (`standard.*`), a cell with all its providers (`standard.native.*`), or
 /// single accounts.
 fn reach(reached: &BTreeSet<&str>, universe: &[&str]) -> String {
+    reach_in(reached, universe, (code, pattern))
+}
+
+/// How a name is written in a format (as code in markdown, as it is on a terminal).
+pub(super) type Writer = fn(&str) -> String;
+
+/// [`reach`] with the names and patterns written by `shown` (as code in markdown, as they are
+/// on a terminal).
+pub(super) fn reach_in(reached: &BTreeSet<&str>, universe: &[&str], (code, pattern): (Writer, Writer)) -> String {
     if reached.is_empty() {
         return "–".into();
     }
@@ -253,24 +271,19 @@ pub(super) fn folded(values: &[(&str, Option<i64>)]) -> String {
     }
 }
 
-/// One row per changed thing — a tool (with the texts of it that changed), a section, lines
-/// promptc cannot name — with the cells it reaches and its token change.
-fn change_rows(r: &DiffReport) -> String {
-    if r.changes.iter().all(|c| c.is_file()) {
-        return String::new();
-    }
-    // Every account, or those that have the subject: a change reaching all of them is
-    // everywhere it can be.
-    let universe = |subject: &str| -> Vec<&str> {
-        if r.accounts.is_empty() {
-            let mut u: Vec<&str> = Vec::new();
-            for d in &r.deltas {
-                if !u.contains(&d.cell.as_str()) {
-                    u.push(&d.cell);
-                }
+/// The accounts changes alike reach (those with a figure of them, else those of their files),
+/// and every account they could reach (those that have their subject, else every account).
+pub(super) fn reached<'a>(r: &'a DiffReport, cs: &[&'a Change]) -> (BTreeSet<&'a str>, Vec<&'a str>) {
+    let universe: Vec<&str> = if r.accounts.is_empty() {
+        let mut u: Vec<&str> = Vec::new();
+        for d in &r.deltas {
+            if !u.contains(&d.cell.as_str()) {
+                u.push(&d.cell);
             }
-            return u;
         }
+        u
+    } else {
+        let subject = cs.first().map_or("", |c| c.subject.as_str());
         let having: Vec<&str> = r
             .accounts
             .iter()
@@ -283,50 +296,72 @@ fn change_rows(r: &DiffReport) -> String {
             having
         }
     };
-    let mut rows: Vec<(&str, Vec<&str>, Vec<&Change>)> = Vec::new();
+    let deltas: Vec<&Delta> = cs.iter().flat_map(|c| &c.deltas).collect();
+    let reached: BTreeSet<&str> = if deltas.is_empty() {
+        let stems: BTreeSet<&str> = cs.iter().flat_map(|c| c.files.iter().map(|f| super::changes::stem(f))).collect();
+        let from_universe: BTreeSet<&str> =
+            universe.iter().copied().filter(|a| stems.iter().any(|s| super::changes::account_of(a, s))).collect();
+        if from_universe.is_empty() {
+            stems
+        } else {
+            from_universe
+        }
+    } else {
+        deltas.iter().map(|d| d.cell.as_str()).collect()
+    };
+    (reached, universe)
+}
+
+/// The own token change of changes alike in each account they reach (alike changes share
+/// their item's figure: it is counted once).
+pub(super) fn own_tokens<'a>(cs: &[&'a Change]) -> Vec<(&'a str, Option<i64>)> {
+    let mut tokens: Vec<(&str, Option<i64>)> = Vec::new();
+    for d in cs.iter().flat_map(|c| &c.deltas) {
+        if !tokens.iter().any(|(a, _)| *a == d.cell) {
+            tokens.push((&d.cell, d.tokens_delta()));
+        }
+    }
+    tokens
+}
+
+/// A change's words after its subject in markdown: `description changed`, `parameter `path`
+/// added`, `added`, `in 2 files`.
+fn what(c: &Change) -> String {
+    match (c.kind, c.parameter()) {
+        (ChangeKind::Lines, _) => {
+            format!("in {} file{}", c.files.len(), if c.files.len() == 1 { "" } else { "s" })
+        }
+        (_, Some(p)) => c.what().replacen(&format!("parameter {p}"), &format!("parameter {}", code(p)), 1),
+        _ => c.what(),
+    }
+}
+
+/// One row per change as the user made it — a tool added or removed, a parameter added,
+/// removed or changed, a description, a section or a message changed, lines promptc cannot name
+/// — with the cells it reaches and its own token change (changes alike in all three are one row).
+fn change_rows(r: &DiffReport) -> String {
+    if r.changes.iter().all(|c| c.is_file()) {
+        return String::new();
+    }
+    let mut rows: Vec<Vec<&Change>> = Vec::new();
     for c in r.changes.iter().filter(|c| !c.is_file()) {
-        match rows.iter_mut().find(|(s, _, _)| !c.subject.is_empty() && *s == c.subject) {
-            Some((_, fields, cs)) => {
-                fields.extend(c.fields.iter().map(String::as_str).filter(|f| !fields.contains(f)).collect::<Vec<_>>());
-                cs.push(c);
-            }
-            None => rows.push((&c.subject, c.fields.iter().map(String::as_str).collect(), vec![c])),
+        let alike = |d: &&Change| {
+            c.kind != ChangeKind::Lines && (d.kind, &d.subject, &d.fields) == (c.kind, &c.subject, &c.fields)
+        };
+        match rows.iter_mut().find(|cs| alike(&cs[0])) {
+            Some(cs) => cs.push(c),
+            None => rows.push(vec![c]),
         }
     }
     let mut out = String::from(
         "\n| change | what | reaches (of the cells that have it) | Δ tokens |\n| --- | --- | --- | ---: |\n",
     );
-    for (s, fields, cs) in rows {
-        let universe = universe(s);
-        let deltas: Vec<&Delta> = r.deltas.iter().filter(|d| !s.is_empty() && d.item == s).collect();
-        let reached: BTreeSet<&str> = if deltas.is_empty() {
-            let stems: BTreeSet<&str> =
-                cs.iter().flat_map(|c| c.files.iter().map(|f| super::changes::stem(f))).collect();
-            let from_universe: BTreeSet<&str> =
-                universe.iter().copied().filter(|a| stems.iter().any(|s| super::changes::account_of(a, s))).collect();
-            if from_universe.is_empty() {
-                stems
-            } else {
-                from_universe
-            }
-        } else {
-            deltas.iter().map(|d| d.cell.as_str()).collect()
-        };
-        let tokens: Vec<(&str, Option<i64>)> = deltas.iter().map(|d| (d.cell.as_str(), d.tokens_delta())).collect();
-        let (name, what) = if s.is_empty() {
-            let files: usize = cs.iter().map(|c| c.files.len()).sum();
-            ("lines".to_string(), format!("in {files} file{}", if files == 1 { "" } else { "s" }))
-        } else {
-            let params = fields.iter().filter(|f| f.starts_with("parameter ")).count();
-            let what = match fields.as_slice() {
-                [] => "text".to_string(),
-                _ if fields.len() > 3 && params == fields.len() => format!("{params} parameters"),
-                _ if fields.len() > 3 => format!("{} and {params} parameters", fields[0]),
-                _ => fields.iter().map(|f| field(f)).collect::<Vec<_>>().join(", "),
-            };
-            (subject(s), what)
-        };
-        let _ = writeln!(out, "| {name} | {what} | {} | {} |", reach(&reached, &universe), folded(&tokens));
+    for cs in rows {
+        let c = cs[0];
+        let (reached, universe) = reached(r, &cs);
+        let tokens = own_tokens(&cs);
+        let name = if c.kind == ChangeKind::Lines { "lines".to_string() } else { subject(&c.subject) };
+        let _ = writeln!(out, "| {name} | {} | {} | {} |", what(c), reach(&reached, &universe), folded(&tokens));
     }
     out
 }
@@ -419,8 +454,8 @@ fn changed_in_words(r: &DiffReport) -> String {
     format!("\n**Changed:** {}{more}{}\n", shown.join(", "), largest(r))
 }
 
-/// The changes in words: each named when there are a few ("tool `read_file` (description)"),
-/// else counted by kind ("21 tool descriptions, 9 parameter descriptions and 1 section").
+/// The changes in words: each named when there are a few ("tool `read_file`: description
+/// changed"), else counted by kind ("21 tool descriptions, 9 parameters added and 1 section").
 fn changes_in_words(changes: &[&Change]) -> String {
     if changes.len() <= 3 {
         let named: Vec<String> = changes.iter().map(|c| title(c)).collect();
@@ -428,22 +463,18 @@ fn changes_in_words(changes: &[&Change]) -> String {
     }
     let mut kinds: Vec<(&str, &str, usize)> = Vec::new();
     for c in changes {
-        let each: Vec<(&str, &str)> = if c.subject.starts_with("tool ") {
-            c.fields
-                .iter()
-                .map(|f| match f.as_str() {
-                    "description" => ("tool description", "tool descriptions"),
-                    f if f.starts_with("parameter ") && !f.ends_with(", schema") => {
-                        ("parameter description", "parameter descriptions")
-                    }
-                    _ => ("tool schema text", "tool schema texts"),
-                })
-                .collect()
-        } else if c.subject.starts_with("section ") {
-            vec![("section", "sections")]
-        } else {
-            vec![("other change", "other changes")]
-        };
+        let each = [match c.kind {
+            ChangeKind::ToolAdded => ("tool added", "tools added"),
+            ChangeKind::ToolRemoved => ("tool removed", "tools removed"),
+            ChangeKind::ToolChanged => ("tool changed", "tools changed"),
+            ChangeKind::DescriptionChanged => ("tool description", "tool descriptions"),
+            ChangeKind::ParameterAdded => ("parameter added", "parameters added"),
+            ChangeKind::ParameterRemoved => ("parameter removed", "parameters removed"),
+            ChangeKind::ParameterChanged => ("parameter changed", "parameters changed"),
+            ChangeKind::SectionChanged => ("section", "sections"),
+            ChangeKind::MessageChanged => ("message", "messages"),
+            _ => ("other change", "other changes"),
+        }];
         for (one, many) in each {
             match kinds.iter_mut().find(|(o, _, _)| *o == one) {
                 Some((_, _, n)) => *n += 1,
@@ -629,7 +660,7 @@ mod tests {
             .flat_map(|p| ["standard.native", "standard.yolo.native"].map(|c| format!("{c}.{p}")))
             .collect();
         for n in &names {
-            deltas.push(delta(n, "tool read_file", 10, if n.ends_with("anthropic") { 12 } else { 11 }));
+            deltas.push(delta(n, "tool read_file, description", 10, if n.ends_with("anthropic") { 12 } else { 11 }));
             pairs.push((format!("{n}.tools.json"), a.clone(), b.clone()));
         }
         let pairs: Vec<(&str, &str, &str)> =
@@ -640,14 +671,14 @@ mod tests {
         r.accounts.push(has("lite.native.openai"));
         r.accounts.push(("lite.native.gemini".into(), vec![]));
         let md = render(&r, DEFAULT_MAX_BYTES);
-        assert!(md.contains("| tool `read_file` | description | `standard.*` | +1 (anthropic +2) |"), "{md}");
+        assert!(md.contains("| tool `read_file` | description changed | `standard.*` | +1 (anthropic +2) |"), "{md}");
         assert!(
             md.contains(
-                "**tool `read_file`, description** · 6 files\n```diff\n-Read a file.\n+Read a whole file.\n```"
+                "**tool `read_file`: description changed** · 6 files\n```diff\n-Read a file.\n+Read a whole file.\n```"
             ),
             "{md}"
         );
-        assert!(md.contains("**Changed:** tool `read_file`, description"), "{md}");
+        assert!(md.contains("**Changed:** tool `read_file`: description changed"), "{md}");
         r.accounts.remove(names.len());
         // Every cell that has the tool.
         assert!(render(&r, DEFAULT_MAX_BYTES).contains("| every cell |"));
@@ -724,7 +755,8 @@ mod tests {
         let (a, b) = (tools("Old text."), tools("New text."));
         let delta = |cell: &str| delta(cell, &format!("tool {evil}"), 1, 2);
         let r = compared(&[("s.native.openai.tools.json", &a, &b)], vec![delta("s.native.openai")]);
-        assert_eq!(r.changes.len(), 1, "{:#?}", r.changes);
+        let kinds: Vec<ChangeKind> = r.changes.iter().map(|c| c.kind).collect();
+        assert_eq!(kinds, [ChangeKind::DescriptionChanged, ChangeKind::ParameterChanged], "{:#?}", r.changes);
         let md = render(&r, DEFAULT_MAX_BYTES);
         assert_inert(&md);
         assert!(md.contains("-Old text.\n+New text."), "{md}");

@@ -16,7 +16,7 @@ mod markdown;
 mod review;
 mod snapshots;
 
-pub use changes::{changes, Change};
+pub use changes::{changes, Change, Kind as ChangeKind};
 pub use deltas::deltas;
 pub use files::{compare_files, too_large_note, MAX_DIFF_LINES};
 pub use folders::folders;
@@ -119,16 +119,37 @@ pub struct DiffReport {
     /// The files' line changes grouped into named changes (tool texts, sections, lines).
     #[serde(skip)]
     pub changes: Vec<Change>,
-    /// Every account (cell and provider) of the new side, in its order, with the items it has
-    /// (`tool read_file`): what a change's reach is said against ("every cell of `standard`
+    /// Every account (cell and provider) of either side, the new side's first, with the items it
+    /// has on either side (`tool read_file`): what a change's reach is said against ("every cell of `standard`
     /// that has the tool").
     #[serde(skip)]
     pub accounts: Vec<(String, Vec<String>)>,
 }
 
-/// Every account of a summary (a cell and provider; a cell without providers is its own), in
-/// its order, with the items it has (`section rules`, `tool read_file`).
-fn accounts(s: &crate::output::snapshot::Summary) -> Vec<(String, Vec<String>)> {
+/// Every account of either side's summary (a cell and provider; a cell without providers is its
+/// own), the new side's in its order first, with the items it has on either side (`section
+/// rules`, `tool read_file`): a tool removed from a cell is still one it could reach.
+fn accounts(
+    old: Option<&crate::output::snapshot::Summary>,
+    new: Option<&crate::output::snapshot::Summary>,
+) -> Vec<(String, Vec<String>)> {
+    let mut out: Vec<(String, Vec<String>)> = new.map(accounts_of).unwrap_or_default();
+    for (name, items) in old.map(accounts_of).unwrap_or_default() {
+        match out.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, have)) => {
+                for i in items {
+                    if !have.contains(&i) {
+                        have.push(i);
+                    }
+                }
+            }
+            None => out.push((name, items)),
+        }
+    }
+    out
+}
+
+fn accounts_of(s: &crate::output::snapshot::Summary) -> Vec<(String, Vec<String>)> {
     s.cells
         .iter()
         .flat_map(|c| {
@@ -141,7 +162,10 @@ fn accounts(s: &crate::output::snapshot::Summary) -> Vec<(String, Vec<String>)> 
                         let sections = a.sections.iter().map(|x| format!("section {}", x.name));
                         (
                             a.name.clone(),
-                            sections.chain(a.tool_items.iter().map(|x| format!("tool {}", x.name))).collect(),
+                            sections
+                                .chain(a.tool_items.iter().map(|x| format!("tool {}", x.name)))
+                                .chain(a.message_items.iter().map(|x| format!("message {}", x.name)))
+                                .collect(),
                         )
                     })
                     .collect()
@@ -156,15 +180,10 @@ impl DiffReport {
         !self.files.is_empty()
     }
 
-    /// A change's token change in the accounts it reaches, folded across providers: `+1`, or
-    /// `+1 (anthropic +2)`; `–` when the deltas hold no figure for what it changes.
+    /// A change's own token change in the accounts it reaches, folded across providers: `+1`,
+    /// or `+1 (anthropic +2)`; `–` when the summaries hold no figure for what it changes.
     pub fn change_tokens(&self, c: &Change) -> String {
-        let values: Vec<(&str, Option<i64>)> = self
-            .deltas
-            .iter()
-            .filter(|d| !c.subject.is_empty() && d.item == c.subject)
-            .map(|d| (d.cell.as_str(), d.tokens_delta()))
-            .collect();
+        let values: Vec<(&str, Option<i64>)> = c.deltas.iter().map(|d| (d.cell.as_str(), d.tokens_delta())).collect();
         markdown::folded(&values)
     }
 }

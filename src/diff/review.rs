@@ -10,7 +10,7 @@
 
 use std::collections::BTreeMap;
 
-use super::changes::apply;
+use super::changes::{apply, Run};
 use super::{Change, DiffReport, Status};
 use crate::output::snapshot::{Summary, PENDING_SUFFIX, SUMMARY};
 
@@ -146,26 +146,35 @@ pub fn outcome(sides: &Sides, report: &DiffReport, decide: impl Fn(&Change) -> D
             Decision::Skip => out.skipped += 1,
         }
     }
-    // The decision of each place: (file, run) → decision.
-    let mut places: std::collections::HashMap<(&str, usize), Decision> = std::collections::HashMap::new();
+    // The decision of each place: file → its runs and their decisions, or the whole file's.
+    let mut runs: BTreeMap<&str, Vec<(&Run, Decision)>> = BTreeMap::new();
+    let mut whole: BTreeMap<&str, Decision> = BTreeMap::new();
     for (c, d) in report.changes.iter().zip(&decisions) {
         for (f, r) in &c.places {
-            places.insert((f.as_str(), *r), *d);
+            match r {
+                Some(r) => runs.entry(f.as_str()).or_default().push((r, *d)),
+                None => {
+                    whole.insert(f.as_str(), *d);
+                }
+            }
         }
     }
-    let of = |file: &str, run: usize| -> Decision { places.get(&(file, run)).copied().unwrap_or(Decision::Skip) };
     let mut side: BTreeMap<String, String> = sides.new.clone();
     side.remove(SUMMARY);
     for f in report.files.iter().filter(|f| f.file != SUMMARY) {
         let (old, new) = (sides.committed.get(&f.file), sides.new.get(&f.file));
         match (f.status, old, new) {
             (Status::Modified, Some(old), Some(new)) if !f.too_large => {
-                let taken = apply(old, new, |r| of(&f.file, r) == Decision::Accept);
-                let kept = apply(old, new, |r| of(&f.file, r) != Decision::Reject);
+                let of = runs.get(f.file.as_str()).map(Vec::as_slice).unwrap_or_default();
+                let pick = |keep: fn(Decision) -> bool| -> Vec<Run> {
+                    of.iter().filter(|(_, d)| keep(*d)).map(|(r, _)| (*r).clone()).collect()
+                };
+                let taken = apply(old, new, &pick(|d| d == Decision::Accept));
+                let kept = apply(old, new, &pick(|d| d != Decision::Reject));
                 out.committed.insert(f.file.clone(), taken);
                 side.insert(f.file.clone(), kept);
             }
-            _ => match (of(&f.file, super::changes::WHOLE_FILE), old, new) {
+            _ => match (whole.get(f.file.as_str()).copied().unwrap_or(Decision::Skip), old, new) {
                 (Decision::Accept, _, Some(new)) => {
                     out.committed.insert(f.file.clone(), new.clone());
                 }

@@ -57,7 +57,7 @@ pub fn against_snapshots(project: &Project, dir: &Path, counter: &mut Counters) 
 
 /// Two sides of a snapshot folder compared: each differing file (its diff headed with
 /// `old_label` and `files_label`), the deltas of their summaries (when both have one), the
-/// changes by name, and the new side's accounts.
+/// changes by name, and both sides' accounts.
 pub fn compare(
     old: &BTreeMap<String, String>,
     new: &BTreeMap<String, String>,
@@ -66,11 +66,12 @@ pub fn compare(
 ) -> DiffReport {
     let summary = |m: &BTreeMap<String, String>| m.get(SUMMARY).and_then(|s| serde_json::from_str::<Summary>(s).ok());
     let files = compare_files(old, new, old_label, files_label);
-    let deltas = match (summary(old), summary(new)) {
-        (Some(o), Some(n)) => deltas(&o, &n),
+    let (o, n) = (summary(old), summary(new));
+    let deltas = match (&o, &n) {
+        (Some(o), Some(n)) => deltas(o, n),
         _ => Vec::new(),
     };
     let changes = changes(old, new, &files, &deltas);
-    let accounts = summary(new).map(|s| super::accounts(&s)).unwrap_or_default();
+    let accounts = super::accounts(o.as_ref(), n.as_ref());
     DiffReport { old: old_label.to_string(), new: new_label.to_string(), files, deltas, changes, accounts }
 }

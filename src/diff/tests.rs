@@ -37,8 +37,14 @@ fn deltas_report_only_changed_items() {
         billed: prompt + 120,
         cacheable: prompt,
         sections,
-        tool_items: vec![item("read", 100)],
+        tool_items: vec![crate::output::snapshot::ToolSummary {
+            name: "read".into(),
+            sent: m(100),
+            description: Some(m(10)),
+            params: Some(vec![item("path", 20)]),
+        }],
         messages: None,
+        message_items: Vec::new(),
     };
     let file = |name: &str, sha: &str| Fingerprint { name: name.into(), bytes: 1, sha256: sha.into() };
     let sum = |a: AccountSummary| Summary {

@@ -168,6 +168,9 @@ pub struct ChatAccount {
     pub cacheable: Option<u64>,
 }
 
+/// The marks of a text at byte points (see [`Mark`]), from whichever tokenizer counts it.
+pub type Marks<'a> = dyn FnMut(&str, &[usize]) -> Result<Vec<Mark>> + 'a;
+
 /// Count `chat` (the templated text of `compiled`): `marks` gives the whole text's marks at
 /// byte points (see [`Mark`]); `tools` is where the text holds the tools, `cut` where another
 /// session's text first differs. Every row is a range of the text, none overlapping — sections
@@ -178,7 +181,7 @@ pub fn account(
     chat: &ChatText,
     tools: &ToolsShown,
     cut: Option<Option<usize>>,
-    marks: &mut dyn FnMut(&str, &[usize]) -> Result<Vec<Mark>>,
+    marks: &mut Marks<'_>,
 ) -> Result<ChatAccount> {
     let text = &chat.text;
     let located = |k: &ChatPartKind| chat.parts.iter().find(|p| &p.kind == k).map(|p| p.range.clone());

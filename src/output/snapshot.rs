@@ -59,6 +59,23 @@ pub struct Item {
     pub sent: Measure,
 }
 
+/// Tokens and bytes of one tool of an account, and of the parts of it a diff credits to a change
+/// of that part alone (an edit of its description, a parameter added).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ToolSummary {
+    /// Tool name.
+    pub name: String,
+    /// What is sent for it.
+    #[serde(flatten)]
+    pub sent: Measure,
+    /// Its description's part (absent from summaries written before it was kept: unknown).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<Measure>,
+    /// Each parameter's part, in order (absent from summaries written before they were kept).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub params: Option<Vec<Item>>,
+}
+
 /// An account in the summary: the figures `report` gives for the same cell and provider.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AccountSummary {
@@ -81,10 +98,13 @@ pub struct AccountSummary {
     /// Each section as sent.
     pub sections: Vec<Item>,
     /// Each tool as sent (native: its JSON entry; xml and json: its part of the prompt).
-    pub tool_items: Vec<Item>,
+    pub tool_items: Vec<ToolSummary>,
     /// The harness messages as sent, all together (absent when the profile has none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub messages: Option<crate::measure::Measure>,
+    /// Each harness message as sent, named by its place (`1`, `2`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub message_items: Vec<Item>,
 }
 
 impl From<&Account> for AccountSummary {
@@ -99,9 +119,24 @@ impl From<&Account> for AccountSummary {
             billed: a.billed.total,
             cacheable: a.cache.cacheable,
             sections: a.sections.iter().map(|s| Item { name: s.id.clone(), sent: s.sent }).collect(),
-            tool_items: a.tools.iter().map(|t| Item { name: t.name.clone(), sent: t.sent }).collect(),
+            tool_items: a
+                .tools
+                .iter()
+                .map(|t| ToolSummary {
+                    name: t.name.clone(),
+                    sent: t.sent,
+                    description: t.description,
+                    params: Some(t.params.iter().map(|p| Item { name: p.name.clone(), sent: p.sent }).collect()),
+                })
+                .collect(),
             messages: (!a.messages.is_empty())
                 .then(|| a.messages.iter().fold(crate::measure::Measure::default(), |t, m| t.plus(m.sent))),
+            message_items: a
+                .messages
+                .iter()
+                .enumerate()
+                .map(|(i, m)| Item { name: (i + 1).to_string(), sent: m.sent })
+                .collect(),
         }
     }
 }

@@ -185,8 +185,18 @@ fn check_agreement(project: &str, min_accounts: usize, min_exceeded: usize, edit
             Some(("section", id)) => {
                 a["sections"].as_array().unwrap().iter().find(|s| s["id"] == id).unwrap()["sent"].clone()
             }
+            Some(("message", n)) => a["messages"][n.parse::<usize>().unwrap() - 1]["sent"].clone(),
             Some((_, tool)) => {
-                a["tools"].as_array().unwrap().iter().find(|t| t["name"] == tool).unwrap()["sent"].clone()
+                // A tool, or one of its parts (`read_file, description`, `read_file, parameter path`).
+                let (tool, part) = tool.split_once(", ").map_or((tool, None), |(t, p)| (t, Some(p)));
+                let t = a["tools"].as_array().unwrap().iter().find(|t| t["name"] == tool).unwrap();
+                match part.map(|p| p.split_once(' ').unwrap_or((p, ""))) {
+                    None => t["sent"].clone(),
+                    Some(("description", _)) => t["description"].clone(),
+                    Some((_, param)) => {
+                        t["params"].as_array().unwrap().iter().find(|p| p["name"] == param).unwrap()["sent"].clone()
+                    }
+                }
             }
         }
     };

@@ -23,10 +23,10 @@ fn four_edits() -> Workspace {
 
 /// The titles of the four changes, in the order they are shown.
 const TITLES: [&str; 4] = [
-    "tool execute_command, parameter command",
-    "section rules",
-    "tool read_file, description",
-    "tool web_fetch, parameter url",
+    "tool execute_command: parameter command changed",
+    "section rules changed",
+    "tool read_file: description changed",
+    "tool web_fetch: parameter url changed",
 ];
 
 /// Run `promptc ARGS` in the workspace with `input` on stdin (not a terminal).
@@ -122,7 +122,7 @@ fn a_review_by_lines_accepts_rejects_and_leaves_the_skipped_change_pending() {
     let out = run_with(&w, &["-C", "profiles", "review"], "a\n");
     let shown = text(&out);
     assert!(shown.contains("reviewing the pending snapshots"), "{shown}");
-    assert!(shown.contains("[1/1] tool read_file, description · 25 files"), "{shown}");
+    assert!(shown.contains("[1/1] tool read_file: description changed · 25 files"), "{shown}");
     assert_eq!(out.status.code(), Some(0), "{shown}");
     assert!(pending(&w).is_empty(), "{:?}", pending(&w));
     let left = drifted(&w);
@@ -163,13 +163,13 @@ fn patterns_decide_without_asking() {
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     assert!(text(&out).contains("accepted 2, rejected 1, skipped 1"), "{}", text(&out));
     let out = run_with(&w, &["-C", "profiles", "review"], "");
-    assert!(text(&out).contains("[1/1] tool execute_command, parameter command"), "{}", text(&out));
+    assert!(text(&out).contains("[1/1] tool execute_command: parameter command changed"), "{}", text(&out));
 
     let w = four_edits();
     let before = common::tree(&w.path("snapshots"));
     let out = run_with(&w, &["-C", "profiles", "review", "--accept", "*", "--reject", "rules"], "");
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
-    assert!(text(&out).contains("section rules matches both --accept and --reject"), "{}", text(&out));
+    assert!(text(&out).contains("section rules changed matches both --accept and --reject"), "{}", text(&out));
     assert_eq!(common::tree(&w.path("snapshots")), before);
 
     // A cell pattern picks a change only when every file of it matches: the rules edit is in
@@ -382,19 +382,22 @@ fn a_change_is_picked_by_the_key_diff_json_gives() {
     let out = w.run(&["-C", "profiles", "diff", "--format", "json"]);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let changes = v["changes"].as_array().unwrap();
-    let titles: Vec<String> = changes
+    let named: Vec<String> = changes
         .iter()
         .map(|c| {
             let fields: Vec<&str> = c["fields"].as_array().unwrap().iter().map(|f| f.as_str().unwrap()).collect();
-            let subject = c["subject"].as_str().unwrap();
-            if fields.is_empty() {
-                subject.to_string()
-            } else {
-                format!("{subject}, {}", fields.join("; "))
-            }
+            format!("{} {} [{}]", c["kind"].as_str().unwrap(), c["subject"].as_str().unwrap(), fields.join("; "))
         })
         .collect();
-    assert_eq!(titles, TITLES);
+    let expected = [
+        "parameter_changed tool execute_command [parameter command]",
+        "section_changed section rules []",
+        "description_changed tool read_file [description]",
+        "parameter_changed tool web_fetch [parameter url]",
+    ];
+    assert_eq!(named, expected);
+    // Each with its own figure, in the accounts it reaches.
+    assert!(changes.iter().all(|c| !c["deltas"].as_array().unwrap().is_empty()), "{changes:#?}");
     let key = changes[2]["key"].as_str().unwrap();
     let out = run_with(&w, &["-C", "profiles", "review", "--accept", key], "");
     assert!(text(&out).contains("accepted 1, rejected 0, skipped 3"), "{}", text(&out));

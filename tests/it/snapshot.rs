@@ -49,8 +49,8 @@ fn a_one_word_tool_change_shows_in_every_affected_cell_and_provider_only() {
     let out = w.run(&["diff", "--format", "markdown"]);
     let md = stdout(&out);
     // One row, one change: every provider's JSON and every XML prompt carry the same edit.
-    assert!(md.contains("| tool `read_file` | description | `standard.*` | +1 |"), "{md}");
-    assert_eq!(md.matches("**tool `read_file`, description** · 25 files").count(), 1, "{md}");
+    assert!(md.contains("| tool `read_file` | description changed | `standard.*` | +1 |"), "{md}");
+    assert_eq!(md.matches("**tool `read_file`: description changed** · 25 files").count(), 1, "{md}");
     assert!(
         md.contains(
             "-Read the contents of a file in the workspace.\n+Read the full contents of a file in the workspace.\n"
@@ -59,6 +59,140 @@ fn a_one_word_tool_change_shows_in_every_affected_cell_and_provider_only() {
     );
     assert!(md.len() <= 2_048, "{} bytes:\n{md}", md.len());
     insta::assert_snapshot!("one-word-change.markdown", md);
+}
+
+/// Issue 40's case: `read_file` gets an 8-word sentence in its description (standard only: lite
+/// overrides the description) and a new parameter. Each is a change of its own, with its own
+/// figure in the cells it reaches — the description's in `standard`'s, the parameter's in every
+/// cell — never the tool's whole change credited to one, and no unnamed lines.
+fn description_edit_and_new_parameter(w: &Workspace) {
+    w.edit(
+        "profiles/tools/files.yaml",
+        "Read the contents of a file in the workspace. Use it",
+        "Read the contents of a file in the workspace. Prefer it over shell commands such as cat. Use it",
+    );
+    let end_line =
+        "      description: Last line to return (1-based, inclusive). Omit to read to the end of the file.\n";
+    w.edit(
+        "profiles/tools/files.yaml",
+        end_line,
+        &format!(
+            "{end_line}    encoding:\n      type: string\n      description: Text encoding of the file, such as \
+             utf-8 or latin-1. Omit for utf-8.\n"
+        ),
+    );
+}
+
+#[test]
+fn a_description_edit_and_a_new_parameter_are_each_credited_their_own_figure() {
+    let w = Workspace::new();
+    description_edit_and_new_parameter(&w);
+    let md = stdout(&w.run(&["diff", "--format", "markdown"]));
+    let rows: Vec<&str> = md.lines().filter(|l| l.starts_with("| tool") || l.starts_with("| lines")).collect();
+    assert_eq!(
+        rows,
+        [
+            "| tool `read_file` | parameter `encoding` added | every cell | \
+             +35 (anthropic +38…+39, gemini +33…+34, prompt +31) |",
+            "| tool `read_file` | description changed | `standard.*` | +9 (anthropic +10, gemini +10) |",
+        ],
+        "{md}"
+    );
+    assert!(!md.contains("section `tool_docs`"), "the tool docs' lines are the tool's changes: {md}");
+    assert!(
+        md.contains("**tool `read_file`: description changed** · 25 files\n```diff\n+Prefer it over shell"),
+        "{md}"
+    );
+    insta::assert_snapshot!("description-and-parameter.markdown", md);
+
+    // The same changes, with the same figures, in the JSON, the text and the HTML page.
+    let v: serde_json::Value = serde_json::from_slice(&w.run(&["diff", "--format", "json"]).stdout).unwrap();
+    let changes = v["changes"].as_array().unwrap();
+    let own = |kind: &str, cell: &str| -> (serde_json::Value, serde_json::Value) {
+        let c = changes.iter().find(|c| c["kind"] == kind).unwrap_or_else(|| panic!("no {kind}: {changes:#?}"));
+        let d = c["deltas"].as_array().unwrap().iter().find(|d| d["cell"] == cell).expect(cell);
+        (d["before"]["tokens"].clone(), d["after"]["tokens"].clone())
+    };
+    assert_eq!(own("description_changed", "standard.native.openai"), (104.into(), 113.into()));
+    assert_eq!(own("parameter_added", "standard.native.openai"), (serde_json::Value::Null, 35.into()));
+    assert_eq!(own("parameter_added", "lite.xml"), (serde_json::Value::Null, 31.into()));
+    let text = stdout(&w.run(&["diff"]));
+    assert!(
+        text.contains("  tool read_file: description changed · standard.* · Δ tokens +9 (anthropic +10, gemini +10)\n"),
+        "{text}"
+    );
+    let html = stdout(&w.run(&["diff", "--format", "html"]));
+    assert!(
+        html.contains("<th scope=\"row\">tool read_file: parameter encoding added</th><td>every cell</td>"),
+        "{html}"
+    );
+}
+
+/// A summary.json written before promptc kept each tool's description and parameter figures
+/// still loads: the changes are named as ever, their own figures unknown (`–`), never 0, and
+/// the tool's figure is still there.
+#[test]
+fn an_older_summary_without_the_parts_figures_shows_them_as_unknown() {
+    let w = Workspace::new();
+    let file = w.path("snapshots/summary.json");
+    let mut summary: serde_json::Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+    for cell in summary["cells"].as_array_mut().unwrap() {
+        for account in cell["accounts"].as_array_mut().into_iter().flatten() {
+            for tool in account["tool_items"].as_array_mut().unwrap() {
+                let tool = tool.as_object_mut().unwrap();
+                assert!(tool.remove("description").is_some() && tool.remove("params").is_some(), "{tool:?}");
+            }
+        }
+    }
+    std::fs::write(&file, serde_json::to_string_pretty(&summary).unwrap() + "\n").unwrap();
+    description_edit_and_new_parameter(&w);
+    let md = stdout(&w.run(&["diff", "--format", "markdown"]));
+    assert!(md.contains("| tool `read_file` | parameter `encoding` added | every cell | – |"), "{md}");
+    assert!(md.contains("| tool `read_file` | description changed | `standard.*` | – |"), "{md}");
+    let v: serde_json::Value = serde_json::from_slice(&w.run(&["diff", "--format", "json"]).stdout).unwrap();
+    assert!(v["changes"].as_array().unwrap().iter().all(|c| c["deltas"].as_array().unwrap().is_empty()), "{v:#}");
+    let tool =
+        v["deltas"].as_array().unwrap().iter().find(|d| d["item"] == "tool read_file").expect("the tool's figure");
+    assert_eq!(
+        (&tool["before"]["tokens"], &tool["cell"]),
+        (&serde_json::json!(239), &serde_json::json!("standard.native.openai"))
+    );
+    assert!(!v["deltas"].as_array().unwrap().iter().any(|d| d["item"].as_str().unwrap().contains(", ")), "{v:#}");
+}
+
+/// A tool added everywhere and one dropped from `lite`: each a named change with the tool's own
+/// figure, reaching the cells it is (or was) in.
+#[test]
+fn tools_added_and_removed_are_named_changes_with_the_tools_figures() {
+    let w = Workspace::new();
+    let path = std::fs::read_to_string(w.path("profiles/tools/files.yaml")).unwrap();
+    std::fs::write(
+        w.path("profiles/tools/files.yaml"),
+        path + "\n- name: file_info\n  toolset: files\n  description: >-\n    Show a file's size, modification \
+                time and type without reading it.\n  parameters:\n    path:\n      type: string\n      \
+                required: true\n      description: Path of the file, relative to the workspace root.\n",
+    )
+    .unwrap();
+    w.edit(
+        "profiles/promptc.yaml",
+        "      - plan_mode_respond\n      - take_note\n",
+        "      - plan_mode_respond\n      - file_info\n",
+    );
+    let md = stdout(&w.run(&["diff", "--format", "markdown"]));
+    assert!(
+        md.contains("| tool `file_info` | added | every cell | +68 (openai +71, gemini +58…+59, prompt +59) |"),
+        "{md}"
+    );
+    assert!(
+        md.contains(
+            "| tool `take_note` | removed | `lite.*` | \
+             -137 (openai-responses -134, anthropic -152, gemini -133…-132, prompt -138) |"
+        ),
+        "{md}"
+    );
+    assert!(md.contains("**tool `file_info` added** · 40 files\n```diff\n+## file_info\n"), "{md}");
+    // What else the removal changed in lite's prompts: the section that named the tool.
+    assert!(md.contains("| section `tool_guidance` | changed |"), "{md}");
 }
 
 #[test]
@@ -359,11 +493,11 @@ fn markdown_for_a_pr_groups_identical_hunks_and_stays_within_the_limit() {
     // Each change once, titled with what it changed: the rules edit changes every lite prompt
     // file, in different contexts, and is one change.
     assert_eq!(md.matches("+- Find things out with tools instead").count(), 1, "{md}");
-    assert!(md.contains("**section `rules`** · "), "{md}");
+    assert!(md.contains("**section `rules` changed** · "), "{md}");
     for title in [
-        "**tool `execute_command`, parameter `command`**",
-        "**tool `read_file`, parameter `path`**",
-        "**tool `web_fetch`, parameter `url`**",
+        "**tool `execute_command`: parameter `command` changed**",
+        "**tool `read_file`: parameter `path` changed**",
+        "**tool `web_fetch`: parameter `url` changed**",
     ] {
         assert_eq!(md.matches(title).count(), 1, "{title}\n{md}");
     }
@@ -412,8 +546,9 @@ fn edit_thirty_descriptions(w: &Workspace) -> Vec<String> {
     tools
 }
 
-/// The PR comment for 30 edited descriptions fits in 10 KB and names every changed tool, each
-/// in one row; the same edit in every provider's JSON and the XML prompts is one change.
+/// The PR comment for 30 edited descriptions fits in 10 KB and names every changed tool, its
+/// description in one row; the same edit in every provider's JSON and the XML prompts is one
+/// change.
 #[test]
 fn markdown_for_thirty_edited_descriptions_is_under_ten_kilobytes_and_names_every_tool() {
     let w = Workspace::new();
@@ -422,11 +557,12 @@ fn markdown_for_thirty_edited_descriptions_is_under_ten_kilobytes_and_names_ever
     assert_eq!(out.status.code(), Some(1));
     let md = stdout(&out);
     assert!(md.len() <= 10 * 1024, "{} bytes:\n{md}", md.len());
-    assert!(md.contains("**Changed:** 21 tool descriptions and 9 parameter descriptions"), "{md}");
+    assert!(md.contains("**Changed:** 21 tool descriptions and 9 parameters changed"), "{md}");
     for tool in &tools {
-        assert_eq!(md.matches(&format!("| tool `{tool}` |")).count(), 1, "{tool}\n{md}");
-        assert_eq!(md.matches(&format!("**tool `{tool}`, description**")).count(), 1, "{tool}\n{md}");
+        assert_eq!(md.matches(&format!("| tool `{tool}` | description changed |")).count(), 1, "{tool}\n{md}");
+        assert_eq!(md.matches(&format!("**tool `{tool}`: description changed**")).count(), 1, "{tool}\n{md}");
     }
+    assert_eq!(md.matches("| parameter `").count(), 9, "{md}");
     assert!(md.contains("<details><summary>The 30 changes, each once</summary>"), "{md}");
     assert!(md.contains("<details><summary>Δ tokens of every changed cell (18)</summary>"), "{md}");
     assert!(!md.contains("Left out"), "{md}");

@@ -266,9 +266,9 @@ fn tool_items(ctx: &Context, counted: Option<&ToolCounts>, own: &OwnCounts) -> V
     }
     .and_then(|origin| c.sections.iter().find(|s| s.origin == origin))
     .map(|s| s.id.clone());
-    let (tools, params) = match counted {
-        Some(t) => (&t.tools, &t.params),
-        None => (&own.tools, &own.params),
+    let (tools, params, descriptions) = match counted {
+        Some(t) => (&t.tools, &t.params, &t.descriptions),
+        None => (&own.tools, &own.params, &own.descriptions),
     };
     c.tools
         .iter()
@@ -289,6 +289,7 @@ fn tool_items(ctx: &Context, counted: Option<&ToolCounts>, own: &OwnCounts) -> V
                     sent: params.get(i).and_then(|ps| ps.get(j)).copied().unwrap_or_default(),
                 })
                 .collect(),
+            description: descriptions.get(i).copied().flatten(),
         })
         .collect()
 }

@@ -110,6 +110,12 @@ pub struct ToolItem {
     pub source: String,
     /// Each parameter's part, in order.
     pub params: Vec<ParamItem>,
+    /// Its description's part of what is sent (`"description":"…"` in the tool JSON, the text
+    /// in the prompt's tool docs): what a diff credits to an edit of the description alone.
+    /// `None` where the text sent does not hold it as written (a json cell's action schema, a
+    /// template that rewords it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<Measure>,
 }
 
 /// One injectable slot.

@@ -34,6 +34,21 @@ fn param_text(provider: Provider, entry: &Value, p: &Property) -> Option<String>
     Some(format!("{}:{}", compact(&Value::String(p.name.clone())), compact(schema)))
 }
 
+/// A tool's description's part of what is sent for it: `"description":"…"` in its JSON entry.
+fn description_text(provider: Provider, entry: &Value) -> Option<String> {
+    let d = projection::entry_function(provider, entry).get("description")?;
+    Some(format!("\"description\":{}", compact(d)))
+}
+
+/// Where `needle` first sits in `text[within]` (of each of `within`).
+fn locate_each(text: &str, within: &[Option<Range<usize>>], needles: &[Option<String>]) -> Vec<Option<Range<usize>>> {
+    within
+        .iter()
+        .zip(needles)
+        .map(|(w, n)| w.clone().and_then(|w| locate_in_order(text, w, [n.as_deref()]).pop().flatten()))
+        .collect()
+}
+
 /// Where each of `needles` sits in `text[within]`, found in order (each search starts where
 /// the last found one ended); `None` for one not found.
 fn locate_in_order<'a>(
@@ -115,6 +130,8 @@ pub(super) struct Prepared {
     tool_ranges: Vec<Option<Range<usize>>>,
     /// Each tool's parameters in `tools_json`.
     param_ranges: Vec<Vec<Option<Range<usize>>>>,
+    /// Each tool's `"description":"…"` in its entry.
+    description_ranges: Vec<Option<Range<usize>>>,
     /// Texts the billing recipe counts.
     pub(super) recipe: Vec<String>,
 }
@@ -129,6 +146,8 @@ pub(super) struct ToolCounts {
     pub(super) tools: Vec<Measure>,
     /// Each tool's parameters.
     pub(super) params: Vec<Vec<Measure>>,
+    /// Each tool's description (`None`: not found in its entry as written).
+    pub(super) descriptions: Vec<Option<Measure>>,
     /// What no tool's entry holds: the list's brackets and commas, a provider's wrapper.
     pub(super) framing: Measure,
     /// What the bill needs of the tools.
@@ -157,19 +176,22 @@ impl Prepared {
                 }
             })
             .collect();
+        let descriptions: Vec<Option<String>> = entries.iter().map(|e| description_text(provider, e)).collect();
+        let description_ranges = locate_each(&tools_json, &tool_ranges, &descriptions);
         let recipe = match provider.info().billing {
             Billing::OpenAiRecipe => crate::measure::billing::recipe_texts(provider, &entries),
             // Their billing adds no per-tool recipe text (see `measure::billing`).
             Billing::AnthropicToolPrompt | Billing::AsSent => Vec::new(),
         };
-        Prepared { projection: (provider, v), tools_json, tool_ranges, param_ranges, recipe }
+        Prepared { projection: (provider, v), tools_json, tool_ranges, param_ranges, description_ranges, recipe }
     }
 
     /// The counts of the tools' part, with `tokenizer` (texts not yet counted are counted now).
     pub(super) fn counts(&self, tokenizer: &Tokenizer, counters: &mut Counters) -> Result<ToolCounts> {
         let json = &self.tools_json;
         let mut points: Vec<usize> = vec![json.len()];
-        let ranges = self.tool_ranges.iter().chain(self.param_ranges.iter().flatten()).flatten();
+        let ranges = self.tool_ranges.iter().chain(self.param_ranges.iter().flatten()).chain(&self.description_ranges);
+        let ranges = ranges.flatten();
         points.extend(ranges.flat_map(|r| [r.start, r.end]));
         let key = crate::measure::tokens::key_of(json);
         let marks: HashMap<usize, Mark> =
@@ -178,6 +200,7 @@ impl Prepared {
         let tools_sent = Measure { tokens: marks.get(&json.len()).map_or(0, |m| m.starts), bytes: json.len() as u64 };
         let tools: Vec<Measure> = self.tool_ranges.iter().map(part).collect();
         let params = self.param_ranges.iter().map(|ps| ps.iter().map(part).collect()).collect();
+        let descriptions = self.description_ranges.iter().map(|r| r.as_ref().map(|_| part(r))).collect();
         let in_tools = tools.iter().fold(Measure::default(), |a, t| a.plus(*t));
         let framing = Measure {
             tokens: tools_sent.tokens.saturating_sub(in_tools.tokens),
@@ -185,7 +208,7 @@ impl Prepared {
         };
         let (p, v) = &self.projection;
         let bill = ToolsBill::of(Some(*p), &projection::tool_entries(*p, v), tokenizer, counters)?;
-        Ok(ToolCounts { tools_sent, tools, params, framing, bill })
+        Ok(ToolCounts { tools_sent, tools, params, descriptions, framing, bill })
     }
 
     /// The texts of the tools' part to count whole.
@@ -228,6 +251,8 @@ pub(super) struct Places {
     sections: Vec<Option<Range<usize>>>,
     tools: Vec<Option<Range<usize>>>,
     params: Vec<Vec<Option<Range<usize>>>>,
+    /// Each tool's description in its text, as the tool's own text shows it (xml).
+    descriptions: Vec<Option<Range<usize>>>,
 }
 
 impl Places {
@@ -259,12 +284,19 @@ impl Places {
             }
             None => (vec![None; c.tool_texts.len()], c.tool_texts.iter().map(|t| vec![None; t.params.len()]).collect()),
         };
-        Places { sections, tools, params }
+        let shown: Vec<Option<String>> = match c.transport {
+            Transport::Xml => c.tools.iter().map(|t| Some(t.description.clone())).collect(),
+            // A json cell's tools are fragments counted on their own (see `cell_texts`).
+            Transport::Native | Transport::Json => vec![None; c.tools.len()],
+        };
+        let descriptions = locate_each(&c.prompt, &tools, &shown);
+        Places { sections, tools, params, descriptions }
     }
 
     /// Every byte of the prompt a part starts or ends at.
     fn points(&self) -> Vec<usize> {
-        let all = self.sections.iter().chain(&self.tools).chain(self.params.iter().flatten()).flatten();
+        let all = self.sections.iter().chain(&self.tools).chain(self.params.iter().flatten()).chain(&self.descriptions);
+        let all = all.flatten();
         all.flat_map(|r| [r.start, r.end]).collect()
     }
 }
@@ -287,6 +319,8 @@ pub(super) struct OwnCounts {
     pub(super) tools: Vec<Measure>,
     /// Each of its parameters' part.
     pub(super) params: Vec<Vec<Measure>>,
+    /// Each tool's description's part (xml cells; `None`: not found as written).
+    pub(super) descriptions: Vec<Option<Measure>>,
     /// Each harness message's blocks.
     pub(super) messages: Vec<Vec<Measure>>,
     /// Where the own texts part from another session's, and the tokens of them that end before
@@ -348,7 +382,9 @@ impl OwnCounts {
                 params.push(t.params.iter().map(|p| whole(p)).collect::<Result<_>>()?);
             }
         }
-        Ok(OwnCounts { prompt, sections: places.sections.iter().map(part).collect(), tools, params, messages, cut })
+        let descriptions = places.descriptions.iter().map(|r| r.as_ref().map(|_| part(r))).collect();
+        let sections = places.sections.iter().map(part).collect();
+        Ok(OwnCounts { prompt, sections, tools, params, descriptions, messages, cut })
     }
 }
 
