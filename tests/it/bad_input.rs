@@ -572,6 +572,9 @@ cases! {
     selection_pattern_slash => case("selection-pattern-slash", "fixtures/bad/selection-pattern-slash", &[],
         "invalid model segment pattern `azure/gpt-4*`",
         Some("fixtures/bad/selection-pattern-slash/promptc.yaml:7:31"), &["`*gpt-4*` anywhere in it"]);
+    selection_rules_without_profile => case("selection-rules-without-profile", "fixtures/bad/selection-rules-without-profile", &[],
+        "`selection.below_context_window` has no `selection.profile` to pick",
+        Some("fixtures/bad/selection-rules-without-profile/promptc.yaml:8:25"), &["add `profile: NAME` under `selection:`"]);
     variant_unknown_parameter => case("variant-unknown-parameter", "fixtures/bad/variant-unknown-parameter", &[],
         "variant 2 of tool `run_shell` words unknown parameter `workdir`",
         Some("fixtures/bad/variant-unknown-parameter/tools.yaml:21:9"), &["known parameters: command, cwd"]);
