@@ -732,3 +732,44 @@ fn p002_names_the_variant_and_the_cells() {
     assert!(p002[0].to_string().contains("cells: standard.win.native"), "{}", p002[0]);
     assert!(p002[0]["file"].as_str().unwrap().ends_with("tools.yaml"), "{}", p002[0]);
 }
+
+/// A switch value no case sets is reached with `--set`: `check` renders it in a cell of its own
+/// (`NAME=VALUE` over the defaults), so a sentence naming a tool that value turns off is found.
+/// Before, only the defaults and the cases were rendered, and this project passed.
+#[test]
+fn a_switch_value_no_case_sets_is_linted_in_a_cell_of_its_own() {
+    let result = lib_check("fixtures/check/switch-value-no-case-sets", &[], 1);
+    let found: Vec<(Option<String>, &str)> =
+        result.diagnostics.iter().map(|d| (d.code.map(|c| c.to_string()), d.message.as_str())).collect();
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].0.as_deref(), Some("P001"), "{found:?}");
+    let d = &result.diagnostics[0];
+    assert!(d.message.contains("`ask_followup_question`, which is not active in 1 cell"), "{}", d.message);
+    assert_eq!(d.notes, ["cells: standard.yolo=true.native"], "the cell says which value it renders");
+    // The matrix's own cells are listed as before; the extra cells are linted, not listed.
+    let cells: Vec<&str> = result.cache_prefixes.iter().map(|p| p.cell.as_str()).collect();
+    assert_eq!(cells, ["standard.native.openai"]);
+}
+
+/// The extra cells stay within `limits.matrix_cells`; values past it are named in a note that
+/// says why they were not rendered.
+#[test]
+fn switch_values_past_the_cell_limit_are_named_as_not_rendered() {
+    let dir = tempfile::tempdir().unwrap();
+    common::copy_dir(&common::repo().join("fixtures/check/switch-value-no-case-sets"), dir.path());
+    let manifest = dir.path().join("promptc.yaml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(&manifest, text.replace("transports: [native]", "limits: {matrix_cells: 2}\ntransports: [native]"))
+        .unwrap();
+    let project = promptc::load(dir.path()).unwrap();
+    // Room for one value (one cell each): `yolo=true` is rendered, `tone=terse` is not.
+    let result = lib_check_in(&project, &[], 1);
+    let messages: Vec<&str> = result.diagnostics.iter().map(|d| d.message.as_str()).collect();
+    assert!(messages.iter().any(|m| m.contains("not active in 1 cell")), "yolo=true rendered: {messages:?}");
+    let note = messages.iter().find(|m| m.starts_with("check did not render")).expect("a note");
+    assert_eq!(
+        *note,
+        "check did not render 1 switch value no case sets: `tone=terse` (1 more cell would pass \
+         `limits.matrix_cells`, 2)"
+    );
+}
