@@ -773,3 +773,35 @@ fn switch_values_past_the_cell_limit_are_named_as_not_rendered() {
          `limits.matrix_cells`, 2)"
     );
 }
+
+/// P002 on harness messages: a user message whose sections all render empty is left out, so
+/// `standard`'s messages start with the assistant's (Anthropic refuses that) and `quiet` sends
+/// none (Anthropic and Gemini refuse that); OpenAI takes both. With the switch on (the cells
+/// `check` renders for `tests_failing=true`) the user message is sent and nothing is found.
+#[test]
+fn p002_finds_harness_messages_that_start_with_the_assistant_or_are_all_left_out() {
+    let result = lib_check("fixtures/check/p002-harness-messages", &[], 1);
+    let found: Vec<(String, &str, &[String])> = result
+        .diagnostics
+        .iter()
+        .map(|d| (d.code.map(|c| c.to_string()).unwrap_or_default(), d.message.as_str(), d.notes.as_slice()))
+        .collect();
+    assert_eq!(found.len(), 2, "{found:?}");
+    assert!(found.iter().all(|(code, _, _)| code == "P002"), "{found:?}");
+    let (_, first, notes) = &found[0];
+    assert!(
+        first.starts_with("profile `standard`'s harness messages start with the assistant's in 1 cell")
+            && first.ends_with("anthropic refuses a first message that is not the user's"),
+        "{first}"
+    );
+    assert_eq!(notes[0], "cells: standard.native", "not the cell with the switch on");
+    let (_, second, notes) = &found[1];
+    assert!(
+        second.starts_with("profile `quiet` sends none of its harness messages in 1 cell")
+            && second.ends_with("anthropic and gemini refuse a request without a message"),
+        "{second}"
+    );
+    assert_eq!(notes[0], "cells: quiet.native");
+    let located = result.diagnostics.iter().map(|d| d.label.as_ref().and_then(|l| l.position).map(|p| p.line));
+    assert_eq!(located.collect::<Vec<_>>(), [Some(37), Some(46)], "at each profile's declaration");
+}
