@@ -229,11 +229,14 @@ pub struct RawSelection {
     #[schemars(with = "Option<Vec<String>>")]
     pub model_segments: Option<Vec<S>>,
     /// Models with a context window below this get the selection profile (default 64000).
-    pub below_context_window: Option<u64>,
+    #[schemars(with = "Option<u64>")]
+    pub below_context_window: Option<Spanned<u64>>,
     /// The context window assumed when a request does not give one (default 128000).
-    pub assumed_context_window: Option<u64>,
+    #[schemars(with = "Option<u64>")]
+    pub assumed_context_window: Option<Spanned<u64>>,
     /// Model segment patterns match ASCII case exactly (default false: `O1-Mini` is `o1-mini`).
-    pub case_sensitive: Option<bool>,
+    #[schemars(with = "Option<bool>")]
+    pub case_sensitive: Option<Spanned<bool>>,
 }
 
 /// Lint settings.

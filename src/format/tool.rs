@@ -56,6 +56,12 @@ pub struct RawTool {
     )]
     pub provider_fields:
         Option<Spanned<IndexMap<crate::model::provider::Provider, serde_json::Map<String, serde_json::Value>>>>,
+    /// The order of the keys of the tool's entry for a provider, when it is not promptc's (its own
+    /// keys, then `provider_fields`): the keys named come first, in this order, the others after
+    /// them as promptc writes them. What `promptc import tools` writes so that an entry renders
+    /// back with its keys where the input had them (an MCP `title` before `description`).
+    #[schemars(with = "Option<BTreeMap<crate::model::provider::Provider, Vec<String>>>")]
+    pub provider_key_order: Option<Spanned<IndexMap<crate::model::provider::Provider, Vec<Spanned<String>>>>>,
     /// `additionalProperties` of the parameters object, sent only when declared (OpenAI strict
     /// mode always sends false).
     #[schemars(with = "Option<bool>")]

@@ -23,6 +23,8 @@ pub(super) struct Tool {
     pub(super) params: Option<Params>,
     /// The entry's other fields, sent back as written to the provider of the input's form.
     pub(super) fields: serde_json::Map<String, Value>,
+    /// The entry's keys in input order, when promptc's would differ.
+    pub(super) key_order: Option<Vec<String>>,
 }
 
 /// A tool's parameters as the input has them, and the language they are in (Gemini's
@@ -106,6 +108,7 @@ impl Converted {
             description,
             params,
             fields: f.fields.clone(),
+            key_order: f.key_order.clone(),
         });
     }
 

@@ -105,6 +105,11 @@ fn catalog_file(t: &Tool, format: ImportFormat) -> String {
         by_provider.insert(format.provider().as_str().to_string(), serde_json::Value::Object(t.fields.clone()));
         yaml::block(&mut y, "provider_fields", &serde_json::Value::Object(by_provider), 2);
     }
+    if let Some(keys) = &t.key_order {
+        let mut by_provider = serde_json::Map::new();
+        by_provider.insert(format.provider().as_str().to_string(), serde_json::json!(keys));
+        yaml::block(&mut y, "provider_key_order", &serde_json::Value::Object(by_provider), 2);
+    }
     y
 }
 

@@ -25,6 +25,23 @@ pub(super) struct Found<'a> {
     /// The entry's fields promptc has no model for, sent back as written to the form's
     /// provider (`provider_fields:`), in input order.
     pub(super) fields: Map<String, Value>,
+    /// The entry's keys in input order, when promptc would write them in another order
+    /// (`provider_key_order:`).
+    pub(super) key_order: Option<Vec<String>>,
+}
+
+/// The keys of entry `m` in input order, when rendering it back would write them in another:
+/// promptc writes its own keys in `own` order (those the input has, and that are not carried as
+/// fields), then the carried `fields` in their order.
+fn key_order(m: &Map<String, Value>, own: &[&str], fields: &Map<String, Value>) -> Option<Vec<String>> {
+    let written: Vec<&str> = m.keys().map(String::as_str).collect();
+    let rendered: Vec<&str> = own
+        .iter()
+        .copied()
+        .filter(|k| m.contains_key(*k) && !fields.contains_key(*k))
+        .chain(fields.keys().map(String::as_str))
+        .collect();
+    (written != rendered).then(|| written.iter().map(|k| k.to_string()).collect())
 }
 
 /// The keys of `m` outside `known`, as written.
@@ -201,6 +218,7 @@ fn openai_chat<'a>(
         gemini: false,
         strict: Some(strict_of(f, &fpath, problems).unwrap_or(false)),
         path: fpath,
+        key_order: key_order(f, &["name", "description", "parameters", "strict"], &fields),
         fields,
     })
 }
@@ -259,6 +277,12 @@ fn flat<'a>(
         }
         ImportFormat::OpenAiChat | ImportFormat::Gemini | ImportFormat::Mcp | ImportFormat::Bare => None,
     };
+    // A bare list is rendered back in another form (Chat Completions functions): its order is
+    // that form's.
+    let key_order = match format {
+        ImportFormat::Bare => None,
+        _ => key_order(m, known, &fields),
+    };
     Some(Found {
         name,
         description: m.get("description"),
@@ -268,6 +292,7 @@ fn flat<'a>(
         strict,
         path,
         fields,
+        key_order,
     })
 }
 
@@ -338,6 +363,7 @@ fn gemini<'a>(m: &'a Map<String, Value>, path: &str, problems: &mut Vec<Problem>
             gemini: true,
             strict: None,
             path: dpath,
+            key_order: key_order(dm, &["name", "description", "parameters", "parametersJsonSchema"], &fields),
             fields,
         });
     }

@@ -12,6 +12,7 @@ mod check;
 mod files;
 mod forms;
 pub mod locate;
+mod numbers;
 pub mod yaml;
 
 use std::collections::BTreeMap;
@@ -299,7 +300,11 @@ pub fn import(text: &str, source: &str, options: &ImportOptions) -> Result<Impor
         Some(f) => f,
         None => detect(list, &base, text, source, root_is_list)?,
     };
-    let mut problems = Vec::new();
+    // Numbers are checked inside the tools only: a request body's own fields are not imported.
+    let mut problems: Vec<Problem> = numbers::uncarried(text, source, &value, root_is_list)
+        .into_iter()
+        .filter(|(path, _)| path.starts_with(&format!("{base}[")))
+        .collect();
     let found = forms::find_tools(list, &base, format, &mut problems);
     if found.is_empty() && problems.is_empty() {
         return Err(fail(source, format!("`{base}` lists no tools"), "give at least one tool definition"));
@@ -394,8 +399,12 @@ fn detect(list: &[Value], base: &str, text: &str, source: &str, root_is_list: bo
     }
 }
 
-/// `d` pointing at `path` in the input (at the whole input when the path is empty or not found).
+/// `d` pointing at `path` in the input (at the whole input when the path is empty or not found);
+/// a problem located already (a number, at its own digits) keeps its label.
 fn located(text: &str, source: &str, path: &str, root_is_list: bool, d: Diagnostic) -> Diagnostic {
+    if d.label.is_some() {
+        return d;
+    }
     let label = match locate::locate(text, path, root_is_list).filter(|_| !path.is_empty()) {
         Some((start, end)) => Label::at(source, text, Position::from_byte_range(text, start, end)),
         None => Label::file(source),

@@ -174,8 +174,15 @@ fn provider_fields_are_kept_for_their_provider() {
     let i = imported(text).unwrap_or_else(|e| panic!("{:?}", e.diagnostics()));
     let file = &i.files()["tool.a.yaml"];
     assert!(
-        file.ends_with(
+        file.contains(
             "  provider_fields:\n    anthropic:\n      cache_control:\n        type: ephemeral\n      type: custom\n"
+        ),
+        "{file}"
+    );
+    // `type` first, as written: promptc writes its own keys first, so the order is said.
+    assert!(
+        file.ends_with(
+            "  provider_key_order:\n    anthropic: [\"type\", \"name\", \"description\", \"input_schema\", \"cache_control\"]\n"
         ),
         "{file}"
     );

@@ -16,6 +16,7 @@ use crate::model::Project;
 use crate::resolve::matrix::Cell;
 
 mod format;
+mod reach;
 pub mod registry;
 mod rules;
 
@@ -111,9 +112,20 @@ pub(crate) fn find_in_file(project: &Project, rel: &str, needle: &str) -> Label 
     }
 }
 
-/// Compile and account every cell of the matrix (cases and sub-agents included).
-fn compile_all(project: &Project, counters: &mut Counters) -> Result<Vec<CellView>> {
-    let compiled = crate::compile::compile_matrix(project)?;
+/// Compile and account every cell of the matrix (cases and sub-agents included), then the cells
+/// of the switch values no matrix cell has (`reach`); the notes say which of those were left out.
+fn compile_all(project: &Project, counters: &mut Counters) -> Result<(Vec<CellView>, Vec<CellView>, Vec<Diagnostic>)> {
+    let matrix = views(project, crate::compile::compile_matrix(project)?, counters)?;
+    let (compiled, notes) = reach::compile_unreached(project)?;
+    let reached = views(project, compiled, counters)?;
+    Ok((matrix, reached, notes))
+}
+
+/// Compiled cells with their accounts.
+fn views(project: &Project, compiled: Vec<Compiled>, counters: &mut Counters) -> Result<Vec<CellView>> {
+    if compiled.is_empty() {
+        return Ok(Vec::new());
+    }
     let (accounts, _) = crate::measure::account::accounts(project, &compiled, None, None, counters)?;
     Ok(compiled
         .into_iter()
@@ -128,13 +140,15 @@ fn compile_all(project: &Project, counters: &mut Counters) -> Result<Vec<CellVie
 
 /// Run every rule over every cell and apply levels.
 pub fn check(project: &Project, overrides: &[(RuleCode, Level)], counters: &mut Counters) -> Result<CheckResult> {
-    let views = compile_all(project, counters)?;
+    let (mut views, reached, notes) = compile_all(project, counters)?;
     let levels = levels(project, overrides);
     // Findings, each with the level of the profiles it was found in where a profile has its own.
     let mut found: Vec<(Diagnostic, Option<Level>)> = Vec::new();
-    // The cacheable prefix of every cell, reported whatever P004's level.
+    // The cacheable prefix of every cell of the matrix, reported whatever P004's level (the
+    // cells of values no case sets are linted, not listed).
     let cache_prefixes = p004_cache_unfriendly_order::prefixes(&views);
-    let mut rest = Vec::new();
+    views.extend(reached);
+    let mut rest = notes;
     for (rule, run) in ENTRIES {
         match run {
             Run::Cells(check) => found.extend(run_on_cells(project, &views, rule.code, check, overrides, &levels)),

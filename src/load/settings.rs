@@ -130,7 +130,9 @@ fn build_tokens(ck: &mut Checker<'_>, raw: &RawTokens, fs: &ProjectFs) -> TokenS
 
 fn build_selection(ck: &mut Checker<'_>, rs: &RawSelection, profile: String, default_profile: &str) -> SelectionPolicy {
     let mut model_segments = Vec::new();
-    let parse = if rs.case_sensitive.unwrap_or(false) { SegmentPattern::exact_case } else { SegmentPattern::parse };
+    rules_without_profile(ck, rs);
+    let exact = rs.case_sensitive.as_ref().is_some_and(|c| c.value);
+    let parse = if exact { SegmentPattern::exact_case } else { SegmentPattern::parse };
     match &rs.model_segments {
         Some(list) => {
             for s in list {
@@ -151,8 +153,33 @@ fn build_selection(ck: &mut Checker<'_>, rs: &RawSelection, profile: String, def
         default_profile: default_profile.to_string(),
         profile,
         model_segments,
-        below_context_window: rs.below_context_window.unwrap_or(64_000),
-        assumed_context_window: rs.assumed_context_window.unwrap_or(128_000),
+        below_context_window: rs.below_context_window.as_ref().map_or(64_000, |v| v.value),
+        assumed_context_window: rs.assumed_context_window.as_ref().map_or(128_000, |v| v.value),
+    }
+}
+
+/// Selection rules without `selection.profile`: they would pick the default profile, which
+/// every model gets anyway, so they decide nothing (and a reader would think they do).
+fn rules_without_profile(ck: &mut Checker<'_>, rs: &RawSelection) {
+    if rs.profile.is_some() {
+        return;
+    }
+    let first = [
+        rs.model_segments.as_ref().and_then(|l| l.first()).map(|s| ("model_segments", &s.referenced)),
+        rs.below_context_window.as_ref().map(|v| ("below_context_window", &v.referenced)),
+        rs.assumed_context_window.as_ref().map(|v| ("assumed_context_window", &v.referenced)),
+        rs.case_sensitive.as_ref().map(|v| ("case_sensitive", &v.referenced)),
+    ];
+    if let Some((key, at)) = first.into_iter().flatten().min_by_key(|(_, at)| (at.line(), at.column())) {
+        ck.error(
+            at,
+            format!(
+                "`selection.{key}` has no `selection.profile` to pick: without it the rules pick the default \
+                 profile, which every model gets anyway"
+            ),
+            "add `profile: NAME` under `selection:` (the profile the rules give small models), or remove the \
+             rules",
+        );
     }
 }
 

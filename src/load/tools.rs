@@ -128,6 +128,7 @@ pub(super) fn build_tool(
         contributions,
         examples,
         provider_fields: provider_fields(ck, rt, &mut ok),
+        provider_key_order: provider_key_order(ck, rt, &mut ok),
         text_templates: text_templates(ck, rt, templates, env.descriptions == DescriptionMode::Trim).unwrap_or_else(
             || {
                 ok = false;
@@ -296,6 +297,49 @@ fn provider_fields(ck: &mut Checker<'_>, rt: &RawTool, ok: &mut bool) -> crate::
             );
         }
         out.insert(*provider, map.clone());
+    }
+    out
+}
+
+/// The order of a provider's entry keys (`provider_key_order:`): each key once, and each a key
+/// such an entry can have (promptc's own, a field its SDK declares, or one of the tool's
+/// `provider_fields`), so that a misspelt key cannot leave the order silently unapplied.
+fn provider_key_order(ck: &mut Checker<'_>, rt: &RawTool, ok: &mut bool) -> crate::model::catalog::KeyOrder {
+    let Some(orders) = &rt.provider_key_order else { return Default::default() };
+    let mut out = crate::model::catalog::KeyOrder::new();
+    for (provider, keys) in &orders.value {
+        let info = provider.info();
+        let fields = rt.provider_fields.as_ref().and_then(|f| f.value.get(provider));
+        let mut seen: Vec<&str> = Vec::new();
+        for k in keys {
+            let known = info.entry_keys.contains(&k.value.as_str())
+                || info.entry_fields.contains(&k.value.as_str())
+                || fields.is_some_and(|f| f.contains_key(&k.value));
+            if seen.contains(&k.value.as_str()) {
+                *ok = false;
+                ck.error(
+                    &k.referenced,
+                    format!("`provider_key_order.{provider}` names `{}` twice", k.value),
+                    "name each key of the entry once",
+                );
+            } else if !known {
+                *ok = false;
+                ck.error(
+                    &k.referenced,
+                    format!(
+                        "`provider_key_order.{provider}` names `{}`, which the tool's {provider} entry cannot have",
+                        k.value
+                    ),
+                    format!(
+                        "name promptc's own keys ({}), a field of {provider}'s tool entries or one of the tool's \
+                         `provider_fields.{provider}`",
+                        info.entry_keys.join(", ")
+                    ),
+                );
+            }
+            seen.push(&k.value);
+        }
+        out.insert(*provider, keys.iter().map(|k| k.value.clone()).collect());
     }
     out
 }

@@ -32,6 +32,9 @@ pub struct TextTemplates {
 pub type ProviderFields =
     std::collections::BTreeMap<crate::model::provider::Provider, serde_json::Map<String, serde_json::Value>>;
 
+/// The order of a tool's entry keys for each provider that has one (`provider_key_order:`).
+pub type KeyOrder = std::collections::BTreeMap<crate::model::provider::Provider, Vec<String>>;
+
 /// A canonical tool spec.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Tool {
@@ -69,6 +72,8 @@ pub struct Tool {
     pub examples: Vec<ToolExample>,
     /// Entry fields sent as written to one provider, after promptc's own.
     pub provider_fields: ProviderFields,
+    /// The order of its entry's keys for a provider, where not promptc's.
+    pub provider_key_order: KeyOrder,
     /// Its texts compiled as templates, for a `templated: true` tool (empty otherwise).
     pub text_templates: TextTemplates,
     /// Its name's value in its catalog file.
@@ -278,6 +283,7 @@ pub(crate) mod tests {
             contributions: Vec::new(),
             examples: Vec::new(),
             provider_fields: Default::default(),
+            provider_key_order: Default::default(),
             name_span: Span::default(),
             decl_span: Span::default(),
         }

@@ -110,6 +110,14 @@ pub struct ProviderInfo {
     pub billing: Billing,
     /// Whether promptc writes its cached request (`cache_control` breakpoints) into artifacts.
     pub cache_control_request: bool,
+    /// Whether its API refuses a request whose first message is not the user's (Anthropic:
+    /// `messages: first message must use the "user" role`, its API's error as quoted in
+    /// lobehub/lobehub#1601; P002 checks the harness messages).
+    pub first_message_from_user: bool,
+    /// Whether its API refuses a request without a message besides the system prompt (Anthropic's
+    /// `messages` and Gemini's `contents` must not be empty: `GenerateContentRequest.contents:
+    /// contents is not specified`, googleapis/js-genai#912).
+    pub needs_a_message: bool,
     /// The keys promptc always writes in a tool's entry (the function object, for Chat
     /// Completions); one it writes only sometimes (Chat's `strict`) may be a `provider_fields`
     /// key, sent where promptc does not write it.
@@ -199,6 +207,8 @@ const OPENAI_CHAT: ProviderInfo = ProviderInfo {
     estimated_family: None,
     billing: Billing::OpenAiRecipe,
     cache_control_request: false,
+    first_message_from_user: false,
+    needs_a_message: false,
     entry_keys: &["name", "description", "parameters"],
     entry_fields: &["name", "description", "parameters", "strict"],
     tool_names: NameRule::Word64,
@@ -208,6 +218,8 @@ const OPENAI_CHAT: ProviderInfo = ProviderInfo {
 const OPENAI_RESPONSES: ProviderInfo = ProviderInfo {
     name: "openai-responses",
     wraps_function: false,
+    first_message_from_user: false,
+    needs_a_message: false,
     entry_keys: &["type", "name", "description", "parameters", "strict"],
     entry_fields: &[
         "type",
@@ -238,6 +250,8 @@ const ANTHROPIC: ProviderInfo = ProviderInfo {
     estimated_family: Some(Family::Claude),
     billing: Billing::AnthropicToolPrompt,
     cache_control_request: true,
+    first_message_from_user: true,
+    needs_a_message: true,
     entry_keys: &["name", "description", "input_schema"],
     entry_fields: &[
         "name",
@@ -271,6 +285,8 @@ const GEMINI: ProviderInfo = ProviderInfo {
     estimated_family: Some(Family::Gemini),
     billing: Billing::AsSent,
     cache_control_request: false,
+    first_message_from_user: false,
+    needs_a_message: true,
     entry_keys: &["name", "description", "parameters", "parametersJsonSchema"],
     entry_fields: &[
         "name",
@@ -301,6 +317,8 @@ const MCP: ProviderInfo = ProviderInfo {
     estimated_family: None,
     billing: Billing::AsSent,
     cache_control_request: false,
+    first_message_from_user: false,
+    needs_a_message: false,
     entry_keys: &["name", "description", "inputSchema"],
     // The Tool fields of the MCP schema (2025-11-25).
     entry_fields: &[

@@ -127,6 +127,17 @@ impl SelectionPolicy {
         if let Some(p) = &input.explicit {
             return Selection { profile: p.clone(), reason: "named in the request".into() };
         }
+        // Rules that can only pick the default decide nothing: say so, not which rule fired.
+        if self.profile == self.default_profile {
+            return Selection {
+                profile: self.default_profile.clone(),
+                reason: format!(
+                    "default: no selection rule picks another profile (`selection.profile` is not set, or is the \
+                     default `{}`)",
+                    self.default_profile
+                ),
+            };
+        }
         if let Some(model) = &input.model {
             for seg in model.split('/') {
                 if let Some(pat) = self.model_segments.iter().find(|p| p.matches(seg)) {

@@ -152,3 +152,19 @@ fn exact_case_patterns_match_case_exactly() {
     assert!(SegmentPattern::exact_case("a/b").is_err(), "the same checks as parse");
     assert_eq!(SegmentPattern::exact_case("O1-*").unwrap().to_string(), "O1-*");
 }
+
+#[test]
+fn rules_that_can_only_pick_the_default_are_not_said_to_decide() {
+    // No `selection.profile` (or the default named): a model matching `o1` still gets the
+    // default, and the reason must not name the rule as if it had chosen.
+    let p = SelectionPolicy { profile: "standard".into(), ..policy() };
+    for (model, window) in [(Some("openai/o1-mini"), None), (None, Some("32k"))] {
+        let s = p.select(&SelectionInput {
+            explicit: None,
+            model: model.map(Into::into),
+            context_window: window.map(Into::into),
+        });
+        assert_eq!(s.profile, "standard");
+        assert!(s.reason.starts_with("default: no selection rule picks another profile"), "{}", s.reason);
+    }
+}

@@ -32,6 +32,8 @@ pub struct ActiveTool {
     pub examples: Vec<crate::model::catalog::ToolExample>,
     /// Entry fields sent as written to one provider.
     pub provider_fields: crate::model::catalog::ProviderFields,
+    /// The order of its entry's keys for a provider, where not promptc's.
+    pub provider_key_order: crate::model::catalog::KeyOrder,
     /// A text of it (`templated: true`) reads a value that changes between sessions.
     pub dynamic: bool,
     /// The templates its texts were rendered from (`templated: true`): what its variables shape.
@@ -39,7 +41,9 @@ pub struct ActiveTool {
 }
 
 impl ActiveTool {
-    /// `entry` with the fields the tool sends `provider` as written, after promptc's own.
+    /// `entry` with the fields the tool sends `provider` as written, after promptc's own, its keys
+    /// in the tool's `provider_key_order` for it when it has one (the keys named first, in that
+    /// order; the others after them, in promptc's).
     pub fn with_fields(
         &self,
         provider: crate::model::provider::Provider,
@@ -53,6 +57,15 @@ impl ActiveTool {
                     m.insert(k.clone(), v.clone());
                 }
             }
+        }
+        if let (Some(order), Some(m)) = (self.provider_key_order.get(&provider), entry.as_object_mut()) {
+            let mut rest = std::mem::take(m);
+            for k in order {
+                if let Some(v) = rest.shift_remove(k) {
+                    m.insert(k.clone(), v);
+                }
+            }
+            m.extend(rest);
         }
         entry
     }
@@ -160,6 +173,7 @@ pub fn active_tools_where(
                 },
                 examples,
                 provider_fields: t.provider_fields.clone(),
+                provider_key_order: t.provider_key_order.clone(),
                 name: shown_name.unwrap_or_else(|| t.name.clone()),
                 toolset: t.toolset.clone(),
                 description: describe(t, wording, profile, switches, choices, &names, &text)?,

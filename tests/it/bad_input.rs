@@ -572,6 +572,9 @@ cases! {
     selection_pattern_slash => case("selection-pattern-slash", "fixtures/bad/selection-pattern-slash", &[],
         "invalid model segment pattern `azure/gpt-4*`",
         Some("fixtures/bad/selection-pattern-slash/promptc.yaml:7:31"), &["`*gpt-4*` anywhere in it"]);
+    selection_rules_without_profile => case("selection-rules-without-profile", "fixtures/bad/selection-rules-without-profile", &[],
+        "`selection.below_context_window` has no `selection.profile` to pick",
+        Some("fixtures/bad/selection-rules-without-profile/promptc.yaml:8:25"), &["add `profile: NAME` under `selection:`"]);
     variant_unknown_parameter => case("variant-unknown-parameter", "fixtures/bad/variant-unknown-parameter", &[],
         "variant 2 of tool `run_shell` words unknown parameter `workdir`",
         Some("fixtures/bad/variant-unknown-parameter/tools.yaml:21:9"), &["known parameters: command, cwd"]);
@@ -784,6 +787,13 @@ cases! {
     provider_fields_own_key => case("provider-fields-own-key", "fixtures/bad/provider-fields-own-key", &[],
         "`provider_fields.anthropic` sets `name`, which promptc writes itself",
         Some("fixtures/bad/provider-fields-own-key/tools.yaml:9:5"), &[]);
+    provider_key_order_unknown_key => case("provider-key-order-unknown-key", "fixtures/bad/provider-key-order-unknown-key", &[],
+        "`provider_key_order.mcp` names `titel`, which the tool's mcp entry cannot have",
+        Some("fixtures/bad/provider-key-order-unknown-key/tools.yaml:13:17"), &["name, description, inputSchema"]);
+    import_number_beyond_64_bits => case("import-number-beyond-64-bits", MINIMAL,
+        &["import", "tools", "fixtures/bad/import-number-beyond-64-bits.json", "--out", "imported"],
+        "the number `123456789012345678901234567890` cannot be carried exactly",
+        Some("fixtures/bad/import-number-beyond-64-bits.json:10:22"), &["would send `1.2345678901234568e+29`"]);
     provider_fields_not_mapping => case("provider-fields-not-mapping", "fixtures/bad/provider-fields-not-mapping", &[],
         "expected a mapping (`key: value` lines or `{a: 1}`) for `mcp`, found a list",
         Some("fixtures/bad/provider-fields-not-mapping/tools.yaml:7:10"), &[]);

@@ -732,3 +732,76 @@ fn p002_names_the_variant_and_the_cells() {
     assert!(p002[0].to_string().contains("cells: standard.win.native"), "{}", p002[0]);
     assert!(p002[0]["file"].as_str().unwrap().ends_with("tools.yaml"), "{}", p002[0]);
 }
+
+/// A switch value no case sets is reached with `--set`: `check` renders it in a cell of its own
+/// (`NAME=VALUE` over the defaults), so a sentence naming a tool that value turns off is found.
+/// Before, only the defaults and the cases were rendered, and this project passed.
+#[test]
+fn a_switch_value_no_case_sets_is_linted_in_a_cell_of_its_own() {
+    let result = lib_check("fixtures/check/switch-value-no-case-sets", &[], 1);
+    let found: Vec<(Option<String>, &str)> =
+        result.diagnostics.iter().map(|d| (d.code.map(|c| c.to_string()), d.message.as_str())).collect();
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].0.as_deref(), Some("P001"), "{found:?}");
+    let d = &result.diagnostics[0];
+    assert!(d.message.contains("`ask_followup_question`, which is not active in 1 cell"), "{}", d.message);
+    assert_eq!(d.notes, ["cells: standard.yolo=true.native"], "the cell says which value it renders");
+    // The matrix's own cells are listed as before; the extra cells are linted, not listed.
+    let cells: Vec<&str> = result.cache_prefixes.iter().map(|p| p.cell.as_str()).collect();
+    assert_eq!(cells, ["standard.native.openai"]);
+}
+
+/// The extra cells stay within `limits.matrix_cells`; values past it are named in a note that
+/// says why they were not rendered.
+#[test]
+fn switch_values_past_the_cell_limit_are_named_as_not_rendered() {
+    let dir = tempfile::tempdir().unwrap();
+    common::copy_dir(&common::repo().join("fixtures/check/switch-value-no-case-sets"), dir.path());
+    let manifest = dir.path().join("promptc.yaml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(&manifest, text.replace("transports: [native]", "limits: {matrix_cells: 2}\ntransports: [native]"))
+        .unwrap();
+    let project = promptc::load(dir.path()).unwrap();
+    // Room for one value (one cell each): `yolo=true` is rendered, `tone=terse` is not.
+    let result = lib_check_in(&project, &[], 1);
+    let messages: Vec<&str> = result.diagnostics.iter().map(|d| d.message.as_str()).collect();
+    assert!(messages.iter().any(|m| m.contains("not active in 1 cell")), "yolo=true rendered: {messages:?}");
+    let note = messages.iter().find(|m| m.starts_with("check did not render")).expect("a note");
+    assert_eq!(
+        *note,
+        "check did not render 1 switch value no case sets: `tone=terse` (1 more cell would pass \
+         `limits.matrix_cells`, 2)"
+    );
+}
+
+/// P002 on harness messages: a user message whose sections all render empty is left out, so
+/// `standard`'s messages start with the assistant's (Anthropic refuses that) and `quiet` sends
+/// none (Anthropic and Gemini refuse that); OpenAI takes both. With the switch on (the cells
+/// `check` renders for `tests_failing=true`) the user message is sent and nothing is found.
+#[test]
+fn p002_finds_harness_messages_that_start_with_the_assistant_or_are_all_left_out() {
+    let result = lib_check("fixtures/check/p002-harness-messages", &[], 1);
+    let found: Vec<(String, &str, &[String])> = result
+        .diagnostics
+        .iter()
+        .map(|d| (d.code.map(|c| c.to_string()).unwrap_or_default(), d.message.as_str(), d.notes.as_slice()))
+        .collect();
+    assert_eq!(found.len(), 2, "{found:?}");
+    assert!(found.iter().all(|(code, _, _)| code == "P002"), "{found:?}");
+    let (_, first, notes) = &found[0];
+    assert!(
+        first.starts_with("profile `standard`'s harness messages start with the assistant's in 1 cell")
+            && first.ends_with("anthropic refuses a first message that is not the user's"),
+        "{first}"
+    );
+    assert_eq!(notes[0], "cells: standard.native", "not the cell with the switch on");
+    let (_, second, notes) = &found[1];
+    assert!(
+        second.starts_with("profile `quiet` sends none of its harness messages in 1 cell")
+            && second.ends_with("anthropic and gemini refuse a request without a message"),
+        "{second}"
+    );
+    assert_eq!(notes[0], "cells: quiet.native");
+    let located = result.diagnostics.iter().map(|d| d.label.as_ref().and_then(|l| l.position).map(|p| p.line));
+    assert_eq!(located.collect::<Vec<_>>(), [Some(37), Some(46)], "at each profile's declaration");
+}

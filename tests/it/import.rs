@@ -490,3 +490,80 @@ fn the_deepest_schema_an_import_accepts_loads_back() {
     let deepest = deepest.expect("some depth imports");
     assert!(tools_of(&deepest, Some("anthropic")).contains("\"deep\""));
 }
+
+#[test]
+fn every_entry_renders_back_with_its_keys_in_input_order() {
+    // An MCP `title` before the description, an OpenAI `"strict": false` before it, Anthropic's
+    // `type: custom` first, a Gemini `behavior` first: keys promptc does not write in that place
+    // itself, kept where the input had them (`provider_key_order:`).
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = repo().join("fixtures/import/order");
+    let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+    files.sort();
+    for file in &files {
+        let (out, _) = import(tmp.path(), file, &[]);
+        let written = std::fs::read_to_string(file).unwrap();
+        assert_eq!(tools_of(&out, None), written, "{}: rendered back byte for byte", file.display());
+    }
+    assert_eq!(files.len(), 4, "four forms");
+}
+
+#[test]
+fn a_real_mcp_server_s_tools_keep_their_key_order() {
+    // The reference filesystem server's `tools/list` with `title` second, as the MCP
+    // specification's examples write it (fixtures/import/corpus/SOURCES.json): compared in
+    // order, key by key, at every level.
+    let tmp = tempfile::tempdir().unwrap();
+    let file = repo().join("fixtures/import/corpus/mcp-proxy-snapshots/server-filesystem.json");
+    let (out, _) = import(tmp.path(), &file, &[]);
+    let input: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let back: serde_json::Value = serde_json::from_str(&tools_of(&out, None)).unwrap();
+    let (input, back) =
+        (serde_json::to_string(&input["tools"]).unwrap(), serde_json::to_string(&back["tools"]).unwrap());
+    assert!(input.contains(r#"{"name":"read_file","title":"#), "the input has a title second: {input:.200}");
+    assert_eq!(back, input, "every key where the input had it");
+}
+
+#[test]
+fn a_number_spelt_otherwise_comes_back_with_its_value() {
+    // `1.50`, `1e2`, `2.5E-1`, `-0` and integers at the edges of 64 bits: each held exactly, so
+    // the rendered JSON says the same numbers (in serde_json's spelling).
+    let tmp = tempfile::tempdir().unwrap();
+    let file = repo().join("fixtures/import/numbers/spelt-otherwise.json");
+    let (out, _) = import(tmp.path(), &file, &[]);
+    let back = tools_of(&out, None);
+    let props = |text: &str| -> serde_json::Value {
+        serde_json::from_str::<serde_json::Value>(text).unwrap()[0]["input_schema"]["properties"].clone()
+    };
+    let (written, back) = (props(&std::fs::read_to_string(&file).unwrap()), props(&back));
+    assert_eq!(back["depth"]["minimum"].as_f64(), Some(1.5));
+    assert_eq!(back["depth"]["maximum"].as_f64(), Some(100.0));
+    assert_eq!(back["depth"]["multipleOf"].as_f64(), Some(0.25));
+    assert_eq!(back["seed"]["maximum"].as_u64(), Some(u64::MAX), "{back}");
+    assert_eq!(back["seed"]["enum"], written["seed"]["enum"], "i64::MIN and 2^53 + 1 exactly");
+}
+
+#[test]
+fn numbers_no_double_or_64_bit_integer_holds_are_refused_where_written() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("big.json");
+    let text = r#"[{"name": "big", "description": "Big.", "input_schema": {"type": "object", "properties": {
+  "n": {"type": "integer", "maximum": 123456789012345678901234567890, "minimum": -98765432109876543210},
+  "x": {"type": "number", "default": 1.000000000000000000000000001, "minimum": 0.1}}}}]
+"#;
+    std::fs::write(&file, text).unwrap();
+    let out = run(&["import", "tools", s(&file), "--out", s(&tmp.path().join("out"))]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    for (number, at, back) in [
+        ("123456789012345678901234567890", "big.json:2:39", "1.2345678901234568e+29"),
+        ("-98765432109876543210", "big.json:2:82", "-9.876543210987654e+19"),
+        ("1.000000000000000000000000001", "big.json:3:38", "`1.0`"),
+    ] {
+        assert!(stderr.contains(&format!("the number `{number}` cannot be carried exactly")), "{number}: {stderr}");
+        assert!(stderr.contains(at), "{number} located at {at}: {stderr}");
+        assert!(stderr.contains(back), "says what would be sent: {stderr}");
+    }
+    assert_eq!(stderr.matches("error:").count(), 3, "0.1 is held exactly: {stderr}");
+    assert!(!tmp.path().join("out").exists(), "nothing written");
+}

@@ -6,6 +6,7 @@ use crate::code::{Level, RuleCode};
 use crate::diagnostic::Diagnostic;
 use crate::lint::registry::Rule;
 use crate::lint::{finding, CellView};
+use crate::model::profile::Role;
 use crate::model::provider::Provider;
 use crate::model::transport::Transport;
 use crate::model::Project;
@@ -20,9 +21,12 @@ pub const RULE: Rule = Rule {
         and Responses, Gemini), a tool description over 1,024 characters (OpenAI Chat and Responses), a name outside a provider's \
         rule (Gemini: a function name starts with a letter or `_`; Anthropic: top-level property keys are letters, \
         digits, `_`, `.` or `-`, at most 64), a `provider_fields` key its SDK does not declare, or a schema Gemini's \
-        OpenAPI subset refuses (an object without properties, an array without `items`, a node without a type). The \
-        request fails at runtime.\n\nFix: shorten the description (use a per-profile override), or split tools across \
-        profiles.",
+        OpenAPI subset refuses (an object without properties, an array without `items`, a node without a type). And the \
+        harness messages once those whose sections all render empty are left out: a list that starts with the \
+        assistant's (Anthropic takes the user's first), or none at all where the profile declares some (Anthropic's \
+        `messages` and Gemini's `contents` must not be empty). The request fails at runtime.\n\nFix: shorten the \
+        description (use a per-profile override), or split tools across profiles; give a user message a section \
+        that renders in every cell.",
 };
 
 /// Too many tools in one request, or a description over a provider's limit.
@@ -65,6 +69,7 @@ pub(crate) fn check(project: &Project, views: &[CellView], out: &mut Vec<Diagnos
         }
     }
     names(project, views, out);
+    messages(project, views, out);
     for (tool, (len, max, rejecting, profiles, cells)) in long {
         let profiles: Vec<String> = profiles.iter().map(|p| format!("`{p}`")).collect();
         let plural = if profiles.len() == 1 { "" } else { "s" };
@@ -168,6 +173,90 @@ fn names(project: &Project, views: &[CellView], out: &mut Vec<Diagnostic>) {
             d = d.with_note(n);
         }
         out.push(d);
+    }
+}
+
+/// How a cell's harness messages break a provider's rule once the messages that render empty
+/// are left out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum MessagesRefused {
+    /// The first message sent is the assistant's.
+    AssistantFirst,
+    /// The profile declares messages and none is sent.
+    NoneSent,
+}
+
+/// Harness messages a provider refuses: a user message whose sections all render empty is left
+/// out, so the messages start with the assistant's, or none is sent at all. One finding per
+/// profile and way, naming the cells and the providers.
+fn messages(project: &Project, views: &[CellView], out: &mut Vec<Diagnostic>) {
+    type Seen = (BTreeSet<&'static str>, Vec<String>);
+    let mut found: BTreeMap<(String, MessagesRefused), Seen> = BTreeMap::new();
+    for v in views.iter().filter(|v| v.cell.subagent.is_none()) {
+        let Some(profile) = project.profiles.get(&v.cell.profile) else { continue };
+        if profile.messages.is_empty() {
+            continue;
+        }
+        let way = match v.compiled.messages.first() {
+            None => MessagesRefused::NoneSent,
+            Some(m) if m.role == Role::Assistant => MessagesRefused::AssistantFirst,
+            Some(_) => continue,
+        };
+        let refusing: Vec<&'static str> = project
+            .providers
+            .iter()
+            .filter(|p| match way {
+                MessagesRefused::AssistantFirst => p.info().first_message_from_user,
+                MessagesRefused::NoneSent => p.info().needs_a_message,
+            })
+            .map(|p| p.as_str())
+            .collect();
+        if refusing.is_empty() {
+            continue;
+        }
+        let entry = found.entry((v.cell.profile.clone(), way)).or_default();
+        entry.0.extend(refusing);
+        let stem = v.cell.stem();
+        if !entry.1.contains(&stem) {
+            entry.1.push(stem);
+        }
+    }
+    for ((profile, way), (providers, cells)) in found {
+        let Some(p) = project.profiles.get(&profile) else { continue };
+        let n = cells.len();
+        let in_cells = format!("in {n} cell{}", if n == 1 { "" } else { "s" });
+        let providers: Vec<&str> = providers.into_iter().collect();
+        let (refuse, verb) = (providers.join(" and "), if providers.len() == 1 { "refuses" } else { "refuse" });
+        // The user messages that render empty there: those declared before the first one sent.
+        let users: Vec<String> = p
+            .messages
+            .iter()
+            .take_while(|m| way == MessagesRefused::NoneSent || m.role == Role::User)
+            .filter(|m| m.role == Role::User)
+            .map(|m| m.sections().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(", "))
+            .collect();
+        let message = match way {
+            MessagesRefused::AssistantFirst => format!(
+                "profile `{profile}`'s harness messages start with the assistant's {in_cells}: the user message \
+                 before it renders empty and is left \
+                 out; {refuse} {verb} a first message that is not the user's"
+            ),
+            MessagesRefused::NoneSent => format!(
+                "profile `{profile}` sends none of its harness messages {in_cells}: each renders empty and is left \
+                 out; {refuse} {verb} a request without a message"
+            ),
+        };
+        let mut d = finding(RuleCode::P002, message)
+            .with_label(project.label(&p.span))
+            .with_note(format!("cells: {}", cells.join(", ")));
+        if !users.is_empty() {
+            d = d.with_note(format!("the user message's sections, all empty there: {}", users.join("; ")));
+        }
+        out.push(d.with_help(
+            "give the user message a section that renders in every cell, or guard the messages after it with the \
+             same condition; if the profile is never sent to these providers, allow P002 for it alone \
+             (`check.profile_levels`)",
+        ));
     }
 }
 
