@@ -165,9 +165,9 @@ mod tests {
         assert_eq!(r.iter().map(|r| &with[r.clone()]).collect::<Vec<_>>(), ["Tools: [f]\nCall them so.\n"]);
         // A rewritten line is the tools' too; the same text, none.
         let with = "<s>system with tools\nYou help.\n<user>hi\n";
-        assert_eq!(added_lines(without, with), [0..21]);
+        assert_eq!(added_lines(without, with), vec![0..21]);
         assert!(added_lines(without, without).is_empty());
         // The last line without a line feed.
-        assert_eq!(added_lines("a\n", "a\nb"), [2..3]);
+        assert_eq!(added_lines("a\n", "a\nb"), vec![2..3]);
     }
 }

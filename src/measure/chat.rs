@@ -259,7 +259,7 @@ mod tests {
     #[test]
     fn a_range_less_the_taken_ones_is_what_no_part_holds() {
         assert_eq!(outside(&(0..10), &[2..4, 6..7]), [0..2, 4..6, 7..10]);
-        assert_eq!(outside(&(0..10), &[0..10]), Vec::<Range<usize>>::new());
-        assert_eq!(outside(&(3..5), &[0..2, 8..9]), [3..5]);
+        assert_eq!(outside(&(0..10), std::slice::from_ref(&(0..10))), Vec::<Range<usize>>::new());
+        assert_eq!(outside(&(3..5), &[0..2, 8..9]), vec![3..5]);
     }
 }
