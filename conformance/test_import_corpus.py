@@ -74,20 +74,12 @@ def pretty(v):
 
 # The keys promptc writes first in each entry, in its order ("pretty-printed the way promptc
 # prints": the entry's own keys in promptc's order, every schema exactly as the source has it).
-ENTRY_ORDER = ["type", "name", "description", "parameters", "parametersJsonSchema", "input_schema", "inputSchema", "strict"]
-
-
-def in_promptc_order(entry):
-    keys = sorted(entry, key=lambda k: ENTRY_ORDER.index(k) if k in ENTRY_ORDER else len(ENTRY_ORDER))
-    return {k: entry[k] for k in keys}
-
-
 def comparable(form, tool):
-    """What of a source tool its provider's rendering carries: (name, the entry to compare)."""
+    """What of a source tool its provider's rendering carries: (name, the entry to compare) —
+    the entry as written, its keys in their input order (import keeps them: `provider_key_order`)."""
     if form == "openai":
-        function = in_promptc_order(tool.get("function", {}))
-        return function.get("name"), in_promptc_order(dict(tool, function=function))
-    return tool.get("name"), in_promptc_order(tool)
+        return tool.get("function", {}).get("name"), tool
+    return tool.get("name"), tool
 
 
 JSON_TYPES = {"object", "array", "string", "number", "integer", "boolean", "null"}
