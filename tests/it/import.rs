@@ -298,9 +298,9 @@ fn an_import_accepts_at_most_ten_thousand_tools() {
     let lines: Vec<String> = tools.iter().map(|t| t.to_string()).collect();
     std::fs::write(&file, format!("[\n{}\n]\n", lines.join(",\n"))).unwrap();
     let out_dir = tmp.path().join("out");
-    let start = std::time::Instant::now();
     let out = run(&["import", "tools", s(&file), "--out", s(&out_dir)]);
-    assert!(start.elapsed() < std::time::Duration::from_secs(20), "refused before converting");
+    // Refused before converting: nothing was written (a bound proved by work, not by the clock).
+    assert!(!out_dir.exists(), "refused before converting");
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("the input defines 10001 tools; an import accepts at most 10000"), "{err}");
