@@ -1,3 +1,4 @@
+// Long because: the PR comment's one home (rows, folding, the byte cap over all); tests are the last 190 lines.
 //! The PR comment, as a reviewer reads it: a headline in words, one row per change as the user
 //! made it (a tool added or removed, its description changed, a parameter added, removed or
 //! changed, a section or message changed, lines promptc cannot name) with the cells it reaches

@@ -81,7 +81,7 @@ impl HfTokenizer {
 
     /// The marks of `text` at `points` (bytes): how many of its tokens start before each, and
     /// how many end by it (see [`Mark`]). The text is encoded once, whole, with offsets.
-    pub fn marks(&self, text: &str, points: &[usize]) -> Result<Vec<Mark>> {
+    pub(crate) fn marks(&self, text: &str, points: &[usize]) -> Result<Vec<Mark>> {
         let encoded = std::panic::catch_unwind(|| self.inner.encode(text, false))
             .map_err(|_| "the tokenizer failed on this text".to_string())
             .and_then(|r| r.map_err(|e| e.to_string()));

@@ -1,5 +1,8 @@
 //! The snapshot matrix: every profile × case × transport (× provider for native tools)
 //! rendered to named files, with a machine-readable summary, written under `snapshots/`.
+//!
+//! Long because the snapshot folder and its summary are written together (the summary's types
+//! and figures beside the files they describe); its tests live in their own file.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};

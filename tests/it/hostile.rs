@@ -142,7 +142,6 @@ fn a_folder_swapped_for_a_link_while_snapshot_runs_sends_nothing_out() {
     std::fs::create_dir_all(w.path("deep/a")).unwrap();
     let (a, aside) = (w.path("deep/a"), w.path("deep/a.aside"));
     let stop = AtomicBool::new(false);
-    let start = Instant::now();
     let mut codes = Vec::new();
     let mut escaped = Vec::new();
     std::thread::scope(|s| {
@@ -159,7 +158,8 @@ fn a_folder_swapped_for_a_link_while_snapshot_runs_sends_nothing_out() {
             }
         });
         // No assertion in here: a failing one would leave the swapper running.
-        while codes.len() < 8 && start.elapsed() < Duration::from_millis(2500) {
+        // Eight snapshots against the swapper, however long they take (each under a hang guard).
+        while codes.len() < 8 {
             let out = run_bounded(w.dir.path(), &["snapshot"], Duration::from_secs(60));
             codes.push((out.status.code(), stderr(&out)));
             escaped.extend(tree(outside.path()).into_iter().map(|(name, _)| name));

@@ -1,3 +1,4 @@
+// Long because: the one home of Jinja2's semantics; its filters are short and share Python's printing.
 //! Jinja2 3.1's semantics where minijinja's differ, for projects with `templates: {compat:
 //! jinja2}`: values printed in Python's forms (`True`, `None`, `['a', 1]`), Jinja2's `tojson`
 //! (`htmlsafe_json_dumps`: keys sorted, `<`, `>`, `&`, `'` escaped), and the builtin filters

@@ -1,6 +1,9 @@
 //! The minijinja environment every template of a project renders in: strict about undefined
 //! variables, bounded in work, depth and size (see `guard` and `filters`), and unable to
 //! include files outside the project.
+//!
+//! Long because the environment and every limit it sets (fuel, depth, sizes, includes) are
+//! configured in one place, so no render path can miss one.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, Mutex};
