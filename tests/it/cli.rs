@@ -173,7 +173,6 @@ fn json_outputs_carry_their_format_version() {
 fn watch_reruns_on_changes_and_survives_errors() {
     use std::io::BufRead;
     use std::sync::mpsc;
-    use std::time::Duration;
     let w = common::Workspace::new();
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_promptc"))
         .current_dir(w.dir.path())
@@ -206,9 +205,9 @@ fn watch_reruns_on_changes_and_survives_errors() {
                 cursor[s] += i + 1;
                 return;
             }
-            match rx.recv_timeout(Duration::from_secs(20)) {
+            match rx.recv_timeout(common::HANG_GUARD) {
                 Ok((is_err, line)) => lines[usize::from(is_err)].push(line),
-                Err(_) => panic!("no `{until}` within 20 s; stderr:\n{}", lines[1].join("\n")),
+                Err(_) => panic!("no `{until}` within {:?}; stderr:\n{}", common::HANG_GUARD, lines[1].join("\n")),
             }
         }
     };
@@ -277,11 +276,7 @@ fn watch_ignores_what_it_writes() {
         let wait_for = |n: usize| {
             let start = Instant::now();
             while count() < n {
-                assert!(
-                    start.elapsed() < Duration::from_secs(30),
-                    "{command:?}: no run {n}: {:?}",
-                    runs.lock().unwrap()
-                );
+                assert!(start.elapsed() < common::HANG_GUARD, "{command:?}: no run {n}: {:?}", runs.lock().unwrap());
                 std::thread::sleep(Duration::from_millis(20));
             }
         };
@@ -307,7 +302,7 @@ fn watch_ignores_what_it_writes() {
 #[test]
 fn watch_reruns_for_every_way_of_naming_the_project() {
     use std::io::BufRead;
-    use std::time::{Duration, Instant};
+    use std::time::Instant;
     let w = common::Workspace::new();
     let root = w.dir.path().to_path_buf();
     let ways: [(std::path::PathBuf, &[&str]); 3] = [
@@ -336,7 +331,7 @@ fn watch_reruns_for_every_way_of_naming_the_project() {
         let mut wait_for = |what: &str| {
             let start = Instant::now();
             while !seen.iter().any(|l: &String| l.contains(what)) {
-                let left = Duration::from_secs(20).saturating_sub(start.elapsed());
+                let left = common::HANG_GUARD.saturating_sub(start.elapsed());
                 match rx.recv_timeout(left) {
                     Ok(line) => seen.push(line),
                     Err(_) => {
@@ -513,7 +508,7 @@ fn watch_report_recompiles_only_what_an_edit_reached() {
                         return got[at + 1..runs[run]].iter().find(|l| l.starts_with("compile cache:")).cloned();
                     }
                 }
-                assert!(start.elapsed() < Duration::from_secs(30), "no run {run}: {got:?}");
+                assert!(start.elapsed() < common::HANG_GUARD, "no run {run}: {got:?}");
                 std::thread::sleep(Duration::from_millis(20));
             }
         };
@@ -524,7 +519,7 @@ fn watch_report_recompiles_only_what_an_edit_reached() {
             // The watch takes its first look at the files before it says run 1 starts.
             let start = Instant::now();
             while !lines.lock().unwrap().iter().any(|l| l.contains("promptc watch: run 1")) {
-                assert!(start.elapsed() < Duration::from_secs(30), "no run 1");
+                assert!(start.elapsed() < common::HANG_GUARD, "no run 1");
                 std::thread::sleep(Duration::from_millis(20));
             }
             None

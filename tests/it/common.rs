@@ -5,6 +5,12 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use std::time::Duration;
+
+/// How long a test waits for something that should come at once before calling it a hang. A
+/// hang guard only: no test asserts speed (that is the benchmarks' job), and a loaded 2-core
+/// machine running a debug build can take many seconds for what takes milliseconds here.
+pub const HANG_GUARD: Duration = Duration::from_secs(60);
 
 /// The repository root.
 pub fn repo() -> PathBuf {
