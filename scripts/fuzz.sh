@@ -29,7 +29,8 @@ export RUSTFLAGS="-Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=4
 export CARGO_TARGET_DIR=fuzz/target
 
 build() {
-  cargo +nightly build --manifest-path fuzz/Cargo.toml --locked --release --target "$HOST" --bins -q
+  # Not through a workspace wrapper (CI's clippy driver is the stable toolchain's compiler).
+  env -u RUSTC_WORKSPACE_WRAPPER cargo +nightly build --manifest-path fuzz/Cargo.toml --locked --release --target "$HOST" --bins -q
 }
 
 # Seed each corpus from what the repository already has (idempotent).

@@ -135,8 +135,7 @@ pub(crate) fn report_chat(project: &Project, args: &ReportArgs) -> Result<Exit, 
     let mut counter = TokenCounter::for_project(project, named, !args.no_cache);
     let req = chat_request(project, &args.cell)?;
     let report = promptc::report_chat(project, &req, template.as_ref(), &options, tokenizer.as_ref(), &mut counter)?;
-    save_tokens(&mut counter);
-    std::mem::forget(counter);
+    finish_counter(counter);
     let mut err = std::io::stderr().lock();
     let differences = report.render.chat.warnings.iter().filter(|_| args.chat.chat_template.is_some());
     for w in differences.chain(&report.warnings) {

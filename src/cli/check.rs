@@ -47,8 +47,7 @@ pub(crate) fn check(
     }
     let mut counter = TokenCounter::for_project(project, None, true);
     let result = promptc::check(project, &overrides, &mut counter)?;
-    save_tokens(&mut counter);
-    std::mem::forget(counter); // see report(): no need to free the tokenizer before exit
+    finish_counter(counter);
     let format = match args.format {
         CheckFormat::Human => {
             promptc::check::Format::Human { color: wants_color(color, std::io::stdout().is_terminal()) }

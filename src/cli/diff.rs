@@ -81,8 +81,7 @@ fn drift(r: &promptc::snapshot::DiffReport) -> Exit {
 pub(crate) fn diff(project: &Project, args: &DiffArgs, color: Color) -> Result<Exit, Error> {
     let mut counter = TokenCounter::for_project(project, None, true);
     let drift = promptc::diff(project, args.dir.as_deref(), &mut counter)?;
-    save_tokens(&mut counter);
-    std::mem::forget(counter); // see report(): no need to free the tokenizer before exit
+    finish_counter(counter);
     if args.update {
         if drift.report.drift() {
             let w = drift.accept()?;

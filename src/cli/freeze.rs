@@ -38,8 +38,7 @@ pub(crate) fn freeze(project: &Project, args: &FreezeArgs) -> Result<Exit, Error
     }
     let mut counter = TokenCounter::for_project(project, None, true);
     let rec = promptc::freeze(project, &request(project, &args.cell)?, &mut counter)?;
-    save_tokens(&mut counter);
-    std::mem::forget(counter); // see report(): no need to free the tokenizer before exit
+    finish_counter(counter);
     promptc::write_record(&rec, &args.out)?;
     let _ = writeln!(
         std::io::stderr(),

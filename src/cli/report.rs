@@ -152,7 +152,7 @@ pub(crate) fn report_in(
         super::args::cache_warnings(cache.warnings());
     }
     let stats = counter.cache_stats();
-    // The tokenizer's tables take a tenth of a second to free; the process is about to exit.
+    // Saved above; its statistics read: left to the exit, as `finish_counter` says why.
     if let Some(counter) = own {
         std::mem::forget(counter);
     }

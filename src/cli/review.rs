@@ -163,8 +163,7 @@ const ESCAPE_SEQUENCE: &str = "\u{1b}[";
 pub(crate) fn review(project: &Project, args: &ReviewArgs, color: Color) -> Result<Exit, Error> {
     let mut counter = TokenCounter::for_project(project, None, true);
     let r = promptc::review(project, args.dir.as_deref(), &mut counter)?;
-    save_tokens(&mut counter);
-    std::mem::forget(counter); // see report(): no need to free the tokenizer before exit
+    finish_counter(counter);
     let mut out = std::io::stdout().lock();
     let changes = &r.report.changes;
     if changes.is_empty() {

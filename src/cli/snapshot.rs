@@ -26,8 +26,7 @@ pub(crate) fn snapshot(project: &Project, args: &SnapshotArgs) -> Result<Exit, E
     }
     let mut counter = TokenCounter::for_project(project, None, true);
     let (dir, w) = promptc::snapshot(project, dir, &mut counter)?;
-    save_tokens(&mut counter);
-    std::mem::forget(counter); // see report(): no need to free the tokenizer before exit
+    finish_counter(counter);
     let mut err = std::io::stderr().lock();
     for f in &w.written {
         let _ = writeln!(err, "wrote {}", dir.join(f).display());
