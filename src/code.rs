@@ -13,6 +13,7 @@ macro_rules! rule_codes {
     ($($(#[doc = $doc:literal])* $code:ident: $scope:ident,)+) => {
         /// The stable code of a lint rule (`P001`).
         #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        #[non_exhaustive]
         pub enum RuleCode {
             $($(#[doc = $doc])* $code,)+
         }
@@ -92,6 +93,7 @@ impl Serialize for RuleCode {
 /// What a rule's findings do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum Level {
     /// Not reported.
     Allow,

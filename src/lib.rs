@@ -75,7 +75,7 @@ pub use compile::{Compiled, StaticPrefix};
 pub use diagnostic::known_names_help;
 pub use diagnostic::{Diagnostic, Label, Position, Severity};
 pub use error::{Error, ErrorKind, Result};
-#[cfg(fuzzing)]
+#[doc(hidden)]
 pub use facade::fuzz;
 pub use facade::{
     adopt_snapshots, check, command, compile, diff, diff_folders, discover, editor_schema, explain, freeze,

@@ -201,7 +201,6 @@ fn in_cell(mut e: Error, compiled: &Compiled, template: &str) -> Error {
 
 /// Render `text` as a chat template with a small conversation and one tool (the fuzz target's
 /// entry): any input must end in text or an error, never a panic, an abort or a hang.
-#[cfg(fuzzing)]
 pub(crate) fn fuzz_render(text: &str) {
     let template = ChatTemplate::from_text("fuzz.jinja", text);
     let messages = serde_json::json!([

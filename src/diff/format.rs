@@ -7,6 +7,7 @@ use super::{Change, Counts, DiffReport, Status};
 
 /// Output formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Format {
     /// Unified diffs and a delta table for terminals.
     Text,

@@ -31,6 +31,7 @@ pub use snapshots::{against_snapshots, compare};
 /// How a file differs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum Status {
     /// Present on both sides with different text.
     Modified,

@@ -1,6 +1,8 @@
-//! Entry points for the fuzz targets under `fuzz/` (compiled only with `--cfg fuzzing`, which
-//! cargo-fuzz and `scripts/fuzz.sh` set): each takes arbitrary input and must return — an
-//! error is fine, a panic, an abort, a hang or unbounded memory is a bug.
+//! Entry points for the fuzz targets under `fuzz/`: each takes arbitrary input and must return —
+//! an error is fine, a panic, an abort, a hang or unbounded memory is a bug. Hidden from the
+//! documentation but compiled in every build, so the test suite replays the fuzzers' seeds
+//! through the same entry points (`tests/it/fuzz_seeds.rs`) in the build CI runs anyway; the
+//! coverage-guided runs need a nightly toolchain (`scripts/fuzz.sh`).
 //!
 //! Templates are compiled and rendered on the stack promptc gives compiling
 //! ([`on_compile_stack`](super::on_compile_stack)), as the commands and bindings do: the

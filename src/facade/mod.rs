@@ -15,7 +15,6 @@ use crate::resolve::Request;
 
 mod chat;
 mod freeze;
-#[cfg(fuzzing)]
 #[doc(hidden)]
 pub mod fuzz;
 mod report;
@@ -217,6 +216,7 @@ pub fn write_imported(imported: &Imported, dir: &Path) -> Result<Vec<PathBuf>> {
 
 /// Which file an editor JSON Schema describes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum SchemaKind {
     /// `promptc.yaml`.
     Manifest,

@@ -29,6 +29,7 @@ use files::owned;
 
 /// A form of tool definitions `import` reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum ImportFormat {
     /// OpenAI Chat Completions: `[{"type": "function", "function": {name, description, parameters, strict}}]`.
     OpenAiChat,

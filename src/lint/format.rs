@@ -6,6 +6,7 @@ use crate::lint::CheckResult;
 
 /// How `check` prints its result.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Format {
     /// rustc-style diagnostics, the cacheable-prefix table and a summary line.
     Human {

@@ -7,6 +7,7 @@ use crate::model::budget::Amount;
 /// What a limit applies to.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "scope", content = "id", rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum Scope {
     /// Prompt plus tools.
     Total,

@@ -280,7 +280,6 @@ impl Counter {
 
 /// Panics unless `text` counts the same with o200k_base by chunks (fresh and remembered) as
 /// whole: the fuzz target `chunked_count`.
-#[cfg(fuzzing)]
 pub(crate) fn check_chunked_count(text: &str) {
     let bpe = bpe_openai::o200k_base();
     let whole = bpe.count(text);

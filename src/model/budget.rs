@@ -8,6 +8,7 @@ use serde_json::Value;
 /// What a limit counts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum Unit {
     /// Tokens, with the report's tokenizer.
     Tokens,

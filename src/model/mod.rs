@@ -87,6 +87,7 @@ pub struct Switch {
 
 /// A value given for a switch: on/off, or a string-valued switch's value.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum SwitchValue {
     /// An on/off switch's value.
     On(bool),

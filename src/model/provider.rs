@@ -7,6 +7,7 @@ use crate::model::tokenizer::Family;
 
 /// A provider API whose native tool format promptc can emit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize, Serialize, schemars::JsonSchema)]
+#[non_exhaustive]
 pub enum Provider {
     /// OpenAI Chat Completions (`{type: function, function: {…}}`).
     #[serde(rename = "openai")]

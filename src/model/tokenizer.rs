@@ -11,6 +11,7 @@ use crate::error::Result;
 /// An OpenAI encoding counted exactly.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum Encoding {
     /// GPT-4o, GPT-4.1, GPT-5, o-series.
     O200kBase,
@@ -45,6 +46,7 @@ impl Encoding {
 /// A model family whose tokenizer is not public: counts are estimates.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum Family {
     /// Anthropic Claude models.
     Claude,
@@ -81,6 +83,7 @@ impl Family {
 
 /// How a report counts tokens.
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
 pub enum Tokenizer {
     /// Exact counts with an OpenAI encoding.
     Exact(Encoding),

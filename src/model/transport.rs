@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 /// How the active tools are presented to the model.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum Transport {
     /// Provider function calling: tool schemas travel as JSON beside the prompt.
     Native,

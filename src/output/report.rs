@@ -14,6 +14,7 @@ use items::item_rows;
 
 /// Output formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Format {
     /// A table for people, at most 100 columns wide.
     Table,

@@ -102,7 +102,6 @@ const BOM: &[u8] = "\u{FEFF}".as_bytes();
 
 impl SourceFile {
     /// A file holding `text` (no byte-order mark), as tests and the fuzz entry points make them.
-    #[cfg(any(test, fuzzing))]
     pub fn new(rel: impl Into<String>, display: impl Into<String>, text: impl Into<String>) -> Self {
         SourceFile {
             rel: rel.into(),

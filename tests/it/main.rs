@@ -14,6 +14,7 @@ mod conformance;
 mod design_notes;
 mod docs;
 mod edges;
+mod fuzz_seeds;
 mod hostile;
 mod html;
 mod import;

@@ -22,6 +22,7 @@ use super::{FrozenRecord, FrozenRequest};
 /// One reason a frozen prompt is stale, or a change that did not affect it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum Finding {
     /// The contract version changed.
     ContractVersion {
