@@ -10,7 +10,8 @@
 #                                       folder and compare with vendor/ (exit 1 on any
 #                                       difference, printed)
 #   scripts/patch-queue.sh apply        write vendor/minijinja{,-contrib} from pristine + series
-#                                       (after editing a patch file by hand)
+#                                       (after editing a patch file by hand; upstream's tests
+#                                       are recovered from the last commit's tree and series)
 #   scripts/patch-queue.sh unpack DIR   a git repository in DIR: pristine as one commit, then one
 #                                       commit per patch (edit, reorder, split with git rebase -i)
 #   scripts/patch-queue.sh refresh DIR  the series from DIR's commits (git format-patch) into
@@ -25,9 +26,11 @@ CRATES=(minijinja minijinja-contrib)
 
 die() { echo "patch-queue: $*" >&2; exit 1; }
 
-# pristine DEST: the published crates and upstream's tests, as they were released, into DEST.
+# pristine DEST [REF]: the published crates and upstream's tests, as they were released, into
+# DEST. Upstream's tests are recovered from vendor/minijinja/tests and vendor/patches: the
+# working tree's, or those of the commit REF (for `apply`, whose series may be new).
 pristine() {
-  local dest=$1 meta name dir line want got
+  local dest=$1 ref=${2:-} meta name dir src=$ROOT
   cargo fetch --locked --manifest-path vendor/pristine/Cargo.toml > /dev/null 2>&1 ||
     cargo fetch --locked --offline --manifest-path vendor/pristine/Cargo.toml
   meta=$(cargo metadata --locked --offline --format-version 1 --manifest-path vendor/pristine/Cargo.toml)
@@ -43,9 +46,14 @@ print(os.path.dirname(p[0]["manifest_path"]))' "$meta" "$name")
       "$dest/$name/Cargo.toml.orig"
   done
   # Upstream's tests: the vendored ones with the series' changes to them undone, newest first.
+  if [ -n "$ref" ]; then
+    src=$dest/.ref
+    mkdir -p "$src"
+    git archive "$ref" vendor/minijinja/tests vendor/patches | tar -x -C "$src"
+  fi
   mkdir -p "$dest/.tests/minijinja"
-  cp -R vendor/minijinja/tests "$dest/.tests/minijinja/tests"
-  local patches=("$PATCHES"/*.patch) i
+  cp -R "$src/vendor/minijinja/tests" "$dest/.tests/minijinja/tests"
+  local patches=("$src"/vendor/patches/*.patch) i
   for ((i = ${#patches[@]} - 1; i >= 0; i--)); do
     (cd "$dest/.tests" && git apply -R --include='minijinja/tests/*' "${patches[i]}") ||
       die "cannot undo $(basename "${patches[i]}")'s changes to vendor/minijinja/tests"
@@ -59,7 +67,7 @@ print(os.path.dirname(p[0]["manifest_path"]))' "$meta" "$name")
     die "vendor/minijinja/tests, without the series' changes, is not upstream's 2.24.0 (above)"
   fi
   mv "$dest/.tests/minijinja/tests" "$dest/minijinja/tests"
-  rm -rf "$dest/.tests" "$dest/.tests.txt" "$dest/.tests.diff"
+  rm -rf "$dest/.tests" "$dest/.tests.txt" "$dest/.tests.diff" "$dest/.ref"
 }
 
 # series DEST: the patches applied in order to DEST (a pristine copy).
@@ -93,7 +101,7 @@ case $cmd in
   apply)
     tmp=$(mktemp -d)
     trap 'rm -rf "$tmp"' EXIT
-    pristine "$tmp"
+    pristine "$tmp" HEAD
     series "$tmp"
     for name in "${CRATES[@]}"; do
       rm -rf "vendor/$name"

@@ -883,3 +883,88 @@ fn test_test_caching() {
     let rv = env.get_template("child.txt").unwrap().render(()).unwrap();
     assert_eq!(rv, "False");
 }
+
+#[test]
+fn test_slice_backwards_past_stop_or_empty() {
+    assert_eq!(
+        render!("{{ 'abc'[1:5:-1] }}|{{ [1, 2, 3][1:5:-1] }}"),
+        "|[]"
+    );
+    assert_eq!(render!("{{ ''[::-1] }}|{{ [][::-1] }}"), "|[]");
+    assert_eq!(
+        render!("{{ 'abc'[::-9223372036854775808] }}|{{ [1, 2, 3][::-9223372036854775808] }}"),
+        "c|[3]"
+    );
+}
+
+#[test]
+fn test_format_key_with_multibyte_character() {
+    assert_eq!(render!("{{ '%(é)s'|format({'é': 1}) }}"), "1");
+}
+
+#[test]
+#[cfg(feature = "loop_controls")]
+fn test_loop_controls_inside_blocks() {
+    assert_eq!(
+        render!("{% for x in [1, 2, 3] %}{% with y = x %}{% if y == 2 %}{% break %}{% endif %}{{ y }}{% endwith %}{% endfor %}"),
+        "1"
+    );
+    assert_eq!(
+        render!("{% for x in [1, 2, 3] %}{% set s %}{% if x == 2 %}{% continue %}{% endif %}{{ x }}{% endset %}{{ s }}{% endfor %}"),
+        "13"
+    );
+    assert_eq!(
+        render!("{% for x in [1, 2, 3] %}{% filter upper %}{% if x == 2 %}{% break %}{% endif %}a{% endfilter %}{% endfor %}"),
+        "A"
+    );
+    assert_eq!(
+        render!("{% for x in [1, 2, 3] %}{% autoescape false %}{% if x == 2 %}{% continue %}{% endif %}{{ x }}{% endautoescape %}{% endfor %}"),
+        "13"
+    );
+}
+
+#[test]
+fn test_import_as_requires_a_name() {
+    let mut env = Environment::new();
+    env.add_template("m.txt", "{% macro f() %}x{% endmacro %}")
+        .unwrap();
+    for source in ["{% import 'm.txt' as -m %}", "{% import 'm.txt' as m.x %}"] {
+        let err = env.render_str(source, ()).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::SyntaxError);
+    }
+}
+
+#[test]
+fn test_namespace_cannot_hold_itself() {
+    let env = Environment::new();
+    for source in [
+        "{% set ns = namespace() %}{% set ns.a = ns %}",
+        "{% set ns = namespace() %}{% set ns.a = [{'b': ns}] %}",
+    ] {
+        let err = env.render_str(source, ()).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::InvalidOperation);
+    }
+}
+
+#[test]
+fn test_divisibleby_zero() {
+    let env = Environment::new();
+    for source in ["{{ 9 is divisibleby 0 }}", "{{ 9.0 is divisibleby 0.0 }}"] {
+        let err = env.render_str(source, ()).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::InvalidOperation);
+    }
+    assert_eq!(render!("{{ 9 is divisibleby 3 }}"), "True");
+}
+
+#[test]
+fn test_loop_cycle_without_items() {
+    let env = Environment::new();
+    let err = env
+        .render_str("{% for x in [1] %}{{ loop.cycle() }}{% endfor %}", ())
+        .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::InvalidOperation);
+    assert_eq!(
+        render!("{% for x in [1, 2] %}{{ loop.cycle('a', 'b') }}{% endfor %}"),
+        "ab"
+    );
+}
