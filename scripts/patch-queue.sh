@@ -16,6 +16,7 @@
 #                                       commit per patch (edit, reorder, split with git rebase -i)
 #   scripts/patch-queue.sh refresh DIR  the series from DIR's commits (git format-patch) into
 #                                       vendor/patches, and DIR's tree into vendor/
+#   scripts/patch-queue.sh test [ARGS]  the vendored crates' tests and upstream's, every feature
 #
 # Offline once `cargo fetch --manifest-path vendor/pristine/Cargo.toml` has run (CI: crates.io).
 set -euo pipefail
@@ -143,8 +144,24 @@ case $cmd in
     done
     echo "patch-queue: $(ls "$PATCHES" | wc -l) patches written to vendor/patches from $dir; vendor/ is its tree"
     ;;
+  test)
+    # minijinja's own tests (its unit tests, the series' regression tests and upstream's
+    # suite in vendor/minijinja/tests, doc tests) with every feature, as upstream's
+    # `cargo test --all-features`, and minijinja-contrib's with every feature whose code
+    # builds here (the others are names only: vendor/PATCHES.md). One cargo run, so
+    # minijinja is compiled once for both. Extra arguments go to cargo (e.g. --tests).
+    shift
+    features=$(cargo metadata --locked --no-deps --format-version 1 | python3 -c '
+import json, sys
+m = json.load(sys.stdin)
+p = [p for p in m["packages"] if p["name"] == "promptc-minijinja"][0]
+print(",".join("promptc-minijinja/" + f for f in sorted(p["features"]) if f != "default"))')
+    features+=,promptc-minijinja-contrib/pycompat,promptc-minijinja-contrib/html_entities
+    features+=,promptc-minijinja-contrib/rand
+    cargo test --locked -p promptc-minijinja -p promptc-minijinja-contrib --features "$features" "$@"
+    ;;
   *)
-    sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,/^set /{/^#/p}' "$0" | sed 's/^# \{0,1\}//'
     exit 2
     ;;
 esac
