@@ -230,7 +230,6 @@ impl<'source> CodeGenerator<'source> {
         });
     }
 
-    /// Ends the open for loop
     /// PATCH(promptc): undo the frames, captures and auto-escape states entered since the
     /// innermost loop, before a `break` or `continue` jumps out of them.
     #[cfg(feature = "loop_controls")]
@@ -266,6 +265,7 @@ impl<'source> CodeGenerator<'source> {
         }
     }
 
+    /// Ends the open for loop
     pub fn end_for_loop(&mut self, push_did_not_iterate: bool) {
         if let Some(PendingBlock::Loop {
             iter_instr,
