@@ -5,7 +5,7 @@
 //! read is found at load, located at the tag. So is an included file reading `loop`, which
 //! Jinja2 never passes to it (minijinja passes the including loop's). `{% include … without
 //! context %}` needs no check: the engine renders it without the context, as Jinja2 does
-//! (`Environment::set_include_scoping`, vendor/minijinja/PATCHES.md item 27).
+//! (`Environment::set_include_scoping`, vendor/PATCHES.md item 27).
 
 use minijinja::machinery::{tokenize, Token, WhitespaceConfig};
 use minijinja::syntax::SyntaxConfig;

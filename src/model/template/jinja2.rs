@@ -95,7 +95,7 @@ fn str_capped(what: &str, v: &Value, cap: usize) -> Result<String, Error> {
 /// including template's values), and every value written as Python's `str` writes it wherever
 /// text is made of it (`~`, string filters, `join`), not only when printed: `['a', None]`,
 /// never minijinja's `["a", none]`. The engine's side is in the patched minijinja
-/// (vendor/minijinja/PATCHES.md, items 26–28); text past `cap` bytes is refused.
+/// (vendor/PATCHES.md, items 26–28); text past `cap` bytes is refused.
 pub fn register_semantics(env: &mut Environment<'static>, cap: usize) {
     env.set_none_iterable(false);
     env.set_include_scoping(true);

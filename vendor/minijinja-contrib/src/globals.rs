@@ -45,12 +45,18 @@ pub fn cycler(items: Vec<Value>) -> Result<Value, Error> {
             ObjectRepr::Plain
         }
 
-        fn call_method(self: &Arc<Self>, _state: &State<'_, '_>, method: &str, args: &[Value]) -> Result<Value, Error> {
+        fn call_method(
+            self: &Arc<Self>,
+            _state: &State<'_, '_>,
+            method: &str,
+            args: &[Value],
+        ) -> Result<Value, Error> {
             match method {
                 "next" => {
                     let () = from_args(args)?;
                     let idx = self.pos.load(Ordering::Relaxed);
-                    self.pos.store((idx + 1) % self.items.len(), Ordering::Relaxed);
+                    self.pos
+                        .store((idx + 1) % self.items.len(), Ordering::Relaxed);
                     Ok(self.items[idx].clone())
                 }
                 _ => Err(Error::from(ErrorKind::UnknownMethod)),
@@ -59,9 +65,15 @@ pub fn cycler(items: Vec<Value>) -> Result<Value, Error> {
     }
 
     if items.is_empty() {
-        Err(Error::new(ErrorKind::InvalidOperation, "at least one value required"))
+        Err(Error::new(
+            ErrorKind::InvalidOperation,
+            "at least one value required",
+        ))
     } else {
-        Ok(Value::from_object(Cycler { items, pos: AtomicUsize::new(0) }))
+        Ok(Value::from_object(Cycler {
+            items,
+            pos: AtomicUsize::new(0),
+        }))
     }
 }
 
@@ -105,7 +117,10 @@ pub fn joiner(sep: Option<Value>) -> Value {
         }
     }
 
-    Value::from_object(Joiner { sep: sep.unwrap_or_else(|| Value::from(", ")), used: AtomicBool::new(false) })
+    Value::from_object(Joiner {
+        sep: sep.unwrap_or_else(|| Value::from(", ")),
+        used: AtomicBool::new(false),
+    })
 }
 
 /// Returns a random number in a given range.
@@ -140,7 +155,11 @@ pub fn randrange(state: &State, n: i64, m: Option<i64>) -> i64 {
 /// * `html`: set to `true` to generate HTML paragraphs instead.
 #[cfg(feature = "rand")]
 #[cfg_attr(docsrs, doc(cfg(feature = "rand")))]
-pub fn lipsum(state: &State, n: Option<usize>, kwargs: minijinja::value::Kwargs) -> Result<Value, Error> {
+pub fn lipsum(
+    state: &State,
+    n: Option<usize>,
+    kwargs: minijinja::value::Kwargs,
+) -> Result<Value, Error> {
     #[rustfmt::skip]
     const LIPSUM_WORDS: &[&str] = &[
         "a", "ac", "accumsan", "ad", "adipiscing", "aenean", "aliquam",

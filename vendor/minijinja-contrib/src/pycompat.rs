@@ -46,7 +46,12 @@ use minijinja::{format_filter, Error, ErrorKind, FormatStyle, State, Value};
 /// * `str.title`
 /// * `str.upper`
 #[cfg_attr(docsrs, doc(cfg(feature = "pycompat")))]
-pub fn unknown_method_callback(state: &State, value: &Value, method: &str, args: &[Value]) -> Result<Value, Error> {
+pub fn unknown_method_callback(
+    state: &State,
+    value: &Value,
+    method: &str,
+    args: &[Value],
+) -> Result<Value, Error> {
     match value.kind() {
         ValueKind::String => string_methods(state, value, method, args),
         ValueKind::Map => map_methods(value, method, args),
@@ -55,7 +60,12 @@ pub fn unknown_method_callback(state: &State, value: &Value, method: &str, args:
     }
 }
 
-fn string_methods(state: &State, value: &Value, method: &str, args: &[Value]) -> Result<Value, Error> {
+fn string_methods(
+    state: &State,
+    value: &Value,
+    method: &str,
+    args: &[Value],
+) -> Result<Value, Error> {
     let Some(s) = value.as_str() else {
         return Err(Error::from(ErrorKind::UnknownMethod));
     };
@@ -127,10 +137,24 @@ fn string_methods(state: &State, value: &Value, method: &str, args: &[Value]) ->
             let (old, new, count): (&str, &str, Option<i32>) = from_args(args)?;
             let count = count.unwrap_or(-1);
             // PATCH(promptc): the result's size, checked before it is built.
-            let hits = if old.is_empty() { s.chars().count() + 1 } else { s.matches(old).count() };
-            let hits = if count < 0 { hits } else { hits.min(count as usize) };
-            state.check_value_size((s.len() - hits * old.len()).saturating_add(hits.saturating_mul(new.len())))?;
-            Ok(Value::from(if count < 0 { s.replace(old, new) } else { s.replacen(old, new, count as usize) }))
+            let hits = if old.is_empty() {
+                s.chars().count() + 1
+            } else {
+                s.matches(old).count()
+            };
+            let hits = if count < 0 {
+                hits
+            } else {
+                hits.min(count as usize)
+            };
+            state.check_value_size(
+                (s.len() - hits * old.len()).saturating_add(hits.saturating_mul(new.len())),
+            )?;
+            Ok(Value::from(if count < 0 {
+                s.replace(old, new)
+            } else {
+                s.replacen(old, new, count as usize)
+            }))
         }
         "title" => {
             let () = from_args(args)?;
@@ -142,13 +166,19 @@ fn string_methods(state: &State, value: &Value, method: &str, args: &[Value]) ->
             let (sep, maxsplits) = from_args(args)?;
             // one shall not call into these filters.  However we consider ourselves
             // privileged.
-            Ok(minijinja::filters::split(state, value, sep, maxsplits)?.try_iter()?.collect::<Value>())
+            Ok(minijinja::filters::split(state, value, sep, maxsplits)?
+                .try_iter()?
+                .collect::<Value>())
         }
         "splitlines" => {
             let (keepends,): (Option<bool>,) = from_args(args)?;
             // PATCH(promptc): as `split` above.
             let lines = s.matches('\n').count() + 1;
-            state.check_value_size(lines.saturating_mul(minijinja::VALUE_ITEM_BYTES).saturating_add(s.len()))?;
+            state.check_value_size(
+                lines
+                    .saturating_mul(minijinja::VALUE_ITEM_BYTES)
+                    .saturating_add(s.len()),
+            )?;
             if !keepends.unwrap_or(false) {
                 Ok(s.lines().map(Value::from).collect())
             } else {
@@ -168,7 +198,9 @@ fn string_methods(state: &State, value: &Value, method: &str, args: &[Value]) ->
             let () = from_args(args)?;
             // one shall not call into these filters.  However we consider ourselves
             // privileged.
-            Ok(minijinja::filters::capitalize(StringInput::new(state, value)?))
+            Ok(minijinja::filters::capitalize(StringInput::new(
+                state, value,
+            )?))
         }
         "count" => {
             let (what,): (&str,) = from_args(args)?;
@@ -204,7 +236,10 @@ fn string_methods(state: &State, value: &Value, method: &str, args: &[Value]) ->
                     if s.starts_with(prefix.as_str().ok_or_else(|| {
                         Error::new(
                             ErrorKind::InvalidOperation,
-                            format!("tuple for startswith must contain only strings, not {}", prefix.kind()),
+                            format!(
+                                "tuple for startswith must contain only strings, not {}",
+                                prefix.kind()
+                            ),
                         )
                     })?) {
                         return Ok(Value::from(true));
@@ -214,7 +249,10 @@ fn string_methods(state: &State, value: &Value, method: &str, args: &[Value]) ->
             } else {
                 Err(Error::new(
                     ErrorKind::InvalidOperation,
-                    format!("startswith argument must be string or a tuple of strings, not {}", prefix.kind()),
+                    format!(
+                        "startswith argument must be string or a tuple of strings, not {}",
+                        prefix.kind()
+                    ),
                 ))
             }
         }
@@ -227,7 +265,10 @@ fn string_methods(state: &State, value: &Value, method: &str, args: &[Value]) ->
                     if s.ends_with(suffix.as_str().ok_or_else(|| {
                         Error::new(
                             ErrorKind::InvalidOperation,
-                            format!("tuple for endswith must contain only strings, not {}", suffix.kind()),
+                            format!(
+                                "tuple for endswith must contain only strings, not {}",
+                                suffix.kind()
+                            ),
                         )
                     })?) {
                         return Ok(Value::from(true));
@@ -237,7 +278,10 @@ fn string_methods(state: &State, value: &Value, method: &str, args: &[Value]) ->
             } else {
                 Err(Error::new(
                     ErrorKind::InvalidOperation,
-                    format!("endswith argument must be string or a tuple of strings, not {}", suffix.kind()),
+                    format!(
+                        "endswith argument must be string or a tuple of strings, not {}",
+                        suffix.kind()
+                    ),
                 ))
             }
         }
@@ -268,23 +312,29 @@ fn map_methods(value: &Value, method: &str, args: &[Value]) -> Result<Value, Err
     match method {
         "keys" => {
             let () = from_args(args)?;
-            Ok(Value::make_object_iterable(obj.clone(), |obj| match obj.try_iter() {
-                Some(iter) => iter,
-                None => Box::new(None.into_iter()),
+            Ok(Value::make_object_iterable(obj.clone(), |obj| {
+                match obj.try_iter() {
+                    Some(iter) => iter,
+                    None => Box::new(None.into_iter()),
+                }
             }))
         }
         "values" => {
             let () = from_args(args)?;
-            Ok(Value::make_object_iterable(obj.clone(), |obj| match obj.try_iter_pairs() {
-                Some(iter) => Box::new(iter.map(|(_, v)| v)),
-                None => Box::new(None.into_iter()),
+            Ok(Value::make_object_iterable(obj.clone(), |obj| {
+                match obj.try_iter_pairs() {
+                    Some(iter) => Box::new(iter.map(|(_, v)| v)),
+                    None => Box::new(None.into_iter()),
+                }
             }))
         }
         "items" => {
             let () = from_args(args)?;
-            Ok(Value::make_object_iterable(obj.clone(), |obj| match obj.try_iter_pairs() {
-                Some(iter) => Box::new(iter.map(|(k, v)| Value::from(vec![k, v]))),
-                None => Box::new(None.into_iter()),
+            Ok(Value::make_object_iterable(obj.clone(), |obj| {
+                match obj.try_iter_pairs() {
+                    Some(iter) => Box::new(iter.map(|(k, v)| Value::from(vec![k, v]))),
+                    None => Box::new(None.into_iter()),
+                }
             }))
         }
         "get" => {
@@ -306,7 +356,11 @@ fn seq_methods(value: &Value, method: &str, args: &[Value]) -> Result<Value, Err
     match method {
         "count" => {
             let (what,): (&Value,) = from_args(args)?;
-            Ok(Value::from(if let Some(iter) = obj.try_iter() { iter.filter(|x| x == what).count() } else { 0 }))
+            Ok(Value::from(if let Some(iter) = obj.try_iter() {
+                iter.filter(|x| x == what).count()
+            } else {
+                0
+            }))
         }
         _ => Err(Error::from(ErrorKind::UnknownMethod)),
     }

@@ -19,12 +19,20 @@ impl Object for XorShiftRng {
 impl XorShiftRng {
     pub fn for_state(state: &State) -> Arc<XorShiftRng> {
         state.get_or_set_temp_object("minijinja-contrib-rng", || {
-            XorShiftRng::new(state.lookup("RAND_SEED").and_then(|x| u64::try_from(x).ok()))
+            XorShiftRng::new(
+                state
+                    .lookup("RAND_SEED")
+                    .and_then(|x| u64::try_from(x).ok()),
+            )
         })
     }
 
     pub fn new(seed: Option<u64>) -> XorShiftRng {
-        XorShiftRng { seed: seed_impl::Seed::new(seed.unwrap_or_else(|| RandomState::new().build_hasher().finish())) }
+        XorShiftRng {
+            seed: seed_impl::Seed::new(
+                seed.unwrap_or_else(|| RandomState::new().build_hasher().finish()),
+            ),
+        }
     }
 
     pub fn next(&self) -> u64 {

@@ -45,7 +45,13 @@ pub(super) fn render_debug_info(
     info: &DebugInfo,
 ) -> fmt::Result {
     if let Some(source) = info.source() {
-        let title = format!(" {} ", name.unwrap_or_default().rsplit(&['/', '\\']).next().unwrap_or("Template Source"));
+        let title = format!(
+            " {} ",
+            name.unwrap_or_default()
+                .rsplit(&['/', '\\'])
+                .next()
+                .unwrap_or("Template Source")
+        );
         ok!(writeln!(f));
         writeln!(f, "{:-^1$}", title, 79).unwrap();
         let lines: Vec<_> = source.lines().enumerate().collect();

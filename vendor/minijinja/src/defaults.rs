@@ -20,7 +20,10 @@ const IGNORED_EXTENSIONS: [&str; 3] = [".j2", ".jinja2", ".jinja"];
 /// The default logic for auto escaping based on file extension.
 ///
 /// * [`Html`](AutoEscape::Html): `.html`, `.htm`, `.xml`
-#[cfg_attr(feature = "json", doc = r" * [`Json`](AutoEscape::Json): `.json`, `.json5`, `.js`, `.yaml`, `.yml`")]
+#[cfg_attr(
+    feature = "json",
+    doc = r" * [`Json`](AutoEscape::Json): `.json`, `.json5`, `.js`, `.yaml`, `.yml`"
+)]
 /// * [`None`](AutoEscape::None): _all others_
 ///
 /// Additionally `.j2`, `.jinja` and `.jinja2` as final extension is ignored. So
@@ -49,7 +52,10 @@ pub fn default_auto_escape_callback(mut name: &str) -> AutoEscape {
 /// was requested.
 ///
 /// * [`Html`](AutoEscape::Html): performs HTML escaping
-#[cfg_attr(feature = "json", doc = r" * [`Json`](AutoEscape::Json): serializes values to JSON")]
+#[cfg_attr(
+    feature = "json",
+    doc = r" * [`Json`](AutoEscape::Json): serializes values to JSON"
+)]
 /// * [`None`](AutoEscape::None): no escaping
 /// * [`Custom(..)`](AutoEscape::Custom): results in an error
 pub fn escape_formatter(out: &mut Output, state: &State, value: &Value) -> Result<(), Error> {
@@ -67,7 +73,10 @@ fn build_builtin_filters() -> BTreeMap<Cow<'static, str>, Value> {
         rv.insert("lower".into(), Value::from_function(filters::lower));
         rv.insert("upper".into(), Value::from_function(filters::upper));
         rv.insert("title".into(), Value::from_function(filters::title));
-        rv.insert("capitalize".into(), Value::from_function(filters::capitalize));
+        rv.insert(
+            "capitalize".into(),
+            Value::from_function(filters::capitalize),
+        );
         rv.insert("replace".into(), Value::from_function(filters::replace));
         let length = Value::from_function(filters::length);
         rv.insert("length".into(), length.clone());
@@ -100,8 +109,14 @@ fn build_builtin_filters() -> BTreeMap<Cow<'static, str>, Value> {
         rv.insert("indent".into(), Value::from_function(filters::indent));
         rv.insert("select".into(), Value::from_function(filters::select));
         rv.insert("reject".into(), Value::from_function(filters::reject));
-        rv.insert("selectattr".into(), Value::from_function(filters::selectattr));
-        rv.insert("rejectattr".into(), Value::from_function(filters::rejectattr));
+        rv.insert(
+            "selectattr".into(),
+            Value::from_function(filters::selectattr),
+        );
+        rv.insert(
+            "rejectattr".into(),
+            Value::from_function(filters::rejectattr),
+        );
         rv.insert("map".into(), Value::from_function(filters::map));
         rv.insert("groupby".into(), Value::from_function(filters::groupby));
         rv.insert("unique".into(), Value::from_function(filters::unique));
@@ -125,12 +140,17 @@ fn build_builtin_filters() -> BTreeMap<Cow<'static, str>, Value> {
 
 pub(crate) fn get_builtin_filters() -> Arc<BTreeMap<Cow<'static, str>, Value>> {
     static FILTERS: OnceLock<Arc<BTreeMap<Cow<'static, str>, Value>>> = OnceLock::new();
-    FILTERS.get_or_init(|| Arc::new(build_builtin_filters())).clone()
+    FILTERS
+        .get_or_init(|| Arc::new(build_builtin_filters()))
+        .clone()
 }
 
 fn build_builtin_tests() -> BTreeMap<Cow<'static, str>, Value> {
     let mut rv = BTreeMap::new();
-    rv.insert("undefined".into(), Value::from_function(tests::is_undefined));
+    rv.insert(
+        "undefined".into(),
+        Value::from_function(tests::is_undefined),
+    );
     rv.insert("defined".into(), Value::from_function(tests::is_defined));
     rv.insert("none".into(), Value::from_function(tests::is_none));
     let is_safe = Value::from_function(tests::is_safe);
@@ -141,7 +161,10 @@ fn build_builtin_tests() -> BTreeMap<Cow<'static, str>, Value> {
         rv.insert("boolean".into(), Value::from_function(tests::is_boolean));
         rv.insert("odd".into(), Value::from_function(tests::is_odd));
         rv.insert("even".into(), Value::from_function(tests::is_even));
-        rv.insert("divisibleby".into(), Value::from_function(tests::is_divisibleby));
+        rv.insert(
+            "divisibleby".into(),
+            Value::from_function(tests::is_divisibleby),
+        );
         rv.insert("number".into(), Value::from_function(tests::is_number));
         rv.insert("integer".into(), Value::from_function(tests::is_integer));
         rv.insert("int".into(), Value::from_function(tests::is_integer));
@@ -150,8 +173,14 @@ fn build_builtin_tests() -> BTreeMap<Cow<'static, str>, Value> {
         rv.insert("sequence".into(), Value::from_function(tests::is_sequence));
         rv.insert("iterable".into(), Value::from_function(tests::is_iterable));
         rv.insert("mapping".into(), Value::from_function(tests::is_mapping));
-        rv.insert("startingwith".into(), Value::from_function(tests::is_startingwith));
-        rv.insert("endingwith".into(), Value::from_function(tests::is_endingwith));
+        rv.insert(
+            "startingwith".into(),
+            Value::from_function(tests::is_startingwith),
+        );
+        rv.insert(
+            "endingwith".into(),
+            Value::from_function(tests::is_endingwith),
+        );
         rv.insert("lower".into(), Value::from_function(tests::is_lower));
         rv.insert("upper".into(), Value::from_function(tests::is_upper));
         rv.insert("sameas".into(), Value::from_function(tests::is_sameas));
@@ -189,7 +218,9 @@ fn build_builtin_tests() -> BTreeMap<Cow<'static, str>, Value> {
 
 pub(crate) fn get_builtin_tests() -> Arc<BTreeMap<Cow<'static, str>, Value>> {
     static TESTS: OnceLock<Arc<BTreeMap<Cow<'static, str>, Value>>> = OnceLock::new();
-    TESTS.get_or_init(|| Arc::new(build_builtin_tests())).clone()
+    TESTS
+        .get_or_init(|| Arc::new(build_builtin_tests()))
+        .clone()
 }
 
 fn build_globals() -> BTreeMap<Cow<'static, str>, Value> {
@@ -198,10 +229,22 @@ fn build_globals() -> BTreeMap<Cow<'static, str>, Value> {
     #[cfg(feature = "builtins")]
     {
         use crate::functions::{self, BoxedFunction};
-        rv.insert("range".into(), BoxedFunction::new(functions::range).to_value());
-        rv.insert("dict".into(), BoxedFunction::new(functions::dict).to_value());
-        rv.insert("debug".into(), BoxedFunction::new(functions::debug).to_value());
-        rv.insert("namespace".into(), BoxedFunction::new(functions::namespace).to_value());
+        rv.insert(
+            "range".into(),
+            BoxedFunction::new(functions::range).to_value(),
+        );
+        rv.insert(
+            "dict".into(),
+            BoxedFunction::new(functions::dict).to_value(),
+        );
+        rv.insert(
+            "debug".into(),
+            BoxedFunction::new(functions::debug).to_value(),
+        );
+        rv.insert(
+            "namespace".into(),
+            BoxedFunction::new(functions::namespace).to_value(),
+        );
     }
 
     rv
@@ -221,27 +264,54 @@ mod unit_tests {
     #[test]
     fn test_default_uto_escape() {
         assert_eq!(default_auto_escape_callback("foo.html"), AutoEscape::Html);
-        assert_eq!(default_auto_escape_callback("foo.html.j2"), AutoEscape::Html);
+        assert_eq!(
+            default_auto_escape_callback("foo.html.j2"),
+            AutoEscape::Html
+        );
         assert_eq!(default_auto_escape_callback("foo.htm"), AutoEscape::Html);
         assert_eq!(default_auto_escape_callback("foo.htm.j2"), AutoEscape::Html);
         assert_eq!(default_auto_escape_callback("foo.txt"), AutoEscape::None);
         assert_eq!(default_auto_escape_callback("foo.txt.j2"), AutoEscape::None);
 
-        assert_eq!(default_auto_escape_callback("foo.html.jinja"), AutoEscape::Html);
-        assert_eq!(default_auto_escape_callback("foo.htm.jinja"), AutoEscape::Html);
-        assert_eq!(default_auto_escape_callback("foo.txt.jinja"), AutoEscape::None);
+        assert_eq!(
+            default_auto_escape_callback("foo.html.jinja"),
+            AutoEscape::Html
+        );
+        assert_eq!(
+            default_auto_escape_callback("foo.htm.jinja"),
+            AutoEscape::Html
+        );
+        assert_eq!(
+            default_auto_escape_callback("foo.txt.jinja"),
+            AutoEscape::None
+        );
 
-        assert_eq!(default_auto_escape_callback("foo.html.jinja2"), AutoEscape::Html);
-        assert_eq!(default_auto_escape_callback("foo.htm.jinja2"), AutoEscape::Html);
-        assert_eq!(default_auto_escape_callback("foo.txt.jinja2"), AutoEscape::None);
+        assert_eq!(
+            default_auto_escape_callback("foo.html.jinja2"),
+            AutoEscape::Html
+        );
+        assert_eq!(
+            default_auto_escape_callback("foo.htm.jinja2"),
+            AutoEscape::Html
+        );
+        assert_eq!(
+            default_auto_escape_callback("foo.txt.jinja2"),
+            AutoEscape::None
+        );
 
         // only one is removed
-        assert_eq!(default_auto_escape_callback("foo.html.j2.jinja"), AutoEscape::None);
+        assert_eq!(
+            default_auto_escape_callback("foo.html.j2.jinja"),
+            AutoEscape::None
+        );
 
         #[cfg(feature = "json")]
         {
             assert_eq!(default_auto_escape_callback("foo.yaml"), AutoEscape::Json);
-            assert_eq!(default_auto_escape_callback("foo.json.j2"), AutoEscape::Json);
+            assert_eq!(
+                default_auto_escape_callback("foo.json.j2"),
+                AutoEscape::Json
+            );
         }
     }
 }

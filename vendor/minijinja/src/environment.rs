@@ -11,7 +11,9 @@ use crate::compiler::parser::parse_expr;
 use crate::error::{attach_basic_debug_info, Error, ErrorKind};
 use crate::expression::Expression;
 use crate::output::Output;
-use crate::template::{AutoEscapeFunc, CompiledTemplate, CompiledTemplateRef, Template, TemplateConfig};
+use crate::template::{
+    AutoEscapeFunc, CompiledTemplate, CompiledTemplateRef, Template, TemplateConfig,
+};
 use crate::utils::{write_escaped, AutoEscape, BTreeMapKeysDebug, UndefinedBehavior};
 use crate::value::{FunctionArgs, FunctionResult, UndefinedType, Value, ValueRepr};
 use crate::vm::State;
@@ -19,25 +21,33 @@ use crate::{defaults, functions};
 
 type FormatterFunc = dyn Fn(&mut Output, &State, &Value) -> Result<(), Error> + Sync + Send;
 type PathJoinFunc = dyn for<'s> Fn(&'s str, &'s str) -> Cow<'s, str> + Sync + Send;
-type UnknownMethodFunc = dyn Fn(&State, &Value, &str, &[Value]) -> Result<Value, Error> + Sync + Send;
+type UnknownMethodFunc =
+    dyn Fn(&State, &Value, &str, &[Value]) -> Result<Value, Error> + Sync + Send;
 // PATCH(promptc): see `set_string_modulo_callback`.
 type StringModuloFunc = dyn Fn(&State, &str, &Value) -> Result<Value, Error> + Sync + Send;
 // PATCH(promptc): see `set_display_callback`.
-pub(crate) type DisplayFunc = dyn Fn(&Value, &mut fmt::Formatter<'_>) -> Option<fmt::Result> + Sync + Send;
+pub(crate) type DisplayFunc =
+    dyn Fn(&Value, &mut fmt::Formatter<'_>) -> Option<fmt::Result> + Sync + Send;
 
 fn default_auto_escape_callback() -> Arc<AutoEscapeFunc> {
     static DEFAULT_AUTO_ESCAPE: OnceLock<Arc<AutoEscapeFunc>> = OnceLock::new();
-    DEFAULT_AUTO_ESCAPE.get_or_init(|| Arc::new(defaults::default_auto_escape_callback)).clone()
+    DEFAULT_AUTO_ESCAPE
+        .get_or_init(|| Arc::new(defaults::default_auto_escape_callback))
+        .clone()
 }
 
 fn no_auto_escape_callback() -> Arc<AutoEscapeFunc> {
     static NO_AUTO_ESCAPE: OnceLock<Arc<AutoEscapeFunc>> = OnceLock::new();
-    NO_AUTO_ESCAPE.get_or_init(|| Arc::new(defaults::no_auto_escape)).clone()
+    NO_AUTO_ESCAPE
+        .get_or_init(|| Arc::new(defaults::no_auto_escape))
+        .clone()
 }
 
 fn default_formatter() -> Arc<FormatterFunc> {
     static FORMATTER: OnceLock<Arc<FormatterFunc>> = OnceLock::new();
-    FORMATTER.get_or_init(|| Arc::new(defaults::escape_formatter)).clone()
+    FORMATTER
+        .get_or_init(|| Arc::new(defaults::escape_formatter))
+        .clone()
 }
 
 /// The maximum recursion in the VM.  Normally each stack frame
@@ -265,12 +275,18 @@ impl<'source> Environment<'source> {
     /// This setting is used whenever a template is loaded into the environment.
     /// Changing it at a later point only affects future templates loaded.
     pub fn set_keep_trailing_newline(&mut self, yes: bool) {
-        self.templates.template_config.ws_config.keep_trailing_newline = yes;
+        self.templates
+            .template_config
+            .ws_config
+            .keep_trailing_newline = yes;
     }
 
     /// Returns the value of the trailing newline preservation flag.
     pub fn keep_trailing_newline(&self) -> bool {
-        self.templates.template_config.ws_config.keep_trailing_newline
+        self.templates
+            .template_config
+            .ws_config
+            .keep_trailing_newline
     }
 
     /// Remove the first newline after a block.
@@ -473,7 +489,12 @@ impl<'source> Environment<'source> {
     ///
     /// **Note on values:** The [`Value`] type implements `Serialize` and can be
     /// efficiently passed to render.  It does not undergo actual serialization.
-    pub fn render_named_str<S: Serialize>(&self, name: &str, source: &str, ctx: S) -> Result<String, Error> {
+    pub fn render_named_str<S: Serialize>(
+        &self,
+        name: &str,
+        source: &str,
+        ctx: S,
+    ) -> Result<String, Error> {
         ok!(self.template_from_named_str(name, source)).render(ctx)
     }
 
@@ -795,7 +816,8 @@ impl<'source> Environment<'source> {
     /// scripting language.  For more information and an
     /// example see [`Expression`].
     pub fn compile_expression(&self, expr: &'source str) -> Result<Expression<'_, 'source>, Error> {
-        self._compile_expression(expr).map(|instr| Expression::new(self, instr))
+        self._compile_expression(expr)
+            .map(|instr| Expression::new(self, instr))
     }
 
     /// Compiles an expression without capturing the lifetime.
@@ -806,8 +828,10 @@ impl<'source> Environment<'source> {
     where
         E: Into<Cow<'source, str>>,
     {
-        crate::loader::OwnedInstructions::try_new(Box::from(expr.into()), |expr| self._compile_expression(expr))
-            .map(|instr| Expression::new_owned(self, instr))
+        crate::loader::OwnedInstructions::try_new(Box::from(expr.into()), |expr| {
+            self._compile_expression(expr)
+        })
+        .map(|instr| Expression::new_owned(self, instr))
     }
 
     fn _compile_expression<'expr>(&self, expr: &'expr str) -> Result<Instructions<'expr>, Error> {
@@ -896,7 +920,9 @@ impl<'source> Environment<'source> {
 
     /// Returns an iterator of all global variables.
     pub fn globals(&self) -> impl Iterator<Item = (&str, Value)> {
-        self.globals.iter().map(|(key, value)| (key as &str, value.clone()))
+        self.globals
+            .iter()
+            .map(|(key, value)| (key as &str, value.clone()))
     }
 
     /// Returns an empty [`State`] for testing purposes and similar.
@@ -933,7 +959,12 @@ impl<'source> Environment<'source> {
     /// This step is called finalization in Jinja2 but since we are writing into
     /// the output stream rather than converting values, it's renamed to format
     /// here.
-    pub(crate) fn format(&self, value: &Value, state: &State, out: &mut Output) -> Result<(), Error> {
+    pub(crate) fn format(
+        &self,
+        value: &Value,
+        state: &State,
+        out: &mut Output,
+    ) -> Result<(), Error> {
         match (self.undefined_behavior, &value.0) {
             // this intentionally does not check for SilentUndefined.  SilentUndefined is
             // exclusively used in the missing else condition of an if expression to match

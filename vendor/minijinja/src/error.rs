@@ -225,7 +225,9 @@ impl Error {
     }
 
     pub(crate) fn internal_clone(&self) -> Error {
-        Error { repr: self.repr.clone() }
+        Error {
+            repr: self.repr.clone(),
+        }
     }
 
     pub(crate) fn set_filename_and_line(&mut self, filename: &str, lineno: usize) {
@@ -240,7 +242,10 @@ impl Error {
     }
 
     pub(crate) fn new_not_found(name: &str) -> Error {
-        Error::new(ErrorKind::TemplateNotFound, format!("template {name:?} does not exist"))
+        Error::new(
+            ErrorKind::TemplateNotFound,
+            format!("template {name:?} does not exist"),
+        )
     }
 
     /// Attaches another error as source to this error.
@@ -304,7 +309,9 @@ impl Error {
     #[cfg(feature = "debug")]
     #[cfg_attr(docsrs, doc(cfg(feature = "debug")))]
     pub fn range(&self) -> Option<std::ops::Range<usize>> {
-        self.repr.span.map(|x| x.start_offset as usize..x.end_offset as usize)
+        self.repr
+            .span
+            .map(|x| x.start_offset as usize..x.end_offset as usize)
     }
 
     /// Helper function that renders all known debug info on format.
@@ -321,7 +328,14 @@ impl Error {
         impl fmt::Display for Proxy<'_> {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 if let Some(info) = self.0.debug_info() {
-                    crate::debug::render_debug_info(f, self.0.name(), self.0.kind(), self.0.line(), self.0.span(), info)
+                    crate::debug::render_debug_info(
+                        f,
+                        self.0.name(),
+                        self.0.kind(),
+                        self.0.line(),
+                        self.0.span(),
+                        info,
+                    )
                 } else {
                     Ok(())
                 }

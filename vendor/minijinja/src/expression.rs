@@ -45,7 +45,9 @@ enum ExpressionBacking<'source> {
 
 impl fmt::Debug for Expression<'_, '_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Expression").field("env", &self.env).finish()
+        f.debug_struct("Expression")
+            .field("env", &self.env)
+            .finish()
     }
 }
 
@@ -54,14 +56,20 @@ impl<'env, 'source> Expression<'env, 'source> {
         env: &'env Environment<'source>,
         instructions: Instructions<'source>,
     ) -> Expression<'env, 'source> {
-        Expression { env, instr: ExpressionBacking::Borrowed(instructions) }
+        Expression {
+            env,
+            instr: ExpressionBacking::Borrowed(instructions),
+        }
     }
 
     pub(crate) fn new_owned(
         env: &'env Environment<'source>,
         instructions: crate::loader::OwnedInstructions,
     ) -> Expression<'env, 'source> {
-        Expression { env, instr: ExpressionBacking::Owned(instructions) }
+        Expression {
+            env,
+            instr: ExpressionBacking::Owned(instructions),
+        }
     }
 
     fn instructions(&self) -> &Instructions<'_> {
@@ -87,7 +95,10 @@ impl<'env, 'source> Expression<'env, 'source> {
     pub fn undeclared_variables(&self, nested: bool) -> HashSet<String> {
         match parse_expr(self.instructions().source()) {
             Ok(expr) => find_undeclared(
-                &ast::Stmt::EmitExpr(ast::Spanned::new(ast::EmitExpr { expr }, Default::default())),
+                &ast::Stmt::EmitExpr(ast::Spanned::new(
+                    ast::EmitExpr { expr },
+                    Default::default(),
+                )),
                 nested,
             ),
             Err(_) => HashSet::new(),

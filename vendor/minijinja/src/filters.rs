@@ -191,7 +191,9 @@ mod builtins {
     use crate::utils::{safe_sort, splitn_whitespace};
     use crate::value::merge_object::{MergeDict, MergeSeq};
     use crate::value::ops::{self, as_f64, LenIterWrap};
-    use crate::value::{Enumerator, Kwargs, Object, ObjectRepr, Rest, StringInput, ValueKind, ValueRepr};
+    use crate::value::{
+        Enumerator, Kwargs, Object, ObjectRepr, Rest, StringInput, ValueKind, ValueRepr,
+    };
     use std::borrow::Cow;
     use std::cmp::Ordering;
     use std::fmt::Write;
@@ -254,7 +256,9 @@ mod builtins {
         let mut chars = value.as_str().chars();
         let output = match chars.next() {
             None => String::new(),
-            Some(first) => first.to_uppercase().collect::<String>() + &chars.as_str().to_lowercase(),
+            Some(first) => {
+                first.to_uppercase().collect::<String>() + &chars.as_str().to_lowercase()
+            }
         };
         value.preserve_safety(output)
     }
@@ -277,18 +281,26 @@ mod builtins {
         // PATCH(promptc): the result's size, checked before it is built.
         if state.env().value_size_limit().is_some() {
             let (s, f, t) = (value.as_str(), from.as_str(), to.as_str());
-            let hits = if f.is_empty() { s.chars().count() + 1 } else { s.matches(f).count() };
+            let hits = if f.is_empty() {
+                s.chars().count() + 1
+            } else {
+                s.matches(f).count()
+            };
             let size = (s.len() - hits * f.len()).saturating_add(hits.saturating_mul(t.len()));
             ok!(crate::vm::budget::check_limit(state, size));
         }
-        let safety_aware =
-            !matches!(state.auto_escape(), AutoEscape::None) && (value.is_safe() || from.is_safe() || to.is_safe());
+        let safety_aware = !matches!(state.auto_escape(), AutoEscape::None)
+            && (value.is_safe() || from.is_safe() || to.is_safe());
 
         if safety_aware {
-            let output = value.format(state)?.replace(from.as_str(), &to.format(state)?);
+            let output = value
+                .format(state)?
+                .replace(from.as_str(), &to.format(state)?);
             Ok(Value::from_safe_string(output))
         } else {
-            Ok(Value::from(value.as_str().replace(from.as_str(), to.as_str())))
+            Ok(Value::from(
+                value.as_str().replace(from.as_str(), to.as_str()),
+            ))
         }
     }
 
@@ -302,7 +314,10 @@ mod builtins {
     #[cfg_attr(docsrs, doc(cfg(feature = "builtins")))]
     pub fn length(v: &Value) -> Result<usize, Error> {
         v.len().ok_or_else(|| {
-            Error::new(ErrorKind::InvalidOperation, format!("cannot calculate length of value of type {}", v.kind()))
+            Error::new(
+                ErrorKind::InvalidOperation,
+                format!("cannot calculate length of value of type {}", v.kind()),
+            )
         })
     }
 
@@ -343,7 +358,10 @@ mod builtins {
     #[cfg_attr(docsrs, doc(cfg(feature = "builtins")))]
     pub fn dictsort(v: &Value, kwargs: Kwargs) -> Result<Value, Error> {
         if v.kind() != ValueKind::Map {
-            return Err(Error::new(ErrorKind::InvalidOperation, "cannot convert value into pair list"));
+            return Err(Error::new(
+                ErrorKind::InvalidOperation,
+                "cannot convert value into pair list",
+            ));
         }
 
         let by_value = matches!(ok!(kwargs.get("by")), Some("value"));
@@ -352,7 +370,9 @@ mod builtins {
         let mut rv: Vec<_> = if let Some(iter) = v.as_object().and_then(|v| v.try_iter_pairs()) {
             iter.collect()
         } else {
-            ok!(v.try_iter()).map(|key| (key.clone(), v.get_item(&key).unwrap_or(Value::UNDEFINED))).collect()
+            ok!(v.try_iter())
+                .map(|key| (key.clone(), v.get_item(&key).unwrap_or(Value::UNDEFINED)))
+                .collect()
         };
         safe_sort(&mut rv, |a, b| {
             let (a, b) = if by_value { (&a.1, &b.1) } else { (&a.0, &b.0) };
@@ -397,7 +417,10 @@ mod builtins {
                 }
             }))
         } else {
-            Err(Error::new(ErrorKind::InvalidOperation, "cannot convert value into pairs"))
+            Err(Error::new(
+                ErrorKind::InvalidOperation,
+                "cannot convert value into pairs",
+            ))
         }
     }
 
@@ -455,10 +478,18 @@ mod builtins {
     /// {{ "Foo Bar Baz" | join(", ") }} -> foo, bar, baz
     /// ```
     #[cfg_attr(docsrs, doc(cfg(feature = "builtins")))]
-    pub fn join(state: &State, value: &Value, joiner: Option<StringInput<'_>>) -> Result<Value, Error> {
+    pub fn join(
+        state: &State,
+        value: &Value,
+        joiner: Option<StringInput<'_>>,
+    ) -> Result<Value, Error> {
         // PATCH(promptc): written into a string bounded by the value size limit, so
         // many large items (or a large joiner) fail before passing it.
-        fn join_plain(state: &State, iter: impl Iterator<Item = Value>, joiner: &str) -> Result<String, Error> {
+        fn join_plain(
+            state: &State,
+            iter: impl Iterator<Item = Value>,
+            joiner: &str,
+        ) -> Result<String, Error> {
             state.write_bounded(|output| {
                 for (idx, item) in iter.enumerate() {
                     if idx > 0 {
@@ -474,7 +505,11 @@ mod builtins {
             })
         }
 
-        fn join_safe(state: &State, iter: impl Iterator<Item = Value>, joiner: &str) -> Result<String, Error> {
+        fn join_safe(
+            state: &State,
+            iter: impl Iterator<Item = Value>,
+            joiner: &str,
+        ) -> Result<String, Error> {
             let mut output = String::new();
             for (idx, item) in iter.enumerate() {
                 let formatted;
@@ -486,7 +521,10 @@ mod builtins {
                 };
                 // PATCH(promptc): checked against the value size limit before growing.
                 let sep = if idx > 0 { joiner.len() } else { 0 };
-                ok!(crate::vm::budget::check_limit(state, output.len() + sep + piece.len()));
+                ok!(crate::vm::budget::check_limit(
+                    state,
+                    output.len() + sep + piece.len()
+                ));
                 if idx > 0 {
                     output.push_str(joiner);
                 }
@@ -497,8 +535,11 @@ mod builtins {
 
         let joiner_str = joiner.as_ref().map(StringInput::as_str).unwrap_or_default();
         let iter = ok!(value.try_iter().map_err(|err| {
-            Error::new(ErrorKind::InvalidOperation, format!("cannot join value of type {}", value.kind()))
-                .with_source(err)
+            Error::new(
+                ErrorKind::InvalidOperation,
+                format!("cannot join value of type {}", value.kind()),
+            )
+            .with_source(err)
         }));
 
         if matches!(state.auto_escape(), AutoEscape::None) {
@@ -506,7 +547,9 @@ mod builtins {
         }
 
         if joiner.as_ref().is_some_and(StringInput::is_safe) {
-            return Ok(Value::from_safe_string(ok!(join_safe(state, iter, joiner_str))));
+            return Ok(Value::from_safe_string(ok!(join_safe(
+                state, iter, joiner_str
+            ))));
         }
 
         // A plain joiner only becomes safe if at least one item is safe.  This
@@ -517,9 +560,17 @@ mod builtins {
                 Some(joiner) => ok!(joiner.format(state)),
                 None => Cow::Borrowed(""),
             };
-            Ok(Value::from_safe_string(ok!(join_safe(state, items.into_iter(), &joiner))))
+            Ok(Value::from_safe_string(ok!(join_safe(
+                state,
+                items.into_iter(),
+                &joiner
+            ))))
         } else {
-            Ok(Value::from(ok!(join_plain(state, items.into_iter(), joiner_str))))
+            Ok(Value::from(ok!(join_plain(
+                state,
+                items.into_iter(),
+                joiner_str
+            ))))
         }
     }
 
@@ -625,7 +676,11 @@ mod builtins {
         }
 
         let other = args.first().cloned().unwrap_or_else(|| Value::from(""));
-        let lax = if let Some(lax) = args.get(1) { ok!(state.undefined_behavior().is_true(lax)) } else { false };
+        let lax = if let Some(lax) = args.get(1) {
+            ok!(state.undefined_behavior().is_true(lax))
+        } else {
+            false
+        };
 
         if value.is_undefined() || (lax && !value.is_true()) {
             Ok(other)
@@ -654,7 +709,10 @@ mod builtins {
                     .ok_or_else(|| Error::new(ErrorKind::InvalidOperation, "overflow on abs"))
             }
             ValueRepr::F64(x) => Ok(Value::from(x.abs())),
-            _ => Err(Error::new(ErrorKind::InvalidOperation, "cannot get absolute value")),
+            _ => Err(Error::new(
+                ErrorKind::InvalidOperation,
+                "cannot get absolute value",
+            )),
         }
     }
 
@@ -671,7 +729,9 @@ mod builtins {
                 Ok(Value::from(0))
             }
             ValueRepr::Bool(x) => Ok(Value::from(*x as u64)),
-            ValueRepr::U64(_) | ValueRepr::I64(_) | ValueRepr::U128(_) | ValueRepr::I128(_) => Ok(value.clone()),
+            ValueRepr::U64(_) | ValueRepr::I64(_) | ValueRepr::U128(_) | ValueRepr::I128(_) => {
+                Ok(value.clone())
+            }
             ValueRepr::F64(v) => Ok(Value::from(*v as i128)),
             ValueRepr::String(..) | ValueRepr::SmallStr(_) => {
                 let s = value.as_str().unwrap();
@@ -684,9 +744,10 @@ mod builtins {
                     }
                 }
             }
-            ValueRepr::Bytes(_) | ValueRepr::Object(_) => {
-                Err(Error::new(ErrorKind::InvalidOperation, format!("cannot convert {} to integer", value.kind())))
-            }
+            ValueRepr::Bytes(_) | ValueRepr::Object(_) => Err(Error::new(
+                ErrorKind::InvalidOperation,
+                format!("cannot convert {} to integer", value.kind()),
+            )),
             ValueRepr::Invalid(_) => value.clone().validate(),
         }
     }
@@ -712,7 +773,10 @@ mod builtins {
                 .map_err(|err| Error::new(ErrorKind::InvalidOperation, err.to_string())),
             ValueRepr::Invalid(_) => value.clone().validate(),
             _ => as_f64(value, true).map(Value::from).ok_or_else(|| {
-                Error::new(ErrorKind::InvalidOperation, format!("cannot convert {} to float", value.kind()))
+                Error::new(
+                    ErrorKind::InvalidOperation,
+                    format!("cannot convert {} to float", value.kind()),
+                )
             }),
         }
     }
@@ -768,12 +832,17 @@ mod builtins {
     #[cfg_attr(docsrs, doc(cfg(feature = "builtins")))]
     pub fn round(value: Value, precision: Option<i32>) -> Result<Value, Error> {
         match value.0 {
-            ValueRepr::I64(_) | ValueRepr::I128(_) | ValueRepr::U64(_) | ValueRepr::U128(_) => Ok(value),
+            ValueRepr::I64(_) | ValueRepr::I128(_) | ValueRepr::U64(_) | ValueRepr::U128(_) => {
+                Ok(value)
+            }
             ValueRepr::F64(val) => {
                 let x = 10f64.powi(precision.unwrap_or(0));
                 Ok(Value::from((x * val).round() / x))
             }
-            _ => Err(Error::new(ErrorKind::InvalidOperation, format!("cannot round value ({})", value.kind()))),
+            _ => Err(Error::new(
+                ErrorKind::InvalidOperation,
+                format!("cannot round value ({})", value.kind()),
+            )),
         }
     }
 
@@ -794,7 +863,10 @@ mod builtins {
         } else if let Some(mut iter) = value.as_object().and_then(|x| x.try_iter()) {
             Ok(iter.next().unwrap_or(Value::UNDEFINED))
         } else {
-            Err(Error::new(ErrorKind::InvalidOperation, "cannot get first item from value"))
+            Err(Error::new(
+                ErrorKind::InvalidOperation,
+                "cannot get first item from value",
+            ))
         }
     }
 
@@ -828,7 +900,10 @@ mod builtins {
             let mut iter = ok!(rev.try_iter());
             Ok(iter.next().unwrap_or_default())
         } else {
-            Err(Error::new(ErrorKind::InvalidOperation, "cannot get last item from value"))
+            Err(Error::new(
+                ErrorKind::InvalidOperation,
+                "cannot get last item from value",
+            ))
         }
     }
 
@@ -903,16 +978,24 @@ mod builtins {
             if keys.len() > 1 {
                 // More than one keys
                 safe_sort(&mut items, |a, b| {
-                    let key_a = Value::from_iter(keys.iter().map(|k| a.get_path_or_default(k, &Value::UNDEFINED)));
-                    let key_b = Value::from_iter(keys.iter().map(|k| b.get_path_or_default(k, &Value::UNDEFINED)));
+                    let key_a = Value::from_iter(
+                        keys.iter()
+                            .map(|k| a.get_path_or_default(k, &Value::UNDEFINED)),
+                    );
+                    let key_b = Value::from_iter(
+                        keys.iter()
+                            .map(|k| b.get_path_or_default(k, &Value::UNDEFINED)),
+                    );
                     cmp_helper(&key_a, &key_b, case_sensitive, reverse)
                 })?;
             } else {
                 // Fast path for a more common case of single key
                 let key = if !keys.is_empty() { keys[0] } else { attr };
-                safe_sort(&mut items, |a, b| match (a.get_path(key), b.get_path(key)) {
-                    (Ok(a), Ok(b)) => cmp_helper(&a, &b, case_sensitive, reverse),
-                    _ => Ordering::Equal,
+                safe_sort(&mut items, |a, b| {
+                    match (a.get_path(key), b.get_path(key)) {
+                        (Ok(a), Ok(b)) => cmp_helper(&a, &b, case_sensitive, reverse),
+                        _ => Ordering::Equal,
+                    }
                 })?;
             }
         } else {
@@ -939,9 +1022,11 @@ mod builtins {
             let mut items = Vec::new();
             let mut total = 0;
             for item in iter {
-                total =
-                    crate::vm::budget::list_size(1, crate::vm::budget::deep_size(&item, limit).unwrap_or(usize::MAX))
-                        .saturating_add(total);
+                total = crate::vm::budget::list_size(
+                    1,
+                    crate::vm::budget::deep_size(&item, limit).unwrap_or(usize::MAX),
+                )
+                .saturating_add(total);
                 ok!(crate::vm::budget::check_limit(state, total));
                 items.push(item);
             }
@@ -1000,7 +1085,12 @@ mod builtins {
     /// If you pass it a second argument it’s used to fill missing values on the
     /// last iteration.
     #[cfg_attr(docsrs, doc(cfg(feature = "builtins")))]
-    pub fn slice(state: &State, value: Value, count: usize, fill_with: Option<Value>) -> Result<Value, Error> {
+    pub fn slice(
+        state: &State,
+        value: Value,
+        count: usize,
+        fill_with: Option<Value>,
+    ) -> Result<Value, Error> {
         if count == 0 {
             return Err(Error::new(ErrorKind::InvalidOperation, "count cannot be 0"));
         }
@@ -1052,7 +1142,12 @@ mod builtins {
     /// </table>
     /// ```
     #[cfg_attr(docsrs, doc(cfg(feature = "builtins")))]
-    pub fn batch(state: &State, value: Value, count: usize, fill_with: Option<Value>) -> Result<Value, Error> {
+    pub fn batch(
+        state: &State,
+        value: Value,
+        count: usize,
+        fill_with: Option<Value>,
+    ) -> Result<Value, Error> {
         if count == 0 {
             return Err(Error::new(ErrorKind::InvalidOperation, "count cannot be 0"));
         }
@@ -1061,7 +1156,10 @@ mod builtins {
 
         for item in ok!(state.undefined_behavior().try_iter(value)) {
             if tmp.len() == count {
-                rv.push(Value::from(mem::replace(&mut tmp, Vec::with_capacity(count))));
+                rv.push(Value::from(mem::replace(
+                    &mut tmp,
+                    Vec::with_capacity(count),
+                )));
             }
             tmp.push(item);
         }
@@ -1125,11 +1223,14 @@ mod builtins {
             let indentation = " ".repeat(indent);
             let formatter = serde_json::ser::PrettyFormatter::with_indent(indentation.as_bytes());
             let mut s = serde_json::Serializer::with_formatter(&mut out, formatter);
-            serde::Serialize::serialize(&value, &mut s).map(|_| unsafe { String::from_utf8_unchecked(out) })
+            serde::Serialize::serialize(&value, &mut s)
+                .map(|_| unsafe { String::from_utf8_unchecked(out) })
         } else {
             serde_json::to_string(&value)
         }
-        .map_err(|err| Error::new(ErrorKind::InvalidOperation, "cannot serialize to JSON").with_source(err))
+        .map_err(|err| {
+            Error::new(ErrorKind::InvalidOperation, "cannot serialize to JSON").with_source(err)
+        })
         .map(|s| {
             // When this filter is used the return value is safe for both HTML and JSON
             let mut rv = String::with_capacity(s.len());
@@ -1204,7 +1305,10 @@ mod builtins {
         let input = strip_trailing_newline(value.as_str());
         // PATCH(promptc): at most every line indented, checked before it is built.
         let lines = input.matches('\n').count() + 1;
-        ok!(crate::vm::budget::check_limit(state, lines.saturating_mul(width).saturating_add(input.len())));
+        ok!(crate::vm::budget::check_limit(
+            state,
+            lines.saturating_mul(width).saturating_add(input.len())
+        ));
         let indent_with = " ".repeat(width);
         let mut output = String::new();
         let mut iterator = input.split('\n');
@@ -1238,8 +1342,12 @@ mod builtins {
     #[cfg_attr(docsrs, doc(cfg(all(feature = "builtins", feature = "urlencode"))))]
     #[cfg(feature = "urlencode")]
     pub fn urlencode(value: &Value) -> Result<String, Error> {
-        const SET: &percent_encoding::AsciiSet =
-            &percent_encoding::NON_ALPHANUMERIC.remove(b'/').remove(b'.').remove(b'-').remove(b'_').add(b' ');
+        const SET: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
+            .remove(b'/')
+            .remove(b'.')
+            .remove(b'-')
+            .remove(b'_')
+            .add(b' ');
 
         if value.kind() == ValueKind::Map {
             let mut rv = String::new();
@@ -1264,9 +1372,9 @@ mod builtins {
             match &value.0 {
                 ValueRepr::None | ValueRepr::Undefined(_) => Ok("".into()),
                 ValueRepr::Bytes(b) => Ok(percent_encoding::percent_encode(b, SET).to_string()),
-                ValueRepr::String(..) | ValueRepr::SmallStr(_) => {
-                    Ok(percent_encoding::utf8_percent_encode(value.as_str().unwrap(), SET).to_string())
-                }
+                ValueRepr::String(..) | ValueRepr::SmallStr(_) => Ok(
+                    percent_encoding::utf8_percent_encode(value.as_str().unwrap(), SET).to_string(),
+                ),
                 _ => Ok(percent_encoding::utf8_percent_encode(&value.to_string(), SET).to_string()),
             }
         }
@@ -1282,14 +1390,24 @@ mod builtins {
     ) -> Result<Vec<Value>, Error> {
         let mut rv = vec![];
         let test = if let Some(test_name) = test_name {
-            Some(ok!(state.env().get_test(&test_name).ok_or_else(|| Error::from(ErrorKind::UnknownTest))))
+            Some(ok!(state
+                .env()
+                .get_test(&test_name)
+                .ok_or_else(|| Error::from(ErrorKind::UnknownTest))))
         } else {
             None
         };
         for value in ok!(state.undefined_behavior().try_iter(value)) {
-            let test_value = if let Some(ref attr) = attr { ok!(value.get_path(attr)) } else { value.clone() };
+            let test_value = if let Some(ref attr) = attr {
+                ok!(value.get_path(attr))
+            } else {
+                value.clone()
+            };
             let passed = if let Some(test) = test {
-                let new_args = Some(test_value).into_iter().chain(args.0.iter().cloned()).collect::<Vec<_>>();
+                let new_args = Some(test_value)
+                    .into_iter()
+                    .chain(args.0.iter().cloned())
+                    .collect::<Vec<_>>();
                 ok!(test.call(state, &new_args)).is_true()
             } else {
                 test_value.is_true()
@@ -1402,7 +1520,11 @@ mod builtins {
     /// Users on this page: {{ titles|map('lower')|join(', ') }}
     /// ```
     #[cfg_attr(docsrs, doc(cfg(feature = "builtins")))]
-    pub fn map(state: &State, value: Value, args: crate::value::Rest<Value>) -> Result<Vec<Value>, Error> {
+    pub fn map(
+        state: &State,
+        value: Value,
+        args: crate::value::Rest<Value>,
+    ) -> Result<Vec<Value>, Error> {
         let mut rv = Vec::with_capacity(value.len().unwrap_or(0));
 
         // attribute mapping
@@ -1412,7 +1534,11 @@ mod builtins {
             if !args.is_empty() {
                 return Err(Error::from(ErrorKind::TooManyArguments));
             }
-            let default = if kwargs.has("default") { ok!(kwargs.get::<Value>("default")) } else { Value::UNDEFINED };
+            let default = if kwargs.has("default") {
+                ok!(kwargs.get::<Value>("default"))
+            } else {
+                Value::UNDEFINED
+            };
             for value in ok!(state.undefined_behavior().try_iter(value)) {
                 let sub_val = match attr.as_str() {
                     Some(path) => value.get_path(path),
@@ -1435,15 +1561,22 @@ mod builtins {
         }
 
         // filter mapping
-        let filter_name =
-            ok!(args.first().ok_or_else(|| Error::new(ErrorKind::InvalidOperation, "filter name is required")));
-        let filter_name = ok!(filter_name
-            .as_str()
-            .ok_or_else(|| { Error::new(ErrorKind::InvalidOperation, "filter name must be a string") }));
+        let filter_name = ok!(args
+            .first()
+            .ok_or_else(|| Error::new(ErrorKind::InvalidOperation, "filter name is required")));
+        let filter_name = ok!(filter_name.as_str().ok_or_else(|| {
+            Error::new(ErrorKind::InvalidOperation, "filter name must be a string")
+        }));
 
-        let filter = ok!(state.env().get_filter(filter_name).ok_or_else(|| Error::from(ErrorKind::UnknownFilter)));
+        let filter = ok!(state
+            .env()
+            .get_filter(filter_name)
+            .ok_or_else(|| Error::from(ErrorKind::UnknownFilter)));
         for value in ok!(state.undefined_behavior().try_iter(value)) {
-            let new_args = Some(value.clone()).into_iter().chain(args.iter().skip(1).cloned()).collect::<Vec<_>>();
+            let new_args = Some(value.clone())
+                .into_iter()
+                .chain(args.iter().skip(1).cloned())
+                .collect::<Vec<_>>();
             rv.push(ok!(filter.call(state, &new_args)));
         }
         Ok(rv)
@@ -1527,9 +1660,12 @@ mod builtins {
             fn get_value(self: &Arc<Self>, key: &Value) -> Option<Value> {
                 match (key.as_usize(), key.as_str()) {
                     (Some(0), None) | (None, Some("grouper")) => Some(self.grouper.clone()),
-                    (Some(1), None) | (None, Some("list")) => Some(Value::make_object_iterable(self.clone(), |this| {
-                        Box::new(this.list.iter().cloned()) as Box<dyn Iterator<Item = _> + Send + Sync>
-                    })),
+                    (Some(1), None) | (None, Some("list")) => {
+                        Some(Value::make_object_iterable(self.clone(), |this| {
+                            Box::new(this.list.iter().cloned())
+                                as Box<dyn Iterator<Item = _> + Send + Sync>
+                        }))
+                    }
                     _ => None,
                 }
             }
@@ -1558,7 +1694,10 @@ mod builtins {
         }
 
         if !list.is_empty() {
-            rv.push(Value::from_object(GroupTuple { grouper: grouper.unwrap(), list }));
+            rv.push(Value::from_object(GroupTuple {
+                grouper: grouper.unwrap(),
+                list,
+            }));
         }
 
         Ok(Value::from_object(rv))
@@ -1600,8 +1739,11 @@ mod builtins {
 
         let iter = ok!(state.undefined_behavior().try_iter(values));
         for item in iter {
-            let value_to_compare =
-                if let Some(attr) = attr { item.get_path_or_default(attr, &Value::UNDEFINED) } else { item.clone() };
+            let value_to_compare = if let Some(attr) = attr {
+                item.get_path_or_default(attr, &Value::UNDEFINED)
+            } else {
+                item.clone()
+            };
             let memorized_value = if case_sensitive {
                 value_to_compare.clone()
             } else if let Some(s) = value_to_compare.as_str() {
@@ -1641,21 +1783,30 @@ mod builtins {
     /// {{ list1 | chain(list2) | attr(1) }}
     /// ```
     #[cfg_attr(docsrs, doc(cfg(feature = "builtins")))]
-    pub fn chain(_state: &State, value: Value, others: crate::value::Rest<Value>) -> Result<Value, Error> {
-        let all_values = Some(value.clone()).into_iter().chain(others.0.iter().cloned()).collect::<Vec<_>>();
+    pub fn chain(
+        _state: &State,
+        value: Value,
+        others: crate::value::Rest<Value>,
+    ) -> Result<Value, Error> {
+        let all_values = Some(value.clone())
+            .into_iter()
+            .chain(others.0.iter().cloned())
+            .collect::<Vec<_>>();
 
         if all_values.iter().all(|v| v.kind() == ValueKind::Map) {
             Ok(Value::from_object(MergeDict::new(all_values)))
-        } else if all_values.iter().all(|v| matches!(v.kind(), ValueKind::Seq)) {
+        } else if all_values
+            .iter()
+            .all(|v| matches!(v.kind(), ValueKind::Seq))
+        {
             Ok(Value::from_object(MergeSeq::new(all_values)))
         } else {
             // General iterator chaining behavior
             Ok(Value::make_object_iterable(all_values, |values| {
                 Box::new(values.iter().flat_map(|v| match v.try_iter() {
                     Ok(iter) => Box::new(iter) as Box<dyn Iterator<Item = Value> + Send + Sync>,
-                    Err(err) => {
-                        Box::new(Some(Value::from(err)).into_iter()) as Box<dyn Iterator<Item = Value> + Send + Sync>
-                    }
+                    Err(err) => Box::new(Some(Value::from(err)).into_iter())
+                        as Box<dyn Iterator<Item = Value> + Send + Sync>,
                 })) as Box<dyn Iterator<Item = Value> + Send + Sync>
             }))
         }
@@ -1707,8 +1858,11 @@ mod builtins {
 
         Ok(Value::make_object_iterable(all_values, move |values| {
             let iter = std::iter::from_fn({
-                let mut iters =
-                    values.iter().map(|val| val.try_iter().ok()).collect::<Option<Vec<_>>>().unwrap_or_default();
+                let mut iters = values
+                    .iter()
+                    .map(|val| val.try_iter().ok())
+                    .collect::<Option<Vec<_>>>()
+                    .unwrap_or_default();
 
                 move || {
                     if iters.is_empty() {
@@ -1764,27 +1918,38 @@ mod builtins {
     /// [printf-style]: https://docs.python.org/3/library/stdtypes.html#printf-style-string-formatting
     /// [str.format()]: https://docs.python.org/3/library/string.html#format-string-syntax
     #[cfg_attr(docsrs, doc(cfg(feature = "builtins")))]
-    pub fn format(state: &State, format_str: &Value, format_args: Rest<Value>) -> Result<Value, Error> {
-        let string =
-            format_str.as_str().ok_or_else(|| Error::new(ErrorKind::InvalidOperation, "value is not a string"))?;
+    pub fn format(
+        state: &State,
+        format_str: &Value,
+        format_args: Rest<Value>,
+    ) -> Result<Value, Error> {
+        let string = format_str
+            .as_str()
+            .ok_or_else(|| Error::new(ErrorKind::InvalidOperation, "value is not a string"))?;
         if format_str.is_safe() {
-            let output = ok!(format_printf_with(string, &format_args, |value, conversion| {
-                if conversion == FormatConversion::Character {
-                    return Err(Error::new(
-                        ErrorKind::InvalidOperation,
-                        "character formatting is not supported for safe format strings",
-                    ));
-                }
+            let output = ok!(format_printf_with(
+                string,
+                &format_args,
+                |value, conversion| {
+                    if conversion == FormatConversion::Character {
+                        return Err(Error::new(
+                            ErrorKind::InvalidOperation,
+                            "character formatting is not supported for safe format strings",
+                        ));
+                    }
 
-                // Strings are escaped before applying width and precision,
-                // matching MarkupSafe.  Numbers stay typed so numeric
-                // conversion specifiers continue to work.
-                if value.is_safe() || matches!(value.kind(), ValueKind::Bool | ValueKind::Number) {
-                    Ok(None)
-                } else {
-                    escape(state, value).map(|value| Some(Value::from(value.as_str().unwrap())))
-                }
-            },));
+                    // Strings are escaped before applying width and precision,
+                    // matching MarkupSafe.  Numbers stay typed so numeric
+                    // conversion specifiers continue to work.
+                    if value.is_safe()
+                        || matches!(value.kind(), ValueKind::Bool | ValueKind::Number)
+                    {
+                        Ok(None)
+                    } else {
+                        escape(state, value).map(|value| Some(Value::from(value.as_str().unwrap())))
+                    }
+                },
+            ));
             Ok(Value::from_safe_string(output))
         } else {
             format_filter(FormatStyle::Printf, string, &format_args).map(Value::from)

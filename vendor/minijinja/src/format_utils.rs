@@ -34,7 +34,11 @@ pub(crate) enum FormatConversion {
 /// [`FormatStyle`] enum.  It is used to implement the `format` builtin filter,
 /// compatible with jinja2, and to implement the `str.format()` function in Python
 /// compatibility support in minijinja-contrib.
-pub fn format_filter(style: FormatStyle, format_str: &str, args: &[Value]) -> Result<String, Error> {
+pub fn format_filter(
+    style: FormatStyle,
+    format_str: &str,
+    args: &[Value],
+) -> Result<String, Error> {
     match style {
         FormatStyle::Printf => printf_style::format(format_str, args),
         FormatStyle::StrFormat => str_format_style::format(format_str, args),
@@ -284,7 +288,12 @@ impl FormatSpec {
     fn mantissa_and_exp<T: LowerExp>(val: T, precision: usize) -> (String, i32) {
         format!("{val:.precision$e}")
             .rsplit_once('e')
-            .map(|(m, e)| (m.to_owned(), e.parse::<i32>().expect("exponent must be an integer")))
+            .map(|(m, e)| {
+                (
+                    m.to_owned(),
+                    e.parse::<i32>().expect("exponent must be an integer"),
+                )
+            })
             .expect("scientific number must of XXeYY form")
     }
 
@@ -309,8 +318,15 @@ impl FormatSpec {
         }
     }
 
-    fn number_in_general_format<T: Display + LowerExp + Copy>(&self, val: T, is_uppercase: bool) -> String {
-        let precision = self.precision.map(|p| if p == 0 { 1 } else { p }).unwrap_or(6);
+    fn number_in_general_format<T: Display + LowerExp + Copy>(
+        &self,
+        val: T,
+        is_uppercase: bool,
+    ) -> String {
+        let precision = self
+            .precision
+            .map(|p| if p == 0 { 1 } else { p })
+            .unwrap_or(6);
 
         let (manti, exp) = Self::mantissa_and_exp(val, precision - 1);
         if exp >= -4 && exp < precision as i32 {
@@ -444,12 +460,15 @@ impl FormatSpec {
                         ));
                     }
                 }
-                let c = u32::try_from(val).ok().and_then(std::char::from_u32).ok_or_else(|| {
-                    Error::new(
-                        ErrorKind::InvalidOperation,
-                        format!("{} arg not in range(0x110000)", self.ty.description()),
-                    )
-                })?;
+                let c = u32::try_from(val)
+                    .ok()
+                    .and_then(std::char::from_u32)
+                    .ok_or_else(|| {
+                        Error::new(
+                            ErrorKind::InvalidOperation,
+                            format!("{} arg not in range(0x110000)", self.ty.description()),
+                        )
+                    })?;
                 return Ok(self.format_char(c));
             }
             Type::String => {
@@ -474,10 +493,16 @@ impl FormatSpec {
             }
             Type::LowerF | Type::UpperF => {
                 let prec = self.precision.unwrap_or(6);
-                let num = if prec != 0 { format!("{}.{:0prec$}", val, 0) } else { format!("{}", val) };
+                let num = if prec != 0 {
+                    format!("{}.{:0prec$}", val, 0)
+                } else {
+                    format!("{}", val)
+                };
                 self.group_decimal_num(self.fix_decimal_point(num))
             }
-            Type::LowerG | Type::UpperG => self.number_in_general_format(val, self.ty == Type::UpperG),
+            Type::LowerG | Type::UpperG => {
+                self.number_in_general_format(val, self.ty == Type::UpperG)
+            }
         };
 
         Ok(self.format_number(&number, sign))
@@ -583,9 +608,12 @@ impl FormatSpec {
                     Ok(self.format_number(&num, sign))
                 }
             },
-            Type::Binary | Type::Octal | Type::LowerHex | Type::UpperHex | Type::Decimal | Type::Char => {
-                Err(self.type_conversion_err("float", self.ty))
-            }
+            Type::Binary
+            | Type::Octal
+            | Type::LowerHex
+            | Type::UpperHex
+            | Type::Decimal
+            | Type::Char => Err(self.type_conversion_err("float", self.ty)),
         }
     }
 
@@ -636,7 +664,14 @@ impl FormatSpec {
         // Trim extra chars from the beginning of the padded and grouped prefix.
         let trim_index = grouped_prefix.len() - prefix.len() - fill_width;
         let grouped_prefix = &grouped_prefix[trim_index..];
-        format!("{}{grouped_prefix}{grouped_suffix}", if grouped_prefix.starts_with(sep) { "0" } else { "" })
+        format!(
+            "{}{grouped_prefix}{grouped_suffix}",
+            if grouped_prefix.starts_with(sep) {
+                "0"
+            } else {
+                ""
+            }
+        )
     }
 
     fn format_number(&self, number: &str, sign: &str) -> String {
@@ -653,11 +688,16 @@ impl FormatSpec {
         };
 
         if self.zero_padded {
-            let min_width = self.width.expect("zero-padding must have been parsed along with width");
+            let min_width = self
+                .width
+                .expect("zero-padding must have been parsed along with width");
             let curr_width = sign.len() + radix.len() + number.len();
             if curr_width < min_width {
                 let fill_width = min_width - curr_width;
-                format!("{sign}{radix}{}", self.apply_zero_padding(number, fill_width))
+                format!(
+                    "{sign}{radix}{}",
+                    self.apply_zero_padding(number, fill_width)
+                )
             } else {
                 format!("{sign}{radix}{number}")
             }
@@ -670,7 +710,11 @@ impl FormatSpec {
     fn format_char(&self, c: char) -> String {
         match self.format_style {
             FormatStyle::Printf => {
-                let align = self.fill_align.as_ref().map(|fa| fa.align).unwrap_or(Align::Right);
+                let align = self
+                    .fill_align
+                    .as_ref()
+                    .map(|fa| fa.align)
+                    .unwrap_or(Align::Right);
                 self.apply_padding_with_width(c.to_string(), align, 1)
             }
             FormatStyle::StrFormat => {
@@ -691,13 +735,21 @@ impl FormatSpec {
         }
     }
 
-    fn apply_padding_with_width(&self, text: String, default_align: Align, curr_width: usize) -> String {
+    fn apply_padding_with_width(
+        &self,
+        text: String,
+        default_align: Align,
+        curr_width: usize,
+    ) -> String {
         if let Some(min_width) = &self.width {
             if curr_width < *min_width {
                 let fill_width = min_width - curr_width;
                 let (fill_char, align) = match &self.fill_align {
                     Some(FillAlign { fill: None, align }) => (' ', *align),
-                    Some(FillAlign { fill: Some(f), align }) => (*f, *align),
+                    Some(FillAlign {
+                        fill: Some(f),
+                        align,
+                    }) => (*f, *align),
                     None => (' ', default_align),
                 };
                 let res = match align {
@@ -739,7 +791,10 @@ struct Cursor<'s> {
 
 impl<'s> Cursor<'s> {
     fn new(source: &'s str) -> Self {
-        Self { source, current_offset: 0 }
+        Self {
+            source,
+            current_offset: 0,
+        }
     }
 
     #[inline]
@@ -794,7 +849,10 @@ struct Tokenizer<'s> {
 
 impl<'s> Tokenizer<'s> {
     fn new(source: &'s str, format_style: FormatStyle) -> Self {
-        Self { cursor: Cursor::new(source), format_style }
+        Self {
+            cursor: Cursor::new(source),
+            format_style,
+        }
     }
 
     fn next_token(&mut self) -> Result<Option<Token<'s>>, Error> {
@@ -829,20 +887,22 @@ impl<'s> Tokenizer<'s> {
                         }
                     }
                 }
-                Some(b'}') if FormatStyle::StrFormat == self.format_style => match bytes.get(offset + 1) {
-                    Some(b'}') => {
-                        escape_seq = true;
-                        offset += 1;
-                        break;
-                    }
-                    _ => {
-                        let msg = format!(
-                            "invalid single '}}' in format string \
+                Some(b'}') if FormatStyle::StrFormat == self.format_style => {
+                    match bytes.get(offset + 1) {
+                        Some(b'}') => {
+                            escape_seq = true;
+                            offset += 1;
+                            break;
+                        }
+                        _ => {
+                            let msg = format!(
+                                "invalid single '}}' in format string \
                                  at offset {offset}; use escape sequence '}}}}'"
-                        );
-                        return Err(Error::new(ErrorKind::InvalidOperation, msg));
+                            );
+                            return Err(Error::new(ErrorKind::InvalidOperation, msg));
+                        }
                     }
-                },
+                }
                 Some(_) => {
                     offset += 1;
                 }
@@ -871,7 +931,11 @@ impl<'s> Tokenizer<'s> {
 }
 
 fn parse_number(cursor: &mut Cursor) -> Result<Option<usize>, Error> {
-    let digit_count = cursor.rest_bytes().iter().take_while(|c| c.is_ascii_digit()).count();
+    let digit_count = cursor
+        .rest_bytes()
+        .iter()
+        .take_while(|c| c.is_ascii_digit())
+        .count();
     if digit_count == 0 {
         Ok(None)
     } else {
@@ -879,7 +943,10 @@ fn parse_number(cursor: &mut Cursor) -> Result<Option<usize>, Error> {
         let num = ok!(num_str.parse::<usize>().map_err(|e| {
             Error::new(
                 ErrorKind::InvalidOperation,
-                format!("invalid integer in the format string at offset {}", cursor.position()),
+                format!(
+                    "invalid integer in the format string at offset {}",
+                    cursor.position()
+                ),
             )
             .with_source(e)
         }));
@@ -910,13 +977,20 @@ fn parse_type(cursor: &mut Cursor, style: FormatStyle) -> Result<Type, Error> {
         Some(c) => {
             return Err(Error::new(
                 ErrorKind::InvalidOperation,
-                format!("invalid conversion type '{}' in format spec at offset {}", *c as char, cursor.position()),
+                format!(
+                    "invalid conversion type '{}' in format spec at offset {}",
+                    *c as char,
+                    cursor.position()
+                ),
             ))
         }
         None => {
             return Err(Error::new(
                 ErrorKind::InvalidOperation,
-                format!("incomplete format spec at offset {}; missing conversion type", cursor.position()),
+                format!(
+                    "incomplete format spec at offset {}; missing conversion type",
+                    cursor.position()
+                ),
             ))
         }
     };
@@ -932,7 +1006,10 @@ fn parse_till<'s>(cursor: &mut Cursor<'s>, end_delim: u8) -> Result<&'s str, Err
         } else if cursor.is_end() {
             return Err(Error::new(
                 ErrorKind::InvalidOperation,
-                format!("incomplete format key at offset {}; missing closing '{}'", start, end_delim as char),
+                format!(
+                    "incomplete format key at offset {}; missing closing '{}'",
+                    start, end_delim as char
+                ),
             ));
         } else {
             // PATCH(promptc): a whole character (upstream advanced one byte, and slicing
@@ -961,14 +1038,20 @@ mod printf_style {
     // number -> [0-9]+
     // len_modifier -> 'h' | 'l' | 'L'
     // type -> 'd' | 'i' | 'o' | 'x' | 'X' | 'e' | 'E' | 'f' | 'F' | 'g' | 'G' | 'c' | 's'
-    pub(super) fn replacement_field<'s>(cursor: &mut Cursor<'s>) -> Result<ReplacementField<'s>, Error> {
+    pub(super) fn replacement_field<'s>(
+        cursor: &mut Cursor<'s>,
+    ) -> Result<ReplacementField<'s>, Error> {
         let location = cursor.position();
         // consume '%'
         cursor.advance(1);
 
         let field_name = ok!(parse_key(cursor)).map(FieldName::MappingKey);
         let spec = ok!(parse_format_spec(cursor));
-        Ok(ReplacementField { field_name, format_spec: spec, location })
+        Ok(ReplacementField {
+            field_name,
+            format_spec: spec,
+            location,
+        })
     }
 
     fn parse_key<'s>(cursor: &mut Cursor<'s>) -> Result<Option<&'s str>, Error> {
@@ -991,7 +1074,12 @@ mod printf_style {
             match cursor.rest_bytes().get(0) {
                 Some(b'#') => alternate_form = true,
                 Some(b'0') => zero_padded = true,
-                Some(b'-') => fill_align = Some(FillAlign { fill: None, align: Align::Left }),
+                Some(b'-') => {
+                    fill_align = Some(FillAlign {
+                        fill: None,
+                        align: Align::Left,
+                    })
+                }
                 Some(b' ') => space_before_positive_num = true,
                 Some(b'+') => print_sign = true,
                 _ => break,
@@ -1004,7 +1092,10 @@ mod printf_style {
             space_before_positive_num = false;
         }
 
-        if let Some(FillAlign { align: Align::Left, .. }) = fill_align {
+        if let Some(FillAlign {
+            align: Align::Left, ..
+        }) = fill_align
+        {
             // '-' flag overrides '0' padding flag
             zero_padded = false;
         }
@@ -1017,7 +1108,11 @@ mod printf_style {
             width = Some(0);
         }
 
-        let precision = cursor.advance_if(b'.').then(|| parse_number(cursor)).transpose()?.flatten();
+        let precision = cursor
+            .advance_if(b'.')
+            .then(|| parse_number(cursor))
+            .transpose()?
+            .flatten();
 
         // length modifier is ignored in Python
         parse_len_modifier(cursor);
@@ -1065,14 +1160,21 @@ mod printf_style {
         fn missing_arg_err(location: usize) -> Error {
             Error::new(
                 ErrorKind::InvalidOperation,
-                format!("missing an argument for format spec at offset '{}'", location),
+                format!(
+                    "missing an argument for format spec at offset '{}'",
+                    location
+                ),
             )
         }
 
         while let Some(token) = ok!(input.next_token()) {
             match token {
                 Token::Literal(lit) => result.push_str(lit),
-                Token::Replace(ReplacementField { field_name, format_spec, .. }) => {
+                Token::Replace(ReplacementField {
+                    field_name,
+                    format_spec,
+                    ..
+                }) => {
                     let arg = {
                         if let Some(FieldName::MappingKey(key)) = field_name {
                             // only a mapping as an argument is expected, and the key must be
@@ -1105,7 +1207,9 @@ mod printf_style {
                         FormatConversion::Other
                     };
                     let transformed = ok!(transform(&arg, conversion));
-                    result.push_str(&ok!(format_spec.format(transformed.as_ref().unwrap_or(&arg))));
+                    result.push_str(&ok!(
+                        format_spec.format(transformed.as_ref().unwrap_or(&arg))
+                    ));
                 }
             }
         }
@@ -1137,7 +1241,9 @@ mod str_format_style {
     // precision -> number
     // number -> [0-9]+
     // type -> 'b' | 'd' | 'o' | 'x' | 'X' | 'e' | 'E' | 'f' | 'F' | 'g' | 'G' | 'c' | 's'
-    pub(super) fn replacement_field<'s>(cursor: &mut Cursor<'s>) -> Result<ReplacementField<'s>, Error> {
+    pub(super) fn replacement_field<'s>(
+        cursor: &mut Cursor<'s>,
+    ) -> Result<ReplacementField<'s>, Error> {
         let location = cursor.position();
         // consume '{'
         cursor.advance(1);
@@ -1162,10 +1268,17 @@ mod str_format_style {
         };
 
         if cursor.advance_if(b'}') {
-            Ok(ReplacementField { field_name, format_spec, location })
+            Ok(ReplacementField {
+                field_name,
+                format_spec,
+                location,
+            })
         } else {
             let err = if let Some(&n) = cursor.rest_bytes().get(0) {
-                format!("expected closing '}}' in format spec at offset {}; found '{}'", location, n as char)
+                format!(
+                    "expected closing '}}' in format spec at offset {}; found '{}'",
+                    location, n as char
+                )
             } else {
                 format!("missing closing '}}' in format spec at offset {}", location)
             };
@@ -1192,7 +1305,10 @@ mod str_format_style {
                 } else {
                     return Err(Error::new(
                         ErrorKind::InvalidOperation,
-                        format!("missing attribute name after '.' in format spec at offset {}", cursor.position()),
+                        format!(
+                            "missing attribute name after '.' in format spec at offset {}",
+                            cursor.position()
+                        ),
                     ));
                 }
             } else if cursor.advance_if(b'[') {
@@ -1262,7 +1378,11 @@ mod str_format_style {
             None
         };
 
-        let precision = cursor.advance_if(b'.').then(|| parse_number(cursor)).transpose()?.flatten();
+        let precision = cursor
+            .advance_if(b'.')
+            .then(|| parse_number(cursor))
+            .transpose()?
+            .flatten();
 
         let ty = ok!(parse_type(cursor, FormatStyle::StrFormat));
 
@@ -1324,12 +1444,48 @@ mod str_format_style {
         let maybe_align = cursor.rest().chars().nth(1);
 
         let (consumed, fa) = match (maybe_fill, maybe_align) {
-            (Some(f), Some('<')) => (f.len_utf8() + 1, FillAlign { fill: Some(f), align: Align::Left }),
-            (Some(f), Some('>')) => (f.len_utf8() + 1, FillAlign { fill: Some(f), align: Align::Right }),
-            (Some(f), Some('^')) => (f.len_utf8() + 1, FillAlign { fill: Some(f), align: Align::Center }),
-            (Some('<'), _) => (1, FillAlign { fill: None, align: Align::Left }),
-            (Some('>'), _) => (1, FillAlign { fill: None, align: Align::Right }),
-            (Some('^'), _) => (1, FillAlign { fill: None, align: Align::Center }),
+            (Some(f), Some('<')) => (
+                f.len_utf8() + 1,
+                FillAlign {
+                    fill: Some(f),
+                    align: Align::Left,
+                },
+            ),
+            (Some(f), Some('>')) => (
+                f.len_utf8() + 1,
+                FillAlign {
+                    fill: Some(f),
+                    align: Align::Right,
+                },
+            ),
+            (Some(f), Some('^')) => (
+                f.len_utf8() + 1,
+                FillAlign {
+                    fill: Some(f),
+                    align: Align::Center,
+                },
+            ),
+            (Some('<'), _) => (
+                1,
+                FillAlign {
+                    fill: None,
+                    align: Align::Left,
+                },
+            ),
+            (Some('>'), _) => (
+                1,
+                FillAlign {
+                    fill: None,
+                    align: Align::Right,
+                },
+            ),
+            (Some('^'), _) => (
+                1,
+                FillAlign {
+                    fill: None,
+                    align: Align::Center,
+                },
+            ),
             (_, _) => return None,
         };
 
@@ -1393,27 +1549,47 @@ mod str_format_style {
         while let Some(token) = ok!(input.next_token()) {
             match token {
                 Token::Literal(lit) => result.push_str(lit),
-                Token::Replace(ReplacementField { field_name, format_spec, location }) => {
+                Token::Replace(ReplacementField {
+                    field_name,
+                    format_spec,
+                    location,
+                }) => {
                     // find the right argument to replace the field with
                     let arg = match field_name {
                         Some(FieldName::Kwarg(key, path)) => {
-                            let val = ok!(kwargs.peek::<Value>(key).map_err(|e| missing_arg_err(location, Some(e))));
-                            ok!(get_nested_val(&val, &path).map_err(|e| missing_arg_err(location, Some(e))))
+                            let val = ok!(kwargs
+                                .peek::<Value>(key)
+                                .map_err(|e| missing_arg_err(location, Some(e))));
+                            ok!(get_nested_val(&val, &path)
+                                .map_err(|e| missing_arg_err(location, Some(e))))
                         }
                         Some(FieldName::Positional(index, path)) => {
                             manual_numbering = true;
                             if auto_numbering {
-                                return Err(switch_err(location, "automatic numbering", "manual field specification"));
+                                return Err(switch_err(
+                                    location,
+                                    "automatic numbering",
+                                    "manual field specification",
+                                ));
                             }
-                            let val = ok!(args.get(index).ok_or_else(|| missing_arg_err(location, None)));
-                            ok!(get_nested_val(val, &path).map_err(|e| missing_arg_err(location, Some(e))))
+                            let val = ok!(args
+                                .get(index)
+                                .ok_or_else(|| missing_arg_err(location, None)));
+                            ok!(get_nested_val(val, &path)
+                                .map_err(|e| missing_arg_err(location, Some(e))))
                         }
                         None => {
                             auto_numbering = true;
                             if manual_numbering {
-                                return Err(switch_err(location, "manual field specification", "automatic numbering"));
+                                return Err(switch_err(
+                                    location,
+                                    "manual field specification",
+                                    "automatic numbering",
+                                ));
                             }
-                            let val = ok!(args.get(arg_index).ok_or_else(|| missing_arg_err(location, None)));
+                            let val = ok!(args
+                                .get(arg_index)
+                                .ok_or_else(|| missing_arg_err(location, None)));
                             arg_index += 1;
                             val.clone()
                         }

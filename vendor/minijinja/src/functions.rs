@@ -258,7 +258,8 @@ impl BoxedFunction {
     {
         BoxedFunction(
             Arc::new(move |state, args| -> Result<Value, Error> {
-                f.invoke(ok!(Args::from_values(Some(state), args)), SealedMarker).into_result()
+                f.invoke(ok!(Args::from_values(Some(state), args)), SealedMarker)
+                    .into_result()
             }),
             #[cfg(feature = "debug")]
             std::any::type_name::<F>(),
@@ -325,9 +326,14 @@ mod builtins {
     /// This function will refuse to create ranges over 10.000 items.
     #[cfg_attr(docsrs, doc(cfg(feature = "builtins")))]
     pub fn range(lower: isize, upper: Option<isize>, step: Option<isize>) -> Result<Value, Error> {
-        fn to_result<I: ExactSizeIterator<Item = isize> + Send + Sync + Clone + 'static>(i: I) -> Result<Value, Error> {
+        fn to_result<I: ExactSizeIterator<Item = isize> + Send + Sync + Clone + 'static>(
+            i: I,
+        ) -> Result<Value, Error> {
             if i.len() > 100000 {
-                Err(Error::new(ErrorKind::InvalidOperation, "range has too many elements"))
+                Err(Error::new(
+                    ErrorKind::InvalidOperation,
+                    "range has too many elements",
+                ))
             } else {
                 Ok(Value::make_iterable(move || i.clone()))
             }
@@ -343,7 +349,10 @@ mod builtins {
         };
 
         match step.cmp(&0) {
-            Ordering::Equal => Err(Error::new(ErrorKind::InvalidOperation, "cannot create range with step of 0")),
+            Ordering::Equal => Err(Error::new(
+                ErrorKind::InvalidOperation,
+                "cannot create range with step of 0",
+            )),
             Ordering::Greater => to_result(rng.step_by(step as usize)),
             Ordering::Less => {
                 // handle negative steps
@@ -353,7 +362,11 @@ mod builtins {
                     None => (0, lower),
                 };
 
-                let len = if start <= end { 0 } else { ((start - end + (-step) - 1) / (-step)) as usize };
+                let len = if start <= end {
+                    0
+                } else {
+                    ((start - end + (-step) - 1) / (-step)) as usize
+                };
 
                 let iter = (0..len).map(move |i| start + (i as isize) * step);
                 to_result(iter)
@@ -393,7 +406,12 @@ mod builtins {
         };
 
         if update_with.values.is_true() {
-            rv.extend(update_with.values.iter().map(|(k, v)| (k.clone(), v.clone())));
+            rv.extend(
+                update_with
+                    .values
+                    .iter()
+                    .map(|(k, v)| (k.clone(), v.clone())),
+            );
         }
 
         Ok(Value::from_object(rv))
@@ -436,8 +454,10 @@ mod builtins {
     pub fn namespace(defaults: Option<Value>) -> Result<Value, Error> {
         let ns = crate::value::namespace_object::Namespace::default();
         if let Some(defaults) = defaults {
-            if let Some(pairs) =
-                defaults.as_object().filter(|x| matches!(x.repr(), ObjectRepr::Map)).and_then(|x| x.try_iter_pairs())
+            if let Some(pairs) = defaults
+                .as_object()
+                .filter(|x| matches!(x.repr(), ObjectRepr::Map))
+                .and_then(|x| x.try_iter_pairs())
             {
                 for (key, value) in pairs {
                     if let Some(key) = key.as_str() {
@@ -447,7 +467,10 @@ mod builtins {
             } else {
                 return Err(Error::new(
                     ErrorKind::InvalidOperation,
-                    format!("expected object or keyword arguments, got {}", defaults.kind()),
+                    format!(
+                        "expected object or keyword arguments, got {}",
+                        defaults.kind()
+                    ),
                 ));
             }
         }

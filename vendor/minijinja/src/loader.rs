@@ -82,17 +82,30 @@ impl<'source> LoaderStore<'source> {
         self.insert_cow(Cow::Borrowed(name), Cow::Borrowed(source))
     }
 
-    pub fn insert_cow(&mut self, name: Cow<'source, str>, source: Cow<'source, str>) -> Result<(), Error> {
+    pub fn insert_cow(
+        &mut self,
+        name: Cow<'source, str>,
+        source: Cow<'source, str>,
+    ) -> Result<(), Error> {
         match (source, name) {
             (Cow::Borrowed(source), Cow::Borrowed(name)) => {
                 self.owned_templates.remove(name);
-                self.borrowed_templates
-                    .insert(name, Arc::new(ok!(CompiledTemplate::new(name, source, &self.template_config))));
+                self.borrowed_templates.insert(
+                    name,
+                    Arc::new(ok!(CompiledTemplate::new(
+                        name,
+                        source,
+                        &self.template_config
+                    ))),
+                );
             }
             (source, name) => {
                 self.borrowed_templates.remove(&name as &str);
                 let name: Arc<str> = name.into();
-                self.owned_templates.replace(name.clone(), ok!(self.make_owned_template(name, source.to_string())));
+                self.owned_templates.replace(
+                    name.clone(),
+                    ok!(self.make_owned_template(name, source.to_string())),
+                );
             }
         }
 
@@ -134,17 +147,30 @@ impl<'source> LoaderStore<'source> {
         self.loader = Some(Arc::new(f));
     }
 
-    fn make_owned_template(&self, name: Arc<str>, source: String) -> Result<Arc<LoadedTemplate>, Error> {
-        LoadedTemplate::try_new((name, source.into_boxed_str()), |(name, source)| -> Result<_, Error> {
-            CompiledTemplate::new(name, source, &self.template_config)
-        })
+    fn make_owned_template(
+        &self,
+        name: Arc<str>,
+        source: String,
+    ) -> Result<Arc<LoadedTemplate>, Error> {
+        LoadedTemplate::try_new(
+            (name, source.into_boxed_str()),
+            |(name, source)| -> Result<_, Error> {
+                CompiledTemplate::new(name, source, &self.template_config)
+            },
+        )
         .map(Arc::new)
     }
 
     pub fn iter(&self) -> impl Iterator<Item = (&str, &CompiledTemplate<'_>)> {
-        let borrowed = self.borrowed_templates.iter().map(|(name, template)| (*name, &**template));
+        let borrowed = self
+            .borrowed_templates
+            .iter()
+            .map(|(name, template)| (*name, &**template));
 
-        let owned = self.owned_templates.iter().map(|(name, template)| (&**name, template.borrow_dependent()));
+        let owned = self
+            .owned_templates
+            .iter()
+            .map(|(name, template)| (&**name, template.borrow_dependent()));
 
         borrowed.chain(owned)
     }
@@ -189,7 +215,9 @@ pub fn path_loader<'x, P: AsRef<Path> + 'x>(
         match fs::read_to_string(path) {
             Ok(result) => Ok(Some(result)),
             Err(err) if err.kind() == io::ErrorKind::NotFound => Ok(None),
-            Err(err) => Err(Error::new(ErrorKind::InvalidOperation, "could not read template").with_source(err)),
+            Err(err) => Err(
+                Error::new(ErrorKind::InvalidOperation, "could not read template").with_source(err),
+            ),
         }
     }
 }
@@ -202,7 +230,10 @@ mod tests {
 
     #[test]
     fn test_safe_join() {
-        assert_eq!(safe_join(Path::new("foo"), "bar/baz"), Some(PathBuf::from("foo").join("bar").join("baz")));
+        assert_eq!(
+            safe_join(Path::new("foo"), "bar/baz"),
+            Some(PathBuf::from("foo").join("bar").join("baz"))
+        );
         assert_eq!(safe_join(Path::new("foo"), ".bar/baz"), None);
         assert_eq!(safe_join(Path::new("foo"), "bar/.baz"), None);
         assert_eq!(safe_join(Path::new("foo"), "bar/../baz"), None);

@@ -35,7 +35,14 @@ pub struct Output<'a> {
 impl<'a> Output<'a> {
     /// Creates a new output.
     pub(crate) fn new(w: &'a mut (dyn fmt::Write + 'a)) -> Self {
-        Self { w, target: w, capture_stack: Vec::new(), limit: usize::MAX, base_len: None, exceeded: false }
+        Self {
+            w,
+            target: w,
+            capture_stack: Vec::new(),
+            limit: usize::MAX,
+            base_len: None,
+            exceeded: false,
+        }
     }
 
     /// PATCH(promptc): an output whose writes to `w` are bounded by `limit` too (the
@@ -217,7 +224,10 @@ impl<W> WriteWrapper<W> {
     pub fn take_err(&mut self, original: Error) -> Error {
         self.err
             .take()
-            .map(|io_err| Error::new(ErrorKind::WriteFailure, "I/O error during rendering").with_source(io_err))
+            .map(|io_err| {
+                Error::new(ErrorKind::WriteFailure, "I/O error during rendering")
+                    .with_source(io_err)
+            })
             .unwrap_or(original)
     }
 }
@@ -233,9 +243,11 @@ impl<W: io::Write> fmt::Write for WriteWrapper<W> {
 
     #[inline]
     fn write_char(&mut self, c: char) -> fmt::Result {
-        self.w.write_all(c.encode_utf8(&mut [0; 4]).as_bytes()).map_err(|e| {
-            self.err = Some(e);
-            fmt::Error
-        })
+        self.w
+            .write_all(c.encode_utf8(&mut [0; 4]).as_bytes())
+            .map_err(|e| {
+                self.err = Some(e);
+                fmt::Error
+            })
     }
 }

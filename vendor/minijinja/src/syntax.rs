@@ -1,5 +1,11 @@
-#![cfg_attr(feature = "custom_syntax", doc = "Documents the syntax for templates and provides ways to reconfigure it.")]
-#![cfg_attr(not(feature = "custom_syntax"), doc = "Documents the syntax for templates.")]
+#![cfg_attr(
+    feature = "custom_syntax",
+    doc = "Documents the syntax for templates and provides ways to reconfigure it."
+)]
+#![cfg_attr(
+    not(feature = "custom_syntax"),
+    doc = "Documents the syntax for templates."
+)]
 //!
 //! <details><summary><strong style="cursor: pointer">Table of Contents</strong></summary>
 //!
@@ -28,7 +34,10 @@
 //!   - [`{% autoescape %}`](#-autoescape-)
 //!   - [`{% raw %}`](#-raw-)
 //!   - [`{% break %} / {% continue %}`](#-break----continue-)
-#![cfg_attr(feature = "custom_syntax", doc = "- [Custom Delimiters](#custom-delimiters)")]
+#![cfg_attr(
+    feature = "custom_syntax",
+    doc = "- [Custom Delimiters](#custom-delimiters)"
+)]
 //! - [Whitespace Control](#whitespace-control)
 //!
 //! </details>
@@ -955,7 +964,9 @@ mod imp {
 
     fn default_delims() -> Arc<Delims> {
         static DEFAULT_DELIMS_ARC: OnceLock<Arc<Delims>> = OnceLock::new();
-        DEFAULT_DELIMS_ARC.get_or_init(|| Arc::new(DEFAULT_DELIMS)).clone()
+        DEFAULT_DELIMS_ARC
+            .get_or_init(|| Arc::new(DEFAULT_DELIMS))
+            .clone()
     }
 
     impl Delims {
@@ -1065,7 +1076,10 @@ mod imp {
             let aho_corasick = ok!(AhoCorasick::builder()
                 .build(ok!(delims.validated_start_delims()))
                 .map_err(|_| ErrorKind::InvalidDelimiter.into()));
-            Ok(SyntaxConfig { delims, aho_corasick: Some(aho_corasick) })
+            Ok(SyntaxConfig {
+                delims,
+                aho_corasick: Some(aho_corasick),
+            })
         }
     }
 
@@ -1098,7 +1112,10 @@ mod imp {
 
     impl Default for SyntaxConfig {
         fn default() -> Self {
-            Self { delims: default_delims(), aho_corasick: None }
+            Self {
+                delims: default_delims(),
+                aho_corasick: None,
+            }
         }
     }
 
@@ -1106,7 +1123,9 @@ mod imp {
         /// Creates a syntax builder.
         #[cfg_attr(docsrs, doc(cfg(feature = "custom_syntax")))]
         pub fn builder() -> SyntaxConfigBuilder {
-            SyntaxConfigBuilder { delims: default_delims() }
+            SyntaxConfigBuilder {
+                delims: default_delims(),
+            }
         }
 
         /// Returns the block delimiters.

@@ -88,7 +88,10 @@ pub struct Captured<'source> {
 
 impl fmt::Debug for Captured<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Captured").field("output", &self.output()).field("state", &self.state()).finish()
+        f.debug_struct("Captured")
+            .field("output", &self.output())
+            .field("state", &self.state())
+            .finish()
     }
 }
 
@@ -107,8 +110,12 @@ impl<'source> Captured<'source> {
     }
 
     /// Invokes a closure with mutable access to the captured state.
-    pub fn with_state_mut<R>(&mut self, f: impl for<'state> FnOnce(&mut State<'state, 'state>) -> R) -> R {
-        self.cell.with_dependent_mut(|_, dependent| f(&mut dependent.state))
+    pub fn with_state_mut<R>(
+        &mut self,
+        f: impl for<'state> FnOnce(&mut State<'state, 'state>) -> R,
+    ) -> R {
+        self.cell
+            .with_dependent_mut(|_, dependent| f(&mut dependent.state))
     }
 
     /// Consumes the capture and returns the rendered output string.
@@ -116,7 +123,8 @@ impl<'source> Captured<'source> {
     /// When created from [`render_captured_to`](Template::render_captured_to)
     /// this returns an empty string.
     pub fn into_output(mut self) -> String {
-        self.cell.with_dependent_mut(|_, dependent| std::mem::take(&mut dependent.output))
+        self.cell
+            .with_dependent_mut(|_, dependent| std::mem::take(&mut dependent.output))
     }
 }
 
@@ -201,7 +209,10 @@ impl<'env, 'source> Template<'env, 'source> {
     /// **Note on values:** The [`Value`] type implements `Serialize` and can be
     /// efficiently passed to render.  It does not undergo actual serialization.
     #[deprecated(since = "2.18.0", note = "use render_captured instead")]
-    pub fn render_and_return_state<S: Serialize>(&self, ctx: S) -> Result<(String, State<'_, 'env>), Error> {
+    pub fn render_and_return_state<S: Serialize>(
+        &self,
+        ctx: S,
+    ) -> Result<(String, State<'_, 'env>), Error> {
         // reduce total amount of code falling under mono morphization into
         // this function, and share the rest in _render.
         self._render(Value::from_serialize(&ctx))
@@ -226,7 +237,8 @@ impl<'env, 'source> Template<'env, 'source> {
     /// assert_eq!(rendered.state().lookup("x"), Some(Value::from(42)));
     /// ```
     pub fn render_captured<S: Serialize>(&self, ctx: S) -> Result<Captured<'source>, Error> {
-        self.clone()._capture_state(Value::from_serialize(&ctx), true)
+        self.clone()
+            ._capture_state(Value::from_serialize(&ctx), true)
     }
 
     /// Like [`render`](Self::render) but writes to an [`io::Write`] and keeps
@@ -249,29 +261,42 @@ impl<'env, 'source> Template<'env, 'source> {
     /// assert_eq!(std::str::from_utf8(&buf).unwrap(), "Hello!");
     /// assert_eq!(captured.output(), "");
     /// ```
-    pub fn render_captured_to<S: Serialize, W: io::Write>(&self, ctx: S, w: W) -> Result<Captured<'source>, Error> {
+    pub fn render_captured_to<S: Serialize, W: io::Write>(
+        &self,
+        ctx: S,
+        w: W,
+    ) -> Result<Captured<'source>, Error> {
         let root = Value::from_serialize(&ctx);
         let w = std::cell::RefCell::new(WriteWrapper { w, err: None });
-        self.clone()._capture_state_with_output(root, &w).map_err(|err| w.into_inner().take_err(err))
+        self.clone()
+            ._capture_state_with_output(root, &w)
+            .map_err(|err| w.into_inner().take_err(err))
     }
 
     fn _render(&self, root: Value) -> Result<(String, State<'_, 'env>), Error> {
         let mut rv = String::with_capacity(self.compiled.buffer_size_hint);
-        self._eval(root, &mut Output::new(&mut rv)).map(|(_, state)| (rv, state))
+        self._eval(root, &mut Output::new(&mut rv))
+            .map(|(_, state)| (rv, state))
     }
 
     fn _capture_state(self, root: Value, capture_output: bool) -> Result<Captured<'source>, Error> {
         let this: Template<'source, 'source> = self;
-        let cell = ok!(CapturedCell::try_new(this, move |template| -> Result<CapturedData<'_>, Error> {
-            let mut output =
-                if capture_output { String::with_capacity(template.compiled.buffer_size_hint) } else { String::new() };
-            let (_, state) = if capture_output {
-                ok!(template._eval(root, &mut Output::new(&mut output)))
-            } else {
-                ok!(template._eval(root, &mut Output::null()))
-            };
-            Ok(CapturedData { output, state })
-        }));
+        let cell = ok!(CapturedCell::try_new(
+            this,
+            move |template| -> Result<CapturedData<'_>, Error> {
+                let mut output = if capture_output {
+                    String::with_capacity(template.compiled.buffer_size_hint)
+                } else {
+                    String::new()
+                };
+                let (_, state) = if capture_output {
+                    ok!(template._eval(root, &mut Output::new(&mut output)))
+                } else {
+                    ok!(template._eval(root, &mut Output::null()))
+                };
+                Ok(CapturedData { output, state })
+            }
+        ));
         Ok(Captured { cell })
     }
 
@@ -281,10 +306,16 @@ impl<'env, 'source> Template<'env, 'source> {
         w: &RefCell<WriteWrapper<W>>,
     ) -> Result<Captured<'source>, Error> {
         let this: Template<'source, 'source> = self;
-        let cell = ok!(CapturedCell::try_new(this, move |template| -> Result<CapturedData<'_>, Error> {
-            let (_, state) = ok!(template._eval(root, &mut Output::new(&mut *w.borrow_mut())));
-            Ok(CapturedData { output: String::new(), state })
-        }));
+        let cell = ok!(CapturedCell::try_new(
+            this,
+            move |template| -> Result<CapturedData<'_>, Error> {
+                let (_, state) = ok!(template._eval(root, &mut Output::new(&mut *w.borrow_mut())));
+                Ok(CapturedData {
+                    output: String::new(),
+                    state,
+                })
+            }
+        ));
         Ok(Captured { cell })
     }
 
@@ -306,7 +337,11 @@ impl<'env, 'source> Template<'env, 'source> {
     /// **Note on values:** The [`Value`] type implements `Serialize` and can be
     /// efficiently passed to render.  It does not undergo actual serialization.
     #[deprecated(since = "2.18.0", note = "use render_captured_to instead")]
-    pub fn render_to_write<S: Serialize, W: io::Write>(&self, ctx: S, w: W) -> Result<State<'_, 'env>, Error> {
+    pub fn render_to_write<S: Serialize, W: io::Write>(
+        &self,
+        ctx: S,
+        w: W,
+    ) -> Result<State<'_, 'env>, Error> {
         let mut wrapper = WriteWrapper { w, err: None };
         self._eval(Value::from_serialize(&ctx), &mut Output::new(&mut wrapper))
             .map(|(_, state)| state)
@@ -350,7 +385,11 @@ impl<'env, 'source> Template<'env, 'source> {
         Ok(state)
     }
 
-    fn _eval(&self, root: Value, out: &mut Output) -> Result<(Option<Value>, State<'_, 'env>), Error> {
+    fn _eval(
+        &self,
+        root: Value,
+        out: &mut Output,
+    ) -> Result<(Option<Value>, State<'_, 'env>), Error> {
         Vm::new(self.env).eval(
             &self.compiled.instructions,
             root,
@@ -422,7 +461,13 @@ impl<'env, 'source> Template<'env, 'source> {
     #[cfg(feature = "multi_template")]
     pub(crate) fn instructions_and_blocks(
         &self,
-    ) -> Result<(&'env Instructions<'env>, &'env BTreeMap<&'env str, Instructions<'env>>), Error> {
+    ) -> Result<
+        (
+            &'env Instructions<'env>,
+            &'env BTreeMap<&'env str, Instructions<'env>>,
+        ),
+        Error,
+    > {
         match self.compiled {
             CompiledTemplateRef::Borrowed(x) => Ok((&x.instructions, &x.blocks)),
             CompiledTemplateRef::Owned(_) => Err(Error::new(
@@ -497,7 +542,12 @@ impl<'source> CompiledTemplate<'source> {
         source: &'source str,
         config: &TemplateConfig,
     ) -> Result<CompiledTemplate<'source>, Error> {
-        let ast = ok!(parse(source, name, config.syntax_config.clone(), config.ws_config));
+        let ast = ok!(parse(
+            source,
+            name,
+            config.syntax_config.clone(),
+            config.ws_config
+        ));
         let mut g = CodeGenerator::new(name, source);
         g.compile_stmt(&ast);
         let buffer_size_hint = g.buffer_size_hint();

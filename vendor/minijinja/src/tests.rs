@@ -157,13 +157,15 @@ mod builtins {
     /// target), and `i128::MIN` by -1 divides evenly instead of overflowing.
     pub fn is_divisibleby(v: &Value, other: &Value) -> Result<bool, Error> {
         match coerce(v, other, false) {
-            Some(CoerceResult::I128(_, 0)) => {
-                Err(Error::new(ErrorKind::InvalidOperation, "divisibleby 0: cannot divide by zero"))
-            }
+            Some(CoerceResult::I128(_, 0)) => Err(Error::new(
+                ErrorKind::InvalidOperation,
+                "divisibleby 0: cannot divide by zero",
+            )),
             Some(CoerceResult::I128(a, b)) => Ok(a.checked_rem(b).unwrap_or(0) == 0),
-            Some(CoerceResult::F64(_, 0.0)) => {
-                Err(Error::new(ErrorKind::InvalidOperation, "divisibleby 0: cannot divide by zero"))
-            }
+            Some(CoerceResult::F64(_, 0.0)) => Err(Error::new(
+                ErrorKind::InvalidOperation,
+                "divisibleby 0: cannot divide by zero",
+            )),
             Some(CoerceResult::F64(a, b)) => Ok((a % b) == 0.0),
             _ => Ok(false),
         }
@@ -376,7 +378,9 @@ mod builtins {
     #[cfg(feature = "builtins")]
     pub fn is_in(state: &State, value: &Value, other: &Value) -> Result<bool, Error> {
         ok!(state.undefined_behavior().assert_iterable(other));
-        Ok(crate::value::ops::contains(other, value).map(|value| value.is_true()).unwrap_or(false))
+        Ok(crate::value::ops::contains(other, value)
+            .map(|value| value.is_true())
+            .unwrap_or(false))
     }
 
     /// Checks if a value is `true`.

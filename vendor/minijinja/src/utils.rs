@@ -18,7 +18,9 @@ pub fn memchr(haystack: &[u8], needle: u8) -> Option<usize> {
 }
 
 pub fn memstr(haystack: &[u8], needle: &[u8]) -> Option<usize> {
-    haystack.windows(needle.len()).position(|window| window == needle)
+    haystack
+        .windows(needle.len())
+        .position(|window| window == needle)
 }
 
 /// Helper for dealing with untrusted size hints.
@@ -37,8 +39,11 @@ fn small_u64_format(value: u64) -> Option<&'static str> {
         return None;
     }
 
-    let cache = CACHE
-        .get_or_init(|| (0..SMALL_INT_FORMAT_CACHE_LIMIT).map(|n| n.to_string().into_boxed_str()).collect::<Vec<_>>());
+    let cache = CACHE.get_or_init(|| {
+        (0..SMALL_INT_FORMAT_CACHE_LIMIT)
+            .map(|n| n.to_string().into_boxed_str())
+            .collect::<Vec<_>>()
+    });
     Some(cache[value as usize].as_ref())
 }
 
@@ -60,7 +65,9 @@ fn is_ascii_integer_str(s: &str) -> bool {
 #[inline(always)]
 fn needs_html_escaping(s: &str) -> bool {
     for &b in s.as_bytes() {
-        if b.wrapping_sub(b'"') <= b'>' - b'"' && matches!(b, b'<' | b'>' | b'&' | b'"' | b'\'' | b'/') {
+        if b.wrapping_sub(b'"') <= b'>' - b'"'
+            && matches!(b, b'<' | b'>' | b'&' | b'"' | b'\'' | b'/')
+        {
             return true;
         }
     }
@@ -101,7 +108,10 @@ fn write_with_html_escaping(out: &mut Output, value: &Value) -> fmt::Result {
         } else {
             write!(out, "{}", HtmlEscape(s))
         }
-    } else if matches!(value.kind(), ValueKind::Undefined | ValueKind::None | ValueKind::Bool | ValueKind::Number) {
+    } else if matches!(
+        value.kind(),
+        ValueKind::Undefined | ValueKind::None | ValueKind::Bool | ValueKind::Number
+    ) {
         write!(out, "{value}")
     } else {
         write!(out, "{}", HtmlEscape(&value.to_string()))
@@ -118,13 +128,18 @@ fn invalid_autoescape(name: &str) -> Result<(), Error> {
 
 #[cfg(feature = "json")]
 fn json_escape_write(out: &mut Output, value: &Value) -> Result<(), Error> {
-    let value = ok!(serde_json::to_string(&value)
-        .map_err(|err| { Error::new(ErrorKind::BadSerialization, "unable to format to JSON").with_source(err) }));
+    let value = ok!(serde_json::to_string(&value).map_err(|err| {
+        Error::new(ErrorKind::BadSerialization, "unable to format to JSON").with_source(err)
+    }));
     write!(out, "{value}").map_err(Error::from)
 }
 
 #[inline(always)]
-pub fn write_escaped(out: &mut Output, auto_escape: AutoEscape, value: &Value) -> Result<(), Error> {
+pub fn write_escaped(
+    out: &mut Output,
+    auto_escape: AutoEscape,
+    value: &Value,
+) -> Result<(), Error> {
     // string strings bypass all of this
     if let ValueRepr::String(ref s, StringType::Safe) = value.0 {
         return out.write_str(s).map_err(Error::from);
@@ -303,7 +318,9 @@ impl fmt::Display for HtmlEscape<'_> {
                     ($quote:expr) => {{
                         if start < i {
                             // SAFETY: this is safe because we only push valid utf-8 bytes over
-                            ok!(f.write_str(unsafe { std::str::from_utf8_unchecked(&bytes[start..i]) }));
+                            ok!(f.write_str(unsafe {
+                                std::str::from_utf8_unchecked(&bytes[start..i])
+                            }));
                         }
                         ok!(f.write_str($quote));
                         start = i + 1;
@@ -448,7 +465,11 @@ impl Unescaper {
 
 /// Un-escape a string, following Jinja-compatible string escape rules.
 pub fn unescape(s: &str) -> Result<String, Error> {
-    Unescaper { out: String::new(), pending_surrogate: 0 }.unescape(s)
+    Unescaper {
+        out: String::new(),
+        pending_surrogate: 0,
+    }
+    .unescape(s)
 }
 
 pub struct BTreeMapKeysDebug<'a, K: fmt::Debug, V>(pub &'a BTreeMap<K, V>);
@@ -513,11 +534,16 @@ where
         if let Err(panic) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || {
             seq.sort_by(f);
         })) {
-            let msg =
-                panic.downcast_ref::<&str>().copied().or_else(|| panic.downcast_ref::<String>().map(|x| x.as_str()));
+            let msg = panic
+                .downcast_ref::<&str>()
+                .copied()
+                .or_else(|| panic.downcast_ref::<String>().map(|x| x.as_str()));
             return Err(Error::new(
                 ErrorKind::InvalidOperation,
-                format!("failed to sort: {}", msg.unwrap_or("comparator does not implement total order")),
+                format!(
+                    "failed to sort: {}",
+                    msg.unwrap_or("comparator does not implement total order")
+                ),
             ));
         }
     }

@@ -12,7 +12,12 @@ fn handle_serde_error(err: serde::de::value::Error) -> Error {
 }
 
 #[allow(unused)]
-fn value_to_datetime(value: Value, state: &State, kwargs: &Kwargs, allow_date: bool) -> Result<OffsetDateTime, Error> {
+fn value_to_datetime(
+    value: Value,
+    state: &State,
+    kwargs: &Kwargs,
+    allow_date: bool,
+) -> Result<OffsetDateTime, Error> {
     #[allow(unused)]
     let mut timezone_already_handled = false;
 
@@ -21,12 +26,20 @@ fn value_to_datetime(value: Value, state: &State, kwargs: &Kwargs, allow_date: b
         match OffsetDateTime::parse(s, &Iso8601::PARSING) {
             Ok(dt) => (dt, true),
             Err(original_err) => match PrimitiveDateTime::parse(s, &Iso8601::PARSING) {
-                Ok(dt) => attach_timezone_to_primitive_datetime(state, kwargs, &mut timezone_already_handled, dt)?,
+                Ok(dt) => attach_timezone_to_primitive_datetime(
+                    state,
+                    kwargs,
+                    &mut timezone_already_handled,
+                    dt,
+                )?,
                 Err(_) => match Date::parse(s, &Iso8601::PARSING) {
                     Ok(date) => (date.with_hms(0, 0, 0).unwrap().assume_utc(), false),
                     Err(_) => {
-                        return Err(Error::new(ErrorKind::InvalidOperation, "not a valid date or timestamp")
-                            .with_source(original_err))
+                        return Err(Error::new(
+                            ErrorKind::InvalidOperation,
+                            "not a valid date or timestamp",
+                        )
+                        .with_source(original_err))
                     }
                 },
             },
@@ -52,14 +65,21 @@ fn value_to_datetime(value: Value, state: &State, kwargs: &Kwargs, allow_date: b
                 false,
             )
         } else if items.len() == 6 {
-            let dt =
-                PrimitiveDateTime::deserialize(SeqDeserializer::new(items.into_iter())).map_err(handle_serde_error)?;
+            let dt = PrimitiveDateTime::deserialize(SeqDeserializer::new(items.into_iter()))
+                .map_err(handle_serde_error)?;
             attach_timezone_to_primitive_datetime(state, kwargs, &mut timezone_already_handled, dt)?
         } else {
-            (OffsetDateTime::deserialize(SeqDeserializer::new(items.into_iter())).map_err(handle_serde_error)?, true)
+            (
+                OffsetDateTime::deserialize(SeqDeserializer::new(items.into_iter()))
+                    .map_err(handle_serde_error)?,
+                true,
+            )
         }
     } else {
-        return Err(Error::new(ErrorKind::InvalidOperation, "value is not a datetime"));
+        return Err(Error::new(
+            ErrorKind::InvalidOperation,
+            "value is not a datetime",
+        ));
     };
 
     if had_time {
@@ -73,7 +93,10 @@ fn value_to_datetime(value: Value, state: &State, kwargs: &Kwargs, allow_date: b
             }
         }
     } else if !allow_date {
-        return Err(Error::new(ErrorKind::InvalidOperation, "filter requires time, but only received a date"));
+        return Err(Error::new(
+            ErrorKind::InvalidOperation,
+            "filter requires time, but only received a date",
+        ));
     }
 
     Ok(datetime)
@@ -90,7 +113,10 @@ fn attach_timezone_to_primitive_datetime(
     {
         if let Some(tz) = get_timezone(state, kwargs)? {
             *timezone_already_handled = true;
-            Ok((time_tz::PrimitiveDateTimeExt::assume_timezone(&dt, tz).unwrap_first(), true))
+            Ok((
+                time_tz::PrimitiveDateTimeExt::assume_timezone(&dt, tz).unwrap_first(),
+                true,
+            ))
         } else {
             Ok((dt.assume_utc(), true))
         }
@@ -102,16 +128,26 @@ fn attach_timezone_to_primitive_datetime(
 }
 
 #[cfg(feature = "timezone")]
-fn get_timezone(state: &State<'_, '_>, kwargs: &Kwargs) -> Result<Option<&'static time_tz::Tz>, Error> {
+fn get_timezone(
+    state: &State<'_, '_>,
+    kwargs: &Kwargs,
+) -> Result<Option<&'static time_tz::Tz>, Error> {
     let configured_tz = state.lookup("TIMEZONE");
-    let tzname = kwargs
-        .get::<Option<&str>>("tz")?
-        .unwrap_or_else(|| configured_tz.as_ref().and_then(|x| x.as_str()).unwrap_or("original"));
+    let tzname = kwargs.get::<Option<&str>>("tz")?.unwrap_or_else(|| {
+        configured_tz
+            .as_ref()
+            .and_then(|x| x.as_str())
+            .unwrap_or("original")
+    });
     if tzname != "original" {
-        Ok(Some(
-            time_tz::timezones::get_by_name(tzname)
-                .ok_or_else(|| Error::new(ErrorKind::InvalidOperation, format!("unknown timezone '{tzname}'")))?,
-        ))
+        Ok(Some(time_tz::timezones::get_by_name(tzname).ok_or_else(
+            || {
+                Error::new(
+                    ErrorKind::InvalidOperation,
+                    format!("unknown timezone '{tzname}'"),
+                )
+            },
+        )?))
     } else {
         Ok(None)
     }
@@ -160,9 +196,12 @@ pub fn datetimeformat(state: &State, value: Value, kwargs: Kwargs) -> Result<Str
     let datetime = value_to_datetime(value, state, &kwargs, false)?;
     let configured_format = state.lookup("DATETIME_FORMAT");
 
-    let format = kwargs
-        .get::<Option<&str>>("format")?
-        .unwrap_or_else(|| configured_format.as_ref().and_then(|x| x.as_str()).unwrap_or("medium"));
+    let format = kwargs.get::<Option<&str>>("format")?.unwrap_or_else(|| {
+        configured_format
+            .as_ref()
+            .and_then(|x| x.as_str())
+            .unwrap_or("medium")
+    });
     kwargs.assert_all_used()?;
 
     datetime
@@ -172,13 +211,19 @@ pub fn datetimeformat(state: &State, value: Value, kwargs: Kwargs) -> Result<Str
                 "medium" => "[month repr:short] [day padding:none] [year] [hour]:[minute]",
                 "long" => "[month repr:long] [day padding:none] [year] [hour]:[minute]:[second]",
                 "full" => "[weekday], [month repr:long] [day padding:none] [year] [hour]:[minute]:[second].[subsecond]",
-                "iso" => "[year]-[month]-[day]T[hour]:[minute]:[second][offset_hour sign:mandatory]:[offset_minute]",
+                "iso" => {
+                    "[year]-[month]-[day]T[hour]:[minute]:[second][offset_hour sign:mandatory]:[offset_minute]"
+                }
                 "unix" => "[unix_timestamp]",
                 other => other,
             })
-            .map_err(|err| Error::new(ErrorKind::InvalidOperation, "invalid format string").with_source(err))?,
+            .map_err(|err| {
+                Error::new(ErrorKind::InvalidOperation, "invalid format string").with_source(err)
+            })?,
         )
-        .map_err(|err| Error::new(ErrorKind::InvalidOperation, "failed to format date").with_source(err))
+        .map_err(|err| {
+            Error::new(ErrorKind::InvalidOperation, "failed to format date").with_source(err)
+        })
 }
 
 /// Formats a timestamp as time.
@@ -223,9 +268,12 @@ pub fn timeformat(state: &State, value: Value, kwargs: Kwargs) -> Result<String,
     let datetime = value_to_datetime(value, state, &kwargs, false)?;
     let configured_format = state.lookup("TIME_FORMAT");
 
-    let format = kwargs
-        .get::<Option<&str>>("format")?
-        .unwrap_or_else(|| configured_format.as_ref().and_then(|x| x.as_str()).unwrap_or("medium"));
+    let format = kwargs.get::<Option<&str>>("format")?.unwrap_or_else(|| {
+        configured_format
+            .as_ref()
+            .and_then(|x| x.as_str())
+            .unwrap_or("medium")
+    });
     kwargs.assert_all_used()?;
 
     datetime
@@ -234,13 +282,19 @@ pub fn timeformat(state: &State, value: Value, kwargs: Kwargs) -> Result<String,
                 "short" | "medium" => "[hour]:[minute]",
                 "long" => "[hour]:[minute]:[second]",
                 "full" => "[hour]:[minute]:[second].[subsecond]",
-                "iso" => "[year]-[month]-[day]T[hour]:[minute]:[second][offset_hour sign:mandatory]:[offset_minute]",
+                "iso" => {
+                    "[year]-[month]-[day]T[hour]:[minute]:[second][offset_hour sign:mandatory]:[offset_minute]"
+                }
                 "unix" => "[unix_timestamp]",
                 other => other,
             })
-            .map_err(|err| Error::new(ErrorKind::InvalidOperation, "invalid format string").with_source(err))?,
+            .map_err(|err| {
+                Error::new(ErrorKind::InvalidOperation, "invalid format string").with_source(err)
+            })?,
         )
-        .map_err(|err| Error::new(ErrorKind::InvalidOperation, "failed to format date").with_source(err))
+        .map_err(|err| {
+            Error::new(ErrorKind::InvalidOperation, "failed to format date").with_source(err)
+        })
 }
 
 /// Formats a timestamp as date.
@@ -285,9 +339,12 @@ pub fn dateformat(state: &State, value: Value, kwargs: Kwargs) -> Result<String,
     let datetime = value_to_datetime(value, state, &kwargs, true)?;
     let configured_format = state.lookup("DATE_FORMAT");
 
-    let format = kwargs
-        .get::<Option<&str>>("format")?
-        .unwrap_or_else(|| configured_format.as_ref().and_then(|x| x.as_str()).unwrap_or("medium"));
+    let format = kwargs.get::<Option<&str>>("format")?.unwrap_or_else(|| {
+        configured_format
+            .as_ref()
+            .and_then(|x| x.as_str())
+            .unwrap_or("medium")
+    });
     kwargs.assert_all_used()?;
 
     datetime
@@ -299,7 +356,11 @@ pub fn dateformat(state: &State, value: Value, kwargs: Kwargs) -> Result<String,
                 "full" => "[weekday], [month repr:long] [day padding:none] [year]",
                 other => other,
             })
-            .map_err(|err| Error::new(ErrorKind::InvalidOperation, "invalid format string").with_source(err))?,
+            .map_err(|err| {
+                Error::new(ErrorKind::InvalidOperation, "invalid format string").with_source(err)
+            })?,
         )
-        .map_err(|err| Error::new(ErrorKind::InvalidOperation, "failed to format date").with_source(err))
+        .map_err(|err| {
+            Error::new(ErrorKind::InvalidOperation, "failed to format date").with_source(err)
+        })
 }

@@ -36,7 +36,11 @@ const HTML_ENTITIES: &[(&str, &str)] = &[("amp", "&"), ("gt", ">"), ("lt", "<"),
 /// ```jinja
 /// {{ platypuses|length }} platypus{{ platypuses|pluralize(None, "es") }}.
 /// ```
-pub fn pluralize(v: &Value, singular: Option<Value>, plural: Option<Value>) -> Result<Value, Error> {
+pub fn pluralize(
+    v: &Value,
+    singular: Option<Value>,
+    plural: Option<Value>,
+) -> Result<Value, Error> {
     let is_singular = match v.len() {
         Some(val) => val == 1,
         None => match i64::try_from(v.clone()) {
@@ -94,7 +98,10 @@ pub fn random(state: &minijinja::State, seq: &Value) -> Result<Value, Error> {
             Ok(selected)
         }
     } else {
-        Err(Error::new(ErrorKind::InvalidOperation, "can only select random elements from sequences"))
+        Err(Error::new(
+            ErrorKind::InvalidOperation,
+            "can only select random elements from sequences",
+        ))
     }
 }
 
@@ -106,12 +113,20 @@ pub fn random(state: &minijinja::State, seq: &Value) -> Result<Value, Error> {
 pub fn filesizeformat(value: f64, binary: Option<bool>) -> String {
     const BIN_PREFIXES: &[&str] = &["KiB", "MiB", "GiB", "TiB", "PiB", "EiB", "ZiB", "YiB"];
     const SI_PREFIXES: &[&str] = &["kB", "MB", "GB", "TB", "PB", "EB", "ZB", "YB"];
-    let (prefixes, base) = if binary.unwrap_or(false) { (BIN_PREFIXES, 1024.0) } else { (SI_PREFIXES, 1000.0) };
+    let (prefixes, base) = if binary.unwrap_or(false) {
+        (BIN_PREFIXES, 1024.0)
+    } else {
+        (SI_PREFIXES, 1000.0)
+    };
 
     if value == 1.0 {
         return "1 Byte".into();
     }
-    let (sign, value) = if value < 0.0 { ("-", -value) } else { ("", value) };
+    let (sign, value) = if value < 0.0 {
+        ("-", -value)
+    } else {
+        ("", value)
+    };
 
     if value < base {
         format!("{sign}{value} Bytes")
@@ -171,24 +186,35 @@ pub fn truncate(state: &State, value: &Value, kwargs: Kwargs) -> Result<Value, E
         return Ok(Value::from(""));
     }
 
-    let s = value
-        .as_str()
-        .ok_or_else(|| Error::new(ErrorKind::InvalidOperation, format!("expected string, got {}", value.kind())))?;
+    let s = value.as_str().ok_or_else(|| {
+        Error::new(
+            ErrorKind::InvalidOperation,
+            format!("expected string, got {}", value.kind()),
+        )
+    })?;
 
     let length = kwargs.get::<Option<usize>>("length")?.unwrap_or(255);
     let killwords = kwargs.get::<Option<bool>>("killwords")?.unwrap_or_default();
     let default_end = Value::from("...");
     let end = kwargs.get::<Option<&Value>>("end")?.unwrap_or(&default_end);
-    let end_str = end.as_str().ok_or_else(|| Error::new(ErrorKind::InvalidOperation, "value is not a string"))?;
-    let leeway = kwargs
-        .get::<Option<usize>>("leeway")?
-        .unwrap_or_else(|| state.lookup("TRUNCATE_LEEWAY").and_then(|x| usize::try_from(x.clone()).ok()).unwrap_or(5));
+    let end_str = end
+        .as_str()
+        .ok_or_else(|| Error::new(ErrorKind::InvalidOperation, "value is not a string"))?;
+    let leeway = kwargs.get::<Option<usize>>("leeway")?.unwrap_or_else(|| {
+        state
+            .lookup("TRUNCATE_LEEWAY")
+            .and_then(|x| usize::try_from(x.clone()).ok())
+            .unwrap_or(5)
+    });
 
     kwargs.assert_all_used()?;
 
     let end_len = end_str.chars().count();
     if length < end_len {
-        return Err(Error::new(ErrorKind::InvalidOperation, format!("expected length >= {end_len}, got {length}")));
+        return Err(Error::new(
+            ErrorKind::InvalidOperation,
+            format!("expected length >= {end_len}, got {length}"),
+        ));
     }
 
     if s.chars().count() <= length + leeway {
@@ -276,20 +302,28 @@ pub fn wordwrap(value: &Value, kwargs: Kwargs) -> Result<Value, Error> {
     let s = value.as_str().unwrap_or_default();
 
     let width = kwargs.get::<Option<usize>>("width")?.unwrap_or(79);
-    let break_long_words = kwargs.get::<Option<bool>>("break_long_words")?.unwrap_or(true);
-    let break_on_hyphens = kwargs.get::<Option<bool>>("break_on_hyphens")?.unwrap_or(true);
+    let break_long_words = kwargs
+        .get::<Option<bool>>("break_long_words")?
+        .unwrap_or(true);
+    let break_on_hyphens = kwargs
+        .get::<Option<bool>>("break_on_hyphens")?
+        .unwrap_or(true);
     let wrapstring = kwargs.get::<Option<&str>>("wrapstring")?.unwrap_or("\n");
     kwargs.assert_all_used()?;
 
     let mut options = WrapOptions::new(width);
 
     if break_on_hyphens {
-        options = options.word_splitter(WordSplitter::HyphenSplitter).break_words(break_long_words);
+        options = options
+            .word_splitter(WordSplitter::HyphenSplitter)
+            .break_words(break_long_words);
     } else {
         // When break_on_hyphens is false, we want to preserve hyphenated words entirely.
         // So we disable hyphen splitting and also disable breaking long words to ensure
         // hyphenated words stay together.
-        options = options.word_splitter(WordSplitter::NoHyphenation).break_words(false);
+        options = options
+            .word_splitter(WordSplitter::NoHyphenation)
+            .break_words(false);
     }
 
     // Handle empty/whitespace-only input
@@ -298,22 +332,25 @@ pub fn wordwrap(value: &Value, kwargs: Kwargs) -> Result<Value, Error> {
     }
 
     // Process paragraphs sequentially into final string
-    Ok(Value::from(s.lines().enumerate().fold(String::new(), |mut acc, (i, p)| {
-        if i > 0 {
-            acc.push_str(wrapstring);
-        }
-        if !p.trim().is_empty() {
-            // Wrap the paragraph and join with wrapstring
-            let wrapped = wrap(p, &options);
-            for (j, line) in wrapped.iter().enumerate() {
-                if j > 0 {
-                    acc.push_str(wrapstring);
-                }
-                acc.push_str(line);
+    Ok(Value::from(s.lines().enumerate().fold(
+        String::new(),
+        |mut acc, (i, p)| {
+            if i > 0 {
+                acc.push_str(wrapstring);
             }
-        }
-        acc
-    })))
+            if !p.trim().is_empty() {
+                // Wrap the paragraph and join with wrapstring
+                let wrapped = wrap(p, &options);
+                for (j, line) in wrapped.iter().enumerate() {
+                    if j > 0 {
+                        acc.push_str(wrapstring);
+                    }
+                    acc.push_str(line);
+                }
+            }
+            acc
+        },
+    )))
 }
 
 /// Performs HTML tag stripping and unescaping.

@@ -20,7 +20,9 @@ pub struct Spanned<T> {
 impl<T> Spanned<T> {
     /// Creates a new spanned node.
     pub fn new(node: T, span: Span) -> Spanned<T> {
-        Spanned { inner: Box::new((node, span)) }
+        Spanned {
+            inner: Box::new((node, span)),
+        }
     }
 
     /// Accesses the span.
@@ -46,7 +48,11 @@ impl<T: fmt::Debug> fmt::Debug for Spanned<T> {
 }
 
 /// A statement node.
-#[cfg_attr(feature = "unstable_machinery_serde", derive(serde::Serialize), serde(tag = "stmt"))]
+#[cfg_attr(
+    feature = "unstable_machinery_serde",
+    derive(serde::Serialize),
+    serde(tag = "stmt")
+)]
 pub enum Stmt<'a> {
     Template(Spanned<Template<'a>>),
     EmitExpr(Spanned<EmitExpr<'a>>),
@@ -118,7 +124,11 @@ impl fmt::Debug for Stmt<'_> {
 
 /// An expression node.
 #[allow(clippy::enum_variant_names)]
-#[cfg_attr(feature = "unstable_machinery_serde", derive(serde::Serialize), serde(tag = "expr"))]
+#[cfg_attr(
+    feature = "unstable_machinery_serde",
+    derive(serde::Serialize),
+    serde(tag = "expr")
+)]
 pub enum Expr<'a> {
     Var(Spanned<Var<'a>>),
     Const(Spanned<Const>),
@@ -236,7 +246,12 @@ const MAX_FOLDED_LEN: usize = 1 << 16;
 
 /// PATCH(promptc): whether folding `left op right` builds a small string or a scalar.
 fn small_fold(op: BinOpKind, left: &Value, right: &Value) -> bool {
-    let is_seq = |v: &Value| matches!(v.kind(), ValueKind::Seq | ValueKind::Iterable | ValueKind::Map);
+    let is_seq = |v: &Value| {
+        matches!(
+            v.kind(),
+            ValueKind::Seq | ValueKind::Iterable | ValueKind::Map
+        )
+    };
     let str_len = |v: &Value| v.as_str().map(str::len);
     match op {
         BinOpKind::Add | BinOpKind::Mul if is_seq(left) || is_seq(right) => false,
@@ -246,8 +261,12 @@ fn small_fold(op: BinOpKind, left: &Value, right: &Value) -> bool {
             _ => false,
         },
         BinOpKind::Mul => match (str_len(left), str_len(right)) {
-            (Some(len), None) => right.as_usize().is_some_and(|n| len.saturating_mul(n) <= MAX_FOLDED_LEN),
-            (None, Some(len)) => left.as_usize().is_some_and(|n| len.saturating_mul(n) <= MAX_FOLDED_LEN),
+            (Some(len), None) => right
+                .as_usize()
+                .is_some_and(|n| len.saturating_mul(n) <= MAX_FOLDED_LEN),
+            (None, Some(len)) => left
+                .as_usize()
+                .is_some_and(|n| len.saturating_mul(n) <= MAX_FOLDED_LEN),
             _ => true,
         },
         _ => true,
@@ -274,8 +293,16 @@ fn eval_binop(op: BinOpKind, left: &Value, right: &Value) -> Option<Value> {
         BinOpKind::Gt => Some(Value::from(left > right)),
         BinOpKind::Gte => Some(Value::from(left >= right)),
         BinOpKind::In => ops::contains(right, left).ok(),
-        BinOpKind::ScAnd => Some(if left.is_true() && right.is_true() { right.clone() } else { Value::from(false) }),
-        BinOpKind::ScOr => Some(if left.is_true() { left.clone() } else { right.clone() }),
+        BinOpKind::ScAnd => Some(if left.is_true() && right.is_true() {
+            right.clone()
+        } else {
+            Value::from(false)
+        }),
+        BinOpKind::ScOr => Some(if left.is_true() {
+            left.clone()
+        } else {
+            right.clone()
+        }),
     }
 }
 
@@ -288,7 +315,9 @@ fn eval_compare(op: CompareOpKind, left: &Value, right: &Value) -> Option<Value>
         CompareOpKind::Gt => Some(Value::from(left > right)),
         CompareOpKind::Gte => Some(Value::from(left >= right)),
         CompareOpKind::In => ops::contains(right, left).ok(),
-        CompareOpKind::NotIn => ops::contains(right, left).ok().map(|value| Value::from(!value.is_true())),
+        CompareOpKind::NotIn => ops::contains(right, left)
+            .ok()
+            .map(|value| Value::from(!value.is_true())),
     }
 }
 

@@ -4,7 +4,8 @@ use std::mem;
 
 use crate::compiler::ast;
 use crate::compiler::instructions::{
-    CompareOp, Instruction, Instructions, LocalId, LOOP_FLAG_RECURSIVE, LOOP_FLAG_WITH_LOOP_VAR, MAX_LOCALS,
+    CompareOp, Instruction, Instructions, LocalId, LOOP_FLAG_RECURSIVE, LOOP_FLAG_WITH_LOOP_VAR,
+    MAX_LOCALS,
 };
 use crate::compiler::tokens::Span;
 use crate::output::CaptureMode;
@@ -62,6 +63,7 @@ enum PendingBlock {
     /// PATCH(promptc): a frame, capture or auto-escape state a `break` or `continue` inside
     /// it must undo before it jumps (upstream jumped out of a `with` block with its frame
     /// still pushed, and `PopLoopFrame` panicked on it).
+    #[cfg_attr(not(feature = "loop_controls"), allow(dead_code))]
     Scope(Scope),
 }
 
@@ -83,14 +85,18 @@ thread_local! {
 
 #[inline(always)]
 fn take_pending_block_buffer() -> Vec<PendingBlock> {
-    let mut buf = PENDING_BLOCK_POOL.with(|pool| pool.borrow_mut().pop()).unwrap_or_else(|| Vec::with_capacity(8));
+    let mut buf = PENDING_BLOCK_POOL
+        .with(|pool| pool.borrow_mut().pop())
+        .unwrap_or_else(|| Vec::with_capacity(8));
     buf.clear();
     buf
 }
 
 #[inline(always)]
 fn take_span_stack_buffer() -> Vec<Span> {
-    let mut buf = SPAN_STACK_POOL.with(|pool| pool.borrow_mut().pop()).unwrap_or_else(|| Vec::with_capacity(8));
+    let mut buf = SPAN_STACK_POOL
+        .with(|pool| pool.borrow_mut().pop())
+        .unwrap_or_else(|| Vec::with_capacity(8));
     buf.clear();
     buf
 }
@@ -218,10 +224,12 @@ impl<'source> CodeGenerator<'source> {
         }
         self.add(Instruction::PushLoop(flags));
         let instr = self.add(Instruction::Iterate(!0));
-        self.pending_block.push(PendingBlock::Loop { iter_instr: instr, jump_instrs: Vec::new() });
+        self.pending_block.push(PendingBlock::Loop {
+            iter_instr: instr,
+            jump_instrs: Vec::new(),
+        });
     }
 
-    /// Ends the open for loop
     /// PATCH(promptc): undo the frames, captures and auto-escape states entered since the
     /// innermost loop, before a `break` or `continue` jumps out of them.
     #[cfg(feature = "loop_controls")]
@@ -234,7 +242,11 @@ impl<'source> CodeGenerator<'source> {
                 _ => {}
             }
         }
-        if !self.pending_block.iter().any(|b| matches!(b, PendingBlock::Loop { .. })) {
+        if !self
+            .pending_block
+            .iter()
+            .any(|b| matches!(b, PendingBlock::Loop { .. }))
+        {
             return;
         }
         for scope in scopes {
@@ -253,8 +265,13 @@ impl<'source> CodeGenerator<'source> {
         }
     }
 
+    /// Ends the open for loop
     pub fn end_for_loop(&mut self, push_did_not_iterate: bool) {
-        if let Some(PendingBlock::Loop { iter_instr, jump_instrs }) = self.pending_block.pop() {
+        if let Some(PendingBlock::Loop {
+            iter_instr,
+            jump_instrs,
+        }) = self.pending_block.pop()
+        {
             self.add(Instruction::Jump(iter_instr));
             let loop_end = self.next_instruction();
             if push_did_not_iterate {
@@ -295,12 +312,17 @@ impl<'source> CodeGenerator<'source> {
 
     /// Starts a short-circuited bool block.
     pub fn start_sc_bool(&mut self) {
-        self.pending_block.push(PendingBlock::ScBool { jump_instrs: Vec::new() });
+        self.pending_block.push(PendingBlock::ScBool {
+            jump_instrs: Vec::new(),
+        });
     }
 
     /// Emits a short-circuited bool operator.
     pub fn sc_bool(&mut self, and: bool) {
-        if let Some(&mut PendingBlock::ScBool { ref mut jump_instrs }) = self.pending_block.last_mut() {
+        if let Some(&mut PendingBlock::ScBool {
+            ref mut jump_instrs,
+        }) = self.pending_block.last_mut()
+        {
             jump_instrs.push(self.instructions.add(if and {
                 Instruction::JumpIfFalseOrPop(!0)
             } else {
@@ -329,12 +351,15 @@ impl<'source> CodeGenerator<'source> {
 
     fn end_condition(&mut self, new_jump_instr: u32) {
         match self.pending_block.pop() {
-            Some(PendingBlock::Branch { jump_instr }) => match self.instructions.get_mut(jump_instr) {
-                Some(&mut Instruction::JumpIfFalse(ref mut target)) | Some(&mut Instruction::Jump(ref mut target)) => {
-                    *target = new_jump_instr;
+            Some(PendingBlock::Branch { jump_instr }) => {
+                match self.instructions.get_mut(jump_instr) {
+                    Some(&mut Instruction::JumpIfFalse(ref mut target))
+                    | Some(&mut Instruction::Jump(ref mut target)) => {
+                        *target = new_jump_instr;
+                    }
+                    _ => {}
                 }
-                _ => {}
-            },
+            }
             _ => unreachable!(),
         }
     }
@@ -399,7 +424,8 @@ impl<'source> CodeGenerator<'source> {
                 self.set_line_from_span(auto_escape.span());
                 self.compile_expr(&auto_escape.enabled);
                 self.add(Instruction::PushAutoEscape);
-                self.pending_block.push(PendingBlock::Scope(Scope::AutoEscape));
+                self.pending_block
+                    .push(PendingBlock::Scope(Scope::AutoEscape));
                 for node in &auto_escape.body {
                     self.compile_stmt(node);
                 }
@@ -489,7 +515,11 @@ impl<'source> CodeGenerator<'source> {
                 self.leave_scopes();
                 let instr = self.add(Instruction::Jump(0));
                 for pending_block in self.pending_block.iter_mut().rev() {
-                    if let &mut PendingBlock::Loop { ref mut jump_instrs, .. } = pending_block {
+                    if let &mut PendingBlock::Loop {
+                        ref mut jump_instrs,
+                        ..
+                    } = pending_block
+                    {
                         jump_instrs.push(instr);
                         break;
                     }
@@ -772,7 +802,9 @@ impl<'source> CodeGenerator<'source> {
                     // special behavior: missing false block have a silent undefined
                     // to permit special casing.  This is for compatibility also with
                     // what Jinja2 does.
-                    self.add(Instruction::LoadConst(ValueRepr::Undefined(UndefinedType::Silent).into()));
+                    self.add(Instruction::LoadConst(
+                        ValueRepr::Undefined(UndefinedType::Silent).into(),
+                    ));
                 }
                 self.end_if();
             }
@@ -829,7 +861,11 @@ impl<'source> CodeGenerator<'source> {
         }
     }
 
-    fn compile_call(&mut self, c: &ast::Spanned<ast::Call<'source>>, caller: Option<&Caller<'source>>) {
+    fn compile_call(
+        &mut self,
+        c: &ast::Spanned<ast::Call<'source>>,
+        caller: Option<&Caller<'source>>,
+    ) {
         self.push_span(c.span());
         match c.identify_call() {
             ast::CallType::Function(name) => {
@@ -1065,7 +1101,12 @@ impl<'source> CodeGenerator<'source> {
     }
 
     /// Converts the compiler into the instructions.
-    pub fn finish(mut self) -> (Instructions<'source>, BTreeMap<&'source str, Instructions<'source>>) {
+    pub fn finish(
+        mut self,
+    ) -> (
+        Instructions<'source>,
+        BTreeMap<&'source str, Instructions<'source>>,
+    ) {
         assert!(self.pending_block.is_empty());
         recycle_pending_block_buffer(mem::take(&mut self.pending_block));
         recycle_span_stack_buffer(mem::take(&mut self.span_stack));

@@ -38,7 +38,11 @@ pub enum CompareOp {
 
 /// Represents an instruction for the VM.
 #[cfg_attr(feature = "internal_debug", derive(Debug))]
-#[cfg_attr(feature = "unstable_machinery_serde", derive(serde::Serialize), serde(tag = "op", content = "arg"))]
+#[cfg_attr(
+    feature = "unstable_machinery_serde",
+    derive(serde::Serialize),
+    serde(tag = "op", content = "arg")
+)]
 #[derive(Clone)]
 pub enum Instruction<'source> {
     /// Emits raw source
@@ -354,9 +358,15 @@ impl<'source> Instructions<'source> {
     }
 
     fn add_line_record(&mut self, instr: u32, line: u16) {
-        let same_loc = self.line_infos.last().is_some_and(|last_loc| last_loc.line == line);
+        let same_loc = self
+            .line_infos
+            .last()
+            .is_some_and(|last_loc| last_loc.line == line);
         if !same_loc {
-            self.line_infos.push(LineInfo { first_instruction: instr, line });
+            self.line_infos.push(LineInfo {
+                first_instruction: instr,
+                line,
+            });
         }
     }
 
@@ -368,8 +378,15 @@ impl<'source> Instructions<'source> {
         // if we follow up to a valid span with no more span, clear it out
         #[cfg(feature = "debug")]
         {
-            if self.span_infos.last().is_some_and(|x| x.span != Span::default()) {
-                self.span_infos.push(SpanInfo { first_instruction: rv, span: Span::default() });
+            if self
+                .span_infos
+                .last()
+                .is_some_and(|x| x.span != Span::default())
+            {
+                self.span_infos.push(SpanInfo {
+                    first_instruction: rv,
+                    span: Span::default(),
+                });
             }
         }
         rv
@@ -380,9 +397,15 @@ impl<'source> Instructions<'source> {
         let rv = self.add(instr);
         #[cfg(feature = "debug")]
         {
-            let same_loc = self.span_infos.last().is_some_and(|last_loc| last_loc.span == span);
+            let same_loc = self
+                .span_infos
+                .last()
+                .is_some_and(|last_loc| last_loc.span == span);
             if !same_loc {
-                self.span_infos.push(SpanInfo { first_instruction: rv, span });
+                self.span_infos.push(SpanInfo {
+                    first_instruction: rv,
+                    span,
+                });
             }
         }
         self.add_line_record(rv, span.start_line);
@@ -391,7 +414,10 @@ impl<'source> Instructions<'source> {
 
     /// Looks up the line for an instruction
     pub fn get_line(&self, idx: u32) -> Option<usize> {
-        let loc = match self.line_infos.binary_search_by_key(&idx, |x| x.first_instruction) {
+        let loc = match self
+            .line_infos
+            .binary_search_by_key(&idx, |x| x.first_instruction)
+        {
             Ok(idx) => &self.line_infos[idx],
             Err(0) => return None,
             Err(idx) => &self.line_infos[idx - 1],
@@ -403,7 +429,10 @@ impl<'source> Instructions<'source> {
     pub fn get_span(&self, idx: u32) -> Option<Span> {
         #[cfg(feature = "debug")]
         {
-            let loc = match self.span_infos.binary_search_by_key(&idx, |x| x.first_instruction) {
+            let loc = match self
+                .span_infos
+                .binary_search_by_key(&idx, |x| x.first_instruction)
+            {
                 Ok(idx) => &self.span_infos[idx],
                 Err(0) => return None,
                 Err(idx) => &self.span_infos[idx - 1],
@@ -429,7 +458,9 @@ impl<'source> Instructions<'source> {
         let idx = (idx as usize).min(self.instructions.len() - 1);
         for instr in self.instructions[..=idx].iter().rev() {
             let name = match instr {
-                Instruction::Lookup(name) | Instruction::StoreLocal(name) | Instruction::CallFunction(name, _) => *name,
+                Instruction::Lookup(name)
+                | Instruction::StoreLocal(name)
+                | Instruction::CallFunction(name, _) => *name,
                 Instruction::PushLoop(flags) if flags & LOOP_FLAG_WITH_LOOP_VAR != 0 => "loop",
                 Instruction::PushLoop(_) | Instruction::PushWith => break,
                 _ => continue,
@@ -472,7 +503,11 @@ impl fmt::Debug for Instructions<'_> {
         let mut last_line = None;
         for (idx, instr) in self.instructions.iter().enumerate() {
             let line = self.get_line(idx as u32);
-            list.entry(&InstructionWrapper(idx, instr, if line != last_line { line } else { None }));
+            list.entry(&InstructionWrapper(
+                idx,
+                instr,
+                if line != last_line { line } else { None },
+            ));
             last_line = line;
         }
         list.finish()

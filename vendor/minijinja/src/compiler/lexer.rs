@@ -128,7 +128,11 @@ fn find_start_marker(
         let ws = if matches!(marker, StartMarker::LineStatement) {
             let prefix = &a.as_bytes()[..offset + m.start()];
             if matches!(
-                prefix.iter().copied().rev().find(|&x| x != b' ' && x != b'\t'),
+                prefix
+                    .iter()
+                    .copied()
+                    .rev()
+                    .find(|&x| x != b' ' && x != b'\t'),
                 None | Some(b'\r') | Some(b'\n')
             ) {
                 Whitespace::Default
@@ -237,14 +241,22 @@ fn should_lstrip_block(flag: bool, marker: StartMarker, prefix: &str) -> bool {
     }
     #[cfg(feature = "custom_syntax")]
     {
-        if matches!(marker, StartMarker::LineStatement | StartMarker::LineComment) {
+        if matches!(
+            marker,
+            StartMarker::LineStatement | StartMarker::LineComment
+        ) {
             return true;
         }
     }
     false
 }
 
-fn skip_basic_tag(block_str: &str, name: &str, block_end: &str, skip_ws_control: bool) -> Option<(usize, Whitespace)> {
+fn skip_basic_tag(
+    block_str: &str,
+    name: &str,
+    block_end: &str,
+    skip_ws_control: bool,
+) -> Option<(usize, Whitespace)> {
     let mut ptr = block_str;
 
     if skip_ws_control {
@@ -272,7 +284,8 @@ fn skip_basic_tag(block_str: &str, name: &str, block_end: &str, skip_ws_control:
         Whitespace::Default
     };
 
-    ptr.strip_prefix(block_end).map(|ptr| (block_str.len() - ptr.len(), ws))
+    ptr.strip_prefix(block_end)
+        .map(|ptr| (block_str.len() - ptr.len(), ws))
 }
 
 impl<'s> Tokenizer<'s> {
@@ -285,7 +298,11 @@ impl<'s> Tokenizer<'s> {
         whitespace_config: WhitespaceConfig,
     ) -> Tokenizer<'s> {
         let mut stack = Vec::with_capacity(8);
-        stack.push(if in_expr { LexerState::Variable } else { LexerState::Template });
+        stack.push(if in_expr {
+            LexerState::Variable
+        } else {
+            LexerState::Template
+        });
 
         let mut source = input;
         if !whitespace_config.keep_trailing_newline {
@@ -339,7 +356,9 @@ impl<'s> Tokenizer<'s> {
                 Some(LexerState::Template) => self.tokenize_root(),
                 Some(LexerState::Block) => self.tokenize_block_or_var(BlockSentinel::Block),
                 #[cfg(feature = "custom_syntax")]
-                Some(LexerState::LineStatement) => self.tokenize_block_or_var(BlockSentinel::LineStatement),
+                Some(LexerState::LineStatement) => {
+                    self.tokenize_block_or_var(BlockSentinel::LineStatement)
+                }
                 Some(LexerState::Variable) => self.tokenize_block_or_var(BlockSentinel::Variable),
                 None => panic!("empty lexer stack"),
             };
@@ -378,7 +397,11 @@ impl<'s> Tokenizer<'s> {
 
     #[inline]
     fn loc(&self) -> (u16, u16, u32) {
-        (self.current_line, self.current_col, self.current_offset as u32)
+        (
+            self.current_line,
+            self.current_col,
+            self.current_offset as u32,
+        )
     }
 
     #[inline]
@@ -431,7 +454,11 @@ impl<'s> Tokenizer<'s> {
             State::RadixInteger
         };
 
-        let mut num_len = self.rest_bytes().iter().take_while(|&c| c.is_ascii_digit()).count();
+        let mut num_len = self
+            .rest_bytes()
+            .iter()
+            .take_while(|&c| c.is_ascii_digit())
+            .count();
         let mut has_underscore = false;
         for c in self.rest_bytes()[num_len..].iter().copied() {
             state = match (c, state) {
@@ -469,7 +496,9 @@ impl<'s> Tokenizer<'s> {
 
         Ok((
             ok!(if is_float {
-                num.parse().map(Token::Float).map_err(|_| self.syntax_error("invalid float"))
+                num.parse()
+                    .map(Token::Float)
+                    .map_err(|_| self.syntax_error("invalid float"))
             } else if let Ok(int) = u64::from_str_radix(&num, radix) {
                 Ok(Token::Int(int))
             } else {
@@ -520,14 +549,21 @@ impl<'s> Tokenizer<'s> {
         }
         let s = self.advance(str_len + 2);
         Ok(if has_escapes {
-            (Token::String(ok!(unescape(&s[1..s.len() - 1])).into_boxed_str()), self.span(old_loc))
+            (
+                Token::String(ok!(unescape(&s[1..s.len() - 1])).into_boxed_str()),
+                self.span(old_loc),
+            )
         } else {
             (Token::Str(&s[1..s.len() - 1]), self.span(old_loc))
         })
     }
 
     fn skip_whitespace(&mut self) {
-        let skipped = self.rest().chars().map_while(|c| c.is_whitespace().then(|| c.len_utf8())).sum();
+        let skipped = self
+            .rest()
+            .chars()
+            .map_while(|c| c.is_whitespace().then(|| c.len_utf8()))
+            .sum();
         if skipped > 0 {
             self.advance(skipped);
         }
@@ -581,37 +617,40 @@ impl<'s> Tokenizer<'s> {
             self.skip_whitespace();
         }
         let old_loc = self.loc();
-        let (lead, span) = match find_start_marker(self.source, self.current_offset, &self.syntax_config) {
-            Some((start, marker, len, whitespace)) => {
-                self.pending_start_marker = Some((marker, len));
-                match whitespace {
-                    Whitespace::Default
-                        if should_lstrip_block(
-                            self.ws_config.lstrip_blocks,
-                            marker,
-                            &self.source[..self.current_offset + start],
-                        ) =>
-                    {
-                        let peeked = &self.rest()[..start];
-                        let trimmed = lstrip_block(peeked);
-                        let lead = self.advance(trimmed.len());
-                        let span = self.span(old_loc);
-                        self.advance(peeked.len() - trimmed.len());
-                        (lead, span)
-                    }
-                    Whitespace::Default | Whitespace::Preserve => (self.advance(start), self.span(old_loc)),
-                    Whitespace::Remove => {
-                        let peeked = &self.rest()[..start];
-                        let trimmed = peeked.trim_end();
-                        let lead = self.advance(trimmed.len());
-                        let span = self.span(old_loc);
-                        self.advance(peeked.len() - trimmed.len());
-                        (lead, span)
+        let (lead, span) =
+            match find_start_marker(self.source, self.current_offset, &self.syntax_config) {
+                Some((start, marker, len, whitespace)) => {
+                    self.pending_start_marker = Some((marker, len));
+                    match whitespace {
+                        Whitespace::Default
+                            if should_lstrip_block(
+                                self.ws_config.lstrip_blocks,
+                                marker,
+                                &self.source[..self.current_offset + start],
+                            ) =>
+                        {
+                            let peeked = &self.rest()[..start];
+                            let trimmed = lstrip_block(peeked);
+                            let lead = self.advance(trimmed.len());
+                            let span = self.span(old_loc);
+                            self.advance(peeked.len() - trimmed.len());
+                            (lead, span)
+                        }
+                        Whitespace::Default | Whitespace::Preserve => {
+                            (self.advance(start), self.span(old_loc))
+                        }
+                        Whitespace::Remove => {
+                            let peeked = &self.rest()[..start];
+                            let trimmed = peeked.trim_end();
+                            let lead = self.advance(trimmed.len());
+                            let span = self.span(old_loc);
+                            self.advance(peeked.len() - trimmed.len());
+                            (lead, span)
+                        }
                     }
                 }
-            }
-            None => (self.advance(self.rest().len()), self.span(old_loc)),
-        };
+                None => (self.advance(self.rest().len()), self.span(old_loc)),
+            };
 
         if lead.is_empty() {
             Ok(ControlFlow::Continue(()))
@@ -627,8 +666,11 @@ impl<'s> Tokenizer<'s> {
     ) -> Result<ControlFlow<(Token<'s>, Span)>, Error> {
         match marker {
             StartMarker::Comment => {
-                if let Some(end) = memstr(&self.rest_bytes()[skip..], self.comment_end().as_bytes()) {
-                    let ws = Whitespace::from_byte(self.rest_bytes().get(end.saturating_sub(1) + skip).copied());
+                if let Some(end) = memstr(&self.rest_bytes()[skip..], self.comment_end().as_bytes())
+                {
+                    let ws = Whitespace::from_byte(
+                        self.rest_bytes().get(end.saturating_sub(1) + skip).copied(),
+                    );
                     self.advance(end + skip + self.comment_end().len());
                     self.handle_tail_ws(ws);
                     Ok(ControlFlow::Continue(()))
@@ -641,13 +683,18 @@ impl<'s> Tokenizer<'s> {
                 let old_loc = self.loc();
                 self.advance(skip);
                 self.stack.push(LexerState::Variable);
-                Ok(ControlFlow::Break((Token::VariableStart, self.span(old_loc))))
+                Ok(ControlFlow::Break((
+                    Token::VariableStart,
+                    self.span(old_loc),
+                )))
             }
             StartMarker::Block => {
                 // raw blocks require some special handling.  If we are at the beginning of a raw
                 // block we want to skip everything until {% endraw %} completely ignoring interior
                 // syntax and emit the entire raw block as TemplateData.
-                if let Some((raw, ws_start)) = skip_basic_tag(&self.rest()[skip..], "raw", self.block_end(), false) {
+                if let Some((raw, ws_start)) =
+                    skip_basic_tag(&self.rest()[skip..], "raw", self.block_end(), false)
+                {
                     self.advance(raw + skip);
                     self.handle_raw_tag(ws_start)
                 } else {
@@ -666,7 +713,10 @@ impl<'s> Tokenizer<'s> {
             }
             #[cfg(feature = "custom_syntax")]
             StartMarker::LineComment => {
-                let comment_skip = self.rest_bytes()[skip..].iter().take_while(|&&c| c != b'\r' && c != b'\n').count();
+                let comment_skip = self.rest_bytes()[skip..]
+                    .iter()
+                    .take_while(|&&c| c != b'\r' && c != b'\n')
+                    .count();
                 let (_, nl_skip) = skip_nl(&self.rest()[skip + comment_skip..]);
                 self.advance(skip + comment_skip + nl_skip);
                 Ok(ControlFlow::Continue(()))
@@ -674,12 +724,17 @@ impl<'s> Tokenizer<'s> {
         }
     }
 
-    fn handle_raw_tag(&mut self, ws_start: Whitespace) -> Result<ControlFlow<(Token<'s>, Span)>, Error> {
+    fn handle_raw_tag(
+        &mut self,
+        ws_start: Whitespace,
+    ) -> Result<ControlFlow<(Token<'s>, Span)>, Error> {
         let old_loc = self.loc();
         let mut ptr = 0;
         while let Some(block) = memstr(&self.rest_bytes()[ptr..], self.block_start().as_bytes()) {
             ptr += block + self.block_start().len();
-            if let Some((endraw, ws_next)) = skip_basic_tag(&self.rest()[ptr..], "endraw", self.block_end(), true) {
+            if let Some((endraw, ws_next)) =
+                skip_basic_tag(&self.rest()[ptr..], "endraw", self.block_end(), true)
+            {
                 let ws = Whitespace::from_byte(self.rest_bytes().get(ptr).copied());
                 let end = ptr - self.block_start().len();
                 let mut result = &self.rest()[..end];
@@ -713,7 +768,10 @@ impl<'s> Tokenizer<'s> {
         Err(self.syntax_error("unexpected end of raw block"))
     }
 
-    fn tokenize_block_or_var(&mut self, sentinel: BlockSentinel) -> Result<ControlFlow<(Token<'s>, Span)>, Error> {
+    fn tokenize_block_or_var(
+        &mut self,
+        sentinel: BlockSentinel,
+    ) -> Result<ControlFlow<(Token<'s>, Span)>, Error> {
         let old_loc = self.loc();
         let rest = self.rest();
 
@@ -725,7 +783,11 @@ impl<'s> Tokenizer<'s> {
                 && self.paren_balance == 0
                 && self.syntax_config.line_statement_prefix().is_some()
             {
-                let skip = rest.chars().take_while(|&x| x.is_whitespace() && !is_nl(x)).map(|x| x.len_utf8()).sum();
+                let skip = rest
+                    .chars()
+                    .take_while(|&x| x.is_whitespace() && !is_nl(x))
+                    .map(|x| x.len_utf8())
+                    .sum();
                 let (was_nl, nl_skip) = skip_nl(&rest[skip..]);
                 if was_nl {
                     self.advance(skip + nl_skip);
@@ -736,7 +798,11 @@ impl<'s> Tokenizer<'s> {
         }
 
         // in blocks whitespace is generally ignored, skip it.
-        match rest.as_bytes().iter().position(|&x| !x.is_ascii_whitespace()) {
+        match rest
+            .as_bytes()
+            .iter()
+            .position(|&x| !x.is_ascii_whitespace())
+        {
             Some(0) => {}
             None => {
                 self.advance(rest.len());
@@ -752,7 +818,9 @@ impl<'s> Tokenizer<'s> {
         if self.paren_balance == 0 {
             match sentinel {
                 BlockSentinel::Block => {
-                    if matches!(rest.get(..1), Some("-" | "+")) && rest[1..].starts_with(self.block_end()) {
+                    if matches!(rest.get(..1), Some("-" | "+"))
+                        && rest[1..].starts_with(self.block_end())
+                    {
                         self.stack.pop();
                         let was_minus = &rest[..1] == "-";
                         self.advance(self.block_end().len() + 1);
@@ -771,7 +839,9 @@ impl<'s> Tokenizer<'s> {
                     }
                 }
                 BlockSentinel::Variable => {
-                    if matches!(rest.get(..1), Some("-" | "+")) && rest[1..].starts_with(self.variable_end()) {
+                    if matches!(rest.get(..1), Some("-" | "+"))
+                        && rest[1..].starts_with(self.variable_end())
+                    {
                         self.stack.pop();
                         let was_minus = &rest[..1] == "-";
                         self.advance(self.variable_end().len() + 1);
@@ -864,7 +934,8 @@ pub fn tokenize(
 ) -> impl Iterator<Item = Result<(Token<'_>, Span), Error>> {
     // This function is unused in minijinja itself, it's only used in tests and in the
     // unstable machinery as a convenient alternative to the tokenizer.
-    let mut tokenizer = Tokenizer::new(input, "<string>", in_expr, syntax_config, whitespace_config);
+    let mut tokenizer =
+        Tokenizer::new(input, "<string>", in_expr, syntax_config, whitespace_config);
     std::iter::from_fn(move || tokenizer.next_token().transpose())
 }
 
@@ -876,11 +947,23 @@ mod tests {
 
     #[test]
     fn test_is_basic_tag() {
-        assert_eq!(skip_basic_tag(" raw %}", "raw", "%}", false), Some((7, Whitespace::Default)));
+        assert_eq!(
+            skip_basic_tag(" raw %}", "raw", "%}", false),
+            Some((7, Whitespace::Default))
+        );
         assert_eq!(skip_basic_tag(" raw %}", "endraw", "%}", false), None);
-        assert_eq!(skip_basic_tag("  raw  %}", "raw", "%}", false), Some((9, Whitespace::Default)));
-        assert_eq!(skip_basic_tag("  raw  -%}", "raw", "%}", false), Some((10, Whitespace::Remove)));
-        assert_eq!(skip_basic_tag("  raw  +%}", "raw", "%}", false), Some((10, Whitespace::Preserve)));
+        assert_eq!(
+            skip_basic_tag("  raw  %}", "raw", "%}", false),
+            Some((9, Whitespace::Default))
+        );
+        assert_eq!(
+            skip_basic_tag("  raw  -%}", "raw", "%}", false),
+            Some((10, Whitespace::Remove))
+        );
+        assert_eq!(
+            skip_basic_tag("  raw  +%}", "raw", "%}", false),
+            Some((10, Whitespace::Preserve))
+        );
     }
 
     #[test]
@@ -893,7 +976,8 @@ mod tests {
         }
 
         fn assert_not_ident(s: &str) {
-            let res = tokenize(s, true, Default::default(), Default::default()).collect::<Result<Vec<_>, _>>();
+            let res = tokenize(s, true, Default::default(), Default::default())
+                .collect::<Result<Vec<_>, _>>();
             if let Ok(tokens) = res {
                 if let &[(Token::Ident(_), _)] = &tokens[..] {
                     panic!("got a single ident for {s:?}")

@@ -38,7 +38,11 @@ impl<'a> AssignmentTracker<'a> {
 /// Finds all variables that need to be captured as closure for a macro.
 #[cfg(feature = "macros")]
 pub fn find_macro_closure<'a>(m: &ast::Macro<'a>) -> HashSet<&'a str> {
-    let mut state = AssignmentTracker { out: HashSet::new(), nested_out: None, assigned: vec![Default::default()] };
+    let mut state = AssignmentTracker {
+        out: HashSet::new(),
+        nested_out: None,
+        assigned: vec![Default::default()],
+    };
     tracker_visit_macro(m, &mut state, false);
     state.out
 }
@@ -47,7 +51,11 @@ pub fn find_macro_closure<'a>(m: &ast::Macro<'a>) -> HashSet<&'a str> {
 pub fn find_undeclared(t: &ast::Stmt<'_>, track_nested: bool) -> HashSet<String> {
     let mut state = AssignmentTracker {
         out: HashSet::new(),
-        nested_out: if track_nested { Some(HashSet::new()) } else { None },
+        nested_out: if track_nested {
+            Some(HashSet::new())
+        } else {
+            None
+        },
         assigned: vec![Default::default()],
     };
     track_walk(t, &mut state);
@@ -65,7 +73,11 @@ fn tracker_visit_expr_opt<'a>(expr: &Option<ast::Expr<'a>>, state: &mut Assignme
 }
 
 #[cfg(feature = "macros")]
-fn tracker_visit_macro<'a>(m: &ast::Macro<'a>, state: &mut AssignmentTracker<'a>, declare_caller: bool) {
+fn tracker_visit_macro<'a>(
+    m: &ast::Macro<'a>,
+    state: &mut AssignmentTracker<'a>,
+    declare_caller: bool,
+) {
     if declare_caller {
         // this is not completely correct as caller is actually only defined
         // if the macro was used in the context of a call block.  However it
@@ -74,7 +86,9 @@ fn tracker_visit_macro<'a>(m: &ast::Macro<'a>, state: &mut AssignmentTracker<'a>
         state.assign("caller");
     }
     m.args.iter().for_each(|arg| track_assign(arg, state));
-    m.defaults.iter().for_each(|expr| tracker_visit_expr(expr, state));
+    m.defaults
+        .iter()
+        .for_each(|expr| tracker_visit_expr(expr, state));
     m.body.iter().for_each(|node| track_walk(node, state));
 }
 
@@ -109,7 +123,9 @@ fn tracker_visit_expr<'a>(expr: &ast::Expr<'a>, state: &mut AssignmentTracker<'a
         }
         ast::Expr::Compare(expr) => {
             tracker_visit_expr(&expr.expr, state);
-            expr.ops.iter().for_each(|op| tracker_visit_expr(&op.expr, state));
+            expr.ops
+                .iter()
+                .for_each(|op| tracker_visit_expr(&op.expr, state));
         }
         ast::Expr::IfExpr(expr) => {
             tracker_visit_expr(&expr.test_expr, state);
@@ -118,11 +134,15 @@ fn tracker_visit_expr<'a>(expr: &ast::Expr<'a>, state: &mut AssignmentTracker<'a
         }
         ast::Expr::Filter(expr) => {
             tracker_visit_expr_opt(&expr.expr, state);
-            expr.args.iter().for_each(|x| tracker_visit_callarg(x, state));
+            expr.args
+                .iter()
+                .for_each(|x| tracker_visit_callarg(x, state));
         }
         ast::Expr::Test(expr) => {
             tracker_visit_expr(&expr.expr, state);
-            expr.args.iter().for_each(|x| tracker_visit_callarg(x, state));
+            expr.args
+                .iter()
+                .for_each(|x| tracker_visit_callarg(x, state));
         }
         ast::Expr::GetAttr(expr) => {
             // if we are tracking nested, we check if we have a chain of attribute
@@ -167,7 +187,9 @@ fn tracker_visit_expr<'a>(expr: &ast::Expr<'a>, state: &mut AssignmentTracker<'a
         }
         ast::Expr::Call(expr) => {
             tracker_visit_expr(&expr.expr, state);
-            expr.args.iter().for_each(|x| tracker_visit_callarg(x, state));
+            expr.args
+                .iter()
+                .for_each(|x| tracker_visit_callarg(x, state));
         }
         ast::Expr::List(expr) => expr.items.iter().for_each(|x| tracker_visit_expr(x, state)),
         ast::Expr::Map(expr) => expr.keys.iter().zip(expr.values.iter()).for_each(|(k, v)| {
@@ -270,7 +292,10 @@ fn track_walk<'a>(node: &ast::Stmt<'a>, state: &mut AssignmentTracker<'a>) {
         #[cfg(feature = "macros")]
         ast::Stmt::CallBlock(stmt) => {
             tracker_visit_expr(&stmt.call.expr, state);
-            stmt.call.args.iter().for_each(|x| tracker_visit_callarg(x, state));
+            stmt.call
+                .args
+                .iter()
+                .for_each(|x| tracker_visit_callarg(x, state));
             state.push();
             tracker_visit_macro(&stmt.macro_decl, state, true);
             state.pop();
@@ -279,7 +304,10 @@ fn track_walk<'a>(node: &ast::Stmt<'a>, state: &mut AssignmentTracker<'a>) {
         ast::Stmt::Continue(_) | ast::Stmt::Break(_) => {}
         ast::Stmt::Do(stmt) => {
             tracker_visit_expr(&stmt.call.expr, state);
-            stmt.call.args.iter().for_each(|x| tracker_visit_callarg(x, state));
+            stmt.call
+                .args
+                .iter()
+                .for_each(|x| tracker_visit_callarg(x, state));
         }
     }
 }

@@ -11,10 +11,15 @@ use crate::syntax::SyntaxConfig;
 use crate::value::Value;
 
 const MAX_RECURSION: usize = 150;
-const RESERVED_NAMES: [&str; 8] = ["true", "True", "false", "False", "none", "None", "loop", "self"];
+const RESERVED_NAMES: [&str; 8] = [
+    "true", "True", "false", "False", "none", "None", "loop", "self",
+];
 
 fn unexpected<D: fmt::Display>(unexpected: D, expected: &str) -> Error {
-    Error::new(ErrorKind::SyntaxError, format!("unexpected {unexpected}, expected {expected}"))
+    Error::new(
+        ErrorKind::SyntaxError,
+        format!("unexpected {unexpected}, expected {expected}"),
+    )
 }
 
 fn unexpected_eof(expected: &str) -> Error {
@@ -104,9 +109,14 @@ impl<'a> TokenStream<'a> {
         syntax_config: SyntaxConfig,
         whitespace_config: WhitespaceConfig,
     ) -> TokenStream<'a> {
-        let mut tokenizer = Tokenizer::new(source, filename, in_expr, syntax_config, whitespace_config);
+        let mut tokenizer =
+            Tokenizer::new(source, filename, in_expr, syntax_config, whitespace_config);
         let current = tokenizer.next_token();
-        TokenStream { tokenizer, current, last_span: Span::default() }
+        TokenStream {
+            tokenizer,
+            current,
+            last_span: Span::default(),
+        }
     }
 
     /// Advance the stream.
@@ -222,7 +232,9 @@ macro_rules! with_recursion_guard {
     ($parser:expr, $expr:expr) => {{
         $parser.depth += 1;
         if $parser.depth > MAX_RECURSION {
-            return Err(syntax_error(Cow::Borrowed("template exceeds maximum recursion limits")));
+            return Err(syntax_error(Cow::Borrowed(
+                "template exceeds maximum recursion limits",
+            )));
         }
         let rv = $expr;
         $parser.depth -= 1;
@@ -259,7 +271,10 @@ impl<'a> Parser<'a> {
         let span = self.stream.last_span();
         self.subparse(&|_| false)
             .map(|children| {
-                ast::Stmt::Template(Spanned::new(ast::Template { children }, self.stream.expand_span(span)))
+                ast::Stmt::Template(Spanned::new(
+                    ast::Template { children },
+                    self.stream.expand_span(span),
+                ))
             })
             .map_err(|err| self.attach_location_to_error(err))
     }
@@ -288,9 +303,17 @@ impl<'a> Parser<'a> {
         loop {
             if skip_token!(self, Token::Ident("if")) {
                 let expr2 = ok!(self.parse_or());
-                let expr3 = if skip_token!(self, Token::Ident("else")) { Some(ok!(self.parse_ifexpr())) } else { None };
+                let expr3 = if skip_token!(self, Token::Ident("else")) {
+                    Some(ok!(self.parse_ifexpr()))
+                } else {
+                    None
+                };
                 expr = ast::Expr::IfExpr(Spanned::new(
-                    ast::IfExpr { test_expr: expr2, true_expr: expr, false_expr: expr3 },
+                    ast::IfExpr {
+                        test_expr: expr2,
+                        true_expr: expr,
+                        false_expr: expr3,
+                    },
                     self.stream.expand_span(span),
                 ));
                 span = self.stream.last_span();
@@ -334,7 +357,10 @@ impl<'a> Parser<'a> {
             if !matches!(op, ast::CompareOpKind::NotIn) {
                 ok!(self.stream.next());
             }
-            ops.push(ast::CompareOp { op, expr: ok!(self.parse_math1()) });
+            ops.push(ast::CompareOp {
+                op,
+                expr: ok!(self.parse_math1()),
+            });
         }
 
         Ok(match ops.len() {
@@ -352,19 +378,29 @@ impl<'a> Parser<'a> {
                     ast::CompareOpKind::NotIn => (ast::BinOpKind::In, true),
                 };
                 let expr = ast::Expr::BinOp(Spanned::new(
-                    ast::BinOp { op: binop, left: expr, right: op.expr },
+                    ast::BinOp {
+                        op: binop,
+                        left: expr,
+                        right: op.expr,
+                    },
                     self.stream.expand_span(span),
                 ));
                 if negated {
                     ast::Expr::UnaryOp(Spanned::new(
-                        ast::UnaryOp { op: ast::UnaryOpKind::Not, expr },
+                        ast::UnaryOp {
+                            op: ast::UnaryOpKind::Not,
+                            expr,
+                        },
                         self.stream.expand_span(span),
                     ))
                 } else {
                     expr
                 }
             }
-            _ => ast::Expr::Compare(Spanned::new(ast::Compare { expr, ops }, self.stream.expand_span(span))),
+            _ => ast::Expr::Compare(Spanned::new(
+                ast::Compare { expr, ops },
+                self.stream.expand_span(span),
+            )),
         })
     }
 
@@ -395,7 +431,11 @@ impl<'a> Parser<'a> {
         self.parse_filter_expr(expr)
     }
 
-    fn parse_postfix(&mut self, expr: ast::Expr<'a>, mut span: Span) -> Result<ast::Expr<'a>, Error> {
+    fn parse_postfix(
+        &mut self,
+        expr: ast::Expr<'a>,
+        mut span: Span,
+    ) -> Result<ast::Expr<'a>, Error> {
         let mut expr = expr;
         loop {
             let next_span = self.stream.current_span();
@@ -411,13 +451,19 @@ impl<'a> Parser<'a> {
                         }
                         Some((Token::Int(idx), idx_span)) => {
                             expr = ast::Expr::GetItem(Spanned::new(
-                                ast::GetItem { expr, subscript_expr: make_const(Value::from(idx), idx_span) },
+                                ast::GetItem {
+                                    expr,
+                                    subscript_expr: make_const(Value::from(idx), idx_span),
+                                },
                                 self.stream.expand_span(span),
                             ));
                         }
                         Some((Token::Int128(idx), idx_span)) => {
                             expr = ast::Expr::GetItem(Spanned::new(
-                                ast::GetItem { expr, subscript_expr: make_const(Value::from(*idx), idx_span) },
+                                ast::GetItem {
+                                    expr,
+                                    subscript_expr: make_const(Value::from(*idx), idx_span),
+                                },
                                 self.stream.expand_span(span),
                             ));
                         }
@@ -441,7 +487,9 @@ impl<'a> Parser<'a> {
                         if !matches_token!(self, Token::BracketClose | Token::Colon) {
                             stop = Some(ok!(self.parse_expr()));
                         }
-                        if skip_token!(self, Token::Colon) && !matches_token!(self, Token::BracketClose) {
+                        if skip_token!(self, Token::Colon)
+                            && !matches_token!(self, Token::BracketClose)
+                        {
                             step = Some(ok!(self.parse_expr()));
                         }
                     }
@@ -451,22 +499,30 @@ impl<'a> Parser<'a> {
                         expr = ast::Expr::GetItem(Spanned::new(
                             ast::GetItem {
                                 expr,
-                                subscript_expr: ok!(
-                                    start.ok_or_else(|| { syntax_error(Cow::Borrowed("empty subscript")) })
-                                ),
+                                subscript_expr: ok!(start.ok_or_else(|| {
+                                    syntax_error(Cow::Borrowed("empty subscript"))
+                                })),
                             },
                             self.stream.expand_span(span),
                         ));
                     } else {
                         expr = ast::Expr::Slice(Spanned::new(
-                            ast::Slice { expr, start, stop, step },
+                            ast::Slice {
+                                expr,
+                                start,
+                                stop,
+                                step,
+                            },
                             self.stream.expand_span(span),
                         ));
                     }
                 }
                 Some((Token::ParenOpen, _)) => {
                     let args = ok!(self.parse_args());
-                    expr = ast::Expr::Call(Spanned::new(ast::Call { expr, args }, self.stream.expand_span(span)));
+                    expr = ast::Expr::Call(Spanned::new(
+                        ast::Call { expr, args },
+                        self.stream.expand_span(span),
+                    ));
                 }
                 _ => break,
             }
@@ -488,7 +544,10 @@ impl<'a> Parser<'a> {
         }
 
         if is_dotted {
-            Ok((&self.stream.tokenizer.source()[start_offset..end_offset], self.stream.expand_span(span)))
+            Ok((
+                &self.stream.tokenizer.source()[start_offset..end_offset],
+                self.stream.expand_span(span),
+            ))
         } else {
             Ok((first_segment, span))
         }
@@ -501,9 +560,17 @@ impl<'a> Parser<'a> {
                 Some((Token::Pipe, _)) => {
                     ok!(self.stream.next());
                     let (name, span) = ok!(self.parse_filter_test_name());
-                    let args = if matches_token!(self, Token::ParenOpen) { ok!(self.parse_args()) } else { Vec::new() };
+                    let args = if matches_token!(self, Token::ParenOpen) {
+                        ok!(self.parse_args())
+                    } else {
+                        Vec::new()
+                    };
                     expr = ast::Expr::Filter(Spanned::new(
-                        ast::Filter { name, expr: Some(expr), args },
+                        ast::Filter {
+                            name,
+                            expr: Some(expr),
+                            args,
+                        },
                         self.stream.expand_span(span),
                     ));
                 }
@@ -527,7 +594,10 @@ impl<'a> Parser<'a> {
                             | Token::BraceOpen
                     ) && !matches_token!(
                         self,
-                        Token::Ident("and") | Token::Ident("or") | Token::Ident("else") | Token::Ident("is")
+                        Token::Ident("and")
+                            | Token::Ident("or")
+                            | Token::Ident("else")
+                            | Token::Ident("is")
                     ) {
                         let span = self.stream.current_span();
                         let mut expr = ok!(self.parse_unary_only());
@@ -536,10 +606,16 @@ impl<'a> Parser<'a> {
                     } else {
                         Vec::new()
                     };
-                    expr = ast::Expr::Test(Spanned::new(ast::Test { name, expr, args }, self.stream.expand_span(span)));
+                    expr = ast::Expr::Test(Spanned::new(
+                        ast::Test { name, expr, args },
+                        self.stream.expand_span(span),
+                    ));
                     if negated {
                         expr = ast::Expr::UnaryOp(Spanned::new(
-                            ast::UnaryOp { op: ast::UnaryOpKind::Not, expr },
+                            ast::UnaryOp {
+                                op: ast::UnaryOpKind::Not,
+                                expr,
+                            },
                             self.stream.expand_span(span),
                         ));
                     }
@@ -595,7 +671,9 @@ impl<'a> Parser<'a> {
                             args.push(ast::CallArg::Kwarg(var.id, ok!(self.parse_expr())));
                         }
                         _ if has_kwargs => {
-                            return Err(syntax_error(Cow::Borrowed("non-keyword arg after keyword arg")));
+                            return Err(syntax_error(Cow::Borrowed(
+                                "non-keyword arg after keyword arg",
+                            )));
                         }
                         _ => {
                             args.push(ast::CallArg::Pos(expr));
@@ -640,7 +718,10 @@ impl<'a> Parser<'a> {
             Token::Ident("none" | "None") => Ok(const_val!(())),
             Token::Ident(name) => Ok(ast::Expr::Var(Spanned::new(ast::Var { id: name }, span))),
             Token::Str(val)
-                if !matches!(self.stream.current(), Ok(Some((Token::Str(_), _) | (Token::String(_), _)))) =>
+                if !matches!(
+                    self.stream.current(),
+                    Ok(Some((Token::Str(_), _) | (Token::String(_), _)))
+                ) =>
             {
                 Ok(const_val!(val))
             }
@@ -684,7 +765,10 @@ impl<'a> Parser<'a> {
             }
             items.push(ok!(self.parse_expr()));
         }
-        Ok(ast::Expr::List(Spanned::new(ast::List { items }, self.stream.expand_span(span))))
+        Ok(ast::Expr::List(Spanned::new(
+            ast::List { items },
+            self.stream.expand_span(span),
+        )))
     }
 
     fn parse_map_expr(&mut self, span: Span) -> Result<ast::Expr<'a>, Error> {
@@ -704,14 +788,20 @@ impl<'a> Parser<'a> {
             expect_token!(self, Token::Colon, "`:`");
             values.push(ok!(self.parse_expr()));
         }
-        Ok(ast::Expr::Map(Spanned::new(ast::Map { keys, values }, self.stream.expand_span(span))))
+        Ok(ast::Expr::Map(Spanned::new(
+            ast::Map { keys, values },
+            self.stream.expand_span(span),
+        )))
     }
 
     fn parse_tuple_or_expression(&mut self, span: Span) -> Result<ast::Expr<'a>, Error> {
         // MiniJinja does not really have tuples, but it treats the tuple
         // syntax the same as lists.
         if skip_token!(self, Token::ParenClose) {
-            return Ok(ast::Expr::List(Spanned::new(ast::List { items: vec![] }, self.stream.expand_span(span))));
+            return Ok(ast::Expr::List(Spanned::new(
+                ast::List { items: vec![] },
+                self.stream.expand_span(span),
+            )));
         }
         let mut expr = ok!(self.parse_expr());
         if matches_token!(self, Token::Comma) {
@@ -726,7 +816,10 @@ impl<'a> Parser<'a> {
                 }
                 items.push(ok!(self.parse_expr()));
             }
-            expr = ast::Expr::List(Spanned::new(ast::List { items }, self.stream.expand_span(span)));
+            expr = ast::Expr::List(Spanned::new(
+                ast::List { items },
+                self.stream.expand_span(span),
+            ));
         } else {
             expect_token!(self, Token::ParenClose, "`)`");
         }
@@ -811,7 +904,13 @@ impl<'a> Parser<'a> {
         if dotted {
             while skip_token!(self, Token::Dot) {
                 let (attr, span) = expect_token!(self, Token::Ident(name) => name, "identifier");
-                rv = ast::Expr::GetAttr(ast::Spanned::new(ast::GetAttr { expr: rv, name: attr }, span));
+                rv = ast::Expr::GetAttr(ast::Spanned::new(
+                    ast::GetAttr {
+                        expr: rv,
+                        name: attr,
+                    },
+                    span,
+                ));
             }
         }
         Ok(rv)
@@ -826,7 +925,10 @@ impl<'a> Parser<'a> {
             if !items.is_empty() {
                 expect_token!(self, Token::Comma, "`,`");
             }
-            if matches_token!(self, Token::ParenClose | Token::VariableEnd | Token::BlockEnd | Token::Ident("in")) {
+            if matches_token!(
+                self,
+                Token::ParenClose | Token::VariableEnd | Token::BlockEnd | Token::Ident("in")
+            ) {
                 break;
             }
             items.push(if skip_token!(self, Token::ParenOpen) {
@@ -846,7 +948,10 @@ impl<'a> Parser<'a> {
         if !is_tuple && items.len() == 1 {
             Ok(items.into_iter().next().unwrap())
         } else {
-            Ok(ast::Expr::List(Spanned::new(ast::List { items }, self.stream.expand_span(span))))
+            Ok(ast::Expr::List(Spanned::new(
+                ast::List { items },
+                self.stream.expand_span(span),
+            )))
         }
     }
 
@@ -855,7 +960,11 @@ impl<'a> Parser<'a> {
         let target = ok!(self.parse_assignment(false));
         expect_token!(self, Token::Ident("in"), "in");
         let iter = ok!(self.parse_expr_noif());
-        let filter_expr = if skip_token!(self, Token::Ident("if")) { Some(ok!(self.parse_expr())) } else { None };
+        let filter_expr = if skip_token!(self, Token::Ident("if")) {
+            Some(ok!(self.parse_expr()))
+        } else {
+            None
+        };
         let recursive = skip_token!(self, Token::Ident("recursive"));
         expect_token!(self, Token::BlockEnd, "end of block");
         let body = ok!(self.subparse(&|tok| matches!(tok, Token::Ident("endfor" | "else"))));
@@ -867,13 +976,21 @@ impl<'a> Parser<'a> {
         };
         ok!(self.stream.next());
         self.in_loop = old_in_loop;
-        Ok(ast::ForLoop { target, iter, filter_expr, recursive, body, else_body })
+        Ok(ast::ForLoop {
+            target,
+            iter,
+            filter_expr,
+            recursive,
+            body,
+            else_body,
+        })
     }
 
     fn parse_if_cond(&mut self) -> Result<ast::IfCond<'a>, Error> {
         let expr = ok!(self.parse_expr_noif());
         expect_token!(self, Token::BlockEnd, "end of block");
-        let true_body = ok!(self.subparse(&|tok| matches!(tok, Token::Ident("endif" | "else" | "elif"))));
+        let true_body =
+            ok!(self.subparse(&|tok| matches!(tok, Token::Ident("endif" | "else" | "elif"))));
         let false_body = match ok!(self.stream.next()) {
             Some((Token::Ident("else"), _)) => {
                 expect_token!(self, Token::BlockEnd, "end of block");
@@ -881,13 +998,18 @@ impl<'a> Parser<'a> {
                 ok!(self.stream.next());
                 rv
             }
-            Some((Token::Ident("elif"), span)) => {
-                vec![ast::Stmt::IfCond(Spanned::new(ok!(self.parse_if_cond()), self.stream.expand_span(span)))]
-            }
+            Some((Token::Ident("elif"), span)) => vec![ast::Stmt::IfCond(Spanned::new(
+                ok!(self.parse_if_cond()),
+                self.stream.expand_span(span),
+            ))],
             _ => Vec::new(),
         };
 
-        Ok(ast::IfCond { expr, true_body, false_body })
+        Ok(ast::IfCond {
+            expr,
+            true_body,
+            false_body,
+        })
     }
 
     fn parse_with_block(&mut self) -> Result<ast::WithBlock<'a>, Error> {
@@ -919,11 +1041,19 @@ impl<'a> Parser<'a> {
         let target = ok!(self.parse_assignment(true));
 
         if matches_token!(self, Token::BlockEnd | Token::Pipe) {
-            let filter = if skip_token!(self, Token::Pipe) { Some(ok!(self.parse_filter_chain())) } else { None };
+            let filter = if skip_token!(self, Token::Pipe) {
+                Some(ok!(self.parse_filter_chain()))
+            } else {
+                None
+            };
             expect_token!(self, Token::BlockEnd, "end of block");
             let body = ok!(self.subparse(&|tok| matches!(tok, Token::Ident("endset"))));
             ok!(self.stream.next());
-            Ok(SetParseResult::SetBlock(ast::SetBlock { target, filter, body }))
+            Ok(SetParseResult::SetBlock(ast::SetBlock {
+                target,
+                filter,
+                body,
+            }))
         } else {
             expect_token!(self, Token::Assign, "assignment operator");
 
@@ -941,7 +1071,10 @@ impl<'a> Parser<'a> {
                         break;
                     }
                 }
-                ast::Expr::List(Spanned::new(ast::List { items }, self.stream.expand_span(span)))
+                ast::Expr::List(Spanned::new(
+                    ast::List { items },
+                    self.stream.expand_span(span),
+                ))
             } else {
                 expr
             };
@@ -985,13 +1118,21 @@ impl<'a> Parser<'a> {
 
         if let Some((Token::Ident(trailing_name), _)) = ok!(self.stream.current()) {
             if *trailing_name != name {
-                syntax_error!("mismatching name on block. Got `{}`, expected `{}`", *trailing_name, name);
+                syntax_error!(
+                    "mismatching name on block. Got `{}`, expected `{}`",
+                    *trailing_name,
+                    name
+                );
             }
             ok!(self.stream.next());
         }
         self.in_loop = old_in_loop;
 
-        Ok(ast::Block { name, required, body })
+        Ok(ast::Block {
+            name,
+            required,
+            body,
+        })
     }
     fn parse_auto_escape(&mut self) -> Result<ast::AutoEscape<'a>, Error> {
         let enabled = ok!(self.parse_expr());
@@ -1009,9 +1150,17 @@ impl<'a> Parser<'a> {
                 expect_token!(self, Token::Pipe, "`|`");
             }
             let (name, span) = ok!(self.parse_filter_test_name());
-            let args = if matches_token!(self, Token::ParenOpen) { ok!(self.parse_args()) } else { Vec::new() };
+            let args = if matches_token!(self, Token::ParenOpen) {
+                ok!(self.parse_args())
+            } else {
+                Vec::new()
+            };
             filter = Some(ast::Expr::Filter(Spanned::new(
-                ast::Filter { name, expr: filter, args },
+                ast::Filter {
+                    name,
+                    expr: filter,
+                    args,
+                },
                 self.stream.expand_span(span),
             )));
         }
@@ -1058,7 +1207,11 @@ impl<'a> Parser<'a> {
         } else {
             false
         };
-        Ok(ast::Include { name, ignore_missing, with_context })
+        Ok(ast::Include {
+            name,
+            ignore_missing,
+            with_context,
+        })
     }
 
     #[cfg(feature = "multi_template")]
@@ -1089,8 +1242,11 @@ impl<'a> Parser<'a> {
                 break;
             }
             let name = ok!(self.parse_assign_name(false));
-            let alias =
-                if skip_token!(self, Token::Ident("as")) { Some(ok!(self.parse_assign_name(false))) } else { None };
+            let alias = if skip_token!(self, Token::Ident("as")) {
+                Some(ok!(self.parse_assign_name(false)))
+            } else {
+                None
+            };
             names.push((name, alias));
         }
         Ok(ast::FromImport { expr, names })
@@ -1152,7 +1308,12 @@ impl<'a> Parser<'a> {
         self.in_macro = old_in_macro;
         self.in_loop = old_in_loop;
         ok!(self.stream.next());
-        Ok(ast::Macro { name: name.unwrap_or("caller"), args, defaults, body })
+        Ok(ast::Macro {
+            name: name.unwrap_or("caller"),
+            args,
+            defaults,
+            body,
+        })
     }
 
     #[cfg(feature = "macros")]
@@ -1175,28 +1336,45 @@ impl<'a> Parser<'a> {
         }
         let call = match ok!(self.parse_expr()) {
             ast::Expr::Call(call) => call,
-            expr => syntax_error!("expected call expression in call block, got {}", expr.description()),
+            expr => syntax_error!(
+                "expected call expression in call block, got {}",
+                expr.description()
+            ),
         };
         let macro_decl = ok!(self.parse_macro_or_call_block_body(args, defaults, None));
-        Ok(ast::CallBlock { call, macro_decl: Spanned::new(macro_decl, self.stream.expand_span(span)) })
+        Ok(ast::CallBlock {
+            call,
+            macro_decl: Spanned::new(macro_decl, self.stream.expand_span(span)),
+        })
     }
 
     fn parse_do(&mut self) -> Result<ast::Do<'a>, Error> {
         let call = match ok!(self.parse_expr()) {
             ast::Expr::Call(call) => call,
-            expr => syntax_error!("expected call expression in call block, got {}", expr.description()),
+            expr => syntax_error!(
+                "expected call expression in call block, got {}",
+                expr.description()
+            ),
         };
         Ok(ast::Do { call })
     }
 
-    fn subparse(&mut self, end_check: &dyn Fn(&Token) -> bool) -> Result<Vec<ast::Stmt<'a>>, Error> {
+    fn subparse(
+        &mut self,
+        end_check: &dyn Fn(&Token) -> bool,
+    ) -> Result<Vec<ast::Stmt<'a>>, Error> {
         let mut rv = Vec::with_capacity(16);
         while let Some((token, span)) = ok!(self.stream.next()) {
             match token {
-                Token::TemplateData(raw) => rv.push(ast::Stmt::EmitRaw(Spanned::new(ast::EmitRaw { raw }, span))),
+                Token::TemplateData(raw) => {
+                    rv.push(ast::Stmt::EmitRaw(Spanned::new(ast::EmitRaw { raw }, span)))
+                }
                 Token::VariableStart => {
                     let expr = ok!(self.parse_expr());
-                    rv.push(ast::Stmt::EmitExpr(Spanned::new(ast::EmitExpr { expr }, self.stream.expand_span(span))));
+                    rv.push(ast::Stmt::EmitExpr(Spanned::new(
+                        ast::EmitExpr { expr },
+                        self.stream.expand_span(span),
+                    )));
                     expect_token!(self, Token::VariableEnd, "end of variable block");
                 }
                 Token::BlockStart => {
@@ -1237,5 +1415,12 @@ pub fn parse<'source>(
 
 /// Parses a standalone expression.
 pub fn parse_expr(source: &str) -> Result<ast::Expr<'_>, Error> {
-    Parser::new(source, "<expression>", true, Default::default(), Default::default()).parse_standalone_expr()
+    Parser::new(
+        source,
+        "<expression>",
+        true,
+        Default::default(),
+        Default::default(),
+    )
+    .parse_standalone_expr()
 }

@@ -2,7 +2,11 @@ use std::fmt;
 
 /// Represents a token in the stream.
 #[derive(Debug)]
-#[cfg_attr(feature = "unstable_machinery_serde", derive(serde::Serialize), serde(tag = "name", content = "payload"))]
+#[cfg_attr(
+    feature = "unstable_machinery_serde",
+    derive(serde::Serialize),
+    serde(tag = "name", content = "payload")
+)]
 pub enum Token<'a> {
     /// Raw template data.
     TemplateData(&'a str),
@@ -143,7 +147,11 @@ impl fmt::Debug for Span {
                 .field("end_offset", &self.end_offset)
                 .finish()
         } else {
-            write!(f, " @ {}:{}-{}:{}", self.start_line, self.start_col, self.end_line, self.end_col)
+            write!(
+                f,
+                " @ {}:{}-{}:{}",
+                self.start_line, self.start_col, self.end_line, self.end_col
+            )
         }
     }
 }

@@ -6,7 +6,8 @@ use std::sync::Arc;
 
 use crate::error::{Error, ErrorKind};
 use crate::value::{
-    DynObject, ObjectExt, ObjectRepr, Packed, SmallStr, StringType, Value, ValueKind, ValueMap, ValueRepr,
+    DynObject, ObjectExt, ObjectRepr, Packed, SmallStr, StringType, Value, ValueKind, ValueMap,
+    ValueRepr,
 };
 use crate::vm::State;
 
@@ -147,11 +148,17 @@ pub trait ArgType<'a> {
 
     #[doc(hidden)]
     fn from_value_owned(_value: Value) -> Result<Self::Output, Error> {
-        Err(Error::new(ErrorKind::InvalidOperation, "type conversion is not legal in this situation (implicit borrow)"))
+        Err(Error::new(
+            ErrorKind::InvalidOperation,
+            "type conversion is not legal in this situation (implicit borrow)",
+        ))
     }
 
     #[doc(hidden)]
-    fn from_state_and_value_owned(_state: Option<&'a State>, value: Value) -> Result<Self::Output, Error> {
+    fn from_state_and_value_owned(
+        _state: Option<&'a State>,
+        value: Value,
+    ) -> Result<Self::Output, Error> {
         Self::from_value_owned(value)
     }
 
@@ -317,7 +324,11 @@ impl<V: Into<Value>> FromIterator<V> for Value {
 
 impl<K: Into<Value>, V: Into<Value>> FromIterator<(K, V)> for Value {
     fn from_iter<T: IntoIterator<Item = (K, V)>>(iter: T) -> Self {
-        Value::from_object(iter.into_iter().map(|(k, v)| (k.into(), v.into())).collect::<ValueMap>())
+        Value::from_object(
+            iter.into_iter()
+                .map(|(k, v)| (k.into(), v.into()))
+                .collect::<ValueMap>(),
+        )
     }
 }
 
@@ -369,7 +380,10 @@ value_from!(Arc<Vec<u8>>, Bytes);
 value_from!(DynObject, Object);
 
 fn unsupported_conversion(kind: ValueKind, target: &str) -> Error {
-    Error::new(ErrorKind::InvalidOperation, format!("cannot convert {kind} to {target}"))
+    Error::new(
+        ErrorKind::InvalidOperation,
+        format!("cannot convert {kind} to {target}"),
+    )
 }
 
 macro_rules! primitive_try_from {
@@ -467,9 +481,9 @@ impl<'a> ArgType<'a> for &str {
 
     fn from_value(value: Option<&'a Value>) -> Result<Self::Output, Error> {
         match value {
-            Some(value) => {
-                value.as_str().ok_or_else(|| Error::new(ErrorKind::InvalidOperation, "value is not a string"))
-            }
+            Some(value) => value
+                .as_str()
+                .ok_or_else(|| Error::new(ErrorKind::InvalidOperation, "value is not a string")),
             None => Err(Error::from(ErrorKind::MissingArgument)),
         }
     }
@@ -483,7 +497,10 @@ impl TryFrom<Value> for Arc<str> {
             ValueRepr::String(x, _) => Ok(x),
             ValueRepr::SmallStr(x) => Ok(Arc::from(x.as_str())),
             ValueRepr::Bytes(ref x) => Ok(Arc::from(String::from_utf8_lossy(x))),
-            _ => Err(Error::new(ErrorKind::InvalidOperation, "value is not a string")),
+            _ => Err(Error::new(
+                ErrorKind::InvalidOperation,
+                "value is not a string",
+            )),
         }
     }
 }
@@ -504,9 +521,9 @@ impl<'a> ArgType<'a> for &[u8] {
 
     fn from_value(value: Option<&'a Value>) -> Result<Self::Output, Error> {
         match value {
-            Some(value) => {
-                value.as_bytes().ok_or_else(|| Error::new(ErrorKind::InvalidOperation, "value is not in bytes"))
-            }
+            Some(value) => value
+                .as_bytes()
+                .ok_or_else(|| Error::new(ErrorKind::InvalidOperation, "value is not in bytes")),
             None => Err(Error::from(ErrorKind::MissingArgument)),
         }
     }
@@ -546,7 +563,10 @@ fn value_to_string_cow(value: &Value) -> Result<Cow<'_, str>, Error> {
         ValueRepr::Bool(v) => Cow::Borrowed(if v { "True" } else { "False" }),
         _ => {
             if value.is_kwargs() {
-                return Err(Error::new(ErrorKind::InvalidOperation, "cannot convert kwargs to string"));
+                return Err(Error::new(
+                    ErrorKind::InvalidOperation,
+                    "cannot convert kwargs to string",
+                ));
             }
             Cow::Owned(value.to_string())
         }
@@ -593,7 +613,10 @@ impl<'a> StringInput<'a> {
     }
 
     fn from_value(value: &'a Value) -> Result<Self, Error> {
-        Ok(StringInput { value: ok!(value_to_string_cow(value)), safe: value.is_safe() })
+        Ok(StringInput {
+            value: ok!(value_to_string_cow(value)),
+            safe: value.is_safe(),
+        })
     }
 
     /// Returns the coerced string.
@@ -614,7 +637,12 @@ impl<'a> StringInput<'a> {
         if self.safe {
             Ok(Cow::Borrowed(self.as_str()))
         } else {
-            Ok(Cow::Owned(crate::filters::escape(state, &Value::from(self.as_str()))?.as_str().unwrap().to_string()))
+            Ok(Cow::Owned(
+                crate::filters::escape(state, &Value::from(self.as_str()))?
+                    .as_str()
+                    .unwrap()
+                    .to_string(),
+            ))
         }
     }
 
@@ -714,9 +742,9 @@ impl<'a, T: Object + 'static> ArgType<'a> for &T {
     #[inline(always)]
     fn from_value(value: Option<&'a Value>) -> Result<Self::Output, Error> {
         match value {
-            Some(value) => {
-                value.downcast_object_ref().ok_or_else(|| Error::new(ErrorKind::InvalidOperation, "expected object"))
-            }
+            Some(value) => value
+                .downcast_object_ref()
+                .ok_or_else(|| Error::new(ErrorKind::InvalidOperation, "expected object")),
             None => Err(Error::from(ErrorKind::MissingArgument)),
         }
     }
@@ -728,9 +756,9 @@ impl<'a, T: Object + 'static> ArgType<'a> for Arc<T> {
     #[inline(always)]
     fn from_value(value: Option<&'a Value>) -> Result<Self::Output, Error> {
         match value {
-            Some(value) => {
-                value.downcast_object().ok_or_else(|| Error::new(ErrorKind::InvalidOperation, "expected object"))
-            }
+            Some(value) => value
+                .downcast_object()
+                .ok_or_else(|| Error::new(ErrorKind::InvalidOperation, "expected object")),
             None => Err(Error::from(ErrorKind::MissingArgument)),
         }
     }
@@ -775,7 +803,10 @@ impl<'a, T: ArgType<'a, Output = T>> ArgType<'a> for Rest<T> {
     type Output = Self;
 
     fn from_value(value: Option<&'a Value>) -> Result<Self, Error> {
-        Ok(Rest(ok!(value.iter().map(|v| T::from_value(Some(v))).collect::<Result<_, _>>())))
+        Ok(Rest(ok!(value
+            .iter()
+            .map(|v| T::from_value(Some(v)))
+            .collect::<Result<_, _>>())))
     }
 
     fn from_state_and_values(
@@ -886,7 +917,9 @@ impl<'a> ArgType<'a> for Kwargs {
 
     fn from_value(value: Option<&'a Value>) -> Result<Self, Error> {
         match value {
-            Some(value) => Kwargs::extract(value).ok_or_else(|| Error::from(ErrorKind::MissingArgument)),
+            Some(value) => {
+                Kwargs::extract(value).ok_or_else(|| Error::from(ErrorKind::MissingArgument))
+            }
             None => Ok(Kwargs::new(Default::default())),
         }
     }
@@ -912,12 +945,18 @@ impl<'a> ArgType<'a> for Kwargs {
 
 impl Kwargs {
     fn new(map: Arc<KwargsValues>) -> Kwargs {
-        Kwargs { values: map, used: RefCell::new(HashSet::new()) }
+        Kwargs {
+            values: map,
+            used: RefCell::new(HashSet::new()),
+        }
     }
 
     /// Given a value, extracts the kwargs if there are any.
     pub(crate) fn extract(value: &Value) -> Option<Kwargs> {
-        value.as_object().and_then(|x| x.downcast::<KwargsValues>()).map(Kwargs::new)
+        value
+            .as_object()
+            .and_then(|x| x.downcast::<KwargsValues>())
+            .map(Kwargs::new)
     }
 
     /// Wraps a value map into kwargs.
@@ -984,10 +1023,16 @@ impl Kwargs {
         for key in self.values.keys() {
             if let Some(key) = key.as_str() {
                 if !used.contains(key) {
-                    return Err(Error::new(ErrorKind::TooManyArguments, format!("unknown keyword argument '{key}'")));
+                    return Err(Error::new(
+                        ErrorKind::TooManyArguments,
+                        format!("unknown keyword argument '{key}'"),
+                    ));
                 }
             } else {
-                return Err(Error::new(ErrorKind::InvalidOperation, "non string keys passed to kwargs"));
+                return Err(Error::new(
+                    ErrorKind::InvalidOperation,
+                    "non string keys passed to kwargs",
+                ));
             }
         }
         Ok(())
@@ -999,7 +1044,9 @@ impl FromIterator<(String, Value)> for Kwargs {
     where
         T: IntoIterator<Item = (String, Value)>,
     {
-        Kwargs::new(Arc::new(KwargsValues(iter.into_iter().map(|(k, v)| (Value::from(k), v)).collect())))
+        Kwargs::new(Arc::new(KwargsValues(
+            iter.into_iter().map(|(k, v)| (Value::from(k), v)).collect(),
+        )))
     }
 }
 
@@ -1008,7 +1055,9 @@ impl<'a> FromIterator<(&'a str, Value)> for Kwargs {
     where
         T: IntoIterator<Item = (&'a str, Value)>,
     {
-        Kwargs::new(Arc::new(KwargsValues(iter.into_iter().map(|(k, v)| (Value::from(k), v)).collect())))
+        Kwargs::new(Arc::new(KwargsValues(
+            iter.into_iter().map(|(k, v)| (Value::from(k), v)).collect(),
+        )))
     }
 }
 
@@ -1024,7 +1073,9 @@ impl TryFrom<Value> for Kwargs {
     fn try_from(value: Value) -> Result<Self, Self::Error> {
         match value.0 {
             ValueRepr::Undefined(_) => Ok(Kwargs::new(Default::default())),
-            ValueRepr::Object(_) => Kwargs::extract(&value).ok_or_else(|| Error::from(ErrorKind::InvalidOperation)),
+            ValueRepr::Object(_) => {
+                Kwargs::extract(&value).ok_or_else(|| Error::from(ErrorKind::InvalidOperation))
+            }
             _ => Err(Error::from(ErrorKind::InvalidOperation)),
         }
     }
@@ -1052,7 +1103,10 @@ impl<'a> ArgType<'a> for String {
         match value {
             Some(value) => {
                 if value.is_kwargs() {
-                    return Err(Error::new(ErrorKind::InvalidOperation, "cannot convert kwargs to string"));
+                    return Err(Error::new(
+                        ErrorKind::InvalidOperation,
+                        "cannot convert kwargs to string",
+                    ));
                 }
                 Ok(value.to_string())
             }
@@ -1070,9 +1124,14 @@ impl<'a> ArgType<'a> for String {
         Ok((ok!(Self::from_value(value)), 1))
     }
 
-    fn from_state_and_value_owned(state: Option<&'a State>, value: Value) -> Result<Self::Output, Error> {
+    fn from_state_and_value_owned(
+        state: Option<&'a State>,
+        value: Value,
+    ) -> Result<Self::Output, Error> {
         if let Some(state) = state {
-            ok!(state.undefined_behavior().assert_value_not_undefined(&value));
+            ok!(state
+                .undefined_behavior()
+                .assert_value_not_undefined(&value));
         }
         Self::from_value_owned(value)
     }
@@ -1142,11 +1201,16 @@ impl<'a> ArgType<'a> for DynObject {
     type Output = Self;
 
     fn from_value(value: Option<&'a Value>) -> Result<Self, Error> {
-        value.ok_or_else(|| Error::from(ErrorKind::MissingArgument)).and_then(|v| Self::from_value_owned(v.clone()))
+        value
+            .ok_or_else(|| Error::from(ErrorKind::MissingArgument))
+            .and_then(|v| Self::from_value_owned(v.clone()))
     }
 
     fn from_value_owned(value: Value) -> Result<Self, Error> {
-        value.as_object().cloned().ok_or_else(|| Error::new(ErrorKind::InvalidOperation, "not an object"))
+        value
+            .as_object()
+            .cloned()
+            .ok_or_else(|| Error::new(ErrorKind::InvalidOperation, "not an object"))
     }
 }
 
@@ -1196,7 +1260,10 @@ mod tests {
         let args = [
             Value::from(42),
             Value::from(true),
-            Value::from(Kwargs::from_iter([("foo", Value::from(1)), ("bar", Value::from(2))])),
+            Value::from(Kwargs::from_iter([
+                ("foo", Value::from(1)),
+                ("bar", Value::from(2)),
+            ])),
         ];
         let (args, kwargs) = from_args::<(&[Value], Kwargs)>(&args).unwrap();
         assert_eq!(args, &[Value::from(42), Value::from(true)]);
@@ -1211,11 +1278,17 @@ mod tests {
 
         let result = from_args::<(String,)>(&args);
         assert!(result.is_err());
-        assert_eq!(result.unwrap_err().to_string(), "invalid operation: cannot convert kwargs to string");
+        assert_eq!(
+            result.unwrap_err().to_string(),
+            "invalid operation: cannot convert kwargs to string"
+        );
 
         let result = from_args::<(Cow<str>,)>(&args);
         assert!(result.is_err());
-        assert_eq!(result.unwrap_err().to_string(), "invalid operation: cannot convert kwargs to string");
+        assert_eq!(
+            result.unwrap_err().to_string(),
+            "invalid operation: cannot convert kwargs to string"
+        );
     }
 
     #[test]

@@ -2,8 +2,8 @@ use std::ops::{Deref, DerefMut};
 
 use serde::de::value::{MapDeserializer, SeqDeserializer};
 use serde::de::{
-    self, Deserialize, DeserializeOwned, DeserializeSeed, Deserializer, EnumAccess, IntoDeserializer, MapAccess,
-    SeqAccess, Unexpected, VariantAccess, Visitor,
+    self, Deserialize, DeserializeOwned, DeserializeSeed, Deserializer, EnumAccess,
+    IntoDeserializer, MapAccess, SeqAccess, Unexpected, VariantAccess, Visitor,
 };
 use serde::forward_to_deserialize_any;
 
@@ -64,7 +64,10 @@ impl<'de> Visitor<'de> for ValueVisitor {
         Ok(Value::from(()))
     }
 
-    fn visit_newtype_struct<D: Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
+    fn visit_newtype_struct<D: Deserializer<'de>>(
+        self,
+        deserializer: D,
+    ) -> Result<Value, D::Error> {
         Deserialize::deserialize(deserializer)
     }
 
@@ -116,7 +119,10 @@ impl<'a, T: DeserializeOwned> ArgType<'a> for ViaDeserialize<T> {
         match value {
             Some(value) => {
                 if value.is_kwargs() {
-                    return Err(Error::new(ErrorKind::InvalidOperation, "cannot deserialize from kwargs"));
+                    return Err(Error::new(
+                        ErrorKind::InvalidOperation,
+                        "cannot deserialize from kwargs",
+                    ));
                 }
                 T::deserialize(value).map(ViaDeserialize)
             }
@@ -182,7 +188,9 @@ impl<'de> Deserializer<'de> for Value {
                 ObjectRepr::Seq | ObjectRepr::Iterable => {
                     visitor.visit_seq(SeqDeserializer::new(o.try_iter().into_iter().flatten()))
                 }
-                ObjectRepr::Map => visitor.visit_map(MapDeserializer::new(o.try_iter_pairs().into_iter().flatten())),
+                ObjectRepr::Map => visitor.visit_map(MapDeserializer::new(
+                    o.try_iter_pairs().into_iter().flatten(),
+                )),
             },
         }
     }
@@ -205,28 +213,49 @@ impl<'de> Deserializer<'de> for Value {
                 let mut iter = ok!(self.try_iter());
                 let variant = match iter.next() {
                     Some(v) => v,
-                    None => return Err(de::Error::invalid_value(Unexpected::Map, &"map with a single key")),
+                    None => {
+                        return Err(de::Error::invalid_value(
+                            Unexpected::Map,
+                            &"map with a single key",
+                        ))
+                    }
                 };
                 if iter.next().is_some() {
-                    return Err(de::Error::invalid_value(Unexpected::Map, &"map with a single key"));
+                    return Err(de::Error::invalid_value(
+                        Unexpected::Map,
+                        &"map with a single key",
+                    ));
                 }
                 let val = self.get_item_opt(&variant);
                 (variant, val)
             }
             ValueKind::String => (self, None),
-            _ => return Err(de::Error::invalid_type(value_to_unexpected(&self), &"string or map")),
+            _ => {
+                return Err(de::Error::invalid_type(
+                    value_to_unexpected(&self),
+                    &"string or map",
+                ))
+            }
         };
 
         visitor.visit_enum(EnumDeserializer { variant, value })
     }
 
     #[inline]
-    fn deserialize_unit_struct<V: Visitor<'de>>(self, _name: &'static str, visitor: V) -> Result<V::Value, Error> {
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, Error> {
         self.deserialize_unit(visitor)
     }
 
     #[inline]
-    fn deserialize_newtype_struct<V: Visitor<'de>>(self, _name: &'static str, visitor: V) -> Result<V::Value, Error> {
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, Error> {
         visitor.visit_newtype_struct(self)
     }
 
@@ -242,8 +271,12 @@ impl<'de> EnumAccess<'de> for EnumDeserializer {
     type Error = Error;
     type Variant = VariantDeserializer;
 
-    fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, VariantDeserializer), Error> {
-        seed.deserialize(self.variant).map(|v| (v, VariantDeserializer { value: self.value }))
+    fn variant_seed<V: DeserializeSeed<'de>>(
+        self,
+        seed: V,
+    ) -> Result<(V::Value, VariantDeserializer), Error> {
+        seed.deserialize(self.variant)
+            .map(|v| (v, VariantDeserializer { value: self.value }))
     }
 }
 
@@ -264,30 +297,45 @@ impl<'de> VariantAccess<'de> for VariantDeserializer {
     fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value, Error> {
         match self.value {
             Some(value) => seed.deserialize(value),
-            None => Err(de::Error::invalid_type(Unexpected::UnitVariant, &"newtype variant")),
+            None => Err(de::Error::invalid_type(
+                Unexpected::UnitVariant,
+                &"newtype variant",
+            )),
         }
     }
 
     fn tuple_variant<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value, Error> {
         match self.value.as_ref().and_then(|x| x.as_object()) {
-            Some(obj) if matches!(obj.repr(), ObjectRepr::Seq) => {
-                Deserializer::deserialize_any(SeqDeserializer::new(obj.try_iter().into_iter().flatten()), visitor)
-            }
+            Some(obj) if matches!(obj.repr(), ObjectRepr::Seq) => Deserializer::deserialize_any(
+                SeqDeserializer::new(obj.try_iter().into_iter().flatten()),
+                visitor,
+            ),
             _ => Err(de::Error::invalid_type(
-                self.value.as_ref().map_or(Unexpected::Unit, value_to_unexpected),
+                self.value
+                    .as_ref()
+                    .map_or(Unexpected::Unit, value_to_unexpected),
                 &"tuple variant",
             )),
         }
     }
 
-    fn struct_variant<V: Visitor<'de>>(self, _fields: &'static [&'static str], visitor: V) -> Result<V::Value, Error> {
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Error> {
         match self.value.as_ref().map(|x| (x.kind(), x)) {
             Some((ValueKind::Map, val)) => Deserializer::deserialize_any(
-                MapDeserializer::new(ok!(val.try_iter()).map(|ref k| (k.clone(), val.get_item(k).unwrap_or_default()))),
+                MapDeserializer::new(
+                    ok!(val.try_iter())
+                        .map(|ref k| (k.clone(), val.get_item(k).unwrap_or_default())),
+                ),
                 visitor,
             ),
             _ => Err(de::Error::invalid_type(
-                self.value.as_ref().map_or(Unexpected::Unit, value_to_unexpected),
+                self.value
+                    .as_ref()
+                    .map_or(Unexpected::Unit, value_to_unexpected),
                 &"struct variant",
             )),
         }
@@ -319,12 +367,20 @@ impl<'de> Deserializer<'de> for &Value {
     }
 
     #[inline]
-    fn deserialize_unit_struct<V: Visitor<'de>>(self, name: &'static str, visitor: V) -> Result<V::Value, Error> {
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, Error> {
         self.clone().deserialize_unit_struct(name, visitor)
     }
 
     #[inline]
-    fn deserialize_newtype_struct<V: Visitor<'de>>(self, name: &'static str, visitor: V) -> Result<V::Value, Error> {
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, Error> {
         self.clone().deserialize_newtype_struct(name, visitor)
     }
 

@@ -13,7 +13,9 @@ pub struct MergeDict {
 
 impl MergeDict {
     pub fn new(values: Vec<Value>) -> Self {
-        Self { values: values.into_boxed_slice() }
+        Self {
+            values: values.into_boxed_slice(),
+        }
     }
 }
 
@@ -79,7 +81,12 @@ impl MergeSeq {
             depth = Self::depth_for_values(&values);
         }
 
-        Self { total_len: values.iter().map(|v| v.len()).sum(), values: values.into_boxed_slice(), repr, depth }
+        Self {
+            total_len: values.iter().map(|v| v.len()).sum(),
+            values: values.into_boxed_slice(),
+            repr,
+            depth,
+        }
     }
 
     pub(crate) fn depth_for_values(values: &[Value]) -> usize {
@@ -131,9 +138,8 @@ impl Object for MergeSeq {
         self.mapped_enumerator(|this| {
             let iter = this.values.iter().flat_map(|v| match v.try_iter() {
                 Ok(iter) => Box::new(iter) as Box<dyn Iterator<Item = Value> + Send + Sync>,
-                Err(err) => {
-                    Box::new(Some(Value::from(err)).into_iter()) as Box<dyn Iterator<Item = Value> + Send + Sync>
-                }
+                Err(err) => Box::new(Some(Value::from(err)).into_iter())
+                    as Box<dyn Iterator<Item = Value> + Send + Sync>,
             });
             if let Some(total_len) = this.total_len {
                 Box::new(LenIterWrap(total_len, iter))

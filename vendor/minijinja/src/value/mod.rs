@@ -215,7 +215,9 @@ use crate::value::ops::as_f64;
 use crate::value::serialize::transform;
 use crate::vm::State;
 
-pub use crate::value::argtypes::{from_args, ArgType, FunctionArgs, FunctionResult, Kwargs, Rest, StringInput};
+pub use crate::value::argtypes::{
+    from_args, ArgType, FunctionArgs, FunctionResult, Kwargs, Rest, StringInput,
+};
 pub use crate::value::merge_object::merge_maps;
 pub use crate::value::object::{DynObject, Enumerator, Object, ObjectExt, ObjectRepr};
 pub(crate) use crate::value::serialize::StaticKeyMap;
@@ -264,7 +266,10 @@ pub(crate) struct ValueHandleRegistry {
 
 impl ValueHandleRegistry {
     const fn new() -> Self {
-        Self { single: None, overflow: BTreeMap::new() }
+        Self {
+            single: None,
+            overflow: BTreeMap::new(),
+        }
     }
 
     #[inline(always)]
@@ -455,7 +460,10 @@ impl SmallStr {
         if len <= SMALL_STR_CAP {
             let mut buf = [0u8; SMALL_STR_CAP];
             buf[..len].copy_from_slice(s.as_bytes());
-            Some(SmallStr { len: len as u8, buf })
+            Some(SmallStr {
+                len: len as u8,
+                buf,
+            })
         } else {
             None
         }
@@ -528,7 +536,11 @@ impl Hash for Value {
             ValueRepr::Invalid(ref e) => (e.kind(), e.detail()).hash(state),
             ValueRepr::Bytes(ref b) => b.hash(state),
             ValueRepr::Object(ref d) => d.hash(state),
-            ValueRepr::U64(_) | ValueRepr::I64(_) | ValueRepr::F64(_) | ValueRepr::U128(_) | ValueRepr::I128(_) => {
+            ValueRepr::U64(_)
+            | ValueRepr::I64(_)
+            | ValueRepr::F64(_)
+            | ValueRepr::U128(_)
+            | ValueRepr::I128(_) => {
                 if let Ok(val) = i64::try_from(self.clone()) {
                     val.hash(state)
                 } else {
@@ -572,7 +584,9 @@ impl PartialEq for Value {
                                 // it makes sense supporting regardless as silent failures are
                                 // not a lot of fun.
                                 let mut need_length_fallback = true;
-                                if let (Some(a_len), Some(b_len)) = (a.enumerator_len(), b.enumerator_len()) {
+                                if let (Some(a_len), Some(b_len)) =
+                                    (a.enumerator_len(), b.enumerator_len())
+                                {
                                     if a_len != b_len {
                                         return false;
                                     }
@@ -593,7 +607,10 @@ impl PartialEq for Value {
                                     a_count == b.try_iter().map_or(0, |x| x.count())
                                 }
                             }
-                            (ObjectRepr::Seq | ObjectRepr::Iterable, ObjectRepr::Seq | ObjectRepr::Iterable) => {
+                            (
+                                ObjectRepr::Seq | ObjectRepr::Iterable,
+                                ObjectRepr::Seq | ObjectRepr::Iterable,
+                            ) => {
                                 if let (Some(ak), Some(bk)) = (a.try_iter(), b.try_iter()) {
                                     ak.eq(bk)
                                 } else {
@@ -601,7 +618,9 @@ impl PartialEq for Value {
                                 }
                             }
                             // terrible fallback for plain objects
-                            (ObjectRepr::Plain, ObjectRepr::Plain) => a.to_string() == b.to_string(),
+                            (ObjectRepr::Plain, ObjectRepr::Plain) => {
+                                a.to_string() == b.to_string()
+                            }
                             // should not happen
                             (_, _) => false,
                         }
@@ -672,7 +691,9 @@ fn cmp_f64_i128(left: f64, right: i128) -> Ordering {
                 Ordering::Greater
             } else {
                 let trunc = left.trunc();
-                (trunc as i128).cmp(&right).then_with(|| left.partial_cmp(&trunc).unwrap())
+                (trunc as i128)
+                    .cmp(&right)
+                    .then_with(|| left.partial_cmp(&trunc).unwrap())
             }
         }
         rv => rv,
@@ -717,7 +738,8 @@ impl Ord for Value {
     fn cmp(&self, other: &Self) -> Ordering {
         // PATCH(promptc): a boolean orders as the number it equals, as in Python and as `==`
         // already had it (`true > 0` was false, `[true, 0, 2] | sort` put `true` first).
-        if let (ValueKind::Bool, ValueKind::Number) | (ValueKind::Number, ValueKind::Bool) = (self.kind(), other.kind())
+        if let (ValueKind::Bool, ValueKind::Number) | (ValueKind::Number, ValueKind::Bool) =
+            (self.kind(), other.kind())
         {
             let number = |v: &Value| match v.0 {
                 ValueRepr::Bool(b) => Value::from(i64::from(b)),
@@ -733,7 +755,9 @@ impl Ord for Value {
             (&ValueRepr::None, &ValueRepr::None) => Ordering::Equal,
             (&ValueRepr::Undefined(_), &ValueRepr::Undefined(_)) => Ordering::Equal,
             (&ValueRepr::String(ref a, _), &ValueRepr::String(ref b, _)) => a.cmp(b),
-            (&ValueRepr::SmallStr(ref a), &ValueRepr::SmallStr(ref b)) => a.as_str().cmp(b.as_str()),
+            (&ValueRepr::SmallStr(ref a), &ValueRepr::SmallStr(ref b)) => {
+                a.as_str().cmp(b.as_str())
+            }
             (&ValueRepr::Bytes(ref a), &ValueRepr::Bytes(ref b)) => a.cmp(b),
             // `coerce` represents two u128 values as i128, which reverses the
             // order if only one of them exceeds i128::MAX.
@@ -770,14 +794,17 @@ impl Ord for Value {
                                     _ => unreachable!(),
                                 }
                             }
-                            (ObjectRepr::Seq | ObjectRepr::Iterable, ObjectRepr::Seq | ObjectRepr::Iterable) => {
-                                match (a.try_iter(), b.try_iter()) {
-                                    (Some(a), Some(b)) => a.cmp(b),
-                                    _ => unreachable!(),
-                                }
-                            }
+                            (
+                                ObjectRepr::Seq | ObjectRepr::Iterable,
+                                ObjectRepr::Seq | ObjectRepr::Iterable,
+                            ) => match (a.try_iter(), b.try_iter()) {
+                                (Some(a), Some(b)) => a.cmp(b),
+                                _ => unreachable!(),
+                            },
                             // terrible fallback for plain objects
-                            (ObjectRepr::Plain, ObjectRepr::Plain) => a.to_string().cmp(&b.to_string()),
+                            (ObjectRepr::Plain, ObjectRepr::Plain) => {
+                                a.to_string().cmp(&b.to_string())
+                            }
                             // should not happen
                             (_, _) => unreachable!(),
                         }
@@ -798,7 +825,10 @@ impl fmt::Display for Value {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         // PATCH(promptc): the rendering environment's display callback, for the values
         // whose text it may give differently (`Environment::set_display_callback`).
-        if matches!(self.0, ValueRepr::F64(_) | ValueRepr::Bytes(_) | ValueRepr::Object(_)) {
+        if matches!(
+            self.0,
+            ValueRepr::F64(_) | ValueRepr::Bytes(_) | ValueRepr::Object(_)
+        ) {
             let callback = DISPLAY.try_with(|d| d.borrow().clone()).ok().flatten();
             if let Some(rv) = callback.and_then(|cb| cb(self, f)) {
                 return rv;
@@ -885,7 +915,10 @@ impl Value {
     pub fn from_serialize<T: Serialize>(value: T) -> Value {
         INTERNAL_SERIALIZATION.with(|flag| {
             let old = flag.replace(true);
-            let _serialization_guard = InternalSerializationGuard { flag, reset_on_drop: !old };
+            let _serialization_guard = InternalSerializationGuard {
+                flag,
+                reset_on_drop: !old,
+            };
             transform(value)
         })
     }
@@ -1043,7 +1076,10 @@ impl Value {
     pub fn make_object_iterable<T, F>(object: T, maker: F) -> Value
     where
         T: Send + Sync + 'static,
-        F: for<'a> Fn(&'a T) -> Box<dyn Iterator<Item = Value> + Send + Sync + 'a> + Send + Sync + 'static,
+        F: for<'a> Fn(&'a T) -> Box<dyn Iterator<Item = Value> + Send + Sync + 'a>
+            + Send
+            + Sync
+            + 'static,
     {
         struct Iterable<T, F> {
             maker: F,
@@ -1059,7 +1095,10 @@ impl Value {
         impl<T, F> Object for Iterable<T, F>
         where
             T: Send + Sync + 'static,
-            F: for<'a> Fn(&'a T) -> Box<dyn Iterator<Item = Value> + Send + Sync + 'a> + Send + Sync + 'static,
+            F: for<'a> Fn(&'a T) -> Box<dyn Iterator<Item = Value> + Send + Sync + 'a>
+                + Send
+                + Sync
+                + 'static,
         {
             fn repr(self: &Arc<Self>) -> ObjectRepr {
                 ObjectRepr::Iterable
@@ -1114,7 +1153,10 @@ impl Value {
     pub fn make_object_map<T, E, A>(object: T, enumerate_fn: E, attr_fn: A) -> Value
     where
         T: Send + Sync + 'static,
-        E: for<'a> Fn(&'a T) -> Box<dyn Iterator<Item = Value> + Send + Sync + 'a> + Send + Sync + 'static,
+        E: for<'a> Fn(&'a T) -> Box<dyn Iterator<Item = Value> + Send + Sync + 'a>
+            + Send
+            + Sync
+            + 'static,
         A: Fn(&T, &Value) -> Option<Value> + Send + Sync + 'static,
     {
         struct ProxyMapObject<T, E, A> {
@@ -1132,7 +1174,10 @@ impl Value {
         impl<T, E, A> Object for ProxyMapObject<T, E, A>
         where
             T: Send + Sync + 'static,
-            E: for<'a> Fn(&'a T) -> Box<dyn Iterator<Item = Value> + Send + Sync + 'a> + Send + Sync + 'static,
+            E: for<'a> Fn(&'a T) -> Box<dyn Iterator<Item = Value> + Send + Sync + 'a>
+                + Send
+                + Sync
+                + 'static,
             A: Fn(&T, &Value) -> Option<Value> + Send + Sync + 'static,
         {
             #[inline]
@@ -1146,7 +1191,11 @@ impl Value {
             }
         }
 
-        Value::from_object(ProxyMapObject { enumerate_fn, attr_fn, object })
+        Value::from_object(ProxyMapObject {
+            enumerate_fn,
+            attr_fn,
+            object,
+        })
     }
 
     /// Creates a value from a one-shot iterator.
@@ -1225,7 +1274,11 @@ impl Value {
     pub fn is_number(&self) -> bool {
         matches!(
             self.0,
-            ValueRepr::U64(_) | ValueRepr::I64(_) | ValueRepr::F64(_) | ValueRepr::I128(_) | ValueRepr::U128(_)
+            ValueRepr::U64(_)
+                | ValueRepr::I64(_)
+                | ValueRepr::F64(_)
+                | ValueRepr::I128(_)
+                | ValueRepr::U128(_)
         )
     }
 
@@ -1234,7 +1287,10 @@ impl Value {
     /// This can be used to distinguish `42` from `42.0`.  For the most part
     /// the engine keeps these the same.
     pub fn is_integer(&self) -> bool {
-        matches!(self.0, ValueRepr::U64(_) | ValueRepr::I64(_) | ValueRepr::I128(_) | ValueRepr::U128(_))
+        matches!(
+            self.0,
+            ValueRepr::U64(_) | ValueRepr::I64(_) | ValueRepr::I128(_) | ValueRepr::U128(_)
+        )
     }
 
     /// Returns `true` if the map represents keyword arguments.
@@ -1464,15 +1520,24 @@ impl Value {
     pub fn try_iter(&self) -> Result<ValueIter, Error> {
         match self.0 {
             ValueRepr::None | ValueRepr::Undefined(_) => Some(ValueIterImpl::Empty),
-            ValueRepr::String(ref s, _) => Some(ValueIterImpl::Chars(0, s.chars().count(), Arc::clone(s))),
-            ValueRepr::SmallStr(ref s) => {
-                Some(ValueIterImpl::Chars(0, s.as_str().chars().count(), Arc::from(s.as_str())))
+            ValueRepr::String(ref s, _) => {
+                Some(ValueIterImpl::Chars(0, s.chars().count(), Arc::clone(s)))
             }
+            ValueRepr::SmallStr(ref s) => Some(ValueIterImpl::Chars(
+                0,
+                s.as_str().chars().count(),
+                Arc::from(s.as_str()),
+            )),
             ValueRepr::Object(ref obj) => obj.try_iter().map(ValueIterImpl::Dyn),
             _ => None,
         }
         .map(|imp| ValueIter { imp })
-        .ok_or_else(|| Error::new(ErrorKind::InvalidOperation, format!("{} is not iterable", self.kind())))
+        .ok_or_else(|| {
+            Error::new(
+                ErrorKind::InvalidOperation,
+                format!("{} is not iterable", self.kind()),
+            )
+        })
     }
 
     /// Returns a reversed view of this value.
@@ -1491,7 +1556,9 @@ impl Value {
                 // TODO: add small str optimization here
                 Some(Value::from(s.as_str().chars().rev().collect::<String>()))
             }
-            ValueRepr::Bytes(ref b) => Some(Value::from_bytes(b.iter().rev().copied().collect::<Vec<_>>())),
+            ValueRepr::Bytes(ref b) => Some(Value::from_bytes(
+                b.iter().rev().copied().collect::<Vec<_>>(),
+            )),
             ValueRepr::Object(ref o) => match o.enumerate() {
                 Enumerator::NonEnumerable => None,
                 Enumerator::Empty => Some(Value::make_iterable(|| None::<Value>.into_iter())),
@@ -1499,13 +1566,17 @@ impl Value {
                     let self_clone = o.clone();
                     Some(Value::make_iterable(move || {
                         let self_clone = self_clone.clone();
-                        (0..l).rev().map(move |idx| self_clone.get_value(&Value::from(idx)).unwrap_or_default())
+                        (0..l).rev().map(move |idx| {
+                            self_clone.get_value(&Value::from(idx)).unwrap_or_default()
+                        })
                     }))
                 }
                 Enumerator::Iter(iter) => {
                     let mut v = iter.collect::<Vec<_>>();
                     v.reverse();
-                    Some(Value::make_object_iterable(v, move |v| Box::new(v.iter().cloned())))
+                    Some(Value::make_object_iterable(v, move |v| {
+                        Box::new(v.iter().cloned())
+                    }))
                 }
                 Enumerator::KeyValueIter(iter) => {
                     let mut v = if let ObjectRepr::Map = o.repr() {
@@ -1514,7 +1585,9 @@ impl Value {
                         iter.map(|(k, v)| [k, v].into()).collect::<Vec<_>>()
                     };
                     v.reverse();
-                    Some(Value::make_object_iterable(v, move |v| Box::new(v.iter().cloned())))
+                    Some(Value::make_object_iterable(v, move |v| {
+                        Box::new(v.iter().cloned())
+                    }))
                 }
                 Enumerator::RevIter(rev_iter) => {
                     let for_restart = self.clone();
@@ -1524,7 +1597,8 @@ impl Value {
                             Box::new(iter) as Box<dyn Iterator<Item = Value> + Send + Sync>
                         } else {
                             match for_restart.reverse().and_then(|x| x.try_iter()) {
-                                Ok(iterable) => Box::new(iterable) as Box<dyn Iterator<Item = Value> + Send + Sync>,
+                                Ok(iterable) => Box::new(iterable)
+                                    as Box<dyn Iterator<Item = Value> + Send + Sync>,
                                 Err(err) => Box::new(Some(Value::from(err)).into_iter())
                                     as Box<dyn Iterator<Item = Value> + Send + Sync>,
                             }
@@ -1538,14 +1612,16 @@ impl Value {
                     Some(Value::make_iterable(move || {
                         if let Some(iter) = iter.lock().unwrap().take() {
                             if let ObjectRepr::Map = repr {
-                                Box::new(iter.map(|(k, _)| k)) as Box<dyn Iterator<Item = Value> + Send + Sync>
+                                Box::new(iter.map(|(k, _)| k))
+                                    as Box<dyn Iterator<Item = Value> + Send + Sync>
                             } else {
                                 Box::new(iter.map(|(k, v)| [k, v].into()))
                                     as Box<dyn Iterator<Item = Value> + Send + Sync>
                             }
                         } else {
                             match for_restart.reverse().and_then(|x| x.try_iter()) {
-                                Ok(iterable) => Box::new(iterable) as Box<dyn Iterator<Item = Value> + Send + Sync>,
+                                Ok(iterable) => Box::new(iterable)
+                                    as Box<dyn Iterator<Item = Value> + Send + Sync>,
                                 Err(err) => Box::new(Some(Value::from(err)).into_iter())
                                     as Box<dyn Iterator<Item = Value> + Send + Sync>,
                             }
@@ -1555,13 +1631,18 @@ impl Value {
                 Enumerator::Str(s) => Some(Value::make_iterable(move || s.iter().rev().copied())),
                 Enumerator::Values(mut v) => {
                     v.reverse();
-                    Some(Value::make_object_iterable(v, move |v| Box::new(v.iter().cloned())))
+                    Some(Value::make_object_iterable(v, move |v| {
+                        Box::new(v.iter().cloned())
+                    }))
                 }
             },
             _ => None,
         }
         .ok_or_else(|| {
-            Error::new(ErrorKind::InvalidOperation, format!("cannot reverse values of type {}", self.kind()))
+            Error::new(
+                ErrorKind::InvalidOperation,
+                format!("cannot reverse values of type {}", self.kind()),
+            )
         })
     }
 
@@ -1706,7 +1787,10 @@ impl Value {
         if let ValueRepr::Object(ref dy) = self.0 {
             dy.call(state, args)
         } else {
-            Err(Error::new(ErrorKind::InvalidOperation, format!("value of type {} is not callable", self.kind())))
+            Err(Error::new(
+                ErrorKind::InvalidOperation,
+                format!("value of type {} is not callable", self.kind()),
+            ))
         }
     }
 
@@ -1740,7 +1824,10 @@ impl Value {
                     // supported as a fallback.  This must happen after the unknown
                     // method callback so that type methods take precedence over
                     // same-named items, as they do in Jinja2.
-                    if let Some(value) = self.as_object().and_then(|object| object.get_value(&Value::from(name))) {
+                    if let Some(value) = self
+                        .as_object()
+                        .and_then(|object| object.get_value(&Value::from(name)))
+                    {
                         return value.call(state, args);
                     }
 
@@ -1814,7 +1901,9 @@ impl Serialize for Value {
             ValueRepr::U64(u) => serializer.serialize_u64(u),
             ValueRepr::I64(i) => serializer.serialize_i64(i),
             ValueRepr::F64(f) => serializer.serialize_f64(f),
-            ValueRepr::None | ValueRepr::Undefined(_) | ValueRepr::Invalid(_) => serializer.serialize_unit(),
+            ValueRepr::None | ValueRepr::Undefined(_) | ValueRepr::Invalid(_) => {
+                serializer.serialize_unit()
+            }
             ValueRepr::U128(u) => serializer.serialize_u128(u.0),
             ValueRepr::I128(i) => serializer.serialize_i128(i.0),
             ValueRepr::String(ref s, _) => serializer.serialize_str(s),
@@ -1874,7 +1963,9 @@ where
 
     // SAFETY: this is safe because the object is kept alive by the iter
     let iter = unsafe {
-        std::mem::transmute::<Box<dyn Iterator<Item = _>>, Box<dyn Iterator<Item = _> + Send + Sync>>(maker(obj))
+        std::mem::transmute::<Box<dyn Iterator<Item = _>>, Box<dyn Iterator<Item = _> + Send + Sync>>(
+            maker(obj),
+        )
     };
     let _object = DynObject::new(obj.clone());
     Enumerator::Iter(Box::new(Iter { iter, _object }))

@@ -234,7 +234,10 @@ pub trait Object: fmt::Debug + Send + Sync {
     /// [`InvalidOperation`](crate::ErrorKind::InvalidOperation) error.
     fn call(self: &Arc<Self>, state: &State<'_, '_>, args: &[Value]) -> Result<Value, Error> {
         let (_, _) = (state, args);
-        Err(Error::new(ErrorKind::InvalidOperation, "object is not callable"))
+        Err(Error::new(
+            ErrorKind::InvalidOperation,
+            "object is not callable",
+        ))
     }
 
     /// The engine calls this to invoke a method on the object.
@@ -244,7 +247,12 @@ pub trait Object: fmt::Debug + Send + Sync {
     /// is returned the engine will invoke the
     /// [`unknown_method_callback`](crate::Environment::set_unknown_method_callback) of
     /// the environment.
-    fn call_method(self: &Arc<Self>, state: &State<'_, '_>, method: &str, args: &[Value]) -> Result<Value, Error> {
+    fn call_method(
+        self: &Arc<Self>,
+        state: &State<'_, '_>,
+        method: &str,
+        args: &[Value],
+    ) -> Result<Value, Error> {
         let (_, _, _) = (state, method, args);
         Err(Error::from(ErrorKind::UnknownMethod))
     }
@@ -411,7 +419,10 @@ pub trait ObjectExt: Object + Send + Sync + 'static {
     /// ```
     fn mapped_enumerator<F>(self: &Arc<Self>, maker: F) -> Enumerator
     where
-        F: for<'a> FnOnce(&'a Self) -> Box<dyn Iterator<Item = Value> + Send + Sync + 'a> + Send + Sync + 'static,
+        F: for<'a> FnOnce(&'a Self) -> Box<dyn Iterator<Item = Value> + Send + Sync + 'a>
+            + Send
+            + Sync
+            + 'static,
         Self: Sized,
     {
         mapped_enumerator(self, maker)
@@ -473,7 +484,10 @@ pub trait ObjectExt: Object + Send + Sync + 'static {
 
         // SAFETY: this is safe because the object is kept alive by the iter
         let iter = unsafe {
-            std::mem::transmute::<Box<dyn Iterator<Item = _>>, Box<dyn Iterator<Item = _> + Send + Sync>>(maker(self))
+            std::mem::transmute::<
+                Box<dyn Iterator<Item = _>>,
+                Box<dyn Iterator<Item = _> + Send + Sync>,
+            >(maker(self))
         };
         let _object = DynObject::new(self.clone());
         Enumerator::KeyValueIter(Box::new(Iter { iter, _object }))
@@ -511,7 +525,10 @@ pub trait ObjectExt: Object + Send + Sync + 'static {
     /// ```
     fn mapped_rev_enumerator<F>(self: &Arc<Self>, maker: F) -> Enumerator
     where
-        F: for<'a> FnOnce(&'a Self) -> Box<dyn DoubleEndedIterator<Item = Value> + Send + Sync + 'a>
+        F: for<'a> FnOnce(
+                &'a Self,
+            )
+                -> Box<dyn DoubleEndedIterator<Item = Value> + Send + Sync + 'a>
             + Send
             + Sync
             + 'static,
@@ -584,7 +601,10 @@ pub trait ObjectExt: Object + Send + Sync + 'static {
     /// ```
     fn mapped_rev_key_value_enumerator<F>(self: &Arc<Self>, maker: F) -> Enumerator
     where
-        F: for<'a> FnOnce(&'a Self) -> Box<dyn DoubleEndedIterator<Item = (Value, Value)> + Send + Sync + 'a>
+        F: for<'a> FnOnce(
+                &'a Self,
+            )
+                -> Box<dyn DoubleEndedIterator<Item = (Value, Value)> + Send + Sync + 'a>
             + Send
             + Sync
             + 'static,
@@ -949,7 +969,8 @@ macro_rules! impl_value_iterable {
             }
 
             fn enumerate(self: &Arc<Self>) -> Enumerator {
-                self.clone().$enumerator(|this| Box::new(this.iter().map(|x| x.clone().into())))
+                self.clone()
+                    .$enumerator(|this| Box::new(this.iter().map(|x| x.clone().into())))
             }
         }
 
@@ -981,7 +1002,12 @@ macro_rules! impl_str_map_helper {
             }
 
             fn enumerate(self: &Arc<Self>) -> Enumerator {
-                self.$enumerator(|this| Box::new(this.iter().map(|(k, v)| (Value::from(k as &str), v.clone().into()))))
+                self.$enumerator(|this| {
+                    Box::new(
+                        this.iter()
+                            .map(|(k, v)| (Value::from(k as &str), v.clone().into())),
+                    )
+                })
             }
 
             fn enumerator_len(self: &Arc<Self>) -> Option<usize> {
@@ -1005,14 +1031,21 @@ macro_rules! impl_static_str_map_helper {
             #[inline(always)]
             fn get_value_by_str(self: &Arc<Self>, key: &str) -> Option<Value> {
                 if self.len() <= 8 {
-                    self.iter().find_map(|(map_key, value)| (*map_key == key).then(|| value.clone().into()))
+                    self.iter().find_map(|(map_key, value)| {
+                        (*map_key == key).then(|| value.clone().into())
+                    })
                 } else {
                     self.get(key).cloned().map(|v| v.into())
                 }
             }
 
             fn enumerate(self: &Arc<Self>) -> Enumerator {
-                self.$enumerator(|this| Box::new(this.iter().map(|(k, v)| (Value::from(*k), v.clone().into()))))
+                self.$enumerator(|this| {
+                    Box::new(
+                        this.iter()
+                            .map(|(k, v)| (Value::from(*k), v.clone().into())),
+                    )
+                })
             }
 
             fn enumerator_len(self: &Arc<Self>) -> Option<usize> {
@@ -1051,7 +1084,11 @@ macro_rules! impl_str_map {
             V: Into<Value> + Send + Sync + Clone + fmt::Debug + 'static,
         {
             fn from(val: $map_type<&'a str, V>) -> Self {
-                Value::from(val.into_iter().map(|(k, v)| (Arc::from(k), v)).collect::<$map_type<Arc<str>, V>>())
+                Value::from(
+                    val.into_iter()
+                        .map(|(k, v)| (Arc::from(k), v))
+                        .collect::<$map_type<Arc<str>, V>>(),
+                )
             }
         }
 
@@ -1060,7 +1097,11 @@ macro_rules! impl_str_map {
             V: Into<Value> + Send + Sync + Clone + fmt::Debug + 'static,
         {
             fn from(val: $map_type<Cow<'a, str>, V>) -> Self {
-                Value::from(val.into_iter().map(|(k, v)| (Arc::from(k), v)).collect::<$map_type<Arc<str>, V>>())
+                Value::from(
+                    val.into_iter()
+                        .map(|(k, v)| (Arc::from(k), v))
+                        .collect::<$map_type<Arc<str>, V>>(),
+                )
             }
         }
     };
@@ -1091,7 +1132,9 @@ macro_rules! impl_value_map {
             }
 
             fn enumerate(self: &Arc<Self>) -> Enumerator {
-                self.$enumerator(|this| Box::new(this.iter().map(|(k, v)| (k.clone(), v.clone().into()))))
+                self.$enumerator(|this| {
+                    Box::new(this.iter().map(|(k, v)| (k.clone(), v.clone().into())))
+                })
             }
 
             fn enumerator_len(self: &Arc<Self>) -> Option<usize> {

@@ -32,7 +32,11 @@ pub(crate) fn as_f64(value: &Value, lossy: bool) -> Option<f64> {
     macro_rules! checked {
         ($expr:expr, $ty:ty) => {{
             let rv = $expr as f64;
-            return if lossy || rv as $ty == $expr { Some(rv) } else { None };
+            return if lossy || rv as $ty == $expr {
+                Some(rv)
+            } else {
+                None
+            };
         }};
     }
 
@@ -51,9 +55,13 @@ pub fn coerce<'x>(a: &'x Value, b: &'x Value, lossy: bool) -> Option<CoerceResul
     match (&a.0, &b.0) {
         // equal mappings are trivial
         (ValueRepr::U64(a), ValueRepr::U64(b)) => Some(CoerceResult::I128(*a as i128, *b as i128)),
-        (ValueRepr::U128(a), ValueRepr::U128(b)) => Some(CoerceResult::I128(a.0 as i128, b.0 as i128)),
+        (ValueRepr::U128(a), ValueRepr::U128(b)) => {
+            Some(CoerceResult::I128(a.0 as i128, b.0 as i128))
+        }
         (ValueRepr::String(a, _), ValueRepr::String(b, _)) => Some(CoerceResult::Str(a, b)),
-        (ValueRepr::SmallStr(a), ValueRepr::SmallStr(b)) => Some(CoerceResult::Str(a.as_str(), b.as_str())),
+        (ValueRepr::SmallStr(a), ValueRepr::SmallStr(b)) => {
+            Some(CoerceResult::Str(a.as_str(), b.as_str()))
+        }
         (ValueRepr::SmallStr(a), ValueRepr::String(b, _)) => Some(CoerceResult::Str(a.as_str(), b)),
         (ValueRepr::String(a, _), ValueRepr::SmallStr(b)) => Some(CoerceResult::Str(a, b.as_str())),
         (ValueRepr::I64(a), ValueRepr::I64(b)) => Some(CoerceResult::I128(*a as i128, *b as i128)),
@@ -65,15 +73,26 @@ pub fn coerce<'x>(a: &'x Value, b: &'x Value, lossy: bool) -> Option<CoerceResul
         (_, ValueRepr::F64(b)) => Some(CoerceResult::F64(some!(as_f64(a, lossy)), *b)),
 
         // everything else goes up to i128
-        _ => Some(CoerceResult::I128(some!(i128::try_from(a.clone()).ok()), some!(i128::try_from(b.clone()).ok()))),
+        _ => Some(CoerceResult::I128(
+            some!(i128::try_from(a.clone()).ok()),
+            some!(i128::try_from(b.clone()).ok()),
+        )),
     }
 }
 
-fn get_offset_and_len<F: FnOnce() -> usize>(start: Option<i64>, stop: Option<i64>, end: F) -> (usize, usize) {
+fn get_offset_and_len<F: FnOnce() -> usize>(
+    start: Option<i64>,
+    stop: Option<i64>,
+    end: F,
+) -> (usize, usize) {
     let start = start.unwrap_or(0);
     if start < 0 || stop.map_or(true, |x| x < 0) {
         let end = end();
-        let start = if start < 0 { std::cmp::max(0, end as i64 + start) as usize } else { start as usize };
+        let start = if start < 0 {
+            std::cmp::max(0, end as i64 + start) as usize
+        } else {
+            start as usize
+        };
         let stop = match stop {
             None => end,
             Some(x) if x < 0 => std::cmp::max(0, end as i64 + x) as usize,
@@ -81,7 +100,10 @@ fn get_offset_and_len<F: FnOnce() -> usize>(start: Option<i64>, stop: Option<i64
         };
         (start, stop.saturating_sub(start))
     } else {
-        (start as usize, (stop.unwrap() as usize).saturating_sub(start as usize))
+        (
+            start as usize,
+            (stop.unwrap() as usize).saturating_sub(start as usize),
+        )
     }
 }
 
@@ -90,7 +112,12 @@ fn get_offset_and_len<F: FnOnce() -> usize>(start: Option<i64>, stop: Option<i64
 /// a stop to "before the first"), and the stop is never included. Upstream read a stop of 0
 /// as no stop at all (`[1,2,3,4][-1:0:-1]` gave `[4, 3, 2, 1]`; Jinja2 gives `[4, 3, 2]`) and
 /// subtracted past zero on a start before the stop.
-fn range_step_backwards(start: Option<i64>, stop: Option<i64>, step: usize, end: usize) -> impl Iterator<Item = usize> {
+fn range_step_backwards(
+    start: Option<i64>,
+    stop: Option<i64>,
+    step: usize,
+    end: usize,
+) -> impl Iterator<Item = usize> {
     let len = end as i128;
     let clamp = |v: i64| {
         let v = i128::from(v);
@@ -103,7 +130,11 @@ fn range_step_backwards(start: Option<i64>, stop: Option<i64>, step: usize, end:
     let start = start.map_or(len - 1, clamp);
     let stop = stop.map_or(-1, clamp);
     let step = step as i128;
-    let count = if start > stop { (start - stop - 1) / step + 1 } else { 0 };
+    let count = if start > stop {
+        (start - stop - 1) / step + 1
+    } else {
+        0
+    };
     (0..count).map(move |k| (start - k * step) as usize)
 }
 
@@ -114,15 +145,33 @@ fn offset_from(s: &str, n: usize) -> usize {
 }
 
 pub fn slice(value: Value, start: Value, stop: Value, step: Value) -> Result<Value, Error> {
-    let start = if start.is_none() { None } else { Some(ok!(start.try_into())) };
-    let stop = if stop.is_none() { None } else { Some(ok!(i64::try_from(stop))) };
-    let step = if step.is_none() { 1i64 } else { ok!(i64::try_from(step)) };
+    let start = if start.is_none() {
+        None
+    } else {
+        Some(ok!(start.try_into()))
+    };
+    let stop = if stop.is_none() {
+        None
+    } else {
+        Some(ok!(i64::try_from(stop)))
+    };
+    let step = if step.is_none() {
+        1i64
+    } else {
+        ok!(i64::try_from(step))
+    };
     if step == 0 {
-        return Err(Error::new(ErrorKind::InvalidOperation, "cannot slice by step size of 0"));
+        return Err(Error::new(
+            ErrorKind::InvalidOperation,
+            "cannot slice by step size of 0",
+        ));
     }
 
     let kind = value.kind();
-    let error = Err(Error::new(ErrorKind::InvalidOperation, format!("value of type {kind} cannot be sliced")));
+    let error = Err(Error::new(
+        ErrorKind::InvalidOperation,
+        format!("value of type {kind} cannot be sliced"),
+    ));
 
     match value.0 {
         ValueRepr::String(..) | ValueRepr::SmallStr(_) => {
@@ -142,10 +191,16 @@ pub fn slice(value: Value, start: Value, stop: Value, step: Value) -> Result<Val
                     if step == 1 {
                         b[start..end].to_vec()
                     } else {
-                        b[start..end].iter().step_by(step as usize).copied().collect()
+                        b[start..end]
+                            .iter()
+                            .step_by(step as usize)
+                            .copied()
+                            .collect()
                     }
                 } else {
-                    range_step_backwards(start, stop, step.unsigned_abs() as usize, b.len()).map(|i| b[i]).collect()
+                    range_step_backwards(start, stop, step.unsigned_abs() as usize, b.len())
+                        .map(|i| b[i])
+                        .collect()
                 };
                 // Whole ASCII bytes of an ASCII string are valid UTF-8; the lossy form
                 // never allocates a replacement for them and needs no panic path.
@@ -154,12 +209,22 @@ pub fn slice(value: Value, start: Value, stop: Value, step: Value) -> Result<Val
             if step == 1 {
                 let (start, len) = get_offset_and_len(start, stop, || s.chars().count());
                 let from = offset_from(s, start);
-                let to = if len == 0 { from } else { from + offset_from(&s[from..], len) };
+                let to = if len == 0 {
+                    from
+                } else {
+                    from + offset_from(&s[from..], len)
+                };
                 return Ok(Value::from(&s[from..to]));
             }
             if step > 0 {
                 let (start, len) = get_offset_and_len(start, stop, || s.chars().count());
-                Ok(Value::from(s.chars().skip(start).take(len).step_by(step as usize).collect::<String>()))
+                Ok(Value::from(
+                    s.chars()
+                        .skip(start)
+                        .take(len)
+                        .step_by(step as usize)
+                        .collect::<String>(),
+                ))
             } else {
                 let chars: Vec<char> = s.chars().collect();
                 Ok(Value::from(
@@ -175,7 +240,13 @@ pub fn slice(value: Value, start: Value, stop: Value, step: Value) -> Result<Val
                 // PATCH(promptc): copied, not pushed a byte at a time (see strings above).
                 let start = start.min(b.len());
                 let end = start.saturating_add(len).min(b.len());
-                Ok(Value::from_bytes(b[start..end].iter().step_by(step as usize).copied().collect()))
+                Ok(Value::from_bytes(
+                    b[start..end]
+                        .iter()
+                        .step_by(step as usize)
+                        .copied()
+                        .collect(),
+                ))
             } else {
                 Ok(Value::from_bytes(
                     range_step_backwards(start, stop, step.unsigned_abs() as usize, b.len())
@@ -201,7 +272,13 @@ pub fn slice(value: Value, start: Value, stop: Value, step: Value) -> Result<Val
                             .map(|i| obj.get_value(&Value::from(i)).unwrap_or_default())
                             .collect()
                     } else {
-                        obj.try_iter().into_iter().flatten().skip(start).take(len).step_by(step as usize).collect()
+                        obj.try_iter()
+                            .into_iter()
+                            .flatten()
+                            .skip(start)
+                            .take(len)
+                            .step_by(step as usize)
+                            .collect()
                     }
                 } else {
                     let all: Vec<Value> = obj.try_iter().into_iter().flatten().collect();
@@ -226,8 +303,13 @@ pub fn slice(value: Value, start: Value, stop: Value, step: Value) -> Result<Val
                     if let Some(iter) = obj.try_iter() {
                         let vec: Vec<Value> = iter.collect();
                         Box::new(
-                            range_step_backwards(start, stop, step.unsigned_abs() as usize, vec.len())
-                                .map(move |i| vec[i].clone()),
+                            range_step_backwards(
+                                start,
+                                stop,
+                                step.unsigned_abs() as usize,
+                                vec.len(),
+                            )
+                            .map(move |i| vec[i].clone()),
                         )
                     } else {
                         Box::new(None.into_iter())
@@ -250,12 +332,20 @@ fn int_as_value(val: i128) -> Value {
 fn impossible_op(op: &str, lhs: &Value, rhs: &Value) -> Error {
     Error::new(
         ErrorKind::InvalidOperation,
-        format!("tried to use {} operator on unsupported types {} and {}", op, lhs.kind(), rhs.kind()),
+        format!(
+            "tried to use {} operator on unsupported types {} and {}",
+            op,
+            lhs.kind(),
+            rhs.kind()
+        ),
     )
 }
 
 fn failed_op(op: &str, lhs: &Value, rhs: &Value) -> Error {
-    Error::new(ErrorKind::InvalidOperation, format!("unable to calculate {lhs} {op} {rhs}"))
+    Error::new(
+        ErrorKind::InvalidOperation,
+        format!("unable to calculate {lhs} {op} {rhs}"),
+    )
 }
 
 macro_rules! math_binop {
@@ -306,7 +396,10 @@ pub fn add(lhs: &Value, rhs: &Value) -> Result<Value, Error> {
         return Ok(Value::from_object(MergeSeq::new_iterable(values)));
     }
     match coerce(lhs, rhs, true) {
-        Some(CoerceResult::I128(a, b)) => a.checked_add(b).ok_or_else(|| failed_op("+", lhs, rhs)).map(int_as_value),
+        Some(CoerceResult::I128(a, b)) => a
+            .checked_add(b)
+            .ok_or_else(|| failed_op("+", lhs, rhs))
+            .map(int_as_value),
         Some(CoerceResult::F64(a, b)) => Ok((a + b).into()),
         Some(CoerceResult::Str(a, b)) => Ok(Value::from([a, b].concat())),
         _ => Err(impossible_op("+", lhs, rhs)),
@@ -357,12 +450,22 @@ fn py_float_divmod(a: f64, b: f64) -> (f64, f64) {
 }
 
 pub fn mul(lhs: &Value, rhs: &Value) -> Result<Value, Error> {
-    if let Some((s, n)) = lhs.as_str().map(|s| (s, rhs)).or_else(|| rhs.as_str().map(|s| (s, lhs))) {
+    if let Some((s, n)) = lhs
+        .as_str()
+        .map(|s| (s, rhs))
+        .or_else(|| rhs.as_str().map(|s| (s, lhs)))
+    {
         let n = ok!(n.as_usize().ok_or_else(|| {
-            Error::new(ErrorKind::InvalidOperation, "strings can only be multiplied with integers")
+            Error::new(
+                ErrorKind::InvalidOperation,
+                "strings can only be multiplied with integers",
+            )
         }));
         if !matches!(s.len().checked_mul(n), Some(len) if len <= MAX_REPEATED_STRING_LEN) {
-            return Err(Error::new(ErrorKind::InvalidOperation, "repeated string is too large"));
+            return Err(Error::new(
+                ErrorKind::InvalidOperation,
+                "repeated string is too large",
+            ));
         }
         return Ok(Value::from(s.repeat(n)));
     } else if let Some((seq, n)) = lhs
@@ -386,12 +489,18 @@ pub fn mul(lhs: &Value, rhs: &Value) -> Result<Value, Error> {
 
 fn repeat_iterable(n: &Value, seq: &DynObject) -> Result<Value, Error> {
     let n = ok!(n.as_usize().ok_or_else(|| {
-        Error::new(ErrorKind::InvalidOperation, "sequences and iterables can only be multiplied with integers")
+        Error::new(
+            ErrorKind::InvalidOperation,
+            "sequences and iterables can only be multiplied with integers",
+        )
     }));
 
-    let len = ok!(seq
-        .enumerator_len()
-        .ok_or_else(|| { Error::new(ErrorKind::InvalidOperation, "cannot repeat unsized iterables",) }));
+    let len = ok!(seq.enumerator_len().ok_or_else(|| {
+        Error::new(
+            ErrorKind::InvalidOperation,
+            "cannot repeat unsized iterables",
+        )
+    }));
 
     // This is not optimal.  We only query the enumerator for the length once
     // but we support repeated iteration.  We could both lie about our length
@@ -444,14 +553,17 @@ pub fn pow(lhs: &Value, rhs: &Value) -> Result<Value, Error> {
     match coerce(lhs, rhs, true) {
         // PATCH(promptc): an integer to a negative power is a float, as in Python (`2 ** -1` is
         // 0.5; upstream failed), and 0 to one an error.
-        Some(CoerceResult::I128(0, b)) if b < 0 => {
-            Err(Error::new(ErrorKind::InvalidOperation, "0 cannot be raised to a negative power"))
-        }
+        Some(CoerceResult::I128(0, b)) if b < 0 => Err(Error::new(
+            ErrorKind::InvalidOperation,
+            "0 cannot be raised to a negative power",
+        )),
         Some(CoerceResult::I128(a, b)) if b < 0 => Ok((a as f64).powf(b as f64).into()),
-        Some(CoerceResult::I128(a, b)) => match TryFrom::try_from(b).ok().and_then(|b| a.checked_pow(b)) {
-            Some(val) => Ok(int_as_value(val)),
-            None => Err(failed_op("**", lhs, rhs)),
-        },
+        Some(CoerceResult::I128(a, b)) => {
+            match TryFrom::try_from(b).ok().and_then(|b| a.checked_pow(b)) {
+                Some(val) => Ok(int_as_value(val)),
+                None => Err(failed_op("**", lhs, rhs)),
+            }
+        }
         Some(CoerceResult::F64(a, b)) => Ok((a.powf(b)).into()),
         _ => Err(impossible_op("**", lhs, rhs)),
     }
@@ -464,7 +576,9 @@ pub fn neg(val: &Value) -> Result<Value, Error> {
             ValueRepr::F64(x) => Ok((-x).into()),
             // special case for the largest i128 that can still be
             // represented.
-            ValueRepr::U128(x) if x.0 == MIN_I128_AS_POS_U128 => Ok(Value::from(MIN_I128_AS_POS_U128)),
+            ValueRepr::U128(x) if x.0 == MIN_I128_AS_POS_U128 => {
+                Ok(Value::from(MIN_I128_AS_POS_U128))
+            }
             _ => {
                 if let Ok(x) = i128::try_from(val.clone()) {
                     x.checked_mul(-1)
@@ -502,10 +616,15 @@ pub fn contains(container: &Value, value: &Value) -> Result<Value, Error> {
         match obj.repr() {
             ObjectRepr::Plain => false,
             ObjectRepr::Map => obj.get_value(value).is_some(),
-            ObjectRepr::Seq | ObjectRepr::Iterable => obj.try_iter().into_iter().flatten().any(|v| &v == value),
+            ObjectRepr::Seq | ObjectRepr::Iterable => {
+                obj.try_iter().into_iter().flatten().any(|v| &v == value)
+            }
         }
     } else {
-        return Err(Error::new(ErrorKind::InvalidOperation, "cannot perform a containment check on this value"));
+        return Err(Error::new(
+            ErrorKind::InvalidOperation,
+            "cannot perform a containment check on this value",
+        ));
     };
     Ok(Value::from(rv))
 }
@@ -525,10 +644,16 @@ mod tests {
     #[test]
     fn test_string_repeat_size_limit() {
         let err = mul(&Value::from("ab"), &Value::from(50_000_001usize)).unwrap_err();
-        assert_eq!(err.to_string(), "invalid operation: repeated string is too large");
+        assert_eq!(
+            err.to_string(),
+            "invalid operation: repeated string is too large"
+        );
 
         let err = mul(&Value::from("ab"), &Value::from(usize::MAX)).unwrap_err();
-        assert_eq!(err.to_string(), "invalid operation: repeated string is too large");
+        assert_eq!(
+            err.to_string(),
+            "invalid operation: repeated string is too large"
+        );
     }
 
     #[test]
@@ -539,8 +664,14 @@ mod tests {
             "invalid operation: tried to use + operator on unsupported types string and number"
         );
 
-        assert_eq!(add(&Value::from(1), &Value::from(2)).unwrap(), Value::from(3));
-        assert_eq!(add(&Value::from("foo"), &Value::from("bar")).unwrap(), Value::from("foobar"));
+        assert_eq!(
+            add(&Value::from(1), &Value::from(2)).unwrap(),
+            Value::from(3)
+        );
+        assert_eq!(
+            add(&Value::from("foo"), &Value::from("bar")).unwrap(),
+            Value::from("foobar")
+        );
 
         let err = add(&Value::from(i128::MAX), &Value::from(1)).unwrap_err();
         assert_eq!(
@@ -550,7 +681,10 @@ mod tests {
     }
 
     #[test]
-    #[cfg_attr(target_os = "wasi", ignore = "std::thread::Builder::spawn is unsupported on WASI")]
+    #[cfg_attr(
+        target_os = "wasi",
+        ignore = "std::thread::Builder::spawn is unsupported on WASI"
+    )]
     fn test_repeated_seq_add_does_not_overflow_stack() {
         // Regression test for repeated sequence concatenation, for example a
         // chat-template accumulator `messages = messages + [m]` applied for
@@ -604,7 +738,8 @@ mod tests {
                 }
                 let idx = self.idx;
                 self.idx += 1;
-                self.next_count.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                self.next_count
+                    .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
                 Some(Value::from(idx as i64))
             }
 
@@ -616,7 +751,11 @@ mod tests {
 
         let next_count = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
         let lhs_next_count = next_count.clone();
-        let lhs = Value::make_iterable(move || CountingIter { next_count: lhs_next_count.clone(), idx: 0, len: 2 });
+        let lhs = Value::make_iterable(move || CountingIter {
+            next_count: lhs_next_count.clone(),
+            idx: 0,
+            len: 2,
+        });
         let rhs = Value::from(vec![Value::from(2), Value::from(3)]);
 
         let res = add(&lhs, &rhs).unwrap();
@@ -626,7 +765,11 @@ mod tests {
         assert_eq!(res.len(), Some(4));
         assert_eq!(next_count.load(std::sync::atomic::Ordering::SeqCst), 0);
 
-        let got: Vec<i64> = res.try_iter().unwrap().map(|v| i64::try_from(v).unwrap()).collect();
+        let got: Vec<i64> = res
+            .try_iter()
+            .unwrap()
+            .map(|v| i64::try_from(v).unwrap())
+            .collect();
         assert_eq!(got, vec![0, 1, 2, 3]);
         assert_eq!(next_count.load(std::sync::atomic::Ordering::SeqCst), 2);
     }
@@ -643,7 +786,11 @@ mod tests {
         assert_eq!(res.kind(), ValueKind::Iterable);
         assert_eq!(res.len(), None);
         // ...but iterates to the correct concatenated contents.
-        let got: Vec<i64> = res.try_iter().unwrap().map(|v| i64::try_from(v).unwrap()).collect();
+        let got: Vec<i64> = res
+            .try_iter()
+            .unwrap()
+            .map(|v| i64::try_from(v).unwrap())
+            .collect();
         assert_eq!(got, vec![0, 1, 2, 99]);
     }
 
@@ -661,7 +808,10 @@ mod tests {
             "invalid operation: tried to use - operator on unsupported types string and string"
         );
 
-        assert_eq!(sub(&Value::from(2), &Value::from(1)).unwrap(), Value::from(1));
+        assert_eq!(
+            sub(&Value::from(2), &Value::from(1)).unwrap(),
+            Value::from(1)
+        );
     }
 
     #[test]
@@ -678,7 +828,10 @@ mod tests {
             "invalid operation: tried to use / operator on unsupported types string and string"
         );
 
-        assert_eq!(div(&Value::from(100), &Value::from(2)).unwrap(), Value::from(50.0));
+        assert_eq!(
+            div(&Value::from(100), &Value::from(2)).unwrap(),
+            Value::from(50.0)
+        );
 
         let err = int_div(&Value::from(i128::MIN), &Value::from(-1i128)).unwrap_err();
         assert_eq!(
@@ -689,8 +842,14 @@ mod tests {
 
     #[test]
     fn test_concat() {
-        assert_eq!(string_concat(Value::from("foo"), &Value::from(42)), Value::from("foo42"));
-        assert_eq!(string_concat(Value::from(23), &Value::from(42)), Value::from("2342"));
+        assert_eq!(
+            string_concat(Value::from("foo"), &Value::from(42)),
+            Value::from("foo42")
+        );
+        assert_eq!(
+            string_concat(Value::from(23), &Value::from(42)),
+            Value::from("2342")
+        );
     }
 
     #[test]
@@ -710,7 +869,10 @@ mod tests {
         );
 
         // [1:2:2] - slice with start, stop, step
-        assert_eq!(slice(v.clone(), Value::from(1), Value::from(2), Value::from(2)).unwrap(), Value::from(vec![1]));
+        assert_eq!(
+            slice(v.clone(), Value::from(1), Value::from(2), Value::from(2)).unwrap(),
+            Value::from(vec![1])
+        );
 
         // [::-2] - reverse with step of 2
         assert_eq!(
@@ -733,14 +895,26 @@ mod tests {
         // [-11::] - from index -11 to the end, which is the same as [::]
         // because the start index is before the start of the vector
         assert_eq!(
-            slice(v.clone(), Value::from(-11), Value::from(()), Value::from(())).unwrap(),
+            slice(
+                v.clone(),
+                Value::from(-11),
+                Value::from(()),
+                Value::from(())
+            )
+            .unwrap(),
             Value::from(vec![0, 1, 2, 3, 4, 5, 6, 7, 8, 9])
         );
 
         // [:-11:] - from index -11 to the end, which is the same as [:0:]
         // because the end index is before the start of the vector
         assert_eq!(
-            slice(v.clone(), Value::from(()), Value::from(-11), Value::from(())).unwrap(),
+            slice(
+                v.clone(),
+                Value::from(()),
+                Value::from(-11),
+                Value::from(())
+            )
+            .unwrap(),
             Value::from(Vec::<usize>::new())
         );
 
@@ -751,7 +925,10 @@ mod tests {
         );
 
         // [4:2:-2] - from index 4 to 2, reverse with step of 2
-        assert_eq!(slice(v.clone(), Value::from(4), Value::from(2), Value::from(-2)).unwrap(), Value::from(vec![4]));
+        assert_eq!(
+            slice(v.clone(), Value::from(4), Value::from(2), Value::from(-2)).unwrap(),
+            Value::from(vec![4])
+        );
 
         // [8:3:-2] - from index 8 to 3, reverse with step of 2
         assert_eq!(
@@ -771,22 +948,40 @@ mod tests {
         );
 
         // [::2] - every 2nd character
-        assert_eq!(slice(s.clone(), Value::from(()), Value::from(()), Value::from(2)).unwrap(), Value::from("acegi"));
+        assert_eq!(
+            slice(s.clone(), Value::from(()), Value::from(()), Value::from(2)).unwrap(),
+            Value::from("acegi")
+        );
 
         // [1:2:2] - slice with start, stop, step
-        assert_eq!(slice(s.clone(), Value::from(1), Value::from(2), Value::from(2)).unwrap(), Value::from("b"));
+        assert_eq!(
+            slice(s.clone(), Value::from(1), Value::from(2), Value::from(2)).unwrap(),
+            Value::from("b")
+        );
 
         // [::-2] - reverse with step of 2
-        assert_eq!(slice(s.clone(), Value::from(()), Value::from(()), Value::from(-2)).unwrap(), Value::from("jhfdb"));
+        assert_eq!(
+            slice(s.clone(), Value::from(()), Value::from(()), Value::from(-2)).unwrap(),
+            Value::from("jhfdb")
+        );
 
         // [2::-2] - from index 2 to start, reverse with step of 2
-        assert_eq!(slice(s.clone(), Value::from(2), Value::from(()), Value::from(-2)).unwrap(), Value::from("ca"));
+        assert_eq!(
+            slice(s.clone(), Value::from(2), Value::from(()), Value::from(-2)).unwrap(),
+            Value::from("ca")
+        );
 
         // [4:2:-2] - from index 4 to 2, reverse with step of 2
-        assert_eq!(slice(s.clone(), Value::from(4), Value::from(2), Value::from(-2)).unwrap(), Value::from("e"));
+        assert_eq!(
+            slice(s.clone(), Value::from(4), Value::from(2), Value::from(-2)).unwrap(),
+            Value::from("e")
+        );
 
         // [8:3:-2] - from index 8 to 3, reverse with step of 2
-        assert_eq!(slice(s.clone(), Value::from(8), Value::from(3), Value::from(-2)).unwrap(), Value::from("ige"));
+        assert_eq!(
+            slice(s.clone(), Value::from(8), Value::from(3), Value::from(-2)).unwrap(),
+            Value::from("ige")
+        );
     }
 
     #[test]

@@ -6,8 +6,8 @@ use serde::{ser, Serialize, Serializer};
 use crate::error::{Error, ErrorKind};
 use crate::utils::untrusted_size_hint;
 use crate::value::{
-    value_map_with_capacity, Arc, Enumerator, Object, Packed, Value, ValueMap, ValueRepr, VALUE_HANDLES,
-    VALUE_HANDLE_MARKER,
+    value_map_with_capacity, Arc, Enumerator, Object, Packed, Value, ValueMap, ValueRepr,
+    VALUE_HANDLES, VALUE_HANDLE_MARKER,
 };
 
 #[derive(Debug)]
@@ -19,7 +19,9 @@ impl Object for StaticKeyMap {
     }
 
     fn get_value_by_str(self: &Arc<Self>, key: &str) -> Option<Value> {
-        self.0.iter().find_map(|(map_key, value)| (*map_key == key).then(|| value.clone()))
+        self.0
+            .iter()
+            .find_map(|(map_key, value)| (*map_key == key).then(|| value.clone()))
     }
 
     fn enumerate(self: &Arc<Self>) -> Enumerator {
@@ -173,7 +175,11 @@ impl Serializer for ValueSerializer {
         Ok(Value::from(variant))
     }
 
-    fn serialize_newtype_struct<T>(self, _name: &'static str, value: &T) -> Result<Value, InvalidValue>
+    fn serialize_newtype_struct<T>(
+        self,
+        _name: &'static str,
+        value: &T,
+    ) -> Result<Value, InvalidValue>
     where
         T: Serialize + ?Sized,
     {
@@ -196,11 +202,15 @@ impl Serializer for ValueSerializer {
     }
 
     fn serialize_seq(self, len: Option<usize>) -> Result<Self::SerializeSeq, InvalidValue> {
-        Ok(SerializeSeq { elements: Vec::with_capacity(untrusted_size_hint(len.unwrap_or(0))) })
+        Ok(SerializeSeq {
+            elements: Vec::with_capacity(untrusted_size_hint(len.unwrap_or(0))),
+        })
     }
 
     fn serialize_tuple(self, len: usize) -> Result<Self::SerializeTuple, InvalidValue> {
-        Ok(SerializeTuple { elements: Vec::with_capacity(untrusted_size_hint(len)) })
+        Ok(SerializeTuple {
+            elements: Vec::with_capacity(untrusted_size_hint(len)),
+        })
     }
 
     fn serialize_tuple_struct(
@@ -222,15 +232,27 @@ impl Serializer for ValueSerializer {
         variant: &'static str,
         len: usize,
     ) -> Result<Self::SerializeTupleVariant, InvalidValue> {
-        Ok(SerializeTupleVariant { name: variant, fields: Vec::with_capacity(untrusted_size_hint(len)) })
+        Ok(SerializeTupleVariant {
+            name: variant,
+            fields: Vec::with_capacity(untrusted_size_hint(len)),
+        })
     }
 
     fn serialize_map(self, len: Option<usize>) -> Result<Self::SerializeMap, InvalidValue> {
-        Ok(SerializeMap { entries: value_map_with_capacity(len.unwrap_or(0)), key: None })
+        Ok(SerializeMap {
+            entries: value_map_with_capacity(len.unwrap_or(0)),
+            key: None,
+        })
     }
 
-    fn serialize_struct(self, _name: &'static str, len: usize) -> Result<Self::SerializeStruct, InvalidValue> {
-        Ok(SerializeStruct { fields: Vec::with_capacity(untrusted_size_hint(len)) })
+    fn serialize_struct(
+        self,
+        _name: &'static str,
+        len: usize,
+    ) -> Result<Self::SerializeStruct, InvalidValue> {
+        Ok(SerializeStruct {
+            fields: Vec::with_capacity(untrusted_size_hint(len)),
+        })
     }
 
     fn serialize_struct_variant(
@@ -240,7 +262,10 @@ impl Serializer for ValueSerializer {
         variant: &'static str,
         len: usize,
     ) -> Result<Self::SerializeStructVariant, InvalidValue> {
-        Ok(SerializeStructVariant { variant, map: value_map_with_capacity(len) })
+        Ok(SerializeStructVariant {
+            variant,
+            map: value_map_with_capacity(len),
+        })
     }
 }
 

@@ -24,7 +24,10 @@ pub(crate) fn too_large(size: Option<usize>, limit: usize) -> Error {
         Some(n) => format!("{n} bytes"),
         None => "more bytes".to_string(),
     };
-    Error::new(ErrorKind::ValueTooLarge, format!("the value would be {size}, more than the limit of {limit} bytes"))
+    Error::new(
+        ErrorKind::ValueTooLarge,
+        format!("the value would be {size}, more than the limit of {limit} bytes"),
+    )
 }
 
 /// Checks `size` against the environment's limit, adds it to what the render has built
@@ -36,7 +39,10 @@ pub(crate) fn charge(state: &State, size: Option<usize>) -> Result<(), Error> {
     match size {
         Some(n) if n <= limit => {
             if let Some(build_limit) = state.env().build_limit() {
-                let built = state.built.fetch_add(n, std::sync::atomic::Ordering::Relaxed).saturating_add(n);
+                let built = state
+                    .built
+                    .fetch_add(n, std::sync::atomic::Ordering::Relaxed)
+                    .saturating_add(n);
                 if built > build_limit {
                     return Err(Error::new(
                         ErrorKind::BuildLimit,
@@ -205,7 +211,10 @@ pub(crate) fn deep_size(v: &Value, limit: usize) -> Option<usize> {
 }
 
 /// The sum of the deep sizes of `values`, `None` once it passes `limit`.
-pub(crate) fn deep_size_of_all<'a>(values: impl IntoIterator<Item = &'a Value>, limit: usize) -> Option<usize> {
+pub(crate) fn deep_size_of_all<'a>(
+    values: impl IntoIterator<Item = &'a Value>,
+    limit: usize,
+) -> Option<usize> {
     let mut total = 0usize;
     for v in values {
         total = total.checked_add(ITEM_COST + deep_size(v, limit)?)?;
@@ -226,7 +235,11 @@ pub(crate) struct Bounded {
 
 impl Bounded {
     pub(crate) fn new(limit: usize) -> Bounded {
-        Bounded { buf: String::new(), limit, refused: false }
+        Bounded {
+            buf: String::new(),
+            limit,
+            refused: false,
+        }
     }
 }
 
@@ -243,7 +256,10 @@ impl Write for Bounded {
 
 /// `State::write_bounded`: `f` writing into a `Bounded` string (unbounded without a
 /// limit), refused with `ValueTooLarge` past the limit; fuel for what it wrote.
-pub(crate) fn write_bounded(state: &State, f: impl FnOnce(&mut dyn Write) -> fmt::Result) -> Result<String, Error> {
+pub(crate) fn write_bounded(
+    state: &State,
+    f: impl FnOnce(&mut dyn Write) -> fmt::Result,
+) -> Result<String, Error> {
     let limit = state.env().value_size_limit();
     let mut out = Bounded::new(limit.unwrap_or(usize::MAX));
     if f(&mut out).is_err() {
@@ -288,7 +304,12 @@ pub(crate) fn string_concat(left: &Value, right: &Value, limit: usize) -> Result
 
 /// The items of a sequence or iterable, collected while their deep size stays
 /// within `limit` (`None` past it); `Err` for a value that does not iterate.
-pub(crate) fn collect_items(v: &Value, limit: usize, total: &mut usize, into: &mut Vec<Value>) -> Result<bool, Error> {
+pub(crate) fn collect_items(
+    v: &Value,
+    limit: usize,
+    total: &mut usize,
+    into: &mut Vec<Value>,
+) -> Result<bool, Error> {
     for item in v.try_iter()? {
         match deep_size(&item, limit) {
             Some(n) => {
@@ -309,7 +330,9 @@ pub(crate) fn collect_items(v: &Value, limit: usize, total: &mut usize, into: &m
 pub(crate) fn seq_concat(lhs: &Value, rhs: &Value, limit: usize) -> Result<(Value, usize), Error> {
     let mut items = Vec::new();
     let mut total = 0;
-    if !collect_items(lhs, limit, &mut total, &mut items)? || !collect_items(rhs, limit, &mut total, &mut items)? {
+    if !collect_items(lhs, limit, &mut total, &mut items)?
+        || !collect_items(rhs, limit, &mut total, &mut items)?
+    {
         return Err(too_large(None, limit));
     }
     Ok((Value::from(items), total))
@@ -319,9 +342,16 @@ pub(crate) fn seq_concat(lhs: &Value, rhs: &Value, limit: usize) -> Result<(Valu
 /// `limit`. Returns the result, its size and the size of `seq`, which was walked whatever
 /// `n` is (`range(30000) * 0` in a loop walked 30,000 items per turn and built nothing, so
 /// charging the result alone let it run for seconds within its fuel).
-pub(crate) fn seq_repeat(seq: &Value, n: &Value, limit: usize) -> Result<(Value, usize, usize), Error> {
+pub(crate) fn seq_repeat(
+    seq: &Value,
+    n: &Value,
+    limit: usize,
+) -> Result<(Value, usize, usize), Error> {
     let n = n.as_usize().ok_or_else(|| {
-        Error::new(ErrorKind::InvalidOperation, "sequences and iterables can only be multiplied with integers")
+        Error::new(
+            ErrorKind::InvalidOperation,
+            "sequences and iterables can only be multiplied with integers",
+        )
     })?;
     let mut items = Vec::new();
     let mut total = 0;
@@ -364,7 +394,11 @@ pub(crate) fn add(state: &State, lhs: &Value, rhs: &Value) -> Result<Value, Erro
 /// `lhs * rhs` within the value size limit (the VM calls this only with one set).
 pub(crate) fn mul(state: &State, lhs: &Value, rhs: &Value) -> Result<Value, Error> {
     let limit = state.env().value_size_limit().unwrap_or(usize::MAX);
-    if let Some((s, n)) = lhs.as_str().map(|s| (s, rhs)).or_else(|| rhs.as_str().map(|s| (s, lhs))) {
+    if let Some((s, n)) = lhs
+        .as_str()
+        .map(|s| (s, rhs))
+        .or_else(|| rhs.as_str().map(|s| (s, lhs)))
+    {
         if let Some(n) = n.as_usize() {
             charge(state, s.len().checked_mul(n))?;
         }

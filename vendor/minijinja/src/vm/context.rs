@@ -58,7 +58,11 @@ impl fmt::Debug for Frame<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut m = f.debug_map();
         m.entry(&"locals", &self.locals);
-        if let Some(LoopState { object: ref controller, .. }) = self.current_loop {
+        if let Some(LoopState {
+            object: ref controller,
+            ..
+        }) = self.current_loop
+        {
             m.entry(&"loop", controller);
         }
         if !self.ctx.is_undefined() {
@@ -75,7 +79,9 @@ pub(crate) struct Stack {
 
 impl Default for Stack {
     fn default() -> Stack {
-        Stack { values: Vec::with_capacity(24) }
+        Stack {
+            values: Vec::with_capacity(24),
+        }
     }
 }
 
@@ -145,7 +151,12 @@ impl fmt::Debug for Context<'_> {
 impl<'env> Context<'env> {
     /// Creates an empty context.
     pub fn new(env: &'env Environment<'env>) -> Context<'env> {
-        Context { env, stack: Vec::with_capacity(40), outer_stack_depth: 0, recursion_limit: env.recursion_limit() }
+        Context {
+            env,
+            stack: Vec::with_capacity(40),
+            outer_stack_depth: 0,
+            recursion_limit: env.recursion_limit(),
+        }
     }
 
     /// Creates a context
@@ -219,7 +230,10 @@ impl<'env> Context<'env> {
     /// Return the base context value
     #[cfg(feature = "macros")]
     pub fn clone_base(&self) -> Value {
-        self.stack.first().map(|x| x.ctx.clone()).unwrap_or_default()
+        self.stack
+            .first()
+            .map(|x| x.ctx.clone())
+            .unwrap_or_default()
     }
 
     /// Looks up a variable in the context.
@@ -266,7 +280,9 @@ impl<'env> Context<'env> {
             if let Ok(iter) = frame.ctx.try_iter() {
                 for key in iter {
                     if let Some(str_key) = key.as_str() {
-                        if !seen.contains(&Cow::Borrowed(str_key)) && frame.ctx.get_item(&key).is_ok() {
+                        if !seen.contains(&Cow::Borrowed(str_key))
+                            && frame.ctx.get_item(&key).is_ok()
+                        {
                             seen.insert(Cow::Owned(str_key.to_owned()));
                         }
                     }
@@ -307,11 +323,19 @@ impl<'env> Context<'env> {
 
     /// Returns the current innermost loop state.
     pub fn current_loop(&mut self) -> Option<&mut LoopState> {
-        self.stack.iter_mut().rev().filter_map(|x| x.current_loop.as_mut()).next()
+        self.stack
+            .iter_mut()
+            .rev()
+            .filter_map(|x| x.current_loop.as_mut())
+            .next()
     }
 
     pub fn next_loop_item(&mut self) -> Option<Value> {
-        let frame = self.stack.iter_mut().rev().find(|x| x.current_loop.is_some())?;
+        let frame = self
+            .stack
+            .iter_mut()
+            .rev()
+            .find(|x| x.current_loop.is_some())?;
         let item = frame.current_loop.as_mut()?.next();
         if item.is_some() {
             frame.locals.clear();
@@ -340,7 +364,10 @@ impl<'env> Context<'env> {
 
     fn check_depth(&self) -> Result<(), Error> {
         if self.depth() > self.recursion_limit {
-            return Err(Error::new(ErrorKind::InvalidOperation, "recursion limit exceeded"));
+            return Err(Error::new(
+                ErrorKind::InvalidOperation,
+                "recursion limit exceeded",
+            ));
         }
         Ok(())
     }

@@ -19,7 +19,10 @@ impl FuelTracker {
     /// The fuel tracker is always wrapped in an `Arc` so that it can be
     /// shared across nested invocations of the template evaluation.
     pub fn new(fuel: u64) -> Arc<FuelTracker> {
-        Arc::new(FuelTracker { initial: fuel, remaining: AtomicIsize::new(fuel as isize) })
+        Arc::new(FuelTracker {
+            initial: fuel,
+            remaining: AtomicIsize::new(fuel as isize),
+        })
     }
 
     /// Tracks an instruction.  If it runs out of fuel an error is returned.

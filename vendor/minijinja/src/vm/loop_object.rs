@@ -83,7 +83,12 @@ pub(crate) struct AdjacentLoopItemIterWrapper {
 #[cfg(feature = "adjacent_loop_items")]
 impl AdjacentLoopItemIterWrapper {
     pub fn new(iter: ValueIter) -> AdjacentLoopItemIterWrapper {
-        AdjacentLoopItemIterWrapper { prev_item: None, current_item: None, next_item: None, iter }
+        AdjacentLoopItemIterWrapper {
+            prev_item: None,
+            current_item: None,
+            next_item: None,
+            iter,
+        }
     }
 
     fn next(&mut self) -> Option<Value> {
@@ -116,7 +121,11 @@ pub(crate) struct Loop {
 
 impl fmt::Debug for Loop {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Loop").field("len", &self.len).field("idx", &self.idx).field("depth", &self.depth).finish()
+        f.debug_struct("Loop")
+            .field("len", &self.len)
+            .field("idx", &self.idx)
+            .field("depth", &self.depth)
+            .finish()
     }
 }
 
@@ -141,10 +150,18 @@ impl Object for Loop {
         // on the loop and try to call it.  The template execution itself will
         // not end up here as the CallFunction opcode has a special code path
         // for loop recursion.
-        Err(Error::new(ErrorKind::InvalidOperation, "loop recursion cannot be called this way"))
+        Err(Error::new(
+            ErrorKind::InvalidOperation,
+            "loop recursion cannot be called this way",
+        ))
     }
 
-    fn call_method(self: &Arc<Self>, _state: &State, name: &str, args: &[Value]) -> Result<Value, Error> {
+    fn call_method(
+        self: &Arc<Self>,
+        _state: &State,
+        name: &str,
+        args: &[Value],
+    ) -> Result<Value, Error> {
         if name == "changed" {
             let mut last_changed_value = self.last_changed_value.lock().unwrap();
             let value = args.to_owned();
@@ -159,7 +176,10 @@ impl Object for Loop {
             // PATCH(promptc): `loop.cycle()` with nothing to cycle is an error, as in Jinja2
             // (upstream took the index modulo 0: a panic in every build).
             if args.is_empty() {
-                return Err(Error::new(ErrorKind::InvalidOperation, "no items for cycling given"));
+                return Err(Error::new(
+                    ErrorKind::InvalidOperation,
+                    "no items for cycling given",
+                ));
             }
             let idx = self.idx.load(Ordering::Relaxed);
             match args.get(idx % args.len()) {
@@ -210,12 +230,18 @@ impl Object for Loop {
         match key {
             "index0" => Some(Value::from(idx)),
             "length" => Some(len.map(Value::from).unwrap_or(Value::UNDEFINED)),
-            "revindex" => Some(len.map(|len| Value::from(len.saturating_sub(idx))).unwrap_or(Value::UNDEFINED)),
-            "revindex0" => {
-                Some(len.map(|len| Value::from(len.saturating_sub(idx).saturating_sub(1))).unwrap_or(Value::UNDEFINED))
-            }
+            "revindex" => Some(
+                len.map(|len| Value::from(len.saturating_sub(idx)))
+                    .unwrap_or(Value::UNDEFINED),
+            ),
+            "revindex0" => Some(
+                len.map(|len| Value::from(len.saturating_sub(idx).saturating_sub(1)))
+                    .unwrap_or(Value::UNDEFINED),
+            ),
             "first" => Some(Value::from(idx == 0)),
-            "last" => Some(len.map_or(Value::from(false), |len| Value::from(len == 0 || idx == len - 1))),
+            "last" => Some(len.map_or(Value::from(false), |len| {
+                Value::from(len == 0 || idx == len - 1)
+            })),
             "depth" => Some(Value::from(self.depth + 1)),
             "depth0" => Some(Value::from(self.depth)),
             #[cfg(feature = "adjacent_loop_items")]

@@ -45,7 +45,10 @@ impl Object for Macro {
     fn call(self: &Arc<Self>, state: &State<'_, '_>, args: &[Value]) -> Result<Value, Error> {
         // we can only call macros that point to loaded template state.
         if state.id != self.state_id {
-            return Err(Error::new(ErrorKind::InvalidOperation, "cannot call this macro. template state went away."));
+            return Err(Error::new(
+                ErrorKind::InvalidOperation,
+                "cannot call this macro. template state went away.",
+            ));
         }
 
         let (args, kwargs) = match args.last() {
@@ -76,7 +79,10 @@ impl Object for Macro {
             };
             arg_values.push(match (args.get(idx), kwarg) {
                 (Some(_), Some(_)) => {
-                    return Err(Error::new(ErrorKind::TooManyArguments, format!("duplicate argument `{name}`")))
+                    return Err(Error::new(
+                        ErrorKind::TooManyArguments,
+                        format!("duplicate argument `{name}`"),
+                    ))
                 }
                 (Some(arg), None) => arg.clone(),
                 (None, Some(kwarg)) => {
@@ -89,7 +95,12 @@ impl Object for Macro {
 
         let caller = if self.caller_reference {
             kwargs_used.insert("caller");
-            Some(kwargs.as_ref().and_then(|x| x.get("caller").ok()).unwrap_or(Value::UNDEFINED))
+            Some(
+                kwargs
+                    .as_ref()
+                    .and_then(|x| x.get("caller").ok())
+                    .unwrap_or(Value::UNDEFINED),
+            )
         } else {
             None
         };
@@ -97,7 +108,10 @@ impl Object for Macro {
         if let Some(kwargs) = kwargs {
             for key in kwargs.values.keys().filter_map(|x| x.as_str()) {
                 if !kwargs_used.contains(key) {
-                    return Err(Error::new(ErrorKind::TooManyArguments, format!("unknown keyword argument `{key}`")));
+                    return Err(Error::new(
+                        ErrorKind::TooManyArguments,
+                        format!("unknown keyword argument `{key}`"),
+                    ));
                 }
             }
         }
@@ -122,7 +136,11 @@ impl Object for Macro {
             arg_values
         ));
 
-        Ok(if !matches!(state.auto_escape(), AutoEscape::None) { Value::from_safe_string(rv) } else { Value::from(rv) })
+        Ok(if !matches!(state.auto_escape(), AutoEscape::None) {
+            Value::from_safe_string(rv)
+        } else {
+            Value::from(rv)
+        })
     }
 
     fn render(self: &Arc<Self>, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -13,7 +13,9 @@ use crate::error::{Error, ErrorKind};
 use crate::output::{CaptureMode, Output};
 use crate::utils::{untrusted_size_hint, write_escaped, AutoEscape, UndefinedBehavior};
 use crate::value::namespace_object::Namespace;
-use crate::value::{ops, value_map_with_capacity, Kwargs, ObjectRepr, UndefinedType, Value, ValueMap, ValueRepr};
+use crate::value::{
+    ops, value_map_with_capacity, Kwargs, ObjectRepr, UndefinedType, Value, ValueMap, ValueRepr,
+};
 use crate::vm::context::{Frame, Stack};
 use crate::vm::loop_object::{Loop, LoopState};
 use crate::vm::state::BlockStack;
@@ -24,9 +26,9 @@ use crate::vm::closure_object::Closure;
 pub(crate) use crate::vm::context::Context;
 pub use crate::vm::state::State;
 
-#[cfg(feature = "macros")]
 // PATCH(promptc): the value size limit.
 pub(crate) mod budget;
+#[cfg(feature = "macros")]
 mod closure_object;
 mod context;
 #[cfg(feature = "fuel")]
@@ -55,7 +57,10 @@ pub struct Vm<'env> {
 pub(crate) fn prepare_blocks<'env, 'template>(
     blocks: &'template BTreeMap<&'env str, Instructions<'env>>,
 ) -> BTreeMap<&'env str, BlockStack<'template, 'env>> {
-    blocks.iter().map(|(name, instr)| (*name, BlockStack::new(instr))).collect()
+    blocks
+        .iter()
+        .map(|(name, instr)| (*name, BlockStack::new(instr)))
+        .collect()
 }
 
 fn get_or_lookup_local<'a, F>(vec: &mut [Option<&'a Value>], idx: u8, f: F) -> Option<&'a Value>
@@ -156,7 +161,11 @@ impl<'env> Vm<'env> {
 
     /// This is the actual evaluation loop that works with a specific context.
     #[inline(always)]
-    fn eval_state(&self, state: &mut State<'_, 'env>, out: &mut Output) -> Result<Option<Value>, Error> {
+    fn eval_state(
+        &self,
+        state: &mut State<'_, 'env>,
+        out: &mut Output,
+    ) -> Result<Option<Value>, Error> {
         self.do_eval(state, out, Stack::default(), 0)
     }
 
@@ -175,7 +184,9 @@ impl<'env> Vm<'env> {
         crate::value::with_display_callback(self.env.display_callback(), || {
             #[cfg(feature = "stacker")]
             {
-                stacker::maybe_grow(32 * 1024, 1024 * 1024, || self.eval_impl(state, out, stack, pc))
+                stacker::maybe_grow(32 * 1024, 1024 * 1024, || {
+                    self.eval_impl(state, out, stack, pc)
+                })
             }
             #[cfg(not(feature = "stacker"))]
             {
@@ -194,7 +205,10 @@ impl<'env> Vm<'env> {
     ) -> Result<Option<Value>, Error> {
         let initial_auto_escape = state.auto_escape.get();
         let undefined_behavior = state.undefined_behavior();
-        let strict_undefined = matches!(undefined_behavior, UndefinedBehavior::Strict | UndefinedBehavior::SemiStrict);
+        let strict_undefined = matches!(
+            undefined_behavior,
+            UndefinedBehavior::Strict | UndefinedBehavior::SemiStrict
+        );
         let mut auto_escape_stack = vec![];
         let mut next_loop_recursion_jump = None;
         let mut loaded_filters = [None; MAX_LOCALS];
@@ -211,7 +225,10 @@ impl<'env> Vm<'env> {
         macro_rules! recurse_loop {
             ($capture:expr, $loop_object:expr) => {{
                 let Some(jump_target) = $loop_object.recurse_jump_target else {
-                    bail!(Error::new(ErrorKind::InvalidOperation, "cannot recurse outside of recursive loop",))
+                    bail!(Error::new(
+                        ErrorKind::InvalidOperation,
+                        "cannot recurse outside of recursive loop",
+                    ))
                 };
                 // the way this works is that we remember the next instruction
                 // as loop exit jump target.  Whenever a loop is pushed, it
@@ -340,7 +357,9 @@ impl<'env> Vm<'env> {
                 Instruction::Emit => {
                     let value = stack.pop();
                     if self.env.is_default_formatter() {
-                        if strict_undefined && matches!(value.0, ValueRepr::Undefined(UndefinedType::Default)) {
+                        if strict_undefined
+                            && matches!(value.0, ValueRepr::Undefined(UndefinedType::Default))
+                        {
                             bail!(Error::from(ErrorKind::UndefinedError));
                         }
                         ctx_ok!(write_escaped(out, state.auto_escape.get(), &value));
@@ -352,7 +371,9 @@ impl<'env> Vm<'env> {
                     state.ctx.store(name, stack.pop());
                 }
                 Instruction::Lookup(name) => {
-                    stack.push(assert_valid!(state.lookup(name).unwrap_or(Value::UNDEFINED)));
+                    stack.push(assert_valid!(state
+                        .lookup(name)
+                        .unwrap_or(Value::UNDEFINED)));
                 }
                 Instruction::GetAttr(name) => {
                     a = stack.pop();
@@ -417,7 +438,8 @@ impl<'env> Vm<'env> {
                     }
                     // PATCH(promptc): a map literal within the value size limit.
                     if let Some(limit) = value_limit {
-                        let size = budget::deep_size_of_all(map.iter().flat_map(|(k, v)| [k, v]), limit);
+                        let size =
+                            budget::deep_size_of_all(map.iter().flat_map(|(k, v)| [k, v]), limit);
                         ctx_ok!(budget::charge(state, size));
                     }
                     stack.push(Value::from_object(map))
@@ -616,7 +638,9 @@ impl<'env> Vm<'env> {
                     };
                 }
                 Instruction::PushDidNotIterate => {
-                    stack.push(Value::from(state.ctx.current_loop().unwrap().did_not_iterate()));
+                    stack.push(Value::from(
+                        state.ctx.current_loop().unwrap().did_not_iterate(),
+                    ));
                 }
                 Instruction::Jump(jump_target) => {
                     pc = *jump_target;
@@ -648,7 +672,9 @@ impl<'env> Vm<'env> {
                 Instruction::PushAutoEscape => {
                     a = stack.pop();
                     auto_escape_stack.push(state.auto_escape.get());
-                    state.auto_escape.set(ctx_ok!(self.derive_auto_escape(a, initial_auto_escape)));
+                    state
+                        .auto_escape
+                        .set(ctx_ok!(self.derive_auto_escape(a, initial_auto_escape)));
                 }
                 Instruction::PopAutoEscape => {
                     state.auto_escape.set(auto_escape_stack.pop().unwrap());
@@ -664,12 +690,16 @@ impl<'env> Vm<'env> {
                 }
                 Instruction::ApplyFilter(name, arg_count, local_id) => {
                     let normalized_name = normalize_filter_test_name(name);
-                    let filter = ctx_ok!(get_or_lookup_local(&mut loaded_filters, *local_id, || {
-                        state.env().get_filter(normalized_name.as_ref())
-                    })
-                    .ok_or_else(|| {
-                        Error::new(ErrorKind::UnknownFilter, format!("filter {} is unknown", normalized_name.as_ref()))
-                    }));
+                    let filter =
+                        ctx_ok!(get_or_lookup_local(&mut loaded_filters, *local_id, || {
+                            state.env().get_filter(normalized_name.as_ref())
+                        })
+                        .ok_or_else(|| {
+                            Error::new(
+                                ErrorKind::UnknownFilter,
+                                format!("filter {} is unknown", normalized_name.as_ref()),
+                            )
+                        }));
                     let args = stack.get_call_args(*arg_count);
                     let arg_count = args.len();
                     a = ctx_ok!(filter.call(state, args));
@@ -684,7 +714,10 @@ impl<'env> Vm<'env> {
                         state.env().get_test(normalized_name.as_ref())
                     })
                     .ok_or_else(|| {
-                        Error::new(ErrorKind::UnknownTest, format!("test {} is unknown", normalized_name.as_ref()))
+                        Error::new(
+                            ErrorKind::UnknownTest,
+                            format!("test {} is unknown", normalized_name.as_ref()),
+                        )
                     }));
                     let args = stack.get_call_args(*arg_count);
                     let arg_count = args.len();
@@ -697,7 +730,10 @@ impl<'env> Vm<'env> {
                     // super is a special function reserved for super-ing into blocks.
                     let rv = if *name == "super" {
                         if !args.is_empty() {
-                            bail!(Error::new(ErrorKind::InvalidOperation, "super() takes no arguments",));
+                            bail!(Error::new(
+                                ErrorKind::InvalidOperation,
+                                "super() takes no arguments",
+                            ));
                         }
                         ctx_ok!(self.perform_super(state, out, true))
                     } else if let Some(func) = state.lookup(name) {
@@ -706,14 +742,20 @@ impl<'env> Vm<'env> {
                         // with an error.
                         if let Some(loop_object) = func.downcast_object_ref::<Loop>() {
                             if args.len() != 1 {
-                                bail!(Error::new(ErrorKind::InvalidOperation, "loop() takes one argument"));
+                                bail!(Error::new(
+                                    ErrorKind::InvalidOperation,
+                                    "loop() takes one argument"
+                                ));
                             }
                             recurse_loop!(true, loop_object);
                         } else {
                             ctx_ok!(func.call(state, args))
                         }
                     } else {
-                        bail!(Error::new(ErrorKind::UnknownFunction, format!("{name} is unknown"),));
+                        bail!(Error::new(
+                            ErrorKind::UnknownFunction,
+                            format!("{name} is unknown"),
+                        ));
                     };
                     let arg_count = args.len();
                     // PATCH(promptc): a result within the value size limit.
@@ -779,7 +821,10 @@ impl<'env> Vm<'env> {
                 Instruction::LoadBlocks => {
                     a = stack.pop();
                     if parent_instructions.is_some() {
-                        bail!(Error::new(ErrorKind::InvalidOperation, "tried to extend a second time in a template"));
+                        bail!(Error::new(
+                            ErrorKind::InvalidOperation,
+                            "tried to extend a second time in a template"
+                        ));
                     }
                     parent_instructions = Some(ctx_ok!(self.load_blocks(a, state)));
                     out.begin_capture(CaptureMode::Discard);
@@ -792,7 +837,13 @@ impl<'env> Vm<'env> {
                 #[cfg(feature = "multi_template")]
                 Instruction::IncludeStmt(ignore_missing, with_context) => {
                     a = stack.pop();
-                    ctx_ok!(self.perform_scoped_include(a, state, out, *ignore_missing, *with_context));
+                    ctx_ok!(self.perform_scoped_include(
+                        a,
+                        state,
+                        out,
+                        *ignore_missing,
+                        *with_context
+                    ));
                 }
                 #[cfg(feature = "multi_template")]
                 Instruction::ExportLocals => {
@@ -802,7 +853,9 @@ impl<'env> Vm<'env> {
                     for (key, value) in locals.iter() {
                         values.insert(Value::from(*key), value.clone());
                     }
-                    stack.push(Value::from_object(crate::vm::module_object::Module::new(values, captured)));
+                    stack.push(Value::from_object(crate::vm::module_object::Module::new(
+                        values, captured,
+                    )));
                 }
                 #[cfg(feature = "multi_template")]
                 Instruction::CallBlock(name) => {
@@ -830,7 +883,12 @@ impl<'env> Vm<'env> {
                 }
                 #[cfg(feature = "macros")]
                 Instruction::GetClosure => {
-                    stack.push(state.ctx.closure().map_or(Value::UNDEFINED, |x| Value::from_dyn_object(x.clone())));
+                    stack.push(
+                        state
+                            .ctx
+                            .closure()
+                            .map_or(Value::UNDEFINED, |x| Value::from_dyn_object(x.clone())),
+                    );
                 }
             }
             pc += 1;
@@ -850,7 +908,10 @@ impl<'env> Vm<'env> {
                 .ok_or_else(|| {
                     Error::new(
                         ErrorKind::InvalidOperation,
-                        format!("attempted to apply keyword arguments from non map (got {})", value.kind()),
+                        format!(
+                            "attempted to apply keyword arguments from non map (got {})",
+                            value.kind()
+                        ),
                     )
                 }));
             for (key, value) in iter {
@@ -860,7 +921,6 @@ impl<'env> Vm<'env> {
         Ok(Kwargs::wrap(rv))
     }
 
-    #[cfg(feature = "multi_template")]
     /// PATCH(promptc): an `{% include %}` statement.  With `Environment::set_include_scoping`
     /// on, as Jinja2 renders it: in a frame of its own (what it sets stays there), and
     /// without the context with `without context` (a fresh context: only the globals).
@@ -890,6 +950,7 @@ impl<'env> Vm<'env> {
         rv
     }
 
+    #[cfg(feature = "multi_template")]
     fn perform_include(
         &self,
         name: Value,
@@ -898,14 +959,21 @@ impl<'env> Vm<'env> {
         ignore_missing: bool,
     ) -> Result<(), Error> {
         let obj = name.as_object();
-        let choices =
-            obj.as_ref().and_then(|d| d.try_iter()).into_iter().flatten().chain(obj.is_none().then(|| name.clone()));
+        let choices = obj
+            .as_ref()
+            .and_then(|d| d.try_iter())
+            .into_iter()
+            .flatten()
+            .chain(obj.is_none().then(|| name.clone()));
 
         let mut templates_tried = vec![];
         for choice in choices {
-            let name = ok!(choice
-                .as_str()
-                .ok_or_else(|| { Error::new(ErrorKind::InvalidOperation, "template name was not a string",) }));
+            let name = ok!(choice.as_str().ok_or_else(|| {
+                Error::new(
+                    ErrorKind::InvalidOperation,
+                    "template name was not a string",
+                )
+            }));
             let tmpl = match state.get_template(name) {
                 Ok(tmpl) => tmpl,
                 Err(err) => {
@@ -944,7 +1012,11 @@ impl<'env> Vm<'env> {
             state.instructions = old_instructions;
             state.blocks = old_blocks;
             ok!(rv.map_err(|err| {
-                Error::new(ErrorKind::BadInclude, format!("error in \"{}\"", tmpl.name())).with_source(err)
+                Error::new(
+                    ErrorKind::BadInclude,
+                    format!("error in \"{}\"", tmpl.name()),
+                )
+                .with_source(err)
             }));
             return Ok(());
         }
@@ -952,7 +1024,10 @@ impl<'env> Vm<'env> {
             Err(Error::new(
                 ErrorKind::TemplateNotFound,
                 if templates_tried.len() == 1 {
-                    format!("tried to include non-existing template {:?}", templates_tried[0])
+                    format!(
+                        "tried to include non-existing template {:?}",
+                        templates_tried[0]
+                    )
                 } else {
                     format!(
                         "tried to include one of multiple templates, none of which existed {}",
@@ -965,14 +1040,22 @@ impl<'env> Vm<'env> {
         }
     }
 
-    fn perform_super(&self, state: &mut State<'_, 'env>, out: &mut Output, capture: bool) -> Result<Value, Error> {
-        let name = ok!(state
-            .current_block
-            .ok_or_else(|| { Error::new(ErrorKind::InvalidOperation, "cannot super outside of block") }));
+    fn perform_super(
+        &self,
+        state: &mut State<'_, 'env>,
+        out: &mut Output,
+        capture: bool,
+    ) -> Result<Value, Error> {
+        let name = ok!(state.current_block.ok_or_else(|| {
+            Error::new(ErrorKind::InvalidOperation, "cannot super outside of block")
+        }));
 
         let block_stack = state.blocks.get_mut(name).unwrap();
         if !block_stack.push() {
-            return Err(Error::new(ErrorKind::InvalidOperation, "no parent block exists"));
+            return Err(Error::new(
+                ErrorKind::InvalidOperation,
+                "no parent block exists",
+            ));
         }
 
         if capture {
@@ -986,7 +1069,9 @@ impl<'env> Vm<'env> {
         state.instructions = old_instructions;
         state.blocks.get_mut(name).unwrap().pop();
 
-        ok!(rv.map_err(|err| { Error::new(ErrorKind::EvalBlock, "error in super block").with_source(err) }));
+        ok!(rv.map_err(|err| {
+            Error::new(ErrorKind::EvalBlock, "error in super block").with_source(err)
+        }));
         if capture {
             Ok(out.end_capture(state.auto_escape.get()))
         } else {
@@ -995,9 +1080,16 @@ impl<'env> Vm<'env> {
     }
 
     #[cfg(feature = "multi_template")]
-    fn load_blocks(&self, name: Value, state: &mut State<'_, 'env>) -> Result<&'env Instructions<'env>, Error> {
+    fn load_blocks(
+        &self,
+        name: Value,
+        state: &mut State<'_, 'env>,
+    ) -> Result<&'env Instructions<'env>, Error> {
         let Some(name) = name.as_str() else {
-            return Err(Error::new(ErrorKind::InvalidOperation, "template name was not a string"));
+            return Err(Error::new(
+                ErrorKind::InvalidOperation,
+                "template name was not a string",
+            ));
         };
         if state.loaded_templates.contains(&name) {
             return Err(Error::new(
@@ -1009,7 +1101,11 @@ impl<'env> Vm<'env> {
         let (new_instructions, new_blocks) = ok!(tmpl.instructions_and_blocks());
         state.loaded_templates.insert(new_instructions.name());
         for (name, instr) in new_blocks.iter() {
-            state.blocks.entry(name).or_default().append_instructions(instr);
+            state
+                .blocks
+                .entry(name)
+                .or_default()
+                .append_instructions(instr);
         }
         Ok(new_instructions)
     }
@@ -1023,10 +1119,14 @@ impl<'env> Vm<'env> {
     ) -> Result<Option<Value>, Error> {
         if let Some((name, block_stack)) = state.blocks.get_key_value(name) {
             if block_stack.len() == 1 && block_stack.instructions().is_required_block() {
-                return Err(Error::new(ErrorKind::InvalidOperation, format!("Required block '{name}' not found")));
+                return Err(Error::new(
+                    ErrorKind::InvalidOperation,
+                    format!("Required block '{name}' not found"),
+                ));
             }
             let old_block = state.current_block.replace(name);
-            let old_instructions = mem::replace(&mut state.instructions, block_stack.instructions());
+            let old_instructions =
+                mem::replace(&mut state.instructions, block_stack.instructions());
             state.ctx.push_frame(Frame::default())?;
             let rv = self.eval_state(state, out);
             state.ctx.pop_frame();
@@ -1034,20 +1134,32 @@ impl<'env> Vm<'env> {
             state.current_block = old_block;
             rv
         } else {
-            Err(Error::new(ErrorKind::UnknownBlock, format!("block '{name}' not found")))
+            Err(Error::new(
+                ErrorKind::UnknownBlock,
+                format!("block '{name}' not found"),
+            ))
         }
     }
 
-    fn derive_auto_escape(&self, value: Value, initial_auto_escape: AutoEscape) -> Result<AutoEscape, Error> {
+    fn derive_auto_escape(
+        &self,
+        value: Value,
+        initial_auto_escape: AutoEscape,
+    ) -> Result<AutoEscape, Error> {
         match (value.as_str(), value == Value::from(true)) {
             (Some("html"), _) => Ok(AutoEscape::Html),
             #[cfg(feature = "json")]
             (Some("json"), _) => Ok(AutoEscape::Json),
             (Some("none"), _) | (None, false) => Ok(AutoEscape::None),
-            (None, true) => {
-                Ok(if matches!(initial_auto_escape, AutoEscape::None) { AutoEscape::Html } else { initial_auto_escape })
-            }
-            _ => Err(Error::new(ErrorKind::InvalidOperation, "invalid value to autoescape tag")),
+            (None, true) => Ok(if matches!(initial_auto_escape, AutoEscape::None) {
+                AutoEscape::Html
+            } else {
+                initial_auto_escape
+            }),
+            _ => Err(Error::new(
+                ErrorKind::InvalidOperation,
+                "invalid value to autoescape tag",
+            )),
         }
     }
 
@@ -1062,7 +1174,10 @@ impl<'env> Vm<'env> {
         // PATCH(promptc): a loop over none is an error when the environment says none is
         // not iterable, as in Jinja2 (`Environment::set_none_iterable`).
         let iter = if iterable.is_none() && !state.env().none_iterable() {
-            Err(Error::new(ErrorKind::InvalidOperation, "'NoneType' object is not iterable"))
+            Err(Error::new(
+                ErrorKind::InvalidOperation,
+                "'NoneType' object is not iterable",
+            ))
         } else {
             state.undefined_behavior().try_iter(iterable)
         };
@@ -1075,8 +1190,10 @@ impl<'env> Vm<'env> {
                 // For better reporting we basically turn this around.  jump_pc - 1 is the
                 // location of FastRecurse or CallFunction.
                 process_err(&mut err, pc, state);
-                let mut call_err =
-                    Error::new(ErrorKind::InvalidOperation, "cannot recurse because of non-iterable value");
+                let mut call_err = Error::new(
+                    ErrorKind::InvalidOperation,
+                    "cannot recurse because of non-iterable value",
+                );
                 process_err(&mut call_err, jump_instr - 1, state);
                 call_err.with_source(err)
             } else {
@@ -1117,12 +1234,22 @@ impl<'env> Vm<'env> {
             stack.reverse_top(n);
             Ok(())
         } else {
-            Err(Error::new(ErrorKind::CannotUnpack, format!("sequence of wrong length (expected {count}, got {n})",)))
+            Err(Error::new(
+                ErrorKind::CannotUnpack,
+                format!("sequence of wrong length (expected {count}, got {n})",),
+            ))
         }
     }
 
     #[cfg(feature = "macros")]
-    fn build_macro(&self, stack: &mut Stack, state: &mut State, offset: u32, name: &str, flags: u8) {
+    fn build_macro(
+        &self,
+        stack: &mut Stack,
+        state: &mut State,
+        offset: u32,
+        name: &str,
+        flags: u8,
+    ) {
         use crate::{compiler::instructions::MACRO_CALLER, vm::macro_object::Macro};
 
         let arg_spec = stack.pop().try_iter().unwrap().collect();

@@ -132,7 +132,10 @@ impl<'template, 'env> State<'template, 'env> {
     /// limit (unbounded without one) and returns it: an error of kind
     /// [`ErrorKind::ValueTooLarge`] once a write would pass the limit, so a filter
     /// printing or serializing a value never holds more than the limit.
-    pub fn write_bounded(&self, f: impl FnOnce(&mut dyn std::fmt::Write) -> std::fmt::Result) -> Result<String, Error> {
+    pub fn write_bounded(
+        &self,
+        f: impl FnOnce(&mut dyn std::fmt::Write) -> std::fmt::Result,
+    ) -> Result<String, Error> {
         crate::vm::budget::write_bounded(self, f)
     }
 
@@ -195,9 +198,10 @@ impl<'template, 'env> State<'template, 'env> {
     #[cfg(feature = "macros")]
     #[cfg_attr(docsrs, doc(cfg(feature = "macros")))]
     pub fn call_macro(&self, name: &str, args: &[Value]) -> Result<String, Error> {
-        let f = ok!(self
-            .lookup(name)
-            .ok_or_else(|| Error::new(crate::error::ErrorKind::UnknownFunction, "macro not found")));
+        let f = ok!(self.lookup(name).ok_or_else(|| Error::new(
+            crate::error::ErrorKind::UnknownFunction,
+            "macro not found"
+        )));
         f.call(self, args).map(Into::into)
     }
 
@@ -233,7 +237,11 @@ impl<'template, 'env> State<'template, 'env> {
         let mut buf = String::new();
         crate::vm::Vm::new(self.env())
             // PATCH(promptc): the output becomes a value: bounded like one.
-            .call_block(block, self, &mut Output::new_bounded(&mut buf, self.env().value_size_limit()))
+            .call_block(
+                block,
+                self,
+                &mut Output::new_bounded(&mut buf, self.env().value_size_limit()),
+            )
             .map(|_| buf)
     }
 
@@ -278,7 +286,8 @@ impl<'template, 'env> State<'template, 'env> {
     ///
     /// For more information see [`Environment::set_path_join_callback`].
     pub fn get_template(&self, name: &str) -> Result<Template<'env, 'env>, Error> {
-        self.env().get_template(&self.env().join_template_path(name, self.name()))
+        self.env()
+            .get_template(&self.env().join_template_path(name, self.name()))
     }
 
     /// Invokes a filter with some arguments.
@@ -342,7 +351,9 @@ impl<'template, 'env> State<'template, 'env> {
     #[cfg(feature = "fuel")]
     #[cfg_attr(docsrs, doc(cfg(feature = "fuel")))]
     pub fn fuel_levels(&self) -> Option<(u64, u64)> {
-        self.fuel_tracker.as_ref().map(|x| (x.consumed(), x.remaining()))
+        self.fuel_tracker
+            .as_ref()
+            .map(|x| (x.consumed(), x.remaining()))
     }
 
     /// Looks up a temp and returns it.
@@ -380,7 +391,10 @@ impl<'template, 'env> State<'template, 'env> {
     ///
     /// For more information see [`get_temp`](Self::get_temp).
     pub fn set_temp(&self, name: &str, value: Value) -> Option<Value> {
-        self.temps.lock().unwrap().insert(name.to_owned().into(), value)
+        self.temps
+            .lock()
+            .unwrap()
+            .insert(name.to_owned().into(), value)
     }
 
     /// Shortcut for registering an object as a temp.
@@ -427,7 +441,11 @@ impl<'template, 'env> State<'template, 'env> {
     }
 
     #[cfg(feature = "debug")]
-    pub(crate) fn make_debug_info(&self, pc: u32, instructions: &Instructions<'_>) -> crate::debug::DebugInfo {
+    pub(crate) fn make_debug_info(
+        &self,
+        pc: u32,
+        instructions: &Instructions<'_>,
+    ) -> crate::debug::DebugInfo {
         crate::debug::DebugInfo {
             template_source: Some(instructions.source().to_string()),
             referenced_locals: instructions
@@ -443,7 +461,10 @@ impl<'a> ArgType<'a> for &State<'_, '_> {
     type Output = &'a State<'a, 'a>;
 
     fn from_value(_value: Option<&'a Value>) -> Result<Self::Output, Error> {
-        Err(Error::new(ErrorKind::InvalidOperation, "cannot use state type in this position"))
+        Err(Error::new(
+            ErrorKind::InvalidOperation,
+            "cannot use state type in this position",
+        ))
     }
 
     fn from_state_and_value(
@@ -466,7 +487,10 @@ pub(crate) struct BlockStack<'template, 'env> {
 
 impl<'template, 'env> BlockStack<'template, 'env> {
     pub fn new(instructions: &'template Instructions<'env>) -> BlockStack<'template, 'env> {
-        BlockStack { instructions: vec![instructions], depth: 0 }
+        BlockStack {
+            instructions: vec![instructions],
+            depth: 0,
+        }
     }
 
     pub fn instructions(&self) -> &'template Instructions<'env> {

@@ -65,7 +65,10 @@ impl<ContainedIn, Owner, DependentStatic> UnsafeSelfCell<ContainedIn, Owner, Dep
         // This function used to return `&'a mut JoinedCell<Owner, Dependent>`.
         // It now creates two references to the fields instead to avoid claiming mutable access
         // to the whole `JoinedCell` (including the owner!) here.
-        (&(*joined_ptr.as_ptr()).owner, &mut (*joined_ptr.as_ptr()).dependent)
+        (
+            &(*joined_ptr.as_ptr()).owner,
+            &mut (*joined_ptr.as_ptr()).dependent,
+        )
     }
 
     // Any subsequent use of this struct other than dropping it is UB.
@@ -86,7 +89,8 @@ impl<ContainedIn, Owner, DependentStatic> UnsafeSelfCell<ContainedIn, Owner, Dep
     }
 }
 
-unsafe impl<ContainedIn, Owner, DependentStatic> Send for UnsafeSelfCell<ContainedIn, Owner, DependentStatic>
+unsafe impl<ContainedIn, Owner, DependentStatic> Send
+    for UnsafeSelfCell<ContainedIn, Owner, DependentStatic>
 where
     // Only derive Send if Owner and DependentStatic is also Send
     Owner: Send,
@@ -94,7 +98,8 @@ where
 {
 }
 
-unsafe impl<ContainedIn, Owner, DependentStatic> Sync for UnsafeSelfCell<ContainedIn, Owner, DependentStatic>
+unsafe impl<ContainedIn, Owner, DependentStatic> Sync
+    for UnsafeSelfCell<ContainedIn, Owner, DependentStatic>
 where
     // Only derive Sync if Owner and DependentStatic is also Sync
     Owner: Sync,
