@@ -44,7 +44,7 @@ fn named<'a>(
 ) -> impl Iterator<Item = (String, &'a [u8])> + 'a {
     files.iter().filter_map(move |(p, b)| {
         let p = p.to_string_lossy().replace('\\', "/");
-        keep(&p).then(|| (p, b.as_slice()))
+        keep(&p).then_some((p, b.as_slice()))
     })
 }
 
