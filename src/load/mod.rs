@@ -17,7 +17,7 @@ use crate::diagnostic::Diagnostic;
 use crate::error::{ErrorKind, Result};
 use crate::format::manifest::RawManifest;
 use crate::model::Project;
-use crate::source::{ProjectFs, SourceFile};
+use crate::source::{Overlay, ProjectFs, SourceFile};
 
 /// The stack loading needs at most (the YAML parser's and template parser's depth limits keep
 /// it far below): loading runs on a fresh segment of this size when less remains.
@@ -82,12 +82,18 @@ impl Project {
         // Parsing recurses (nested YAML, template syntax trees), within the bounds the parsers
         // keep; a host's thread may have far less stack than that (a 256 KiB thread loading a
         // deep project was a crash), so load on a stack of known size whatever the caller's.
-        stacker::maybe_grow(LOAD_STACK, LOAD_STACK, || Project::load_here(manifest))
+        Project::load_overlaid(manifest, std::sync::Arc::default())
+    }
+
+    /// [`Project::load`], reading the files `overlay` holds a text for from it rather than
+    /// from the disk (an editor's unsaved buffers, the manifest's included).
+    pub fn load_overlaid(manifest: &Path, overlay: std::sync::Arc<Overlay>) -> Result<Project> {
+        stacker::maybe_grow(LOAD_STACK, LOAD_STACK, || Project::load_here(manifest, overlay))
     }
 
     /// [`Project::load`] on the caller's stack.
-    fn load_here(manifest: &Path) -> Result<Project> {
-        let (root, fs, mfile, raw) = read_manifest(manifest)?;
+    fn load_here(manifest: &Path, overlay: std::sync::Arc<Overlay>) -> Result<Project> {
+        let (root, fs, mfile, raw) = read_manifest(manifest, overlay)?;
         let mut ld = Loader::new(&raw, &mfile, fs);
         ld.check_version();
         let switches = ld.switches();
@@ -155,9 +161,12 @@ impl Project {
 }
 
 /// The project folder, its file system, and the manifest file in it, as a file and parsed.
-fn read_manifest(manifest: &Path) -> Result<(PathBuf, ProjectFs, SourceFile, RawManifest)> {
+fn read_manifest(
+    manifest: &Path,
+    overlay: std::sync::Arc<Overlay>,
+) -> Result<(PathBuf, ProjectFs, SourceFile, RawManifest)> {
     let root = manifest.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_path_buf();
-    let fs = ProjectFs::new(&root, &root)?;
+    let fs = ProjectFs::new(&root, &root)?.with_overlay(overlay);
     let manifest_name =
         manifest.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| MANIFEST.into());
     let mfile = fs.read(&manifest_name, None)?;
