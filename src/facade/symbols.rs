@@ -59,6 +59,11 @@ pub struct Symbol {
     pub description: String,
     /// The project file holding its text, when that is another file: a section's template.
     pub text_file: Option<String>,
+    /// A fact about it beside its description: a switch's or variable's default, a section's
+    /// source (`template sections/role.md.j2`, `generated tool_docs`), a tool's toolset.
+    pub detail: String,
+    /// The cases that give a switch or variable a value of their own, in case order.
+    pub set_by: Vec<String>,
 }
 
 /// Every declaration of the project with a place in its files, in a stable order: tools in
@@ -67,7 +72,7 @@ pub struct Symbol {
 /// left out.
 pub fn symbols(project: &Project) -> Vec<Symbol> {
     let mut out = Vec::new();
-    let mut push = |kind, name: &str, span: &crate::diagnostic::Span, description: &str, text_file| {
+    let mut push = |kind, name: &str, span: &crate::diagnostic::Span, description: &str, detail: String| {
         if span.end > span.start {
             out.push(Symbol {
                 kind,
@@ -76,37 +81,66 @@ pub fn symbols(project: &Project) -> Vec<Symbol> {
                 start: span.start,
                 end: span.end,
                 description: description.to_string(),
-                text_file,
+                text_file: None,
+                detail,
+                set_by: Vec::new(),
             });
         }
     };
     for t in project.catalog.tools() {
-        push(SymbolKind::Tool, &t.name, &t.name_span, &t.description, None);
+        push(SymbolKind::Tool, &t.name, &t.name_span, &t.description, format!("toolset {}", t.toolset));
     }
     for (id, s) in &project.sections {
-        // An inline text's template name is `promptc.yaml#sections.ID`, not a file.
-        let file = match &s.source {
-            SectionSource::Template(name) if project.files.contains_key(name) => Some(name.clone()),
-            _ => None,
+        let detail = match &s.source {
+            SectionSource::Template(_) => format!("template {}", s.origin),
+            SectionSource::Generated(_) => format!("generated {}", s.origin.trim_start_matches("generated:")),
+            SectionSource::Slot(slot) => format!("the contributions to slot {slot}"),
         };
-        push(SymbolKind::Section, id, &s.span, &s.description, file);
+        push(SymbolKind::Section, id, &s.span, &s.description, detail);
     }
     for (name, s) in &project.switches {
-        push(SymbolKind::Switch, name, &s.span, &s.description, None);
+        let default = s.choice.as_ref().map_or_else(|| s.default.to_string(), |c| format!("{:?}", c.default));
+        push(SymbolKind::Switch, name, &s.span, &s.description, format!("default {default}"));
     }
     for (name, v) in &project.variables {
-        push(SymbolKind::Variable, name, &v.span, &v.description, None);
+        let dynamic = if v.dynamic { ", dynamic (changes between sessions)" } else { "" };
+        push(SymbolKind::Variable, name, &v.span, &v.description, format!("default {}{dynamic}", v.default));
     }
     for (name, p) in &project.profiles {
-        push(SymbolKind::Profile, name, &p.span, &p.description, None);
+        push(SymbolKind::Profile, name, &p.span, &p.description, format!("{} sections", p.sections.len()));
     }
     for (name, c) in &project.cases {
-        push(SymbolKind::Case, name, &c.span, &c.description, None);
+        push(SymbolKind::Case, name, &c.span, &c.description, String::new());
     }
     for (name, s) in &project.slots {
-        push(SymbolKind::Slot, name, &s.span, &s.description, None);
+        push(SymbolKind::Slot, name, &s.span, &s.description, String::new());
+    }
+    for sym in &mut out {
+        sym.text_file = text_file(project, sym);
+        sym.set_by = set_by(project, sym);
     }
     out
+}
+
+/// The file holding a section's text (an inline text's template name is
+/// `promptc.yaml#sections.ID`, not a file).
+fn text_file(project: &Project, sym: &Symbol) -> Option<String> {
+    match (sym.kind, project.sections.get(&sym.name).map(|s| &s.source)) {
+        (SymbolKind::Section, Some(SectionSource::Template(name))) if project.files.contains_key(name) => {
+            Some(name.clone())
+        }
+        _ => None,
+    }
+}
+
+/// The cases giving a switch or variable a value.
+fn set_by(project: &Project, sym: &Symbol) -> Vec<String> {
+    let sets = |c: &crate::model::profile::Case| match sym.kind {
+        SymbolKind::Switch => c.switches.contains_key(&sym.name) || c.choices.contains_key(&sym.name),
+        SymbolKind::Variable => c.variables.contains_key(&sym.name),
+        _ => false,
+    };
+    project.cases.iter().filter(|(_, c)| sets(c)).map(|(n, _)| n.clone()).collect()
 }
 
 impl Project {
@@ -114,6 +148,12 @@ impl Project {
     /// include), by project-relative path, in path order.
     pub fn file_paths(&self) -> Vec<&str> {
         self.files.keys().map(String::as_str).collect()
+    }
+
+    /// The text of a file read while loading, by project-relative path (as read: an overlay's
+    /// text where it held one).
+    pub fn file_text(&self, rel: &str) -> Option<&str> {
+        self.files.get(rel).map(|f| f.text.as_str())
     }
 
     /// The manifest's path relative to the project folder (`promptc.yaml`).
