@@ -19,6 +19,7 @@ mod html;
 mod import;
 mod layers;
 mod library;
+mod lsp;
 mod render;
 mod report;
 mod requests;
