@@ -70,7 +70,7 @@ fn convert(state: &State, d: &Diagnostic, span: Option<(usize, usize)>, text: Op
 pub(crate) fn by_file(state: &State) -> BTreeMap<String, Vec<LspDiagnostic>> {
     let mut out: BTreeMap<String, Vec<LspDiagnostic>> = BTreeMap::new();
     let mut texts: BTreeMap<String, Option<String>> = BTreeMap::new();
-    for d in &state.diagnostics {
+    for d in &state.diagnostics() {
         let (rel, span) = place(state, d);
         let text = texts.entry(rel.clone()).or_insert_with(|| state.text(&rel));
         let converted = convert(state, d, span, text.as_deref());
@@ -84,9 +84,13 @@ pub(crate) fn by_file(state: &State) -> BTreeMap<String, Vec<LspDiagnostic>> {
 }
 
 /// The notifications that bring the client up to date: each document with diagnostics gets
-/// its list, each that had some last time and has none now an empty one.
+/// its list, each that had some last time and has none now an empty one, and so does each open
+/// document (so the editor knows its text was analysed, even when nothing is wrong).
 pub(crate) fn publish(state: &mut State) -> Vec<Notification> {
-    let lists = by_file(state);
+    let mut lists = by_file(state);
+    for rel in state.docs.keys() {
+        lists.entry(rel.clone()).or_default();
+    }
     let mut out = Vec::new();
     for rel in state.published.iter().filter(|r| !lists.contains_key(*r)) {
         out.push(notification(state, rel, Vec::new()));
@@ -94,7 +98,7 @@ pub(crate) fn publish(state: &mut State) -> Vec<Notification> {
     for (rel, list) in &lists {
         out.push(notification(state, rel, list.clone()));
     }
-    state.published = lists.into_keys().collect();
+    state.published = lists.into_iter().filter(|(_, l)| !l.is_empty()).map(|(rel, _)| rel).collect();
     out
 }
 

@@ -9,9 +9,11 @@
 //! encoding, `file:` URIs), `lookup` (what a position names), `diagnostics`, `hover`,
 //! `navigate` (definition, references), `complete`, `actions` (code actions, inlay hints).
 //!
-//! The loop is single-threaded: changes are applied as they come and the project is analysed
-//! once the queue is empty (a burst of keystrokes is one run), or before answering a request,
-//! so an answer never reflects an older text than the request's.
+//! The loop is one thread: changes are applied as they come and the project is loaded once the
+//! queue is empty (a burst of keystrokes is one load), or before answering a request, so an
+//! answer never reflects an older text than the request's. `check` and the accounts, which
+//! compile every cell, run on the checker thread (`state::spawn_checker`); its findings come
+//! back on the loop's channel and are published if no change came meanwhile.
 
 mod actions;
 mod complete;
@@ -23,6 +25,7 @@ mod state;
 mod text;
 mod transport;
 
+use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, TryRecvError};
 
@@ -47,31 +50,39 @@ fn ended(shutdown: bool) -> Exit {
 
 /// Run the server until `exit` or the end of stdin.
 pub(crate) fn lsp(cli: &Cli) -> Result<Exit, Error> {
-    let incoming = transport::spawn_reader();
+    let (tx, incoming) = std::sync::mpsc::channel();
+    transport::spawn_reader(tx.clone());
     let mut out = Writer::stdout();
     let Some((id, params)) = handshake(&incoming, &mut out) else { return Ok(ended(false)) };
     let enc = Encoding::negotiate(params.capabilities.general.as_ref().and_then(|g| g.position_encodings.as_deref()));
     let hints = option(params.initialization_options.as_ref(), "inlayHints").unwrap_or(true);
     let manifest = manifest_for(cli.project.as_deref(), &params);
     out.send(Response::new_ok(id, capabilities(enc)));
-    let mut state = State::new(enc, manifest, hints);
+    let checker = state::spawn_checker(move |c| tx.send(Incoming::Checked(c)).is_ok());
+    let mut state = State::new(enc, manifest, hints, checker);
+    let mut pending = VecDeque::new();
     let mut shutdown = false;
     loop {
-        let next = if state.dirty {
-            match incoming.try_recv() {
+        let next = match pending.pop_front() {
+            Some(m) => m,
+            None if state.dirty => match incoming.try_recv() {
                 Ok(m) => m,
                 Err(TryRecvError::Empty) => {
                     analyse(&mut state, &mut out);
                     continue;
                 }
                 Err(TryRecvError::Disconnected) => Incoming::Closed,
-            }
-        } else {
-            incoming.recv().unwrap_or(Incoming::Closed)
+            },
+            None => incoming.recv().unwrap_or(Incoming::Closed),
         };
         match next {
             Incoming::Closed => return Ok(ended(false)),
             Incoming::Malformed(code, why) => out.malformed(code, &why),
+            Incoming::Checked(c) => {
+                if state.checked(c) {
+                    publish(&mut state, &mut out);
+                }
+            }
             Incoming::Message(Message::Request(req)) if req.method == "shutdown" => {
                 shutdown = true;
                 out.send(Response::new_ok(req.id, ()));
@@ -84,11 +95,41 @@ pub(crate) fn lsp(cli: &Cli) -> Result<Exit, Error> {
                 if state.dirty {
                     analyse(&mut state, &mut out);
                 }
+                if needs_figures(&req.method) {
+                    await_first_check(&mut state, &incoming, &mut pending, &mut out);
+                }
                 out.send(answer(&mut state, req));
             }
             Incoming::Message(Message::Notification(n)) if n.method == "exit" => return Ok(ended(shutdown)),
             Incoming::Message(Message::Notification(n)) => notified(&mut state, n),
             Incoming::Message(Message::Response(_)) => {}
+        }
+    }
+}
+
+/// Whether answering `method` shows token figures.
+fn needs_figures(method: &str) -> bool {
+    matches!(method, "textDocument/hover" | "textDocument/inlayHint")
+}
+
+/// Before the first figures exist (the session's first check is running), wait for them,
+/// keeping the client's messages that arrive meanwhile for later; after that, a hover shows the
+/// last figures while a new check runs rather than wait for it.
+fn await_first_check(
+    state: &mut State,
+    incoming: &Receiver<Incoming>,
+    pending: &mut VecDeque<Incoming>,
+    out: &mut Writer,
+) {
+    while !state.up_to_date() && state.analysis.as_ref().is_some_and(|a| a.accounts.is_empty()) {
+        match incoming.recv() {
+            Ok(Incoming::Checked(c)) => {
+                if state.checked(c) {
+                    publish(state, out);
+                }
+            }
+            Ok(other) => pending.push_back(other),
+            Err(_) => return,
         }
     }
 }
@@ -111,7 +152,7 @@ fn handshake(incoming: &Receiver<Incoming>, out: &mut Writer) -> Option<(Request
                 out.send(Response::new_err(req.id, ErrorCode::ServerNotInitialized as i32, why));
             }
             Incoming::Message(Message::Notification(n)) if n.method == "exit" => return None,
-            Incoming::Message(_) => {}
+            Incoming::Message(_) | Incoming::Checked(_) => {}
         }
     }
 }
@@ -170,7 +211,7 @@ fn capabilities(enc: Encoding) -> serde_json::Value {
     serde_json::json!({ "capabilities": caps, "serverInfo": info })
 }
 
-/// Analyse the project again and publish the diagnostics. A panic inside the library is a bug,
+/// Load the project again and publish the diagnostics (the checker's follow). A panic inside the library is a bug,
 /// but it must not end the session: the editor would lose the server for the rest of the day.
 fn analyse(state: &mut State, out: &mut Writer) {
     let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| state.run()));
@@ -181,6 +222,10 @@ fn analyse(state: &mut State, out: &mut Writer) {
         out.send(Notification::new("window/showMessage".into(), params));
         return;
     }
+    publish(state, out);
+}
+
+fn publish(state: &mut State, out: &mut Writer) {
     for n in diagnostics::publish(state) {
         out.send(n);
     }

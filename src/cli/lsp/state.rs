@@ -5,14 +5,17 @@
 //! **Invariant:** every answer is computed from one [`Analysis`], made from the documents as
 //! they were after the last change handled; a failed load keeps the last good analysis for
 //! hover, definition and completion (the user is mid-edit) and publishes the load's errors.
+//! The loop loads; `check` and the accounts, which compile every cell, run on the checker
+//! thread, and its answer is taken only if no change came since (`generation`).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
+use std::sync::mpsc::Sender;
 use std::sync::Arc;
 
 use lsp_types::Uri;
 use promptc::report::Account;
-use promptc::{CompileCache, Diagnostic, Overlay, Project, ReportOptions, Request, Symbol, TokenCounter};
+use promptc::{CompileCache, Diagnostic, Error, Overlay, Project, ReportOptions, Request, Symbol, TokenCounter};
 
 use super::text::{path_uri, uri_path, Encoding};
 
@@ -25,10 +28,10 @@ pub(crate) struct Doc {
 
 /// What the server knows about the project at one moment.
 pub(crate) struct Analysis {
-    pub(crate) project: Project,
+    pub(crate) project: Arc<Project>,
     pub(crate) symbols: Vec<Symbol>,
     /// The accounts of every cell of the matrix and provider (empty when the report failed).
-    pub(crate) accounts: Vec<Account>,
+    pub(crate) accounts: Arc<Vec<Account>>,
 }
 
 /// The server's whole state.
@@ -42,20 +45,24 @@ pub(crate) struct State {
     pub(crate) docs: BTreeMap<String, Doc>,
     /// The last project that loaded, with what was computed from it.
     pub(crate) analysis: Option<Analysis>,
-    /// Every diagnostic of the last run: the load's errors, or `check`'s findings.
-    pub(crate) diagnostics: Vec<Diagnostic>,
+    /// The last load: its warnings, or its errors.
+    loaded: Result<Vec<Diagnostic>, Vec<Diagnostic>>,
+    /// The last findings of `check`, and the load they are about.
+    checks: Vec<Diagnostic>,
+    checked: u64,
+    /// The current load (one per change handled).
+    generation: u64,
     /// Documents that were sent diagnostics last time (to clear those that have none now).
     pub(crate) published: BTreeSet<String>,
     /// Whether inlay hints are shown (the `inlayHints` initialization option).
     pub(crate) hints: bool,
     /// Whether a change arrived since the last run.
     pub(crate) dirty: bool,
-    counter: Option<TokenCounter>,
-    cache: CompileCache,
+    checker: Sender<Job>,
 }
 
 impl State {
-    pub(crate) fn new(enc: Encoding, manifest: PathBuf, hints: bool) -> State {
+    pub(crate) fn new(enc: Encoding, manifest: PathBuf, hints: bool, checker: Sender<Job>) -> State {
         let root = manifest.parent().map(Path::to_path_buf).unwrap_or_default();
         State {
             enc,
@@ -63,12 +70,14 @@ impl State {
             manifest,
             docs: BTreeMap::new(),
             analysis: None,
-            diagnostics: Vec::new(),
+            loaded: Ok(Vec::new()),
+            checks: Vec::new(),
+            checked: 0,
+            generation: 0,
             published: BTreeSet::new(),
             hints,
             dirty: true,
-            counter: None,
-            cache: CompileCache::new(),
+            checker,
         }
     }
 
@@ -105,36 +114,116 @@ impl State {
         std::fs::read_to_string(self.root.join(rel)).ok()
     }
 
-    /// Load the project from the documents and recompute everything: the diagnostics (load
-    /// errors, else `check`'s findings and the load's warnings) and the accounts.
+    /// Load the project from the documents (on this thread: a load is quick, and its errors are
+    /// what a keystroke most often changes) and hand it to the checker for the rest.
     pub(crate) fn run(&mut self) {
         self.dirty = false;
+        self.generation += 1;
         let mut overlay = Overlay::new();
         for (rel, d) in &self.docs {
             overlay.insert(rel.clone(), d.text.clone());
         }
         let loaded = promptc::on_compile_stack(|| Project::load_overlaid(&self.manifest, Arc::new(overlay)));
         let project = match loaded {
-            Ok(p) => p,
+            Ok(p) => Arc::new(p),
             Err(e) => {
-                self.diagnostics = e.into_diagnostics();
+                self.loaded = Err(e.into_diagnostics());
                 return;
             }
         };
-        let counter = self.counter.get_or_insert_with(|| TokenCounter::for_project(&project, None, false));
-        self.diagnostics = match promptc::check(&project, &[], counter) {
-            Ok(found) => found.diagnostics,
-            Err(e) => e.into_diagnostics(),
-        };
-        // The accounts for hover and inlay hints, through the compile cache: cells an edit did
-        // not reach are not compiled or counted again.
-        let options = ReportOptions::new().matrix(true);
-        let accounts = promptc::report_cached(&project, &Request::new(), &options, counter, &mut self.cache)
-            .map(|r| r.accounts)
-            .unwrap_or_default();
+        self.loaded = Ok(project.warnings().into_iter().cloned().collect());
         let symbols = promptc::symbols(&project);
-        self.analysis = Some(Analysis { project, symbols, accounts });
+        // Until the checker answers, hover shows the last figures (one edit old at most).
+        let accounts = self.analysis.as_ref().map(|a| Arc::clone(&a.accounts)).unwrap_or_default();
+        self.analysis = Some(Analysis { project: Arc::clone(&project), symbols, accounts });
+        let _ = self.checker.send(Job { generation: self.generation, project });
     }
+
+    /// Take what the checker found, if it is about the current text.
+    pub(crate) fn checked(&mut self, c: Checked) -> bool {
+        if c.generation != self.generation {
+            return false;
+        }
+        self.checks = c.diagnostics;
+        self.checked = c.generation;
+        if let Some(a) = &mut self.analysis {
+            a.accounts = Arc::new(c.accounts);
+        }
+        true
+    }
+
+    /// Whether the checker has answered for the current text.
+    pub(crate) fn up_to_date(&self) -> bool {
+        self.checked == self.generation || self.loaded.is_err()
+    }
+
+    /// The diagnostics to show: the load's errors; else `check`'s findings, and while they are
+    /// being recomputed, the last ones with the load's warnings (so they do not flicker away).
+    pub(crate) fn diagnostics(&self) -> Vec<Diagnostic> {
+        match &self.loaded {
+            Err(errors) => errors.clone(),
+            Ok(_) if self.checked == self.generation => self.checks.clone(),
+            Ok(warnings) => self.checks.iter().chain(warnings).cloned().collect(),
+        }
+    }
+}
+
+/// A loaded project for the checker.
+pub(crate) struct Job {
+    generation: u64,
+    project: Arc<Project>,
+}
+
+/// What the checker found for one load.
+#[derive(Debug)]
+pub(crate) struct Checked {
+    generation: u64,
+    diagnostics: Vec<Diagnostic>,
+    accounts: Vec<Account>,
+}
+
+/// The checker: a thread that runs `check` and the matrix report on each project the loop
+/// loads, newest first (a load superseded while it waited is skipped), keeping the token
+/// counter and the compile cache across runs so an edit recompiles only the cells it reached.
+/// Its answers come back on the loop's own channel (`done`), between the client's messages.
+pub(crate) fn spawn_checker(done: impl Fn(Checked) -> bool + Send + 'static) -> Sender<Job> {
+    let (tx, rx) = std::sync::mpsc::channel::<Job>();
+    std::thread::spawn(move || {
+        let mut counter: Option<TokenCounter> = None;
+        let mut cache = CompileCache::new();
+        while let Ok(mut job) = rx.recv() {
+            while let Ok(newer) = rx.try_recv() {
+                job = newer;
+            }
+            let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                check_one(&job.project, &mut counter, &mut cache)
+            }));
+            let (diagnostics, accounts) = run.unwrap_or_else(|_| {
+                let bug = Diagnostic::error("promptc failed while checking the project (a bug: please report it)");
+                (vec![bug], Vec::new())
+            });
+            if !done(Checked { generation: job.generation, diagnostics, accounts }) {
+                return;
+            }
+        }
+    });
+    tx
+}
+
+/// `check`'s findings and every cell's accounts (through the compile cache).
+fn check_one(
+    project: &Project,
+    counter: &mut Option<TokenCounter>,
+    cache: &mut CompileCache,
+) -> (Vec<Diagnostic>, Vec<Account>) {
+    let counter = counter.get_or_insert_with(|| TokenCounter::for_project(project, None, false));
+    let diagnostics = promptc::on_compile_stack(|| promptc::check(project, &[], counter))
+        .map_or_else(Error::into_diagnostics, |found| found.diagnostics);
+    let options = ReportOptions::new().matrix(true);
+    let accounts = promptc::report_cached(project, &Request::new(), &options, counter, cache)
+        .map(|r| r.accounts)
+        .unwrap_or_default();
+    (diagnostics, accounts)
 }
 
 /// `path` with links resolved through its nearest existing folder (a new, unsaved file's

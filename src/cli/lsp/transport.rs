@@ -5,7 +5,7 @@
 //! not a message).
 
 use std::io::{BufRead, Write};
-use std::sync::mpsc::{Receiver, Sender};
+use std::sync::mpsc::Sender;
 
 use lsp_server::Message;
 
@@ -21,6 +21,9 @@ pub(crate) enum Incoming {
     Malformed(i32, String),
     /// Standard input ended (or broke): the client is gone.
     Closed,
+    /// Not from the client: the checker's findings for a load (it shares the loop's channel,
+    /// so the loop waits on one thing).
+    Checked(super::state::Checked),
 }
 
 /// JSON-RPC's code for text that is not JSON.
@@ -28,12 +31,10 @@ pub(crate) const PARSE_ERROR: i32 = -32700;
 /// JSON-RPC's code for JSON that is not a request, response or notification.
 pub(crate) const INVALID_REQUEST: i32 = -32600;
 
-/// Read framed messages from stdin on a thread of its own until it ends; the server loop
-/// receives them in order.
-pub(crate) fn spawn_reader() -> Receiver<Incoming> {
-    let (tx, rx) = std::sync::mpsc::channel();
+/// Read framed messages from stdin on a thread of its own until it ends, sending them to the
+/// server loop in order.
+pub(crate) fn spawn_reader(tx: Sender<Incoming>) {
     std::thread::spawn(move || read_all(&mut std::io::stdin().lock(), &tx));
-    rx
 }
 
 fn read_all(input: &mut impl BufRead, tx: &Sender<Incoming>) {
