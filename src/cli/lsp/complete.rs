@@ -89,7 +89,7 @@ fn key_of(line: &str) -> (usize, Option<&str>) {
 }
 
 /// The keys enclosing a line of indentation `indent`, outermost first, from the lines above.
-fn parents<'t>(above: &'t str, mut indent: usize) -> Vec<&'t str> {
+fn parents(above: &str, mut indent: usize) -> Vec<&str> {
     let mut out = Vec::new();
     for line in above.lines().rev() {
         if line.trim().is_empty() || line.trim_start().starts_with('#') {
