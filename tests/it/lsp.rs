@@ -259,6 +259,14 @@ fn hover_on_a_section_says_its_tokens_and_cacheable_prefix_and_on_a_switch_which
     let value = h["result"]["contents"]["value"].as_str().unwrap().to_string();
     assert!(value.starts_with("**section `rules`** — template sections/rules.md.j2"), "{value}");
     assert!(value.contains(" tokens in ") && value.contains("In the cacheable prefix in "), "{value}");
+    // The same section from its template's path, and from anywhere in its template's prose.
+    let (line, col) = find(&manifest, "sections/rules.md.j2");
+    let h = c.at("textDocument/hover", "promptc.yaml", line, col + 2);
+    assert!(h["result"]["contents"]["value"].as_str().unwrap().starts_with("**section `rules`**"), "{h}");
+    let rules = c.text("sections/rules.md.j2");
+    let (line, col) = find(&rules, ". ");
+    let h = c.at("textDocument/hover", "sections/rules.md.j2", line, col + 1);
+    assert!(h["result"]["contents"]["value"].as_str().unwrap().starts_with("**section `rules`**"), "{h}");
     let text = c.text(CAPABILITIES);
     let (line, col) = find(&text, "switches.browser");
     let h = c.at("textDocument/hover", CAPABILITIES, line, col + 10);

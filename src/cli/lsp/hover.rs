@@ -20,15 +20,27 @@ const NAMES_SHOWN: usize = 4;
 pub(crate) fn hover(state: &State, rel: &str, at: usize) -> Option<Hover> {
     let analysis = state.analysis.as_ref()?;
     let text = state.text(rel)?;
-    let (target, word) = target_at(analysis, rel, &text, at)?;
+    let markdown = |value| HoverContents::Markup(MarkupContent { kind: MarkupKind::Markdown, value });
+    let Some((target, word)) = target_at(analysis, rel, &text, at) else {
+        // Anywhere else in a section's template: the section.
+        let section = section_of(analysis, rel)?;
+        return Some(Hover { contents: markdown(symbol_text(analysis, section)), range: None });
+    };
     let value = match target {
         Target::Symbol(i) => symbol_text(analysis, &analysis.symbols[i]),
-        Target::File(file) => file_text(analysis, &file),
+        Target::File(file) => match section_of(analysis, &file) {
+            Some(section) => symbol_text(analysis, section),
+            None => file_text(analysis, &file),
+        },
     };
-    Some(Hover {
-        contents: HoverContents::Markup(MarkupContent { kind: MarkupKind::Markdown, value }),
-        range: Some(range(&text, word.start, word.end, state.enc)),
-    })
+    Some(Hover { contents: markdown(value), range: Some(range(&text, word.start, word.end, state.enc)) })
+}
+
+/// The section whose text is file `rel`, when exactly one is.
+fn section_of<'a>(analysis: &'a Analysis, rel: &str) -> Option<&'a Symbol> {
+    let mut sections = analysis.symbols.iter().filter(|s| s.text_file.as_deref() == Some(rel));
+    let first = sections.next()?;
+    sections.next().is_none().then_some(first)
 }
 
 /// `figure` of each account (`None`: the item is not in that cell, 0), grouped by figure, the
