@@ -200,6 +200,9 @@ fn a_misspelt_tool_in_a_template_gets_a_diagnostic_on_its_line_a_quick_fix_and_i
     assert_eq!(found[0]["source"], "promptc");
     assert_eq!(found[0]["severity"], 1, "a load error is an error");
     assert!(found[0]["message"].as_str().unwrap().contains("help: did you mean `list_files`?"), "{found:?}");
+    let related = &found[0]["relatedInformation"][0];
+    assert_eq!(related["location"]["uri"], c.uri("tools/files.yaml"), "the suggestion's declaration: {related}");
+    assert_eq!(related["location"]["range"]["start"]["line"], find(&c.text("tools/files.yaml"), "list_files").0);
     let params = json!({"textDocument": {"uri": c.uri(CAPABILITIES)}, "range": found[0]["range"],
         "context": {"diagnostics": [found[0]]}});
     let actions = c.request("textDocument/codeAction", params);

@@ -1,11 +1,15 @@
 //! promptc's diagnostics as the protocol's: one list per document, each on the range its label
 //! points at, the rule code as `code`, the notes and help under the message, and a
-//! did-you-mean suggestion kept in `data` for the code action that applies it.
+//! did-you-mean suggestion kept in `data` for the code action that applies it, with the suggested
+//! name's declaration as related information.
 
 use std::collections::BTreeMap;
 
 use lsp_server::Notification;
-use lsp_types::{Diagnostic as LspDiagnostic, DiagnosticSeverity, NumberOrString, PublishDiagnosticsParams, Range};
+use lsp_types::{
+    Diagnostic as LspDiagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString,
+    PublishDiagnosticsParams, Range,
+};
 use promptc::{Diagnostic, Severity};
 
 use super::state::State;
@@ -49,7 +53,9 @@ fn convert(state: &State, d: &Diagnostic, span: Option<(usize, usize)>, text: Op
     if let Some(help) = &d.help {
         message.push_str(&format!("\nhelp: {help}"));
     }
-    let data = d.help.as_deref().and_then(suggestion).map(|s| serde_json::json!({ SUGGESTION: s }));
+    let suggested = d.help.as_deref().and_then(suggestion);
+    let data = suggested.map(|s| serde_json::json!({ SUGGESTION: s }));
+    let related = suggested.and_then(|s| declared(state, s)).map(|at| vec![at]);
     LspDiagnostic {
         range,
         severity: Some(match d.severity {
@@ -61,8 +67,19 @@ fn convert(state: &State, d: &Diagnostic, span: Option<(usize, usize)>, text: Op
         source: Some("promptc".into()),
         message,
         data,
+        related_information: related,
         ..LspDiagnostic::default()
     }
+}
+
+/// Where the name a suggestion names is declared, as related information.
+fn declared(state: &State, name: &str) -> Option<DiagnosticRelatedInformation> {
+    let sym = state.analysis.as_ref()?.symbols.iter().find(|s| s.name == name)?;
+    let text = state.text(&sym.file)?;
+    Some(DiagnosticRelatedInformation {
+        location: Location::new(state.uri(&sym.file), range(&text, sym.start, sym.end, state.enc)),
+        message: format!("{} `{name}` is declared here", sym.kind.name()),
+    })
 }
 
 /// The diagnostics of every document that has some, by project-relative path, each list in
