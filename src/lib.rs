@@ -87,6 +87,7 @@ pub use facade::{
 };
 pub use import::{ImportFormat, ImportOptions, Imported, MAX_TOOLS as MAX_IMPORT_TOOLS};
 pub use json::{document as json_document, OUTPUT_FORMAT};
+pub use load::LoadMemo;
 pub use memo::CompileCache;
 pub use model::name::UnknownName;
 pub use model::provider::{Billing, ProviderInfo};

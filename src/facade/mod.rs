@@ -50,19 +50,26 @@ pub fn load(path: &Path) -> Result<Project> {
 
 /// [`load`], with the texts `overlay` holds standing for the files they name (an editor's
 /// unsaved buffers): what the project would be were they saved, read without writing anything.
+/// A caller that loads the same project again and again keeps a [`LoadMemo`](crate::LoadMemo):
+/// tool files whose text has not changed are not parsed again.
 ///
 /// ```
 /// use std::sync::Arc;
 ///
 /// let mut overlay = promptc::Overlay::new();
 /// overlay.insert("sections/role.md.j2", "You are Forge, unsaved.\n");
-/// let project = promptc::load_overlaid(std::path::Path::new("profiles"), Arc::new(overlay))?;
+/// let memo = promptc::LoadMemo::new();
+/// let project = promptc::load_overlaid(std::path::Path::new("profiles"), Arc::new(overlay), Some(&memo))?;
 /// let cell = promptc::compile(&project, &promptc::Request::new())?;
 /// assert!(cell.prompt().contains("You are Forge, unsaved."));
 /// # Ok::<(), promptc::Error>(())
 /// ```
-pub fn load_overlaid(path: &Path, overlay: std::sync::Arc<crate::source::Overlay>) -> Result<Project> {
-    Project::load_overlaid(&discover(Some(path))?, overlay)
+pub fn load_overlaid(
+    path: &Path,
+    overlay: std::sync::Arc<crate::source::Overlay>,
+    memo: Option<&crate::load::LoadMemo>,
+) -> Result<Project> {
+    Project::load_overlaid(&discover(Some(path))?, overlay, memo)
 }
 
 /// Compile one cell: resolve the request against the project's defaults and selection policy,

@@ -33,6 +33,7 @@ mod checks;
 mod commands;
 mod loader;
 mod params;
+mod parsed;
 mod profiles;
 mod roles;
 mod sections;
@@ -47,6 +48,7 @@ mod tools;
 mod undeclared;
 
 use loader::Loader;
+pub use parsed::LoadMemo;
 
 /// The manifest's file name.
 pub const MANIFEST: &str = "promptc.yaml";
@@ -82,19 +84,25 @@ impl Project {
         // Parsing recurses (nested YAML, template syntax trees), within the bounds the parsers
         // keep; a host's thread may have far less stack than that (a 256 KiB thread loading a
         // deep project was a crash), so load on a stack of known size whatever the caller's.
-        Project::load_overlaid(manifest, std::sync::Arc::default())
+        Project::load_overlaid(manifest, std::sync::Arc::default(), None)
     }
 
     /// [`Project::load`], reading the files `overlay` holds a text for from it rather than
-    /// from the disk (an editor's unsaved buffers, the manifest's included).
-    pub fn load_overlaid(manifest: &Path, overlay: std::sync::Arc<Overlay>) -> Result<Project> {
-        stacker::maybe_grow(LOAD_STACK, LOAD_STACK, || Project::load_here(manifest, overlay))
+    /// from the disk (an editor's unsaved buffers, the manifest's included), and taking the
+    /// tool files `memo` parsed before from it.
+    pub fn load_overlaid(
+        manifest: &Path,
+        overlay: std::sync::Arc<Overlay>,
+        memo: Option<&LoadMemo>,
+    ) -> Result<Project> {
+        stacker::maybe_grow(LOAD_STACK, LOAD_STACK, || Project::load_here(manifest, overlay, memo))
     }
 
     /// [`Project::load`] on the caller's stack.
-    fn load_here(manifest: &Path, overlay: std::sync::Arc<Overlay>) -> Result<Project> {
+    fn load_here(manifest: &Path, overlay: std::sync::Arc<Overlay>, memo: Option<&LoadMemo>) -> Result<Project> {
         let (root, fs, mfile, raw) = read_manifest(manifest, overlay)?;
         let mut ld = Loader::new(&raw, &mfile, fs);
+        ld.memo = memo;
         ld.check_version();
         let switches = ld.switches();
         let variables = ld.variables();

@@ -15,7 +15,9 @@ use std::sync::Arc;
 
 use lsp_types::Uri;
 use promptc::report::Account;
-use promptc::{CompileCache, Diagnostic, Error, Overlay, Project, ReportOptions, Request, Symbol, TokenCounter};
+use promptc::{
+    CompileCache, Diagnostic, Error, LoadMemo, Overlay, Project, ReportOptions, Request, Symbol, TokenCounter,
+};
 
 use super::text::{path_uri, uri_path, Encoding};
 
@@ -59,6 +61,8 @@ pub(crate) struct State {
     /// Whether a change arrived since the last run.
     pub(crate) dirty: bool,
     checker: Sender<Job>,
+    /// Tool files parsed by earlier loads: a keystroke in a section parses no tool file again.
+    memo: LoadMemo,
 }
 
 impl State {
@@ -78,6 +82,7 @@ impl State {
             hints,
             dirty: true,
             checker,
+            memo: LoadMemo::new(),
         }
     }
 
@@ -123,7 +128,8 @@ impl State {
         for (rel, d) in &self.docs {
             overlay.insert(rel.clone(), d.text.clone());
         }
-        let loaded = promptc::on_compile_stack(|| Project::load_overlaid(&self.manifest, Arc::new(overlay)));
+        let loaded =
+            promptc::on_compile_stack(|| Project::load_overlaid(&self.manifest, Arc::new(overlay), Some(&self.memo)));
         let project = match loaded {
             Ok(p) => Arc::new(p),
             Err(e) => {
