@@ -12,7 +12,14 @@ use crate::format::tool::RawTool;
 /// [`load_overlaid`](crate::load_overlaid); files the last load did not read are dropped.
 #[derive(Debug, Default)]
 pub struct LoadMemo {
-    tools: Mutex<HashMap<String, (String, Arc<Vec<RawTool>>)>>,
+    tools: Mutex<HashMap<String, Parsed>>,
+}
+
+/// One tool file's parse and the text it was parsed from.
+#[derive(Debug)]
+struct Parsed {
+    text: String,
+    tools: Arc<Vec<RawTool>>,
 }
 
 impl LoadMemo {
@@ -24,13 +31,13 @@ impl LoadMemo {
     /// The tools parsed from `text` at `rel`, if that is the text parsed last time.
     pub(super) fn tools(&self, rel: &str, text: &str) -> Option<Arc<Vec<RawTool>>> {
         let tools = self.tools.lock().ok()?;
-        tools.get(rel).filter(|(t, _)| t == text).map(|(_, parsed)| Arc::clone(parsed))
+        tools.get(rel).filter(|p| p.text == text).map(|p| Arc::clone(&p.tools))
     }
 
     /// Remember the tools parsed from `text` at `rel`.
     pub(super) fn keep(&self, rel: &str, text: &str, parsed: Arc<Vec<RawTool>>) {
         if let Ok(mut tools) = self.tools.lock() {
-            tools.insert(rel.to_string(), (text.to_string(), parsed));
+            tools.insert(rel.to_string(), Parsed { text: text.to_string(), tools: parsed });
         }
     }
 
