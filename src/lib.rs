@@ -77,15 +77,17 @@ pub use diagnostic::{Diagnostic, Label, Position, Severity};
 pub use error::{Error, ErrorKind, Result};
 #[doc(hidden)]
 pub use facade::fuzz;
+pub use facade::symbols;
 pub use facade::{
     adopt_snapshots, check, command, compile, diff, diff_folders, discover, editor_schema, explain, freeze,
-    import_tools, init, load, matrix, matrix_texts, on_compile_stack, parse_record, read_record, render_chat, report,
-    report_cached, report_chat, report_html, review, rule_code, snapshot, snapshot_files, tokenizer_named, verify,
-    write_artifact, write_imported, write_output, write_record, Drift, HtmlReport, MatrixCell, Report, ReportOptions,
-    Review, Reviewed, SchemaKind, TokenCounter,
+    import_tools, init, load, load_overlaid, matrix, matrix_texts, on_compile_stack, parse_record, read_record,
+    render_chat, report, report_cached, report_chat, report_html, review, rule_code, snapshot, snapshot_files,
+    tokenizer_named, verify, write_artifact, write_imported, write_output, write_record, Drift, HtmlReport, MatrixCell,
+    Report, ReportOptions, Review, Reviewed, SchemaKind, Symbol, SymbolKind, TokenCounter,
 };
 pub use import::{ImportFormat, ImportOptions, Imported, MAX_TOOLS as MAX_IMPORT_TOOLS};
 pub use json::{document as json_document, OUTPUT_FORMAT};
+pub use load::LoadMemo;
 pub use memo::CompileCache;
 pub use model::name::UnknownName;
 pub use model::provider::{Billing, ProviderInfo};
@@ -95,6 +97,7 @@ pub use model::{Project, Provider, SwitchValue, Transport};
 pub use render::{RenderedSection, SlotUse};
 pub use resolve::options::CellOptions;
 pub use resolve::Request;
+pub use source::Overlay;
 
 /// `promptc report`'s data: the account of a cell — sent and billed tokens and bytes per
 /// section, tool, parameter and slot, the cacheable prefix, and the budgets checked.

@@ -18,6 +18,7 @@ mod complete;
 mod diff;
 mod freeze;
 mod import;
+mod lsp;
 mod render;
 mod report;
 mod review;
@@ -109,6 +110,8 @@ pub(crate) enum Commands {
     Import(ImportArgs),
     /// Run render, report or check again whenever a project file changes (Ctrl-C stops).
     Watch(WatchArgs),
+    /// Serve the project to an editor: a language server (LSP 3.17) on stdin and stdout.
+    Lsp(LspArgs),
     /// Print shell completions (bash completes the project's profiles, switches, tools… too).
     Completions(CompletionsArgs),
     /// The project's names of a kind, one per line, for shell completion.
@@ -143,6 +146,11 @@ pub(crate) fn provider_values() -> impl clap::builder::TypedValueParser<Value = 
     let names: Vec<&'static str> = Provider::ALL.iter().map(|p| p.as_str()).collect();
     clap::builder::PossibleValuesParser::new(names).try_map(|s| s.parse::<Provider>())
 }
+
+/// `promptc lsp` takes no flags of its own: the editor starts it in the project folder (or
+/// names it with `-C`), and settings come through the protocol (`initializationOptions`).
+#[derive(Debug, Args)]
+pub(crate) struct LspArgs {}
 
 /// How a run ends; the process exit code is the discriminant (see [`EXIT_CODES`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -278,6 +286,7 @@ pub(crate) fn run(cli: &Cli, color: bool, level_flags: &[(String, Level)]) -> Re
         }
         Commands::Check(args) if args.explain.is_some() => return explain(args.explain.as_deref().unwrap_or_default()),
         Commands::Watch(args) => return watch(cli, args, level_flags),
+        Commands::Lsp(_) => return lsp::lsp(cli),
         _ => {}
     }
     // Comparing two folders needs no project.
@@ -316,7 +325,8 @@ pub(crate) fn run(cli: &Cli, color: bool, level_flags: &[(String, Level)]) -> Re
         | Commands::Init(_)
         | Commands::Import(_)
         | Commands::Completions(_)
-        | Commands::Watch(_) => Ok(Exit::Success),
+        | Commands::Watch(_)
+        | Commands::Lsp(_) => Ok(Exit::Success),
     }
 }
 

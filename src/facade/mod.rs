@@ -19,12 +19,14 @@ mod freeze;
 pub mod fuzz;
 mod report;
 mod snapshot;
+mod symbols;
 mod tokens;
 
 pub use chat::{render_chat, report_chat, ChatRender, ChatReport};
 pub use freeze::{freeze, parse_record, read_record, verify, write_record};
 pub use report::{matrix_texts, report, report_cached, report_html, HtmlReport, Report, ReportOptions};
 pub use snapshot::{adopt_snapshots, diff, diff_folders, review, snapshot, snapshot_files, Drift, Review, Reviewed};
+pub use symbols::{symbols, Symbol, SymbolKind};
 pub use tokens::TokenCounter;
 
 /// Find the manifest: `path` itself if it is a file, `path/promptc.yaml` if it is a folder;
@@ -43,6 +45,30 @@ pub fn discover(path: Option<&Path>) -> Result<PathBuf> {
 /// ```
 pub fn load(path: &Path) -> Result<Project> {
     Project::load(&discover(Some(path))?)
+}
+
+/// [`load`], with the texts `overlay` holds standing for the files they name (an editor's
+/// unsaved buffers): what the project would be were they saved, read without writing anything.
+/// A caller that loads the same project again and again keeps a [`LoadMemo`](crate::LoadMemo):
+/// tool files whose text has not changed are not parsed again.
+///
+/// ```
+/// use std::sync::Arc;
+///
+/// let mut overlay = promptc::Overlay::new();
+/// overlay.insert("sections/role.md.j2", "You are Forge, unsaved.\n");
+/// let memo = promptc::LoadMemo::new();
+/// let project = promptc::load_overlaid(std::path::Path::new("profiles"), Arc::new(overlay), Some(&memo))?;
+/// let cell = promptc::compile(&project, &promptc::Request::new())?;
+/// assert!(cell.prompt().contains("You are Forge, unsaved."));
+/// # Ok::<(), promptc::Error>(())
+/// ```
+pub fn load_overlaid(
+    path: &Path,
+    overlay: std::sync::Arc<crate::source::Overlay>,
+    memo: Option<&crate::load::LoadMemo>,
+) -> Result<Project> {
+    Project::load_overlaid(&discover(Some(path))?, overlay, memo)
 }
 
 /// Compile one cell: resolve the request against the project's defaults and selection policy,

@@ -43,6 +43,7 @@ impl Unreached {
             switches: BTreeMap::new(),
             choices: BTreeMap::new(),
             variables: IndexMap::new(),
+            span: Default::default(),
         };
         match &self.value {
             Ok(b) => {

@@ -29,6 +29,7 @@ impl Loader<'_> {
                 switches: BTreeMap::new(),
                 choices: BTreeMap::new(),
                 variables: IndexMap::new(),
+                span: ck.span(&name.referenced),
             };
             out.insert(name.value.clone(), case_values(&mut ck, &name.value, c, case, switches, variables));
         }

@@ -1,6 +1,7 @@
 //! `tools:`: reading the tool catalog files and building every tool they declare.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use indexmap::IndexMap;
 
@@ -39,16 +40,12 @@ impl Loader<'_> {
         // Where each tool name was first declared (`file:line:col`), to report duplicates.
         let mut sites: BTreeMap<String, String> = BTreeMap::new();
         for f in &files {
-            let raw_tools: Vec<RawTool> = match crate::source::yaml::parse(f) {
-                Ok(t) => t,
-                Err(e) => {
-                    declared.complete = false;
-                    self.diags.absorb::<()>(Err(e));
-                    continue;
-                }
+            let Some(raw_tools) = self.parse_tools(f) else {
+                declared.complete = false;
+                continue;
             };
             let mut ck = Checker::new(f, &mut self.diags);
-            for rt in &raw_tools {
+            for rt in raw_tools.iter() {
                 declared.tools.push(rt.name.value.clone());
                 if !declared.toolsets.contains(&rt.toolset.value) {
                     declared.toolsets.push(rt.toolset.value.clone());
@@ -56,11 +53,35 @@ impl Loader<'_> {
                 tools.extend(build_tool(&mut ck, rt, &env, &mut sites, &mut self.templates));
             }
         }
+        if let Some(memo) = self.memo {
+            memo.retain(&files.iter().map(|f| f.rel.as_str()).collect::<Vec<_>>());
+        }
         for f in files {
             self.files.insert(f.rel.clone(), f);
         }
         declared.catalog = Catalog::new(tools);
         declared
+    }
+
+    /// The tools of catalog file `f` (from the memo when it parsed this text before); `None`
+    /// when it does not parse, with the error added.
+    fn parse_tools(&mut self, f: &SourceFile) -> Option<Arc<Vec<RawTool>>> {
+        if let Some(parsed) = self.memo.and_then(|m| m.tools(&f.rel, &f.text)) {
+            return Some(parsed);
+        }
+        match crate::source::yaml::parse::<Vec<RawTool>>(f) {
+            Ok(t) => {
+                let parsed = Arc::new(t);
+                if let Some(memo) = self.memo {
+                    memo.keep(&f.rel, &f.text, Arc::clone(&parsed));
+                }
+                Some(parsed)
+            }
+            Err(e) => {
+                self.diags.absorb::<()>(Err(e));
+                None
+            }
+        }
     }
 
     /// The catalog files that can be read, and whether every one could.

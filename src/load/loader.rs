@@ -31,6 +31,8 @@ pub(super) struct Loader<'a> {
     pub(super) profile_names: Vec<&'a str>,
     /// The declared section ids, valid or not: an invalid section has its own error already.
     pub(super) section_ids: Vec<&'a str>,
+    /// Tool files parsed by earlier loads (a long-lived caller's).
+    pub(super) memo: Option<&'a super::parsed::LoadMemo>,
 }
 
 /// What the loader hands over once every step has run without an error.
@@ -61,6 +63,7 @@ impl<'a> Loader<'a> {
             files: BTreeMap::new(),
             profile_names: raw.profiles.keys().map(|k| k.value.as_str()).collect(),
             section_ids: raw.sections.keys().map(|k| k.value.as_str()).collect(),
+            memo: None,
         }
     }
 

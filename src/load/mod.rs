@@ -17,7 +17,7 @@ use crate::diagnostic::Diagnostic;
 use crate::error::{ErrorKind, Result};
 use crate::format::manifest::RawManifest;
 use crate::model::Project;
-use crate::source::{ProjectFs, SourceFile};
+use crate::source::{Overlay, ProjectFs, SourceFile};
 
 /// The stack loading needs at most (the YAML parser's and template parser's depth limits keep
 /// it far below): loading runs on a fresh segment of this size when less remains.
@@ -33,6 +33,7 @@ mod checks;
 mod commands;
 mod loader;
 mod params;
+mod parsed;
 mod profiles;
 mod roles;
 mod sections;
@@ -47,6 +48,7 @@ mod tools;
 mod undeclared;
 
 use loader::Loader;
+pub use parsed::LoadMemo;
 
 /// The manifest's file name.
 pub const MANIFEST: &str = "promptc.yaml";
@@ -82,13 +84,25 @@ impl Project {
         // Parsing recurses (nested YAML, template syntax trees), within the bounds the parsers
         // keep; a host's thread may have far less stack than that (a 256 KiB thread loading a
         // deep project was a crash), so load on a stack of known size whatever the caller's.
-        stacker::maybe_grow(LOAD_STACK, LOAD_STACK, || Project::load_here(manifest))
+        Project::load_overlaid(manifest, std::sync::Arc::default(), None)
+    }
+
+    /// [`Project::load`], reading the files `overlay` holds a text for from it rather than
+    /// from the disk (an editor's unsaved buffers, the manifest's included), and taking the
+    /// tool files `memo` parsed before from it.
+    pub fn load_overlaid(
+        manifest: &Path,
+        overlay: std::sync::Arc<Overlay>,
+        memo: Option<&LoadMemo>,
+    ) -> Result<Project> {
+        stacker::maybe_grow(LOAD_STACK, LOAD_STACK, || Project::load_here(manifest, overlay, memo))
     }
 
     /// [`Project::load`] on the caller's stack.
-    fn load_here(manifest: &Path) -> Result<Project> {
-        let (root, fs, mfile, raw) = read_manifest(manifest)?;
+    fn load_here(manifest: &Path, overlay: std::sync::Arc<Overlay>, memo: Option<&LoadMemo>) -> Result<Project> {
+        let (root, fs, mfile, raw) = read_manifest(manifest, overlay)?;
         let mut ld = Loader::new(&raw, &mfile, fs);
+        ld.memo = memo;
         ld.check_version();
         let switches = ld.switches();
         let variables = ld.variables();
@@ -155,9 +169,12 @@ impl Project {
 }
 
 /// The project folder, its file system, and the manifest file in it, as a file and parsed.
-fn read_manifest(manifest: &Path) -> Result<(PathBuf, ProjectFs, SourceFile, RawManifest)> {
+fn read_manifest(
+    manifest: &Path,
+    overlay: std::sync::Arc<Overlay>,
+) -> Result<(PathBuf, ProjectFs, SourceFile, RawManifest)> {
     let root = manifest.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_path_buf();
-    let fs = ProjectFs::new(&root, &root)?;
+    let fs = ProjectFs::new(&root, &root)?.with_overlay(overlay);
     let manifest_name =
         manifest.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| MANIFEST.into());
     let mfile = fs.read(&manifest_name, None)?;

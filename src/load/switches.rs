@@ -92,7 +92,14 @@ impl Loader<'_> {
             };
             variables.insert(
                 name.value.clone(),
-                Variable { description: v.description.clone(), default, dynamic: v.dynamic, untrusted, merge },
+                Variable {
+                    description: v.description.clone(),
+                    default,
+                    dynamic: v.dynamic,
+                    untrusted,
+                    merge,
+                    span: ck.span(&name.referenced),
+                },
             );
         }
         variables

@@ -132,6 +132,8 @@ pub struct Variable {
     pub untrusted: Option<String>,
     /// How a value given for it (a context file, a case, `--var`) combines with its default.
     pub merge: Merge,
+    /// Its key under `variables:`.
+    pub span: Span,
 }
 
 /// How a value given for a variable combines with the value it has so far (its default, or

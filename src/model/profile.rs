@@ -124,6 +124,8 @@ pub struct Case {
     pub choices: BTreeMap<String, String>,
     /// Variable values over the defaults.
     pub variables: IndexMap<String, serde_json::Value>,
+    /// Its key under `cases:` (empty for the cells `check` adds beyond the matrix).
+    pub span: crate::diagnostic::Span,
 }
 
 /// Project-wide defaults.

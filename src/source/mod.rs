@@ -214,18 +214,68 @@ pub fn confine(root: &Path, target: &Path) -> std::result::Result<(), String> {
     Ok(())
 }
 
+/// Texts that stand for project files, by project-relative path: an editor's unsaved buffers
+/// (`promptc lsp`). [`ProjectFs::read`] takes a file's text from here before the disk, so a
+/// project loads from what the user sees without writing anything; every other rule (paths
+/// inside the project, the size limit) holds as for files on disk.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Overlay {
+    /// Texts by normalised project-relative path (`/`-separated, no `.` or `..`).
+    texts: std::collections::BTreeMap<String, String>,
+}
+
+impl Overlay {
+    /// An empty overlay: every file is read from the disk.
+    pub fn new() -> Overlay {
+        Overlay::default()
+    }
+
+    /// Let `text` stand for the file at project-relative path `rel` (`sections/role.md.j2`).
+    pub fn insert(&mut self, rel: impl Into<String>, text: impl Into<String>) {
+        self.texts.insert(rel.into(), text.into());
+    }
+
+    /// Read `rel` from the disk again.
+    pub fn remove(&mut self, rel: &str) {
+        self.texts.remove(rel);
+    }
+
+    /// The text standing for `rel`, if any.
+    pub fn get(&self, rel: &str) -> Option<&str> {
+        self.texts.get(rel).map(String::as_str)
+    }
+
+    /// How many files the overlay holds.
+    pub fn len(&self) -> usize {
+        self.texts.len()
+    }
+
+    /// Whether it holds none.
+    pub fn is_empty(&self) -> bool {
+        self.texts.is_empty()
+    }
+}
+
 /// Reads files of one project folder, refusing paths that leave it.
 #[derive(Debug, Clone)]
 pub struct ProjectFs {
     root: PathBuf,
     display_root: PathBuf,
+    /// Texts read instead of the disk's (shared: every clone of a project's reader sees the same).
+    overlay: std::sync::Arc<Overlay>,
 }
 
 impl ProjectFs {
     /// A reader rooted at `root` (shown to the user as `display_root`).
     pub fn new(root: &Path, display_root: &Path) -> Result<Self> {
         let canonical = root.canonicalize().map_err(|e| Error::io("open project folder", root, &e))?;
-        Ok(ProjectFs { root: canonical, display_root: display_root.to_path_buf() })
+        Ok(ProjectFs { root: canonical, display_root: display_root.to_path_buf(), overlay: Default::default() })
+    }
+
+    /// This reader with `overlay`'s texts standing for the files they name.
+    pub fn with_overlay(mut self, overlay: std::sync::Arc<Overlay>) -> Self {
+        self.overlay = overlay;
+        self
     }
 
     /// The canonical project folder.
@@ -273,6 +323,9 @@ impl ProjectFs {
     /// reading it is refused.
     pub fn missing(&self, rel: &str) -> bool {
         let Ok(norm) = self.normalize(rel) else { return false };
+        if self.overlay.get(&norm).is_some() {
+            return false;
+        }
         let full = self.root.join(norm);
         if !matches!(std::fs::symlink_metadata(&full), Err(e) if e.kind() == std::io::ErrorKind::NotFound) {
             return false;
@@ -284,6 +337,9 @@ impl ProjectFs {
     /// Read the project file `rel`; `from` locates the reference for error messages.
     /// `from` is only called when reading fails (building a label scans the referring file).
     pub fn read(&self, rel: &str, from: Option<&dyn Fn() -> Label>) -> Result<SourceFile> {
+        if let Some(file) = self.read_overlay(rel, from)? {
+            return Ok(file);
+        }
         let (norm, bytes) = self.read_bytes(rel, MAX_FILE_BYTES, from)?;
         let text = self.decode(&norm, bytes)?;
         // A byte-order mark is an editor's artefact, never prompt text: drop it (the hash is of
@@ -293,6 +349,33 @@ impl ProjectFs {
             None => (text, false),
         };
         Ok(SourceFile { display: self.display(&norm), rel: norm, text, bom, sha256: std::sync::OnceLock::new() })
+    }
+
+    /// Project file `rel` as the overlay holds it (`None` when it holds no text for it): the
+    /// path is checked as for a read from the disk, and so is the size.
+    fn read_overlay(&self, rel: &str, from: Option<&dyn Fn() -> Label>) -> Result<Option<SourceFile>> {
+        if self.overlay.is_empty() {
+            return Ok(None);
+        }
+        let Ok(norm) = self.normalize(rel) else { return Ok(None) }; // the disk read says why
+        let Some(text) = self.overlay.get(&norm) else { return Ok(None) };
+        if text.len() as u64 > MAX_FILE_BYTES {
+            let mut d = Diagnostic::error(format!(
+                "`{}` is {} bytes, more than the {MAX_FILE_BYTES} byte limit for project files",
+                self.display(&norm),
+                text.len()
+            ))
+            .with_help("split the file");
+            if let Some(l) = from {
+                d = d.with_label(l());
+            }
+            return Err(d.into_error(crate::error::ErrorKind::Project));
+        }
+        let (text, bom) = match text.strip_prefix('\u{FEFF}') {
+            Some(rest) => (rest.to_string(), true),
+            None => (text.to_string(), false),
+        };
+        Ok(Some(SourceFile { display: self.display(&norm), rel: norm, text, bom, sha256: std::sync::OnceLock::new() }))
     }
 
     /// The bytes of project file `rel` (inside the project, through no link out of it, a

@@ -82,3 +82,25 @@ fn the_hash_is_of_the_bytes_as_stored_with_their_byte_order_mark() {
     assert_eq!(f.sha256(), crate::hash::sha256_hex(b"\xEF\xBB\xBFhello"));
     assert_ne!(f.sha256(), crate::hash::sha256_hex(b"hello"));
 }
+
+#[test]
+fn an_overlay_text_is_read_instead_of_the_disk_and_a_path_out_of_the_project_is_still_refused() {
+    let (_d, fs) = fs();
+    let mut overlay = Overlay::new();
+    overlay.insert("sub/a.txt", "unsaved");
+    overlay.insert("sub/new.txt", "never saved");
+    let fs = fs.with_overlay(std::sync::Arc::new(overlay));
+    assert_eq!(fs.read("./sub/a.txt", None).unwrap().text, "unsaved", "the buffer, not the disk");
+    assert_eq!(fs.read("sub/new.txt", None).unwrap().text, "never saved", "a buffer not yet on disk");
+    assert!(!fs.missing("sub/new.txt"), "a buffer exists for the loader");
+    assert!(fs.read("../sub/a.txt", None).is_err(), "a path leaving the project is refused as ever");
+}
+
+#[test]
+fn an_overlay_text_over_the_size_limit_is_refused_like_a_file() {
+    let (_d, fs) = fs();
+    let mut overlay = Overlay::new();
+    overlay.insert("big.txt", "x".repeat(MAX_FILE_BYTES as usize + 1));
+    let err = fs.with_overlay(std::sync::Arc::new(overlay)).read("big.txt", None).unwrap_err();
+    assert!(err.diagnostics()[0].message.contains("byte limit"), "{err:?}");
+}

@@ -20,6 +20,7 @@ mod html;
 mod import;
 mod layers;
 mod library;
+mod lsp;
 mod render;
 mod report;
 mod requests;
