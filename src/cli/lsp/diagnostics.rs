@@ -61,7 +61,8 @@ fn convert(state: &State, d: &Diagnostic, span: Option<(usize, usize)>, text: Op
         severity: Some(match d.severity {
             Severity::Error => DiagnosticSeverity::ERROR,
             Severity::Warning => DiagnosticSeverity::WARNING,
-            Severity::Note => DiagnosticSeverity::INFORMATION,
+            // Notes, and any kind a later promptc adds, inform without asking for a fix.
+            _ => DiagnosticSeverity::INFORMATION,
         }),
         code: d.code.map(|c| NumberOrString::String(c.to_string())),
         source: Some("promptc".into()),
