@@ -60,6 +60,10 @@ pub(crate) fn lsp(cli: &Cli) -> Result<Exit, Error> {
     out.send(Response::new_ok(id, capabilities(enc)));
     let checker = state::spawn_checker(move |c| tx.send(Incoming::Checked(c)).is_ok());
     let mut state = State::new(enc, manifest, hints, checker);
+    // The project as the disk has it, before the first message: an edit that then breaks the
+    // load keeps a last good project for hover, definition and completion, however the editor's
+    // first messages arrive (together, or with time between them).
+    analyse(&mut state, &mut out);
     let mut pending = VecDeque::new();
     let mut shutdown = false;
     loop {
