@@ -30,7 +30,7 @@ use crate::measure::tokens::Counters;
 use crate::model::provider::{Billing, Provider};
 use crate::model::tokenizer::{Encoding, Tokenizer};
 
-/// A provider's bill for one cell, estimated.
+/// A provider's bill for one cell: estimated, or (Gemini) the provider's own count.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct Billed {
@@ -44,6 +44,10 @@ pub struct Billed {
     pub method: String,
     /// Where the constants come from.
     pub source: String,
+    /// Whether the figures are the provider's own count (Gemini counted with its tokenizer, as
+    /// google-genai counts), not an estimate.
+    #[serde(default)]
+    pub exact: bool,
 }
 
 /// The OpenAI cookbook's constants for function definitions, by encoding family.
@@ -295,6 +299,7 @@ pub fn bill(
                     }
                 ),
                 source: "OpenAI cookbook, \"How to count tokens with tiktoken\", §7".into(),
+                exact: false,
             }
         }
         Some((p, Billing::AnthropicToolPrompt)) => {
@@ -309,6 +314,7 @@ pub fn bill(
                     p.info().label
                 ),
                 source: "Anthropic pricing, \"Tool use system prompt token count\"".into(),
+                exact: false,
             }
         }
         Some((p, Billing::GeminiTexts)) => Billed {
@@ -323,6 +329,7 @@ pub fn bill(
                 tokenizer.name()
             ),
             source: "google-genai LocalTokenizer.count_tokens (local_tokenizer.py, _TextsAccumulator)".into(),
+            exact: tokenizer.encoding() == Encoding::Gemma3 && tokenizer.exact(),
         },
         Some((p, Billing::AsSent)) => Billed {
             prompt: prompt_tokens,
@@ -336,6 +343,7 @@ pub fn bill(
                 format!("{}: no published overhead; billed as sent", p.info().label)
             },
             source: "none published".into(),
+            exact: false,
         },
         None => Billed {
             prompt: prompt_tokens,
@@ -343,6 +351,7 @@ pub fn bill(
             total: prompt_tokens,
             method: "tools described in the prompt: billed as the prompt is sent".into(),
             source: "none".into(),
+            exact: false,
         },
     };
     Ok(b)
