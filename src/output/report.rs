@@ -219,7 +219,7 @@ fn slot_rows(a: &Account, view: View) -> Vec<Vec<String>> {
 }
 
 /// The billed total, `≈` marking an estimate.
-fn billed_total(a: &Account) -> String {
+pub(super) fn billed_total(a: &Account) -> String {
     format!("{}{}", if a.billed.exact { "" } else { "≈" }, a.billed.total)
 }
 
