@@ -38,9 +38,8 @@ pub(in crate::measure::tokens) struct Gemma {
     scores: &'static [u8],
     user: &'static [u8],
     bytes: &'static [u8],
-    /// For each first byte, the lengths of the user-defined pieces that start with it, longest
-    /// first (6,410 pieces; found once, on first need).
-    user_lengths: OnceLock<Vec<Vec<u32>>>,
+    /// The user-defined pieces (6,410), found once, on first need.
+    user_pieces: OnceLock<UserPieces>,
 }
 
 fn u32_at(b: &[u8], i: usize) -> u32 {
@@ -56,7 +55,7 @@ impl Gemma {
         let (ends, rest) = PIECES[4..].split_at((n + 1) * 4);
         let (scores, rest) = rest.split_at(n * 4);
         let (user, bytes) = rest.split_at(n);
-        Gemma { n, ends, scores, user, bytes, user_lengths: OnceLock::new() }
+        Gemma { n, ends, scores, user, bytes, user_pieces: OnceLock::new() }
     }
 
     fn piece(&self, i: usize) -> &'static [u8] {
@@ -81,29 +80,39 @@ impl Gemma {
         f32::from_bits(u32_at(self.scores, i))
     }
 
-    fn user_lengths(&self) -> &[Vec<u32>] {
-        self.user_lengths.get_or_init(|| {
-            let mut by_first = vec![Vec::new(); 256];
-            for i in (0..self.n).filter(|&i| self.user[i] == 1) {
-                let p = self.piece(i);
-                by_first[usize::from(p[0])].push(p.len() as u32);
-            }
-            for lengths in &mut by_first {
-                lengths.sort_unstable_by(|a: &u32, b| b.cmp(a));
-                lengths.dedup();
-            }
-            by_first
+    fn user_pieces(&self) -> &UserPieces {
+        self.user_pieces.get_or_init(|| {
+            let sorted: Vec<&'static [u8]> =
+                (0..self.n).filter(|&i| self.user[i] == 1).map(|i| self.piece(i)).collect();
+            let mut first = [false; 256];
+            sorted.iter().for_each(|p| first[usize::from(p[0])] = true);
+            UserPieces { sorted, first }
         })
     }
 
-    /// The longest user-defined piece at the start of `rest`, as its length.
+    /// The longest user-defined piece at the start of `rest`, as its length: a walk down the
+    /// sorted pieces, narrowing to those that share `rest`'s first `k` bytes, as a trie would.
     fn user_prefix(&self, rest: &[u8]) -> Option<usize> {
-        let lengths = &self.user_lengths()[usize::from(rest[0])];
-        lengths
-            .iter()
-            .map(|&l| l as usize)
-            .filter(|&l| l <= rest.len())
-            .find(|&l| self.find(&rest[..l]).is_some_and(|i| self.user[i] == 1))
+        let u = self.user_pieces();
+        if !u.first[usize::from(rest[0])] {
+            return None;
+        }
+        let (mut lo, mut hi, mut best) = (0, u.sorted.len(), None);
+        for (k, &b) in rest.iter().enumerate() {
+            // Every piece in lo..hi starts with rest[..k]; sorted, those of length k come first,
+            // then the others by their byte k.
+            let range = &u.sorted[lo..hi];
+            let from = range.partition_point(|p| p.len() <= k || p[k] < b);
+            let to = range.partition_point(|p| p.len() <= k || p[k] <= b);
+            (lo, hi) = (lo + from, lo + to);
+            if lo == hi {
+                break;
+            }
+            if u.sorted[lo].len() == k + 1 {
+                best = Some(k + 1);
+            }
+        }
+        best
     }
 
     /// The tokens of `text`, as their byte lengths in `text`, in order: they sum to its length.
@@ -201,6 +210,12 @@ impl Gemma {
         }
         symbols
     }
+}
+
+/// The user-defined pieces, sorted by their bytes, and which bytes start one.
+struct UserPieces {
+    sorted: Vec<&'static [u8]>,
+    first: [bool; 256],
 }
 
 /// The length of the UTF-8 character whose first byte is `b`.
