@@ -97,7 +97,8 @@ class GeminiCountsAreGoogleGenaisCounts(unittest.TestCase):
     def cells(self, project: pathlib.Path):
         """(account, folder of its snapshot files) of every Gemini cell of `project`."""
         out = self.tmp / "snapshots" / project.name
-        done = subprocess.run([BIN, "-C", str(project), "snapshot", "--dir", str(out)], capture_output=True, timeout=600)
+        argv = [BIN, "-C", str(project), "snapshot", "--dir", str(out)]
+        done = subprocess.run(argv, capture_output=True, timeout=600)
         self.assertEqual(done.returncode, 0, done.stderr.decode())
         report = subprocess.run(
             [BIN, "-C", str(project), "report", "--matrix", "--format", "json", "--no-cache"],
@@ -139,6 +140,20 @@ class GeminiCountsAreGoogleGenaisCounts(unittest.TestCase):
         self.assertEqual(billed["total"], whole, "the whole request")
         self.assertEqual(account["prompt"]["tokens"], billed["prompt"], "the prompt as sent is the instruction")
         return f"{folder.name}:{account['name']}"
+
+
+class GemmaGoldenIsSentencePieces(unittest.TestCase):
+    def test_the_golden_counts_are_what_sentencepiece_gives_now(self):
+        """tests/golden/gemma3.json (the Rust tokenizer's unit test reads it) is SentencePiece's."""
+        import sys
+
+        script = REPO / "scripts" / "gemma3-golden.py"
+        done = subprocess.run(
+            [sys.executable, str(script), "--check", str(REPO / "tests" / "golden" / "gemma3.json")],
+            capture_output=True,
+            timeout=300,
+        )
+        self.assertEqual(done.returncode, 0, done.stderr.decode())
 
 
 if __name__ == "__main__":

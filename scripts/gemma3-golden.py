@@ -23,7 +23,8 @@ def texts():
     fixed = [
         "", " ", "  ", "   leading", "trailing   ", "What is your name?", "Hello, world!",
         "a\t\tb\n\n\n  c", "\n" * 40, "\t" * 70, " " * 70, "<start_of_turn>user\nhi<end_of_turn>",
-        "<unused5> x <unused17><b>bold</b>", "<table><tr><td>1</td></tr></table>", "[multimodal]",
+        "<unused5> x <unused17><b>bold</b>", "<table><tr><td>1</td></tr></table>",
+        "[multimodal]",
         "日本語のテキスト 🎉👍🏽", "é\u0301 ﬁ ～ Ω", "    def f():\n        return 1\n",
         "▁already▁meta ▁", "x" * 1000, "\r\n\r\n", "\ufffd\u200b\u2028\u00a0", "𝔘𝔫𝔦𝔠𝔬𝔡𝔢 \U0010ffff",
         '{"functionDeclarations":[{"name":"read_file","description":"Read a file.","parameters":'
