@@ -33,9 +33,9 @@ pub(crate) struct ReportArgs {
     /// Count a chat cell with the model's own tokenizer: a Hugging Face `tokenizer.json`.
     #[arg(long, value_name = "FILE")]
     pub(crate) tokenizer_file: Option<PathBuf>,
-    /// Count every cell with this tokenizer: o200k_base, cl100k_base, p50k_base, r50k_base
-    /// (exact), or claude, gemini (estimates). Default: each provider's (OpenAI: the project's or
-    /// the model's encoding; Anthropic: claude; Gemini: gemini).
+    /// Count every cell with this tokenizer: o200k_base, cl100k_base, p50k_base, r50k_base,
+    /// gemma3 (or gemini) (exact), or claude (an estimate). Default: each provider's (OpenAI: the
+    /// project's or the model's encoding; Anthropic: claude; Gemini: gemma3).
     #[arg(long, value_name = "NAME")]
     pub(crate) tokenizer: Option<String>,
     /// Every cell of the snapshot matrix (profiles × cases × transports × providers, sub-agents).

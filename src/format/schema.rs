@@ -119,10 +119,18 @@ pub(super) fn profile_levels(generator: &mut SchemaGenerator) -> Schema {
 /// Model family → estimate factor.
 pub(super) fn estimates(_: &mut SchemaGenerator) -> Schema {
     let factor = json_schema!({"type": "number", "exclusiveMinimum": 0});
-    let properties: serde_json::Map<String, serde_json::Value> = crate::model::tokenizer::Family::ALL
+    let mut properties: serde_json::Map<String, serde_json::Value> = crate::model::tokenizer::Family::ALL
         .iter()
         .map(|f| (f.name().to_string(), factor.clone().to_value()))
         .collect();
+    // Gemini's factor, from before Gemini was counted exactly: still read (the loader warns
+    // that it is ignored), so an editor does not call an old project wrong.
+    let ignored = json_schema!({
+        "type": "number",
+        "deprecated": true,
+        "description": "Ignored: Gemini is counted exactly, with its Gemma 3 tokenizer."
+    });
+    properties.insert(crate::model::tokenizer::GEMINI.to_string(), ignored.to_value());
     json_schema!({"type": "object", "additionalProperties": false, "properties": properties})
 }
 

@@ -72,6 +72,11 @@ impl Checker<'_> {
         self.diags.push(d);
     }
 
+    pub(super) fn warn(&mut self, loc: &Location, msg: impl Into<String>, help: impl Into<String>) {
+        let d = Diagnostic::warning(msg).with_label(self.label(loc)).with_help(help);
+        self.diags.push(d);
+    }
+
     /// Parse a `when:` expression and check its switch names.
     pub(super) fn when(&mut self, w: &S, switches: &IndexMap<String, Switch>) -> Option<Condition> {
         match Condition::parse(&w.value) {

@@ -83,6 +83,14 @@ impl Loader<'_> {
 fn build_tokens(ck: &mut Checker<'_>, raw: &RawTokens, fs: &ProjectFs) -> TokenSettings {
     let mut factors = Factors::new();
     for (name, v) in &raw.estimates {
+        if name.value == crate::model::tokenizer::GEMINI {
+            ck.warn(
+                &name.referenced,
+                "`tokens.estimates.gemini` is no longer used: Gemini is counted exactly, with the Gemma 3 tokenizer",
+                "remove the line",
+            );
+            continue;
+        }
         let Some(family) = Family::parse(&name.value) else {
             let known: Vec<&str> = Family::ALL.iter().map(|f| f.name()).collect();
             ck.error(

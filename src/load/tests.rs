@@ -168,3 +168,17 @@ fn selection_patterns_may_match_case_exactly() {
     };
     assert_eq!((pick("openai/GPT-4o").as_str(), pick("openai/gpt-4o").as_str()), ("mini", "full"));
 }
+
+#[test]
+fn a_gemini_estimate_factor_is_ignored_with_a_warning_at_its_line() {
+    let m = format!(
+        "{HEAD}tokens:\n  estimates:\n    claude: 1.3\n    gemini: 1.05\nsections:\n  a: {{text: x}}\ntools: \
+         []\nprofiles:\n  standard: {{sections: [a]}}\n"
+    );
+    let (_d, p) = load(&[(MANIFEST, &m)]);
+    let p = p.unwrap();
+    let warned = warnings_at(&p, 7);
+    assert_eq!(warned.len(), 1, "{:?}", p.warnings);
+    assert!(warned[0].contains("Gemini is counted exactly"), "{warned:?}");
+    assert_eq!(p.tokens.factors.len(), 1, "only claude's factor is kept");
+}

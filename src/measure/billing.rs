@@ -14,7 +14,13 @@
 //!   publishes per model and `tool_choice` (pricing page, "Tool use system prompt token
 //!   count"); promptc requests `tool_choice: auto`. The tool definitions themselves are counted
 //!   as sent (a Claude estimate: Anthropic's tokenizer is not public).
-//! - **Gemini**: no published overhead; billed equals sent.
+//! - **Gemini**: what google-genai's `LocalTokenizer.count_tokens` counts (Google's own SDK,
+//!   offline, with the Gemma 3 model every Gemini model uses): the system instruction's text,
+//!   each content part's text, and for the function declarations not their JSON but their texts
+//!   (`_TextsAccumulator`): each name and description, and of each schema its format,
+//!   description, enum values, required names, property names and example strings, through
+//!   `items` and `properties` (not `anyOf`, nor a `parametersJsonSchema`, which it does not read).
+//!   Each text is counted on its own and the counts added.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -24,7 +30,7 @@ use crate::measure::tokens::Counters;
 use crate::model::provider::{Billing, Provider};
 use crate::model::tokenizer::{Encoding, Tokenizer};
 
-/// A provider's bill for one cell, estimated.
+/// A provider's bill for one cell: estimated, or (Gemini) the provider's own count.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct Billed {
@@ -38,6 +44,10 @@ pub struct Billed {
     pub method: String,
     /// Where the constants come from.
     pub source: String,
+    /// Whether the figures are the provider's own count (Gemini counted with its tokenizer, as
+    /// google-genai counts), not an estimate.
+    #[serde(default)]
+    pub exact: bool,
 }
 
 /// The OpenAI cookbook's constants for function definitions, by encoding family.
@@ -89,6 +99,61 @@ pub fn recipe_texts(provider: Provider, entries: &[&Value]) -> Vec<String> {
         }
     }
     out
+}
+
+/// The texts google-genai's `LocalTokenizer` counts for Gemini function declarations (its
+/// `_TextsAccumulator`), in its order; empty texts, which count nothing, left out.
+pub fn gemini_texts(entries: &[&Value]) -> Vec<String> {
+    let mut out = Vec::new();
+    for entry in entries {
+        out.extend(non_empty(entry, "name"));
+        out.extend(non_empty(entry, "description"));
+        for key in ["parameters", "response"] {
+            if let Some(schema) = entry.get(key) {
+                schema_texts(schema, &mut out);
+            }
+        }
+    }
+    out
+}
+
+fn non_empty(v: &Value, key: &str) -> Option<String> {
+    v.get(key).and_then(Value::as_str).filter(|s| !s.is_empty()).map(str::to_string)
+}
+
+/// `add_schema`: format, description, enum values, required names, `items`, each property's
+/// name and schema, the example's strings.
+fn schema_texts(schema: &Value, out: &mut Vec<String>) {
+    out.extend(non_empty(schema, "format"));
+    out.extend(non_empty(schema, "description"));
+    for key in ["enum", "required"] {
+        let values = schema.get(key).and_then(Value::as_array).into_iter().flatten();
+        out.extend(values.filter_map(Value::as_str).filter(|s| !s.is_empty()).map(str::to_string));
+    }
+    if let Some(items) = schema.get("items") {
+        schema_texts(items, out);
+    }
+    for (name, property) in schema.get("properties").and_then(Value::as_object).into_iter().flatten() {
+        out.push(name.clone());
+        schema_texts(property, out);
+    }
+    if let Some(example) = schema.get("example") {
+        value_texts(example, out);
+    }
+}
+
+/// `_any_traverse`: every string, and every key of an object (numbers and booleans count
+/// nothing).
+fn value_texts(v: &Value, out: &mut Vec<String>) {
+    match v {
+        Value::String(s) if !s.is_empty() => out.push(s.clone()),
+        Value::Object(map) => {
+            out.extend(map.keys().filter(|k| !k.is_empty()).cloned());
+            map.values().for_each(|v| value_texts(v, out));
+        }
+        Value::Array(items) => items.iter().for_each(|v| value_texts(v, out)),
+        _ => {}
+    }
 }
 
 /// The OpenAI recipe over the tool entries of `provider`'s projection.
@@ -155,7 +220,8 @@ pub fn anthropic_tool_system_prompt(model: Option<&str>) -> (u64, &'static str) 
 pub struct ToolsBill {
     /// Whether there are any.
     pub any: bool,
-    /// Their tokens by the OpenAI recipe (0 for other providers).
+    /// Their tokens by the provider's recipe: OpenAI's, or the texts of Gemini's declarations
+    /// (0 for other providers).
     pub recipe: u64,
     /// Whether some property's schema is more than the recipe covers (nested objects or
     /// arrays of them, `anyOf`/`oneOf`/`allOf`, `$ref`): counted by its description and type only.
@@ -179,13 +245,21 @@ impl ToolsBill {
     ) -> Result<ToolsBill> {
         let recipe = match provider.map(|p| (p, p.info().billing)) {
             Some((p, Billing::OpenAiRecipe)) => openai_tools(p, entries, tokenizer, counters)?,
+            Some((_, Billing::GeminiTexts)) => {
+                let mut n = 0;
+                for text in gemini_texts(entries) {
+                    n += counters.count(tokenizer, &text)?;
+                }
+                n
+            }
             Some((_, Billing::AnthropicToolPrompt | Billing::AsSent)) | None => 0,
         };
         let beyond = entries.iter().any(|e| {
             let (_, _, params) = parts(provider.unwrap_or(Provider::OpenAiChat), e);
             params.get("properties").and_then(Value::as_object).is_some_and(|ps| ps.values().any(beyond_recipe))
         });
-        Ok(ToolsBill { any: !entries.is_empty(), recipe, beyond_recipe: beyond && recipe > 0 })
+        let openai = provider.is_some_and(|p| p.info().billing == Billing::OpenAiRecipe);
+        Ok(ToolsBill { any: !entries.is_empty(), recipe, beyond_recipe: beyond && openai && recipe > 0 })
     }
 }
 
@@ -225,6 +299,7 @@ pub fn bill(
                     }
                 ),
                 source: "OpenAI cookbook, \"How to count tokens with tiktoken\", §7".into(),
+                exact: false,
             }
         }
         Some((p, Billing::AnthropicToolPrompt)) => {
@@ -239,8 +314,23 @@ pub fn bill(
                     p.info().label
                 ),
                 source: "Anthropic pricing, \"Tool use system prompt token count\"".into(),
+                exact: false,
             }
         }
+        Some((p, Billing::GeminiTexts)) => Billed {
+            prompt: prompt_tokens,
+            tools: tools_bill.recipe,
+            total: prompt_tokens + tools_bill.recipe,
+            method: format!(
+                "{}: as google-genai's LocalTokenizer counts the request, with {}: the system instruction's \
+                 text, and the function declarations' texts (names, descriptions, and the schemas' formats, \
+                 descriptions, enum values, required and property names, example strings), each on its own",
+                p.info().label,
+                tokenizer.name()
+            ),
+            source: "google-genai LocalTokenizer.count_tokens (local_tokenizer.py, _TextsAccumulator)".into(),
+            exact: tokenizer.encoding() == Encoding::Gemma3 && tokenizer.exact(),
+        },
         Some((p, Billing::AsSent)) => Billed {
             prompt: prompt_tokens,
             tools: tools_tokens,
@@ -253,6 +343,7 @@ pub fn bill(
                 format!("{}: no published overhead; billed as sent", p.info().label)
             },
             source: "none published".into(),
+            exact: false,
         },
         None => Billed {
             prompt: prompt_tokens,
@@ -260,6 +351,7 @@ pub fn bill(
             total: prompt_tokens,
             method: "tools described in the prompt: billed as the prompt is sent".into(),
             source: "none".into(),
+            exact: false,
         },
     };
     Ok(b)

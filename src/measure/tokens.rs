@@ -18,6 +18,7 @@ mod chunks;
 mod counters;
 mod disk;
 mod engine;
+mod gemma;
 mod key;
 mod marks;
 

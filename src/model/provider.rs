@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::model::tokenizer::Family;
+use crate::model::tokenizer::{Encoding, Family};
 
 /// A provider API whose native tool format promptc can emit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize, Serialize, schemars::JsonSchema)]
@@ -104,9 +104,8 @@ pub struct ProviderInfo {
     /// The key of the object whose list holds the tool entries (MCP's `tools`), when the
     /// projection is an object rather than the list itself.
     pub list_key: Option<&'static str>,
-    /// The tokenizer family promptc estimates with, for providers whose tokenizer is not
-    /// public (`None`: the project's exact tokenizer).
-    pub estimated_family: Option<Family>,
+    /// What its cells count with when neither a model nor `--tokenizer` says.
+    pub counts_with: CountsWith,
     /// What it bills beyond the text sent.
     pub billing: Billing,
     /// Whether promptc writes its cached request (`cache_control` breakpoints) into artifacts.
@@ -180,12 +179,27 @@ impl NameRule {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Billing {
+    /// What google-genai's `LocalTokenizer` counts: the system instruction's and the contents'
+    /// texts, and the texts of the function declarations (names, descriptions, and the schema's
+    /// strings: formats, descriptions, enum values, required names, property names, examples).
+    GeminiTexts,
     /// OpenAI's published recipe: function definitions in its internal format.
     OpenAiRecipe,
     /// Anthropic's published tool-use system prompt, per model.
     AnthropicToolPrompt,
     /// Nothing published: billed as sent.
     AsSent,
+}
+
+/// The tokenizer a provider's cells count with by default.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CountsWith {
+    /// The project's `tokens.tokenizer` (OpenAI's APIs, MCP).
+    Project,
+    /// An estimate: its tokenizer is not public (Claude).
+    Estimate(Family),
+    /// Its own public tokenizer (Gemini's Gemma 3 model).
+    Exact(Encoding),
 }
 
 /// String formats OpenAI strict mode accepts.
@@ -205,7 +219,7 @@ const OPENAI_CHAT: ProviderInfo = ProviderInfo {
     parameters_key: "parameters",
     nests_declarations: false,
     list_key: None,
-    estimated_family: None,
+    counts_with: CountsWith::Project,
     billing: Billing::OpenAiRecipe,
     cache_control_request: false,
     first_message_from_user: false,
@@ -248,7 +262,7 @@ const ANTHROPIC: ProviderInfo = ProviderInfo {
     parameters_key: "input_schema",
     nests_declarations: false,
     list_key: None,
-    estimated_family: Some(Family::Claude),
+    counts_with: CountsWith::Estimate(Family::Claude),
     billing: Billing::AnthropicToolPrompt,
     cache_control_request: true,
     first_message_from_user: true,
@@ -283,8 +297,8 @@ const GEMINI: ProviderInfo = ProviderInfo {
     parameters_key: "parameters",
     nests_declarations: true,
     list_key: None,
-    estimated_family: Some(Family::Gemini),
-    billing: Billing::AsSent,
+    counts_with: CountsWith::Exact(Encoding::Gemma3),
+    billing: Billing::GeminiTexts,
     cache_control_request: false,
     first_message_from_user: false,
     needs_a_message: true,
@@ -315,7 +329,7 @@ const MCP: ProviderInfo = ProviderInfo {
     parameters_key: "inputSchema",
     nests_declarations: false,
     list_key: Some("tools"),
-    estimated_family: None,
+    counts_with: CountsWith::Project,
     billing: Billing::AsSent,
     cache_control_request: false,
     first_message_from_user: false,

@@ -1,5 +1,6 @@
-//! Tokenizer names: OpenAI encodings counted exactly, model families estimated, and which
-//! one a model id maps to. Counting itself lives in `measure::tokens`.
+//! Tokenizer names: encodings counted exactly (OpenAI's, and Gemini's Gemma 3 model), model
+//! families estimated, and which one a model id maps to. Counting itself lives in
+//! `measure::tokens`.
 
 use std::collections::BTreeMap;
 
@@ -8,7 +9,8 @@ use serde::{Deserialize, Serialize};
 use crate::diagnostic::{known_names_help, Diagnostic};
 use crate::error::Result;
 
-/// An OpenAI encoding counted exactly.
+/// An encoding counted exactly: OpenAI's four, and the Gemma 3 SentencePiece model Gemini
+/// counts with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
@@ -21,11 +23,20 @@ pub enum Encoding {
     P50kBase,
     /// GPT-3 (davinci) and GPT-2.
     R50kBase,
+    /// Gemini 2.0, 2.5 and 3: the Gemma 3 SentencePiece model (262,144 pieces) that
+    /// google-genai's `LocalTokenizer` counts with.
+    #[serde(rename = "gemma3")]
+    Gemma3,
 }
 
 impl Encoding {
     /// Every encoding promptc counts exactly.
-    pub const ALL: [Encoding; 4] = [Encoding::O200kBase, Encoding::Cl100kBase, Encoding::P50kBase, Encoding::R50kBase];
+    pub const ALL: [Encoding; 5] =
+        [Encoding::O200kBase, Encoding::Cl100kBase, Encoding::P50kBase, Encoding::R50kBase, Encoding::Gemma3];
+
+    /// OpenAI's encodings, which tiktoken counts (the golden counts cover these).
+    pub const TIKTOKEN: [Encoding; 4] =
+        [Encoding::O200kBase, Encoding::Cl100kBase, Encoding::P50kBase, Encoding::R50kBase];
 
     /// The encoding's canonical name.
     pub fn name(self) -> &'static str {
@@ -34,6 +45,7 @@ impl Encoding {
             Encoding::Cl100kBase => "cl100k_base",
             Encoding::P50kBase => "p50k_base",
             Encoding::R50kBase => "r50k_base",
+            Encoding::Gemma3 => "gemma3",
         }
     }
 
@@ -50,19 +62,20 @@ impl Encoding {
 pub enum Family {
     /// Anthropic Claude models.
     Claude,
-    /// Google Gemini models.
-    Gemini,
 }
+
+/// The name `--tokenizer`, `tokens.tokenizer` and model ids use for Gemini: its exact encoding
+/// (it was an estimated family before the Gemma 3 model was built in).
+pub const GEMINI: &str = "gemini";
 
 impl Family {
     /// Every estimated family.
-    pub const ALL: [Family; 2] = [Family::Claude, Family::Gemini];
+    pub const ALL: [Family; 1] = [Family::Claude];
 
     /// Its name on the command line and in the project.
     pub fn name(self) -> &'static str {
         match self {
             Family::Claude => "claude",
-            Family::Gemini => "gemini",
         }
     }
 
@@ -76,7 +89,6 @@ impl Family {
     pub fn default_factor(self) -> f64 {
         match self {
             Family::Claude => 1.2,
-            Family::Gemini => 1.05,
         }
     }
 }
@@ -102,13 +114,17 @@ pub type Factors = BTreeMap<Family, f64>;
 impl Tokenizer {
     /// Every name `--tokenizer` accepts.
     pub fn names() -> Vec<&'static str> {
-        Encoding::ALL.iter().map(|e| e.name()).chain(Family::ALL.iter().map(|f| f.name())).collect()
+        let encodings = Encoding::ALL.iter().map(|e| e.name());
+        encodings.chain(Family::ALL.iter().map(|f| f.name())).chain([GEMINI]).collect()
     }
 
     /// Resolve a `--tokenizer` name.
     pub fn from_name(name: &str, factors: &Factors) -> Result<Tokenizer> {
         if let Some(e) = Encoding::parse(name) {
             return Ok(Tokenizer::Exact(e));
+        }
+        if name == GEMINI {
+            return Ok(Tokenizer::Exact(Encoding::Gemma3));
         }
         if let Some(f) = Family::parse(name) {
             return Ok(Tokenizer::estimate(f, factors));
@@ -136,6 +152,9 @@ impl Tokenizer {
             };
         }
         model.split('/').find_map(|seg| {
+            if seg.starts_with(GEMINI) {
+                return Some(Tokenizer::Exact(Encoding::Gemma3));
+            }
             Family::ALL.into_iter().find(|f| seg.starts_with(f.name())).map(|f| Tokenizer::estimate(f, factors))
         })
     }
@@ -156,6 +175,9 @@ impl Tokenizer {
     /// How counts are obtained, for humans.
     pub fn method(&self) -> String {
         match self {
+            Tokenizer::Exact(Encoding::Gemma3) => "exact (the Gemma 3 SentencePiece model, 262,144 pieces, as \
+                                                   google-genai's LocalTokenizer counts Gemini)"
+                .into(),
             Tokenizer::Exact(e) => format!("exact ({} via tiktoken-rs)", e.name()),
             Tokenizer::Estimate { family, factor } => {
                 format!("estimate: o200k_base count × {factor} ({} tokenizer is not public)", family.name())

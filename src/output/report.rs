@@ -219,6 +219,11 @@ fn slot_rows(a: &Account, view: View) -> Vec<Vec<String>> {
     rows
 }
 
+/// The billed total, `≈` marking an estimate.
+pub(super) fn billed_total(a: &Account) -> String {
+    format!("{}{}", if a.billed.exact { "" } else { "≈" }, a.billed.total)
+}
+
 /// The line above an account's table: project, cell, tokenizer.
 fn heading(a: &Account) -> String {
     let exact = if a.tokenizer.exact { "exact" } else { "estimate" };
@@ -254,7 +259,7 @@ pub fn render(a: &Account, format: Format, view: View) -> String {
             // Sentences wrap at 100 columns, or at a narrower table's width.
             let line_width = view.width.map_or(100, |w| w.min(100));
             let mut out = format!("{}\n{}\n", heading(a), table_within(&h, &rows, &[1, 2, 3], view.width));
-            out.push_str(&wrap(&format!("billed ≈{}: {}", a.billed.total, a.billed.method), line_width));
+            out.push_str(&wrap(&format!("billed {}: {}", billed_total(a), a.billed.method), line_width));
             out.push_str(&wrap(&cache_sentence(a), line_width));
             if !a.budgets.is_empty() {
                 out.push_str(&format!(
@@ -271,7 +276,7 @@ pub fn render(a: &Account, format: Format, view: View) -> String {
         Format::Markdown => {
             let (h, rows) = item_rows(a, view, true);
             let mut out = format!("### {}\n\n{}", heading(a), markdown(&h, &rows, &[1, 2, 3]));
-            out.push_str(&format!("\nbilled ≈{}: {}\n\n{}\n", a.billed.total, a.billed.method, cache_sentence(a)));
+            out.push_str(&format!("\nbilled {}: {}\n\n{}\n", billed_total(a), a.billed.method, cache_sentence(a)));
             if !a.budgets.is_empty() {
                 out.push_str(&format!(
                     "\n{}",
@@ -327,7 +332,7 @@ pub fn render_matrix(accounts: &[Account], format: Format, view: View) -> String
                 tokens_cell(a, a.prompt.tokens),
                 if a.provider.is_some() { tokens_cell(a, a.tools_sent.tokens) } else { "in prompt".into() },
                 tokens_cell(a, a.total.tokens),
-                format!("≈{}", a.billed.total),
+                billed_total(a),
                 tokens_cell(a, a.cache.cacheable),
                 if a.budgets.is_empty() {
                     "-".into()

@@ -122,11 +122,17 @@ fn the_tokenizer_follows_the_provider_and_the_model() {
     assert!(!exact);
     assert_eq!(name, "claude");
     assert_eq!(claude, (o200k as f64 * 1.2).ceil() as u64);
-    assert_eq!(count(&["--provider", "gemini"]).2, "gemini");
+    // A Gemini cell counts exactly, with Gemini's own tokenizer, and its bill is no estimate.
+    let (_, exact, name) = count(&["--provider", "gemini"]);
+    assert!(exact);
+    assert_eq!(name, "gemma3");
     // --tokenizer overrides the provider's.
     assert_eq!(count(&["--provider", "anthropic", "--tokenizer", "o200k_base"]).0, o200k);
-    let table = ok(&["report", "--tokenizer", "gemini"]);
+    let table = ok(&["report", "--tokenizer", "claude"]);
     assert!(table.contains("(estimate)") && table.contains('≈'), "{table}");
+    let table = ok(&["report", "--provider", "gemini"]);
+    assert!(table.contains("gemma3 (exact)") && table.contains("billed 5599: Gemini: as google-genai"), "{table}");
+    assert!(!table.contains('≈'), "{table}");
 }
 
 #[test]

@@ -93,8 +93,8 @@ fn a_description_edit_and_a_new_parameter_are_each_credited_their_own_figure() {
         rows,
         [
             "| tool `read_file` | parameter `encoding` added | every cell | \
-             +35 (anthropic +38…+39, gemini +33…+34, prompt +31) |",
-            "| tool `read_file` | description changed | `standard.*` | +9 (anthropic +10, gemini +10) |",
+             +35 (anthropic +38…+39, gemini +32, prompt +31) |",
+            "| tool `read_file` | description changed | `standard.*` | +9 (anthropic +10) |",
         ],
         "{md}"
     );
@@ -118,7 +118,7 @@ fn a_description_edit_and_a_new_parameter_are_each_credited_their_own_figure() {
     assert_eq!(own("parameter_added", "lite.xml"), (serde_json::Value::Null, 31.into()));
     let text = stdout(&w.run(&["diff"]));
     assert!(
-        text.contains("  tool read_file: description changed · standard.* · Δ tokens +9 (anthropic +10, gemini +10)\n"),
+        text.contains("  tool read_file: description changed · standard.* · Δ tokens +9 (anthropic +10)\n"),
         "{text}"
     );
     let html = stdout(&w.run(&["diff", "--format", "html"]));
@@ -180,13 +180,13 @@ fn tools_added_and_removed_are_named_changes_with_the_tools_figures() {
     );
     let md = stdout(&w.run(&["diff", "--format", "markdown"]));
     assert!(
-        md.contains("| tool `file_info` | added | every cell | +68 (openai +71, gemini +58…+59, prompt +59) |"),
+        md.contains("| tool `file_info` | added | every cell | +68 (openai +71, gemini +59, prompt +59) |"),
         "{md}"
     );
     assert!(
         md.contains(
             "| tool `take_note` | removed | `lite.*` | \
-             -137 (openai-responses -134, anthropic -152, gemini -133…-132, prompt -138) |"
+             -137 (openai-responses -134, anthropic -152, gemini -129, prompt -138) |"
         ),
         "{md}"
     );

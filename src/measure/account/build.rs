@@ -15,7 +15,7 @@ use crate::measure::billing::{bill, Billed};
 use crate::measure::budget::{Check, Scope};
 use crate::measure::tokens::{key_of, Counters};
 use crate::measure::Measure;
-use crate::model::provider::Provider;
+use crate::model::provider::{CountsWith, Provider};
 use crate::model::tokenizer::Tokenizer;
 use crate::model::transport::Transport;
 use crate::model::Project;
@@ -35,9 +35,10 @@ pub fn tokenizer_for(
         return (t, None);
     }
     let factors = &project.tokens.factors;
-    let by_provider = match provider.and_then(|p| p.info().estimated_family) {
-        Some(family) => Tokenizer::estimate(family, factors),
-        None => project.tokens.tokenizer,
+    let by_provider = match provider.map(|p| p.info().counts_with) {
+        Some(CountsWith::Estimate(family)) => Tokenizer::estimate(family, factors),
+        Some(CountsWith::Exact(encoding)) => Tokenizer::Exact(encoding),
+        Some(CountsWith::Project) | None => project.tokens.tokenizer,
     };
     match model {
         None => (by_provider, None),

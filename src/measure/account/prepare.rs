@@ -132,7 +132,7 @@ pub(super) struct Prepared {
     param_ranges: Vec<Vec<Option<Range<usize>>>>,
     /// Each tool's `"description":"…"` in its entry.
     description_ranges: Vec<Option<Range<usize>>>,
-    /// Texts the billing recipe counts.
+    /// Texts the billing recipe counts (OpenAI's recipe, Gemini's declaration texts).
     pub(super) recipe: Vec<String>,
 }
 
@@ -180,6 +180,7 @@ impl Prepared {
         let description_ranges = locate_each(&tools_json, &tool_ranges, &descriptions);
         let recipe = match provider.info().billing {
             Billing::OpenAiRecipe => crate::measure::billing::recipe_texts(provider, &entries),
+            Billing::GeminiTexts => crate::measure::billing::gemini_texts(&entries),
             // Their billing adds no per-tool recipe text (see `measure::billing`).
             Billing::AnthropicToolPrompt | Billing::AsSent => Vec::new(),
         };

@@ -22,6 +22,8 @@ pub(in crate::measure::tokens) enum Bpe {
     Prebuilt(Box<bpe_openai::Tokenizer>),
     /// Built from the embedded vocabulary by tiktoken-rs.
     Built(CoreBPE),
+    /// The Gemma 3 SentencePiece model, read in place (Gemini, see `gemma`).
+    Gemma(Box<Gemma>),
 }
 
 impl Bpe {
@@ -32,6 +34,7 @@ impl Bpe {
         match self {
             Bpe::Prebuilt(t) => t.count(text),
             Bpe::Built(b) => b.count_ordinary(text),
+            Bpe::Gemma(g) => g.count(text),
         }
     }
 
@@ -45,6 +48,7 @@ impl Bpe {
                 .into_iter()
                 .map(|rank| b.decode_bytes(&[rank]).map_or(0, |bytes| bytes.len()))
                 .collect(),
+            Bpe::Gemma(g) => g.token_lens(text),
         }
     }
 
@@ -54,11 +58,13 @@ impl Bpe {
         match self {
             Bpe::Prebuilt(t) => memo.count(text, |chunk| t.count(chunk)),
             Bpe::Built(b) => b.count_ordinary(text),
+            Bpe::Gemma(g) => g.count(text),
         }
     }
 }
 
 use super::chunks::Memo;
+use super::gemma::Gemma;
 use super::marks::Mark;
 use crate::diagnostic::Diagnostic;
 use crate::error::{ErrorKind, Result};
@@ -142,11 +148,13 @@ fn internal(message: &str) -> crate::error::Error {
     Diagnostic::error(message).into_error(ErrorKind::Internal)
 }
 
-/// The tokenizer of `encoding`: prebuilt tables loaded (o200k_base), or the BPE tables built
-/// from the embedded vocabulary (the expensive step: ~100 ms).
+/// The tokenizer of `encoding`: prebuilt tables loaded (o200k_base), the Gemma 3 tables read
+/// in place (gemma3), or the BPE tables built from the embedded vocabulary (the expensive step:
+/// ~100 ms).
 fn build(encoding: Encoding) -> Result<Bpe> {
     let r = match encoding {
         Encoding::O200kBase => return o200k_base().map(|t| Bpe::Prebuilt(Box::new(t))),
+        Encoding::Gemma3 => return Ok(Bpe::Gemma(Box::new(Gemma::new()))),
         Encoding::Cl100kBase => tiktoken_rs::cl100k_base(),
         Encoding::P50kBase => tiktoken_rs::p50k_base(),
         Encoding::R50kBase => tiktoken_rs::r50k_base(),

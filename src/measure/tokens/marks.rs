@@ -34,7 +34,7 @@ impl Mark {
 pub(super) fn marks(bpe: &Bpe, memo: &mut Memo, text: &str, points: &[usize]) -> Vec<Mark> {
     match bpe {
         Bpe::Prebuilt(t) => by_chunks(memo, text, points, |c| t.count(c), |c| bpe.token_lens(c)),
-        Bpe::Built(_) => from_lens(&bpe.token_lens(text), 0, points),
+        Bpe::Built(_) | Bpe::Gemma(_) => from_lens(&bpe.token_lens(text), 0, points),
     }
 }
 

@@ -66,7 +66,7 @@
       { key: "provider", label: "provider", get: (a) => a.provider || "", text: true },
       { key: "subagent", label: "sub-agent", get: (a) => a.subagent || "", text: true },
       { key: "sent", label: "sent tokens", get: (a) => a.total.tokens, show: (a) => tok(a, a.total.tokens) },
-      { key: "billed", label: "billed ≈", get: (a) => a.billed.total, show: (a) => num(a.billed.total) },
+      { key: "billed", label: "billed", get: (a) => a.billed.total, show: (a) => (a.billed.exact ? "" : "≈") + num(a.billed.total) },
       { key: "prompt", label: "prompt", get: (a) => a.prompt.tokens, show: (a) => tok(a, a.prompt.tokens) },
       {
         key: "tools", label: "tools JSON", get: (a) => a.tools_sent.tokens,
@@ -180,7 +180,7 @@
         ...item("sent", `${tok(a, a.total.tokens)} tokens · ${num(a.total.bytes)} bytes`),
         ...item("prompt", `${tok(a, a.prompt.tokens)} tokens · ${num(a.prompt.bytes)} bytes`),
         ...item("tools JSON", a.transport === "native" ? `${tok(a, a.tools_sent.tokens)} tokens · ${num(a.tools_sent.bytes)} bytes` : "described in the prompt"),
-        ...item("billed ≈", `${num(a.billed.total)} tokens (prompt ${num(a.billed.prompt)}, tools ${num(a.billed.tools)})`, a.billed.method),
+        ...item(a.billed.exact ? "billed" : "billed ≈", `${num(a.billed.total)} tokens (prompt ${num(a.billed.prompt)}, tools ${num(a.billed.tools)})`, a.billed.method),
         ...item("cacheable prefix", `${tok(a, a.cache.cacheable)} tokens; ${tok(a, a.cache.uncached)} after it` +
           (a.cache.breakpoint_after ? ` (breakpoint after ${a.cache.breakpoint_after})` : "")),
         ...item("tokenizer", a.tokenizer.name + (a.tokenizer.exact ? "" : " (estimate)"), a.tokenizer.method),
@@ -495,7 +495,7 @@
       add("prompt", a.prompt, b.prompt, "total");
       add("tools JSON", a.tools_sent, b.tools_sent, "total");
       add("sent", a.total, b.total, "total");
-      add("billed ≈", { tokens: a.billed.total, bytes: null }, { tokens: b.billed.total, bytes: null }, "total");
+      add(a.billed.exact && b.billed.exact ? "billed" : "billed ≈", { tokens: a.billed.total, bytes: null }, { tokens: b.billed.total, bytes: null }, "total");
       add("cacheable", { tokens: a.cache.cacheable, bytes: null }, { tokens: b.cache.cacheable, bytes: null }, "total");
       return rows;
     }
@@ -663,7 +663,8 @@
     document.getElementById("subtitle").textContent =
       `project ${D.project} · ${accounts.length} ${accounts.length === 1 ? "cell" : "cells"} · tokens counted with ${names.join(", ")}`;
     document.getElementById("footer").textContent =
-      `${D.generator} · figures as in promptc report --format json · billed figures are estimates`;
+      `${D.generator} · figures as in promptc report --format json · billed figures are estimates (≈) but ` +
+      "Gemini's, google-genai's own count";
     document.getElementById("tab-prompt").addEventListener("click", () => tab("tab-prompt"));
     document.getElementById("tab-tools").addEventListener("click", () => tab("tab-tools"));
     document.getElementById("tab-chat").addEventListener("click", () => tab("tab-chat"));

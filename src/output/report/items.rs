@@ -185,7 +185,7 @@ pub(super) fn item_rows(a: &Account, view: View, full: bool) -> (Vec<&'static st
     }
     rows.push(vec![
         "= billed".into(),
-        format!("≈{}", a.billed.total),
+        super::billed_total(a),
         String::new(),
         String::new(),
         String::new(),
