@@ -215,7 +215,7 @@ pub fn confine(root: &Path, target: &Path) -> std::result::Result<(), String> {
 }
 
 /// Texts that stand for project files, by project-relative path: an editor's unsaved buffers
-/// (`promptc lsp`). [`ProjectFs::read`] takes a file's text from here before the disk, so a
+/// (`promptc lsp`). `ProjectFs::read` takes a file's text from here before the disk, so a
 /// project loads from what the user sees without writing anything; every other rule (paths
 /// inside the project, the size limit) holds as for files on disk.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
