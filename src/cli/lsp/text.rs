@@ -137,6 +137,6 @@ pub(crate) fn path_uri(path: &Path) -> Uri {
             _ => out.push_str(&format!("%{b:02X}")),
         }
     }
-    // ok: every byte outside the unreserved set is escaped, so the text is a valid URI.
-    out.parse().expect("an escaped file path is a URI")
+    // Every byte outside the unreserved set is escaped above, so the text is a valid URI.
+    out.parse().expect("an escaped file path is a URI") // ok: escaped byte by byte above
 }
