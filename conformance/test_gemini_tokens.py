@@ -8,7 +8,7 @@ the report says the count is exact.
 
 Offline: the SDK loads the Gemma 3 model from its cache (`<tempdir>/vertexai_tokenizer_model/`,
 the file named by the SHA-1 of its URL, believed when its SHA-256 is the one the SDK expects).
-The test places models/gemma3_cleaned_262144_v2.spiece.model there, in a temporary folder of its
+The test places crates/promptc/models/gemma3_cleaned_262144_v2.spiece.model there, in a temporary folder of its
 own, and makes any download fail.
 """
 
@@ -25,7 +25,7 @@ import warnings
 
 from promptc_binary import BIN, REPO
 
-MODEL = REPO / "models" / "gemma3_cleaned_262144_v2.spiece.model"
+MODEL = REPO / "crates" / "promptc" / "models" / "gemma3_cleaned_262144_v2.spiece.model"
 
 
 def projects():

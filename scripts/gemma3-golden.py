@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Golden Gemma 3 token counts and token starts for src/measure/tokens/gemma_tests.rs.
+"""Golden Gemma 3 token counts and token starts for crates/promptc/src/measure/tokens/gemma_tests.rs.
 
 SentencePiece itself (the `sentencepiece` package google-genai's LocalTokenizer runs) encodes a
-set of texts with the model in models/ (never downloaded); the file records each text's count
+set of texts with the model in crates/promptc/models/ (never downloaded); the file records each text's count
 and where each token starts (byte offsets in the text, from SentencePiece's own offsets).
 
     scripts/gemma3-golden.py --write tests/golden/gemma3.json   # regenerate
@@ -16,7 +16,7 @@ from pathlib import Path
 import sentencepiece as spm
 
 ROOT = Path(__file__).resolve().parent.parent
-MODEL = ROOT / "models" / "gemma3_cleaned_262144_v2.spiece.model"
+MODEL = ROOT / "crates" / "promptc" / "models" / "gemma3_cleaned_262144_v2.spiece.model"
 
 
 def texts():

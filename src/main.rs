@@ -1,9 +1,7 @@
-//! The `promptc` binary: a thin shell over the library (see `cli/`).
+//! The `promptc` binary: the command line (this package's library) over the process's arguments.
 
 use std::process::ExitCode;
 
-mod cli;
-
 fn main() -> ExitCode {
-    ExitCode::from(cli::main(std::env::args_os()) as u8)
+    ExitCode::from(promptc_cli::main(std::env::args_os()) as u8)
 }

@@ -1,6 +1,6 @@
 //! The library's layers follow the data, and each module imports only from the layers before
 //! it (ARCHITECTURE.md draws the map). This test reads the library as the compiler does —
-//! from `src/lib.rs`, following `mod` declarations (and `#[path]`) with a real Rust parser —
+//! from `crates/promptc/src/lib.rs`, following `mod` declarations (and `#[path]`) with a real Rust parser —
 //! and fails when any path reaches into a later layer, or across two layers of the same rank
 //! (`lint`, `diff` and `import` stand side by side and never use each other).
 //!
@@ -327,13 +327,11 @@ fn violations(lib: &Path) -> (Vec<String>, usize, Vec<PathBuf>) {
 
 #[test]
 fn no_module_imports_against_the_layer_order() {
-    let src = common::repo().join("src");
+    let src = common::repo().join("crates/promptc/src");
     let (found, checked, mut read) = violations(&src.join("lib.rs"));
-    // The reader follows `mod` declarations: it must reach every library file (the binary's
-    // `main.rs` and `cli/` are another crate).
+    // The reader follows `mod` declarations: it must reach every library file.
     let mut all = Vec::new();
     rust_files(&src, &mut all);
-    all.retain(|f| !f.ends_with("main.rs") && !f.starts_with(src.join("cli")));
     all.sort();
     read.sort();
     assert_eq!(read, all, "the files the reader reached are not the library's files");
@@ -382,4 +380,57 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
             out.push(p);
         }
     }
+}
+
+/// ARCHITECTURE.md is the map: every path it names in backticks (anything with a `/`, or a file
+/// name with a source extension) exists, from the repository's root, the library's `src/` or the
+/// command line's `src/`. A moved or deleted file fails here until the map follows.
+#[test]
+fn every_path_the_architecture_names_exists() {
+    let repo = common::repo();
+    let text = std::fs::read_to_string(repo.join("ARCHITECTURE.md")).unwrap();
+    let bases = [repo.clone(), repo.join("crates/promptc/src"), repo.join("src")];
+    let is_path =
+        |t: &str| t.contains('/') || [".rs", ".md", ".toml", ".py", ".sh", ".js"].iter().any(|e| t.ends_with(e));
+    let mut named = 0;
+    let mut missing = Vec::new();
+    for token in text.split('`').skip(1).step_by(2) {
+        if token.contains(char::is_whitespace) || !is_path(token) {
+            continue;
+        }
+        named += 1;
+        if !bases.iter().any(|b| b.join(token).exists()) {
+            missing.push(token.to_string());
+        }
+    }
+    assert!(named > 40, "found only {named} paths: is the map still read?");
+    assert!(missing.is_empty(), "ARCHITECTURE.md names paths that do not exist: {missing:?}");
+}
+
+/// The template engine is one crate: only `crates/promptc-template` depends on the patched
+/// minijinja, and no other crate's source names it, so a change to template behaviour has one
+/// home.
+#[test]
+fn only_the_template_crate_uses_minijinja() {
+    let repo = common::repo();
+    let manifests = ["Cargo.toml", "crates/promptc/Cargo.toml", "crates/promptc-source/Cargo.toml"]
+        .into_iter()
+        .chain(["bindings/python/Cargo.toml", "bindings/node/Cargo.toml"]);
+    for manifest in manifests {
+        let text = std::fs::read_to_string(repo.join(manifest)).unwrap();
+        assert!(!text.contains("promptc-minijinja"), "{manifest} depends on minijinja");
+    }
+    let engine = std::fs::read_to_string(repo.join("crates/promptc-template/Cargo.toml")).unwrap();
+    assert!(engine.contains("promptc-minijinja"), "the template crate no longer names the engine");
+    let mut files = Vec::new();
+    for dir in ["src", "crates/promptc/src", "crates/promptc-source/src", "bindings/python/src", "bindings/node/src"] {
+        rust_files(&repo.join(dir), &mut files);
+    }
+    assert!(files.len() > 200, "found only {} source files", files.len());
+    let naming: Vec<_> = files
+        .iter()
+        .filter(|f| std::fs::read_to_string(f).unwrap().contains("minijinja::"))
+        .map(|f| f.strip_prefix(&repo).unwrap().display().to_string())
+        .collect();
+    assert!(naming.is_empty(), "files outside the template crate name minijinja: {naming:?}");
 }

@@ -12,16 +12,12 @@ use napi::bindgen_prelude::*;
 use napi_derive::napi;
 use serde_json::{json, Map, Value};
 
-// The binary's command line, compiled in: the package's `promptc` command (bin/promptc.js).
-#[path = "../../../src/cli/mod.rs"]
-mod cli;
-
 /// Run the `promptc` command line in this process (the package's `promptc` command, which
 /// exits with the code returned); `argv` starts with the program name. It writes to the
 /// process's stdout and stderr directly and blocks the event loop, as a command does.
 #[napi]
 pub fn run_cli(argv: Vec<String>) -> u32 {
-    u32::from(cli::main(argv.into_iter().map(std::ffi::OsString::from)) as u8)
+    u32::from(promptc_cli::main(argv.into_iter().map(std::ffi::OsString::from)) as u8)
 }
 
 /// Thrown errors carry this prefix, then `{"kind", "message", "diagnostics"}` as JSON.

@@ -15,9 +15,6 @@ mod options;
 mod project;
 mod verdict;
 
-#[path = "../../../src/cli/mod.rs"]
-mod cli;
-
 use cell::PyCell;
 use compiled::PyCompiled;
 use errors::{PromptcError, PyDiagnostic};
@@ -28,7 +25,7 @@ use verdict::PyVerdict;
 /// starts with the program name. Returns the exit code.
 #[pyfunction]
 fn run_cli(py: Python<'_>, argv: Vec<std::ffi::OsString>) -> u8 {
-    py.detach(|| cli::main(argv) as u8)
+    py.detach(|| promptc_cli::main(argv) as u8)
 }
 
 /// The promptc version.
