@@ -160,7 +160,7 @@ pub(crate) fn provider_values() -> impl clap::builder::TypedValueParser<Value = 
 #[derive(Debug, Args)]
 pub(crate) struct LspArgs {}
 
-/// How a run ends; the process exit code is the discriminant (see [`EXIT_CODES`]).
+/// How a run ends; the process exit code is the discriminant (the `--help` text lists them).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[repr(u8)]
 pub enum Exit {

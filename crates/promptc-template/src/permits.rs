@@ -1,5 +1,5 @@
 //! How many renders of one project may run at once. Each render may build up to its build limit
-//! ([`super::build_limit`]) before it is stopped, and a whole-matrix run renders on every core:
+//! (`build_limit`) before it is stopped, and a whole-matrix run renders on every core:
 //! on a 32-core machine, 32 renders of a template that builds too much would hold 32 times the
 //! limit before the first error ended the run. Renders take a permit first; there are as many as
 //! fit in [`RUN_BUILD_BYTES`] (at least one), so what the renders of a run hold at once is
