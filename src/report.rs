@@ -69,24 +69,6 @@ pub(crate) struct ReportArgs {
     pub(crate) no_cache: bool,
 }
 
-/// What `watch report` keeps from run to run: the token counter (its tokenizers and counts),
-/// made for the project's cache file, and the compile cache.
-pub(crate) struct Session {
-    counter: Option<(Option<PathBuf>, TokenCounter)>,
-    cache: promptc::CompileCache,
-}
-
-impl Session {
-    pub(crate) fn new() -> Session {
-        Session { counter: None, cache: promptc::CompileCache::new() }
-    }
-
-    /// What the compile cache did in the last run.
-    pub(crate) fn stats(&self) -> promptc::report::CompileStats {
-        self.cache.stats()
-    }
-}
-
 pub(crate) fn report(project: &Project, args: &ReportArgs, color: Color) -> Result<Exit, Error> {
     report_in(project, args, color, None)
 }
@@ -96,7 +78,7 @@ pub(crate) fn report_in(
     project: &Project,
     args: &ReportArgs,
     color: Color,
-    session: Option<&mut Session>,
+    session: Option<&mut promptc::report::Session>,
 ) -> Result<Exit, Error> {
     use promptc::report::{self as show, Format, View};
     if args.chat.wanted(&args.cell) {
@@ -111,50 +93,20 @@ pub(crate) fn report_in(
     let req = request(project, &args.cell)?;
     let tokenizer = args.tokenizer.as_deref().map(|n| promptc::tokenizer_named(project, n)).transpose()?;
     let options = promptc::ReportOptions::new().tokenizer(tokenizer).matrix(args.matrix);
-    // A session keeps its counter while the project names the same cache file (and `--no-cache`
-    // keeps nothing: every run counts and compiles afresh).
-    let cache_file = project.token_cache().filter(|_| !args.no_cache);
-    let session = session.filter(|_| !args.no_cache);
-    let (mut own, mut cache) = (None, None);
-    let counter = match session {
-        Some(Session { counter, cache: c }) => {
-            cache = Some(c);
-            if counter.as_ref().is_none_or(|(file, _)| *file != cache_file) {
-                *counter = Some((cache_file, TokenCounter::for_project(project, None, true)));
-            }
-            match counter {
-                Some((_, counter)) => counter,
-                None => own.insert(TokenCounter::for_project(project, None, !args.no_cache)),
-            }
-        }
-        None => own.insert(TokenCounter::for_project(project, None, !args.no_cache)),
+    // The library's session decides what is cached where; `watch` keeps one from run to run,
+    // and `--no-cache` keeps nothing: every run counts and compiles afresh.
+    let mut own = None;
+    let session = match session.filter(|_| !args.no_cache) {
+        Some(kept) => kept,
+        None => own.insert(promptc::report::Session::once(!args.no_cache)),
     };
-    // A matrix run of its own keeps the compile cache on disk beside the token cache, for the
-    // next process (a session keeps it in memory).
-    let mut own_cache = None;
-    let compile_cache_line = |c: &promptc::CompileCache| c.on_disk().then(|| show::compile_cache_line(c.stats()));
-    let (report, page, compile_line) = match (args.format == ReportFormat::Html, cache) {
-        (true, _) => {
-            let page = promptc::report_html(project, &req, &options, counter)?;
-            (page.report, Some(page.html), None)
-        }
-        (false, Some(cache)) => (promptc::report_cached(project, &req, &options, counter, cache)?, None, None),
-        (false, None) if args.matrix && !args.no_cache && project.token_cache().is_some() => {
-            let cache = own_cache.insert(promptc::CompileCache::for_project(project, true));
-            let report = promptc::report_cached(project, &req, &options, counter, cache)?;
-            cache.save();
-            (report, None, compile_cache_line(cache))
-        }
-        (false, None) => (promptc::report(project, &req, &options, counter)?, None, None),
-    };
-    save_tokens(counter);
-    if let Some(cache) = &own_cache {
-        super::args::cache_warnings(cache.warnings());
-    }
-    let stats = counter.cache_stats();
-    // Saved above; its statistics read: left to the exit, as `finish_counter` says why.
-    if let Some(counter) = own {
-        std::mem::forget(counter);
+    let reported = session.report(project, &req, &options, args.format == ReportFormat::Html)?;
+    super::args::cache_warnings(&reported.cache_warnings);
+    let (report, page, stats) = (reported.report, reported.html, reported.token_cache);
+    let compile_line = reported.compile_cache.map(show::compile_cache_line);
+    // Its tokenizers are left to the exit, as `finish_counter` says why.
+    if let Some(session) = own {
+        std::mem::forget(session);
     }
     let format = match args.format {
         ReportFormat::Table => Format::Table,

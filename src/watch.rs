@@ -152,7 +152,7 @@ pub(crate) fn watch(cli: &Cli, args: &WatchArgs, level_flags: &[(String, Level)]
     let mut reason = String::from("first run");
     // The token counter and the compile cache live across runs: a re-run recounts and
     // recompiles only what the edit reached.
-    let mut session = super::report::Session::new();
+    let mut session = promptc::report::Session::kept(true);
     loop {
         let _ = writeln!(std::io::stderr(), "── promptc watch: run {run} ({reason}) ──");
         match Project::load(&manifest) {
@@ -171,7 +171,7 @@ pub(crate) fn watch(cli: &Cli, args: &WatchArgs, level_flags: &[(String, Level)]
                     WatchWhat::Render(a) => render(&project, a, cli.color),
                     WatchWhat::Report(a) => {
                         let result = super::report::report_in(&project, a, cli.color, Some(&mut session));
-                        let stats = session.stats();
+                        let stats = session.compile_stats();
                         if a.matrix && !a.no_cache {
                             let _ = writeln!(
                                 std::io::stderr(),

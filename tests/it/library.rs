@@ -77,3 +77,43 @@ fn compiling_on_a_small_stack_thread_goes_through_the_compile_stack() {
     });
     assert_eq!(small, on_main.prompt());
 }
+
+/// A report session is the one policy for caches: a kept session recompiles nothing on an
+/// unchanged project and gives the same report; a one-off session with the disk off leaves no
+/// file behind; with the disk on, a matrix report keeps its cells on disk for the next process.
+#[test]
+fn a_report_session_keeps_what_it_says_and_writes_only_where_it_may() {
+    use promptc::report::Session;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join(".git")).unwrap();
+    let project_dir = dir.path().join("profiles");
+    common::copy_dir(&common::repo().join("profiles"), &project_dir);
+    let project = promptc::load(&project_dir).unwrap();
+    assert!(project.token_cache().is_some(), "the example names a token cache");
+    let options = promptc::ReportOptions::new().matrix(true);
+    let files = |d: &std::path::Path| common::tree(d).into_keys().collect::<Vec<_>>();
+    let before = files(dir.path());
+
+    let mut off = Session::once(false);
+    let cold = off.report(&project, &Request::new(), &options, false).unwrap();
+    assert_eq!(files(dir.path()), before, "a session with the disk off wrote a file");
+    assert!(cold.token_cache.is_none() && cold.compile_cache.is_none());
+
+    let mut kept = Session::kept(false);
+    let first = kept.report(&project, &Request::new(), &options, false).unwrap();
+    let cells = kept.compile_stats().compiled;
+    assert!(cells > 1, "the matrix has cells");
+    let again = kept.report(&project, &Request::new(), &options, false).unwrap();
+    assert_eq!((kept.compile_stats().compiled, kept.compile_stats().reused), (0, cells));
+    assert_eq!(first.report, again.report);
+    assert_eq!(first.report, cold.report, "a cached report is the cold one");
+
+    let mut disk = Session::once(true);
+    let written = disk.report(&project, &Request::new(), &options, false).unwrap();
+    assert_eq!(written.report, cold.report);
+    assert_eq!(written.compile_cache.map(|s| s.compiled), Some(cells), "a cold disk cache compiles every cell");
+    assert!(files(dir.path()).len() > before.len(), "the caches were not written");
+    let next = Session::once(true).report(&project, &Request::new(), &options, false).unwrap();
+    assert_eq!(next.compile_cache.map(|s| s.reused), Some(cells), "the next process reuses every cell");
+    assert_eq!(next.report, cold.report);
+}

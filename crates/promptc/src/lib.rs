@@ -94,6 +94,7 @@ pub use source::Overlay;
 /// `promptc report`'s data: the account of a cell — sent and billed tokens and bytes per
 /// section, tool, parameter and slot, the cacheable prefix, and the budgets checked.
 pub mod report {
+    pub use crate::facade::{Reported, Session};
     pub use crate::measure::account::{Account, CacheSplit, ParamItem, SectionItem, SlotItem, TokenizerInfo, ToolItem};
     pub use crate::measure::billing::Billed;
     pub use crate::measure::budget::{Check as BudgetCheck, Scope};

@@ -18,6 +18,7 @@ mod freeze;
 #[doc(hidden)]
 pub mod fuzz;
 mod report;
+mod session;
 mod snapshot;
 mod symbols;
 mod tokens;
@@ -25,6 +26,7 @@ mod tokens;
 pub use chat::{render_chat, report_chat, ChatRender, ChatReport};
 pub use freeze::{freeze, parse_record, read_record, verify, write_record};
 pub use report::{matrix_texts, report, report_cached, report_html, HtmlReport, Report, ReportOptions};
+pub use session::{Reported, Session};
 pub use snapshot::{adopt_snapshots, diff, diff_folders, review, snapshot, snapshot_files, Drift, Review, Reviewed};
 pub use symbols::{symbols, Symbol, SymbolKind};
 pub use tokens::TokenCounter;

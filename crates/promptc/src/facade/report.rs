@@ -109,7 +109,7 @@ pub fn report_html(
 }
 
 /// The accounts of the cells a report covers, and with `keep` the cells compiled (else none).
-fn measured(
+pub(super) fn measured(
     project: &Project,
     request: &Request,
     options: &ReportOptions,
