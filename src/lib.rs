@@ -72,6 +72,7 @@ mod facade;
 struct ReadmeExamples;
 
 pub use compile::{Compiled, StaticPrefix};
+pub use diagnostic::is_line_break_or_control;
 pub use diagnostic::known_names_help;
 pub use diagnostic::{Diagnostic, Label, Position, Severity};
 pub use error::{Error, ErrorKind, Result};
