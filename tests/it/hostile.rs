@@ -1528,3 +1528,72 @@ fn slicing_a_long_sequence_in_a_loop_ends_on_fuel_quickly() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "[2, 4, 6]|[3, 2, 1]|[3, 4]|[]|[9, 6, 3, 0]|[1, 2]|1");
 }
+
+/// No path the command line names for writing lands in a version-control folder — `.git`,
+/// `.hg`, `.svn`, as written, through `..` or through a link — unless `--allow-vcs-write`
+/// says so: each command exits 2 before writing anything, and the flag lets it write.
+#[test]
+fn no_command_line_path_inside_a_version_control_folder_is_written() {
+    let w = Workspace::new();
+    for vcs in [".hg", ".svn"] {
+        std::fs::create_dir(w.path(vcs)).unwrap();
+    }
+    std::os::unix::fs::symlink(w.path(".git"), w.path("innocent")).unwrap();
+    let input = common::repo().join("fixtures/import/native/anthropic.json");
+    let before = tree(w.dir.path());
+    for target in [".git/hooks", ".hg/x", ".svn/x/y", "profiles/../.git/refs", "innocent/hooks"] {
+        let runs: [&[&str]; 5] = [
+            &["render", "--out", target],
+            &["report", "--out", target],
+            &["snapshot", "--dir", target],
+            &["diff", "--out", target],
+            &["import", "tools", input.to_str().unwrap(), "--out", target],
+        ];
+        for args in runs {
+            let out = w.run(args);
+            assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+            assert!(
+                stderr(&out).contains("a version-control folder; promptc does not write there"),
+                "{}",
+                stderr(&out)
+            );
+        }
+    }
+    assert_eq!(tree(w.dir.path()), before, "something was written");
+    let out = w.run(&["render", "--out", ".git/r", "--allow-vcs-write"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(w.path(".git/r/prompt.md").is_file());
+}
+
+/// What a `review --accept` killed while removing the retired folder leaves beside the snapshot
+/// folder (`.snapshots.promptc-del-…`, and the other temporary names) is removed by the next
+/// `review`, even one with nothing to decide; a user's folder of a similar name stays.
+#[test]
+fn the_next_review_removes_what_a_killed_review_left() {
+    let w = Workspace::new();
+    kill_leftovers(w.dir.path(), "snapshots", false);
+    let out = w.run(&["review"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(temp_leftovers(w.dir.path()), [".snapshots.promptc-mine"]);
+    assert_eq!(w.run(&["diff"]).status.code(), Some(0));
+}
+
+/// Pending files copied into the snapshot folder from CI (`NAME.new`, not in the local
+/// summary) are removed once `snapshot` writes `NAME` again; a `.new` file of another name is
+/// the user's and stays.
+#[test]
+fn pending_files_copied_in_from_ci_go_once_their_files_are_written() {
+    let w = Workspace::new();
+    let file = "lite.all-capabilities.native.prompt.md";
+    assert!(w.path(&format!("snapshots/{file}")).is_file(), "the example has no {file}");
+    std::fs::write(w.path(&format!("snapshots/{file}.new")), "from CI\n").unwrap();
+    std::fs::write(w.path("snapshots/summary.json.new"), "{}\n").unwrap();
+    std::fs::write(w.path("snapshots/notes.new"), "mine\n").unwrap();
+    let out = w.run(&["snapshot"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("2 removed") || stderr(&out).contains("2 removed"));
+    let left: Vec<String> =
+        tree(&w.path("snapshots")).into_iter().map(|(n, _)| n).filter(|n| n.ends_with(".new")).collect();
+    assert_eq!(left, ["notes.new"]);
+    assert_eq!(w.run(&["diff"]).status.code(), Some(0));
+}
