@@ -427,7 +427,7 @@ fn chat_texts_count_toward_the_runs_size_cap() {
         let out = promptc_in(dir.path(), &[cmd]);
         assert_eq!(out.status.code(), Some(2), "{cmd}: {}", stderr(&out));
         assert!(
-            stderr(&out).contains("prompts, messages and chat texts add up to more than 4000 bytes"),
+            stderr(&out).contains("prompts, messages, tools JSON and chat texts add up to more than 4000 bytes"),
             "{}",
             stderr(&out)
         );
