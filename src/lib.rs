@@ -86,7 +86,9 @@ pub use facade::{
     tokenizer_named, verify, write_artifact, write_imported, write_output, write_record, Drift, HtmlReport, MatrixCell,
     Report, ReportOptions, Review, Reviewed, SchemaKind, Symbol, SymbolKind, TokenCounter,
 };
-pub use import::{ImportFormat, ImportOptions, Imported, MAX_TOOLS as MAX_IMPORT_TOOLS};
+pub use import::{
+    ImportFormat, ImportOptions, Imported, MAX_SCHEMA_NODES as MAX_IMPORT_SCHEMA_NODES, MAX_TOOLS as MAX_IMPORT_TOOLS,
+};
 pub use json::{document as json_document, OUTPUT_FORMAT};
 pub use load::LoadMemo;
 pub use memo::CompileCache;
