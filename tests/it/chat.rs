@@ -576,6 +576,9 @@ fn a_template_that_raises_without_tools_is_still_counted() {
     }
 }
 
+/// A change to a tokenizer file, its name, and what the refusal says.
+type HostileEdit = (&'static str, Box<dyn FnOnce(&mut serde_json::Value)>, &'static str);
+
 /// The small fixture tokenizer with one hostile change made by `edit`.
 fn hostile_tokenizer(edit: impl FnOnce(&mut serde_json::Value)) -> String {
     let text = std::fs::read_to_string(repo().join("fixtures/good/chat-templates/chat/tokenizer.json")).unwrap();
@@ -592,7 +595,7 @@ fn hostile_tokenizer(edit: impl FnOnce(&mut serde_json::Value)) -> String {
 fn hostile_tokenizer_files_are_refused_before_anything_is_built() {
     use serde_json::json;
     let double = json!({"type": "Replace", "pattern": {"String": "a"}, "content": "aa"});
-    let cases: [(&str, Box<dyn FnOnce(&mut serde_json::Value)>, &str); 4] = [
+    let cases: [HostileEdit; 4] = [
         (
             "look-ahead",
             Box::new(|v| v["pre_tokenizer"]["pretokenizers"][0]["pattern"]["Regex"] = json!("(?=(a+)+$)|\\s+")),
