@@ -3,6 +3,16 @@
 //! sub-agents, tools, slash commands, and the patterns `review --accept` takes. The bash script
 //! asks it when a flag that takes one of these names is completed, with the `-C` the command
 //! line names.
+//!
+//! A cloned repository's names are untrusted: a switch value may be `$(touch X)`. So promptc
+//! does the filtering and the quoting, and the shell only reads lines: `complete --shell bash`
+//! takes the word as typed (quotes and backslashes removed), prints each candidate escaped for
+//! bash, and the script reads them with `read -r` into `COMPREPLY` — never through
+//! `compgen -W`, which expands its word list again. A candidate holding a control character, a
+//! line or paragraph separator or a bidirectional override is dropped (it could not be typed,
+//! and could make the line read otherwise than it is); `check` refuses such values (P012).
+//! Only bash completes the project's names: the zsh, fish and PowerShell scripts are clap's,
+//! with the command's own flags and values only.
 
 use super::*;
 
@@ -36,6 +46,17 @@ pub(crate) struct CompleteArgs {
     /// Only the names starting with PREFIX.
     #[arg(default_value = "", allow_hyphen_values = true)]
     pub(crate) prefix: String,
+    /// The shell the names are for: PREFIX is the word as typed there, and each name is printed
+    /// quoted for it.
+    #[arg(long, value_enum)]
+    pub(crate) shell: Option<CompleteShell>,
+}
+
+/// A shell `promptc complete` quotes its names for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum CompleteShell {
+    /// bash: every character but letters, digits and `_-.,/:=@%+^` escaped with a backslash.
+    Bash,
 }
 
 /// The names of `kind` in `project`, in declaration order.
@@ -76,12 +97,57 @@ pub(crate) fn names(project: &Project, kind: CompleteKind) -> Vec<String> {
 }
 
 pub(crate) fn complete(project: &Project, args: &CompleteArgs) -> Result<Exit, Error> {
+    print(&candidates(&names(project, args.kind), &args.prefix, args.shell))
+}
+
+/// The lines `promptc complete` prints: the names starting with `prefix` (as typed in `shell`),
+/// each quoted for it; a name with a control character, a line or paragraph separator or a
+/// bidirectional override is left out.
+pub(crate) fn candidates(names: &[String], prefix: &str, shell: Option<CompleteShell>) -> String {
+    let prefix = match shell {
+        Some(CompleteShell::Bash) => bash_unquote(prefix),
+        None => prefix.to_string(),
+    };
     let mut out = String::new();
-    for n in names(project, args.kind).into_iter().filter(|n| n.starts_with(&args.prefix)) {
-        out.push_str(&n);
+    for n in names.iter().filter(|n| n.starts_with(&prefix) && !n.chars().any(promptc::is_line_break_or_control)) {
+        match shell {
+            Some(CompleteShell::Bash) => out.push_str(&bash_quote(n)),
+            None => out.push_str(n),
+        }
         out.push('\n');
     }
-    print(&out)
+    out
+}
+
+/// `word` escaped for bash: safe as one word wherever it lands on a command line, expanded by
+/// nothing (no `$`, backquote, glob, brace, tilde or history expansion, no word splitting).
+fn bash_quote(word: &str) -> String {
+    let mut out = String::with_capacity(word.len());
+    for c in word.chars() {
+        // Non-ASCII characters are letters to bash; ASCII ones outside this set may mean something.
+        if !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | ',' | '/' | ':' | '=' | '@' | '%' | '+' | '^'))
+            && c.is_ascii()
+        {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The word bash's completion was given, as the user meant it: backslashes and quotes removed
+/// (what `bash_quote` wrote, or what the user typed around it), for matching names' prefixes.
+fn bash_unquote(word: &str) -> String {
+    let (mut out, mut quote, mut chars) = (String::new(), None, word.chars());
+    while let Some(c) = chars.next() {
+        match (quote, c) {
+            (None, '\'' | '"') => quote = Some(c),
+            (Some(q), _) if c == q => quote = None,
+            (None | Some('"'), '\\') => out.extend(chars.next()),
+            _ => out.push(c),
+        }
+    }
+    out
 }
 
 /// What `promptc completions bash` adds to clap's script: a completion function that asks
@@ -111,8 +177,13 @@ _promptc_dynamic() {
         command) [[ "${sub}" == command && ${COMP_CWORD} -ge 2 ]] && kind=command ;;
     esac
     if [[ -n "${kind}" ]]; then
-        local IFS=$'\n'
-        COMPREPLY=($(compgen -W "$("${COMP_WORDS[0]}" "${project[@]}" complete "${kind}" 2>/dev/null)" -- "${cur}"))
+        # promptc filters by the word and quotes each name for bash; the lines are read as they
+        # are (`compgen -W` would expand a name such as `$(...)` a second time: never use it here).
+        local line
+        COMPREPLY=()
+        while IFS= read -r line; do
+            COMPREPLY+=("${line}")
+        done < <("${COMP_WORDS[0]}" "${project[@]}" complete --shell bash "${kind}" -- "${cur}" 2>/dev/null)
         if [[ "${kind}" == variable ]]; then compopt -o nospace 2>/dev/null; fi
         return 0
     fi

@@ -67,6 +67,11 @@ pub(crate) struct Cli {
     #[arg(long, global = true, value_enum, default_value_t = Color::Auto)]
     pub(crate) color: Color,
 
+    /// Write where the command line says even inside a version-control folder (`.git`, `.hg`,
+    /// `.svn`…), which promptc otherwise refuses.
+    #[arg(long, global = true)]
+    pub(crate) allow_vcs_write: bool,
+
     #[command(subcommand)]
     pub(crate) command: Commands,
 }
@@ -288,6 +293,16 @@ pub(crate) fn wants_color(choice: Color, is_terminal: bool) -> bool {
 
 pub(crate) fn run(cli: &Cli, color: bool, level_flags: &[(String, Level)]) -> Result<Exit, Error> {
     let color = (cli.color, color);
+    if !cli.allow_vcs_write {
+        for path in write_targets(&cli.command) {
+            promptc::check_write_target(path).map_err(|mut e| {
+                for d in e.diagnostics_mut() {
+                    d.notes.push("pass `--allow-vcs-write` to write there anyway".into());
+                }
+                e
+            })?;
+        }
+    }
     // Commands that need no project.
     match &cli.command {
         Commands::Schema(args) => {
@@ -361,6 +376,31 @@ pub(crate) fn warn(c: &Compiled, choice: Color) {
     for w in c.warnings() {
         let _ = write!(err, "{}", w.render(color));
     }
+}
+
+/// The paths the command line names for writing (files and folders), checked before anything
+/// runs: none may lie in a version-control folder without `--allow-vcs-write`.
+fn write_targets(command: &Commands) -> Vec<&std::path::Path> {
+    let paths: Vec<Option<&PathBuf>> = match command {
+        Commands::Render(a) => vec![a.out.as_ref()],
+        Commands::Report(a) => vec![a.out.as_ref()],
+        Commands::Snapshot(a) => vec![a.dir.as_ref()],
+        Commands::Diff(a) => {
+            vec![a.out.as_ref(), a.dir.as_ref().filter(|_| a.update || !a.accept.is_empty() || a.review || a.pending)]
+        }
+        Commands::Review(a) => vec![a.dir.as_ref()],
+        Commands::Freeze(a) => vec![Some(&a.out)],
+        Commands::Import(a) => match &a.what {
+            ImportWhat::Tools(t) => vec![Some(&t.out)],
+        },
+        Commands::Watch(a) => match &a.what {
+            WatchWhat::Render(r) => vec![r.out.as_ref()],
+            WatchWhat::Report(r) => vec![r.out.as_ref()],
+            WatchWhat::Check(_) => vec![],
+        },
+        _ => vec![],
+    };
+    paths.into_iter().flatten().map(PathBuf::as_path).collect()
 }
 
 /// Print `s`, or with `out` write it to that file.

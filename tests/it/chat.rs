@@ -427,7 +427,7 @@ fn chat_texts_count_toward_the_runs_size_cap() {
         let out = promptc_in(dir.path(), &[cmd]);
         assert_eq!(out.status.code(), Some(2), "{cmd}: {}", stderr(&out));
         assert!(
-            stderr(&out).contains("prompts, messages and chat texts add up to more than 4000 bytes"),
+            stderr(&out).contains("prompts, messages, tools JSON and chat texts add up to more than 4000 bytes"),
             "{}",
             stderr(&out)
         );
@@ -573,5 +573,63 @@ fn a_template_that_raises_without_tools_is_still_counted() {
         assert_eq!(tools["known"], known, "{doc}");
         assert_eq!(tools["tokens"].as_u64().unwrap() > 0, known, "{doc}");
         assert_eq!(stderr(&out).contains("cannot tell the tools' share"), !known, "{}", stderr(&out));
+    }
+}
+
+/// A change to a tokenizer file, its name, and what the refusal says.
+type HostileEdit = (&'static str, Box<dyn FnOnce(&mut serde_json::Value)>, &'static str);
+
+/// The small fixture tokenizer with one hostile change made by `edit`.
+fn hostile_tokenizer(edit: impl FnOnce(&mut serde_json::Value)) -> String {
+    let text = std::fs::read_to_string(repo().join("fixtures/good/chat-templates/chat/tokenizer.json")).unwrap();
+    let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    edit(&mut v);
+    serde_json::to_string(&v).unwrap()
+}
+
+/// The tokenizer-file shapes that hung or killed CI (issue 42) are refused, exit 2, before the
+/// `tokenizers` crate builds anything — named by where they are in the file — whether the file
+/// comes from `--tokenizer-file` or from a project's `chat_templates: {tokenizer:}`, which
+/// points at the project's line.
+#[test]
+fn hostile_tokenizer_files_are_refused_before_anything_is_built() {
+    use serde_json::json;
+    let double = json!({"type": "Replace", "pattern": {"String": "a"}, "content": "aa"});
+    let cases: [HostileEdit; 4] = [
+        (
+            "look-ahead",
+            Box::new(|v| v["pre_tokenizer"]["pretokenizers"][0]["pattern"]["Regex"] = json!("(?=(a+)+$)|\\s+")),
+            "pre_tokenizer.pretokenizers[0].pattern.Regex: a repeated group",
+        ),
+        (
+            "doubling",
+            Box::new(move |v| v["normalizer"] = json!({"type": "Sequence", "normalizers": vec![double; 30]})),
+            "times longer",
+        ),
+        (
+            "replacement",
+            Box::new(|v| {
+                v["normalizer"] = json!({"type": "Replace", "pattern": {"String": "a"}, "content": "b".repeat(100_000)})
+            }),
+            "normalizer.content is 100000 bytes long",
+        ),
+        (
+            "added-token",
+            Box::new(|v| v["added_tokens"][0]["content"] = json!("x".repeat(30 << 20))),
+            "added_tokens[0].content is 31457280 bytes long",
+        ),
+    ];
+    let project = tempfile::tempdir().unwrap();
+    copy_dir(&repo().join("fixtures/good/chat-templates"), project.path());
+    for (name, edit, said) in cases {
+        let text = hostile_tokenizer(edit);
+        let path = write(project.path(), &format!("{name}.json"), &text);
+        let out = promptc(&["report", "--chat-template", QWEN, "--tokenizer-file", &path]);
+        assert_eq!(out.status.code(), Some(2), "{name}: {}", stderr(&out));
+        assert!(stderr(&out).contains(said), "{name}: {}", stderr(&out));
+        std::fs::write(project.path().join("chat/tokenizer.json"), &text).unwrap();
+        let out = promptc_in(project.path(), &["report", "--transport", "chat"]);
+        assert_eq!(out.status.code(), Some(2), "{name} in the project: {}", stderr(&out));
+        assert!(stderr(&out).contains(said) && stderr(&out).contains("promptc.yaml:52:16"), "{}", stderr(&out));
     }
 }

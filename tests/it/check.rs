@@ -1,4 +1,4 @@
-//! `promptc check`: every lint rule P001–P011 has a project under `fixtures/check/` that
+//! `promptc check`: every lint rule P001–P012 has a project under `fixtures/check/` that
 //! triggers exactly that rule (`pNNN-fail/`) and the minimal fix of the same project
 //! (`pNNN-pass/`). For each rule the fail project reports that code and nothing else, exits
 //! as the rule's default level says, and its human and JSON outputs are insta snapshots
@@ -152,6 +152,7 @@ rules! {
     p009_fail, p009_pass => "P009", Warn;
     p010_fail, p010_pass => "P010", Warn;
     p011_fail, p011_pass => "P011", Warn;
+    p012_fail, p012_pass => "P012", Deny;
 }
 
 fn fixture(code: &str, kind: &str) -> String {

@@ -428,7 +428,8 @@ fn bash_completes_the_projects_names() {
     assert_eq!(at(&["-C", "profiles", "review", "--reject", "rul"]), ["rules"]);
     assert_eq!(
         at(&["-C", "profiles", "diff", "--accept", "standard."]),
-        ["standard.*", "standard.all-capabilities.*", "standard.yolo.*", "standard.with-user-rules.*"]
+        // Quoted for bash: `*` left bare would be globbed against the folder's files.
+        ["standard.\\*", "standard.all-capabilities.\\*", "standard.yolo.\\*", "standard.with-user-rules.\\*"]
     );
     assert_eq!(at(&["-C", "profiles", "command", ""]), ["deep-planning"]);
     assert_eq!(at(&["-C", "profiles", "render", "--var", "c"]), ["cwd=", "current_date="]);
@@ -442,6 +443,51 @@ fn bash_completes_the_projects_names() {
     // A project that does not load: nothing offered, nothing printed.
     let (none, err) = bash_completes(&bash, &root, &["-C", "no/such/project", "render", "--profile", ""]);
     assert!(none.is_empty() && err.is_empty(), "{none:?} {err}");
+}
+
+/// A cloned project's switch values are untrusted: completing `--set` in bash runs none of
+/// them (no marker file appears, though the values are `$(touch …)`, backquotes and `;`), offers
+/// each escaped for bash — so that the word bash puts on the command line is the value itself —
+/// and leaves out values holding ESC or a bidirectional override.
+#[test]
+fn bash_completion_runs_nothing_a_project_declares() {
+    let Some(bash) = bash() else {
+        eprintln!("skipped: bash is not installed (the completion script is tested in bash)");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let values = ["safe", "$(touch m1)", "`touch m2`", "a;touch m3", "x\u{1b}[2Jy", "abc\u{202e}txt.exe", "s p*"];
+    let listed: Vec<String> = values.iter().map(|v| serde_json::to_string(v).unwrap()).collect();
+    let manifest = format!(
+        "promptc: 1\nname: hostile\ncontract_version: 1\ntransports: [native]\nproviders: [openai]\n\
+         switches:\n  mode:\n    description: d\n    values: [{}]\nsections:\n  role:\n    text: hi\n\
+         tools: []\nprofiles:\n  standard:\n    description: d\n    sections: [role]\n",
+        listed.join(", ")
+    );
+    std::fs::write(dir.path().join("promptc.yaml"), manifest).unwrap();
+    let (mut offered, _) = bash_completes(&bash, dir.path(), &["render", "--set", ""]);
+    offered.retain(|w| w.starts_with("mode="));
+    let (narrowed, _) = bash_completes(&bash, dir.path(), &["render", "--set", "mode=\\$"]);
+    let marks: Vec<String> =
+        ["m1", "m2", "m3"].into_iter().filter(|m| dir.path().join(m).exists()).map(String::from).collect();
+    assert!(marks.is_empty(), "completion ran a switch value: {marks:?} created");
+    assert_eq!(
+        offered,
+        ["mode=safe", "mode=\\$\\(touch\\ m1\\)", "mode=\\`touch\\ m2\\`", "mode=a\\;touch\\ m3", "mode=s\\ p\\*"]
+    );
+    assert_eq!(narrowed, ["mode=\\$\\(touch\\ m1\\)"], "the typed word is matched as bash reads it");
+    // What bash would run once a candidate is on the command line: the value, as one word.
+    let words = offered.join(" ");
+    let out = std::process::Command::new(&bash)
+        .current_dir(dir.path())
+        .arg("-c")
+        .arg(format!("printf '%s\\n' {words}"))
+        .output()
+        .unwrap();
+    let expected: Vec<String> =
+        ["safe", "$(touch m1)", "`touch m2`", "a;touch m3", "s p*"].iter().map(|v| format!("mode={v}")).collect();
+    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().collect::<Vec<_>>(), expected);
+    assert!(!["m1", "m2", "m3"].iter().any(|m| dir.path().join(m).exists()), "the completed words ran");
 }
 
 /// `promptc complete KIND PREFIX` lists the project's names of that kind that start with PREFIX.

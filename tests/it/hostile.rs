@@ -694,7 +694,7 @@ fn a_whole_matrix_run_has_a_cap() {
     for args in [&["snapshot"][..], &["diff"], &["check"], &["report", "--matrix", "--no-cache"]] {
         let out = run(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
-        let message = "the matrix's prompts, messages and chat texts add up to more than 4194304 bytes";
+        let message = "the matrix's prompts, messages, tools JSON and chat texts add up to more than 4194304 bytes";
         assert!(stderr(&out).contains(message), "{args:?}: {}", stderr(&out));
         assert!(stderr(&out).contains("limits.matrix_bytes"), "{}", stderr(&out));
     }
@@ -1527,4 +1527,126 @@ fn slicing_a_long_sequence_in_a_loop_ends_on_fuel_quickly() {
     );
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "[2, 4, 6]|[3, 2, 1]|[3, 4]|[]|[9, 6, 3, 0]|[1, 2]|1");
+}
+
+/// No path the command line names for writing lands in a version-control folder — `.git`,
+/// `.hg`, `.svn`, as written, through `..` or through a link — unless `--allow-vcs-write`
+/// says so: each command exits 2 before writing anything, and the flag lets it write.
+#[test]
+fn no_command_line_path_inside_a_version_control_folder_is_written() {
+    let w = Workspace::new();
+    for vcs in [".hg", ".svn"] {
+        std::fs::create_dir(w.path(vcs)).unwrap();
+    }
+    std::os::unix::fs::symlink(w.path(".git"), w.path("innocent")).unwrap();
+    let input = common::repo().join("fixtures/import/native/anthropic.json");
+    let before = tree(w.dir.path());
+    for target in [".git/hooks", ".hg/x", ".svn/x/y", "profiles/../.git/refs", "innocent/hooks"] {
+        let runs: [&[&str]; 5] = [
+            &["render", "--out", target],
+            &["report", "--out", target],
+            &["snapshot", "--dir", target],
+            &["diff", "--out", target],
+            &["import", "tools", input.to_str().unwrap(), "--out", target],
+        ];
+        for args in runs {
+            let out = w.run(args);
+            assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+            assert!(
+                stderr(&out).contains("a version-control folder; promptc does not write there"),
+                "{}",
+                stderr(&out)
+            );
+        }
+    }
+    assert_eq!(tree(w.dir.path()), before, "something was written");
+    let out = w.run(&["render", "--out", ".git/r", "--allow-vcs-write"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(w.path(".git/r/prompt.md").is_file());
+}
+
+/// What a `review --accept` killed while removing the retired folder leaves beside the snapshot
+/// folder (`.snapshots.promptc-del-…`, and the other temporary names) is removed by the next
+/// `review`, even one with nothing to decide; a user's folder of a similar name stays.
+#[test]
+fn the_next_review_removes_what_a_killed_review_left() {
+    let w = Workspace::new();
+    kill_leftovers(w.dir.path(), "snapshots", false);
+    let out = w.run(&["review"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(temp_leftovers(w.dir.path()), [".snapshots.promptc-mine"]);
+    assert_eq!(w.run(&["diff"]).status.code(), Some(0));
+}
+
+/// Pending files copied into the snapshot folder from CI (`NAME.new`, not in the local
+/// summary) are removed once `snapshot` writes `NAME` again; a `.new` file of another name is
+/// the user's and stays.
+#[test]
+fn pending_files_copied_in_from_ci_go_once_their_files_are_written() {
+    let w = Workspace::new();
+    let file = "lite.all-capabilities.native.prompt.md";
+    assert!(w.path(&format!("snapshots/{file}")).is_file(), "the example has no {file}");
+    std::fs::write(w.path(&format!("snapshots/{file}.new")), "from CI\n").unwrap();
+    std::fs::write(w.path("snapshots/summary.json.new"), "{}\n").unwrap();
+    std::fs::write(w.path("snapshots/notes.new"), "mine\n").unwrap();
+    let out = w.run(&["snapshot"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("2 removed") || stderr(&out).contains("2 removed"));
+    let left: Vec<String> =
+        tree(&w.path("snapshots")).into_iter().map(|(n, _)| n).filter(|n| n.ends_with(".new")).collect();
+    assert_eq!(left, ["notes.new"]);
+    assert_eq!(w.run(&["diff"]).status.code(), Some(0));
+}
+
+/// A project of templated tools whose texts are each under the prompt cap — ten tools of
+/// `{{ 'x' * 7000000 }}` — made 70 MB of tool text per cell and four 70 MB tools files: the
+/// texts of one cell now share `limits.prompt_bytes`, so `snapshot` stops at the second tool
+/// with a template error (exit 2), having written nothing.
+#[test]
+fn templated_tool_texts_of_a_cell_share_the_prompt_cap() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join(".git")).unwrap();
+    let tools: String = (0..10)
+        .map(|i| {
+            format!("- name: t{i}\n  toolset: dev\n  templated: true\n  description: \"{{{{ 'x' * 7000000 }}}}\"\n")
+        })
+        .collect();
+    std::fs::write(dir.path().join("tools.yaml"), tools).unwrap();
+    std::fs::write(
+        dir.path().join("promptc.yaml"),
+        "promptc: 1\nname: big\ncontract_version: 1\ntransports: [native]\nproviders: [anthropic, openai]\n\
+         sections:\n  role:\n    text: You are a coding agent.\ntools:\n  - tools.yaml\n\
+         profiles:\n  standard:\n    sections: [role]\n    toolsets: [dev]\n",
+    )
+    .unwrap();
+    let out = run_in_200_mb(dir.path(), "snapshot");
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let e = stderr(&out);
+    assert!(e.contains("the templated tool texts of a cell may make 8388608 bytes in all"), "{e}");
+    assert!(!dir.path().join("snapshots").exists(), "a refused run wrote snapshots");
+}
+
+/// The tools JSON counts against `limits.matrix_bytes` like the prompts: twenty profiles of a
+/// tool whose description is 1 MB (each cell's prompt small) stop at a run cap of 8 MiB, which
+/// their prompts alone never reach.
+#[test]
+fn the_tools_json_counts_against_the_run_cap() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join(".git")).unwrap();
+    let desc = "y".repeat(1 << 20);
+    std::fs::write(dir.path().join("tools.yaml"), format!("- name: big\n  toolset: dev\n  description: {desc}\n"))
+        .unwrap();
+    let profiles: String = (0..20).map(|i| format!("  p{i}:\n    sections: [role]\n    toolsets: [dev]\n")).collect();
+    std::fs::write(
+        dir.path().join("promptc.yaml"),
+        format!(
+            "promptc: 1\nname: wide\ncontract_version: 1\ntransports: [native]\nproviders: [anthropic, openai]\n\
+             limits:\n  matrix_bytes: 8388608\n\
+             sections:\n  role:\n    text: You are a coding agent.\ntools:\n  - tools.yaml\nprofiles:\n{profiles}"
+        ),
+    )
+    .unwrap();
+    let out = run_in_200_mb(dir.path(), "snapshot");
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("tools JSON and chat texts add up to more than 8388608 bytes"), "{}", stderr(&out));
 }

@@ -308,6 +308,28 @@ fn an_import_accepts_at_most_ten_thousand_tools() {
     assert!(!out_dir.exists(), "nothing written");
 }
 
+/// Tools within the tool and byte caps whose schemas hold millions of values (10,000 tools of
+/// 100 parameters, an enum of a million values) made the other commands abort at 4.7 GB: an
+/// import refuses more than `MAX_IMPORT_SCHEMA_NODES` schema values in all, located at the tool
+/// that crosses it, before converting anything.
+#[test]
+fn an_import_refuses_schemas_of_millions_of_values() {
+    let tmp = tempfile::tempdir().unwrap();
+    let values: Vec<String> = (0..=promptc::MAX_IMPORT_SCHEMA_NODES).map(|k| format!("v{k}")).collect();
+    let small = serde_json::json!({"name": "ok", "description": "A tool.", "input_schema": {"type": "object"}});
+    let huge = serde_json::json!({"name": "e", "description": "A tool.", "input_schema":
+        {"type": "object", "properties": {"p": {"type": "string", "enum": values}}}});
+    let file = tmp.path().join("enum.json");
+    std::fs::write(&file, format!("[\n{small},\n{huge}\n]\n")).unwrap();
+    let out_dir = tmp.path().join("out");
+    let out = run(&["import", "tools", s(&file), "--out", s(&out_dir)]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("the tools' parameter schemas hold more than 250000 values in all"), "{err}");
+    assert!(err.contains("enum.json:3:1"), "located at the tool that crosses the cap: {err}");
+    assert!(!out_dir.exists(), "nothing written");
+}
+
 #[test]
 fn the_imported_project_checks_clean() {
     let tmp = tempfile::tempdir().unwrap();

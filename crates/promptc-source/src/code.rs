@@ -69,6 +69,8 @@ rule_codes! {
     P010: project,
     /// A chat template leaves the system prompt or every tool out of a cell.
     P011: cell,
+    /// A switch value holds a character a shell would act on, or a control character.
+    P012: project,
 }
 
 impl RuleCode {

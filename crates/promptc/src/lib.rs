@@ -64,6 +64,7 @@ mod lint;
 mod facade;
 
 pub use compile::{Compiled, StaticPrefix};
+pub use diagnostic::is_line_break_or_control;
 pub use diagnostic::known_names_help;
 pub use diagnostic::{Diagnostic, Label, Position, Severity};
 pub use error::{Error, ErrorKind, Result};
@@ -71,13 +72,15 @@ pub use error::{Error, ErrorKind, Result};
 pub use facade::fuzz;
 pub use facade::symbols;
 pub use facade::{
-    adopt_snapshots, check, command, compile, diff, diff_folders, discover, editor_schema, explain, freeze,
-    import_tools, init, load, load_overlaid, matrix, matrix_texts, on_compile_stack, parse_record, read_record,
+    adopt_snapshots, check, check_write_target, command, compile, diff, diff_folders, discover, editor_schema, explain,
+    freeze, import_tools, init, load, load_overlaid, matrix, matrix_texts, on_compile_stack, parse_record, read_record,
     render_chat, report, report_cached, report_chat, report_html, review, rule_code, snapshot, snapshot_files,
     tokenizer_named, verify, write_artifact, write_imported, write_output, write_record, Drift, HtmlReport, MatrixCell,
     Report, ReportOptions, Review, Reviewed, SchemaKind, Symbol, SymbolKind, TokenCounter,
 };
-pub use import::{ImportFormat, ImportOptions, Imported, MAX_TOOLS as MAX_IMPORT_TOOLS};
+pub use import::{
+    ImportFormat, ImportOptions, Imported, MAX_SCHEMA_NODES as MAX_IMPORT_SCHEMA_NODES, MAX_TOOLS as MAX_IMPORT_TOOLS,
+};
 pub use json::{document as json_document, OUTPUT_FORMAT};
 pub use load::LoadMemo;
 pub use memo::CompileCache;

@@ -183,6 +183,22 @@ fn recover(parent: &Path, name: &str, dir: &Path) -> Result<()> {
     Ok(())
 }
 
+/// Remove what killed runs left beside `dir` (see `recover`) without writing it: for a command
+/// that may write the folder but has nothing to write this time (`review` with nothing to
+/// decide), so a killed run's copy never lingers for `git add -A` to commit.
+pub fn sweep(dir: &Path) -> Result<()> {
+    let Some(name) = dir.file_name().map(|n| n.to_string_lossy().into_owned()) else { return Ok(()) };
+    let parent = match dir.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    if !parent.is_dir() {
+        return Ok(());
+    }
+    let _lock = lock(&parent)?;
+    recover(&parent, &name, dir)
+}
+
 /// Remove a retired folder: first renamed to a `del` name, so a run killed half-way through
 /// the removal leaves a folder the next run knows is to be removed, never restored.
 fn retire(parent: &Path, name: &str, old: &Path) {
@@ -228,6 +244,19 @@ fn sync_folder(p: &Path) {
 /// Replace the promptc-owned content of `dir` with `files` (name → contents, flat), as one
 /// step. `owned` reads the folder's manifest, which must be one of `files`.
 pub fn replace(dir: &Path, files: &BTreeMap<String, Vec<u8>>, owned: OwnedFiles) -> Result<Replaced> {
+    replace_superseding(dir, files, owned, &|_| false)
+}
+
+/// [`replace`], where a file the manifest does not list but `superseded` names (a pending
+/// `NAME.new` snapshot copied in from CI, once `NAME` is written anew) is promptc's format made
+/// stale by this write: removed with the old folder instead of carried over, and reported as
+/// removed.
+pub fn replace_superseding(
+    dir: &Path,
+    files: &BTreeMap<String, Vec<u8>>,
+    owned: OwnedFiles,
+    superseded: &dyn Fn(&str) -> bool,
+) -> Result<Replaced> {
     let name = dir.file_name().map(|n| n.to_string_lossy().into_owned()).ok_or_else(|| {
         refuse(format!("`{}` does not name a folder", dir.display()), "give a folder path such as `snapshots`")
     })?;
@@ -239,7 +268,7 @@ pub fn replace(dir: &Path, files: &BTreeMap<String, Vec<u8>>, owned: OwnedFiles)
     let _lock = lock(&parent)?;
     recover(&parent, &name, dir)?;
 
-    let now = current(dir, files, owned)?;
+    let now = current(dir, files, owned, superseded)?;
     let mut result = Replaced::default();
     for (n, text) in files {
         match now.owned.get(n) {
@@ -248,6 +277,7 @@ pub fn replace(dir: &Path, files: &BTreeMap<String, Vec<u8>>, owned: OwnedFiles)
         }
     }
     result.removed = now.owned.keys().filter(|n| !files.contains_key(*n)).cloned().collect();
+    result.removed.extend(now.stale.iter().filter(|n| !files.contains_key(*n)).cloned());
     if result.written.is_empty() && result.removed.is_empty() {
         return Ok(result);
     }
@@ -265,6 +295,8 @@ struct Current {
     owned: BTreeMap<String, Vec<u8>>,
     /// Other regular files, carried over into the new folder.
     foreign: Vec<String>,
+    /// Files not listed that the write supersedes: left behind with the old folder.
+    stale: Vec<String>,
     /// The folder, held open while it is read and its files carried over: swapping it for a
     /// link meanwhile reads nothing elsewhere.
     held: Option<super::pin::Held>,
@@ -277,8 +309,14 @@ const SHOWN: usize = 10;
 /// while no manifest says promptc wrote them, or holds a folder or link promptc did not write,
 /// or when a file promptc would replace or remove (one its manifest lists, or one of the names
 /// in `files`) is not byte for byte what promptc wrote or would write.
-fn current(dir: &Path, files: &BTreeMap<String, Vec<u8>>, owned: OwnedFiles) -> Result<Current> {
-    let mut now = Current { existed: false, owned: BTreeMap::new(), foreign: Vec::new(), held: None };
+fn current(
+    dir: &Path,
+    files: &BTreeMap<String, Vec<u8>>,
+    owned: OwnedFiles,
+    superseded: &dyn Fn(&str) -> bool,
+) -> Result<Current> {
+    let mut now =
+        Current { existed: false, owned: BTreeMap::new(), foreign: Vec::new(), stale: Vec::new(), held: None };
     match entry(dir)? {
         Entry::Missing => return Ok(now),
         Entry::Other => {
@@ -324,6 +362,10 @@ fn current(dir: &Path, files: &BTreeMap<String, Vec<u8>>, owned: OwnedFiles) -> 
             ));
         }
         let listed = n == manifest.name || manifest.files.contains_key(&n);
+        if !listed && is_file && superseded(&n) {
+            now.stale.push(n);
+            continue;
+        }
         if !listed && !files.contains_key(&n) {
             now.foreign.push(n);
             continue;

@@ -168,6 +168,37 @@ pub fn write_root(project_root: &Path) -> PathBuf {
 /// Folders of version-control systems: never a place promptc writes.
 const VCS_FOLDERS: [&str; 6] = [".git", ".hg", ".svn", ".jj", ".bzr", "_darcs"];
 
+/// The version-control folder (`.git`, …) one of `path`'s components names, if any.
+pub fn vcs_folder(path: &Path) -> Option<String> {
+    path.components()
+        .find(|c| VCS_FOLDERS.iter().any(|v| c.as_os_str() == *v))
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+}
+
+/// The version-control folder `target` lies in once resolved: made absolute from the working
+/// directory, its longest existing part with links followed (`out -> .git/hooks` is inside
+/// `.git`), the rest as written and cleaned (`a/../.git`). For paths the user names, which may
+/// be anywhere else.
+pub fn resolved_vcs_folder(target: &Path) -> Option<String> {
+    let absolute = match std::env::current_dir() {
+        Ok(cwd) => clean_path(&cwd.join(target)),
+        Err(_) => clean_path(target),
+    };
+    let mut existing = absolute.as_path();
+    let resolved = loop {
+        if let Ok(real) = existing.canonicalize() {
+            let rest = absolute.strip_prefix(existing).unwrap_or(Path::new(""));
+            break clean_path(&real.join(rest));
+        }
+        match existing.parent() {
+            Some(p) => existing = p,
+            None => break absolute.clone(),
+        }
+    };
+    // As written too: a folder named `.git` that the cleaning removed is still what was asked for.
+    vcs_folder(&resolved).or_else(|| vcs_folder(&absolute))
+}
+
 /// Check that writing `target` stays inside `root` (both absolute; `root` canonical): the
 /// path lies lexically inside `root`, every part of it that exists resolves — symbolic links
 /// followed — inside `root`, and `target` itself is not a symbolic link; no part of it is a
@@ -181,11 +212,10 @@ pub fn confine(root: &Path, target: &Path) -> std::result::Result<(), String> {
     };
     // A version-control folder is never written: `snapshots: ../.git/refs/tags` would put files
     // among a repository's refs and break it.
-    if let Some(vcs) = rest.components().find(|c| VCS_FOLDERS.iter().any(|v| c.as_os_str() == *v)) {
+    if let Some(vcs) = vcs_folder(rest) {
         return Err(format!(
-            "`{}` is inside `{}`, a version-control folder; promptc never writes there",
-            target.display(),
-            vcs.as_os_str().to_string_lossy()
+            "`{}` is inside `{vcs}`, a version-control folder; promptc never writes there",
+            target.display()
         ));
     }
     let mut at = root.to_path_buf();

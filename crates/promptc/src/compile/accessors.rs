@@ -35,7 +35,28 @@ impl Compiled {
     /// Bytes of the text the cell makes — its prompt and harness messages — as a run's size
     /// cap charges them.
     pub(crate) fn text_bytes(&self) -> usize {
-        self.prompt.len() + self.messages.iter().map(|m| m.len()).sum::<usize>()
+        self.prompt.len() + self.messages.iter().map(|m| m.len()).sum::<usize>() + self.tools_json_bytes()
+    }
+
+    /// How long the tools JSON is as written (counted, not built: a run charges it against
+    /// `limits.matrix_bytes` like the prompt, since `snapshot` writes it for every cell).
+    fn tools_json_bytes(&self) -> usize {
+        struct Count(usize);
+        impl std::io::Write for Count {
+            fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+                self.0 += b.len();
+                Ok(b.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let mut n = Count(0);
+        if let Some(p) = &self.projection {
+            // ok: writing to a counter cannot fail, and a Value always serialises.
+            let _ = serde_json::to_writer(&mut n, p.as_ref());
+        }
+        n.0
     }
 
     /// The full system prompt.

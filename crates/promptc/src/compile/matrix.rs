@@ -78,7 +78,8 @@ impl<'p> RunBudget<'p> {
             return Ok(());
         }
         Err(Diagnostic::error(format!(
-            "the matrix's prompts, messages and chat texts add up to more than {cap} bytes ({used} by cell `{stem}`)"
+            "the matrix's prompts, messages, tools JSON and chat texts add up to more than {cap} bytes \
+             ({used} by cell `{stem}`)"
         ))
         .with_label(crate::diagnostic::Label::file(self.project.fs().display(&self.project.manifest)))
         .with_help(

@@ -191,6 +191,28 @@ pub fn write_output(path: &Path, text: &str) -> Result<()> {
     crate::source::atomic::write(path, text.as_bytes())
 }
 
+/// Refuse `path` as a place to write when it lies in a version-control folder (`.git`, `.hg`,
+/// `.svn`, `.jj`, `.bzr`, `_darcs`) once resolved — links followed, `..` removed — as the folders
+/// a project names are ([`crate::source::confine`]): a report or an imported project written into
+/// `.git/hooks` would run as a hook. A caller that means to write there skips this check.
+///
+/// ```
+/// assert!(promptc::check_write_target(std::path::Path::new("repo/.git/hooks")).is_err());
+/// assert!(promptc::check_write_target(std::path::Path::new("out/prompt")).is_ok());
+/// ```
+pub fn check_write_target(path: &Path) -> Result<()> {
+    match crate::source::resolved_vcs_folder(path) {
+        None => Ok(()),
+        Some(vcs) => Err(crate::error::Error::usage(
+            crate::diagnostic::Diagnostic::error(format!(
+                "`{}` is inside `{vcs}`, a version-control folder; promptc does not write there",
+                path.display()
+            ))
+            .with_help("name a path outside the repository's version-control folder"),
+        )),
+    }
+}
+
 /// Lint every cell of the project. `levels` override the project's `check.levels`, later
 /// entries winning.
 pub fn check(project: &Project, levels: &[(RuleCode, Level)], tokens: &mut TokenCounter) -> Result<CheckResult> {

@@ -47,6 +47,21 @@ impl Destination {
         }
     }
 
+    /// Remove what killed runs left beside the folder (`source::folder::sweep`), best effort:
+    /// a folder that cannot be pinned now is the write's error, when there is one.
+    fn sweep(&self) {
+        let pinned = match self {
+            Destination::Named(d) if d.parent().is_none_or(|p| p.as_os_str().is_empty() || p.is_dir()) => {
+                crate::source::pin::named(d).ok()
+            }
+            Destination::Named(_) => None,
+            Destination::Project(f) => f.pin().ok(),
+        };
+        if let Some(p) = pinned {
+            let _ = crate::source::folder::sweep(p.path());
+        }
+    }
+
     fn write(&self, files: &std::collections::BTreeMap<String, String>) -> Result<Written> {
         let to = match self {
             Destination::Named(d) => {
@@ -245,6 +260,8 @@ impl Review {
 pub fn review(project: &Project, dir: Option<&Path>, tokens: &mut TokenCounter) -> Result<Review> {
     use crate::output::snapshot::{owned_files, read_owned, SUMMARY};
     let to = Destination::of(project, dir)?;
+    // A review may write the folder: what a killed one left goes now, whatever this one decides.
+    to.sweep();
     let dir = to.dir().to_path_buf();
     let folder = read_owned(&dir, &owned_files)?;
     let (_, pending) = crate::diff::split_pending(folder.clone());

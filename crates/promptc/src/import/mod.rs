@@ -202,6 +202,30 @@ pub const MARKER: &str = "# Written by `promptc import tools`.";
 /// attempt to make promptc write without bound (one catalog file per tool).
 pub const MAX_TOOLS: usize = 10_000;
 
+/// The most schema nodes (objects, arrays and values inside the tools' parameter schemas, all
+/// tools together) one import accepts: a large real agent (200 tools of 20 parameters) has
+/// about 20,000. 10,000 tools of 100 parameters each (4 million) imported within the byte and
+/// tool caps, then `render` and `check` on the result aborted at 4.7 GB; an enum of a million
+/// values took 513 MB.
+pub const MAX_SCHEMA_NODES: usize = 250_000;
+
+/// How many JSON nodes `v` holds, itself included, counting no further than `limit`.
+fn nodes(v: &Value, limit: usize) -> usize {
+    let mut n = 1;
+    let children: Box<dyn Iterator<Item = &Value>> = match v {
+        Value::Object(m) => Box::new(m.values()),
+        Value::Array(a) => Box::new(a.iter()),
+        _ => return 1,
+    };
+    for c in children {
+        if n > limit {
+            break;
+        }
+        n += nodes(c, limit - n);
+    }
+    n
+}
+
 /// A usage error about the whole input.
 fn fail(source: &str, message: impl Into<String>, help: &str) -> Error {
     Diagnostic::error(message.into())
@@ -321,6 +345,20 @@ pub fn import(text: &str, source: &str, options: &ImportOptions) -> Result<Impor
              definitions in parts of at most {MAX_TOOLS} tools into separate folders"
         ));
         return Err(Error::new(ErrorKind::Usage, vec![located(text, source, &first_over.path, root_is_list, d)]));
+    }
+    let mut total = 0;
+    for f in &found {
+        total += f.schema.as_ref().map_or(0, |(s, _)| nodes(s, MAX_SCHEMA_NODES + 1 - total.min(MAX_SCHEMA_NODES)));
+        if total > MAX_SCHEMA_NODES {
+            let d = Diagnostic::error(format!(
+                "the tools' parameter schemas hold more than {MAX_SCHEMA_NODES} values in all (crossed at this tool)"
+            ))
+            .with_help(
+                "an agent's tools hold thousands of schema values, not millions: check that this is the right \
+                 file, or import the definitions in parts into separate folders",
+            );
+            return Err(Error::new(ErrorKind::Usage, vec![located(text, source, &f.path, root_is_list, d)]));
+        }
     }
     let mut converted = Converted::default();
     for f in &found {

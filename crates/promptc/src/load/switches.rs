@@ -2,7 +2,8 @@
 
 use indexmap::IndexMap;
 
-use crate::diagnostic::Span;
+use crate::code::RuleCode;
+use crate::diagnostic::{Diagnostic, Span};
 use crate::format::entries::RawSwitch;
 use crate::model::{Choice, Merge, Switch, Variable, BUILTIN_NAMES, SUBAGENT_SWITCH};
 
@@ -138,6 +139,20 @@ fn switch_default(ck: &mut Checker<'_>, name: &str, s: &RawSwitch) -> (bool, Opt
         if list[..i].contains(&v.value) {
             ck.error(&v.referenced, format!("switch `{name}` lists `{}` twice", v.value), "list each value once");
         }
+        if let Some(c) = shell_unsafe_char(&v.value) {
+            // Shown escaped: the value itself may hold what a terminal acts on.
+            let mut d = Diagnostic::warning(format!(
+                "value {:?} of switch `{name}` holds {c:?}, which a shell acts on or which cannot be typed",
+                v.value
+            ))
+            .with_label(ck.label(&v.referenced))
+            .with_help(
+                "switch values are typed as `--set NAME=VALUE` and offered by shell completion: use letters, \
+                 digits and `_-.,/:=@%+`",
+            );
+            d.code = Some(RuleCode::P012);
+            ck.diags.push(d);
+        }
     }
     let default = match &s.default {
         None => list[0].clone(),
@@ -154,4 +169,37 @@ fn switch_default(ck: &mut Checker<'_>, name: &str, s: &RawSwitch) -> (bool, Opt
         },
     };
     (false, Some(Choice { values: list, default }))
+}
+
+/// P012: the first character of `value` a shell would act on, or that cannot be typed: a control
+/// character, line or paragraph separator, bidirectional override, whitespace, or one of
+/// `` $`\"'!#&;|<>(){}[]*?~ ``.
+fn shell_unsafe_char(value: &str) -> Option<char> {
+    value.chars().find(|&c| {
+        crate::diagnostic::is_line_break_or_control(c)
+            || c.is_whitespace()
+            || matches!(
+                c,
+                '$' | '`'
+                    | '\\'
+                    | '"'
+                    | '\''
+                    | '!'
+                    | '#'
+                    | '&'
+                    | ';'
+                    | '|'
+                    | '<'
+                    | '>'
+                    | '('
+                    | ')'
+                    | '{'
+                    | '}'
+                    | '['
+                    | ']'
+                    | '*'
+                    | '?'
+                    | '~'
+            )
+    })
 }

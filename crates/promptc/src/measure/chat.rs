@@ -59,6 +59,8 @@ impl HfTokenizer {
 
     /// A tokenizer from the bytes of a `tokenizer.json`; `display` names it.
     pub fn from_bytes(display: &str, bytes: &[u8]) -> std::result::Result<HfTokenizer, String> {
+        // Untrusted: its shape is bounded before anything is built from it.
+        super::tokenizer_guard::check(bytes)?;
         // The `tokenizers` crate may panic on a malformed file instead of returning an error:
         // a file from a pull request must never abort promptc.
         let parsed = std::panic::catch_unwind(|| tokenizers::Tokenizer::from_bytes(bytes))

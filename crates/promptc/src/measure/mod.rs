@@ -9,6 +9,7 @@ pub mod account;
 pub mod billing;
 pub mod budget;
 pub mod chat;
+pub mod tokenizer_guard;
 pub mod tokens;
 
 /// Tokens and bytes of one piece of text: the one measure type of every report, summary,

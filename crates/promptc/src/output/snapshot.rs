@@ -504,7 +504,10 @@ pub type Written = crate::source::folder::Replaced;
 pub fn write(to: &Pinned, files: &BTreeMap<String, String>) -> Result<Written> {
     let dir = to.path();
     let bytes: BTreeMap<String, Vec<u8>> = files.iter().map(|(k, v)| (k.clone(), v.as_bytes().to_vec())).collect();
-    crate::source::folder::replace(dir, &bytes, &owned_files).map_err(|mut e| {
+    // A pending `NAME.new` the summary does not list (copied in from CI) is stale once `NAME` is
+    // written again: accepted, rejected or superseded, it goes.
+    let superseded = |n: &str| n.strip_suffix(PENDING_SUFFIX).is_some_and(|stem| files.contains_key(stem));
+    crate::source::folder::replace_superseding(dir, &bytes, &owned_files, &superseded).map_err(|mut e| {
         // Refused because an older promptc wrote the folder: say how to take it over.
         if matches!(older_manifest(dir), Ok(Some(_))) {
             if let Some(d) = e.diagnostics_mut().first_mut() {

@@ -56,6 +56,9 @@ pub fn value_context(
 pub struct ToolTexts<'p> {
     project: &'p Project,
     ctx: promptc_template::Value,
+    /// Bytes the cell's tool texts rendered so far: together they may make no more than a
+    /// prompt may (`limits.prompt_bytes`), as ten tools of 7 MB each otherwise made 70 MB a cell.
+    used: std::sync::atomic::AtomicUsize,
 }
 
 impl<'p> ToolTexts<'p> {
@@ -68,14 +71,28 @@ impl<'p> ToolTexts<'p> {
         } else {
             promptc_template::Value::UNDEFINED
         };
-        ToolTexts { project, ctx }
+        ToolTexts { project, ctx, used: std::sync::atomic::AtomicUsize::new(0) }
     }
 
     /// `text`, one of `tool`'s texts, as this cell sends it.
     pub fn render(&self, tool: &Tool, text: &str) -> Result<String> {
         let texts = &tool.text_templates;
         let Some(name) = texts.names.get(text) else { return Ok(text.to_string()) };
-        let out = self.project.templates.render(name, &self.ctx, self.project.templates.limits().prompt_bytes)?;
+        use std::sync::atomic::Ordering;
+        // The cell's tool texts share one cap: each render gets what the others left.
+        let left = self.project.templates.limits().prompt_bytes.saturating_sub(self.used.load(Ordering::Relaxed));
+        let out = self.project.templates.render(name, &self.ctx, left).map_err(|mut e| {
+            for d in e.diagnostics_mut() {
+                d.notes.push(format!(
+                    "the templated tool texts of a cell may make {} bytes in all (`limits.prompt_bytes`); \
+                     {} were made before this one",
+                    self.project.templates.limits().prompt_bytes,
+                    self.used.load(Ordering::Relaxed)
+                ));
+            }
+            e
+        })?;
+        self.used.fetch_add(out.len(), Ordering::Relaxed);
         Ok(if texts.trim { out.trim_end().to_string() } else { out })
     }
 
