@@ -69,6 +69,8 @@ rule_codes! {
     P010: project,
     /// A chat template leaves the system prompt or every tool out of a cell.
     P011: cell,
+    /// A tool has no description, or an empty one.
+    P012: project,
 }
 
 impl RuleCode {

@@ -12,6 +12,7 @@ pub mod p008_budget_exceeded;
 pub mod p009_subagent_recursion;
 pub mod p010_literal_template_syntax;
 pub mod p011_chat_template_drops;
+pub mod p012_undescribed_tool;
 
 use crate::diagnostic::Diagnostic;
 use crate::lint::registry::Rule;
@@ -42,4 +43,5 @@ pub(crate) const ENTRIES: [(Rule, Run); crate::code::RuleCode::ALL.len()] = [
     (p009_subagent_recursion::RULE, Run::Load),
     (p010_literal_template_syntax::RULE, Run::Project(p010_literal_template_syntax::check)),
     (p011_chat_template_drops::RULE, Run::Cells(p011_chat_template_drops::check)),
+    (p012_undescribed_tool::RULE, Run::Project(p012_undescribed_tool::check)),
 ];
