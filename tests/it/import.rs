@@ -649,3 +649,22 @@ fn an_mcp_server_s_dotted_names_and_null_descriptions_import_and_check_says_who_
     let p002 = report["diagnostics"].as_array().unwrap().iter().find(|d| d["code"] == "P002").unwrap();
     assert!(p002["message"].as_str().unwrap().contains("`sites.get_project`"), "{p002:#}");
 }
+
+#[test]
+fn check_says_what_anthropic_and_openai_strict_mode_refuse_in_a_carried_schema() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = repo().join("fixtures/import/forms/schemas-providers-refuse.json");
+    let (out, _) = import(tmp.path(), &file, &["--providers", "anthropic,openai", "--strict-tools", "true"]);
+    let r = run(&["-C", s(&out), "check", "--format", "json"]);
+    assert_eq!(r.status.code(), Some(1), "P002 is an error");
+    let report: serde_json::Value = serde_json::from_slice(&r.stdout).unwrap();
+    let p002 = report["diagnostics"].as_array().unwrap().iter().find(|d| d["code"] == "P002").expect("a P002");
+    let notes = p002["notes"].to_string();
+    for expected in [
+        "anthropic: `point`: `items` is a list (JSON Schema 2020-12: `prefixItems`)",
+        "anthropic: `speed`: `exclusiveMinimum` is a boolean",
+        "openai (strict): `frame.anyOf[0]`: `$ref` beside description",
+    ] {
+        assert!(notes.contains(expected), "{expected}: {p002:#}");
+    }
+}
