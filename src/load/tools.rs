@@ -116,7 +116,15 @@ pub(super) fn build_tool(
         variants,
         file: ck.file.rel.clone(),
         spawns_subagents: rt.spawns_subagents,
-        guidance: rt.guidance.as_ref().map(|g| g.value.trim().to_string()).filter(|g| !g.is_empty()),
+        // As written under `descriptions: verbatim` (its final newline too), trimmed otherwise.
+        guidance: rt
+            .guidance
+            .as_ref()
+            .map(|g| match env.descriptions {
+                DescriptionMode::Trim => g.value.trim().to_string(),
+                DescriptionMode::Verbatim => g.value.clone(),
+            })
+            .filter(|g| !g.trim().is_empty()),
         guidance_span: rt.guidance.as_ref().map(|g| ck.span(&g.referenced)).unwrap_or_default(),
         contributions,
         examples,

@@ -249,3 +249,19 @@ fn jinja2_printing_of_shared_values_is_capped() {
         assert!(stderr.contains("--> t.j2:1:"), "{use_}: {stderr}");
     }
 }
+
+#[test]
+fn guidance_keeps_its_final_newline_under_verbatim_descriptions_and_untrimmed_assembly() {
+    let manifest = |mode: &str| {
+        format!(
+            "promptc: 1\nname: g\ncontract_version: 1\ndescriptions: {mode}\nassembly: {{trim: false, final_newline: \
+             false}}\nsections:\n  guidance: {{generate: tool_guidance}}\ntools: [tools.yaml]\nprofiles:\n  \
+             standard: {{sections: [guidance], tools: [run]}}\n"
+        )
+    };
+    let tools = "- name: run\n  toolset: t\n  description: Run a command.\n  guidance: \"Prefer short commands.\\n\"\n";
+    let verbatim = project_of(&manifest("verbatim"), &[("tools.yaml", tools)]);
+    assert_eq!(render(&verbatim), "Prefer short commands.\n", "verbatim: the guidance as written");
+    let trimmed = project_of(&manifest("trim"), &[("tools.yaml", tools)]);
+    assert_eq!(render(&trimmed), "Prefer short commands.", "trim (the default): its whitespace dropped");
+}
