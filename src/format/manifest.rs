@@ -187,6 +187,11 @@ pub struct RawTemplates {
     /// `FileSystemLoader(searchpath)` does (default: names are paths from the project folder).
     #[schemars(with = "Option<Vec<String>>")]
     pub path: Option<Spanned<Vec<S>>>,
+    /// Names a template may read though the project never sets them, meant to be tested with
+    /// `is defined` (a harness sets them in some runs only, as SWE-agent's `command_docs`): not
+    /// reported as undefined at load; undefined when rendered, so only a guarded use is sent.
+    #[schemars(with = "Option<Vec<String>>")]
+    pub optional: Option<Spanned<Vec<S>>>,
 }
 
 /// How the prompt is assembled from its sections' rendered text.

@@ -768,6 +768,9 @@ cases! {
         "`tools[0]` is a `web_search_20250305` tool of Anthropic, configured by the provider rather than a function: \
          a promptc catalog cannot carry it (at `tools[0]`)",
         Some("fixtures/bad/import-anthropic-server-tool.json:2:3"), &[]);
+    template_optional_defined => case("template-optional-defined", "fixtures/bad/template-optional-defined", &[],
+        "`templates.optional` names `profile`, which is defined already",
+        Some("fixtures/bad/template-optional-defined/promptc.yaml:5:28"), &["remove it from the list"]);
     no_parameters_and_parameters => case("no-parameters-and-parameters", "fixtures/bad/no-parameters-and-parameters",
         &[], "tool `read_file` has `no_parameters: true` and `parameters`",
         Some("fixtures/bad/no-parameters-and-parameters/tools.yaml:4:18"), &[]);

@@ -265,3 +265,24 @@ fn guidance_keeps_its_final_newline_under_verbatim_descriptions_and_untrimmed_as
     let trimmed = project_of(&manifest("trim"), &[("tools.yaml", tools)]);
     assert_eq!(render(&trimmed), "Prefer short commands.", "trim (the default): its whitespace dropped");
 }
+
+#[test]
+fn a_name_listed_optional_may_be_guarded_with_is_defined_but_not_read_unguarded() {
+    let manifest = |optional: &str| {
+        format!(
+            "promptc: 1\nname: o\ncontract_version: 1\n{optional}\nsections:\n  role: {{template: t.j2}}\ntools: []\n\
+             profiles:\n  standard: {{sections: [role]}}\n"
+        )
+    };
+    // SWE-agent's templates test `command_docs`, which only its harness sets.
+    let guarded = "Intro.{% if command_docs is defined %}\n{{ command_docs }}{% endif %}\n";
+    let refused = project_of(&manifest(""), &[("t.j2", guarded)]);
+    let out = promptc_in(refused.path(), &["render"]);
+    assert_eq!(out.status.code(), Some(2), "an undeclared name is an error at load");
+    let listed = project_of(&manifest("templates: {optional: [command_docs]}"), &[("t.j2", guarded)]);
+    assert_eq!(render(&listed), "Intro.\n", "the guard is false: nothing sets the name");
+    let unguarded = project_of(&manifest("templates: {optional: [command_docs]}"), &[("t.j2", "{{ command_docs }}\n")]);
+    let out = promptc_in(unguarded.path(), &["render"]);
+    assert_eq!(out.status.code(), Some(2), "read unguarded, it is undefined when rendered");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("t.j2:1:4"), "located at the read");
+}
