@@ -286,3 +286,20 @@ fn a_name_listed_optional_may_be_guarded_with_is_defined_but_not_read_unguarded(
     assert_eq!(out.status.code(), Some(2), "read unguarded, it is undefined when rendered");
     assert!(String::from_utf8_lossy(&out.stderr).contains("t.j2:1:4"), "located at the read");
 }
+
+#[test]
+fn each_join_point_takes_its_own_separator_and_defaults_to_the_sections_one() {
+    let manifest = |separators: &str| {
+        format!(
+            "promptc: 1\nname: s\ncontract_version: 1\nassembly: {{separator: \"\\n---\\n\"{separators}}}\nsections:\n  \
+             role: {{text: Role.}}\n  guidance: {{generate: tool_guidance}}\ntools: [tools.yaml]\nprofiles:\n  \
+             standard: {{sections: [role, guidance], tools: [a, b]}}\n"
+        )
+    };
+    let tools = "- {name: a, toolset: t, description: A., guidance: Use a.}\n\
+                 - {name: b, toolset: t, description: B., guidance: Use b.}\n";
+    let default = project_of(&manifest(""), &[("tools.yaml", tools)]);
+    assert_eq!(render(&default), "Role.\n---\nUse a.\n---\nUse b.\n", "every join takes `separator`");
+    let own = project_of(&manifest(", separators: {tool_guidance: \"\\n\"}"), &[("tools.yaml", tools)]);
+    assert_eq!(render(&own), "Role.\n---\nUse a.\nUse b.\n", "the guidance joined with its own separator");
+}
