@@ -291,7 +291,8 @@ fn a_name_listed_optional_may_be_guarded_with_is_defined_but_not_read_unguarded(
 fn each_join_point_takes_its_own_separator_and_defaults_to_the_sections_one() {
     let manifest = |separators: &str| {
         format!(
-            "promptc: 1\nname: s\ncontract_version: 1\nassembly: {{separator: \"\\n---\\n\"{separators}}}\nsections:\n  \
+            "promptc: 1\nname: s\ncontract_version: 1\nassembly: {{separator: \"\\n---\\n\"{separators}}}\n\
+             sections:\n  \
              role: {{text: Role.}}\n  guidance: {{generate: tool_guidance}}\ntools: [tools.yaml]\nprofiles:\n  \
              standard: {{sections: [role, guidance], tools: [a, b]}}\n"
         )

@@ -24,8 +24,8 @@ pub const RULE: Rule = Rule {
         OpenAPI subset refuses (an object without properties, an array without `items`, a node without a type); a \
         schema Anthropic refuses as not JSON Schema 2020-12 (`items` as a list, a boolean `exclusiveMinimum`: its \
         error \"JSON schema is invalid. It must match JSON Schema draft 2020-12\"), a `$ref` with sibling keywords in \
-        OpenAI strict mode (\"$ref cannot have keywords\"), an MCP tool field set to `null` (the specification's `Tool` \
-        declares them optional, not nullable; Python SDK dumps write them). And the \
+        OpenAI strict mode (\"$ref cannot have keywords\"), an MCP tool field set to `null` (the specification's \
+        `Tool` declares them optional, not nullable; Python SDK dumps write them). And the \
         harness messages once those whose sections all render empty are left out: a list that starts with the \
         assistant's (Anthropic takes the user's first), or none at all where the profile declares some (Anthropic's \
         `messages` and Gemini's `contents` must not be empty). The request fails at runtime.\n\nFix: shorten the \
