@@ -36,7 +36,8 @@ pub(crate) struct CellArgs {
     /// Set a variable: NAME=VALUE (repeatable).
     #[arg(long = "var", value_name = "NAME=VALUE")]
     pub(crate) vars: Vec<String>,
-    /// YAML or JSON file with `switches:`, `variables:`, `model:` and `context_window:`.
+    /// YAML or JSON file with `switches:`, `variables:`, `model:` and `context_window:` (`-`: read
+    /// it from standard input).
     #[arg(long, value_name = "FILE")]
     pub(crate) context: Option<PathBuf>,
     /// Render this sub-agent's prompt (same profile and transport, its own tool allowlist).
@@ -100,11 +101,38 @@ fn cell_request(project: &Project, cell: &CellArgs) -> Result<Request, Error> {
         TransportArg::Chat => Transport::Native.to_string(),
     });
     options.provider = cell.provider.map(|p| p.to_string());
-    options.context_file = cell.context.clone();
+    match cell.context.as_deref() {
+        Some(p) if p.as_os_str() == "-" => options.context_text = Some(stdin_context()?),
+        _ => options.context_file = cell.context.clone(),
+    }
     options.nonce = cell.nonce.clone();
     options.lenient = cell.lenient;
     options.subagent = cell.subagent.clone();
     options.request()
+}
+
+/// The context read from standard input (`--context -`), read once: a command that compiles
+/// again (`watch`) is given the same text, since standard input can be read only once. A
+/// process-wide cell, because standard input itself is process-wide.
+fn stdin_context() -> Result<String, Error> {
+    use std::io::Read;
+    static TEXT: std::sync::OnceLock<Result<String, String>> = std::sync::OnceLock::new();
+    // The bound the library puts on a context file read from disk (4 MiB).
+    let limit: u64 = 4 * 1024 * 1024;
+    let read = TEXT.get_or_init(|| {
+        let mut buf = Vec::new();
+        std::io::stdin()
+            .take(limit + 1)
+            .read_to_end(&mut buf)
+            .map_err(|e| format!("cannot read standard input: {e}"))?;
+        if buf.len() as u64 > limit {
+            return Err(format!("the context on standard input is larger than {limit} bytes"));
+        }
+        String::from_utf8(buf).map_err(|_| "the context on standard input is not valid UTF-8".to_string())
+    });
+    read.clone().map_err(|m| {
+        Error::usage(Diagnostic::error(m).with_help("pipe a YAML or JSON context: switches, variables, model"))
+    })
 }
 
 /// `--provider` with a transport that sends no tools JSON is a mistake, said before anything

@@ -93,9 +93,6 @@ cases! {
     missing_required_key => case("missing-required-key", "fixtures/bad/missing-required-key", &[],
         "missing required key `name`",
         Some("fixtures/bad/missing-required-key/promptc.yaml:1:1"), &["add `name:` to the top level of the file (the project's name)"]);
-    missing_tool_description => case("missing-tool-description", "fixtures/bad/missing-tool-description", &[],
-        "missing required key `description` in tool `read_file`",
-        Some("fixtures/bad/missing-tool-description/tools/files.yaml:1:3"), &["the model reads it to decide when to call the tool"]);
     unclosed_quote => case("yaml-unclosed-quote", "fixtures/bad/yaml-unclosed-quote", &[],
         "this quote is never closed",
         Some("fixtures/bad/yaml-unclosed-quote/promptc.yaml:14:18"), &["runs on to the next `\"` (line 40, column 18)"]);
@@ -336,9 +333,6 @@ cases! {
     invalid_param_name => case("invalid-param-name", "fixtures/bad/invalid-param-name", &[],
         "invalid parameter name `file-path`",
         Some("fixtures/bad/invalid-param-name/tools.yaml:5:5"), &[]);
-    empty_tool_description => case("empty-tool-description", "fixtures/bad/empty-tool-description", &[],
-        "tool `read_file` has an empty description",
-        Some("fixtures/bad/empty-tool-description/tools.yaml:3:16"), &[]);
     param_keyword_misplaced => case("param-keyword-misplaced", "fixtures/bad/param-keyword-misplaced", &[],
         "`minimum` does not apply to type `string`",
         Some("fixtures/bad/param-keyword-misplaced/tools.yaml:8:16"), &["allowed on: integer, number"]);
@@ -724,7 +718,7 @@ cases! {
     import_invalid_tool_name => case("import-invalid-tool-name", MINIMAL,
         &["import", "tools", "fixtures/bad/import-invalid-tool-name.json", "--out", "imported"],
         "invalid tool name `water beds` (at `tools[0].function.name`)",
-        Some("fixtures/bad/import-invalid-tool-name.json:2:37"), &["OpenAI's and Anthropic's rule"]);
+        Some("fixtures/bad/import-invalid-tool-name.json:2:37"), &["letters, digits, `_`, `-` or `.`"]);
     import_mixed_strict => case("import-mixed-strict", MINIMAL,
         &["import", "tools", "fixtures/bad/import-mixed-strict.json", "--out", "imported"],
         "the tools disagree on OpenAI strict mode: strict 1 (`water_beds`), not strict 1 (`prune`)",
@@ -771,8 +765,15 @@ cases! {
         Some("fixtures/bad/import-gemini-both-parameters.json:7:9"), &[]);
     import_anthropic_server_tool => case("import-anthropic-server-tool", MINIMAL,
         &["import", "tools", "fixtures/bad/import-anthropic-server-tool.json", "--out", "imported"],
-        "tool `web_search`: only custom tools can be imported, found type \"web_search_20250305\" (at `tools[0].type`)",
-        Some("fixtures/bad/import-anthropic-server-tool.json:3:5"), &[]);
+        "`tools[0]` is a `web_search_20250305` tool of Anthropic, configured by the provider rather than a function: \
+         a promptc catalog cannot carry it (at `tools[0]`)",
+        Some("fixtures/bad/import-anthropic-server-tool.json:2:3"), &[]);
+    template_optional_defined => case("template-optional-defined", "fixtures/bad/template-optional-defined", &[],
+        "`templates.optional` names `profile`, which is defined already",
+        Some("fixtures/bad/template-optional-defined/promptc.yaml:5:28"), &["remove it from the list"]);
+    no_parameters_and_parameters => case("no-parameters-and-parameters", "fixtures/bad/no-parameters-and-parameters",
+        &[], "tool `read_file` has `no_parameters: true` and `parameters`",
+        Some("fixtures/bad/no-parameters-and-parameters/tools.yaml:4:18"), &[]);
     input_schema_and_parameters => case("input-schema-and-parameters", "fixtures/bad/input-schema-and-parameters", &[],
         "tool `read_file` has both `input_schema` and `parameters`",
         Some("fixtures/bad/input-schema-and-parameters/tools.yaml:9:5"), &[]);

@@ -153,6 +153,7 @@ rules! {
     p010_fail, p010_pass => "P010", Warn;
     p011_fail, p011_pass => "P011", Warn;
     p012_fail, p012_pass => "P012", Deny;
+    p013_fail, p013_pass => "P013", Warn;
 }
 
 fn fixture(code: &str, kind: &str) -> String {
@@ -412,7 +413,7 @@ fn unknown_rule_code_is_a_usage_error() {
         assert!(out.stdout.is_empty(), "{flag} P099 printed a report");
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(stderr.starts_with("error: unknown rule `P099`"), "{stderr}");
-        assert!(stderr.contains("P001, P002, P003, P004, P005, P006, P007, P008, P009, P010, P011"), "{stderr}");
+        assert!(stderr.contains("P001, P002, P003, P004, P005, P006, P007, P008, P009, P010, P011, P012"), "{stderr}");
     }
 }
 

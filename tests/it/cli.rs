@@ -589,3 +589,32 @@ fn watch_report_recompiles_only_what_an_edit_reached() {
         );
     }
 }
+
+/// `promptc -C fixtures/good/minimal ARGS` with `input` on standard input.
+fn with_stdin(args: &[&str], input: &[u8]) -> Output {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_promptc"))
+        .args(["-C", "fixtures/good/minimal"])
+        .args(args)
+        .current_dir(repo())
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn a_context_of_dash_is_read_from_standard_input_and_located_there() {
+    let out = with_stdin(&["render", "--context", "-"], b"variables:\n  cwd: /srv/piped\n");
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout(&out).contains("Working directory: /srv/piped"), "the piped value is used:\n{}", stdout(&out));
+    let out = with_stdin(&["render", "--context", "-"], b"switches:\n  brwoser: true\n");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("unknown switch `brwoser` in context file\n --> <stdin>:2:3"), "{err}");
+}

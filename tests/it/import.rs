@@ -589,3 +589,104 @@ fn numbers_no_double_or_64_bit_integer_holds_are_refused_where_written() {
     assert_eq!(stderr.matches("error:").count(), 3, "0.1 is held exactly: {stderr}");
     assert!(!tmp.path().join("out").exists(), "nothing written");
 }
+
+#[test]
+fn skip_invalid_keeps_every_function_beside_a_provider_s_own_tools_and_says_where_each_is() {
+    // (file, the functions kept, the provider tools left out, the API named in the message)
+    let cases: [(&str, &[&str], usize, &str); 3] = [
+        ("responses-web-search.json", &["shell", "update_plan"], 2, "OpenAI Responses"),
+        ("anthropic-server-tool.json", &["get_weather"], 1, "Anthropic"),
+        ("chat-custom-tool.json", &["list_files"], 1, "OpenAI Chat Completions"),
+    ];
+    for (file, kept, left_out, api) in cases {
+        let tmp = tempfile::tempdir().unwrap();
+        let input = repo().join("fixtures/import/provider-tools").join(file);
+        let out = tmp.path().join("out");
+        let refused = run(&["import", "tools", s(&input), "--out", s(&out)]);
+        assert_eq!(refused.status.code(), Some(2), "{file}: refused whole without --skip-invalid");
+        assert!(!out.exists(), "{file}: nothing written when refused");
+        let r = run(&["import", "tools", s(&input), "--out", s(&out), "--skip-invalid"]);
+        let err = String::from_utf8_lossy(&r.stderr);
+        for name in kept {
+            assert!(out.join(format!("tool.{name}.yaml")).is_file(), "{file}: `{name}` must be imported:\n{err}");
+        }
+        assert_eq!(err.matches("configured by the provider").count(), left_out, "{file}:\n{err}");
+        assert!(err.contains(&format!("tool of {api},")), "{file} must name {api}:\n{err}");
+        assert!(err.contains(" --> "), "{file}: each left-out tool is located:\n{err}");
+        // The functions render back as the input wrote them.
+        let input: serde_json::Value = serde_json::from_slice(&std::fs::read(&input).unwrap()).unwrap();
+        let list = input.get("tools").unwrap_or(&input).as_array().unwrap();
+        let functions: Vec<&serde_json::Value> = list.iter().filter(|e| kept.iter().any(|k| mentions(e, k))).collect();
+        let rendered: serde_json::Value = serde_json::from_str(&tools_of(&out, None)).unwrap();
+        assert_eq!(rendered.as_array().unwrap().iter().collect::<Vec<_>>(), functions, "{file}");
+    }
+}
+
+/// Whether tool entry `e` (any form) is named `name`.
+fn mentions(e: &serde_json::Value, name: &str) -> bool {
+    e.get("name").or_else(|| e.get("function").and_then(|f| f.get("name"))) == Some(&serde_json::json!(name))
+}
+
+#[test]
+fn each_entry_of_a_list_mixing_forms_is_read_in_its_own_form() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (out, _) = import(tmp.path(), &repo().join("fixtures/import/provider-tools/mixed-forms.json"), &[]);
+    let mcp_tool = std::fs::read_to_string(out.join("tool.read_resource.yaml")).unwrap();
+    assert!(mcp_tool.contains("  provider_fields:\n    mcp:\n      annotations:\n"), "{mcp_tool}");
+    let manifest = std::fs::read_to_string(out.join("promptc.yaml")).unwrap();
+    assert!(manifest.contains("providers: [openai, mcp, "), "the MCP entry's provider is enabled:\n{manifest}");
+    let mcp: serde_json::Value = serde_json::from_str(&tools_of(&out, Some("mcp"))).unwrap();
+    assert_eq!(mcp["tools"][1]["annotations"], serde_json::json!({"readOnlyHint": true}), "{mcp:#}");
+}
+
+#[test]
+fn a_function_without_parameters_renders_back_without_them_where_the_provider_allows_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = repo().join("fixtures/import/forms/chat-no-parameters.json");
+    let (out, _) = import(tmp.path(), &file, &[]);
+    let input: serde_json::Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+    let chat: serde_json::Value = serde_json::from_str(&tools_of(&out, None)).unwrap();
+    assert_eq!(chat, input, "Chat Completions gets the functions as written, the first without `parameters`");
+    let gemini: serde_json::Value = serde_json::from_str(&tools_of(&out, Some("gemini"))).unwrap();
+    assert!(gemini[0]["functionDeclarations"][0].get("parameters").is_none(), "{gemini:#}");
+    // Anthropic requires `input_schema`: an empty object schema.
+    let anthropic: serde_json::Value = serde_json::from_str(&tools_of(&out, Some("anthropic"))).unwrap();
+    assert_eq!(anthropic[0]["input_schema"], serde_json::json!({"type": "object", "properties": {}}));
+}
+
+#[test]
+fn an_mcp_server_s_dotted_names_and_null_descriptions_import_and_check_says_who_refuses_them() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = repo().join("fixtures/import/forms/mcp-dotted-names.json");
+    let (out, _) = import(tmp.path(), &file, &[]);
+    let input: serde_json::Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+    let mcp: serde_json::Value = serde_json::from_str(&tools_of(&out, None)).unwrap();
+    assert_eq!(mcp, input, "the MCP tools come back JSON-equal: the dot, the null and the empty description");
+    let r = run(&["-C", s(&out), "check", "--format", "json"]);
+    let report: serde_json::Value = serde_json::from_slice(&r.stdout).unwrap();
+    let codes: Vec<&str> =
+        report["diagnostics"].as_array().unwrap().iter().map(|d| d["code"].as_str().unwrap()).collect();
+    assert!(codes.contains(&"P002"), "OpenAI and Anthropic refuse the dot: {report:#}");
+    assert_eq!(codes.iter().filter(|c| **c == "P012").count(), 2, "both tools are undescribed: {report:#}");
+    let p002 = report["diagnostics"].as_array().unwrap().iter().find(|d| d["code"] == "P002").unwrap();
+    assert!(p002["message"].as_str().unwrap().contains("`sites.get_project`"), "{p002:#}");
+}
+
+#[test]
+fn check_says_what_anthropic_and_openai_strict_mode_refuse_in_a_carried_schema() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = repo().join("fixtures/import/forms/schemas-providers-refuse.json");
+    let (out, _) = import(tmp.path(), &file, &["--providers", "anthropic,openai", "--strict-tools", "true"]);
+    let r = run(&["-C", s(&out), "check", "--format", "json"]);
+    assert_eq!(r.status.code(), Some(1), "P002 is an error");
+    let report: serde_json::Value = serde_json::from_slice(&r.stdout).unwrap();
+    let p002 = report["diagnostics"].as_array().unwrap().iter().find(|d| d["code"] == "P002").expect("a P002");
+    let notes = p002["notes"].to_string();
+    for expected in [
+        "anthropic: `point`: `items` is a list (JSON Schema 2020-12: `prefixItems`)",
+        "anthropic: `speed`: `exclusiveMinimum` is a boolean",
+        "openai (strict): `frame.anyOf[0]`: `$ref` beside description",
+    ] {
+        assert!(notes.contains(expected), "{expected}: {p002:#}");
+    }
+}

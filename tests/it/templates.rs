@@ -249,3 +249,58 @@ fn jinja2_printing_of_shared_values_is_capped() {
         assert!(stderr.contains("--> t.j2:1:"), "{use_}: {stderr}");
     }
 }
+
+#[test]
+fn guidance_keeps_its_final_newline_under_verbatim_descriptions_and_untrimmed_assembly() {
+    let manifest = |mode: &str| {
+        format!(
+            "promptc: 1\nname: g\ncontract_version: 1\ndescriptions: {mode}\nassembly: {{trim: false, final_newline: \
+             false}}\nsections:\n  guidance: {{generate: tool_guidance}}\ntools: [tools.yaml]\nprofiles:\n  \
+             standard: {{sections: [guidance], tools: [run]}}\n"
+        )
+    };
+    let tools = "- name: run\n  toolset: t\n  description: Run a command.\n  guidance: \"Prefer short commands.\\n\"\n";
+    let verbatim = project_of(&manifest("verbatim"), &[("tools.yaml", tools)]);
+    assert_eq!(render(&verbatim), "Prefer short commands.\n", "verbatim: the guidance as written");
+    let trimmed = project_of(&manifest("trim"), &[("tools.yaml", tools)]);
+    assert_eq!(render(&trimmed), "Prefer short commands.", "trim (the default): its whitespace dropped");
+}
+
+#[test]
+fn a_name_listed_optional_may_be_guarded_with_is_defined_but_not_read_unguarded() {
+    let manifest = |optional: &str| {
+        format!(
+            "promptc: 1\nname: o\ncontract_version: 1\n{optional}\nsections:\n  role: {{template: t.j2}}\ntools: []\n\
+             profiles:\n  standard: {{sections: [role]}}\n"
+        )
+    };
+    // SWE-agent's templates test `command_docs`, which only its harness sets.
+    let guarded = "Intro.{% if command_docs is defined %}\n{{ command_docs }}{% endif %}\n";
+    let refused = project_of(&manifest(""), &[("t.j2", guarded)]);
+    let out = promptc_in(refused.path(), &["render"]);
+    assert_eq!(out.status.code(), Some(2), "an undeclared name is an error at load");
+    let listed = project_of(&manifest("templates: {optional: [command_docs]}"), &[("t.j2", guarded)]);
+    assert_eq!(render(&listed), "Intro.\n", "the guard is false: nothing sets the name");
+    let unguarded = project_of(&manifest("templates: {optional: [command_docs]}"), &[("t.j2", "{{ command_docs }}\n")]);
+    let out = promptc_in(unguarded.path(), &["render"]);
+    assert_eq!(out.status.code(), Some(2), "read unguarded, it is undefined when rendered");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("t.j2:1:4"), "located at the read");
+}
+
+#[test]
+fn each_join_point_takes_its_own_separator_and_defaults_to_the_sections_one() {
+    let manifest = |separators: &str| {
+        format!(
+            "promptc: 1\nname: s\ncontract_version: 1\nassembly: {{separator: \"\\n---\\n\"{separators}}}\n\
+             sections:\n  \
+             role: {{text: Role.}}\n  guidance: {{generate: tool_guidance}}\ntools: [tools.yaml]\nprofiles:\n  \
+             standard: {{sections: [role, guidance], tools: [a, b]}}\n"
+        )
+    };
+    let tools = "- {name: a, toolset: t, description: A., guidance: Use a.}\n\
+                 - {name: b, toolset: t, description: B., guidance: Use b.}\n";
+    let default = project_of(&manifest(""), &[("tools.yaml", tools)]);
+    assert_eq!(render(&default), "Role.\n---\nUse a.\n---\nUse b.\n", "every join takes `separator`");
+    let own = project_of(&manifest(", separators: {tool_guidance: \"\\n\"}"), &[("tools.yaml", tools)]);
+    assert_eq!(render(&own), "Role.\n---\nUse a.\nUse b.\n", "the guidance joined with its own separator");
+}

@@ -71,6 +71,8 @@ rule_codes! {
     P011: cell,
     /// A switch value holds a character a shell would act on, or a control character.
     P012: project,
+    /// A tool has no description, or an empty one.
+    P013: project,
 }
 
 impl RuleCode {

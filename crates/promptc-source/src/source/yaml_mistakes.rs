@@ -549,7 +549,6 @@ pub(super) fn missing_key_purpose(keys: &[String], field: &str) -> (Option<Strin
         ("the project", "profiles") => Some("the prompt contracts: each names its sections and tools"),
         ("tool", "name") => Some("the name the model calls the tool by"),
         ("tool", "toolset") => Some("the toolset it belongs to, which profiles list under `toolsets:`"),
-        ("tool", "description") => Some("what the tool does; the model reads it to decide when to call the tool"),
         ("parameter", "type") => Some("its JSON type: string, integer, number, boolean, array or object"),
         ("example", "arguments") => Some("the call's arguments, a mapping of parameter names to values"),
         ("description part", "text") => Some("the text this part adds to the tool's description"),

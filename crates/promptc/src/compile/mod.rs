@@ -144,7 +144,7 @@ fn compile_once(project: &Project, cell: Resolved) -> Result<Compiled> {
                 .iter()
                 .filter_map(|t| t.guidance.as_deref())
                 .collect::<Vec<_>>()
-                .join(&project.assembly.separator),
+                .join(&project.assembly.guidance_separator),
             // Tool docs are the xml transport's, the action schema the json transport's: the
             // other transports describe their tools elsewhere (the projection, the schema).
             (Generator::ToolDocs, Transport::Native | Transport::Json)

@@ -187,6 +187,11 @@ pub struct RawTemplates {
     /// `FileSystemLoader(searchpath)` does (default: names are paths from the project folder).
     #[schemars(with = "Option<Vec<String>>")]
     pub path: Option<Spanned<Vec<S>>>,
+    /// Names a template may read though the project never sets them, meant to be tested with
+    /// `is defined` (a harness sets them in some runs only, as SWE-agent's `command_docs`): not
+    /// reported as undefined at load; undefined when rendered, so only a guarded use is sent.
+    #[schemars(with = "Option<Vec<String>>")]
+    pub optional: Option<Spanned<Vec<S>>>,
 }
 
 /// How the prompt is assembled from its sections' rendered text.
@@ -202,6 +207,21 @@ pub struct RawAssembly {
     /// What goes between two sections of the prompt or of a harness message (default a blank
     /// line, `"\n\n"`).
     pub separator: Option<String>,
+    /// The separator at each other join point, where it is not `separator`.
+    pub separators: Option<RawSeparators>,
+}
+
+/// What goes between two texts at each join point that is not the prompt's sections (each
+/// defaults to `assembly.separator`).
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawSeparators {
+    /// Between two sections of one harness message content block.
+    pub messages: Option<String>,
+    /// Between two contributions to one slot.
+    pub slots: Option<String>,
+    /// Between two tools' guidance (`generate: tool_guidance`).
+    pub tool_guidance: Option<String>,
 }
 
 /// What a request gets when it does not say.

@@ -16,14 +16,16 @@ use super::S;
 #[serde(deny_unknown_fields)]
 pub struct RawTool {
     /// The tool's name and id.
-    #[schemars(with = "String", extend("pattern" = "^[A-Za-z0-9_-]{1,64}$"))]
+    #[schemars(with = "String", extend("pattern" = "^[A-Za-z0-9_.-]{1,64}$"))]
     pub name: S,
     /// The toolset it belongs to.
     #[schemars(with = "String")]
     pub toolset: S,
-    /// What the tool does and when to use it.
-    #[schemars(with = "String")]
-    pub description: S,
+    /// What the tool does and when to use it. Every provider and MCP take a tool without one (sent
+    /// with no description key; `check` warns, P012): what `promptc import tools` writes for a
+    /// definition whose description is absent or `null`.
+    #[schemars(with = "Option<String>")]
+    pub description: Option<S>,
     /// Sentences appended to the description, each on a new line, only where their conditions hold.
     #[schemars(with = "Option<Vec<RawDescriptionPart>>", length(min = 1))]
     pub description_parts: Option<Spanned<Vec<RawDescriptionPart>>>,
@@ -47,6 +49,14 @@ pub struct RawTool {
     /// writes for Gemini input. Instead of `input_schema` or `parameters`.
     #[schemars(with = "Option<serde_json::Map<String, serde_json::Value>>")]
     pub gemini_parameters: Option<Spanned<serde_json::Value>>,
+    /// The tool's entry has no parameter schema at all, as a function that takes no arguments
+    /// may be sent: Chat Completions and Gemini get no parameters key, the providers that require
+    /// one (Responses, Anthropic, MCP) an empty object schema. What `promptc import tools` writes
+    /// for a definition without parameters. Instead of `parameters`, `input_schema` or
+    /// `gemini_parameters`.
+    #[serde(default)]
+    #[schemars(with = "bool")]
+    pub no_parameters: Option<Spanned<bool>>,
     /// Fields of a provider's tool entry promptc has no model for, by provider, sent as written
     /// after its own (an MCP tool's `title`, `annotations`, `outputSchema`, `_meta`, `icons`;
     /// Anthropic `type: custom` or `cache_control`; a Chat Completions function's other keys; a

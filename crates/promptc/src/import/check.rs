@@ -18,8 +18,11 @@ use super::Problem;
 pub(super) struct Tool {
     /// The JSON path of its definition in the input.
     pub(super) path: String,
+    /// The form its entry is written in: its fields and key order are that provider's.
+    pub(super) form: super::ImportFormat,
     pub(super) name: String,
-    pub(super) description: String,
+    /// None: the input gives no description (absent or `null`).
+    pub(super) description: Option<String>,
     pub(super) params: Option<Params>,
     /// The entry's other fields, sent back as written to the provider of the input's form.
     pub(super) fields: serde_json::Map<String, Value>,
@@ -104,6 +107,7 @@ impl Converted {
         }
         self.tools.push(Tool {
             path: f.path.clone(),
+            form: f.form,
             name: name.to_string(),
             description,
             params,
@@ -131,8 +135,8 @@ impl Converted {
                     f.path
                 ))
                 .with_help(
-                    "tool names are letters, digits, `_` or `-`, at most 64 characters (OpenAI's and Anthropic's \
-                     rule); rename the tool in the input",
+                    "tool names are letters, digits, `_`, `-` or `.`, at most 64 characters; rename the tool in the \
+                     input",
                 ),
             ));
             return None;
@@ -177,18 +181,12 @@ fn nesting(v: &Value) -> usize {
     }
 }
 
-/// The tool's description: a catalog requires a non-blank string.
-fn description(f: &Found<'_>, name: &str, problems: &mut Vec<Problem>) -> Option<String> {
+/// The tool's description: a string (even empty) as written, or none (absent, or `null`, which
+/// `forms` carries as a field): every provider and MCP take a tool without one.
+fn description(f: &Found<'_>, name: &str, problems: &mut Vec<Problem>) -> Option<Option<String>> {
     match f.description {
-        Some(Value::String(s)) if !s.trim().is_empty() => Some(s.clone()),
-        None | Some(Value::Null) | Some(Value::String(_)) => {
-            problems.push((
-                if f.description.is_some() { format!("{}.description", f.path) } else { format!("{}.name", f.path) },
-                Diagnostic::error(format!("tool `{name}` has no description"))
-                    .with_help("a promptc catalog requires one (the model relies on it): add it to the input"),
-            ));
-            None
-        }
+        Some(Value::String(s)) => Some(Some(s.clone())),
+        None | Some(Value::Null) => Some(None),
         Some(other) => {
             problems.push((
                 format!("{}.description", f.path),

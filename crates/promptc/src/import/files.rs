@@ -41,8 +41,7 @@ pub(super) struct Settings {
 }
 
 pub(super) fn files(tools: &[Tool], format: ImportFormat, settings: Settings) -> BTreeMap<String, String> {
-    let mut files: BTreeMap<String, String> =
-        tools.iter().map(|t| (file_name(&t.name), catalog_file(t, format))).collect();
+    let mut files: BTreeMap<String, String> = tools.iter().map(|t| (file_name(&t.name), catalog_file(t))).collect();
     files.insert(MANIFEST.to_string(), manifest(tools, &files, format, &settings));
     files
 }
@@ -87,18 +86,24 @@ fn manifest(tools: &[Tool], catalogs: &BTreeMap<String, String>, format: ImportF
     m
 }
 
-/// One tool's catalog file.
-fn catalog_file(t: &Tool, format: ImportFormat) -> String {
+/// One tool's catalog file (its fields and key order are for the provider of its entry's form).
+fn catalog_file(t: &Tool) -> String {
+    let format = t.form;
     let mut y = String::new();
     let _ = writeln!(y, "- name: {}", yaml::quoted(&t.name));
     let _ = writeln!(y, "  toolset: {TOOLSET}");
-    let _ = writeln!(y, "  description: {}", yaml::string(&t.description, 4));
+    if let Some(d) = &t.description {
+        let _ = writeln!(y, "  description: {}", yaml::string(d, 4));
+    }
     if let Some(p) = &t.params {
         let key = match p.dialect {
             SchemaDialect::JsonSchema => "input_schema",
             SchemaDialect::OpenApi => "gemini_parameters",
         };
         yaml::block(&mut y, key, &p.schema, 2);
+    } else if matches!(format, ImportFormat::OpenAiChat | ImportFormat::Bare) {
+        // A Chat Completions function sent without `parameters` renders back without them.
+        let _ = writeln!(y, "  no_parameters: true");
     }
     if !t.fields.is_empty() {
         let mut by_provider = serde_json::Map::new();

@@ -6,6 +6,7 @@ use serde_json::{Map, Value};
 
 use crate::diagnostic::Diagnostic;
 use crate::error::Result;
+use crate::model::provider::Provider;
 
 use super::{fail, ImportFormat, Problem};
 
@@ -13,6 +14,8 @@ use super::{fail, ImportFormat, Problem};
 pub(super) struct Found<'a> {
     /// JSON path of the tool object.
     pub(super) path: String,
+    /// The form this entry is written in (a list may mix them: each entry is read in its own).
+    pub(super) form: ImportFormat,
     pub(super) name: &'a Value,
     pub(super) description: Option<&'a Value>,
     /// The parameters schema and its JSON path.
@@ -30,6 +33,42 @@ pub(super) struct Found<'a> {
     pub(super) key_order: Option<Vec<String>>,
 }
 
+/// An entry that is a provider's own tool rather than a function: a hosted tool of OpenAI
+/// Responses (`{"type": "web_search"}`), a custom (free-form) tool of Chat Completions or
+/// Responses, an Anthropic server tool (`{"type": "web_search_20250305", "name": …}`). A catalog
+/// describes functions; these are configured by the provider, so the import names them instead of
+/// reading them as a malformed function.
+pub(super) struct Hosted {
+    /// JSON path of the entry.
+    pub(super) path: String,
+    /// The API whose tool it is.
+    pub(super) provider: Provider,
+    /// Its `type`.
+    pub(super) kind: String,
+}
+
+/// The provider's own tool `v` is, when it is one (see `Hosted`).
+pub(super) fn hosted(v: &Value, path: &str) -> Option<Hosted> {
+    let m = v.as_object()?;
+    let kind = m.get("type").and_then(Value::as_str)?;
+    if kind == "function" || m.contains_key("input_schema") || m.contains_key("inputSchema") {
+        return None;
+    }
+    let provider = if kind == "custom" && m.get("custom").is_some_and(Value::is_object) {
+        Provider::OpenAiChat
+    } else if m.contains_key("name") && anthropic_server_type(kind) {
+        Provider::Anthropic
+    } else {
+        Provider::OpenAiResponses
+    };
+    Some(Hosted { path: path.to_string(), provider, kind: kind.to_string() })
+}
+
+/// Whether `t` is an Anthropic server tool's versioned type (`web_search_20250305`, `bash_20250124`).
+fn anthropic_server_type(t: &str) -> bool {
+    t.rsplit_once('_').is_some_and(|(_, date)| date.len() == 8 && date.bytes().all(|b| b.is_ascii_digit()))
+}
+
 /// The keys of entry `m` in input order, when rendering it back would write them in another:
 /// promptc writes its own keys in `own` order (those the input has, and that are not carried as
 /// fields), then the carried `fields` in their order.
@@ -44,9 +83,13 @@ fn key_order(m: &Map<String, Value>, own: &[&str], fields: &Map<String, Value>) 
     (written != rendered).then(|| written.iter().map(|k| k.to_string()).collect())
 }
 
-/// The keys of `m` outside `known`, as written.
+/// The keys of `m` outside `known`, as written, and a `null` description (a catalog tool
+/// without a description carries it as a field, so that it renders back).
 fn other_fields(m: &Map<String, Value>, known: &[&str]) -> Map<String, Value> {
-    m.iter().filter(|(k, _)| !known.contains(&k.as_str())).map(|(k, v)| (k.clone(), v.clone())).collect()
+    m.iter()
+        .filter(|(k, v)| !known.contains(&k.as_str()) || (*k == "description" && v.is_null()))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect()
 }
 
 /// The tools list of the input and its path: the input itself, `tools` of a request body
@@ -94,15 +137,6 @@ pub(super) fn entry_format(v: &Value) -> Option<ImportFormat> {
         return Some(if m.contains_key("function") { ImportFormat::OpenAiChat } else { ImportFormat::OpenAiResponses });
     }
     if m.contains_key("input_schema") {
-        return Some(ImportFormat::Anthropic);
-    }
-    // An Anthropic server tool (`{"type": "web_search_20250305", "name": …}`): read as Anthropic,
-    // so that the refusal says what it is.
-    if m.contains_key("name")
-        && m.get("type")
-            .and_then(Value::as_str)
-            .is_some_and(|t| t.contains('_') && t.ends_with(|c: char| c.is_ascii_digit()))
-    {
         return Some(ImportFormat::Anthropic);
     }
     if m.contains_key("inputSchema") {
@@ -161,19 +195,30 @@ fn strict_of(m: &Map<String, Value>, at: &str, problems: &mut Vec<Problem>) -> O
     }
 }
 
-/// Every tool of `list` read as `format`, with problems for what does not fit it.
+/// Every tool of `list`, each entry read in its own form (`format` when it is forced, or for an
+/// entry of no known form), with problems for what does not fit it; the provider's own tools
+/// (`Hosted`) are listed apart.
 pub(super) fn find_tools<'a>(
     list: &'a [Value],
     base: &str,
-    format: ImportFormat,
+    (format, forced): (ImportFormat, bool),
     problems: &mut Vec<Problem>,
+    provider_tools: &mut Vec<Hosted>,
 ) -> Vec<Found<'a>> {
     let mut out = Vec::new();
     for (i, entry) in list.iter().enumerate() {
         let path = format!("{base}[{i}]");
+        if let Some(h) = hosted(entry, &path) {
+            provider_tools.push(h);
+            continue;
+        }
         let Some(m) = entry.as_object() else {
             expected(format, &path, problems);
             continue;
+        };
+        let format = match forced {
+            true => format,
+            false => entry_format(entry).unwrap_or(format),
         };
         match format {
             ImportFormat::OpenAiChat => out.extend(openai_chat(entry, m, path, problems)),
@@ -211,6 +256,7 @@ fn openai_chat<'a>(
         fields.insert("strict".into(), v.clone());
     }
     Some(Found {
+        form: format,
         name,
         description: f.get("description"),
         schema: f.get("parameters").map(|s| (s, format!("{fpath}.parameters"))),
@@ -258,11 +304,10 @@ fn flat<'a>(
     // Other keys of a provider's entry (every field of an MCP tool, whatever revision of the
     // protocol added it) are sent back to it as written; a bare list has no provider of its own
     // to send them to.
-    let mut fields = Map::new();
-    match format {
-        ImportFormat::Bare => keys_known(m, &path, known, &name_of(name), problems),
-        _ => fields = other_fields(m, known),
+    if format == ImportFormat::Bare {
+        keys_known(m, &path, known, &name_of(name), problems);
     }
+    let mut fields = other_fields(m, known);
     // Anthropic's `type: custom` is a field like any other; a server tool's type is not.
     if format == ImportFormat::Anthropic && m.get("type").is_some_and(|t| t == "custom") {
         fields.insert("type".into(), m["type"].clone());
@@ -284,6 +329,7 @@ fn flat<'a>(
         _ => key_order(m, known, &fields),
     };
     Some(Found {
+        form: format,
         name,
         description: m.get("description"),
         schema: m.get(schema_key).map(|s| (s, format!("{path}.{schema_key}"))),
@@ -356,6 +402,7 @@ fn gemini<'a>(m: &'a Map<String, Value>, path: &str, problems: &mut Vec<Problem>
             ));
         }
         out.push(Found {
+            form: ImportFormat::Gemini,
             name,
             description: dm.get("description"),
             schema,

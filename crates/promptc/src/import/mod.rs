@@ -330,8 +330,9 @@ pub fn import(text: &str, source: &str, options: &ImportOptions) -> Result<Impor
         .into_iter()
         .filter(|(path, _)| path.starts_with(&format!("{base}[")))
         .collect();
-    let found = forms::find_tools(list, &base, format, &mut problems);
-    if found.is_empty() && problems.is_empty() {
+    let mut provider_tools = Vec::new();
+    let found = forms::find_tools(list, &base, (format, options.from.is_some()), &mut problems, &mut provider_tools);
+    if found.is_empty() && problems.is_empty() && provider_tools.is_empty() {
         return Err(fail(source, format!("`{base}` lists no tools"), "give at least one tool definition"));
     }
     if let Some(first_over) = found.get(MAX_TOOLS) {
@@ -364,6 +365,9 @@ pub fn import(text: &str, source: &str, options: &ImportOptions) -> Result<Impor
     for f in &found {
         converted.add(f, &mut problems);
     }
+    // A provider's own tool (hosted, server, custom) is left out, said where it is: with the
+    // skip option the functions beside it are imported, without it the input is refused.
+    let left_out: Vec<Problem> = provider_tools.iter().map(provider_tool_problem).collect();
     let mut skipped = Vec::new();
     if options.skip_invalid {
         // A problem inside a tool's definition leaves that tool out; one about the whole input
@@ -380,11 +384,16 @@ pub fn import(text: &str, source: &str, options: &ImportOptions) -> Result<Impor
         converted.stricts.retain(|(_, name)| converted.tools.iter().any(|t| &t.name == name));
         let (theirs, whole): (Vec<Problem>, Vec<Problem>) =
             problems.into_iter().partition(|(p, _)| bad.iter().any(|b| inside(b, p)));
-        skipped = theirs.into_iter().map(|(path, d)| located(text, source, &path, root_is_list, d)).collect();
+        skipped =
+            theirs.into_iter().chain(left_out).map(|(path, d)| located(text, source, &path, root_is_list, d)).collect();
+        // Input order: a reader goes through the list once.
+        skipped.sort_by_key(|d: &Diagnostic| d.label.as_ref().and_then(|l| l.position).map(|p| (p.line, p.column)));
         problems = whole;
         if converted.tools.is_empty() && problems.is_empty() {
             return Err(Error::new(ErrorKind::Usage, skipped));
         }
+    } else {
+        problems.extend(left_out);
     }
     let strict = check::strict_mode(options.strict_tools, &converted.stricts, &mut problems);
     if !problems.is_empty() {
@@ -392,6 +401,7 @@ pub fn import(text: &str, source: &str, options: &ImportOptions) -> Result<Impor
         return Err(Error::new(ErrorKind::Usage, all));
     }
     let tools = converted.tools;
+    let forms: Vec<ImportFormat> = tools.iter().map(|t| t.form).collect();
     // Gemini declarations that all give JSON Schema are sent it back.
     let gemini_json = !converted.gemini_json.is_empty() && converted.gemini_json.iter().all(|j| *j);
     Ok(Imported {
@@ -401,32 +411,63 @@ pub fn import(text: &str, source: &str, options: &ImportOptions) -> Result<Impor
         files: files::files(
             &tools,
             format,
-            files::Settings { strict, gemini_json, providers: providers(format, &options.providers) },
+            files::Settings { strict, gemini_json, providers: providers(format, &forms, &options.providers) },
         ),
         skipped,
     })
 }
 
-/// The providers the project enables: the input's own first, then the others asked for (every
-/// model API when none is).
-fn providers(format: ImportFormat, asked: &[Provider]) -> Vec<Provider> {
+/// The providers the project enables: the input's own first, then those of entries written in
+/// another form (their fields and key order are theirs), then the others asked for (every model
+/// API when none is).
+fn providers(format: ImportFormat, forms: &[ImportFormat], asked: &[Provider]) -> Vec<Provider> {
     let own = format.provider();
     let mut out = vec![own];
+    for f in forms {
+        if !out.contains(&f.provider()) {
+            out.push(f.provider());
+        }
+    }
     let rest: &[Provider] = if asked.is_empty() { &Provider::MODEL_APIS } else { asked };
-    out.extend(rest.iter().copied().filter(|p| *p != own));
+    out.extend(rest.iter().copied().filter(|p| !out.contains(p)).collect::<Vec<_>>());
     out.dedup();
     out
 }
 
-/// The form of the input, from its first entry (`base` is the list's JSON path).
+/// Why a provider's own tool is not imported.
+fn provider_tool_problem(h: &forms::Hosted) -> Problem {
+    let d = Diagnostic::error(format!(
+        "`{}` is a `{}` tool of {}, configured by the provider rather than a function: a promptc catalog \
+         cannot carry it (at `{}`)",
+        h.path,
+        crate::diagnostic::excerpt(&h.kind, 60),
+        match h.provider {
+            Provider::OpenAiChat => "OpenAI Chat Completions",
+            Provider::OpenAiResponses => "OpenAI Responses",
+            _ => h.provider.info().label,
+        },
+        h.path
+    ))
+    .with_help(
+        "the provider configures it, not a schema: add it to the request beside the tools promptc renders; \
+         the import's skip-invalid option imports the functions beside it",
+    );
+    (h.path.clone(), d)
+}
+
+/// The form of the input, from its first function entry (`base` is the list's JSON path); a
+/// provider's own tool (hosted, server, custom) says nothing about the functions' form.
 fn detect(list: &[Value], base: &str, text: &str, source: &str, root_is_list: bool) -> Result<ImportFormat> {
-    match list.first() {
+    let first = list.iter().enumerate().find(|(_, v)| forms::hosted(v, "").is_none());
+    match first.or_else(|| list.first().map(|v| (0, v))) {
         None => Err(fail(source, format!("`{base}` lists no tools"), "give at least one tool definition")),
-        Some(first) => match forms::entry_format(first) {
+        Some((i, first)) => match forms::entry_format(first) {
             // `{"tools": [...]}` with plain MCP entries, or a JSON-RPC result.
             Some(f) => Ok(f),
+            // Only the provider's own tools: each is said where it is.
+            None if forms::hosted(first, "").is_some() => Ok(ImportFormat::OpenAiResponses),
             None => {
-                let path = format!("{base}[0]");
+                let path = format!("{base}[{i}]");
                 let d = Diagnostic::error(format!("`{path}` is not a tool definition in a form promptc knows"))
                     .with_help(format!(
                         "promptc imports {}; name the format this one is in (the import's `from` option)",

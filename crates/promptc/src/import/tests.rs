@@ -74,7 +74,10 @@ fn refuses_what_it_cannot_keep() {
         "tool `a`: `cache` cannot be expressed in a promptc catalog (at `tools[0].cache`)",
         "a bare list has no provider to send other fields to"
     );
-    assert_eq!(first_message(r#"[{"name": "a", "input_schema": {"type": "object"}}]"#), "tool `a` has no description");
+    assert_eq!(
+        first_message(r#"[{"name": "a", "description": 7, "input_schema": {"type": "object"}}]"#),
+        "tool `a`: the description must be a string, found 7 (at `tools[0].description`)"
+    );
     assert_eq!(
         first_message(r#"[{"name": "Ab", "description": "A.", "input_schema": {}}, {"name": "aB", "description": "B.", "input_schema": {}}]"#),
         "tools `Ab` and `aB` differ only in letter case: their catalog files would be one file on case-insensitive file systems"
@@ -190,7 +193,11 @@ fn provider_fields_are_kept_for_their_provider() {
     let e = import(server, "in.json", &ImportOptions::new().from(ImportFormat::Anthropic))
         .err()
         .unwrap_or_else(|| panic!("error"));
-    assert!(e.diagnostics()[0].message.contains("only custom tools can be imported"), "{:?}", e.diagnostics());
+    assert!(
+        e.diagnostics()[0].message.starts_with("`tools[0]` is a `web_search_20250305` tool of Anthropic"),
+        "{:?}",
+        e.diagnostics()
+    );
 }
 
 #[test]
@@ -212,7 +219,7 @@ fn bare_lists_and_gemini_json_schema_import() {
 fn skip_invalid_imports_the_rest_and_lists_what_it_left_out() {
     let text = r#"[{"name": "ok", "description": "O.", "input_schema": {"type": "object"}},
         {"name": "bad", "description": "B.", "input_schema": {"type": "string"}},
-        {"name": "no-description", "input_schema": {"type": "object"}}]"#;
+        {"name": "numbered", "description": 1, "input_schema": {"type": "object"}}]"#;
     assert!(imported(text).is_err(), "refused whole without the option");
     let i = import(text, "in.json", &ImportOptions::new().skip_invalid(true))
         .unwrap_or_else(|e| panic!("{:?}", e.diagnostics()));
@@ -220,7 +227,7 @@ fn skip_invalid_imports_the_rest_and_lists_what_it_left_out() {
     let skipped: Vec<&str> = i.skipped().iter().map(|d| d.message.as_str()).collect();
     assert_eq!(skipped.len(), 2, "{skipped:?}");
     assert!(skipped[0].contains("tool `bad`"), "{skipped:?}");
-    assert_eq!(skipped[1], "tool `no-description` has no description");
+    assert!(skipped[1].starts_with("tool `numbered`: the description must be a string"), "{skipped:?}");
     let all_bad = r#"[{"name": "bad", "description": "B.", "input_schema": {"type": "string"}}]"#;
     assert!(
         import(all_bad, "in.json", &ImportOptions::new().skip_invalid(true)).is_err(),
@@ -236,4 +243,17 @@ fn providers_are_every_one_or_those_asked_for_with_the_inputs_own_first() {
     assert!(i.files()["promptc.yaml"].contains("providers: [anthropic, gemini]\n"), "{}", i.files()["promptc.yaml"]);
     let i = imported(text).unwrap_or_else(|e| panic!("{:?}", e.diagnostics()));
     assert!(i.files()["promptc.yaml"].contains("providers: [anthropic, openai, openai-responses, gemini]\n"));
+}
+
+#[test]
+fn a_description_absent_null_or_empty_is_kept_as_the_input_has_it() {
+    let text = r#"{"tools": [{"name": "a", "description": null, "inputSchema": {"type": "object"}},
+        {"name": "b", "description": "", "inputSchema": {"type": "object"}},
+        {"name": "c", "inputSchema": {"type": "object"}}]}"#;
+    let i = imported(text).unwrap_or_else(|e| panic!("{:?}", e.diagnostics()));
+    let a = &i.files()["tool.a.yaml"];
+    assert!(!a.lines().any(|l| l.starts_with("  description:")), "no description key of its own:\n{a}");
+    assert!(a.contains("  provider_fields:\n    mcp:\n      description: null\n"), "the null carried for MCP:\n{a}");
+    assert!(i.files()["tool.b.yaml"].contains("  description: \"\"\n"), "{}", i.files()["tool.b.yaml"]);
+    assert!(!i.files()["tool.c.yaml"].contains("description"), "{}", i.files()["tool.c.yaml"]);
 }

@@ -70,6 +70,7 @@ impl Loader<'_> {
         known.extend(
             switches.keys().filter(|k| switch_is_name(k, variables.contains_key(k.as_str()), &globals)).cloned(),
         );
+        self.optional_names(&mut known);
         let dynamic_vars = variables.iter().filter(|(_, v)| v.dynamic).map(|(k, _)| k).collect();
         let reads =
             Reads { dynamic_templates: BTreeSet::new(), template_reads: BTreeMap::new(), layout_dynamic: Vec::new() };
@@ -137,6 +138,34 @@ impl Loader<'_> {
                 self.diags.push(d);
             }
         }
+    }
+
+    /// `templates.optional`: names a template may test with `is defined` though nothing sets them,
+    /// added to `known`; each a name no variable, switch or built-in already has.
+    fn optional_names(&mut self, known: &mut BTreeSet<String>) {
+        let Some(names) = &self.raw.templates.optional else { return };
+        let mut seen = BTreeSet::new();
+        for n in &names.value {
+            let valid = n.value.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+                && n.value.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+            let problem = if !valid {
+                Some(("is not a template name", "a name is letters, digits and `_`, not starting with a digit"))
+            } else if known.contains(&n.value) {
+                Some((
+                    "is defined already",
+                    "a variable, switch or built-in is always defined: remove it from the list",
+                ))
+            } else if !seen.insert(n.value.clone()) {
+                Some(("is listed twice", "list each name once"))
+            } else {
+                None
+            };
+            if let Some((what, help)) = problem {
+                let message = format!("`templates.optional` names `{}`, which {what}", n.value);
+                self.ck().error(&n.referenced, message, help);
+            }
+        }
+        known.extend(seen);
     }
 
     /// Check what template `name` reads against what its context defines (the project's names

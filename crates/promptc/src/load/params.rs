@@ -301,6 +301,7 @@ impl<'a> SchemaBuilder<'a> {
             required_order,
             json: None,
             dialect: Default::default(),
+            absent: false,
         }
     }
 

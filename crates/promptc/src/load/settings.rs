@@ -312,6 +312,14 @@ pub(super) fn build_assembly(raw: &RawAssembly) -> Assembly {
     if let Some(s) = &raw.separator {
         a.separator = s.clone();
     }
+    // Each other join point takes `separator` unless `separators:` gives its own.
+    let own = raw.separators.as_ref();
+    let pick = |f: fn(&crate::format::manifest::RawSeparators) -> &Option<String>| {
+        own.and_then(|s| f(s).clone()).unwrap_or_else(|| a.separator.clone())
+    };
+    a.message_separator = pick(|s| &s.messages);
+    a.slot_separator = pick(|s| &s.slots);
+    a.guidance_separator = pick(|s| &s.tool_guidance);
     a
 }
 

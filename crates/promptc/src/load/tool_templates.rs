@@ -35,8 +35,8 @@ pub(super) fn text_templates(
     }
     let tool = &rt.name.value;
     let mut texts = vec![Text {
-        text: &rt.description.value,
-        anchor: &rt.description.referenced,
+        text: rt.description.as_ref().map_or("", |d| d.value.as_str()),
+        anchor: &rt.description.as_ref().unwrap_or(&rt.name).referenced,
         key: "description",
         anchor_is_value: true,
         what: "description".into(),

@@ -68,7 +68,7 @@ pub(super) fn variants(
             ck.error(
                 &n.referenced,
                 format!("invalid tool name `{}` in {what}", n.value),
-                "tool names are letters, digits, `_` or `-`, at most 64 characters",
+                "tool names are letters, digits, `_`, `-` or `.`, at most 64 characters",
             );
         }
         let when = match &raw.when {

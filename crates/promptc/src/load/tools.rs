@@ -82,14 +82,6 @@ pub(super) fn build_tool(
     let (params, shape) = parameters(ck, rt, env.switches, &mut ok);
     let overrides = overrides(ck, rt, &params, env.profiles, &mut ok);
     let variants = variants(ck, rt, &params, env, &mut ok);
-    if rt.description.value.trim().is_empty() {
-        ok = false;
-        ck.error(
-            &rt.description.referenced,
-            format!("tool `{}` has an empty description", name.value),
-            "describe what the tool does and when to use it: the model relies on it",
-        );
-    }
     let contributions = rt.contributes.as_ref().map_or_else(Vec::new, |c| {
         build_contributions(ck, &name.value, c, env, templates).unwrap_or_else(|| {
             ok = false;
@@ -114,7 +106,8 @@ pub(super) fn build_tool(
         decl_span: ck.entry_span(&name.referenced, "name"),
         name: name.value.clone(),
         toolset: rt.toolset.value.clone(),
-        description: rt.description.value.clone(),
+        description: rt.description.as_ref().map(|d| d.value.clone()).unwrap_or_default(),
+        undescribed: rt.description.is_none(),
         description_parts,
         when,
         params,
@@ -123,7 +116,15 @@ pub(super) fn build_tool(
         variants,
         file: ck.file.rel.clone(),
         spawns_subagents: rt.spawns_subagents,
-        guidance: rt.guidance.as_ref().map(|g| g.value.trim().to_string()).filter(|g| !g.is_empty()),
+        // As written under `descriptions: verbatim` (its final newline too), trimmed otherwise.
+        guidance: rt
+            .guidance
+            .as_ref()
+            .map(|g| match env.descriptions {
+                DescriptionMode::Trim => g.value.trim().to_string(),
+                DescriptionMode::Verbatim => g.value.clone(),
+            })
+            .filter(|g| !g.trim().is_empty()),
         guidance_span: rt.guidance.as_ref().map(|g| ck.span(&g.referenced)).unwrap_or_default(),
         contributions,
         examples,
@@ -152,8 +153,8 @@ fn check_names(ck: &mut Checker<'_>, rt: &RawTool, sites: &mut BTreeMap<String, 
         ck.error(
             &name.referenced,
             format!("invalid tool name `{}`", name.value),
-            "tool names are letters, digits, `_` or `-`, at most 64 characters (OpenAI's and Anthropic's rule; \
-            Gemini also wants a letter or `_` first)",
+            "tool names are letters, digits, `_`, `-` or `.`, at most 64 characters (OpenAI and Anthropic take \
+            no `.`, Gemini wants a letter or `_` first: `check` says where a provider refuses one)",
         );
     }
     if let Some(first) = sites.get(&name.value) {
@@ -190,6 +191,17 @@ fn parameters(
         ("gemini_parameters", SchemaDialect::OpenApi, rt.gemini_parameters.as_ref()),
     ];
     let given: Vec<_> = carried.iter().filter_map(|(k, d, s)| s.map(|s| (*k, *d, s))).collect();
+    if let Some(none) = rt.no_parameters.as_ref().filter(|n| n.value) {
+        let typed = (!rt.parameters.is_empty()).then_some("parameters");
+        if let Some(key) = given.first().map(|(k, _, _)| *k).or(typed) {
+            *ok = false;
+            ck.error(
+                &none.referenced,
+                format!("tool `{}` has `no_parameters: true` and `{key}`", rt.name.value),
+                "a tool either sends no parameter schema at all or gives its parameters: remove one of them",
+            );
+        }
+    }
     if let [(key, dialect, schema), rest @ ..] = given.as_slice() {
         if let Some((other, _, s)) = rest.first() {
             *ok = false;
@@ -211,7 +223,8 @@ fn parameters(
         };
         builder.properties(&rt.parameters, true, &mut parse_when)
     };
-    let shape = builder.shape(rt.additional_properties.as_ref(), rt.required_order.as_ref(), &params);
+    let mut shape = builder.shape(rt.additional_properties.as_ref(), rt.required_order.as_ref(), &params);
+    shape.absent = rt.no_parameters.as_ref().is_some_and(|n| n.value);
     for d in builder.problems {
         *ok = false;
         ck.diags.push(d);
@@ -288,7 +301,10 @@ fn provider_fields(ck: &mut Checker<'_>, rt: &RawTool, ok: &mut bool) -> crate::
     let mut out = crate::model::catalog::ProviderFields::new();
     for (provider, map) in &fields.value {
         let own = provider.info().entry_keys;
-        if let Some(k) = map.keys().find(|k| own.contains(&k.as_str())) {
+        // A tool without a description may carry the key as its input had it (`null`, in
+        // Python SDK dumps of MCP tools): promptc writes none then.
+        let carried = |k: &str| k == "description" && rt.description.is_none();
+        if let Some(k) = map.keys().find(|k| own.contains(&k.as_str()) && !carried(k)) {
             *ok = false;
             ck.error(
                 &fields.referenced,

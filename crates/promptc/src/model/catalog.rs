@@ -42,8 +42,11 @@ pub struct Tool {
     pub name: String,
     /// The toolset it belongs to.
     pub toolset: String,
-    /// Text shown to the model.
+    /// Text shown to the model (empty without one).
     pub description: String,
+    /// The catalog gives the tool no description: no provider's entry has a description key
+    /// (every provider and MCP allow it).
+    pub undescribed: bool,
     /// Sentences appended to the description (each on a new line) only in the cells whose
     /// conditions they meet: how a description mentions another tool only where it exists.
     pub description_parts: Vec<DescriptionPart>,
@@ -237,9 +240,9 @@ impl Catalog {
 
 /// Whether `name` is a valid tool name for a catalog (and a file name of an import).
 pub fn valid_tool_name(name: &str) -> bool {
-    // OpenAI's and Anthropic's rule; a provider with a narrower one (Gemini: a letter or `_`
-    // first) is P002's to say, for the projects that send to it.
-    crate::model::provider::NameRule::Word64.allows(name)
+    // The providers' rules together; a provider with a narrower one (OpenAI and Anthropic: no
+    // dot; Gemini: a letter or `_` first) is P002's to say, for the projects that send to it.
+    crate::model::provider::NameRule::Catalog.allows(name)
 }
 
 #[cfg(test)]
@@ -269,6 +272,7 @@ pub(crate) mod tests {
             name: name.into(),
             toolset: toolset.into(),
             description: format!("{name} does things"),
+            undescribed: false,
             description_parts: Vec::new(),
             when,
             params: vec![param("a", Condition::Always), param("b", Condition::Switch("yolo".into()))],
@@ -330,6 +334,9 @@ pub(crate) mod tests {
         assert!(!NameRule::Word64.allows(""));
         assert!(NameRule::PropertyKey.allows("filter.id") && !NameRule::PropertyKey.allows("filter[id]"));
         assert!(!valid_tool_name("has space"));
+        // An MCP server's dotted name is a catalog's; OpenAI and Anthropic refuse it (P002).
+        assert!(valid_tool_name("sites.get_project") && !NameRule::Word64.allows("sites.get_project"));
+        assert!(NameRule::McpTool.allows(&"a".repeat(128)) && !NameRule::McpTool.allows(&"a".repeat(129)));
         assert!(!valid_tool_name(&"a".repeat(65)));
     }
 }

@@ -143,6 +143,13 @@ pub enum NameRule {
     /// Anthropic's property keys: letters, digits, `_`, `.` and `-`, 1 to 64 characters (its
     /// API's `Property keys should match pattern` error).
     PropertyKey,
+    /// MCP's tool names: letters, digits, `_`, `-` and `.`, 1 to 128 characters (the
+    /// specification's "Tool names" guidance, 2025-11-25).
+    McpTool,
+    /// A catalog's tool names: letters, digits, `_`, `-` and `.`, 1 to 64 characters — what one
+    /// provider or another takes (MCP servers name tools `sites.get_project`); P002 says where an
+    /// enabled provider refuses one (OpenAI and Anthropic refuse the dot).
+    Catalog,
     /// No rule published: any name JSON Schema allows.
     Any,
 }
@@ -159,7 +166,8 @@ impl NameRule {
                     && name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
                     && name.chars().all(|c| word(c, ".:-"))
             }
-            NameRule::PropertyKey => (1..=64).contains(&len) && name.chars().all(|c| word(c, ".-")),
+            NameRule::PropertyKey | NameRule::Catalog => (1..=64).contains(&len) && name.chars().all(|c| word(c, ".-")),
+            NameRule::McpTool => (1..=128).contains(&len) && name.chars().all(|c| word(c, ".-")),
             NameRule::Any => true,
         }
     }
@@ -169,7 +177,8 @@ impl NameRule {
         match self {
             NameRule::Word64 => "^[A-Za-z0-9_-]{1,64}$",
             NameRule::GeminiFunction => "^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$",
-            NameRule::PropertyKey => "^[A-Za-z0-9_.-]{1,64}$",
+            NameRule::PropertyKey | NameRule::Catalog => "^[A-Za-z0-9_.-]{1,64}$",
+            NameRule::McpTool => "^[A-Za-z0-9_.-]{1,128}$",
             NameRule::Any => ".*",
         }
     }
@@ -347,7 +356,7 @@ const MCP: ProviderInfo = ProviderInfo {
         "execution",
         "_meta",
     ],
-    tool_names: NameRule::Word64,
+    tool_names: NameRule::McpTool,
     property_names: NameRule::Any,
 };
 

@@ -58,12 +58,26 @@ pub struct Assembly {
     /// and trailing whitespace dropped) and collapse a layout's runs of blank lines; when
     /// false, text is used exactly as rendered and only an empty section drops out.
     pub trim: bool,
-    /// What goes between two sections (of the prompt, or of a harness message).
+    /// What goes between two sections of the prompt.
     pub separator: String,
+    /// What goes between two sections of a harness message's content block.
+    pub message_separator: String,
+    /// What goes between two contributions to one slot.
+    pub slot_separator: String,
+    /// What goes between two tools' guidance (`generate: tool_guidance`).
+    pub guidance_separator: String,
 }
 
 impl Default for Assembly {
     fn default() -> Self {
-        Assembly { final_newline: true, trim: true, separator: "\n\n".to_string() }
+        let blank = "\n\n".to_string();
+        Assembly {
+            final_newline: true,
+            trim: true,
+            separator: blank.clone(),
+            message_separator: blank.clone(),
+            slot_separator: blank.clone(),
+            guidance_separator: blank,
+        }
     }
 }

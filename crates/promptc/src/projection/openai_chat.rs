@@ -17,8 +17,11 @@ pub fn project(tools: &[ActiveTool], opts: ProjectionOptions) -> Value {
                 let mut function = json!({
                     "name": t.name,
                     "description": t.description,
-                    "parameters": parameters(&t.params, &t.shape, dialect),
                 });
+                // Chat Completions takes a function without parameters (`no_parameters: true`).
+                if !t.shape.absent {
+                    function["parameters"] = parameters(&t.params, &t.shape, dialect);
+                }
                 // Chat Completions defaults `strict` to false: the key says something only when true
                 // (a definition that says `"strict": false` anyway carries it in `provider_fields`).
                 if opts.strict {

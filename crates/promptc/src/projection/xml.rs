@@ -15,7 +15,9 @@ pub fn tool_block(t: &ActiveTool) -> String {
     let _ = writeln!(out, "## {}", t.name);
     // As the model holds it: trimmed at load under `descriptions: trim`, byte for byte under
     // `verbatim` (a final newline there shows as a blank line, as in the JSON it is a `\n`).
-    let _ = writeln!(out, "Description: {}", t.description);
+    if !t.undescribed {
+        let _ = writeln!(out, "Description: {}", t.description);
+    }
     if t.params.is_empty() {
         out.push_str("Parameters: none\n");
     } else {

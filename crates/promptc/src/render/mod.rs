@@ -152,7 +152,8 @@ pub fn render(project: &Project, cell: &Resolved, generate: &Generate<'_>) -> Re
                 let (mut blocks, mut sections) = (Vec::new(), Vec::new());
                 for ids in &m.blocks {
                     let out = render_sections(project, cell, ids, &ctx_value, generate, &mut acc)?;
-                    let text = out.iter().map(|s| s.text.as_str()).collect::<Vec<_>>().join(&assembly.separator);
+                    let text =
+                        out.iter().map(|s| s.text.as_str()).collect::<Vec<_>>().join(&assembly.message_separator);
                     if !text.is_empty() {
                         blocks.push(text);
                     }

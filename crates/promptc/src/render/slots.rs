@@ -79,5 +79,5 @@ pub(super) fn slot_text(
         usage.bytes += text.len();
         parts.push(text);
     }
-    Ok((parts.join(&project.assembly.separator), usage))
+    Ok((parts.join(&project.assembly.slot_separator), usage))
 }

@@ -55,6 +55,9 @@ pub struct Request {
     pub variables: Vec<(String, Value)>,
     /// A YAML or JSON file with `switches:`, `variables:`, `model:` and `context_window:`.
     pub context_file: Option<PathBuf>,
+    /// The text of such a file given in memory (standard input), named `<stdin>` in messages and
+    /// records; it takes the place of `context_file`.
+    pub context_text: Option<String>,
     /// The untrusted-content nonce (default: random per compile).
     pub nonce: Option<String>,
     /// Drop a tool contribution whose template fails (with a warning) instead of failing.
@@ -120,6 +123,12 @@ impl Request {
     /// Read runtime values from a context file.
     pub fn context_file(mut self, path: impl Into<PathBuf>) -> Request {
         self.context_file = Some(path.into());
+        self
+    }
+
+    /// Read runtime values from a context file's text (standard input), named `<stdin>`.
+    pub fn context_text(mut self, text: impl Into<String>) -> Request {
+        self.context_text = Some(text.into());
         self
     }
 

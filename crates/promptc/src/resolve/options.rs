@@ -49,6 +49,8 @@ pub struct CellOptions {
     pub nonce: Option<String>,
     /// A YAML or JSON file with switches, variables, model and context window.
     pub context_file: Option<PathBuf>,
+    /// The text of such a file, given in memory (standard input), instead of `context_file`.
+    pub context_text: Option<String>,
     /// Drop a failing tool contribution (with a warning) instead of failing.
     pub lenient: bool,
 }
@@ -64,6 +66,7 @@ impl CellOptions {
         r.subagent = self.subagent.clone();
         r.nonce = self.nonce.clone();
         r.context_file = self.context_file.clone();
+        r.context_text = self.context_text.clone();
         if let Some(t) = &self.transport {
             r = r.transport(t.parse::<Transport>()?);
         }

@@ -89,8 +89,12 @@ impl Runtime {
             }
             None => crate::model::untrusted::random_nonce(),
         };
-        if let Some(path) = &req.context_file {
-            rt.apply_context_file(project, path, &mut diags)?;
+        if let Some(text) = &req.context_text {
+            let file = ContextFile { display: STDIN.to_string(), sha256: sha256_hex(text.as_bytes()) };
+            rt.apply_context_file(project, text.clone(), file, &mut diags)?;
+        } else if let Some(path) = &req.context_file {
+            let (text, file) = read_context(path)?;
+            rt.apply_context_file(project, text, file, &mut diags)?;
         }
         // The request's own model facts win over the context file's (as its switches and
         // variables do), and are recorded with the cell.
@@ -107,12 +111,17 @@ impl Runtime {
         diags.finish(rt)
     }
 
-    /// The values of the context file at `path`: unknown names and bad values are problems in
-    /// `diags`, located in the file; an unreadable or malformed file is an error at once.
-    fn apply_context_file(&mut self, project: &Project, path: &Path, diags: &mut Diagnostics) -> Result<()> {
+    /// The values of the context file `file` whose text is `text`: unknown names and bad values
+    /// are problems in `diags`, located in the file; a malformed file is an error at once.
+    fn apply_context_file(
+        &mut self,
+        project: &Project,
+        text: String,
+        file: ContextFile,
+        diags: &mut Diagnostics,
+    ) -> Result<()> {
         let switch_names: Vec<&str> = project.switches.keys().map(String::as_str).collect();
         let var_names: Vec<&str> = project.variables.keys().map(String::as_str).collect();
-        let (text, file) = read_context(path)?;
         // A bad context file is a bad request (the project itself is fine).
         let raw: RawContext = crate::source::yaml::parse_str(&text, &file.display)
             .map_err(|e| Error::new(ErrorKind::Usage, e.into_diagnostics()))?;
@@ -255,6 +264,9 @@ fn merge_help(var: &crate::model::Variable) -> String {
         keys.join(", ")
     )
 }
+
+/// The name a context file's text read from standard input has in messages and records.
+const STDIN: &str = "<stdin>";
 
 /// The text of the context file at `path` and its record (display name, hash).
 fn read_context(path: &Path) -> Result<(String, ContextFile)> {

@@ -18,6 +18,8 @@ pub struct ActiveTool {
     pub toolset: String,
     /// Description after overrides.
     pub description: String,
+    /// It has no description key at all (see `model::catalog::Tool::undescribed`).
+    pub undescribed: bool,
     /// Parameters after switch filtering and overrides.
     pub params: Vec<Property>,
     /// How its parameters object is closed and its `required` list ordered.
@@ -49,6 +51,9 @@ impl ActiveTool {
         provider: crate::model::provider::Provider,
         mut entry: serde_json::Value,
     ) -> serde_json::Value {
+        if let (true, Some(m)) = (self.undescribed, entry.as_object_mut()) {
+            m.shift_remove("description");
+        }
         if let (Some(fields), Some(m)) = (self.provider_fields.get(&provider), entry.as_object_mut()) {
             for (k, v) in fields {
                 // promptc's own keys win: a field says only what promptc does not (Chat
@@ -177,6 +182,8 @@ pub fn active_tools_where(
                 name: shown_name.unwrap_or_else(|| t.name.clone()),
                 toolset: t.toolset.clone(),
                 description: describe(t, wording, profile, switches, choices, &names, &text)?,
+                // A wording that gives a description gives the key too.
+                undescribed: t.undescribed && wording.is_none(),
                 params,
                 shape: t.shape.clone(),
                 guidance: t.guidance.clone(),

@@ -13,6 +13,7 @@ pub mod p009_subagent_recursion;
 pub mod p010_literal_template_syntax;
 pub mod p011_chat_template_drops;
 pub mod p012_shell_unsafe_value;
+pub mod p013_undescribed_tool;
 
 use crate::diagnostic::Diagnostic;
 use crate::lint::registry::Rule;
@@ -44,4 +45,5 @@ pub(crate) const ENTRIES: [(Rule, Run); crate::code::RuleCode::ALL.len()] = [
     (p010_literal_template_syntax::RULE, Run::Project(p010_literal_template_syntax::check)),
     (p011_chat_template_drops::RULE, Run::Cells(p011_chat_template_drops::check)),
     (p012_shell_unsafe_value::RULE, Run::Load),
+    (p013_undescribed_tool::RULE, Run::Project(p013_undescribed_tool::check)),
 ];

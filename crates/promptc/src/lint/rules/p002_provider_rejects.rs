@@ -21,7 +21,11 @@ pub const RULE: Rule = Rule {
         and Responses, Gemini), a tool description over 1,024 characters (OpenAI Chat and Responses), a name outside a provider's \
         rule (Gemini: a function name starts with a letter or `_`; Anthropic: top-level property keys are letters, \
         digits, `_`, `.` or `-`, at most 64), a `provider_fields` key its SDK does not declare, or a schema Gemini's \
-        OpenAPI subset refuses (an object without properties, an array without `items`, a node without a type). And the \
+        OpenAPI subset refuses (an object without properties, an array without `items`, a node without a type); a \
+        schema Anthropic refuses as not JSON Schema 2020-12 (`items` as a list, a boolean `exclusiveMinimum`: its \
+        error \"JSON schema is invalid. It must match JSON Schema draft 2020-12\"), a `$ref` with sibling keywords in \
+        OpenAI strict mode (\"$ref cannot have keywords\"), an MCP tool field set to `null` (the specification's \
+        `Tool` declares them optional, not nullable; Python SDK dumps write them). And the \
         harness messages once those whose sections all render empty are left out: a list that starts with the \
         assistant's (Anthropic takes the user's first), or none at all where the profile declares some (Anthropic's \
         `messages` and Gemini's `contents` must not be empty). The request fails at runtime.\n\nFix: shorten the \
@@ -160,6 +164,7 @@ fn names(project: &Project, views: &[CellView], out: &mut Vec<Diagnostic>) {
             }
         }
     }
+    schema_refusals(project, views, &mut per_tool);
     for (tool, notes) in per_tool.into_iter().filter(|(_, n)| !n.is_empty()) {
         let mut d =
             finding(RuleCode::P002, format!("tool `{tool}` has a name, field or schema its providers' APIs reject"))
@@ -257,6 +262,97 @@ fn messages(project: &Project, views: &[CellView], out: &mut Vec<Diagnostic>) {
              same condition; if the profile is never sent to these providers, allow P002 for it alone \
              (`check.profile_levels`)",
         ));
+    }
+}
+
+/// What the JSON Schema providers refuse in the schemas as promptc sends them: Anthropic, a schema
+/// that is not valid JSON Schema 2020-12 (its API: "tools.N.custom.input_schema: JSON schema is
+/// invalid. It must match JSON Schema draft 2020-12"): `items` as a list (2020-12 has
+/// `prefixItems`), `exclusiveMinimum`/`exclusiveMaximum` as booleans (draft 4's); OpenAI strict
+/// mode, a `$ref` with sibling keywords (its API: "$ref cannot have keywords"; openai-agents'
+/// `strict_schema.py` and pydantic-ai unwrap it for this reason); MCP, a field set to `null` (the
+/// specification's `Tool` declares `title`, `description`, `annotations`, `outputSchema`, `_meta`
+/// and `icons` optional, never nullable; the TypeScript SDK's `ToolSchema` refuses them, as Python
+/// SDK dumps without `exclude_none` write them).
+fn schema_refusals(project: &Project, views: &[CellView], per_tool: &mut BTreeMap<String, Vec<String>>) {
+    let opts = ProjectionOptions::of(project);
+    let mut note = |tool: &str, n: String| {
+        let notes = per_tool.entry(tool.to_string()).or_default();
+        if !notes.contains(&n) {
+            notes.push(n);
+        }
+    };
+    for v in views.iter().filter(|v| v.cell.transport == Transport::Native) {
+        for p in &project.providers {
+            let strict = opts.strict && p.info().strict_mode;
+            if !matches!(p, Provider::Anthropic | Provider::Mcp) && !strict {
+                continue;
+            }
+            let projected = projection::project(*p, &v.compiled.tools, opts);
+            for entry in projection::tool_entries(*p, &projected) {
+                let f = projection::entry_function(*p, entry);
+                let Some(name) = f.get("name").and_then(serde_json::Value::as_str) else { continue };
+                if *p == Provider::Mcp {
+                    for (k, _) in f.as_object().into_iter().flatten().filter(|(_, x)| x.is_null()) {
+                        note(name, format!("{p}: `{k}` is null (a tool's optional fields are left out, never null)"));
+                    }
+                    continue;
+                }
+                let Some(schema) = projection::entry_parameters(*p, entry) else { continue };
+                let mut found = Vec::new();
+                walk_schema(schema, "(parameters)", &mut |node, path| {
+                    if strict {
+                        if node.contains_key("$ref") && node.len() > 1 {
+                            let others: Vec<&str> = node.keys().map(String::as_str).filter(|k| *k != "$ref").collect();
+                            found.push(format!("{p} (strict): `{path}`: `$ref` beside {}", others.join(", ")));
+                        }
+                        return;
+                    }
+                    if node.get("items").is_some_and(serde_json::Value::is_array) {
+                        found.push(format!("{p}: `{path}`: `items` is a list (JSON Schema 2020-12: `prefixItems`)"));
+                    }
+                    for k in ["exclusiveMinimum", "exclusiveMaximum"] {
+                        if node.get(k).is_some_and(serde_json::Value::is_boolean) {
+                            found.push(format!("{p}: `{path}`: `{k}` is a boolean (JSON Schema 2020-12: a number)"));
+                        }
+                    }
+                });
+                for n in found {
+                    note(name, n);
+                }
+            }
+        }
+    }
+}
+
+/// Call `f` on `v` and every subschema of it (through the keywords that hold schemas, never
+/// through `enum`, `const`, `default` or `examples`, which hold data), with its path.
+fn walk_schema(
+    v: &serde_json::Value,
+    path: &str,
+    f: &mut dyn FnMut(&serde_json::Map<String, serde_json::Value>, &str),
+) {
+    let Some(m) = v.as_object() else { return };
+    f(m, path);
+    let child = |n: &str| if path == "(parameters)" { n.to_string() } else { format!("{path}.{n}") };
+    for key in ["properties", "$defs", "definitions", "patternProperties"] {
+        for (n, s) in m.get(key).and_then(serde_json::Value::as_object).into_iter().flatten() {
+            walk_schema(s, &child(n), f);
+        }
+    }
+    for key in ["items", "additionalProperties", "not", "contains", "propertyNames", "if", "then", "else"] {
+        match m.get(key) {
+            Some(serde_json::Value::Array(list)) => {
+                list.iter().enumerate().for_each(|(i, s)| walk_schema(s, &format!("{path}.{key}[{i}]"), f))
+            }
+            Some(s) => walk_schema(s, &format!("{path}.{key}"), f),
+            None => {}
+        }
+    }
+    for key in ["anyOf", "oneOf", "allOf", "prefixItems"] {
+        for (i, s) in m.get(key).and_then(serde_json::Value::as_array).into_iter().flatten().enumerate() {
+            walk_schema(s, &format!("{path}.{key}[{i}]"), f);
+        }
     }
 }
 

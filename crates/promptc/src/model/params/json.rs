@@ -257,6 +257,7 @@ fn object(m: &Map<String, Value>, dialect: SchemaDialect, top: bool) -> (Vec<Pro
         required_order: if listed != in_order { listed.iter().map(|s| s.to_string()).collect() } else { Vec::new() },
         json: None,
         dialect,
+        absent: false,
     };
     (props, shape)
 }

@@ -96,6 +96,10 @@ pub struct ObjectShape {
     pub json: Option<Map<String, Value>>,
     /// The language `json` is written in (Gemini's OpenAPI subset for `gemini_parameters:`).
     pub dialect: SchemaDialect,
+    /// The tool's entry has no parameter schema at all (`no_parameters: true`): providers that
+    /// take a function without one (Chat Completions, Gemini) get no parameters key, the others
+    /// an empty object schema.
+    pub absent: bool,
 }
 
 impl ObjectShape {
