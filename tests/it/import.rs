@@ -667,7 +667,7 @@ fn an_mcp_server_s_dotted_names_and_null_descriptions_import_and_check_says_who_
     let codes: Vec<&str> =
         report["diagnostics"].as_array().unwrap().iter().map(|d| d["code"].as_str().unwrap()).collect();
     assert!(codes.contains(&"P002"), "OpenAI and Anthropic refuse the dot: {report:#}");
-    assert_eq!(codes.iter().filter(|c| **c == "P012").count(), 2, "both tools are undescribed: {report:#}");
+    assert_eq!(codes.iter().filter(|c| **c == "P013").count(), 2, "both tools are undescribed: {report:#}");
     let p002 = report["diagnostics"].as_array().unwrap().iter().find(|d| d["code"] == "P002").unwrap();
     assert!(p002["message"].as_str().unwrap().contains("`sites.get_project`"), "{p002:#}");
 }

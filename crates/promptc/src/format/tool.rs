@@ -22,7 +22,7 @@ pub struct RawTool {
     #[schemars(with = "String")]
     pub toolset: S,
     /// What the tool does and when to use it. Every provider and MCP take a tool without one (sent
-    /// with no description key; `check` warns, P012): what `promptc import tools` writes for a
+    /// with no description key; `check` warns, P013): what `promptc import tools` writes for a
     /// definition whose description is absent or `null`.
     #[schemars(with = "Option<String>")]
     pub description: Option<S>,
