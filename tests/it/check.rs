@@ -79,7 +79,7 @@ fn lib_check(dir: &str, flags: &[&str], code: i32) -> CheckResult {
 
 /// `promptc -C DIR check FLAGS`'s human output, computed in process.
 fn check(dir: &str, flags: &[&str], code: i32) -> String {
-    lib_check(dir, flags, code).render(Format::Human { color: false })
+    lib_check(dir, flags, code).render(Format::Human { color: false, verbose: false })
 }
 
 /// `promptc -C DIR check --format json FLAGS`'s output, computed in process.
@@ -469,8 +469,10 @@ fn p007_sees_switches_read_through_includes_and_imports() {
 #[test]
 fn shipped_example_checks_clean() {
     let human = cli_check("profiles", &[], 0);
-    assert!(headlines(&human).is_empty(), "{human}");
-    assert_eq!(summary(&human), "check passed: 0 errors, 0 warnings");
+    assert_eq!(human, "check passed: 0 errors, 0 warnings\n", "a clean check prints one line");
+    let verbose = cli_check("profiles", &["-v"], 0);
+    assert!(verbose.starts_with("cacheable prefix (the request before"), "-v adds the table:\n{verbose}");
+    assert_eq!(summary(&verbose), "check passed: 0 errors, 0 warnings");
 }
 
 #[test]
@@ -616,7 +618,7 @@ fn a_rule_can_have_its_own_level_in_one_profile() {
     // The copy as it is now, in process.
     let check = |flags: &[&str], code: i32| {
         let project = promptc::load(dir.path()).unwrap();
-        lib_check_in(&project, flags, code).render(Format::Human { color: false })
+        lib_check_in(&project, flags, code).render(Format::Human { color: false, verbose: false })
     };
     assert_eq!(summary(&check(&[], 0)), "check passed: 0 errors, 0 warnings");
     let edit = |file: &str, from: &str, to: &str| {
