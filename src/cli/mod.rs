@@ -381,8 +381,23 @@ pub(crate) fn warn(c: &Compiled, choice: Color) {
 /// Print `s`, or with `out` write it to that file.
 pub(crate) fn emit(s: &str, out: Option<&std::path::Path>) -> Result<Exit, Error> {
     match out {
-        Some(path) => promptc::write_output(path, s).map(|()| Exit::Success),
+        Some(path) => {
+            promptc::write_output(path, s)?;
+            // What was written where, in one line: a file written in silence looks like nothing
+            // happened.
+            let _ = writeln!(std::io::stderr().lock(), "wrote {} ({})", path.display(), size(s.len()));
+            Ok(Exit::Success)
+        }
         None => print(s),
+    }
+}
+
+/// A byte count for people: `812 bytes`, `74 KB`, `3.2 MB`.
+pub(crate) fn size(bytes: usize) -> String {
+    match bytes {
+        0..1_000 => format!("{bytes} bytes"),
+        1_000..1_000_000 => format!("{} KB", bytes.div_ceil(1_000)),
+        _ => format!("{:.1} MB", bytes as f64 / 1e6),
     }
 }
 

@@ -45,3 +45,24 @@ fn render_at_a_terminal_names_the_tools_sent_beside_the_prompt_and_a_pipe_gets_o
     assert!(String::from_utf8_lossy(&piped.stderr).is_empty(), "a pipe gets no note");
     assert!(!String::from_utf8_lossy(&piped.stdout).contains("note:"));
 }
+
+#[test]
+fn an_html_report_is_refused_at_a_terminal_naming_the_flag_and_written_with_out() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("p");
+    common::copy_dir(&common::repo().join("fixtures/good/minimal"), &root);
+    let (code, shown) = on_terminal(&root, &["report", "--format", "html"], 80);
+    assert_eq!(code, 2, "{shown}");
+    assert!(!shown.contains("<html") && !shown.contains("<!doctype"), "markup reached the terminal:\n{shown}");
+    assert!(shown.contains("--format html --out report.html"), "the refusal names the flag:\n{shown}");
+
+    let (code, shown) = on_terminal(&root, &["report", "--format", "html", "--out", "report.html"], 80);
+    assert_eq!(code, 0, "{shown}");
+    assert!(shown.starts_with("wrote report.html ("), "one line says what was written where:\n{shown}");
+    assert!(std::fs::read_to_string(root.join("report.html")).unwrap().contains("<html"));
+
+    // A pipe still gets the page: `promptc report --format html > page.html` keeps working.
+    let piped = common::promptc_in(&root, &["report", "--format", "html"]);
+    assert_eq!(piped.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&piped.stdout).contains("<html"));
+}
