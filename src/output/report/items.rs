@@ -278,8 +278,7 @@ pub(super) fn shorten(text: &str, max: usize) -> String {
         .filter(|(_, c)| matches!(c, ' ' | '_' | '-' | '.' | '/'))
         .map(|(i, c)| i + c.len_utf8())
         // A boundary that would drop more than a third of the room is no better than a hard cut.
-        .filter(|i| *i * 3 >= keep.len() * 2)
-        .last()
+        .rfind(|i| *i * 3 >= keep.len() * 2)
         .unwrap_or(keep.len());
     format!("{}…", &keep[..cut])
 }
