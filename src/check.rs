@@ -26,6 +26,9 @@ pub(crate) struct CheckArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = CheckFormat::Human)]
     pub(crate) format: CheckFormat,
+    /// Also print the cacheable-prefix table when the project is clean.
+    #[arg(short = 'v', long)]
+    pub(crate) verbose: bool,
     /// Explain a rule and exit.
     #[arg(long, value_name = "CODE")]
     pub(crate) explain: Option<String>,
@@ -50,7 +53,8 @@ pub(crate) fn check(
     finish_counter(counter);
     let format = match args.format {
         CheckFormat::Human => {
-            promptc::check::Format::Human { color: wants_color(color, std::io::stdout().is_terminal()) }
+            let color = wants_color(color, std::io::stdout().is_terminal());
+            promptc::check::Format::Human { color, verbose: args.verbose }
         }
         CheckFormat::Json => promptc::check::Format::Json,
         CheckFormat::Github => promptc::check::Format::Github,

@@ -193,11 +193,51 @@ fn discover(cli: &Cli) -> Result<PathBuf, Error> {
     })
 }
 
+/// The README section that documents each command: its `--help` ends with the link.
+const DOCS: [(&str, &str); 15] = [
+    ("render", "promptc-render"),
+    ("report", "promptc-report"),
+    ("snapshot", "promptc-snapshot-and-promptc-diff"),
+    ("diff", "promptc-snapshot-and-promptc-diff"),
+    ("review", "promptc-snapshot-and-promptc-diff"),
+    ("freeze", "promptc-freeze-and-promptc-verify"),
+    ("verify", "promptc-freeze-and-promptc-verify"),
+    ("command", "commands"),
+    ("check", "promptc-check"),
+    ("schema", "editors"),
+    ("init", "quick-start"),
+    ("import", "port-an-existing-agent-promptc-import-tools"),
+    ("watch", "commands"),
+    ("lsp", "editors"),
+    ("completions", "set-up"),
+];
+
+/// The command line: help wrapped to the terminal and never wider than 100 columns (clap reads
+/// the width from the terminal, else `COLUMNS`, else takes 100), each command's help ending with
+/// a link to its documentation.
+pub(crate) fn cli_command() -> clap::Command {
+    let repo = env!("CARGO_PKG_REPOSITORY");
+    let mut cmd = <Cli as clap::CommandFactory>::command().max_term_width(100);
+    for (name, anchor) in DOCS {
+        cmd = cmd.mut_subcommand(name, |c| {
+            // The link on a line of its own: clap cannot break a URL, and the longest fits 80.
+            let docs = format!("Docs:\n  {repo}#{anchor}");
+            let after = match c.get_after_help() {
+                Some(existing) => format!("{existing}\n\n{docs}"),
+                None => docs,
+            };
+            c.after_help(after)
+        });
+    }
+    cmd.after_help(format!("{EXIT_CODES}\n\nDocs:\n  {repo}#commands"))
+}
+
+
 /// Parse `args` (the program name first), run the command, print, and say how it ended.
 /// The binary and the Python and Node packages' `promptc` commands call this.
 pub fn main(args: impl IntoIterator<Item = OsString>) -> Exit {
     let args: Vec<OsString> = args.into_iter().collect();
-    let matches = match <Cli as clap::CommandFactory>::command().try_get_matches_from(&args) {
+    let matches = match cli_command().try_get_matches_from(&args) {
         Ok(m) => m,
         // Help and version are "errors" that print to stdout and exit 0; usage errors exit 2.
         Err(e) => return clap_exit(e, &args),
@@ -314,7 +354,7 @@ pub(crate) fn run(cli: &Cli, color: bool, level_flags: &[(String, Level)]) -> Re
         Commands::Init(args) => return init(args.dir.as_deref().unwrap_or(std::path::Path::new("."))),
         Commands::Import(args) => return import(args),
         Commands::Completions(args) => {
-            let mut cmd = <Cli as clap::CommandFactory>::command();
+            let mut cmd = cli_command();
             let mut script = Vec::new();
             clap_complete::generate(args.shell, &mut cmd, "promptc", &mut script);
             let mut script = String::from_utf8_lossy(&script).into_owned();
@@ -406,8 +446,23 @@ fn write_targets(command: &Commands) -> Vec<&std::path::Path> {
 /// Print `s`, or with `out` write it to that file.
 pub(crate) fn emit(s: &str, out: Option<&std::path::Path>) -> Result<Exit, Error> {
     match out {
-        Some(path) => promptc::write_output(path, s).map(|()| Exit::Success),
+        Some(path) => {
+            promptc::write_output(path, s)?;
+            // What was written where, in one line: a file written in silence looks like nothing
+            // happened.
+            let _ = writeln!(std::io::stderr().lock(), "wrote {} ({})", path.display(), size(s.len()));
+            Ok(Exit::Success)
+        }
         None => print(s),
+    }
+}
+
+/// A byte count for people: `812 bytes`, `74 KB`, `3.2 MB`.
+pub(crate) fn size(bytes: usize) -> String {
+    match bytes {
+        0..1_000 => format!("{bytes} bytes"),
+        1_000..1_000_000 => format!("{} KB", bytes.div_ceil(1_000)),
+        _ => format!("{:.1} MB", bytes as f64 / 1e6),
     }
 }
 

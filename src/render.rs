@@ -42,6 +42,9 @@ pub(crate) fn render(project: &Project, args: &RenderArgs, color: Color) -> Resu
         }
         return Ok(Exit::Success);
     }
+    if args.format == RenderFormat::Text && !args.tools && std::io::stdout().is_terminal() {
+        let _ = writeln!(std::io::stderr().lock(), "{}", tools_note(&compiled));
+    }
     let out = match args.format {
         RenderFormat::Text if args.tools => tools_json(&compiled)?,
         RenderFormat::Text => compiled.prompt().to_string(),
@@ -61,4 +64,21 @@ fn tools_json(compiled: &Compiled) -> Result<String, Error> {
             .with_help("use --transport native to get the tools JSON, or drop --tools to print the prompt"),
         )
     })
+}
+
+/// What a reader at a terminal cannot see in the prompt alone: the tools sent with it. Printed on
+/// stderr only when stdout is a terminal, so piped and redirected prompts stay exactly the prompt.
+fn tools_note(compiled: &Compiled) -> String {
+    let names = compiled.tool_names();
+    let count = match names.len() {
+        0 => return "note: no tools are sent with this prompt".into(),
+        1 => "1 tool".to_string(),
+        n => format!("{n} tools"),
+    };
+    match compiled.projection() {
+        Some(_) => format!("note: {count} sent beside the prompt: {} (print them: --tools)", names.join(", ")),
+        None => {
+            format!("note: {count} described in the prompt ({} transport): {}", compiled.transport(), names.join(", "))
+        }
+    }
 }

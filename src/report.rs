@@ -85,6 +85,7 @@ pub(crate) fn report_in(
         return report_chat(project, args);
     }
     args.chat.refuse_without_chat()?;
+    refuse_html_to_a_terminal(args)?;
     if args.tokenizer_file.is_some() {
         return Err(Error::usage(Diagnostic::error("--tokenizer-file counts chat cells").with_help(
             "add --transport chat --chat-template FILE: an open-weight model's text is what its tokenizer counts",
@@ -143,4 +144,18 @@ pub(crate) fn report_in(
         let _ = writeln!(err, "budget exceeded: {f}");
     }
     Ok(if failures.is_empty() { code } else { Exit::Found })
+}
+
+/// An HTML page is a file to open in a browser, never text for a terminal (74 KB of markup on
+/// the example): refused before any work, naming the flag that writes it. A pipe or a
+/// redirection (`> report.html`) still gets it.
+fn refuse_html_to_a_terminal(args: &ReportArgs) -> Result<(), Error> {
+    if args.format != ReportFormat::Html || args.out.is_some() || !std::io::stdout().is_terminal() {
+        return Ok(());
+    }
+    let matrix = if args.matrix { " --matrix" } else { "" };
+    Err(Error::usage(
+        Diagnostic::error("the HTML report is a page for a browser, not text for this terminal")
+            .with_help(format!("write it to a file: promptc report{matrix} --format html --out report.html")),
+    ))
 }

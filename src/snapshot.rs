@@ -11,6 +11,9 @@ pub(crate) struct SnapshotArgs {
     /// them become promptc's again (any other file stays yours, and is never replaced).
     #[arg(long)]
     pub(crate) adopt: bool,
+    /// List every file written or removed (by default one line sums them up).
+    #[arg(short = 'v', long)]
+    pub(crate) verbose: bool,
 }
 
 pub(crate) fn snapshot(project: &Project, args: &SnapshotArgs) -> Result<Exit, Error> {
@@ -28,19 +31,28 @@ pub(crate) fn snapshot(project: &Project, args: &SnapshotArgs) -> Result<Exit, E
     let (dir, w) = promptc::snapshot(project, dir, &mut counter)?;
     finish_counter(counter);
     let mut err = std::io::stderr().lock();
-    for f in &w.written {
-        let _ = writeln!(err, "wrote {}", dir.join(f).display());
+    if args.verbose {
+        for f in &w.written {
+            let _ = writeln!(err, "wrote {}", dir.join(f).display());
+        }
+        for f in &w.removed {
+            let _ = writeln!(err, "removed {}", dir.join(f).display());
+        }
     }
-    for f in &w.removed {
-        let _ = writeln!(err, "removed {}", dir.join(f).display());
-    }
+    // The folder as the user would type it from here.
+    let shown =
+        std::env::current_dir().ok().and_then(|here| dir.strip_prefix(here).ok().map(std::path::Path::to_path_buf));
+    let shown = shown.filter(|p| !p.as_os_str().is_empty()).unwrap_or_else(|| dir.clone());
+    let removed = match w.removed.len() {
+        0 => String::new(),
+        n => format!(", {n} removed"),
+    };
     let _ = writeln!(
         err,
-        "{}: {} written, {} unchanged, {} removed",
-        dir.display(),
-        w.written.len(),
-        w.unchanged,
-        w.removed.len()
+        "wrote {} files to {}/ ({} changed{removed})",
+        w.written.len() + w.unchanged,
+        shown.display(),
+        w.written.len()
     );
     Ok(Exit::Success)
 }

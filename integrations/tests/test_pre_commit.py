@@ -121,12 +121,19 @@ def hook_status(output: str, name: str) -> str:
 
 
 def test_hooks_file_declares_both_hooks():
-    hooks = {hook["id"]: hook for hook in yaml.safe_load(HOOKS_FILE.read_text(encoding="utf-8"))}
-    assert set(hooks) == {"promptc-check", "promptc-diff"}
+    all_hooks = {hook["id"]: hook for hook in yaml.safe_load(HOOKS_FILE.read_text(encoding="utf-8"))}
+    # The wheel-based hooks, and the same two with a promptc on PATH and built from source.
+    variants = {"": "python", "-system": "system", "-rust": "rust"}
+    assert set(all_hooks) == {f"promptc-{cmd}{suffix}" for cmd in ("check", "diff") for suffix in variants}
+    for suffix, language in variants.items():
+        for cmd in ("check", "diff"):
+            hook, plain = all_hooks[f"promptc-{cmd}{suffix}"], all_hooks[f"promptc-{cmd}"]
+            assert hook["language"] == language
+            assert (hook["entry"], hook["files"], hook["name"]) == (plain["entry"], plain["files"], plain["name"])
+    hooks = {k: v for k, v in all_hooks.items() if k in ("promptc-check", "promptc-diff")}
     assert hooks["promptc-check"]["entry"] == "promptc check"
     assert hooks["promptc-diff"]["entry"] == "promptc diff"
-    for hook in hooks.values():
-        assert hook["language"] == "python"
+    for hook in all_hooks.values():
         assert hook["pass_filenames"] is False
         assert hook["name"] and hook["description"]
     for name in ("profiles/promptc.yaml", "profiles/tools/files.yaml", "tools.yml",
@@ -200,3 +207,80 @@ def test_accepted_drift_passes_again(project, hooks_repo, env, promptc_bin):
     assert update.returncode == 0, update.stderr
     done = try_repo(project, hooks_repo, env, "promptc-diff", "--all-files")
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+@pytest.fixture(scope="module")
+def system_env(tmp_path_factory, promptc_bin) -> dict:
+    """No wheel, no network: the `language: system` hooks run the promptc on PATH (this build's)."""
+    tmp = tmp_path_factory.mktemp("pre-commit-system")
+    environment = git_env(tmp)
+    environment["PRE_COMMIT_HOME"] = str(tmp / "pre-commit-home")
+    environment["PRE_COMMIT_COLOR"] = "never"
+    environment["HOME"] = str(tmp)
+    environment["PIP_NO_INDEX"] = "1"
+    environment["PATH"] = f"{promptc_bin.parent}:/usr/bin:/bin"
+    return environment
+
+
+@pytest.fixture(scope="module")
+def system_hooks_repo(tmp_path_factory, system_env) -> Path:
+    repo = tmp_path_factory.mktemp("hooks-repo-system")
+    git(repo, system_env, "init", "--quiet")
+    shutil.copy2(HOOKS_FILE, repo / HOOKS_FILE.name)
+    git(repo, system_env, "add", "-A")
+    git(repo, system_env, "commit", "--quiet", "-m", "promptc hooks")
+    return repo
+
+
+@pytest.fixture
+def system_project(tmp_path, system_env) -> Path:
+    repo = tmp_path / "project"
+    copy_example(repo)
+    (repo / ".git").rmdir()
+    git(repo, system_env, "init", "--quiet")
+    git(repo, system_env, "add", "-A")
+    git(repo, system_env, "commit", "--quiet", "-m", "the example")
+    return repo
+
+
+@pytest.mark.parametrize("hook, name", [("promptc-check-system", "promptc check"),
+                                        ("promptc-diff-system", "promptc diff")])
+def test_system_hooks_pass_a_clean_copy_with_the_promptc_on_path(system_project, system_hooks_repo, system_env,
+                                                                  hook, name):
+    done = try_repo(system_project, system_hooks_repo, system_env, hook, "--all-files")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert hook_status(done.stdout, name) == "Passed"
+
+
+def test_system_hooks_fail_on_drift_and_lint_errors(system_project, system_hooks_repo, system_env):
+    make_drift(system_project)
+    make_lint_error(system_project)
+    diff = try_repo(system_project, system_hooks_repo, system_env, "promptc-diff-system", "--all-files")
+    assert diff.returncode == 1 and DRIFT_LINE in diff.stdout, diff.stdout + diff.stderr
+    check = try_repo(system_project, system_hooks_repo, system_env, "promptc-check-system", "--all-files")
+    assert check.returncode == 1 and "P001" in check.stdout, check.stdout + check.stderr
+
+
+@pytest.mark.skipif(os.environ.get("PROMPTC_TEST_RUST_HOOKS") != "1",
+                    reason="builds promptc from source (minutes): set PROMPTC_TEST_RUST_HOOKS=1")
+def test_rust_hook_builds_promptc_from_the_pinned_source(tmp_path, system_env):
+    """`language: rust`: pre-commit runs `cargo install --path .` in the hooks repository, here a
+    commit of this checkout's tracked files, offline (crates from the local cargo cache)."""
+    env = dict(system_env, PATH=os.environ["PATH"], CARGO_NET_OFFLINE="true")
+    hooks = tmp_path / "hooks"
+    subprocess.run(["git", "clone", "--quiet", "--no-local", str(REPO), str(hooks)], env=env, check=True)
+    shutil.copy2(HOOKS_FILE, hooks / HOOKS_FILE.name)
+    git(hooks, env, "add", "-A")
+    git(hooks, env, "commit", "--quiet", "--allow-empty", "-m", "hooks under test")
+    project = tmp_path / "project"
+    copy_example(project)
+    (project / ".git").rmdir()
+    git(project, env, "init", "--quiet")
+    git(project, env, "add", "-A")
+    git(project, env, "commit", "--quiet", "-m", "the example")
+    done = subprocess.run(
+        [sys.executable, "-m", "pre_commit", "try-repo", str(hooks), "promptc-check-rust", "--verbose", "--all-files"],
+        cwd=project, env=env, capture_output=True, text=True, timeout=3600,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert hook_status(done.stdout, "promptc check") == "Passed"

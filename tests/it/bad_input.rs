@@ -79,6 +79,14 @@ cases! {
     unknown_key_section => case("unknown-key-section", "fixtures/bad/unknown-key-section", &[],
         "unknown field `condition`",
         Some("fixtures/bad/unknown-key-section/promptc.yaml:17:5"), &[]);
+    // A profile allows a key named `budget`: the message names the unknown key, not a limit.
+    unknown_key_profile => case("unknown-key-profile", "fixtures/bad/unknown-key-profile", &[],
+        "unknown field `sectons`",
+        Some("fixtures/bad/unknown-key-profile/promptc.yaml:28:5"), &["did you mean `sections`?"]);
+    // The tools of a file that does not load are unknown: references to them are not checked.
+    tool_file_fails_to_load => case("tool-file-fails-to-load", "fixtures/bad/tool-file-fails-to-load", &[],
+        "missing required key `toolset` in tool `browser_action`",
+        Some("fixtures/bad/tool-file-fails-to-load/tools/browser.yaml:1:3"), &["was not checked: a tool file did not load"]);
     unknown_key_tool => case("unknown-key-tool", "fixtures/bad/unknown-key-tool", &[],
         "unknown field `parameter`",
         Some("fixtures/bad/unknown-key-tool/tools.yaml:4:3"), &["parameters"]);

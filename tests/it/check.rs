@@ -79,7 +79,7 @@ fn lib_check(dir: &str, flags: &[&str], code: i32) -> CheckResult {
 
 /// `promptc -C DIR check FLAGS`'s human output, computed in process.
 fn check(dir: &str, flags: &[&str], code: i32) -> String {
-    lib_check(dir, flags, code).render(Format::Human { color: false })
+    lib_check(dir, flags, code).render(Format::Human { color: false, verbose: false })
 }
 
 /// `promptc -C DIR check --format json FLAGS`'s output, computed in process.
@@ -471,8 +471,10 @@ fn p007_sees_switches_read_through_includes_and_imports() {
 #[test]
 fn shipped_example_checks_clean() {
     let human = cli_check("profiles", &[], 0);
-    assert!(headlines(&human).is_empty(), "{human}");
-    assert_eq!(summary(&human), "check passed: 0 errors, 0 warnings");
+    assert_eq!(human, "check passed: 0 errors, 0 warnings\n", "a clean check prints one line");
+    let verbose = cli_check("profiles", &["-v"], 0);
+    assert!(verbose.starts_with("cacheable prefix (the request before"), "-v adds the table:\n{verbose}");
+    assert_eq!(summary(&verbose), "check passed: 0 errors, 0 warnings");
 }
 
 #[test]
@@ -483,6 +485,8 @@ fn init_starter_is_clean_and_init_never_overwrites() {
     run(&["init", d], 0);
     let created = common::tree(&dir);
     assert!(created.contains_key(Path::new("promptc.yaml")), "{:?}", created.keys());
+    let manifest = String::from_utf8_lossy(&created[Path::new("promptc.yaml")]).into_owned();
+    assert!(manifest.contains("\nname: agent\n"), "`init agent` names the project after its folder:\n{manifest}");
 
     let human = cli_check(d, &[], 0);
     assert!(headlines(&human).is_empty(), "{human}");
@@ -521,6 +525,39 @@ fn init_starter_is_clean_and_init_never_overwrites() {
     let ignore = std::fs::read_to_string(repo_dir.join(".gitignore")).unwrap();
     assert!(ignore.starts_with("node_modules/\n# promptc's token cache"), "{ignore}");
     assert_eq!(ignore.matches(".promptc-cache/").count(), 1, "{ignore}");
+}
+
+/// A tool file that does not load hides its tools, so the template that tests for one of them is
+/// not reported as testing for an undeclared tool: one error for the file, one note saying the
+/// tool-reference checks were skipped, and no error on the template nobody touched.
+#[test]
+fn a_tool_file_that_fails_to_load_skips_tool_reference_checks_instead_of_flagging_every_reference() {
+    let out = promptc(&["-C", "fixtures/bad/tool-file-fails-to-load", "check"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("no tool file declares"), "a reference to a hidden tool was flagged:\n{stderr}");
+    assert_eq!(stderr.matches("\nerror: ").count() + usize::from(stderr.starts_with("error: ")), 1, "{stderr}");
+    assert!(stderr.contains("note: the tool name templates test for was not checked"), "{stderr}");
+}
+
+/// `init` names the project after the folder it writes: the named one, or the current folder's
+/// own name for `init` alone; a name YAML would read as something else is quoted.
+#[test]
+fn init_names_the_project_after_its_folder_and_quotes_names_yaml_would_misread() {
+    let tmp = tempfile::tempdir().unwrap();
+    let here = tmp.path().join("helper");
+    std::fs::create_dir(&here).unwrap();
+    let out = common::promptc_in(&here, &["init"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let manifest = std::fs::read_to_string(here.join("promptc.yaml")).unwrap();
+    assert!(manifest.contains("\nname: helper\n"), "`init` in `helper` names the project `helper`:\n{manifest}");
+
+    let odd = tmp.path().join("yes");
+    run(&["init", odd.to_str().unwrap()], 0);
+    let manifest = std::fs::read_to_string(odd.join("promptc.yaml")).unwrap();
+    assert!(manifest.contains("\nname: \"yes\"\n"), "a folder named `yes` stays a string:\n{manifest}");
+    let human = cli_check(odd.to_str().unwrap(), &[], 0);
+    assert_eq!(summary(&human), "check passed: 0 errors, 0 warnings");
 }
 
 /// Files `init` writes are source files the user edits: they should get the usual
@@ -583,7 +620,7 @@ fn a_rule_can_have_its_own_level_in_one_profile() {
     // The copy as it is now, in process.
     let check = |flags: &[&str], code: i32| {
         let project = promptc::load(dir.path()).unwrap();
-        lib_check_in(&project, flags, code).render(Format::Human { color: false })
+        lib_check_in(&project, flags, code).render(Format::Human { color: false, verbose: false })
     };
     assert_eq!(summary(&check(&[], 0)), "check passed: 0 errors, 0 warnings");
     let edit = |file: &str, from: &str, to: &str| {

@@ -40,6 +40,48 @@ fn help_documents_every_command_and_the_exit_codes() {
     assert_eq!(stdout(&out), format!("promptc {}\n", env!("CARGO_PKG_VERSION")));
 }
 
+/// `promptc [CMD] --help` with `COLUMNS` set to `columns`, or unset (`None`: no terminal, no
+/// width, as in a pipe); returns the help text.
+fn help_at(cmd: Option<&str>, columns: Option<u16>) -> String {
+    let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_promptc"));
+    c.current_dir(repo()).env_remove("COLUMNS").args(cmd).arg("--help");
+    if let Some(w) = columns {
+        c.env("COLUMNS", w.to_string());
+    }
+    let out = c.output().expect("run promptc");
+    assert_eq!(out.status.code(), Some(0), "{cmd:?} --help");
+    stdout(&out)
+}
+
+/// Help fits the terminal: at most 100 columns when the width is unknown, at most 80 at 80
+/// columns, for the top level and every command, and each ends with a link to its documentation.
+#[test]
+fn every_help_fits_the_terminal_and_ends_with_a_link_to_its_documentation() {
+    let top = help_at(None, None);
+    let commands: Vec<String> = top
+        .lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .filter(|l| l.as_bytes().get(2).is_some_and(|b| *b != b' '))
+        .filter_map(|l| l.split_whitespace().next().map(str::to_string))
+        .filter(|c| c != "help")
+        .collect();
+    assert!(commands.len() >= 15, "the command list was not found:\n{top}");
+    for cmd in std::iter::once(None).chain(commands.iter().map(|c| Some(c.as_str()))) {
+        for (columns, limit) in [(None, 100), (Some(80), 80)] {
+            let help = help_at(cmd, columns);
+            let widest = help.lines().map(|l| l.chars().count()).max().unwrap_or(0);
+            assert!(widest <= limit, "{cmd:?} --help at {columns:?} columns is {widest} wide:\n{help}");
+            let link = help.trim_end().lines().last().unwrap_or("").trim();
+            assert!(
+                link.starts_with(&format!("{}#", env!("CARGO_PKG_REPOSITORY"))),
+                "{cmd:?} --help ends without a docs link:\n{help}"
+            );
+        }
+    }
+}
+
 #[test]
 fn usage_errors_exit_2() {
     let out = promptc(&["render", "--no-such-flag"]);

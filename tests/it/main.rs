@@ -28,4 +28,5 @@ mod review;
 mod roles;
 mod snapshot;
 mod templates;
+mod terminal;
 mod tokens_golden;

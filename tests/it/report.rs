@@ -427,3 +427,25 @@ fn a_compile_cache_that_is_not_promptcs_is_a_warning_and_never_followed_out() {
         assert_eq!(std::fs::read_to_string(&target).unwrap(), "theirs");
     }
 }
+
+/// At 80 columns the item table drops its bar and source columns before it shortens a name:
+/// every tool's and section's name is whole, nothing is wider than 80, and the legend explains
+/// the rows whose names are not self-explanatory.
+#[test]
+fn the_report_fits_80_columns_with_names_whole_and_a_legend() {
+    let text = ok(&["report", "--width", "80"]);
+    let widest = text.lines().map(|l| l.chars().count()).max().unwrap_or(0);
+    assert!(widest <= 80, "the report is {widest} columns wide at --width 80:\n{text}");
+    for name in ["tool read_file", "tool execute_command", "(outside sections)", "editing_files"] {
+        assert!(text.contains(&format!("│ {name} ")), "`{name}` is not whole at 80 columns:\n{text}");
+    }
+    assert!(!text.contains('…'), "nothing is cut at 80 columns:\n{text}");
+    assert!(text.contains("\n(outside sections): prompt text no section renders"), "no legend:\n{text}");
+}
+
+#[test]
+fn names_too_long_for_a_narrow_table_are_cut_at_a_word_boundary() {
+    let text = ok(&["report", "--width", "56"]);
+    assert!(text.lines().all(|l| l.chars().count() <= 56), "{text}");
+    assert!(text.contains("│ tool execute_… "), "cut after `_`, not in the middle of a word:\n{text}");
+}

@@ -659,3 +659,27 @@ fn an_older_snapshot_folder_is_adopted_only_on_request_and_only_as_recorded() {
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(w.run(&["diff"]).status.code(), Some(0));
 }
+
+/// `snapshot` ends with one line saying what it wrote where, and lists the files only with -v.
+#[test]
+fn snapshot_sums_up_in_one_line_and_lists_files_only_with_verbose() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("p");
+    common::copy_dir(&common::repo().join("fixtures/good/minimal"), &root);
+    let run = |args: &[&str]| {
+        let out = common::promptc_in(&root, args);
+        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let first = run(&["snapshot"]);
+    assert_eq!(first.lines().count(), 1, "one line:\n{first}");
+    let files = first.split_whitespace().nth(1).unwrap().to_string();
+    assert!(first.starts_with("wrote ") && first.trim_end().ends_with(&format!("({files} changed)")), "{first}");
+    let again = run(&["snapshot", "-v"]);
+    let again = again.trim_end();
+    assert!(again.starts_with(&format!("wrote {files} files to ")), "{again}");
+    assert!(again.ends_with("snapshots/ (0 changed)"), "nothing changed: {again}");
+    std::fs::write(root.join("sections/role.md.j2"), "You are a different agent.\n").unwrap();
+    let listed = run(&["snapshot", "-v"]);
+    assert!(listed.lines().count() > 1 && listed.lines().all(|l| l.starts_with("wrote ")), "-v lists:\n{listed}");
+}

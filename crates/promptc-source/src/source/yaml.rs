@@ -56,14 +56,15 @@ fn to_diagnostic(err: &serde_saphyr::Error, text: &str, display: &str) -> Diagno
         snippets: serde_saphyr::SnippetMode::Off,
     });
     let raw_message = strip_location_suffix(plain.lines().next().unwrap_or("invalid YAML")).to_string();
+    let limit = over_a_limit(err);
     if let Some(found) = err
         .location()
-        .filter(|l| l.line() > 0)
+        .filter(|l| l.line() > 0 && !limit)
         .and_then(|l| mistake(&raw_message, text, l.line() as usize, l.column().max(1) as usize))
     {
         return Diagnostic::error(found.message).with_label(Label::at(display, text, found.at)).with_help(found.help);
     }
-    let (message, help) = explain(&raw_message, text, err.location());
+    let (message, help) = explain(&raw_message, text, err.location(), limit);
     let mut d = Diagnostic::error(message);
     // The line that should have been indented under an empty key, or one indented under a
     // key that already has a value: point at its start, not where the parser gave up.
@@ -100,11 +101,30 @@ fn to_diagnostic(err: &serde_saphyr::Error, text: &str, display: &str) -> Diagno
     d
 }
 
+/// Whether the parser stopped at one of [`options`]' limits, read from the error's variant (with
+/// its alias and snippet wrappers taken off), never from words in its message: serde lists the
+/// keys a mapping allows in the message of an unknown key, and a profile allows `budget`.
+fn over_a_limit(err: &serde_saphyr::Error) -> bool {
+    use serde_saphyr::Error as E;
+    let mut err = err;
+    while let E::AliasError { error, .. } | E::WithSnippet { error, .. } = err {
+        err = error;
+    }
+    matches!(
+        err,
+        E::Budget { .. }
+            | E::AliasReplayCounterOverflow { .. }
+            | E::AliasReplayLimitExceeded { .. }
+            | E::AliasExpansionLimitExceeded { .. }
+            | E::AliasReplayStackDepthExceeded { .. }
+    )
+}
+
 /// The mistakes people make most (see `yaml_mistakes`), recognised from the parser's message
 /// `raw` at 1-based (line, column) and the text around it.
 fn mistake(raw: &str, text: &str, line: usize, column: usize) -> Option<Found> {
     let m = raw.to_ascii_lowercase();
-    if m.contains("alias") || m.contains("budget") || m.contains("depth {") || m.contains("recursion limit") {
+    if m.contains("alias") || m.contains("depth {") || m.contains("recursion limit") {
         return None;
     }
     if let Some(found) = unclosed_quote(text, line) {
@@ -169,7 +189,8 @@ fn strip_location_suffix(msg: &str) -> &str {
 }
 
 /// Turn the parser's message into one that names the problem in the user's terms, plus help.
-fn explain(message: &str, text: &str, loc: Option<serde_saphyr::Location>) -> (String, Option<String>) {
+/// `limit` says the parser stopped at one of [`options`]' limits ([`over_a_limit`]).
+fn explain(message: &str, text: &str, loc: Option<serde_saphyr::Location>, limit: bool) -> (String, Option<String>) {
     let m = message.to_ascii_lowercase();
     if m.contains("replayed_events") || m.contains("alias") && m.contains("limit") {
         return (
@@ -187,7 +208,7 @@ fn explain(message: &str, text: &str, loc: Option<serde_saphyr::Location>) -> (S
             Some("project files are shallow; flatten the structure".into()),
         );
     }
-    if m.contains("too large or too complex") || m.contains("budget") {
+    if limit || m.contains("too large or too complex") {
         return (
             "YAML document too large or too complex for a project file".into(),
             Some("split the file or simplify it; project files stay far below these limits".into()),
@@ -397,7 +418,7 @@ fn help_for(message: &str) -> Option<String> {
         Some("add the missing key".into())
     } else if m.contains("invalid type") {
         Some("change the value to the expected type".into())
-    } else if m.contains("budget") || m.contains("limit") || m.contains("alias") {
+    } else if m.contains("alias") {
         Some("the document is too large or too deeply nested for a project file; simplify it".into())
     } else if m.contains("duplicate") {
         Some("each key may appear once in a mapping".into())

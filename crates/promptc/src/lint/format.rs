@@ -8,10 +8,13 @@ use crate::lint::CheckResult;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Format {
-    /// rustc-style diagnostics, the cacheable-prefix table and a summary line.
+    /// rustc-style diagnostics, the cacheable-prefix table and a summary line; a clean result is
+    /// the summary line alone unless `verbose`.
     Human {
         /// ANSI colour.
         color: bool,
+        /// The cacheable-prefix table even when there is nothing to report.
+        verbose: bool,
     },
     /// Diagnostics and cache prefixes as JSON.
     Json,
@@ -37,10 +40,15 @@ impl CheckResult {
                 "cache_prefixes": self.cache_prefixes,
             })),
             Format::Github => self.diagnostics.iter().map(|d| format!("{}\n", github_line(d))).collect(),
-            Format::Human { color } => {
+            Format::Human { color, verbose } => {
                 let mut s: String = self.diagnostics.iter().map(|d| format!("{}\n", d.render(color))).collect();
-                s.push_str("cacheable prefix (the request before the first byte another session changes):\n");
-                for p in &self.cache_prefixes {
+                // A clean project gets one line: the table is reference, wanted when something
+                // is being looked into (a finding) or asked for.
+                let table = if verbose || !self.diagnostics.is_empty() { self.cache_prefixes.as_slice() } else { &[] };
+                if !table.is_empty() {
+                    s.push_str("cacheable prefix (the request before the first byte another session changes):\n");
+                }
+                for p in table {
                     let end = p.ends_at.as_deref().map_or("whole request".to_string(), |e| format!("until `{e}`"));
                     s.push_str(&format!("  {:<48} {:>6} of {:>6}  {end}\n", p.cell, p.cacheable, p.total));
                 }

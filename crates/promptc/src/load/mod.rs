@@ -125,7 +125,7 @@ impl Project {
         let tool_docs = ld.tool_docs();
         let matrix = ld.matrix(default_profile);
         let own = analysis::Templates { sections: &mut sections, layout: &layout, tool_docs: &tool_docs };
-        let reads = ld.analyze(own, &switches, &variables, &declared.catalog, &commands);
+        let reads = ld.analyze(own, &switches, &variables, &declared.catalog, declared.complete, &commands);
         let done = ld.finish()?;
         Ok(Project {
             name: raw.name,

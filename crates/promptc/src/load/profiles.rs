@@ -103,6 +103,7 @@ fn build_profile(
         let key = ck.key_span(&b.referenced, "budget");
         Span { end: key.end + 1, ..key }
     });
+    let budget_limit_spans = p.budget.as_ref().map(|b| limit_spans(ck, &b.value)).unwrap_or_default();
     let mut messages = Vec::new();
     for m in &p.messages {
         let ctx = format!("a message of {ctx}");
@@ -161,8 +162,24 @@ fn build_profile(
         budget,
         span,
         budget_span,
+        budget_limit_spans,
         messages,
     }
+}
+
+/// Where each limit of a budget is written: its key (`total` of `total: 12000`), by the limit's
+/// path under `budget:`, so a finding about one limit points at its own line.
+fn limit_spans(ck: &Checker<'_>, raw: &RawBudget) -> IndexMap<String, Span> {
+    let mut out = IndexMap::new();
+    for (key, v) in [("total", &raw.total), ("prompt", &raw.prompt), ("tools", &raw.tools)] {
+        if let Some(v) = v {
+            out.insert(key.to_string(), ck.key_span(&v.referenced, key));
+        }
+    }
+    for (id, v) in &raw.sections {
+        out.insert(format!("sections.{}", id.value), ck.key_span(&v.referenced, &id.value));
+    }
+    out
 }
 
 fn build_budget(ck: &mut Checker<'_>, profile: &str, raw: &RawBudget, sections: &[String]) -> Budget {

@@ -60,6 +60,9 @@ pub struct Profile {
     pub span: Span,
     /// Its `budget:` key, if it has one.
     pub budget_span: Option<Span>,
+    /// Where each of its limits is written (the key of `total: 12000`), by the limit's path
+    /// under `budget:`: `total`, `prompt`, `tools`, `sections.ID`.
+    pub budget_limit_spans: IndexMap<String, Span>,
     /// The messages the harness sends besides the system prompt, in order.
     pub messages: Vec<Message>,
 }

@@ -123,6 +123,38 @@ pub const FILES: [(&str, &str); 5] = [
     ("tools/tools.yaml", TOOLS),
 ];
 
+/// The project name `init` writes: the folder's own name (`promptc init my-agent` names the
+/// project `my-agent`; `promptc init` in `~/work/helper` names it `helper`), or `starter` when the
+/// folder has no name (`/`).
+pub fn project_name(dir: &Path) -> String {
+    let last = |p: &Path| p.file_name().map(|n| n.to_string_lossy().into_owned());
+    // `.` and `..` have no file name of their own; the resolved path does (the folder may not
+    // exist yet, so the lexical absolute path is the fallback).
+    last(dir)
+        .filter(|n| n != "." && n != "..")
+        .or_else(|| std::fs::canonicalize(dir).ok().as_deref().and_then(last))
+        .or_else(|| std::path::absolute(dir).ok().as_deref().and_then(last))
+        .filter(|n| !n.trim().is_empty())
+        .unwrap_or_else(|| "starter".into())
+}
+
+/// `name` as a YAML scalar: plain when it is a simple word, else double-quoted (a JSON string is a
+/// valid YAML double-quoted scalar), so a folder named `yes`, `1.0` or `a: b` stays a string.
+fn yaml_scalar(name: &str) -> String {
+    let plain = name.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+        && !matches!(
+            name.to_ascii_lowercase().as_str(),
+            "yes" | "no" | "on" | "off" | "true" | "false" | "null" | "y" | "n"
+        );
+    if plain {
+        name.to_string()
+    } else {
+        // ok: serialising a `&str` to JSON cannot fail.
+        serde_json::to_string(name).expect("a string serialises")
+    }
+}
+
 /// Write the starter project into `dir`; refuses (and writes nothing) if any file exists.
 pub fn write_starter(dir: &Path) -> Result<Vec<PathBuf>> {
     let existing: Vec<String> = FILES
@@ -147,7 +179,9 @@ pub fn write_starter(dir: &Path) -> Result<Vec<PathBuf>> {
     let mut written = Vec::new();
     for (rel, text) in FILES.iter().map(|(p, t)| (*p, t.to_string())).chain(schemas) {
         let p = dir.join(rel);
-        let text = if rel == ".gitignore" {
+        let text = if rel == "promptc.yaml" {
+            text.replacen("\nname: starter\n", &format!("\nname: {}\n", yaml_scalar(&project_name(dir))), 1)
+        } else if rel == ".gitignore" {
             match std::fs::read_to_string(&p) {
                 Ok(old) if old.lines().any(|l| l.trim() == ".promptc-cache/" || l.trim() == ".promptc-cache") => {
                     continue

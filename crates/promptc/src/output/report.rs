@@ -259,6 +259,9 @@ pub fn render(a: &Account, format: Format, view: View) -> String {
             // Sentences wrap at 100 columns, or at a narrower table's width.
             let line_width = view.width.map_or(100, |w| w.min(100));
             let mut out = format!("{}\n{}\n", heading(a), table_within(&h, &rows, &[1, 2, 3], view.width));
+            for l in items::legend(a) {
+                out.push_str(&wrap(&l, line_width));
+            }
             out.push_str(&wrap(&format!("billed {}: {}", billed_total(a), a.billed.method), line_width));
             out.push_str(&wrap(&cache_sentence(a), line_width));
             if !a.budgets.is_empty() {
@@ -276,6 +279,9 @@ pub fn render(a: &Account, format: Format, view: View) -> String {
         Format::Markdown => {
             let (h, rows) = item_rows(a, view, true);
             let mut out = format!("### {}\n\n{}", heading(a), markdown(&h, &rows, &[1, 2, 3]));
+            for l in items::legend(a) {
+                out.push_str(&format!("\n{l}\n"));
+            }
             out.push_str(&format!("\nbilled {}: {}\n\n{}\n", billed_total(a), a.billed.method, cache_sentence(a)));
             if !a.budgets.is_empty() {
                 out.push_str(&format!(

@@ -139,25 +139,32 @@ fn tool_item(a: &Account, t: &ToolItem, view: View) -> Item {
     }
 }
 
-/// The item rows: (header, rows); `full` keeps sources and names whole (markdown, CSV).
+/// The item rows: (header, rows); `full` keeps sources and names whole (markdown, CSV). In a
+/// table narrower than its natural width, the bar and then the source column go before any
+/// name is shortened, and a name too long still is cut at a word boundary ([`shorten`]).
 pub(super) fn item_rows(a: &Account, view: View, full: bool) -> (Vec<&'static str>, Vec<Vec<String>>) {
-    let header = vec!["item", "tokens", "bytes", "share", "", "kind", "source"];
-    let (item_max, source_max) = text_widths(view.width);
-    let fit = |s: &str, max: usize| if full { s.to_string() } else { middle(s, max) };
-    let fit_source = |s: &str, max: usize| if full { s.to_string() } else { front(s, max) };
+    let columns = Columns::within(if full { None } else { view.width });
+    let mut header = vec!["item", "tokens", "bytes", "share", "", "kind", "source"];
+    let fit = |s: &str| if full { s.to_string() } else { shorten(s, columns.item) };
+    // A dropped source column (width 0) is removed below; its cells are left empty.
+    let fit_source = |s: &str| match (full, columns.source) {
+        (true, _) => s.to_string(),
+        (false, 0) => String::new(),
+        (false, w) => front(s, w),
+    };
     let mut rows = Vec::new();
     let list = items(a, view);
     // The largest item fills its bar (the summed "… more" row is not an item).
     let largest = list.iter().filter(|i| !i.kind.is_empty()).map(|i| i.share).fold(0.0, f64::max);
     let mut push = |i: &Item| {
         rows.push(vec![
-            fit(&i.item, item_max),
+            fit(&i.item),
             tokens_cell(a, i.sent.tokens),
             i.sent.bytes.to_string(),
             pct(i.share),
             bar_of(i.share, largest),
             i.kind.to_string(),
-            fit_source(&i.source, source_max),
+            fit_source(&i.source),
         ]);
     };
     for i in list {
@@ -190,23 +197,88 @@ pub(super) fn item_rows(a: &Account, view: View, full: bool) -> (Vec<&'static st
         String::new(),
         String::new(),
         String::new(),
-        fit(&a.billed.source, source_max),
+        // A citation: its start names the source, its end the section.
+        if full || columns.source == 0 { a.billed.source.clone() } else { middle(&a.billed.source, columns.source) },
     ]);
+    // Columns dropped to fit, last first so the indices stay right.
+    for (keep, i) in [(columns.source > 0, 6), (columns.bar, 4)] {
+        if !keep {
+            header.remove(i);
+            for r in &mut rows {
+                r.remove(i);
+            }
+        }
+    }
     (header, rows)
 }
 
-/// The widths of the item and source columns: 26 and 20 characters, or, in a table at most
-/// `width` columns wide, what the fixed columns (tokens, bytes, share, bar, kind: 56 columns
-/// with the padding and borders) leave, shared between the two (at least 8 each).
-fn text_widths(width: Option<usize>) -> (usize, usize) {
-    const NATURAL: (usize, usize) = (26, 20);
-    const FIXED: usize = 56;
-    match width {
-        Some(w) if w < NATURAL.0 + NATURAL.1 + FIXED => {
-            let room = w.saturating_sub(FIXED).max(16);
-            let item = (room * 11 / 20).max(8);
-            (item, room.saturating_sub(item).max(8))
-        }
-        _ => NATURAL,
+/// What the legend under an item table says about the rows of `a` whose names are not
+/// self-explanatory.
+pub(super) fn legend(a: &Account) -> Vec<String> {
+    let mut out = Vec::new();
+    if a.layout.bytes > 0 {
+        out.push(format!(
+            "{OUTSIDE_SECTIONS}: prompt text no section renders: what the layout writes between \
+            sections (headings, separators), and sections it rewrites"
+        ));
     }
+    if a.tools_framing.bytes > 0 {
+        out.push(format!("{TOOLS_FRAMING}: the brackets, commas and keys around the tools' own entries"));
+    }
+    out
+}
+
+/// The item table's layout at a width: how wide the item and source columns are, and whether
+/// the bar shows.
+struct Columns {
+    item: usize,
+    /// 0: the source column is dropped.
+    source: usize,
+    bar: bool,
+}
+
+impl Columns {
+    /// Natural: item 26 and source 20 characters, with the bar. In a table at most `width`
+    /// columns wide the bar (11 columns with padding and border) goes first, then the source
+    /// (20 + 3); the item column takes what the numbers and kind (42 columns with the borders)
+    /// leave, and is shortened only below that.
+    fn within(width: Option<usize>) -> Columns {
+        const NATURAL: Columns = Columns { item: 26, source: 20, bar: true };
+        const FIXED: usize = 42;
+        const BAR: usize = 11;
+        const SOURCE: usize = 23;
+        let Some(w) = width else { return NATURAL };
+        if w >= FIXED + BAR + SOURCE + NATURAL.item {
+            return Columns { item: (w - FIXED - BAR - SOURCE).min(40), ..NATURAL };
+        }
+        if w >= FIXED + SOURCE + NATURAL.item {
+            return Columns { item: NATURAL.item, source: w - FIXED - SOURCE - NATURAL.item + 20, bar: false }.capped();
+        }
+        Columns { item: w.saturating_sub(FIXED).max(12), source: 0, bar: false }
+    }
+
+    /// The source column never wider than its natural 20 characters; the item takes the rest.
+    fn capped(self) -> Columns {
+        let extra = self.source.saturating_sub(20);
+        Columns { item: (self.item + extra).min(40), source: self.source.min(20), bar: self.bar }
+    }
+}
+
+/// `text` cut to at most `max` characters at a word boundary (a space, `_`, `-`, `.` or `/`),
+/// ending in `…`: `tool execute_command` at 14 is `tool execute_…`, never `tool e…ommand`. A text
+/// whose last boundary would leave less than two thirds of the room is cut at `max - 1`.
+pub(super) fn shorten(text: &str, max: usize) -> String {
+    let n = text.chars().count();
+    if n <= max {
+        return text.to_string();
+    }
+    let keep: String = text.chars().take(max.saturating_sub(1)).collect();
+    let cut = keep
+        .char_indices()
+        .filter(|(_, c)| matches!(c, ' ' | '_' | '-' | '.' | '/'))
+        .map(|(i, c)| i + c.len_utf8())
+        // A boundary that would drop more than a third of the room is no better than a hard cut.
+        .rfind(|i| *i * 3 >= keep.len() * 2)
+        .unwrap_or(keep.len());
+    format!("{}…", &keep[..cut])
 }
