@@ -1,3 +1,4 @@
+// Long because the clap definitions every command shares live with the dispatch.
 //! The promptc command line: parse flags, call the compiler library (`promptc`, in
 //! `crates/promptc`), print, and map results to exit codes. One file per command; everything else
 //! lives in the library. [`main`] is the whole API: the binary calls it, and so do the Python and

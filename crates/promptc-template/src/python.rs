@@ -1,3 +1,4 @@
+// Long because Python's forms of every value kind (and `json.dumps`'s options) are one table.
 //! Python's text forms of template values, as Jinja2 prints them: `str(value)` when a value is
 //! printed (`True`, `None`, `['a', 1]`, `{'k': 1.0}`) and `json.dumps` (transformers' `tojson`
 //! filter is exactly that). A chat template that prints a list or calls `tojson` on the tools

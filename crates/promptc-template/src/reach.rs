@@ -1,3 +1,4 @@
+// Long because one visitor walks every statement and expression kind in its scope.
 //! What a template reads, through the files it pulls in. minijinja's own
 //! `undeclared_variables` stops at `{% include %}`, `{% import %}`, `{% from %}` and
 //! `{% extends %}`; this pass follows each of them whose name is a literal (recursively, with

@@ -1,3 +1,4 @@
+// Long because each mistake is recognised beside the others, so a parser error is explained once.
 //! The YAML mistakes people make most, recognised in the text around a parser error: a quote
 //! that never closes, a tab in the indentation, a value of the wrong shape (a string where a
 //! list belongs), a misspelt name of a type, and the mapping a missing key belongs to. The

@@ -1,3 +1,4 @@
+// Long because the call reads in order: options, forms, refusals, then what it writes.
 //! `promptc import tools`: tool definitions an agent already sends (OpenAI Chat Completions or
 //! Responses, Anthropic Messages, Gemini, an MCP `tools/list` result) turned into a promptc
 //! project — one catalog file per tool and a minimal manifest — that renders them back.

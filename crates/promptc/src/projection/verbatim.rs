@@ -1,3 +1,4 @@
+// Long because each provider's conversion and its notes read side by side.
 //! A tool's parameters written as one JSON Schema (`input_schema:`), per provider: as written
 //! where the provider takes full JSON Schema (Anthropic, OpenAI without strict mode), or
 //! converted to OpenAI strict mode's subset or Gemini's OpenAPI subset. Each conversion that

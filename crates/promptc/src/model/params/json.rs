@@ -1,3 +1,4 @@
+// Long because every keyword the view reads sits beside its structural checks.
 //! The typed view of a JSON Schema written as a tool's `input_schema`: what promptc reasons
 //! about (types, nullability in both spellings, descriptions, enums, defaults, required) read
 //! out of the schema, which itself is carried as written (`Schema::json`, `ObjectShape::json`).
