@@ -233,7 +233,6 @@ pub(crate) fn cli_command() -> clap::Command {
     cmd.after_help(format!("{EXIT_CODES}\n\nDocs:\n  {repo}#commands"))
 }
 
-
 /// Parse `args` (the program name first), run the command, print, and say how it ended.
 /// The binary and the Python and Node packages' `promptc` commands call this.
 pub fn main(args: impl IntoIterator<Item = OsString>) -> Exit {

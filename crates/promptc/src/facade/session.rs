@@ -69,7 +69,7 @@ impl Session {
         self.stats.unwrap_or_default()
     }
 
-    /// The report of `request` (with `options.matrix`, of every cell), as [`crate::report`]
+    /// The report of `request` (with `options.matrix`, of every cell), as [`crate::report()`]
     /// computes it; with `html`, also the page [`crate::report_html`] builds.
     pub fn report(
         &mut self,
