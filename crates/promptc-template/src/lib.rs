@@ -1,3 +1,5 @@
+// Long because the environment and every limit it sets (fuel, depth, sizes, includes) are
+// configured in one place, so no render path can miss one.
 //! promptc's template engine: the one home of template behaviour.
 //!
 //! The minijinja environment every template of a project renders in ([`Templates`]): strict about
@@ -6,9 +8,7 @@
 //! Python's methods where minijinja differs ([`jinja2`], [`python`], [`printf`]); and chat
 //! templates rendered as transformers renders them ([`chat`]). Errors cross as
 //! `promptc_source`'s located [`Error`](promptc_source::error::Error).
-//!
-//! Long because the environment and every limit it sets (fuel, depth, sizes, includes) are
-//! configured in one place, so no render path can miss one.
+
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, Mutex};
