@@ -9,7 +9,6 @@
 //! templates rendered as transformers renders them ([`chat`]). Errors cross as
 //! `promptc_source`'s located [`Error`](promptc_source::error::Error).
 
-
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, Mutex};
 
