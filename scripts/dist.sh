@@ -135,7 +135,10 @@ binary() {
         bin=$target_dir/$TARGET/release/promptc
     else
         log "building promptc (dev profile)"
-        cargo build --locked --bin promptc >&2
+        # The default members, as the tests build them (with workspace-hack's features): the
+        # binary `cargo test` built is up to date, where `--bin promptc` alone would resolve
+        # other features and compile much of the graph again.
+        cargo build --locked >&2
         bin=$target_dir/${CARGO_BUILD_TARGET:+$CARGO_BUILD_TARGET/}debug/promptc
     fi
     # A stripped copy (stripped here rather than by a profile setting or RUSTFLAGS, either of
