@@ -2,7 +2,7 @@
 //! `promptc watch` makes them — the project reloaded every time, the token counter and the
 //! compile cache kept — against a cold run; `watch render`'s re-render after a one-file edit;
 //! the whole-matrix report against tokenising its texts alone; and the same re-runs as separate
-//! processes (the token and compile caches on disk).
+//! processes (the token and compile caches on disk); `check` at twice the tools.
 //!
 //! Targets (issue 29, 2-core machine): a warm re-run ≤ 0.15× a cold run; after a one-section
 //! edit ≤ 0.25×; a re-render after a one-file edit ≤ 100 ms; the whole-matrix report ≤ 1.1×
@@ -167,6 +167,21 @@ fn processes(dir: &Path) {
     );
 }
 
+/// `check` on the 50× project and on one twice its size: linear in tools × cells means the
+/// second takes about twice the first (target ≤ 2.3×, issue 41).
+fn check_scaling(dir: &Path) {
+    let double = tempfile::tempdir().unwrap();
+    support::synthetic_example(double.path(), 100);
+    let once = support::median_run(dir, &["check"], 3);
+    let twice = support::median_run(double.path(), &["check"], 3);
+    let ratio = twice.wall.as_secs_f64() / once.wall.as_secs_f64();
+    println!(
+        "check: {} at 50x, {} at 100x: {ratio:.2}x for twice the tools (target <= 2.3x)",
+        ms(once.wall),
+        ms(twice.wall)
+    );
+}
+
 /// What a run's compile cache did, as it said on stderr.
 fn compile_line(r: &support::Run) -> &str {
     r.stderr.lines().find(|l| l.starts_with("compile cache: ")).unwrap_or("no compile cache line")
@@ -185,4 +200,5 @@ fn main() {
     rerender(synth.path());
     against_tokenising(synth.path());
     processes(synth.path());
+    check_scaling(synth.path());
 }

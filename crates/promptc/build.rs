@@ -161,6 +161,14 @@ mod gemma3 {
         }
         pieces.sort_by(|a, b| a.0.cmp(b.0));
         assert!(pieces.windows(2).all(|w| w[0].0 != w[1].0), "each piece once");
+        // What `gemma::segments` cuts by: a line feed is a user-defined piece, and every
+        // user-defined piece holding one is only line feeds, so no symbol spans the start of a
+        // run of line feeds and no merge crosses it.
+        assert!(pieces.iter().any(|(p, _, user)| *user && *p == b"\n"), "a line feed is a user-defined piece");
+        assert!(
+            pieces.iter().all(|(p, _, user)| !p.contains(&b'\n') || (*user && p.iter().all(|&b| b == b'\n'))),
+            "pieces holding a line feed are user-defined runs of line feeds"
+        );
         let mut table = Vec::new();
         table.extend((pieces.len() as u32).to_le_bytes());
         let mut end = 0u32;

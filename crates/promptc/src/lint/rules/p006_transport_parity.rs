@@ -31,6 +31,38 @@ fn names_word(text: &str, name: &str) -> bool {
     })
 }
 
+/// Which of `needles` occur in `haystack`, in one pass over it: the needles go into one
+/// Aho-Corasick automaton, so a cell of n tools costs their texts plus the docs once, not the
+/// docs once per tool (which made `check` quadratic in tools). Equal needles share a pattern.
+fn occurring(haystack: &str, needles: &[&str]) -> Vec<bool> {
+    let mut unique: Vec<&str> = Vec::new();
+    let mut index = std::collections::HashMap::new();
+    let ids: Vec<usize> = needles
+        .iter()
+        .map(|n| {
+            *index.entry(*n).or_insert_with(|| {
+                unique.push(n);
+                unique.len() - 1
+            })
+        })
+        .collect();
+    let mut found = vec![false; unique.len()];
+    match aho_corasick::AhoCorasick::new(&unique) {
+        Ok(finder) => {
+            for m in finder.find_overlapping_iter(haystack) {
+                found[m.pattern().as_usize()] = true;
+            }
+        }
+        // An automaton too large to build: each needle on its own, as before.
+        Err(_) => {
+            for (f, n) in found.iter_mut().zip(&unique) {
+                *f = haystack.contains(n);
+            }
+        }
+    }
+    ids.into_iter().map(|i| found[i]).collect()
+}
+
 /// Check the generated tool docs and action schema of every non-native cell.
 pub(crate) fn check(project: &Project, views: &[CellView], out: &mut Vec<Diagnostic>) {
     let mut reported = BTreeSet::new();
@@ -50,12 +82,15 @@ pub(crate) fn check(project: &Project, views: &[CellView], out: &mut Vec<Diagnos
             // prompt, name the tool and every parameter the native cell sends.
             Transport::Xml => {
                 let docs = generated("tool_docs");
+                let texts: Vec<&str> = c.tool_texts.iter().map(|tt| tt.text.as_str()).collect();
+                let in_docs = occurring(&docs, &texts);
                 c.tools
                     .iter()
                     .zip(&c.tool_texts)
-                    .filter_map(|(t, tt)| {
+                    .zip(in_docs)
+                    .filter_map(|((t, tt), in_docs)| {
                         let text = &tt.text;
-                        if text.is_empty() || !docs.contains(text.as_str()) || !names_word(text, &t.name) {
+                        if text.is_empty() || !in_docs || !names_word(text, &t.name) {
                             return Some(format!("`{}`", t.name));
                         }
                         let p = t.params.iter().find(|p| !names_word(text, &p.name))?;
@@ -65,11 +100,9 @@ pub(crate) fn check(project: &Project, views: &[CellView], out: &mut Vec<Diagnos
             }
             Transport::Json => {
                 let schema = generated("action_schema");
-                c.tools
-                    .iter()
-                    .filter(|t| !schema.contains(&format!("\"{}\"", t.name)))
-                    .map(|t| format!("`{}`", t.name))
-                    .collect()
+                let quoted: Vec<String> = c.tools.iter().map(|t| format!("\"{}\"", t.name)).collect();
+                let named = occurring(&schema, &quoted.iter().map(String::as_str).collect::<Vec<_>>());
+                c.tools.iter().zip(named).filter(|(_, named)| !named).map(|(t, _)| format!("`{}`", t.name)).collect()
             }
             Transport::Native => Vec::new(),
         };
@@ -94,5 +127,34 @@ pub(crate) fn check(project: &Project, views: &[CellView], out: &mut Vec<Diagnos
                 .with_help(format!("add a section with `{section}` to the profile's sections, active in this cell")),
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{names_word, occurring};
+
+    #[test]
+    fn occurring_finds_each_needle_once_however_often_it_is_given() {
+        let docs = "## read_file\nReads a file.\n## write_file\nWrites a file.\n";
+        let needles = ["## read_file\nReads a file.", "## list_dir", "## read_file\nReads a file.", "file.\n##", ""];
+        assert_eq!(occurring(docs, &needles), [true, false, true, true, true]);
+        assert_eq!(occurring("", &["x", ""]), [false, true]);
+        assert_eq!(occurring(docs, &[]), Vec::<bool>::new());
+    }
+
+    #[test]
+    fn occurring_agrees_with_contains_on_overlapping_needles() {
+        let hay = "\"a\" \"ab\" \"abc\" abcd";
+        let needles = ["\"a\"", "\"ab\"", "\"abc\"", "\"abcd\"", "abc", "bcd", "cd a"];
+        let expect: Vec<bool> = needles.iter().map(|n| hay.contains(n)).collect();
+        assert_eq!(occurring(hay, &needles), expect);
+    }
+
+    #[test]
+    fn names_word_wants_whole_identifiers() {
+        assert!(names_word("call read_file(path)", "read_file"));
+        assert!(!names_word("call read_files(path)", "read_file"));
+        assert!(!names_word("call xread_file", "read_file"));
     }
 }

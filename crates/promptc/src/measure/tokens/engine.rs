@@ -52,13 +52,14 @@ impl Bpe {
         }
     }
 
-    /// [`Bpe::count`], by chunks remembered in `memo` where the encoding's pre-tokenization
-    /// allows it (o200k_base, see `chunks`): the same count.
+    /// [`Bpe::count`], by chunks remembered in `memo` where the encoding allows it (o200k_base's
+    /// pre-tokenization, see `chunks`; Gemma's runs of line feeds, see `gemma::segments`): the
+    /// same count.
     pub(in crate::measure::tokens) fn count_chunked(&self, memo: &mut Memo, text: &str) -> usize {
         match self {
             Bpe::Prebuilt(t) => memo.count(text, |chunk| t.count(chunk)),
             Bpe::Built(b) => b.count_ordinary(text),
-            Bpe::Gemma(g) => g.count(text),
+            Bpe::Gemma(g) => super::gemma::segments(text).map(|s| memo.chunk(s, |c| g.count(c))).sum(),
         }
     }
 }

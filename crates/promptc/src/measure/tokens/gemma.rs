@@ -212,6 +212,31 @@ impl Gemma {
     }
 }
 
+/// `text` cut before each run of line feeds: pieces whose tokens, in order, are the tokens of
+/// `text`, so each can be counted (and remembered) on its own, as o200k_base's chunks are.
+///
+/// Exact because a line feed is a user-defined piece and every piece holding one is a run of
+/// line feeds (build.rs asserts both of the model): the split's left-to-right scan takes one
+/// character or one such run at a time, so it reaches the start of each run, where a frozen
+/// symbol begins; merges never join a frozen symbol, so no token crosses the cut.
+pub(in crate::measure::tokens) fn segments(text: &str) -> impl Iterator<Item = &str> {
+    let b = text.as_bytes();
+    let mut start = 0;
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        if start >= b.len() {
+            return None;
+        }
+        at = at.max(start + 1);
+        while at < b.len() && !(b[at] == b'\n' && b[at - 1] != b'\n') {
+            at += 1;
+        }
+        let piece = &text[start..at];
+        start = at;
+        Some(piece)
+    })
+}
+
 /// The user-defined pieces, sorted by their bytes, and which bytes start one.
 struct UserPieces {
     sorted: Vec<&'static [u8]>,

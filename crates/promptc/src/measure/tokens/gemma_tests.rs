@@ -41,3 +41,31 @@ fn user_defined_pieces_are_whole_tokens_that_never_merge() {
     assert_eq!(g.token_lens("<start_of_turn>"), [15]);
     assert_eq!(g.count("What is your name?"), 5, "google-genai's own example");
 }
+
+#[test]
+fn segments_cover_the_text_and_their_tokens_are_the_whole_texts() {
+    let g = Gemma::new();
+    let mut texts: Vec<String> = golden().into_iter().map(|(t, ..)| t).collect();
+    texts.extend(
+        [
+            "",
+            "\n",
+            "a\nb",
+            "\n\n\nx",
+            "x\n\n\n",
+            "é\n\n日本\n<start_of_turn>\n",
+            "  \n  \n",
+            "\t\n\t",
+            "line one\n\n  - item  \n\n\n\n## Heading\r\n```json\n{}\n```\n",
+        ]
+        .map(String::from),
+    );
+    texts.push(format!("{}\n{}", "\n".repeat(40), "word ".repeat(50)));
+    for text in texts {
+        let parts: Vec<&str> = segments(&text).collect();
+        assert_eq!(parts.concat(), text, "the segments of {text:?} are the text");
+        assert!(parts.iter().skip(1).all(|p| p.starts_with('\n')), "{parts:?}");
+        let by_parts: Vec<usize> = parts.iter().flat_map(|p| g.token_lens(p)).collect();
+        assert_eq!(by_parts, g.token_lens(&text), "tokens of {text:?} by segments");
+    }
+}

@@ -12,6 +12,7 @@
 
 use super::chunks::{chunks, Memo};
 use super::engine::Bpe;
+use super::gemma::segments;
 
 /// Tokens of a text before a byte.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -33,15 +34,17 @@ impl Mark {
 /// `bpe` and chunks remembered in `memo`.
 pub(super) fn marks(bpe: &Bpe, memo: &mut Memo, text: &str, points: &[usize]) -> Vec<Mark> {
     match bpe {
-        Bpe::Prebuilt(t) => by_chunks(memo, text, points, |c| t.count(c), |c| bpe.token_lens(c)),
-        Bpe::Built(_) | Bpe::Gemma(_) => from_lens(&bpe.token_lens(text), 0, points),
+        Bpe::Prebuilt(t) => by_chunks(memo, chunks(text), points, |c| t.count(c), |c| bpe.token_lens(c)),
+        Bpe::Gemma(g) => by_chunks(memo, segments(text), points, |c| g.count(c), |c| g.token_lens(c)),
+        Bpe::Built(_) => from_lens(&bpe.token_lens(text), 0, points),
     }
 }
 
-/// Marks over `text`'s chunks: `count` counts a chunk, `lens` gives its tokens' byte lengths.
-fn by_chunks(
+/// Marks over a text's chunks (in order, covering it): `count` counts a chunk, `lens` gives
+/// its tokens' byte lengths.
+fn by_chunks<'t>(
     memo: &mut Memo,
-    text: &str,
+    chunks: impl Iterator<Item = &'t str>,
     points: &[usize],
     count: impl Fn(&str) -> usize,
     lens: impl Fn(&str) -> Vec<usize>,
@@ -49,7 +52,7 @@ fn by_chunks(
     let mut out = Vec::with_capacity(points.len());
     let mut next = points.iter().copied().peekable();
     let (mut start, mut before) = (0usize, 0u64);
-    for chunk in chunks(text) {
+    for chunk in chunks {
         let end = start + chunk.len();
         // Points at the chunk's start: every token so far ends there.
         while next.next_if(|&p| p <= start).is_some() {
@@ -110,7 +113,7 @@ mod tests {
     fn chunked(memo: &mut Memo, text: &str, points: &[usize]) -> Vec<Mark> {
         let t = o200k();
         let lens = |c: &str| t.encode(c).into_iter().map(|id| t.bpe.token_len(id)).collect();
-        by_chunks(memo, text, points, |c| t.count(c), lens)
+        by_chunks(memo, chunks(text), points, |c| t.count(c), lens)
     }
 
     /// Char boundaries of `text` picked by `seeds` (sorted, with repeats, both ends allowed).
