@@ -634,20 +634,8 @@ fn watch_report_recompiles_only_what_an_edit_reached() {
 
 /// `promptc -C fixtures/good/minimal ARGS` with `input` on standard input.
 fn with_stdin(args: &[&str], input: &[u8]) -> Output {
-    use std::io::Write;
-    use std::process::{Command, Stdio};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_promptc"))
-        .args(["-C", "fixtures/good/minimal"])
-        .args(args)
-        .current_dir(repo())
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(input).unwrap();
-    child.wait_with_output().unwrap()
+    let args: Vec<&str> = ["-C", "fixtures/good/minimal"].into_iter().chain(args.iter().copied()).collect();
+    common::promptc_in_with_stdin(&repo(), &args, input)
 }
 
 #[test]

@@ -27,6 +27,24 @@ pub fn promptc_in(dir: &Path, args: &[&str]) -> Output {
         .expect("run promptc")
 }
 
+/// Run `promptc ARGS` in `dir`, without colour, with `input` on its standard input.
+pub fn promptc_in_with_stdin(dir: &Path, args: &[&str], input: &[u8]) -> Output {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_promptc"))
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run promptc");
+    // A command that exits before reading everything closes the pipe: not this helper's failure.
+    let _ = child.stdin.take().expect("piped stdin").write_all(input);
+    child.wait_with_output().expect("wait for promptc")
+}
+
 /// Run `promptc ARGS` from the repository root.
 pub fn promptc(args: &[&str]) -> Output {
     promptc_in(&repo(), args)

@@ -11,7 +11,7 @@
 use crate::common;
 
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 use common::{promptc, repo};
 
@@ -167,30 +167,14 @@ fn from_forces_the_form_and_says_when_it_does_not_fit() {
 fn reads_standard_input() {
     let tmp = tempfile::tempdir().unwrap();
     let out_dir = tmp.path().join("from-stdin");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_promptc"))
-        .args(["import", "tools", "-", "--out", s(&out_dir)])
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write;
     let text = std::fs::read(repo().join("fixtures/import/native/openai.json")).unwrap();
-    child.stdin.take().unwrap().write_all(&text).unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = common::promptc_in_with_stdin(&repo(), &["import", "tools", "-", "--out", s(&out_dir)], &text);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(tools_of(&out_dir, None).as_bytes(), text.as_slice());
     // A syntax error in standard input is located there too.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_promptc"))
-        .args(["import", "tools", "-", "--out", s(&tmp.path().join("never"))])
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(b"[\n  {\"name\": }\n]").unwrap();
-    let out = child.wait_with_output().unwrap();
+    let never = tmp.path().join("never");
+    let out =
+        common::promptc_in_with_stdin(&repo(), &["import", "tools", "-", "--out", s(&never)], b"[\n  {\"name\": }\n]");
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("--> <stdin>:2:12"), "{err}");

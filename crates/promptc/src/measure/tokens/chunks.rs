@@ -103,26 +103,27 @@ fn chosen(window: &[u8]) -> bool {
 
 /// The chunks of `text`, in order; they concatenate to `text`.
 pub(in crate::measure::tokens) fn chunks(text: &str) -> impl Iterator<Item = &str> {
+    cut_where(text, cut_before)
+}
+
+/// `text` cut before each byte `p > 0` where `cut(bytes, p)` holds, in order; the pieces
+/// concatenate to `text`. `cut` holds only before ASCII bytes, so every cut is a character
+/// boundary. The one cutting loop under o200k_base's chunks and Gemma's segments.
+pub(in crate::measure::tokens) fn cut_where(
+    text: &str,
+    cut: impl Fn(&[u8], usize) -> bool,
+) -> impl Iterator<Item = &str> {
     let b = text.as_bytes();
     let mut start = 0;
-    let mut p = 1;
     std::iter::from_fn(move || {
         if start >= b.len() {
             return None;
         }
-        while p < b.len() {
-            let at = p;
-            p += 1;
-            if at > start && cut_before(b, at) {
-                // Every cut is before an ASCII byte: a character boundary.
-                let chunk = &text[start..at];
-                start = at;
-                return Some(chunk);
-            }
-        }
-        let rest = &text[start..];
-        start = b.len();
-        Some(rest)
+        let end = (start + 1..b.len()).find(|&p| cut(b, p)).unwrap_or(b.len());
+        debug_assert!(end == b.len() || b[end].is_ascii(), "a cut before a non-ASCII byte");
+        let piece = &text[start..end];
+        start = end;
+        Some(piece)
     })
 }
 

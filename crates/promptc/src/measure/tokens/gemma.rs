@@ -220,21 +220,7 @@ impl Gemma {
 /// character or one such run at a time, so it reaches the start of each run, where a frozen
 /// symbol begins; merges never join a frozen symbol, so no token crosses the cut.
 pub(in crate::measure::tokens) fn segments(text: &str) -> impl Iterator<Item = &str> {
-    let b = text.as_bytes();
-    let mut start = 0;
-    let mut at = 0;
-    std::iter::from_fn(move || {
-        if start >= b.len() {
-            return None;
-        }
-        at = at.max(start + 1);
-        while at < b.len() && !(b[at] == b'\n' && b[at - 1] != b'\n') {
-            at += 1;
-        }
-        let piece = &text[start..at];
-        start = at;
-        Some(piece)
-    })
+    super::chunks::cut_where(text, |b, p| b[p] == b'\n' && b[p - 1] != b'\n')
 }
 
 /// The user-defined pieces, sorted by their bytes, and which bytes start one.
