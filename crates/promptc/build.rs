@@ -161,14 +161,7 @@ mod gemma3 {
         }
         pieces.sort_by(|a, b| a.0.cmp(b.0));
         assert!(pieces.windows(2).all(|w| w[0].0 != w[1].0), "each piece once");
-        // What `gemma::segments` cuts by: a line feed is a user-defined piece, and every
-        // user-defined piece holding one is only line feeds, so no symbol spans the start of a
-        // run of line feeds and no merge crosses it.
-        assert!(pieces.iter().any(|(p, _, user)| *user && *p == b"\n"), "a line feed is a user-defined piece");
-        assert!(
-            pieces.iter().all(|(p, _, user)| !p.contains(&b'\n') || (*user && p.iter().all(|&b| b == b'\n'))),
-            "pieces holding a line feed are user-defined runs of line feeds"
-        );
+        write_joins(out, &pieces);
         let mut table = Vec::new();
         table.extend((pieces.len() as u32).to_le_bytes());
         let mut end = 0u32;
@@ -181,5 +174,29 @@ mod gemma3 {
         pieces.iter().for_each(|(.., u)| table.push(u8::from(*u)));
         pieces.iter().for_each(|(p, ..)| table.extend_from_slice(p));
         std::fs::write(out.join("gemma3.pieces"), table).expect("OUT_DIR is writable");
+    }
+
+    /// Which two characters stand side by side inside some piece (`gemma3.joins`): where two
+    /// neighbours never do, no symbol can span them, so `gemma::segments` cuts there. Written as
+    /// a bitmap of ASCII pairs (`a * 128 + b`, 2,048 bytes), then the other pairs as sorted
+    /// little-endian `u64`s (`a << 32 | b`). Spaces are `▁` here, as in the normalized text.
+    fn write_joins(out: &Path, pieces: &[(&[u8], f32, bool)]) {
+        let mut ascii = vec![0u8; 128 * 128 / 8];
+        let mut other = std::collections::BTreeSet::new();
+        for (p, ..) in pieces {
+            let p = std::str::from_utf8(p).expect("every piece a merge may make is UTF-8");
+            let chars: Vec<u32> = p.chars().map(u32::from).collect();
+            for w in chars.windows(2) {
+                if w[0] < 128 && w[1] < 128 {
+                    let i = (w[0] * 128 + w[1]) as usize;
+                    ascii[i / 8] |= 1 << (i % 8);
+                } else {
+                    other.insert(u64::from(w[0]) << 32 | u64::from(w[1]));
+                }
+            }
+        }
+        let mut table = ascii;
+        other.iter().for_each(|pair| table.extend(pair.to_le_bytes()));
+        std::fs::write(out.join("gemma3.joins"), table).expect("OUT_DIR is writable");
     }
 }

@@ -87,6 +87,20 @@ pub fn fixture_with_token_cache(rel: &str, cache: &str) -> tempfile::TempDir {
     dir
 }
 
+/// The token cache's shard files in `dir` for a cache named `stem.json` (`stem.ENCODING.N.bin`),
+/// by name, with their contents.
+pub fn token_shards(dir: &Path, stem: &str) -> std::collections::BTreeMap<String, Vec<u8>> {
+    let Ok(entries) = std::fs::read_dir(dir) else { return Default::default() };
+    entries
+        .map(|e| e.unwrap().path())
+        .filter_map(|p| {
+            let name = p.file_name()?.to_str()?.to_string();
+            let shard = name.strip_prefix(stem)?.strip_prefix('.')?.strip_suffix(".bin")?.to_string();
+            (shard.split('.').count() == 2).then(|| (name, std::fs::read(&p).unwrap()))
+        })
+        .collect()
+}
+
 /// Every file under `dir`, by path relative to it, with its contents.
 pub fn tree(dir: &Path) -> std::collections::BTreeMap<PathBuf, Vec<u8>> {
     fn walk(root: &Path, dir: &Path, out: &mut std::collections::BTreeMap<PathBuf, Vec<u8>>) {

@@ -1265,50 +1265,56 @@ fn a_huge_committed_snapshot_is_compared_without_a_line_by_line_diff() {
 
 // --- a committed token cache never changes a figure -------------------------------------------
 
-/// A committed token cache with every count set to 1 (untagged, with made-up tags, or with the
-/// tags of the true counts): `report` and `check` print exactly what `--no-cache` prints and
-/// exit as the budget says, and the cache is rewritten with counts that verify.
+/// A committed token cache with every count set to 1 under the shards' MACs, with zeroed MACs,
+/// or in an earlier version's JSON: `report` and `check` print exactly what `--no-cache`
+/// prints and exit as the budget says, and the shards are rewritten with counts that verify.
 #[test]
 fn a_poisoned_token_cache_never_changes_a_figure() {
     let dir = common::fixture_with_token_cache("fixtures/good/over-budget", ".promptc-cache/tokens.json");
-    let cache = dir.path().join(".promptc-cache/tokens.json");
+    let folder = dir.path().join(".promptc-cache");
     let run = |args: &[&str]| {
         let out = common::promptc_in(dir.path(), args);
         (out.status.code(), String::from_utf8(out.stdout).unwrap())
     };
     let truth = run(&["report", "--format", "json", "--no-cache"]);
     assert_eq!(truth.0, Some(1), "the fixture is over budget: {}", truth.1);
-    // `check` has no --no-cache: its truth is a run without a cache file (which writes one).
+    // `check` has no --no-cache: its truth is a run without a cache (which writes one).
     let truth_check = run(&["check", "--format", "json"]);
     assert_eq!(truth_check.0, Some(1));
     assert_eq!(run(&["report", "--format", "json"]), truth, "the cache written answers right");
-    let honest: serde_json::Value = serde_json::from_slice(&std::fs::read(&cache).unwrap()).unwrap();
-
-    let every_count = |v: &serde_json::Value, f: &dyn Fn(&serde_json::Value) -> serde_json::Value| {
-        let mut v = v.clone();
-        for counts in v["counts"].as_object_mut().unwrap().values_mut() {
-            for entry in counts.as_object_mut().unwrap().values_mut() {
-                *entry = f(entry);
-            }
-        }
-        v
+    let honest = common::token_shards(&folder, "tokens");
+    assert!(!honest.is_empty());
+    // A shard: 22 bytes of magic, records of 44 bytes (the count in the last 8), a 32-byte MAC.
+    let ones = |b: &[u8]| {
+        let mut b = b.to_vec();
+        let end = b.len() - 32;
+        b[22..end].chunks_exact_mut(44).for_each(|r| r[36..].copy_from_slice(&1u64.to_le_bytes()));
+        b
     };
-    let untagged = every_count(&honest, &|_| 1.into());
-    let mut format_one = untagged.clone();
-    format_one["format"] = 1.into();
-    let poisons = [
-        format_one,
-        every_count(&honest, &|e| serde_json::json!([1, e[1]])),
-        every_count(&honest, &|_| serde_json::json!([1, "00112233445566778899aabbccddeeff"])),
-    ];
-    for poison in poisons {
-        std::fs::write(&cache, serde_json::to_vec(&poison).unwrap()).unwrap();
-        assert_eq!(run(&["report", "--format", "json"]), truth, "report with {poison}");
-        std::fs::write(&cache, serde_json::to_vec(&poison).unwrap()).unwrap();
-        assert_eq!(run(&["check", "--format", "json"]), truth_check, "check with {poison}");
-        let rewritten: serde_json::Value = serde_json::from_slice(&std::fs::read(&cache).unwrap()).unwrap();
-        assert_eq!(rewritten, honest, "recounted and tagged again");
+    let zeroed_mac = |b: &[u8]| {
+        let mut b = ones(b);
+        let n = b.len();
+        b[n - 32..].fill(0);
+        b
+    };
+    let poisons: [(&str, &dyn Fn(&[u8]) -> Vec<u8>); 2] = [("counts of 1", &ones), ("zeroed MACs", &zeroed_mac)];
+    let poison = |f: &dyn Fn(&[u8]) -> Vec<u8>| {
+        for (name, bytes) in &honest {
+            std::fs::write(folder.join(name), f(bytes)).unwrap();
+        }
+    };
+    for (what, f) in poisons {
+        poison(f);
+        assert_eq!(run(&["report", "--format", "json"]), truth, "report with {what}");
+        poison(f);
+        assert_eq!(run(&["check", "--format", "json"]), truth_check, "check with {what}");
+        assert_eq!(common::token_shards(&folder, "tokens"), honest, "{what}: recounted and rewritten");
     }
+    // The file the project names is no longer read (earlier versions kept one JSON file there).
+    std::fs::write(folder.join("tokens.json"), r#"{"format": 2, "counts": {"o200k_base": {}}}"#).unwrap();
+    let out = common::promptc_in(dir.path(), &["report", "--format", "json"]);
+    assert_eq!((out.status.code(), String::from_utf8(out.stdout).unwrap()), truth);
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("token cache `"), "{}", String::from_utf8_lossy(&out.stderr));
 }
 
 /// Found by the `template_grammar` fuzz target (4.9 s per run): a loop slicing ever larger

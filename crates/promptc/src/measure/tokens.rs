@@ -2,16 +2,16 @@
 //! binary), labelled estimates for other model families, and a content-addressed cache so
 //! unchanged text is never tokenised twice — and a fully cached run never builds a tokenizer.
 //!
-//! The disk cache (`disk`) is an optimisation only: a project may commit a hostile one. It is
-//! read only if it is a regular file inside the project of at most
-//! [`MAX_CACHE_BYTES`](disk::MAX_CACHE_BYTES), written only inside the project and never through
-//! a symbolic link, and any failure is a warning. Every count carries a keyed tag (HMAC-SHA-256
-//! under a key in the user's cache folder, `key`): a count without this user's tag — a cache
-//! committed from another machine, or poisoned — is recounted, so the cache can cost time but
-//! never change a figure. A count that cannot be right (zero, or more tokens than the text has
-//! bytes) is recounted too, and the cache keeps at most
-//! [`MAX_CACHE_ENTRIES`](disk::MAX_CACHE_ENTRIES) counts per encoding. [`Counters`] serves every
-//! encoding of a run from one cache file.
+//! The disk cache (`disk`: binary shards beside the path the project names) is an optimisation
+//! only: a project may commit a hostile one. A shard is read only if it is a regular file
+//! inside the project of at most [`MAX_SHARD_BYTES`](disk::MAX_SHARD_BYTES), written only inside
+//! the project and never through a symbolic link, and any failure is a warning. Every shard
+//! carries a MAC (HMAC-SHA-256 under a key in the user's cache folder, `key`): a shard without
+//! this user's MAC — a cache committed from another machine, or poisoned — is passed over and
+//! its counts made again, so the cache can cost time but never change a figure. A count that
+//! cannot be right (zero, or more tokens than the text has bytes) is recounted too. A shard
+//! keeps at most [`MAX_SHARD_ENTRIES`](disk::MAX_SHARD_ENTRIES) counts, evicting what the run
+//! did not use. [`Counters`] serves every encoding of a run from one cache.
 
 mod background;
 mod chunks;
@@ -39,7 +39,7 @@ use crate::diagnostic::Diagnostic;
 use crate::error::Result;
 use crate::hash::sha256_hex;
 use crate::model::tokenizer::Tokenizer;
-use disk::{cache_warning, read_disk, write_disk, DiskCache, Entry, DISK_FORMAT, MAX_CACHE_ENTRIES};
+use disk::{cache_warning, read_shard, shard_of, write_shard, SHARDS};
 
 /// Cache effectiveness of one run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
@@ -68,7 +68,8 @@ pub struct Counter {
     queued: HashSet<String>,
     disk: Option<CacheFile>,
     disk_loaded: bool,
-    dirty: bool,
+    /// The shards this run added counts to: only those are written back.
+    dirty: [bool; SHARDS],
     stats: CacheStats,
     /// Cache problems: reported, never fatal.
     warnings: Vec<Diagnostic>,
@@ -91,14 +92,13 @@ impl Counter {
         let mut disk_loaded = false;
         let mut warnings = Vec::new();
         if let Some(file) = &disk {
-            match read_disk(file) {
-                Ok(Some(d)) => {
-                    cache.extend(d.verified(tokenizer.encoding().name()).map(|(k, v)| (k.clone(), v)));
-                    disk_loaded = !cache.is_empty();
+            for shard in 0..SHARDS {
+                match read_shard(file, tokenizer.encoding().name(), shard) {
+                    Ok(counts) => cache.extend(counts),
+                    Err(w) => warnings.push(*w),
                 }
-                Ok(None) => {}
-                Err(w) => warnings.push(*w),
             }
+            disk_loaded = !cache.is_empty();
         }
         Counter {
             tokenizer,
@@ -109,7 +109,7 @@ impl Counter {
             queued: Default::default(),
             disk,
             disk_loaded,
-            dirty: false,
+            dirty: [false; SHARDS],
             stats: CacheStats::default(),
             warnings,
         }
@@ -180,9 +180,9 @@ impl Counter {
     fn store(&mut self, counted: Vec<(String, u64)>) {
         for (k, n) in counted {
             self.queued.remove(&k);
+            self.dirty[shard_of(&k)] = true;
             self.cache.insert(k, n);
         }
-        self.dirty = true;
     }
 
     /// Tokens in `text` (estimates are rounded up).
@@ -240,11 +240,11 @@ impl Counter {
         if !todo.is_empty() {
             for (p, m) in todo.iter().zip(self.engine.marks(text, &todo)?) {
                 let mark_key = format!("{key}@{p}");
+                self.dirty[shard_of(&mark_key)] = true;
                 self.cache.insert(mark_key.clone(), m.starts * 2 + (m.starts - m.ends));
                 self.seen.insert(mark_key);
                 found.insert(*p, m);
             }
-            self.dirty = true;
         }
         Ok(points.iter().map(|p| found.get(p).copied().unwrap_or_default()).collect())
     }
@@ -254,27 +254,29 @@ impl Counter {
         CacheStats { tokenizer_built: self.engine.built() || self.helper.built(), ..self.stats }
     }
 
-    /// Write new counts to the disk cache (atomically), merged with what is there. Never
-    /// fails: a cache that cannot be written is a warning (see [`Counter::warnings`]).
+    /// Write the shards this run added counts to (each atomically), merged with what another
+    /// run saved there meanwhile. Never fails: a shard that cannot be written is a warning
+    /// (see [`Counter::warnings`]).
     pub fn save(&mut self) {
         let Some(file) = self.disk.clone() else { return };
-        if !self.dirty {
-            return;
-        }
-        let mut d =
-            read_disk(&file).ok().flatten().unwrap_or(DiskCache { format: DISK_FORMAT, counts: Default::default() });
         let encoding = self.tokenizer.encoding().name();
-        let entry = d.counts.entry(encoding.to_string()).or_default();
-        // What another key tagged (or no key) is dropped: it could never be believed.
-        entry.retain(|k, e| e.verified(encoding, k));
-        entry.extend(self.cache.iter().map(|(k, v)| (k.clone(), Entry::tagged(encoding, k, *v))));
-        if entry.len() > MAX_CACHE_ENTRIES {
-            // Past the bound, keep what this run used: the rest is recounted when next needed.
-            entry.retain(|k, _| self.seen.contains(k));
-        }
-        match write_disk(&file, &d) {
-            Ok(()) => self.dirty = false,
-            Err(why) => self.warnings.push(cache_warning(&file.path, "was not saved", &why)),
+        let dirty = self.dirty;
+        for shard in (0..SHARDS).filter(|&s| dirty[s]) {
+            // What is on disk now (a concurrent run's counts), then this run's over it.
+            let mut entries: std::collections::BTreeMap<String, u64> =
+                read_shard(&file, encoding, shard).unwrap_or_default().into_iter().collect();
+            entries.extend(self.cache.iter().filter(|(k, _)| shard_of(k) == shard).map(|(k, v)| (k.clone(), *v)));
+            // Past the bound, what this run used is kept first: the rest is counted again when
+            // next needed.
+            match write_shard(&file, encoding, shard, &entries, |k| self.seen.contains(k)) {
+                Ok(()) => self.dirty[shard] = false,
+                Err(why) => {
+                    // One warning says it: the other shards would fail alike.
+                    let path = file.shard(encoding, shard).path;
+                    self.warnings.push(cache_warning(&path, "was not saved", &why));
+                    break;
+                }
+            }
         }
     }
 }

@@ -2,7 +2,9 @@
 
 use std::path::Path;
 
-use super::disk::MAX_CACHE_BYTES;
+use std::collections::BTreeMap;
+
+use super::disk::{shard_of, write_shard, MAX_SHARD_BYTES};
 use super::*;
 use crate::model::tokenizer::{Encoding, Factors, Family};
 
@@ -56,28 +58,39 @@ fn priming_counts_each_text_and_matches_single_counts() {
     assert_eq!(primed.stats().misses, 50);
 }
 
+/// The shard file that holds (or would hold) the count of `text` with o200k_base.
+fn shard_for(file: &CacheFile, text: &str) -> (usize, std::path::PathBuf) {
+    let shard = shard_of(&key_of(text));
+    (shard, file.shard("o200k_base", shard).path)
+}
+
 #[test]
 fn corrupt_cache_is_ignored() {
     let dir = tempfile::tempdir().unwrap();
-    let path = cache_in(dir.path(), "tokens.json");
-    std::fs::write(&path.path, "{not json").unwrap();
-    let mut c = Counter::new(Tokenizer::Exact(Encoding::O200kBase), Some(path.clone()));
-    assert!(c.warnings()[0].message.contains("is not a token cache promptc wrote"));
-    assert_eq!(c.count("hello world").unwrap(), 2);
-    c.save();
-    assert!(serde_json::from_slice::<serde_json::Value>(&std::fs::read(&path.path).unwrap()).is_ok());
+    let file = cache_in(dir.path(), "tokens.json");
+    let (_, shard) = shard_for(&file, "hello world");
+    for garbage in [&b"{not json"[..], b"promptc token cache 3\n", &[0u8; 200]] {
+        std::fs::write(&shard, garbage).unwrap();
+        let mut c = Counter::new(Tokenizer::Exact(Encoding::O200kBase), Some(file.clone()));
+        assert!(c.warnings()[0].message.contains("is not a token cache promptc wrote"), "{:?}", c.warnings());
+        assert_eq!(c.count("hello world").unwrap(), 2);
+        c.save();
+        let mut again = Counter::new(Tokenizer::Exact(Encoding::O200kBase), Some(file.clone()));
+        assert!(again.warnings().is_empty(), "rewritten: {:?}", again.warnings());
+        assert_eq!(again.count("hello world").unwrap(), 2);
+        assert_eq!(again.stats().hits, 1);
+    }
 }
 
 #[test]
 fn implausible_counts_are_recounted() {
     let dir = tempfile::tempdir().unwrap();
     let file = cache_in(dir.path(), "tokens.json");
-    let key = sha256_hex(b"hello world");
+    let key = key_of("hello world");
     for bogus in [0u64, u64::MAX, 12] {
-        // Tagged with this user's key: only the count itself gives it away.
-        let tag = disk::Entry::tagged("o200k_base", &key, bogus).1;
-        let json = format!(r#"{{"format": 2, "counts": {{"o200k_base": {{"{key}": [{bogus}, "{tag}"]}}}}}}"#);
-        std::fs::write(&file.path, json).unwrap();
+        // Written with this user's key: only the count itself gives it away.
+        let entries = BTreeMap::from([(key.clone(), bogus)]);
+        write_shard(&file, "o200k_base", shard_of(&key), &entries, |_| true).unwrap();
         let mut c = Counter::new(Tokenizer::Exact(Encoding::O200kBase), Some(file.clone()));
         assert_eq!(c.count("hello world").unwrap(), 2, "a cached {bogus} is not believed");
         let mut primed = Counter::new(Tokenizer::Exact(Encoding::O200kBase), Some(file.clone()));
@@ -86,41 +99,74 @@ fn implausible_counts_are_recounted() {
     }
 }
 
-/// A committed cache whose every count is 1 (plausible for any text): without this user's tag
-/// no count is believed — untagged (format 1), tagged by another key, or tag copied to another
-/// count — and saving rewrites the entries with valid tags.
+/// A committed cache whose every count is 1 (plausible for any text): without this user's MAC
+/// no count is believed — the JSON cache of earlier versions, a shard whose MAC is zeros or
+/// another key's, a count changed under a valid MAC, a valid shard copied to another shard's
+/// name — and saving rewrites the shard with a valid MAC.
 #[test]
-fn counts_without_this_user_s_tag_are_recounted_and_retagged() {
+fn counts_without_this_user_s_mac_are_recounted_and_rewritten() {
     let dir = tempfile::tempdir().unwrap();
     let file = cache_in(dir.path(), "tokens.json");
     let text = "The quick brown fox jumps over the lazy dog";
-    let key = sha256_hex(text.as_bytes());
+    let key = key_of(text);
+    let (shard, path) = shard_for(&file, text);
     let right = Counter::new(Tokenizer::Exact(Encoding::O200kBase), None).count(text).unwrap();
     assert!(right > 1);
-    let forged_tag = disk::Entry::tagged("o200k_base", &key, right).1;
-    for json in [
-        format!(r#"{{"format": 1, "counts": {{"o200k_base": {{"{key}": 1}}}}}}"#),
-        format!(r#"{{"format": 2, "counts": {{"o200k_base": {{"{key}": [1, "00112233445566778899aabbccddeeff"]}}}}}}"#),
-        format!(r#"{{"format": 2, "counts": {{"o200k_base": {{"{key}": [1, "{forged_tag}"]}}}}}}"#),
-        format!(r#"{{"format": 2, "counts": {{"o200k_base": {{"{key}": [1, ""]}}}}}}"#),
-    ] {
-        std::fs::write(&file.path, &json).unwrap();
+    let valid = |count: u64| {
+        write_shard(&file, "o200k_base", shard, &BTreeMap::from([(key.clone(), count)]), |_| true).unwrap();
+        std::fs::read(&path).unwrap()
+    };
+    let one = valid(1);
+    let mut zeroed = one.clone();
+    let n = zeroed.len();
+    zeroed[n - 32..].fill(0);
+    let mut changed = valid(right);
+    changed[n - 40..n - 32].copy_from_slice(&1u64.to_le_bytes());
+    let forgeries: [(&str, Box<dyn Fn()>); 4] = [
+        ("an earlier version's JSON", Box::new(|| {
+            let json = format!(r#"{{"format": 2, "counts": {{"o200k_base": {{"{key}": [1, ""]}}}}}}"#);
+            std::fs::write(&file.path, json).unwrap();
+            let _ = std::fs::remove_file(&path);
+        })),
+        ("a zeroed MAC", Box::new(|| std::fs::write(&path, &zeroed).unwrap())),
+        ("a count changed under a valid MAC", Box::new(|| std::fs::write(&path, &changed).unwrap())),
+        ("a valid shard under another shard's name", Box::new(|| {
+            write_shard(&file, "o200k_base", (shard + 1) % 16, &BTreeMap::from([(key.clone(), 1)]), |_| true).unwrap();
+            std::fs::rename(file.shard("o200k_base", (shard + 1) % 16).path, &path).unwrap();
+        })),
+    ];
+    for (what, forge) in forgeries {
+        forge();
         let mut c = Counter::new(Tokenizer::Exact(Encoding::O200kBase), Some(file.clone()));
-        assert!(c.warnings().is_empty(), "{:?}", c.warnings());
-        assert_eq!(c.count(text).unwrap(), right, "{json}");
-        assert_eq!(c.stats(), CacheStats { hits: 0, misses: 1, tokenizer_built: true }, "{json}");
+        assert!(c.warnings().is_empty(), "{what}: {:?}", c.warnings());
+        assert_eq!(c.count(text).unwrap(), right, "{what}");
+        assert_eq!(c.stats(), CacheStats { hits: 0, misses: 1, tokenizer_built: true }, "{what}");
         c.save();
         let mut again = Counter::new(Tokenizer::Exact(Encoding::O200kBase), Some(file.clone()));
         assert_eq!(again.count(text).unwrap(), right);
-        assert_eq!(
-            again.stats(),
-            CacheStats { hits: 1, misses: 0, tokenizer_built: false },
-            "rewritten with a valid tag"
-        );
+        assert_eq!(again.stats(), CacheStats { hits: 1, misses: 0, tokenizer_built: false }, "{what}: rewritten");
     }
-    let saved: serde_json::Value = serde_json::from_slice(&std::fs::read(&file.path).unwrap()).unwrap();
-    assert_eq!(saved["format"], 2);
-    assert_eq!(saved["counts"]["o200k_base"][&key][0], right);
+}
+
+#[test]
+fn a_full_shard_keeps_the_run_s_counts_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = cache_in(dir.path(), "tokens.json");
+    // A shard one past its bound, of counts no run uses; then a run's count for its shard.
+    let text = "hello world";
+    let (shard, path) = shard_for(&file, text);
+    let hex = |i: usize| format!("{:x}{:063x}", shard, i);
+    let stale: BTreeMap<String, u64> = (0..disk::MAX_SHARD_ENTRIES + 1).map(|i| (hex(i), 5)).collect();
+    assert!(write_shard(&file, "o200k_base", shard, &stale, |_| true).is_ok());
+    assert!(std::fs::metadata(&path).unwrap().len() <= MAX_SHARD_BYTES, "written within the bound");
+    let mut c = Counter::new(Tokenizer::Exact(Encoding::O200kBase), Some(file.clone()));
+    assert!(c.warnings().is_empty(), "{:?}", c.warnings());
+    assert_eq!(c.count(text).unwrap(), 2);
+    c.save();
+    assert!(std::fs::metadata(&path).unwrap().len() <= MAX_SHARD_BYTES, "saved within the bound");
+    let mut again = Counter::new(Tokenizer::Exact(Encoding::O200kBase), Some(file));
+    assert_eq!(again.count(text).unwrap(), 2);
+    assert_eq!(again.stats().hits, 1, "the run's own count was kept");
 }
 
 #[test]
@@ -139,17 +185,19 @@ fn the_cache_is_never_written_through_a_link_out_of_the_project() {
 #[test]
 fn an_unusable_cache_file_is_a_warning() {
     let dir = tempfile::tempdir().unwrap();
-    // A folder where the cache file should be: neither read nor written, never an error.
+    // A folder where a shard should be: neither read nor written, never an error.
     let file = cache_in(dir.path(), "tokens.json");
-    std::fs::create_dir(&file.path).unwrap();
+    let (_, path) = shard_for(&file, "hello world");
+    std::fs::create_dir(&path).unwrap();
     let mut c = Counter::new(Tokenizer::Exact(Encoding::O200kBase), Some(file.clone()));
     assert!(c.warnings()[0].message.contains("not a regular file"));
     c.count("hello world").unwrap();
     c.save();
     assert_eq!(c.warnings().len(), 2);
+    assert!(c.warnings()[1].message.contains("was not saved"));
     // Too large to read.
-    std::fs::remove_dir(&file.path).unwrap();
-    std::fs::write(&file.path, vec![b' '; MAX_CACHE_BYTES as usize + 1]).unwrap();
+    std::fs::remove_dir(&path).unwrap();
+    std::fs::write(&path, vec![b' '; MAX_SHARD_BYTES as usize + 1]).unwrap();
     let c = Counter::new(Tokenizer::Exact(Encoding::O200kBase), Some(file));
     assert!(c.warnings()[0].message.contains("larger than"));
 }

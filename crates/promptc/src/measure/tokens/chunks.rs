@@ -103,24 +103,22 @@ fn chosen(window: &[u8]) -> bool {
 
 /// The chunks of `text`, in order; they concatenate to `text`.
 pub(in crate::measure::tokens) fn chunks(text: &str) -> impl Iterator<Item = &str> {
-    cut_where(text, cut_before)
+    cut_where(text, |t, p| cut_before(t.as_bytes(), p))
 }
 
-/// `text` cut before each byte `p > 0` where `cut(bytes, p)` holds, in order; the pieces
-/// concatenate to `text`. `cut` holds only before ASCII bytes, so every cut is a character
-/// boundary. The one cutting loop under o200k_base's chunks and Gemma's segments.
+/// `text` cut before each character boundary `p > 0` where `cut(text, p)` holds, in order; the
+/// pieces concatenate to `text` and none is empty. The one cutting loop under o200k_base's
+/// chunks and Gemma's segments.
 pub(in crate::measure::tokens) fn cut_where(
     text: &str,
-    cut: impl Fn(&[u8], usize) -> bool,
+    cut: impl Fn(&str, usize) -> bool,
 ) -> impl Iterator<Item = &str> {
-    let b = text.as_bytes();
     let mut start = 0;
     std::iter::from_fn(move || {
-        if start >= b.len() {
+        if start >= text.len() {
             return None;
         }
-        let end = (start + 1..b.len()).find(|&p| cut(b, p)).unwrap_or(b.len());
-        debug_assert!(end == b.len() || b[end].is_ascii(), "a cut before a non-ASCII byte");
+        let end = (start + 1..text.len()).find(|&p| text.is_char_boundary(p) && cut(text, p)).unwrap_or(text.len());
         let piece = &text[start..end];
         start = end;
         Some(piece)

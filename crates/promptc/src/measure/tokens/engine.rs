@@ -53,7 +53,7 @@ impl Bpe {
     }
 
     /// [`Bpe::count`], by chunks remembered in `memo` where the encoding allows it (o200k_base's
-    /// pre-tokenization, see `chunks`; Gemma's runs of line feeds, see `gemma::segments`): the
+    /// pre-tokenization, see `chunks`; Gemma's neighbours no piece joins, see `gemma::segments`): the
     /// same count.
     pub(in crate::measure::tokens) fn count_chunked(&self, memo: &mut Memo, text: &str) -> usize {
         match self {

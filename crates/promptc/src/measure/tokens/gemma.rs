@@ -212,15 +212,57 @@ impl Gemma {
     }
 }
 
-/// `text` cut before each run of line feeds: pieces whose tokens, in order, are the tokens of
-/// `text`, so each can be counted (and remembered) on its own, as o200k_base's chunks are.
+/// `text` cut between each two neighbouring characters that stand side by side in no piece:
+/// pieces whose tokens, in order, are the tokens of `text`, so each can be counted (and
+/// remembered) on its own, as o200k_base's chunks are. Gemma's pieces never end in a space
+/// (`▁` leads a word), so compact JSON and prose are cut at nearly every word.
 ///
-/// Exact because a line feed is a user-defined piece and every piece holding one is a run of
-/// line feeds (build.rs asserts both of the model): the split's left-to-right scan takes one
-/// character or one such run at a time, so it reaches the start of each run, where a frozen
-/// symbol begins; merges never join a frozen symbol, so no token crosses the cut.
+/// Exact by construction, for this model or any other the build embeds: the split's
+/// left-to-right scan takes one user-defined piece or one character at a time, and neither
+/// spans the cut (it would hold both neighbours side by side), so the scan reaches the cut and
+/// goes on from there as at the start of a text; a merge makes a piece, so none joins symbols
+/// across it. SentencePiece's order of merges (highest score, leftmost of equals), restricted
+/// to one side, is the order that side alone would take.
 pub(in crate::measure::tokens) fn segments(text: &str) -> impl Iterator<Item = &str> {
-    super::chunks::cut_where(text, |b, p| b[p] == b'\n' && b[p - 1] != b'\n')
+    super::chunks::cut_where(text, |t, p| match (t[..p].chars().next_back(), t[p..].chars().next()) {
+        (Some(a), Some(b)) => !joined(a, b),
+        _ => false,
+    })
+}
+
+/// `gemma3.joins` (build.rs): a bitmap of the ASCII pairs `a * 128 + b` that stand side by side
+/// inside some piece, then the other such pairs as sorted little-endian `u64`s (`a << 32 | b`).
+static JOINS: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/gemma3.joins"));
+
+/// Bytes of the ASCII bitmap at the head of [`JOINS`].
+const ASCII_JOINS: usize = 128 * 128 / 8;
+
+/// Whether characters `a` then `b` of a text stand side by side inside some piece (a space
+/// counts as the `▁` it is normalized to).
+fn joined(a: char, b: char) -> bool {
+    let code = |c: char| u32::from(if c == ' ' { '▁' } else { c });
+    let (a, b) = (code(a), code(b));
+    if a < 128 && b < 128 {
+        let i = (a * 128 + b) as usize;
+        return JOINS[i / 8] & (1 << (i % 8)) != 0;
+    }
+    let key = u64::from(a) << 32 | u64::from(b);
+    let pairs = &JOINS[ASCII_JOINS..];
+    let at = |i: usize| {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(&pairs[i * 8..i * 8 + 8]);
+        u64::from_le_bytes(word)
+    };
+    let (mut lo, mut hi) = (0, pairs.len() / 8);
+    while lo < hi {
+        let mid = (lo + hi) / 2;
+        match at(mid).cmp(&key) {
+            Ordering::Less => lo = mid + 1,
+            Ordering::Greater => hi = mid,
+            Ordering::Equal => return true,
+        }
+    }
+    false
 }
 
 /// The user-defined pieces, sorted by their bytes, and which bytes start one.

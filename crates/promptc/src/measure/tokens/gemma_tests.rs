@@ -42,6 +42,20 @@ fn user_defined_pieces_are_whole_tokens_that_never_merge() {
     assert_eq!(g.count("What is your name?"), 5, "google-genai's own example");
 }
 
+/// Segments cover `text`, none is empty, and their tokens, in order, are the whole text's.
+fn segments_agree(g: &Gemma, text: &str) -> std::result::Result<(), String> {
+    let parts: Vec<&str> = segments(text).collect();
+    if parts.concat() != text || parts.iter().any(|p| p.is_empty()) {
+        return Err(format!("the segments of {text:?} are not the text: {parts:?}"));
+    }
+    let by_parts: Vec<usize> = parts.iter().flat_map(|p| g.token_lens(p)).collect();
+    let whole = g.token_lens(text);
+    if by_parts != whole {
+        return Err(format!("{text:?}: whole {whole:?}, by segments {by_parts:?} ({parts:?})"));
+    }
+    Ok(())
+}
+
 #[test]
 fn segments_cover_the_text_and_their_tokens_are_the_whole_texts() {
     let g = Gemma::new();
@@ -57,15 +71,41 @@ fn segments_cover_the_text_and_their_tokens_are_the_whole_texts() {
             "  \n  \n",
             "\t\n\t",
             "line one\n\n  - item  \n\n\n\n## Heading\r\n```json\n{}\n```\n",
+            "<start_of_turn>user\nHi<end_of_turn>\n<b>bold</b> <unused7>x",
         ]
         .map(String::from),
     );
     texts.push(format!("{}\n{}", "\n".repeat(40), "word ".repeat(50)));
     for text in texts {
-        let parts: Vec<&str> = segments(&text).collect();
-        assert_eq!(parts.concat(), text, "the segments of {text:?} are the text");
-        assert!(parts.iter().skip(1).all(|p| p.starts_with('\n')), "{parts:?}");
-        let by_parts: Vec<usize> = parts.iter().flat_map(|p| g.token_lens(p)).collect();
-        assert_eq!(by_parts, g.token_lens(&text), "tokens of {text:?} by segments");
+        segments_agree(&g, &text).unwrap();
+    }
+}
+
+#[test]
+fn prose_and_compact_json_are_cut_at_nearly_every_word() {
+    let json = r#"[{"name":"read_file","description":"Read a file from the workspace.","parameters":{"type":"object"}}]"#;
+    let prose = "Read the file, then answer the question in one short paragraph.";
+    for (text, at_least) in [(json, 10), (prose, 8)] {
+        let parts: Vec<&str> = segments(text).collect();
+        assert!(parts.len() >= at_least, "{parts:?}");
+        segments_agree(&Gemma::new(), text).unwrap();
+    }
+}
+
+/// Fragments at the edges of the cut: user-defined pieces and their halves, runs of spaces,
+/// tabs and line feeds, JSON punctuation, characters outside the vocabulary (byte fallback).
+const FRAGMENTS: &[&str] = &[
+    "a", "the", "The", "ing", " ", "  ", "   ", "\n", "\n\n", "\t", "\t\t", "\r\n", "<start_of_turn>", "<start_of",
+    "_turn>", "<b>", "</b>", "<unused12>", "<", ">", "{\"", "\":", "\",", "},{", "[", "]", ".", "...", ",", "1", "2024",
+    "é", "日本語", "🙂", "\u{0}", "\u{7f}", "▁", "\u{200b}", "\u{10ffff}", "x_y", "__init__", "->", "=>", "//",
+];
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(512))]
+    #[test]
+    fn tokens_by_segments_are_the_whole_texts(
+        parts in proptest::collection::vec(proptest::sample::select(FRAGMENTS), 0..48),
+    ) {
+        segments_agree(&Gemma::new(), &parts.concat()).map_err(proptest::test_runner::TestCaseError::fail)?;
     }
 }

@@ -1,5 +1,5 @@
-//! The secret that authenticates the token cache's entries. A project may commit its cache (it
-//! may come from a pull request), so a count is believed only with a tag made with a key that
+//! The secret that authenticates the token cache's shards and the compile cache's entries. A project may commit its cache (it
+//! may come from a pull request), so a count is believed only with a MAC made with a key that
 //! lives outside every project: the user's cache folder (`$XDG_CACHE_HOME/promptc/key`, else
 //! `~/.cache/promptc/key`), created readable by its owner only on first use. Where no such
 //! folder is usable the key is random and held in memory for the run: the cache then never
@@ -92,13 +92,6 @@ fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// HMAC-SHA-256 (RFC 2104) of `message` under `key`.
-fn hmac(key: &[u8; KEY_BYTES], message: &[u8]) -> [u8; 32] {
-    let mut mac = Mac::with_key(key);
-    mac.update(message);
-    mac.finish()
-}
-
 /// An HMAC-SHA-256 under the user's key, over a message given in parts (a compile cache entry
 /// is megabytes: it is fed as it lies, never copied into one buffer).
 pub(crate) struct Mac {
@@ -128,7 +121,7 @@ impl Mac {
     }
 
     /// The MAC of the message.
-    fn finish(self) -> [u8; 32] {
+    pub(crate) fn finish(self) -> [u8; 32] {
         self.outer.chain_update(self.inner.finalize()).finalize().into()
     }
 
@@ -141,44 +134,25 @@ impl Mac {
 
     /// Whether `tag` is the message's tag (in constant time).
     pub(crate) fn verify(self, tag: &str) -> bool {
-        same(&self.tag(), tag)
+        same(self.tag().as_bytes(), tag.as_bytes())
     }
 }
 
-/// The tag of one cache entry: `count` tokens of encoding `encoding` for the text whose SHA-256
-/// is `text_sha`. Each part is length-delimited, so no two entries share a message.
-pub(super) fn tag(encoding: &str, text_sha: &str, count: u64) -> String {
-    tag_with(key(), encoding, text_sha, count)
-}
-
-/// [`tag`] under a given key.
-fn tag_with(key: &[u8; KEY_BYTES], encoding: &str, text_sha: &str, count: u64) -> String {
-    let message =
-        format!("promptc token cache 1\n{}:{encoding}\n{}:{text_sha}\n{count}", encoding.len(), text_sha.len());
-    message_tag_with(key, message.as_bytes())
-}
-
-/// The tag of `message` under `key`.
-fn message_tag_with(key: &[u8; KEY_BYTES], message: &[u8]) -> String {
-    let mut out = hex(&hmac(key, message));
-    out.truncate(TAG_HEX);
-    out
-}
-
-/// Whether `tag` is the tag of that entry (compared in constant time: nothing about the right
-/// tag leaks through how long a wrong one takes to refuse).
-pub(super) fn verify(encoding: &str, text_sha: &str, count: u64, tag: &str) -> bool {
-    same(&self::tag(encoding, text_sha, count), tag)
-}
-
 /// `right == given`, in time that depends only on their lengths.
-fn same(right: &str, given: &str) -> bool {
-    right.len() == given.len() && right.bytes().zip(given.bytes()).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0
+pub(super) fn same(right: &[u8], given: &[u8]) -> bool {
+    right.len() == given.len() && right.iter().zip(given).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+/// HMAC-SHA-256 (RFC 2104) of `message` under `key`.
+    fn hmac(key: &[u8; KEY_BYTES], message: &[u8]) -> [u8; 32] {
+        let mut mac = Mac::with_key(key);
+        mac.update(message);
+        mac.finish()
+    }
 
     /// HMAC matches Python's `hmac` module.
     #[test]
@@ -192,25 +166,19 @@ mod tests {
     }
 
     #[test]
-    fn tags_depend_on_every_part_and_the_key() {
-        let key = [7u8; 32];
-        let t = tag_with(&key, "o200k_base", "ab", 2);
-        assert_eq!(t.len(), TAG_HEX);
-        assert_ne!(t, tag_with(&key, "o200k_base", "ab", 1));
-        assert_ne!(t, tag_with(&key, "cl100k_base", "ab", 2));
-        assert_ne!(t, tag_with(&key, "o200k_base", "ac", 2));
-        assert_ne!(t, tag_with(&[8u8; 32], "o200k_base", "ab", 2));
-        assert_eq!(t, tag_with(&key, "o200k_base", "ab", 2), "deterministic");
-        assert_ne!(message_tag_with(&key, b"a"), message_tag_with(&key, b"b"));
-        assert_ne!(message_tag_with(&key, b"a"), message_tag_with(&[8u8; 32], b"a"));
-        let tag = |parts: &[&[u8]]| {
-            let mut mac = Mac::new();
+    fn tags_depend_on_the_message_and_the_key() {
+        let mac = |key: &[u8; 32], parts: &[&[u8]]| {
+            let mut mac = Mac::with_key(key);
             parts.iter().for_each(|p| mac.update(p));
             mac
         };
-        assert_eq!(tag(&[b"ab", b"c"]).tag(), tag(&[b"abc"]).tag(), "the parts make one message");
-        assert!(tag(&[b"m"]).verify(&tag(&[b"m"]).tag()) && !tag(&[b"m"]).verify(&tag(&[b"n"]).tag()));
-        assert_eq!(Mac::with_key(&key).tag().len(), TAG_HEX);
+        let (k, other) = ([7u8; 32], [8u8; 32]);
+        assert_eq!(mac(&k, &[b"ab", b"c"]).tag(), mac(&k, &[b"abc"]).tag(), "the parts make one message");
+        assert_ne!(mac(&k, &[b"a"]).tag(), mac(&k, &[b"b"]).tag());
+        assert_ne!(mac(&k, &[b"a"]).tag(), mac(&other, &[b"a"]).tag());
+        assert_eq!(mac(&k, &[b"m"]).tag().len(), TAG_HEX);
+        assert_eq!(mac(&k, &[b"m"]).finish(), mac(&k, &[b"m"]).finish(), "deterministic");
+        assert!(mac(&k, &[b"m"]).verify(&mac(&k, &[b"m"]).tag()) && !mac(&k, &[b"m"]).verify(&mac(&k, &[b"n"]).tag()));
     }
 
     #[test]
