@@ -1,5 +1,8 @@
 //! `promptc watch render|report|check`: run the command, then again whenever a project file
-//! changes (polling). What promptc writes is not an input: the command's `--out`, the snapshot
+//! changes. File events wake it (inotify, FSEvents, ReadDirectoryChangesW, through `notify`), so
+//! an idle watch costs nothing and a save is seen within milliseconds; where the platform gives
+//! none it polls. Either way a re-run follows only a real difference in the files' sizes,
+//! times or contents (`stamp`), never an event alone. What promptc writes is not an input: the command's `--out`, the snapshot
 //! folder, the token cache, promptc's temporary files and folders (`.promptc-*`, and the
 //! hidden `.NAME.promptc-*` folders beside what it replaces) and hidden folders are never
 //! watched, so a watch never re-runs itself. Errors are shown and the watch goes on; Ctrl-C
@@ -9,11 +12,19 @@ use super::*;
 
 use std::collections::BTreeMap;
 use std::path::Path;
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, SystemTime};
+
+use notify::{EventKind, RecursiveMode, Watcher};
 
 #[derive(Debug, Args)]
 pub(crate) struct WatchArgs {
-    /// How often to look for changes, in milliseconds.
+    /// Look for changes every `--interval` instead of waiting for file events (for network file
+    /// systems, whose changes made on another machine raise no event here).
+    #[arg(long)]
+    pub(crate) poll: bool,
+    /// How often to look for changes, in milliseconds, when polling (`--poll`, or where the
+    /// platform gives no file events).
     #[arg(long, value_name = "MS", default_value_t = 300, value_parser = clap::value_parser!(u64).range(50..))]
     pub(crate) interval: u64,
     #[command(subcommand)]
@@ -53,15 +64,105 @@ fn content_hash(path: &Path) -> Option<u64> {
     Some(h.finish())
 }
 
-/// Whether `path` is one of `skip` or inside one.
-fn skipped(path: &Path, skip: &[PathBuf]) -> bool {
-    skip.iter().any(|s| path.starts_with(s))
+/// How long the files must be quiet after an event before the command runs again: an editor's
+/// save is often several writes (a temporary file, a rename) a few milliseconds apart.
+const QUIET: Duration = Duration::from_millis(15);
+
+/// What wakes the watch to look for changes: file events where the platform gives them, else a
+/// timer.
+enum Wake {
+    Events {
+        /// Kept alive for as long as events are wanted.
+        _watcher: notify::RecommendedWatcher,
+        events: Receiver<notify::Result<notify::Event>>,
+    },
+    Poll(Duration),
+}
+
+impl Wake {
+    /// File events under `root`, or polling every `interval` when asked (`poll`) or when the
+    /// platform refuses events (no inotify, its limits reached: said on stderr).
+    fn new(root: &Path, interval: Duration, poll: bool) -> Wake {
+        if poll {
+            return Wake::Poll(interval);
+        }
+        let (tx, events) = mpsc::channel();
+        let watcher = notify::recommended_watcher(tx).and_then(|mut w| w.watch(root, RecursiveMode::Recursive).map(|()| w));
+        match watcher {
+            Ok(w) => Wake::Events { _watcher: w, events },
+            Err(e) => {
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "promptc watch: no file events ({e}); looking for changes every {} ms",
+                    interval.as_millis()
+                );
+                Wake::Poll(interval)
+            }
+        }
+    }
+
+    /// Wait until something under `root` may have changed: an event on an input (then until
+    /// the files are quiet for [`QUIET`]), or one polling interval.
+    fn wait(&self, root: &Path, skip: &Skip) {
+        match self {
+            Wake::Poll(interval) => std::thread::sleep(*interval),
+            Wake::Events { events, .. } => {
+                loop {
+                    match events.recv() {
+                        Ok(e) if relevant(&e, root, skip) => break,
+                        Ok(_) => continue,
+                        // The watcher is gone: nothing will wake us again, so look once more.
+                        Err(_) => return std::thread::sleep(QUIET),
+                    }
+                }
+                while !matches!(events.recv_timeout(QUIET), Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected))
+                {
+                }
+            }
+        }
+    }
+}
+
+/// Whether a file event may concern an input (see [`stamp`]): not a read, not only paths
+/// promptc writes, in hidden folders or named as its temporary files. An error (a lost event, an
+/// overflowed queue) may hide anything.
+fn relevant(event: &notify::Result<notify::Event>, root: &Path, skip: &Skip) -> bool {
+    let Ok(event) = event else { return true };
+    if event.need_rescan() {
+        return true;
+    }
+    if matches!(event.kind, EventKind::Access(_)) {
+        return false;
+    }
+    event.paths.is_empty() || event.paths.iter().any(|p| is_input(p, root, skip))
+}
+
+/// Whether `path` could be one of the files [`stamp`] looks at.
+fn is_input(path: &Path, root: &Path, skip: &Skip) -> bool {
+    let Ok(rel) = path.strip_prefix(root) else { return false };
+    let names: Vec<String> = rel.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
+    let Some((last, folders)) = names.split_last() else { return false };
+    !skipped(path, skip) && !last.starts_with(".promptc-") && !folders.iter().any(|f| f.starts_with('.'))
+}
+
+/// What promptc writes, never an input: paths (and what is inside them), and the files of the
+/// project's caches.
+#[derive(Default)]
+struct Skip {
+    paths: Vec<PathBuf>,
+    /// The token cache the project names (resolved): its shards and the compile cache beside it.
+    cache: Option<PathBuf>,
+}
+
+/// Whether `path` is one of `skip`'s paths or inside one, or a cache file.
+fn skipped(path: &Path, skip: &Skip) -> bool {
+    skip.paths.iter().any(|s| path.starts_with(s)) || skip.cache.as_deref().is_some_and(|c| promptc::is_cache_file(c, path))
 }
 
 /// The project's input files: every regular file under its folder except what promptc writes
 /// (`skip`), its temporary files (`.promptc-…`) and hidden folders (`.git`, `.promptc-cache`),
 /// without following links.
-fn stamp(root: &Path, skip: &[PathBuf]) -> Stamp {
+fn stamp(root: &Path, skip: &Skip) -> Stamp {
     let mut out = Stamp::new();
     let mut stack = vec![root.to_path_buf()];
     while let Some(dir) = stack.pop() {
@@ -136,29 +237,28 @@ fn written_by(root: &Path, what: &WatchWhat) -> Vec<PathBuf> {
     out.map(resolved).into_iter().chain([root.join(".promptc-cache")]).collect()
 }
 
-/// What promptc writes for the project, when it loads: the snapshot folder and the token cache.
-fn outputs(project: &Project) -> Vec<PathBuf> {
-    project.snapshot_folder().into_iter().chain(project.token_cache()).map(|p| resolved(&p)).collect()
-}
-
 pub(crate) fn watch(cli: &Cli, args: &WatchArgs, level_flags: &[(String, Level)]) -> Result<Exit, Error> {
     let manifest = super::discover(cli)?;
     let root = resolved(manifest.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new(".")));
     let interval = Duration::from_millis(args.interval);
     let written = written_by(&root, &args.what);
-    let mut skip = written.clone();
+    let mut skip = Skip { paths: written.clone(), cache: None };
     let mut last = stamp(&root, &skip);
     let mut run = 1;
     let mut reason = String::from("first run");
     // The token counter and the compile cache live across runs: a re-run recounts and
     // recompiles only what the edit reached.
     let mut session = promptc::report::Session::kept(true);
+    let wake = Wake::new(&root, interval, args.poll);
     loop {
         let _ = writeln!(std::io::stderr(), "── promptc watch: run {run} ({reason}) ──");
         match Project::load(&manifest) {
             Ok(project) => {
                 // The project may name its outputs anew: what they hold was never an input.
-                skip = written.iter().cloned().chain(outputs(&project)).collect();
+                skip = Skip {
+                    paths: written.iter().cloned().chain(project.snapshot_folder().map(|p| resolved(&p))).collect(),
+                    cache: project.token_cache().map(|p| resolved(&p)),
+                };
                 last.retain(|p, _| !skipped(p, &skip));
                 let color = wants_color(cli.color, std::io::stderr().is_terminal());
                 if !matches!(args.what, WatchWhat::Check(_)) {
@@ -191,14 +291,14 @@ pub(crate) fn watch(cli: &Cli, args: &WatchArgs, level_flags: &[(String, Level)]
             Err(e) => show(&e, cli.color),
         }
         let _ = std::io::stdout().flush();
-        // Wait for a change, then until the files are quiet for one interval (an editor's
-        // save is often several writes).
+        // Wait for a change; when polling, then until the files are quiet for one interval (an
+        // editor's save is often several writes; events wait for quiet themselves).
         let mut now = stamp(&root, &skip);
         while changed(&last, &now).is_empty() {
-            std::thread::sleep(interval);
+            wake.wait(&root, &skip);
             now = stamp(&root, &skip);
         }
-        loop {
+        while matches!(wake, Wake::Poll(_)) {
             std::thread::sleep(interval);
             let settled = stamp(&root, &skip);
             if changed(&now, &settled).is_empty() {

@@ -219,7 +219,8 @@ fn watch_reruns_on_changes_and_survives_errors() {
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_promptc"))
         .current_dir(w.dir.path())
         .env("NO_COLOR", "1")
-        .args(["-C", "profiles", "watch", "--interval", "50", "render", "--nonce", "abcd1234"])
+        // An hour between looks: only file events can wake it within the hang guard.
+        .args(["-C", "profiles", "watch", "--interval", "3600000", "render", "--nonce", "abcd1234"])
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
@@ -292,12 +293,14 @@ fn watch_ignores_what_it_writes() {
             let _ = self.0.wait();
         }
     }
-    for command in commands {
+    // Polling and file events alike.
+    for (mode, command) in [&["--poll"][..], &[]].into_iter().flat_map(|m| commands.map(|c| (m, c))) {
         let mut child = Killed(
             std::process::Command::new(env!("CARGO_BIN_EXE_promptc"))
                 .current_dir(w.dir.path())
                 .env("NO_COLOR", "1")
                 .args(["-C", "profiles", "watch", "--interval", "50"])
+                .args(mode)
                 .args(command)
                 .stdout(std::process::Stdio::null())
                 .stderr(std::process::Stdio::piped())

@@ -83,7 +83,7 @@ pub use import::{
 };
 pub use json::{document as json_document, OUTPUT_FORMAT};
 pub use load::LoadMemo;
-pub use memo::CompileCache;
+pub use memo::{is_cache_file, CompileCache};
 pub use model::name::UnknownName;
 pub use model::provider::{Billing, ProviderInfo};
 pub use model::selection::parse_window as parse_context_window;

@@ -24,7 +24,7 @@ mod marks;
 
 pub(crate) use background::{key_of, keyed, Background};
 pub use counters::Counters;
-pub use disk::CacheFile;
+pub use disk::{is_shard, CacheFile};
 pub(crate) use disk::{read_confined, write_confined};
 use engine::Engine;
 pub(crate) use key::Mac;

@@ -33,6 +33,13 @@ const MAX_COMPILE_CACHE_BYTES: u64 = 64 * 1024 * 1024;
 /// The file's name, in the token cache's folder.
 const FILE_NAME: &str = "compile.json";
 
+/// Whether the caches of a project whose token cache is `named` write `path`: the token
+/// cache's shards beside it, or the compile cache in its folder (what `promptc watch` must not
+/// take for an input).
+pub fn is_cache_file(named: &Path, path: &Path) -> bool {
+    crate::measure::tokens::is_shard(named, path) || (path == named.with_file_name(FILE_NAME) && path != named)
+}
+
 /// The file as written.
 #[derive(Serialize, Deserialize)]
 struct DiskFile {

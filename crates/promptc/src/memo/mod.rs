@@ -30,6 +30,8 @@ use crate::resolve::matrix::Cell;
 
 mod disk;
 
+pub use disk::is_cache_file;
+
 /// What one run over the matrix did, cell by cell.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 #[non_exhaustive]

@@ -64,6 +64,19 @@ impl CacheFile {
     }
 }
 
+/// Whether `path` is a shard of the token cache named `named` (`tokens.json` →
+/// `tokens.ENCODING.N.bin` in the same folder).
+pub fn is_shard(named: &Path, path: &Path) -> bool {
+    let (Some(stem), Some(name)) = (named.file_stem().and_then(|s| s.to_str()), path.file_name().and_then(|s| s.to_str())) else {
+        return false;
+    };
+    let shard = name.strip_prefix(stem).and_then(|n| n.strip_prefix('.')).and_then(|n| n.strip_suffix(".bin"));
+    path.parent() == named.parent()
+        && shard.and_then(|s| s.rsplit_once('.')).is_some_and(|(encoding, n)| {
+            !encoding.is_empty() && n.len() == 1 && n.chars().all(|c| c.is_ascii_hexdigit())
+        })
+}
+
 /// The shard a cache key (a text's SHA-256 in hex, then `@byte` for a mark) belongs to.
 pub(super) fn shard_of(key: &str) -> usize {
     key.bytes().next().and_then(|b| (b as char).to_digit(16)).unwrap_or(0) as usize
@@ -231,5 +244,11 @@ mod tests {
         assert_eq!(f.shard("o200k_base", 10).path, Path::new("/p/.promptc-cache/tokens.o200k_base.a.bin"));
         let g = CacheFile { path: "/p/cache".into(), root: "/p".into() };
         assert_eq!(g.shard("gemma3", 0).path, Path::new("/p/cache.gemma3.0.bin"));
+        for (named, path) in [(&f, f.shard("o200k_base", 10).path), (&g, g.shard("gemma3", 0).path)] {
+            assert!(is_shard(&named.path, &path), "{path:?}");
+        }
+        for other in ["/p/.promptc-cache/tokens.json", "/p/tokens.o200k_base.a.bin", "/p/.promptc-cache/tokens.x.bin"] {
+            assert!(!is_shard(&f.path, Path::new(other)), "{other}");
+        }
     }
 }
