@@ -250,9 +250,11 @@ pub(crate) fn watch(cli: &Cli, args: &WatchArgs, level_flags: &[(String, Level)]
     // recompiles only what the edit reached.
     let mut session = promptc::report::Session::kept(true);
     let wake = Wake::new(&root, interval, args.poll);
+    // Tool files whose text is unchanged are not parsed again.
+    let memo = promptc::LoadMemo::new();
     loop {
         let _ = writeln!(std::io::stderr(), "── promptc watch: run {run} ({reason}) ──");
-        match Project::load(&manifest) {
+        match Project::load_overlaid(&manifest, std::sync::Arc::default(), Some(&memo)) {
             Ok(project) => {
                 // The project may name its outputs anew: what they hold was never an input.
                 skip = Skip {

@@ -110,7 +110,8 @@ pub fn compile_matrix_cell(project: &Project, cell: &Cell) -> Result<Compiled> {
 /// renders its variables); the second compile's too: measuring is work the cell costs.
 pub fn compile_resolved(project: &Project, cell: Resolved) -> Result<Compiled> {
     let mut c = compile_once(project, cell)?;
-    c.session = session::measure(project, &c, |other| compile_once(project, other));
+    // The other session is compared by its texts and tools, never its projection: none is made.
+    c.session = session::measure(project, &c, |other| compile_with(project, other, false));
     c.prefix = static_prefix_of(project, &c);
     Ok(c)
 }
@@ -125,6 +126,11 @@ pub(crate) fn other_session(project: &Project, c: &Compiled) -> Option<Compiled>
 
 /// [`compile_resolved`] without measuring sessions: the request, as this session sends it.
 fn compile_once(project: &Project, cell: Resolved) -> Result<Compiled> {
+    compile_with(project, cell, true)
+}
+
+/// [`compile_once`], with the native projection of the tools made only if `projected`.
+fn compile_with(project: &Project, cell: Resolved, projected: bool) -> Result<Compiled> {
     // Generated sections describe the tools in the prompt: the projections (or the project's own
     // text format) produce that text.
     let format = TextFormat::new(project, &cell);
@@ -161,7 +167,9 @@ fn compile_once(project: &Project, cell: Resolved) -> Result<Compiled> {
     let (provider, projection) = match cell.transport {
         Transport::Native => (
             Some(cell.provider),
-            Some(std::sync::Arc::new(projection::project(cell.provider, &cell.tools, ProjectionOptions::of(project)))),
+            projected.then(|| {
+                std::sync::Arc::new(projection::project(cell.provider, &cell.tools, ProjectionOptions::of(project)))
+            }),
         ),
         Transport::Xml | Transport::Json => (None, None),
     };

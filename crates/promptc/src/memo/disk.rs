@@ -238,8 +238,9 @@ impl Disk {
         Some(super::Entry { deps: e.deps, known, bytes: e.bytes })
     }
 
-    /// Write `entries` (the cache in memory after a run) if the file lacks any of them; a
-    /// cache that cannot be written, or would be too large, is a warning.
+    /// Write `entries` (the cache in memory after a run) if the file lacks any of them, in key
+    /// order as many as fit in [`MAX_COMPILE_CACHE_BYTES`] (the others are compiled again next
+    /// time: eviction, never a refusal to save); a cache that cannot be written is a warning.
     pub(super) fn save<'a>(
         &mut self,
         entries: impl Iterator<Item = (&'a String, &'a [(String, String)], &'a Known, usize)>,
@@ -248,6 +249,11 @@ impl Disk {
             return;
         }
         let mut out = BTreeMap::new();
+        // Room for the entries: the bound less the file's own fields, each entry counted as its
+        // strings plus the JSON around them (escapes aside: the final check catches those).
+        let mut room = MAX_COMPILE_CACHE_BYTES.saturating_sub(1024);
+        let mut entries: Vec<_> = entries.collect();
+        entries.sort_by(|a, b| a.0.cmp(b.0));
         for (key, deps, known, bytes) in entries {
             let repr = KnownRef {
                 transport: known.transport,
@@ -255,6 +261,9 @@ impl Disk {
                 accounts: &known.accounts,
             };
             let Ok(raw) = serde_json::to_string(&repr) else { continue };
+            let size = key.len() + raw.len() + deps.iter().map(|(a, b)| a.len() + b.len() + 8).sum::<usize>() + 96;
+            let Some(left) = room.checked_sub(size as u64) else { continue };
+            room = left;
             let tag = mac(key, &self.build, deps, bytes, &raw).tag();
             let Ok(known) = RawValue::from_string(raw) else { continue };
             out.insert(key.clone(), DiskEntry { deps: deps.to_vec(), bytes, known, tag });

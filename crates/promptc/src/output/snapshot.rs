@@ -343,24 +343,46 @@ pub(crate) fn plain_name(name: &str) -> bool {
 
 /// The folder's `summary.json` as JSON; `None` if it has none, or one that is not JSON.
 fn summary_json(dir: &Path) -> Result<Option<serde_json::Value>> {
+    Ok(summary_bytes(dir)?.and_then(|bytes| serde_json::from_slice(&bytes).ok()))
+}
+
+/// The bytes of the folder's `summary.json`; `None` if it has none.
+fn summary_bytes(dir: &Path) -> Result<Option<Vec<u8>>> {
     let path = dir.join(SUMMARY);
-    let bytes = match crate::source::read_regular(&path, crate::source::MAX_OUTPUT_BYTES) {
-        Ok(b) => b,
-        Err(crate::source::ReadError::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(e.into_error(&path)),
-    };
-    Ok(serde_json::from_slice(&bytes).ok())
+    match crate::source::read_regular(&path, crate::source::MAX_OUTPUT_BYTES) {
+        Ok(b) => Ok(Some(b)),
+        Err(crate::source::ReadError::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(e.into_error(&path)),
+    }
 }
 
 /// The files promptc wrote in snapshot folder `dir` with their hashes, from its `summary.json`;
 /// `None` if the folder has no summary of promptc's current format (an older summary, which
 /// listed no hashes, or a malformed one, is not promptc's). Nothing else in the folder is read.
 pub fn owned_files(dir: &Path) -> Result<Option<Manifest>> {
-    let Some(v) = summary_json(dir)? else { return Ok(None) };
-    if v.get("format").and_then(|f| f.as_u64()) != Some(u64::from(SUMMARY_FORMAT)) || v.get("cells").is_none() {
+    /// A key that is there, whatever its value (`null` too); read without building it.
+    #[derive(Default)]
+    struct Present(bool);
+    impl<'de> Deserialize<'de> for Present {
+        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Present, D::Error> {
+            serde::de::IgnoredAny::deserialize(d).map(|_| Present(true))
+        }
+    }
+    /// What the listing needs of a summary: its cells and accounts (most of its bytes) are
+    /// passed over, never built.
+    #[derive(Deserialize)]
+    struct Listing {
+        format: Option<serde_json::Value>,
+        #[serde(default)]
+        cells: Present,
+        files: Option<Vec<Fingerprint>>,
+    }
+    let Some(bytes) = summary_bytes(dir)? else { return Ok(None) };
+    let Ok(v) = serde_json::from_slice::<Listing>(&bytes) else { return Ok(None) };
+    if v.format.as_ref().and_then(|f| f.as_u64()) != Some(u64::from(SUMMARY_FORMAT)) || !v.cells.0 {
         return Ok(None);
     }
-    let Some(Ok(listed)) = v.get("files").map(|f| serde_json::from_value::<Vec<Fingerprint>>(f.clone())) else {
+    let Some(listed) = v.files else {
         return Ok(None);
     };
     let mut files = BTreeMap::new();
