@@ -87,7 +87,8 @@ impl Wake {
             return Wake::Poll(interval);
         }
         let (tx, events) = mpsc::channel();
-        let watcher = notify::recommended_watcher(tx).and_then(|mut w| w.watch(root, RecursiveMode::Recursive).map(|()| w));
+        let watcher =
+            notify::recommended_watcher(tx).and_then(|mut w| w.watch(root, RecursiveMode::Recursive).map(|()| w));
         match watcher {
             Ok(w) => Wake::Events { _watcher: w, events },
             Err(e) => {
@@ -115,9 +116,10 @@ impl Wake {
                         Err(_) => return std::thread::sleep(QUIET),
                     }
                 }
-                while !matches!(events.recv_timeout(QUIET), Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected))
-                {
-                }
+                while !matches!(
+                    events.recv_timeout(QUIET),
+                    Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected)
+                ) {}
             }
         }
     }
@@ -156,7 +158,8 @@ struct Skip {
 
 /// Whether `path` is one of `skip`'s paths or inside one, or a cache file.
 fn skipped(path: &Path, skip: &Skip) -> bool {
-    skip.paths.iter().any(|s| path.starts_with(s)) || skip.cache.as_deref().is_some_and(|c| promptc::is_cache_file(c, path))
+    skip.paths.iter().any(|s| path.starts_with(s))
+        || skip.cache.as_deref().is_some_and(|c| promptc::is_cache_file(c, path))
 }
 
 /// The project's input files: every regular file under its folder except what promptc writes
@@ -300,13 +303,15 @@ pub(crate) fn watch(cli: &Cli, args: &WatchArgs, level_flags: &[(String, Level)]
             wake.wait(&root, &skip);
             now = stamp(&root, &skip);
         }
-        while matches!(wake, Wake::Poll(_)) {
-            std::thread::sleep(interval);
-            let settled = stamp(&root, &skip);
-            if changed(&now, &settled).is_empty() {
-                break;
+        if matches!(wake, Wake::Poll(_)) {
+            loop {
+                std::thread::sleep(interval);
+                let settled = stamp(&root, &skip);
+                if changed(&now, &settled).is_empty() {
+                    break;
+                }
+                now = settled;
             }
-            now = settled;
         }
         let files = changed(&last, &now);
         reason = match files.as_slice() {

@@ -1299,8 +1299,9 @@ fn a_poisoned_token_cache_never_changes_a_figure() {
         b[n - 32..].fill(0);
         b
     };
-    let poisons: [(&str, &dyn Fn(&[u8]) -> Vec<u8>); 2] = [("counts of 1", &ones), ("zeroed MACs", &zeroed_mac)];
-    let poison = |f: &dyn Fn(&[u8]) -> Vec<u8>| {
+    type Poison<'a> = &'a dyn Fn(&[u8]) -> Vec<u8>;
+    let poisons: [(&str, Poison); 2] = [("counts of 1", &ones), ("zeroed MACs", &zeroed_mac)];
+    let poison = |f: Poison| {
         for (name, bytes) in &honest {
             std::fs::write(folder.join(name), f(bytes)).unwrap();
         }
@@ -1316,7 +1317,11 @@ fn a_poisoned_token_cache_never_changes_a_figure() {
     std::fs::write(folder.join("tokens.json"), r#"{"format": 2, "counts": {"o200k_base": {}}}"#).unwrap();
     let out = common::promptc_in(dir.path(), &["report", "--format", "json"]);
     assert_eq!((out.status.code(), String::from_utf8(out.stdout).unwrap()), truth);
-    assert!(!String::from_utf8_lossy(&out.stderr).contains("token cache `"), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        !String::from_utf8_lossy(&out.stderr).contains("token cache `"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 /// Found by the `template_grammar` fuzz target (4.9 s per run): a loop slicing ever larger

@@ -261,22 +261,31 @@ impl Counter {
         let Some(file) = self.disk.clone() else { return };
         let encoding = self.tokenizer.encoding().name();
         let dirty = self.dirty;
-        for shard in (0..SHARDS).filter(|&s| dirty[s]) {
+        // This run's counts by shard, in one pass over them.
+        let mut ours: Vec<Vec<(&str, u64)>> = vec![Vec::new(); SHARDS];
+        for (k, v) in &self.cache {
+            let shard = shard_of(k);
+            if dirty[shard] {
+                ours[shard].push((k.as_str(), *v));
+            }
+        }
+        let mut failed = None;
+        for (shard, ours) in ours.into_iter().enumerate().filter(|(s, _)| dirty[*s]) {
             // What is on disk now (a concurrent run's counts), then this run's over it.
-            let mut entries: std::collections::BTreeMap<String, u64> =
-                read_shard(&file, encoding, shard).unwrap_or_default().into_iter().collect();
-            entries.extend(self.cache.iter().filter(|(k, _)| shard_of(k) == shard).map(|(k, v)| (k.clone(), *v)));
+            let on_disk = read_shard(&file, encoding, shard).unwrap_or_default();
+            let mut entries: HashMap<&str, u64> = on_disk.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+            entries.extend(ours);
             // Past the bound, what this run used is kept first: the rest is counted again when
             // next needed.
-            match write_shard(&file, encoding, shard, &entries, |k| self.seen.contains(k)) {
-                Ok(()) => self.dirty[shard] = false,
-                Err(why) => {
-                    // One warning says it: the other shards would fail alike.
-                    let path = file.shard(encoding, shard).path;
-                    self.warnings.push(cache_warning(&path, "was not saved", &why));
-                    break;
-                }
+            if let Err(why) = write_shard(&file, encoding, shard, entries, |k| self.seen.contains(k)) {
+                // One warning says it: the other shards would fail alike.
+                failed = Some(cache_warning(&file.shard(encoding, shard).path, "was not saved", &why));
+                break;
             }
+        }
+        match failed {
+            Some(w) => self.warnings.push(w),
+            None => self.dirty = [false; SHARDS],
         }
     }
 }

@@ -90,7 +90,8 @@ fn implausible_counts_are_recounted() {
     for bogus in [0u64, u64::MAX, 12] {
         // Written with this user's key: only the count itself gives it away.
         let entries = BTreeMap::from([(key.clone(), bogus)]);
-        write_shard(&file, "o200k_base", shard_of(&key), &entries, |_| true).unwrap();
+        write_shard(&file, "o200k_base", shard_of(&key), entries.iter().map(|(k, v)| (k.as_str(), *v)), |_| true)
+            .unwrap();
         let mut c = Counter::new(Tokenizer::Exact(Encoding::O200kBase), Some(file.clone()));
         assert_eq!(c.count("hello world").unwrap(), 2, "a cached {bogus} is not believed");
         let mut primed = Counter::new(Tokenizer::Exact(Encoding::O200kBase), Some(file.clone()));
@@ -113,7 +114,7 @@ fn counts_without_this_user_s_mac_are_recounted_and_rewritten() {
     let right = Counter::new(Tokenizer::Exact(Encoding::O200kBase), None).count(text).unwrap();
     assert!(right > 1);
     let valid = |count: u64| {
-        write_shard(&file, "o200k_base", shard, &BTreeMap::from([(key.clone(), count)]), |_| true).unwrap();
+        write_shard(&file, "o200k_base", shard, [(key.as_str(), count)], |_| true).unwrap();
         std::fs::read(&path).unwrap()
     };
     let one = valid(1);
@@ -122,18 +123,25 @@ fn counts_without_this_user_s_mac_are_recounted_and_rewritten() {
     zeroed[n - 32..].fill(0);
     let mut changed = valid(right);
     changed[n - 40..n - 32].copy_from_slice(&1u64.to_le_bytes());
-    let forgeries: [(&str, Box<dyn Fn()>); 4] = [
-        ("an earlier version's JSON", Box::new(|| {
-            let json = format!(r#"{{"format": 2, "counts": {{"o200k_base": {{"{key}": [1, ""]}}}}}}"#);
-            std::fs::write(&file.path, json).unwrap();
-            let _ = std::fs::remove_file(&path);
-        })),
+    type Forge<'a> = Box<dyn Fn() + 'a>;
+    let forgeries: [(&str, Forge); 4] = [
+        (
+            "an earlier version's JSON",
+            Box::new(|| {
+                let json = format!(r#"{{"format": 2, "counts": {{"o200k_base": {{"{key}": [1, ""]}}}}}}"#);
+                std::fs::write(&file.path, json).unwrap();
+                let _ = std::fs::remove_file(&path);
+            }),
+        ),
         ("a zeroed MAC", Box::new(|| std::fs::write(&path, &zeroed).unwrap())),
         ("a count changed under a valid MAC", Box::new(|| std::fs::write(&path, &changed).unwrap())),
-        ("a valid shard under another shard's name", Box::new(|| {
-            write_shard(&file, "o200k_base", (shard + 1) % 16, &BTreeMap::from([(key.clone(), 1)]), |_| true).unwrap();
-            std::fs::rename(file.shard("o200k_base", (shard + 1) % 16).path, &path).unwrap();
-        })),
+        (
+            "a valid shard under another shard's name",
+            Box::new(|| {
+                write_shard(&file, "o200k_base", (shard + 1) % 16, [(key.as_str(), 1)], |_| true).unwrap();
+                std::fs::rename(file.shard("o200k_base", (shard + 1) % 16).path, &path).unwrap();
+            }),
+        ),
     ];
     for (what, forge) in forgeries {
         forge();
@@ -157,7 +165,7 @@ fn a_full_shard_keeps_the_run_s_counts_first() {
     let (shard, path) = shard_for(&file, text);
     let hex = |i: usize| format!("{:x}{:063x}", shard, i);
     let stale: BTreeMap<String, u64> = (0..disk::MAX_SHARD_ENTRIES + 1).map(|i| (hex(i), 5)).collect();
-    assert!(write_shard(&file, "o200k_base", shard, &stale, |_| true).is_ok());
+    assert!(write_shard(&file, "o200k_base", shard, stale.iter().map(|(k, v)| (k.as_str(), *v)), |_| true).is_ok());
     assert!(std::fs::metadata(&path).unwrap().len() <= MAX_SHARD_BYTES, "written within the bound");
     let mut c = Counter::new(Tokenizer::Exact(Encoding::O200kBase), Some(file.clone()));
     assert!(c.warnings().is_empty(), "{:?}", c.warnings());

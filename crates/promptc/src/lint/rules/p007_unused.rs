@@ -99,13 +99,17 @@ pub(crate) fn check(project: &Project, out: &mut Vec<Diagnostic>) {
 /// register its tool, an override for a profile without the tool, and an override's wording of
 /// a parameter its profile never sends.
 fn per_profile_wording(project: &Project, out: &mut Vec<Diagnostic>) {
+    // Each profile's registered tools, found once (not once per tool: quadratic in tools).
+    let registered: Vec<(&str, std::collections::HashSet<&str>)> = project
+        .profiles
+        .iter()
+        .map(|(name, p)| {
+            (name.as_str(), project.catalog.registered(&p.tools).iter().map(|t| t.name.as_str()).collect())
+        })
+        .collect();
     for t in project.catalog.tools() {
-        let registering: Vec<&str> = project
-            .profiles
-            .iter()
-            .filter(|(_, p)| project.catalog.registered(&p.tools).iter().any(|r| r.name == t.name))
-            .map(|(name, _)| name.as_str())
-            .collect();
+        let registering: Vec<&str> =
+            registered.iter().filter(|(_, tools)| tools.contains(t.name.as_str())).map(|(name, _)| *name).collect();
         for p in t.params.iter().filter(|p| !p.profiles.is_empty()) {
             if !registering.is_empty() && !p.profiles.iter().any(|x| registering.contains(&x.as_str())) {
                 out.push(

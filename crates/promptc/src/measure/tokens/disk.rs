@@ -15,7 +15,6 @@
 //! at most [`MAX_SHARD_ENTRIES`] records: past that, saving keeps the run's own counts first
 //! and then as many others as fit (eviction, never a refusal to save).
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use crate::diagnostic::Diagnostic;
@@ -67,7 +66,9 @@ impl CacheFile {
 /// Whether `path` is a shard of the token cache named `named` (`tokens.json` →
 /// `tokens.ENCODING.N.bin` in the same folder).
 pub fn is_shard(named: &Path, path: &Path) -> bool {
-    let (Some(stem), Some(name)) = (named.file_stem().and_then(|s| s.to_str()), path.file_name().and_then(|s| s.to_str())) else {
+    let (Some(stem), Some(name)) =
+        (named.file_stem().and_then(|s| s.to_str()), path.file_name().and_then(|s| s.to_str()))
+    else {
         return false;
     };
     let shard = name.strip_prefix(stem).and_then(|n| n.strip_prefix('.')).and_then(|n| n.strip_suffix(".bin"));
@@ -151,20 +152,19 @@ pub(super) fn read_shard(
 /// Write shard `shard` of `encoding`'s cache beside `file`: the counts of `entries` (cache keys
 /// of that shard), at most [`MAX_SHARD_ENTRIES`] — those in `keep` first, then the others, each
 /// part in key order.
-pub(super) fn write_shard(
+pub(super) fn write_shard<'a>(
     file: &CacheFile,
     encoding: &str,
     shard: usize,
-    entries: &BTreeMap<String, u64>,
+    entries: impl IntoIterator<Item = (&'a str, u64)>,
     keep: impl Fn(&str) -> bool,
 ) -> std::result::Result<(), String> {
-    let (kept, others): (Vec<_>, Vec<_>) = entries.iter().partition(|(k, _)| keep(k));
-    let mut records: Vec<([u8; 36], u64)> = kept
-        .into_iter()
-        .chain(others)
-        .filter_map(|(k, n)| Some((key_bytes(k)?, *n)))
-        .take(MAX_SHARD_ENTRIES)
-        .collect();
+    let (mut kept, mut others): (Vec<_>, Vec<_>) = entries.into_iter().partition(|(k, _)| keep(k));
+    // Which of each part stay, when not all do, is decided in key order.
+    kept.sort_unstable();
+    others.sort_unstable();
+    let mut records: Vec<([u8; 36], u64)> =
+        kept.into_iter().chain(others).filter_map(|(k, n)| Some((key_bytes(k)?, n))).take(MAX_SHARD_ENTRIES).collect();
     records.sort_unstable();
     let mut body = Vec::with_capacity(records.len() * RECORD);
     for (key, n) in &records {

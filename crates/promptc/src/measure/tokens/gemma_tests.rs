@@ -83,7 +83,8 @@ fn segments_cover_the_text_and_their_tokens_are_the_whole_texts() {
 
 #[test]
 fn prose_and_compact_json_are_cut_at_nearly_every_word() {
-    let json = r#"[{"name":"read_file","description":"Read a file from the workspace.","parameters":{"type":"object"}}]"#;
+    let json =
+        r#"[{"name":"read_file","description":"Read a file from the workspace.","parameters":{"type":"object"}}]"#;
     let prose = "Read the file, then answer the question in one short paragraph.";
     for (text, at_least) in [(json, 10), (prose, 8)] {
         let parts: Vec<&str> = segments(text).collect();
@@ -95,9 +96,50 @@ fn prose_and_compact_json_are_cut_at_nearly_every_word() {
 /// Fragments at the edges of the cut: user-defined pieces and their halves, runs of spaces,
 /// tabs and line feeds, JSON punctuation, characters outside the vocabulary (byte fallback).
 const FRAGMENTS: &[&str] = &[
-    "a", "the", "The", "ing", " ", "  ", "   ", "\n", "\n\n", "\t", "\t\t", "\r\n", "<start_of_turn>", "<start_of",
-    "_turn>", "<b>", "</b>", "<unused12>", "<", ">", "{\"", "\":", "\",", "},{", "[", "]", ".", "...", ",", "1", "2024",
-    "é", "日本語", "🙂", "\u{0}", "\u{7f}", "▁", "\u{200b}", "\u{10ffff}", "x_y", "__init__", "->", "=>", "//",
+    "a",
+    "the",
+    "The",
+    "ing",
+    " ",
+    "  ",
+    "   ",
+    "\n",
+    "\n\n",
+    "\t",
+    "\t\t",
+    "\r\n",
+    "<start_of_turn>",
+    "<start_of",
+    "_turn>",
+    "<b>",
+    "</b>",
+    "<unused12>",
+    "<",
+    ">",
+    "{\"",
+    "\":",
+    "\",",
+    "},{",
+    "[",
+    "]",
+    ".",
+    "...",
+    ",",
+    "1",
+    "2024",
+    "é",
+    "日本語",
+    "🙂",
+    "\u{0}",
+    "\u{7f}",
+    "▁",
+    "\u{200b}",
+    "\u{10ffff}",
+    "x_y",
+    "__init__",
+    "->",
+    "=>",
+    "//",
 ];
 
 proptest::proptest! {

@@ -147,7 +147,7 @@ pub(super) fn same(right: &[u8], given: &[u8]) -> bool {
 mod tests {
     use super::*;
 
-/// HMAC-SHA-256 (RFC 2104) of `message` under `key`.
+    /// HMAC-SHA-256 (RFC 2104) of `message` under `key`.
     fn hmac(key: &[u8; KEY_BYTES], message: &[u8]) -> [u8; 32] {
         let mut mac = Mac::with_key(key);
         mac.update(message);
