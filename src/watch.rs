@@ -87,8 +87,11 @@ impl Wake {
             return Wake::Poll(interval);
         }
         let (tx, events) = mpsc::channel();
-        let watcher =
-            notify::recommended_watcher(tx).and_then(|mut w| w.watch(root, RecursiveMode::Recursive).map(|()| w));
+        // Links are not followed, as `stamp` follows none: a project's link to `/` must not
+        // make the watch walk (and watch) the whole file system.
+        let config = notify::Config::default().with_follow_symlinks(false);
+        let watcher = notify::RecommendedWatcher::new(tx, config)
+            .and_then(|mut w| w.watch(root, RecursiveMode::Recursive).map(|()| w));
         match watcher {
             Ok(w) => Wake::Events { _watcher: w, events },
             Err(e) => {

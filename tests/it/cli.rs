@@ -216,6 +216,9 @@ fn watch_reruns_on_changes_and_survives_errors() {
     use std::io::BufRead;
     use std::sync::mpsc;
     let w = common::Workspace::new();
+    // A link to the root of the file system: the watch follows no link (it would walk, and
+    // watch, everything there before its first run).
+    std::os::unix::fs::symlink("/", w.path("profiles/root")).unwrap();
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_promptc"))
         .current_dir(w.dir.path())
         .env("NO_COLOR", "1")
