@@ -219,19 +219,21 @@ fn watch_reruns_on_changes_and_survives_errors() {
     // A link to the root of the file system: the watch follows no link (it would walk, and
     // watch, everything there before its first run).
     std::os::unix::fs::symlink("/", w.path("profiles/root")).unwrap();
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_promptc"))
-        .current_dir(w.dir.path())
-        .env("NO_COLOR", "1")
-        // An hour between looks: only file events can wake it within the hang guard.
-        .args(["-C", "profiles", "watch", "--interval", "3600000", "render", "--nonce", "abcd1234"])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = common::Killed(
+        std::process::Command::new(env!("CARGO_BIN_EXE_promptc"))
+            .current_dir(w.dir.path())
+            .env("NO_COLOR", "1")
+            // An hour between looks: only file events can wake it within the hang guard.
+            .args(["-C", "profiles", "watch", "--interval", "3600000", "render", "--nonce", "abcd1234"])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap(),
+    );
     let (tx, rx) = mpsc::channel::<(bool, String)>();
     for (is_err, stream) in [
-        (false, Box::new(child.stdout.take().unwrap()) as Box<dyn std::io::Read + Send>),
-        (true, Box::new(child.stderr.take().unwrap())),
+        (false, Box::new(child.0.stdout.take().unwrap()) as Box<dyn std::io::Read + Send>),
+        (true, Box::new(child.0.stderr.take().unwrap())),
     ] {
         let tx = tx.clone();
         std::thread::spawn(move || {
@@ -270,9 +272,7 @@ fn watch_reruns_on_changes_and_survives_errors() {
     w.edit("profiles/promptc.yaml", "name: [forge", "name: forge");
     wait_for(true, "run 4 (promptc.yaml changed)");
     wait_for(false, "You are Anvil");
-    assert!(child.try_wait().unwrap().is_none(), "watch exited");
-    child.kill().unwrap();
-    let _ = child.wait();
+    assert!(child.0.try_wait().unwrap().is_none(), "watch exited");
 }
 
 /// `watch` never re-runs itself: what the watched command writes inside the project (`render
@@ -288,17 +288,9 @@ fn watch_ignores_what_it_writes() {
     w.edit("profiles/promptc.yaml", "  cache: .promptc-cache/tokens.json", "  cache: tokens.json");
     // A random nonce (no `--nonce`) makes every render's artifact differ from the last.
     let commands: [&[&str]; 2] = [&["render", "--out", "profiles/art"], &["report", "--out", "profiles/report.md"]];
-    /// Kills the watch when the test ends, failed or not.
-    struct Killed(std::process::Child);
-    impl Drop for Killed {
-        fn drop(&mut self) {
-            let _ = self.0.kill();
-            let _ = self.0.wait();
-        }
-    }
     // Polling and file events alike.
     for (mode, command) in [&["--poll"][..], &[]].into_iter().flat_map(|m| commands.map(|c| (m, c))) {
-        let mut child = Killed(
+        let mut child = common::Killed(
             std::process::Command::new(env!("CARGO_BIN_EXE_promptc"))
                 .current_dir(w.dir.path())
                 .env("NO_COLOR", "1")
@@ -555,21 +547,13 @@ fn complete_lists_names_by_kind_and_prefix() {
 fn watch_report_recompiles_only_what_an_edit_reached() {
     use std::io::BufRead;
     use std::time::{Duration, Instant};
-    /// Kills the watch when the test ends, failed or not.
-    struct Killed(std::process::Child);
-    impl Drop for Killed {
-        fn drop(&mut self) {
-            let _ = self.0.kill();
-            let _ = self.0.wait();
-        }
-    }
     let w = common::Workspace::new();
     for no_cache in [false, true] {
         let mut args = vec!["-C", "profiles", "watch", "--interval", "50", "report", "--matrix", "--format", "json"];
         if no_cache {
             args.push("--no-cache");
         }
-        let mut child = Killed(
+        let mut child = common::Killed(
             std::process::Command::new(env!("CARGO_BIN_EXE_promptc"))
                 .current_dir(w.dir.path())
                 .env("NO_COLOR", "1")

@@ -87,6 +87,17 @@ pub fn fixture_with_token_cache(rel: &str, cache: &str) -> tempfile::TempDir {
     dir
 }
 
+/// A child process (a `watch`) killed when the test ends, failed or not: a panicking test
+/// leaves nothing running.
+pub struct Killed(pub std::process::Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
 /// The token cache's shard files in `dir` for a cache named `stem.json` (`stem.ENCODING.N.bin`),
 /// by name, with their contents.
 pub fn token_shards(dir: &Path, stem: &str) -> std::collections::BTreeMap<String, Vec<u8>> {
