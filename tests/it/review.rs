@@ -2,9 +2,8 @@
 //! texts and a section): change by change, by line and in a real terminal (tmux), resumed from
 //! the pending files, by pattern; the snapshot folder is the only thing written.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
 use crate::common::{self, Workspace};
@@ -31,17 +30,7 @@ const TITLES: [&str; 4] = [
 
 /// Run `promptc ARGS` in the workspace with `input` on stdin (not a terminal).
 fn run_with(w: &Workspace, args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_promptc"))
-        .current_dir(w.dir.path())
-        .env("NO_COLOR", "1")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
-    child.wait_with_output().unwrap()
+    common::promptc_in_with_stdin(w.dir.path(), args, input.as_bytes())
 }
 
 fn text(o: &Output) -> String {
