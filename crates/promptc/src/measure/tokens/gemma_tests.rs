@@ -151,3 +151,38 @@ proptest::proptest! {
         segments_agree(&Gemma::new(), &parts.concat()).map_err(proptest::test_runner::TestCaseError::fail)?;
     }
 }
+
+/// Real text nobody on the team wrote: every file of the import corpus
+/// (`fixtures/import/corpus`, sources and licences in its SOURCES.json: MCP servers' tool
+/// schemas, coding agents' requests, a function-calling benchmark), as written and, for JSON,
+/// compact on one line (how a tools JSON is sent): cut by `segments`, its tokens are the whole
+/// text's.
+#[test]
+fn segments_of_real_tool_definitions_are_the_whole_texts() {
+    let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/import/corpus"));
+    let mut files = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    assert!(files.len() > 100, "{} files", files.len());
+    let g = Gemma::new();
+    let mut texts = 0;
+    for path in files {
+        let Ok(text) = std::fs::read_to_string(&path) else { continue };
+        let compact = serde_json::from_str::<serde_json::Value>(&text).ok().map(|v| v.to_string());
+        for t in std::iter::once(text).chain(compact) {
+            segments_agree(&g, &t).unwrap_or_else(|e| panic!("{}: {}", path.display(), &e[..e.len().min(400)]));
+            texts += 1;
+        }
+    }
+    assert!(texts > 200, "{texts} texts");
+}
