@@ -245,13 +245,22 @@ impl Disk {
         &mut self,
         entries: impl Iterator<Item = (&'a String, &'a [(String, String)], &'a Known, usize)>,
     ) {
+        self.save_within(entries, MAX_COMPILE_CACHE_BYTES);
+    }
+
+    /// [`Disk::save`] within `max` bytes.
+    fn save_within<'a>(
+        &mut self,
+        entries: impl Iterator<Item = (&'a String, &'a [(String, String)], &'a Known, usize)>,
+        max: u64,
+    ) {
         if !self.dirty {
             return;
         }
         let mut out = BTreeMap::new();
         // Room for the entries: the bound less the file's own fields, each entry counted as its
         // strings plus the JSON around them (escapes aside: the final check catches those).
-        let mut room = MAX_COMPILE_CACHE_BYTES.saturating_sub(1024);
+        let mut room = max.saturating_sub(1024);
         let mut entries: Vec<_> = entries.collect();
         entries.sort_by(|a, b| a.0.cmp(b.0));
         for (key, deps, known, bytes) in entries {
@@ -273,13 +282,39 @@ impl Disk {
             Ok(j) => j,
             Err(e) => return self.warnings.push(warning(&self.file.path, "was not saved", &e.to_string())),
         };
-        if json.len() as u64 > MAX_COMPILE_CACHE_BYTES {
-            let why = format!("it would be larger than {MAX_COMPILE_CACHE_BYTES} bytes");
+        if json.len() as u64 > max {
+            let why = format!("it would be larger than {max} bytes");
             return self.warnings.push(warning(&self.file.path, "was not saved", &why));
         }
         match crate::measure::tokens::write_confined(&self.file, &json) {
             Ok(()) => self.dirty = false,
             Err(why) => self.warnings.push(warning(&self.file.path, "was not saved", &why)),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Entries past the bound are left out in key order (eviction), the rest are saved and read
+    /// back; nothing is refused.
+    #[test]
+    fn a_cache_over_its_bound_keeps_the_entries_that_fit() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let tokens = CacheFile { path: root.join("tokens.json"), root };
+        let known = Known { transport: Transport::Xml, warnings: Vec::new(), accounts: Arc::from(Vec::new()) };
+        // Each entry about 6.3 kB of dependencies: three do not fit in 15 kB, two do.
+        let deps: Vec<(String, String)> = (0..20).map(|i| (format!("file{i}").repeat(40), "0".repeat(64))).collect();
+        let keys = ["c", "a", "b"].map(String::from);
+        let mut disk = Disk::open(&tokens).unwrap();
+        disk.dirty = true;
+        disk.save_within(keys.iter().map(|k| (k, deps.as_slice(), &known, 1)), 15_000);
+        assert!(disk.warnings.is_empty(), "{:?}", disk.warnings);
+        assert!(std::fs::metadata(tokens.path.with_file_name(FILE_NAME)).unwrap().len() <= 15_000);
+        let mut again = Disk::open(&tokens).unwrap();
+        let kept: Vec<bool> = ["a", "b", "c"].iter().map(|k| again.take(k, |_| true).is_some()).collect();
+        assert_eq!(kept, [true, true, false], "the first keys that fit are kept");
     }
 }

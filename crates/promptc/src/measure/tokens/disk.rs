@@ -64,7 +64,7 @@ impl CacheFile {
 }
 
 /// Whether `path` is a shard of the token cache named `named` (`tokens.json` →
-/// `tokens.ENCODING.N.bin` in the same folder).
+/// `tokens.ENCODING.N.bin` in the same folder, for an encoding promptc counts with).
 pub fn is_shard(named: &Path, path: &Path) -> bool {
     let (Some(stem), Some(name)) =
         (named.file_stem().and_then(|s| s.to_str()), path.file_name().and_then(|s| s.to_str()))
@@ -74,7 +74,9 @@ pub fn is_shard(named: &Path, path: &Path) -> bool {
     let shard = name.strip_prefix(stem).and_then(|n| n.strip_prefix('.')).and_then(|n| n.strip_suffix(".bin"));
     path.parent() == named.parent()
         && shard.and_then(|s| s.rsplit_once('.')).is_some_and(|(encoding, n)| {
-            !encoding.is_empty() && n.len() == 1 && n.chars().all(|c| c.is_ascii_hexdigit())
+            crate::model::tokenizer::Encoding::parse(encoding).is_some()
+                && n.len() == 1
+                && n.chars().all(|c| c.is_ascii_hexdigit())
         })
 }
 
@@ -247,7 +249,13 @@ mod tests {
         for (named, path) in [(&f, f.shard("o200k_base", 10).path), (&g, g.shard("gemma3", 0).path)] {
             assert!(is_shard(&named.path, &path), "{path:?}");
         }
-        for other in ["/p/.promptc-cache/tokens.json", "/p/tokens.o200k_base.a.bin", "/p/.promptc-cache/tokens.x.bin"] {
+        for other in [
+            "/p/.promptc-cache/tokens.json",
+            "/p/tokens.o200k_base.a.bin",
+            "/p/.promptc-cache/tokens.x.bin",
+            "/p/.promptc-cache/tokens.notes.a.bin",
+            "/p/.promptc-cache/tokens.o200k_base.10.bin",
+        ] {
             assert!(!is_shard(&f.path, Path::new(other)), "{other}");
         }
     }
