@@ -2,11 +2,11 @@
 //! changes. File events wake it (inotify, FSEvents, ReadDirectoryChangesW, through `notify`), so
 //! an idle watch costs nothing and a save is seen within milliseconds; where the platform gives
 //! none it polls. Either way a re-run follows only a real difference in the files' sizes,
-//! times or contents (`stamp`), never an event alone. What promptc writes is not an input: the command's `--out`, the snapshot
-//! folder, the token cache, promptc's temporary files and folders (`.promptc-*`, and the
-//! hidden `.NAME.promptc-*` folders beside what it replaces) and hidden folders are never
-//! watched, so a watch never re-runs itself. Errors are shown and the watch goes on; Ctrl-C
-//! ends it.
+//! times or contents (`stamp`), never an event alone. What promptc writes is not an input: the
+//! command's `--out`, the snapshot folder, the token cache's shards and the compile cache,
+//! promptc's temporary files and folders (`.promptc-*`, and the hidden `.NAME.promptc-*`
+//! folders beside what it replaces) and hidden folders are never watched, so a watch never
+//! re-runs itself. Errors are shown and the watch goes on; Ctrl-C ends it.
 
 use super::*;
 
@@ -75,6 +75,8 @@ enum Wake {
         /// Kept alive for as long as events are wanted.
         _watcher: notify::RecommendedWatcher,
         events: Receiver<notify::Result<notify::Event>>,
+        /// How often to look should the events stop (their thread gone).
+        interval: Duration,
     },
     Poll(Duration),
 }
@@ -93,7 +95,7 @@ impl Wake {
         let watcher = notify::RecommendedWatcher::new(tx, config)
             .and_then(|mut w| w.watch(root, RecursiveMode::Recursive).map(|()| w));
         match watcher {
-            Ok(w) => Wake::Events { _watcher: w, events },
+            Ok(w) => Wake::Events { _watcher: w, events, interval },
             Err(e) => {
                 let _ = writeln!(
                     std::io::stderr(),
@@ -110,13 +112,13 @@ impl Wake {
     fn wait(&self, root: &Path, skip: &Skip) {
         match self {
             Wake::Poll(interval) => std::thread::sleep(*interval),
-            Wake::Events { events, .. } => {
+            Wake::Events { events, interval, .. } => {
                 loop {
                     match events.recv() {
                         Ok(e) if relevant(&e, root, skip) => break,
                         Ok(_) => continue,
-                        // The watcher is gone: nothing will wake us again, so look once more.
-                        Err(_) => return std::thread::sleep(QUIET),
+                        // The events' thread is gone: nothing will wake us again, so poll.
+                        Err(_) => return std::thread::sleep(*interval),
                     }
                 }
                 while !matches!(
@@ -152,7 +154,6 @@ fn is_input(path: &Path, root: &Path, skip: &Skip) -> bool {
 
 /// What promptc writes, never an input: paths (and what is inside them), and the files of the
 /// project's caches.
-#[derive(Default)]
 struct Skip {
     paths: Vec<PathBuf>,
     /// The token cache the project names (resolved): its shards and the compile cache beside it.
