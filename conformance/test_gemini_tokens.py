@@ -109,9 +109,23 @@ class GeminiCountsAreGoogleGenaisCounts(unittest.TestCase):
         accounts = json.loads(report.stdout)["accounts"]
         return [(a, out) for a in accounts if a["provider"] == "gemini"]
 
+    def imported_github_mcp_server(self) -> pathlib.Path:
+        """Real tools nobody on the team wrote: the GitHub MCP server's 117 tool schemas from the
+        import corpus (fixtures/import/corpus/SOURCES.json: repository, commit, licence), imported
+        as a project whose cells go to Gemini."""
+        corpus = REPO / "fixtures" / "import" / "corpus" / "github-mcp-server"
+        tools = [json.loads(f.read_text(encoding="utf-8")) for f in sorted(corpus.glob("*.snap"))]
+        listing = self.tmp / "github-mcp-server.json"
+        listing.write_text(json.dumps({"tools": tools}), encoding="utf-8")
+        project = self.tmp / "github-mcp-server"
+        argv = [BIN, "import", "tools", str(listing), "--from", "mcp", "--providers", "gemini", "--skip-invalid"]
+        done = subprocess.run(argv + ["--out", str(project)], capture_output=True, timeout=600)
+        self.assertEqual(done.returncode, 0, done.stderr.decode())
+        return project
+
     def test_every_gemini_cell_counts_as_google_genais_local_tokenizer(self):
         checked = []
-        for project in projects():
+        for project in projects() + [self.imported_github_mcp_server()]:
             for account, folder in self.cells(project):
                 with self.subTest(project=project.name, cell=account["name"]):
                     checked.append(self.check(account, folder))
@@ -121,6 +135,7 @@ class GeminiCountsAreGoogleGenaisCounts(unittest.TestCase):
         self.assertIn("profiles:standard.native.gemini", names)
         self.assertIn("message-blocks:standard.native.gemini", names)
         self.assertIn("native-faithful:standard.native.gemini", names)
+        self.assertTrue(any(n.startswith("github-mcp-server:") for n in names), names)
 
     def check(self, account, folder: pathlib.Path) -> str:
         cell = account["cell"]
